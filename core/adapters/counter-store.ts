@@ -1,0 +1,18 @@
+// Picks the counter adapter from configuration: Upstash REST (Lambda), Redis over TCP
+// (self-hosted), or in-process memory (the embedded default).
+import type { Config } from '../config.ts';
+import type { CounterStore } from '../ports/counter-store.ts';
+import { createMemoryCounterStore } from './counter-store-memory.ts';
+import { createRedisCounterStore } from './counter-store-redis.ts';
+import { createUpstashCounterStore } from './counter-store-upstash.ts';
+
+export function createCounterStore(
+  config: Pick<Config, 'REDIS_URL' | 'UPSTASH_REDIS_REST_URL' | 'UPSTASH_REDIS_REST_TOKEN'>,
+  keyPrefix = 'tms:',
+): CounterStore {
+  if (config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN) {
+    return createUpstashCounterStore({ url: config.UPSTASH_REDIS_REST_URL, token: config.UPSTASH_REDIS_REST_TOKEN, keyPrefix });
+  }
+  if (config.REDIS_URL) return createRedisCounterStore({ url: config.REDIS_URL, keyPrefix });
+  return createMemoryCounterStore();
+}

@@ -1,0 +1,108 @@
+// Resolves an API key to its project, with a small in-process cache so that hot paths (the cached
+// endpoints above all) do not read the database on every request.
+//
+// Staleness: a key revoked in this process stops working at once (revoke() evicts it). In another
+// process it keeps working for at most `ttlMs` (API_KEY_CACHE_SECONDS). When the database cannot
+// be reached, an entry verified within `staleIfErrorMs` is still honoured, so apps keep reading
+// cached translations through a database outage.
+import { AppError } from '../errors.ts';
+import type { Sql } from '../db/client.ts';
+import { isConnectionError } from '../db/client.ts';
+import type { Logger } from '../log.ts';
+import type { Plan } from '../accounts/plans.ts';
+import { hashApiKey, isWellFormedApiKey } from './api-key-format.ts';
+
+export type Principal = {
+  apiKeyId: string;
+  projectId: string;
+  accountId: string;
+  plan: Plan;
+  /** Admin override of the plan's daily call limit, or null. */
+  dailyCallLimit: number | null;
+};
+
+type Entry = { principal: Principal; verifiedAt: number };
+
+export type ApiKeyVerifier = {
+  verify(key: string | undefined): Promise<Principal>;
+  /** Forget a revoked key in this process at once. */
+  evictKey(apiKeyId: string): void;
+  /** Forget every key of an account (its plan or limits changed). */
+  evictAccount(accountId: string): void;
+};
+
+export const invalidApiKey = () => new AppError('unauthorized', 'Invalid API key');
+
+export function createApiKeyVerifier(options: {
+  sql: Sql;
+  log: Logger;
+  ttlMs: number;
+  staleIfErrorMs?: number;
+  maxEntries?: number;
+  now?: () => number;
+}): ApiKeyVerifier {
+  const { sql, log, ttlMs } = options;
+  const staleIfErrorMs = options.staleIfErrorMs ?? 24 * 60 * 60 * 1000;
+  const maxEntries = options.maxEntries ?? 10_000;
+  const now = options.now ?? Date.now;
+  // Map keeps insertion order: re-inserting on refresh makes the first entry the least recent.
+  const byHash = new Map<string, Entry>();
+
+  const lookup = async (hash: string): Promise<Principal | null> => {
+    const rows = await sql<
+      { api_key_id: string; project_id: string; account_id: string; plan: Plan; daily_call_limit: number | null }[]
+    >`
+      select k.id as api_key_id, k.project_id, p.account_id, a.plan, a.daily_call_limit
+      from api_keys k
+      join projects p on p.id = k.project_id
+      join accounts a on a.id = p.account_id
+      where k.key_hash = ${hash} and k.revoked_at is null`;
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      apiKeyId: row.api_key_id,
+      projectId: row.project_id,
+      accountId: row.account_id,
+      plan: row.plan,
+      dailyCallLimit: row.daily_call_limit,
+    };
+  };
+
+  const remember = (hash: string, principal: Principal) => {
+    byHash.delete(hash);
+    byHash.set(hash, { principal, verifiedAt: now() });
+    if (byHash.size > maxEntries) byHash.delete(byHash.keys().next().value as string);
+  };
+
+  const evictWhere = (test: (p: Principal) => boolean) => {
+    for (const [hash, entry] of byHash) if (test(entry.principal)) byHash.delete(hash);
+  };
+
+  return {
+    async verify(key) {
+      if (key === undefined || !isWellFormedApiKey(key)) throw invalidApiKey();
+      const hash = hashApiKey(key);
+      const cached = byHash.get(hash);
+      const age = cached ? now() - cached.verifiedAt : Infinity;
+      if (cached && age < ttlMs) return cached.principal;
+      let principal: Principal | null;
+      try {
+        principal = await lookup(hash);
+      } catch (error) {
+        if (cached && age < staleIfErrorMs && isConnectionError(error)) {
+          log.warn('api key verified from cache: database unreachable', { project_id: cached.principal.projectId });
+          return cached.principal;
+        }
+        throw error;
+      }
+      if (!principal) {
+        byHash.delete(hash);
+        throw invalidApiKey();
+      }
+      remember(hash, principal);
+      return principal;
+    },
+    evictKey: (apiKeyId) => evictWhere((p) => p.apiKeyId === apiKeyId),
+    evictAccount: (accountId) => evictWhere((p) => p.accountId === accountId),
+  };
+}

@@ -1,0 +1,68 @@
+// Environment -> typed Config. Nothing set at all means embedded local mode: PGlite under the data
+// dir, in-memory counters, a filesystem object store and an in-process rebuild queue. Lambda entries
+// build the same Config from SST's linked resources (functions/lambda/resource-env.ts).
+import * as v from 'valibot';
+
+const optionalString = v.optional(v.pipe(v.string(), v.trim(), v.transform((s) => (s === '' ? undefined : s))));
+const intFrom = (def: number, min: number, max: number) =>
+  v.optional(
+    v.pipe(v.string(), v.trim(), v.toNumber(), v.integer(), v.minValue(min), v.maxValue(max)),
+    String(def),
+  );
+const boolFrom = (def: boolean) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.toLowerCase(),
+      v.picklist(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off']),
+      v.transform((s) => ['1', 'true', 'yes', 'on'].includes(s)),
+    ),
+    def ? 'true' : 'false',
+  );
+
+export const EnvSchema = v.object({
+  PORT: intFrom(3000, 0, 65535),
+  HOST: v.optional(v.string(), '127.0.0.1'),
+  TMS_DATA_DIR: v.optional(v.string(), './.tms'),
+  TMS_ADMIN_TOKEN: optionalString,
+  DATABASE_URL: optionalString,
+  /** Pool size per process. Lambda wants 1. */
+  DATABASE_POOL_MAX: intFrom(10, 1, 100),
+  /** Named prepared statements; turn off behind transaction-mode poolers (PgBouncer, RDS Proxy pinning). */
+  DATABASE_PREPARE: boolFrom(true),
+  DATABASE_CONNECT_TIMEOUT_SECONDS: intFrom(5, 1, 60),
+  REDIS_URL: optionalString,
+  UPSTASH_REDIS_REST_URL: optionalString,
+  UPSTASH_REDIS_REST_TOKEN: optionalString,
+  /** S3 bucket for built cache objects; unset means the filesystem under TMS_DATA_DIR/objects. */
+  S3_BUCKET: optionalString,
+  S3_ENDPOINT: optionalString,
+  S3_REGION: optionalString,
+  S3_FORCE_PATH_STYLE: boolFrom(false),
+  /** SQS queue for rebuild requests; unset means the in-process queue and builder. */
+  SQS_QUEUE_URL: optionalString,
+  SQS_ENDPOINT: optionalString,
+  /** How long a verified API key is trusted in process before the database is asked again. */
+  API_KEY_CACHE_SECONDS: intFrom(30, 0, 3600),
+  /** Debounce for auto_rebuild after writes. */
+  AUTO_REBUILD_DEBOUNCE_MS: intFrom(2000, 0, 600000),
+  LOG_REQUESTS: boolFrom(true),
+});
+
+export type Config = v.InferOutput<typeof EnvSchema>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const result = v.safeParse(EnvSchema, env);
+  if (!result.success) {
+    const lines = result.issues.map((i) => `${v.getDotPath(i) ?? '?'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const config = result.output;
+  if (Boolean(config.UPSTASH_REDIS_REST_URL) !== Boolean(config.UPSTASH_REDIS_REST_TOKEN)) {
+    throw new ConfigError('UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN must be set together');
+  }
+  return config;
+}

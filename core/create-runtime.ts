@@ -1,0 +1,89 @@
+// Turns a Config into live Deps for a long-running process (the local server, tests, benchmarks).
+// Lambda entries use the same pieces through functions/lambda/.
+import { join, resolve } from 'node:path';
+import type { Config } from './config.ts';
+import type { Deps } from './deps.ts';
+import { systemClock } from './deps.ts';
+import { createSql, type Sql } from './db/client.ts';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.ts';
+import { migrate } from './db/migrate.ts';
+import { createJsonLogger, type Logger } from './log.ts';
+import { createApiKeyVerifier } from './auth/api-key-verifier.ts';
+import { resolveAdminToken } from './auth/admin-token.ts';
+import { createCounterStore } from './adapters/counter-store.ts';
+
+export type Runtime = {
+  deps: Deps;
+  /** Where the admin token came from, so the local server can tell a newcomer. */
+  adminTokenSource: Awaited<ReturnType<typeof resolveAdminToken>>;
+  embedded: EmbeddedPostgres | undefined;
+  close(): Promise<void>;
+};
+
+export async function createRuntime(
+  config: Config,
+  options: {
+    log?: Logger;
+    migrate?: boolean;
+    /** Start the embedded database from this dump instead of the data dir (tests). */
+    embeddedData?: Blob;
+    /** Namespace for shared counters, so test files never see each other's. */
+    counterKeyPrefix?: string;
+  } = {},
+): Promise<Runtime> {
+  const log = options.log ?? createJsonLogger();
+  const dataDir = resolve(config.TMS_DATA_DIR);
+  let embedded: EmbeddedPostgres | undefined;
+  let sql: Sql;
+  if (config.DATABASE_URL) {
+    sql = createSql(config.DATABASE_URL, {
+      max: config.DATABASE_POOL_MAX,
+      prepare: config.DATABASE_PREPARE,
+      connectTimeoutSeconds: config.DATABASE_CONNECT_TIMEOUT_SECONDS,
+    });
+  } else {
+    embedded = await startEmbeddedPostgres(
+      options.embeddedData ? { loadDataDir: options.embeddedData } : { dataDir: join(dataDir, 'pgdata') },
+    );
+    // PGlite needs named prepared statements with concurrent connections (stack-notes).
+    sql = createSql(embedded.url, {
+      max: Math.min(config.DATABASE_POOL_MAX, embedded.maxConnections),
+      prepare: true,
+      connectTimeoutSeconds: config.DATABASE_CONNECT_TIMEOUT_SECONDS,
+    });
+  }
+  const closers: (() => Promise<unknown>)[] = [];
+  try {
+    if (options.migrate) {
+      const applied = await migrate(sql);
+      if (applied.length) log.info('migrations applied', { applied });
+    }
+    const counters = createCounterStore(config, options.counterKeyPrefix);
+    closers.push(() => counters.close());
+    const adminTokenSource = await resolveAdminToken(config.TMS_ADMIN_TOKEN, dataDir);
+    const deps: Deps = {
+      config,
+      sql,
+      counters,
+      apiKeys: createApiKeyVerifier({ sql, log, ttlMs: config.API_KEY_CACHE_SECONDS * 1000 }),
+      clock: systemClock,
+      log,
+      adminToken: adminTokenSource.token,
+    };
+    return {
+      deps,
+      adminTokenSource,
+      embedded,
+      async close() {
+        for (const close of closers.reverse()) await close().catch(() => {});
+        await sql.end({ timeout: 5 });
+        await embedded?.close();
+      },
+    };
+  } catch (error) {
+    for (const close of closers.reverse()) await close().catch(() => {});
+    await sql.end({ timeout: 1 }).catch(() => {});
+    await embedded?.close().catch(() => {});
+    throw error;
+  }
+}

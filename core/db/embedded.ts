@@ -1,0 +1,34 @@
+// The embedded default: PGlite (Postgres compiled to WebAssembly) served over the Postgres wire
+// protocol by pglite-socket, so that postgres.js stays the only SQL client in every mode.
+import { mkdir } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+export type EmbeddedPostgres = { url: string; maxConnections: number; close(): Promise<void> };
+
+/** PGlite runs one backend: more sockets only queue. A few let a pool overlap network I/O. */
+export const EMBEDDED_MAX_CONNECTIONS = 4;
+
+export async function startEmbeddedPostgres(options: {
+  /** Directory for the data files; omitted means in memory. */
+  dataDir?: string;
+  /** A dumpDataDir() tarball to start from (tests clone a migrated template this way). */
+  loadDataDir?: Blob;
+}): Promise<EmbeddedPostgres> {
+  if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
+  const db = await PGlite.create({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  });
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: EMBEDDED_MAX_CONNECTIONS });
+  await server.start();
+  const url = `postgres://postgres@${server.getServerConn()}/postgres`;
+  return {
+    url,
+    maxConnections: EMBEDDED_MAX_CONNECTIONS,
+    async close() {
+      await server.stop();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import * as v from 'valibot';
+import { GroupName, Uuid } from '../validation.ts';
+
+export const ValidateGroupInput = v.strictObject({ name: GroupName });
+export const RenameGroupInput = v.strictObject({ new_name: GroupName });
+
+export const GroupList = v.object({ project_id: Uuid, groups: v.array(v.string()), count: v.number() });
+export type GroupList = v.InferOutput<typeof GroupList>;
+
+export const ValidatedGroup = v.object({ project_id: Uuid, name: v.string(), created: v.literal(true) });
+export type ValidatedGroup = v.InferOutput<typeof ValidatedGroup>;
+
+export const RenamedGroup = v.object({
+  project_id: Uuid,
+  old_name: v.string(),
+  new_name: v.string(),
+  keys_updated: v.number(),
+});
+export type RenamedGroup = v.InferOutput<typeof RenamedGroup>;
+
+export const RestoredGroup = v.object({ project_id: Uuid, group_name: v.string(), keys_restored: v.number() });
+export type RestoredGroup = v.InferOutput<typeof RestoredGroup>;

@@ -1,0 +1,23 @@
+import * as v from 'valibot';
+import { Uuid } from '../validation.ts';
+import { LanguageCode } from './language-code.ts';
+
+export const AddLanguageInput = v.strictObject({ code: LanguageCode });
+
+export const LanguageList = v.object({
+  project_id: Uuid,
+  languages: v.array(v.object({ code: v.string(), added_at: v.pipe(v.string(), v.isoTimestamp()) })),
+  count: v.number(),
+});
+export type LanguageList = v.InferOutput<typeof LanguageList>;
+
+export const AddedLanguage = v.object({ project_id: Uuid, code: v.string(), added: v.literal(true) });
+export type AddedLanguage = v.InferOutput<typeof AddedLanguage>;
+
+export const RemovedLanguage = v.object({
+  project_id: Uuid,
+  code: v.string(),
+  translations_deleted: v.number(),
+  deleted: v.literal(true),
+});
+export type RemovedLanguage = v.InferOutput<typeof RemovedLanguage>;

@@ -1,0 +1,32 @@
+// Where built cache objects live: S3 on AWS, a directory when self-hosted, memory in tests.
+// Keys are '/'-separated strings such as `projects/<id>/builds/<build>/en.json`.
+
+export type PutOptions = {
+  contentType?: string;
+  /** 'gzip' | 'br' for stored pre-compressed variants. */
+  contentEncoding?: string;
+  cacheControl?: string;
+};
+
+export type StoredObject = {
+  body: Uint8Array;
+  /** Strong validator of the stored bytes, quoted as HTTP sends it: "\"abc123\"". */
+  etag: string;
+  contentType: string | undefined;
+  contentEncoding: string | undefined;
+};
+
+export type GetResult =
+  | { kind: 'found'; object: StoredObject }
+  | { kind: 'not-modified'; etag: string }
+  | { kind: 'missing' };
+
+export interface ObjectStore {
+  put(key: string, body: Uint8Array, options?: PutOptions): Promise<{ etag: string }>;
+  /** With ifNoneMatch equal to the current etag, answers not-modified without the body. */
+  get(key: string, options?: { ifNoneMatch?: string }): Promise<GetResult>;
+  /** Every key under the prefix, in lexicographic order (pagination is the adapter's business). */
+  list(prefix: string): Promise<string[]>;
+  /** Deleting a key that does not exist is not an error. */
+  delete(keys: string[]): Promise<void>;
+}

@@ -1,0 +1,34 @@
+import type { TransactionSql } from '../db/client.ts';
+import { notFound, planLimit } from '../errors.ts';
+import { PLAN_LIMITS, type Plan, type PlanLimits } from '../accounts/plans.ts';
+
+/**
+ * Locks the project row for the rest of the transaction and returns its plan's limits.
+ * Structural changes of one project (key creation, group rename, language registration, restore)
+ * take this lock, so plan limits and name checks hold exactly under concurrency.
+ */
+export async function lockProject(tx: TransactionSql, projectId: string): Promise<{ plan: Plan; limits: PlanLimits }> {
+  const [row] = await tx<{ plan: Plan }[]>`
+    select a.plan from projects p join accounts a on a.id = p.account_id
+    where p.id = ${projectId} for update of p`;
+  if (!row) throw notFound('Project not found');
+  return { plan: row.plan, limits: PLAN_LIMITS[row.plan] };
+}
+
+/** Throws 402 when adding `adding` live keys would pass the plan's key limit. */
+export async function assertKeyCapacity(
+  tx: TransactionSql,
+  projectId: string,
+  plan: Plan,
+  limit: number | null,
+  adding: number,
+): Promise<void> {
+  if (limit === null) return;
+  const [row] = await tx<{ count: number }[]>`
+    select count(*)::int as count from translation_keys where project_id = ${projectId} and deleted_at is null`;
+  if (row!.count + adding > limit) {
+    throw planLimit(
+      `Key limit reached: the ${plan} plan allows ${limit.toLocaleString('en-US')} keys per project (this project has ${row!.count.toLocaleString('en-US')}). Upgrade the plan to add more.`,
+    );
+  }
+}

@@ -1,0 +1,40 @@
+// Shared valibot building blocks. Limits count characters (Unicode code points, as Postgres'
+// char_length does), not bytes or UTF-16 units: "👋" is one character.
+import * as v from 'valibot';
+
+export const countChars = (s: string) => {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+};
+
+/**
+ * A string Postgres can store: well-formed UTF-16 (no lone surrogates, which have no UTF-8 form)
+ * and no NUL character (text columns refuse it). Both would otherwise surface as a 5xx.
+ */
+export const storableText = (field: string, max: number, min = 0) =>
+  v.pipe(
+    v.string(`${field} must be a string`),
+    v.check((s) => s.isWellFormed(), `${field} contains an unpaired surrogate`),
+    v.check((s) => !s.includes('\u0000'), `${field} must not contain NUL characters`),
+    v.check((s) => countChars(s) >= min, `${field} must be at least ${min} character${min === 1 ? '' : 's'}`),
+    v.check((s) => countChars(s) <= max, `${field} must be at most ${max.toLocaleString('en-US')} characters`),
+  );
+
+export const Uuid = v.pipe(v.string(), v.uuid('must be a UUID'));
+
+/** Group names: 1 to 200 of letters, digits, spaces, -, _ and . (section 2), not edged by spaces. */
+export const GROUP_NAME_PATTERN = /^[\p{L}\p{N} _.-]{1,200}$/u;
+export const GroupName = v.pipe(
+  v.string('group name must be a string'),
+  v.check((s) => countChars(s) >= 1 && countChars(s) <= 200, 'group name must be 1 to 200 characters'),
+  v.regex(GROUP_NAME_PATTERN, 'group name may contain only letters, digits, spaces, hyphens, underscores and periods'),
+  v.check((s) => s.trim() === s, 'group name must not start or end with a space'),
+);
+export const isGroupName = (s: string) => v.is(GroupName, s);
+
+/** Key names: 1 to 500 characters, no control characters (they break paths, files and logs). */
+export const KeyName = v.pipe(
+  storableText('key', 500, 1),
+  v.check((s) => !/[\u0000-\u001f\u007f]/.test(s), 'key must not contain control characters'),
+);

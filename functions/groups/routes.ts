@@ -1,0 +1,58 @@
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import type { AppEnv } from '../http/app-env.ts';
+import { apiKeyAuth } from '../http/api-key-auth.ts';
+import { describe } from '../http/describe.ts';
+import { jsonBody, validBody, validParams } from '../http/validate.ts';
+import type { RouteGroup } from '../http/route-group.ts';
+import { GroupList, RenamedGroup, RenameGroupInput, ValidatedGroup, ValidateGroupInput } from '../../core/groups/schemas.ts';
+import { listGroups } from '../../core/groups/list-groups.ts';
+import { validateGroup } from '../../core/groups/validate-group.ts';
+import { renameGroup } from '../../core/groups/rename-group.ts';
+import { deleteGroup } from '../../core/groups/delete-group.ts';
+import { groupNotFound } from '../../core/groups/group-exists.ts';
+import { isGroupName } from '../../core/validation.ts';
+
+const tag = 'Groups';
+
+// A path name that could never be a group (bad characters, too long) simply does not exist: 404.
+const GroupNameParam = v.object({ group_name: v.string() });
+const existingName = (name: string) => {
+  if (!isGroupName(name)) throw groupNotFound(name);
+  return name;
+};
+
+const routes = new Hono<AppEnv>()
+  .use('*', apiKeyAuth())
+  .get('/', describe({ tag, summary: 'List groups with live keys', responses: { 200: GroupList } }), async (c) =>
+    c.json(await listGroups(c.var.deps, c.var.principal.projectId)),
+  )
+  .post(
+    '/',
+    describe({ tag, summary: 'Check that a group name is valid and free', responses: { 201: ValidatedGroup, 409: null } }),
+    jsonBody(),
+    validBody(ValidateGroupInput),
+    async (c) => c.json(await validateGroup(c.var.deps, c.var.principal.projectId, c.req.valid('json').name), 201),
+  )
+  .patch(
+    '/:group_name',
+    describe({ tag, summary: 'Rename a group (all its keys, atomically)', responses: { 200: RenamedGroup, 404: null, 409: null } }),
+    validParams(GroupNameParam),
+    jsonBody(),
+    validBody(RenameGroupInput),
+    async (c) => {
+      const oldName = existingName(c.req.valid('param').group_name);
+      return c.json(await renameGroup(c.var.deps, c.var.principal.projectId, oldName, c.req.valid('json').new_name));
+    },
+  )
+  .delete(
+    '/:group_name',
+    describe({ tag, summary: 'Soft-delete every key of a group', responses: { 204: null, 404: null } }),
+    validParams(GroupNameParam),
+    async (c) => {
+      await deleteGroup(c.var.deps, c.var.principal.projectId, existingName(c.req.valid('param').group_name));
+      return c.body(null, 204);
+    },
+  );
+
+export const groupsGroup: RouteGroup = { name: 'groups', prefix: '/v1/groups', routes };

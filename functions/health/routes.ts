@@ -1,0 +1,24 @@
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import type { AppEnv } from '../http/app-env.ts';
+import { describe } from '../http/describe.ts';
+import type { RouteGroup } from '../http/route-group.ts';
+import { checkHealth } from '../../core/health/check-health.ts';
+
+const Health = v.object({
+  status: v.picklist(['ok', 'degraded']),
+  db: v.picklist(['ok', 'error']),
+  redis: v.picklist(['ok', 'error']),
+});
+
+const routes = new Hono<AppEnv>().get(
+  '/',
+  describe({ tag: 'Health', summary: 'Service and dependency health', auth: 'none', responses: { 200: Health, 503: Health } }),
+  async (c) => {
+    const report = await checkHealth(c.var.deps);
+    c.header('Cache-Control', 'no-store');
+    return c.json(report, report.status === 'ok' ? 200 : 503);
+  },
+);
+
+export const healthGroup: RouteGroup = { name: 'health', prefix: '/health', routes };

@@ -1,0 +1,31 @@
+// One JSON line per request, and an X-Request-Id on every response (taken from the caller when it
+// is a sane token, so traces can be joined across services). Never logs keys or tokens.
+import { randomUUID } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from './app-env.ts';
+
+const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export const requestLog = (): MiddlewareHandler<AppEnv> =>
+  async function requestLog(c, next) {
+    const started = performance.now();
+    const incoming = c.req.header('x-request-id');
+    const requestId = incoming && SANE_ID.test(incoming) ? incoming : randomUUID();
+    c.set('requestId', requestId);
+    try {
+      await next();
+    } finally {
+      c.header('X-Request-Id', requestId);
+      if (c.var.deps.config.LOG_REQUESTS) {
+        c.var.deps.log.info('request', {
+          method: c.req.method,
+          route: c.req.routePath,
+          path: c.req.path,
+          status: c.res.status,
+          duration_ms: Math.round((performance.now() - started) * 100) / 100,
+          request_id: requestId,
+          project_id: c.var.principal?.projectId,
+        });
+      }
+    }
+  };

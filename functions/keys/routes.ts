@@ -1,0 +1,47 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../http/app-env.ts';
+import { apiKeyAuth } from '../http/api-key-auth.ts';
+import { describe } from '../http/describe.ts';
+import { KeyIdParam } from '../http/params.ts';
+import { jsonBody, validBody, validParams, validQuery } from '../http/validate.ts';
+import type { RouteGroup } from '../http/route-group.ts';
+import { CreatedKey, CreateKeyInput, KeyList, ListKeysQuery, UpdatedKey, UpdateKeyInput } from '../../core/keys/schemas.ts';
+import { listKeys } from '../../core/keys/list-keys.ts';
+import { createKey } from '../../core/keys/create-key.ts';
+import { updateKey } from '../../core/keys/update-key.ts';
+import { deleteKey } from '../../core/keys/delete-key.ts';
+
+const tag = 'Keys';
+
+const routes = new Hono<AppEnv>()
+  .use('*', apiKeyAuth())
+  .get('/', describe({ tag, summary: 'List live keys', responses: { 200: KeyList } }), validQuery(ListKeysQuery), async (c) =>
+    c.json(await listKeys(c.var.deps, c.var.principal.projectId, c.req.valid('query').group)),
+  )
+  .post(
+    '/',
+    describe({ tag, summary: 'Create a key', responses: { 201: CreatedKey, 402: null, 409: null } }),
+    jsonBody(),
+    validBody(CreateKeyInput),
+    async (c) => c.json(await createKey(c.var.deps, c.var.principal.projectId, c.req.valid('json')), 201),
+  )
+  .patch(
+    '/:key_id',
+    describe({ tag, summary: "Change a key's group or description", responses: { 200: UpdatedKey, 404: null } }),
+    validParams(KeyIdParam),
+    jsonBody(),
+    validBody(UpdateKeyInput),
+    async (c) =>
+      c.json(await updateKey(c.var.deps, c.var.principal.projectId, c.req.valid('param').key_id, c.req.valid('json'))),
+  )
+  .delete(
+    '/:key_id',
+    describe({ tag, summary: 'Soft-delete a key and its values', responses: { 204: null, 404: null } }),
+    validParams(KeyIdParam),
+    async (c) => {
+      await deleteKey(c.var.deps, c.var.principal.projectId, c.req.valid('param').key_id);
+      return c.body(null, 204);
+    },
+  );
+
+export const keysGroup: RouteGroup = { name: 'keys', prefix: '/v1/keys', routes };

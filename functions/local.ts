@@ -1,0 +1,49 @@
+// `npm start`: the whole service in one Node process. With no environment at all it runs on
+// embedded defaults (PGlite under TMS_DATA_DIR, in-memory counters); DATABASE_URL, REDIS_URL and
+// friends point it at real services (docs/decisions.md, README "Configuration").
+import { serve } from '@hono/node-server';
+import { ConfigError, loadConfig } from '../core/config.ts';
+import { createRuntime } from '../core/create-runtime.ts';
+import { createJsonLogger } from '../core/log.ts';
+import { createApi } from './http/create-api.ts';
+import { allRouteGroups } from './route-groups.ts';
+
+async function main() {
+  const config = loadConfig();
+  const log = createJsonLogger();
+  const started = performance.now();
+  const runtime = await createRuntime(config, { log, migrate: true });
+  const app = createApi(runtime.deps, allRouteGroups, { openapi: true });
+  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
+    const base = `http://${config.HOST}:${info.port}`;
+    log.info('tms listening', {
+      url: base,
+      database: config.DATABASE_URL ? 'postgres (DATABASE_URL)' : `embedded PGlite in ${config.TMS_DATA_DIR}/pgdata`,
+      counters: config.UPSTASH_REDIS_REST_URL ? 'upstash' : config.REDIS_URL ? 'redis (REDIS_URL)' : 'in-process',
+      startup_ms: Math.round(performance.now() - started),
+    });
+    const admin = runtime.adminTokenSource;
+    if (admin.source !== 'env') {
+      // Printed for the local newcomer; production sets TMS_ADMIN_TOKEN and never sees this.
+      process.stdout.write(
+        `\n  tms is running at ${base}\n  Admin token (${admin.source === 'generated' ? 'generated, ' : ''}kept in ${admin.path}):\n    ${admin.token}\n\n`,
+      );
+    }
+  });
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('shutting down', { signal });
+    server.close();
+    await runtime.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error) => {
+  process.stderr.write((error instanceof ConfigError ? error.message : (error?.stack ?? String(error))) + '\n');
+  process.exit(1);
+});
