@@ -5,7 +5,7 @@ import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
 import { systemClock } from './deps.ts';
 import { createSql, type Sql } from './db/client.ts';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.ts';
+import { EMBEDDED_POOL_MAX, startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.ts';
 import { migrate } from './db/migrate.ts';
 import { createJsonLogger, type Logger } from './log.ts';
 import { createApiKeyVerifier } from './auth/api-key-verifier.ts';
@@ -45,9 +45,8 @@ export async function createRuntime(
     embedded = await startEmbeddedPostgres(
       options.embeddedData ? { loadDataDir: options.embeddedData } : { dataDir: join(dataDir, 'pgdata') },
     );
-    // PGlite needs named prepared statements with concurrent connections (stack-notes).
     sql = createSql(embedded.url, {
-      max: Math.min(config.DATABASE_POOL_MAX, embedded.maxConnections),
+      max: EMBEDDED_POOL_MAX,
       prepare: true,
       connectTimeoutSeconds: config.DATABASE_CONNECT_TIMEOUT_SECONDS,
     });

@@ -4,10 +4,17 @@ import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
-export type EmbeddedPostgres = { url: string; maxConnections: number; close(): Promise<void> };
+export type EmbeddedPostgres = { url: string; close(): Promise<void> };
 
-/** PGlite runs one backend: more sockets only queue. A few let a pool overlap network I/O. */
-export const EMBEDDED_MAX_CONNECTIONS = 4;
+/**
+ * PGlite runs one backend, and pglite-socket multiplexes every socket onto it. Under concurrency
+ * the extended-protocol messages of two sockets interleave (seen: `portal "" does not exist`, and
+ * worse, a query answered with another's empty result). So the pool gets exactly one connection:
+ * nothing is lost, since the single backend serializes all work anyway. One spare socket lets an
+ * operator attach psql while the service runs.
+ */
+export const EMBEDDED_POOL_MAX = 1;
+const SOCKET_MAX_CONNECTIONS = 2;
 
 export async function startEmbeddedPostgres(options: {
   /** Directory for the data files; omitted means in memory. */
@@ -20,12 +27,11 @@ export async function startEmbeddedPostgres(options: {
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: EMBEDDED_MAX_CONNECTIONS });
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: SOCKET_MAX_CONNECTIONS });
   await server.start();
   const url = `postgres://postgres@${server.getServerConn()}/postgres`;
   return {
     url,
-    maxConnections: EMBEDDED_MAX_CONNECTIONS,
     async close() {
       await server.stop();
       await db.close();

@@ -1,5 +1,7 @@
 // Where built cache objects live: S3 on AWS, a directory when self-hosted, memory in tests.
-// Keys are '/'-separated strings such as `projects/<id>/builds/<build>/en.json`.
+// Keys are '/'-separated strings such as `projects/<id>/builds/<build>/en.json`. Portable keys
+// have no empty, '.' or '..' segments and no backslash (the filesystem adapter rejects those), and
+// no key is also a "directory" of another key ('a' next to 'a/b' fails on a filesystem).
 
 export type PutOptions = {
   contentType?: string;

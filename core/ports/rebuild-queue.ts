@@ -8,6 +8,8 @@ export type RebuildMessage = {
 };
 
 export interface RebuildQueue {
+  /** Resolves once the request is accepted, not when the build is done; rejects after close(). */
   send(message: RebuildMessage): Promise<void>;
+  /** Stops accepting sends; an in-process queue also waits for its running and pending builds. */
   close(): Promise<void>;
 }

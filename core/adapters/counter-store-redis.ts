@@ -1,0 +1,108 @@
+// Counters in a self-hosted Redis over TCP. The quota check sits on every API request, so a slow or
+// absent Redis must turn into a quick rejection the caller can fall back from, never a request that
+// waits for a reconnect; the client keeps reconnecting in the background on its own.
+import { Redis } from 'ioredis';
+import type { CounterStore } from '../ports/counter-store.ts';
+
+export type RedisCounterStoreOptions = {
+  url: string;
+  /** Prepended to every key, so several deployments can share one Redis. */
+  keyPrefix?: string;
+  /** Bound on waiting for a connection and on each command. */
+  commandTimeoutMs?: number;
+};
+
+const MAX_RECONNECT_DELAY_MS = 1_000;
+
+export function createRedisCounterStore(options: RedisCounterStoreOptions): CounterStore {
+  const keyPrefix = options.keyPrefix ?? '';
+  const timeoutMs = options.commandTimeoutMs ?? 500;
+  const redis = new Redis(options.url, {
+    commandTimeout: timeoutMs,
+    // Callers never wait on this one (see whenReady); it only stops a connect to an unresponsive host
+    // from holding the reconnect loop, and stays generous enough for a slow TLS handshake.
+    connectTimeout: Math.max(timeoutMs, 1_000),
+    // How long disconnect() lets a socket linger before destroying it (default 2 s); the timer keeps
+    // the process alive, even when the socket was already dead.
+    disconnectTimeout: timeoutMs,
+    // Commands issued while disconnected fail at once instead of queueing for a reconnect that may
+    // be minutes away; waiting for the first connection is done below, with a deadline.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    // A command that timed out has already been reported as failed: replaying it after a reconnect
+    // would count an API call the caller never saw counted.
+    autoResendUnfulfilledCommands: false,
+    // Short capped backoff: Redis coming back is noticed within a second.
+    retryStrategy: (attempt) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
+  });
+  // Failures reach callers as rejected promises; without a listener ioredis would also print every
+  // reconnect failure to stderr.
+  redis.on('error', () => {});
+
+  let closed = false;
+
+  function whenReady(): Promise<void> {
+    if (closed) return Promise.reject(new Error('Redis counter store is closed'));
+    switch (redis.status) {
+      case 'ready':
+        return Promise.resolve();
+      case 'connecting':
+      case 'connect':
+        return waitForReady();
+      default:
+        // reconnecting, close, end: known to be down right now.
+        return Promise.reject(new Error(`Redis counter store unavailable (${redis.status})`));
+    }
+  }
+
+  // The first connection, or a reconnect already under way: worth a short wait. A refused
+  // connection ('close') ends the wait at once rather than at the deadline.
+  function waitForReady(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const settle = (error?: Error) => {
+        clearTimeout(timer);
+        redis.off('ready', onReady).off('close', onClose);
+        if (error) reject(error);
+        else resolve();
+      };
+      const onReady = () => settle();
+      const onClose = () => settle(new Error('Redis counter store unavailable (connection closed)'));
+      const timer = setTimeout(
+        () => settle(new Error(`Redis counter store not ready within ${timeoutMs} ms (${redis.status})`)),
+        timeoutMs,
+      );
+      redis.once('ready', onReady).once('close', onClose);
+    });
+  }
+
+  return {
+    async increment(key, expireAtUnixSeconds, by = 1) {
+      await whenReady();
+      const fullKey = keyPrefix + key;
+      // MULTI/EXEC written as one pipeline: one round trip, and no reader sees the count without its expiry.
+      const results = await redis.multi().incrby(fullKey, by).expireat(fullKey, expireAtUnixSeconds).exec();
+      const incremented = results?.[0];
+      if (!incremented) throw new Error('Redis counter store: transaction returned no reply');
+      const [error, value] = incremented;
+      if (error) throw error;
+      return Number(value);
+    },
+    async get(key) {
+      await whenReady();
+      const value = await redis.get(keyPrefix + key);
+      return value === null ? 0 : Number(value);
+    },
+    async ping() {
+      await whenReady();
+      await redis.ping();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      // QUIT lets in-flight replies arrive; it is bounded by commandTimeout, and disconnect() then
+      // stops any reconnect loop whatever state the connection was in.
+      if (redis.status === 'ready') await redis.quit().catch(() => undefined);
+      redis.disconnect();
+    },
+  };
+}

@@ -1,0 +1,132 @@
+// ObjectStore on a local directory, for self-hosting without S3.
+//
+// Layout: <root>/objects/<key> holds one object, <root>/tmp/ holds writes in progress. Each object
+// file is a one-line JSON header (etag, content type and encoding) followed by the raw bytes.
+// Header and bytes share one file so that a single rename publishes both together: a reader sees
+// the old object or the new one, never new bytes with an old etag or a half-written body.
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { GetResult, ObjectStore } from '../ports/object-store.ts';
+
+type Header = { etag: string; contentType?: string; contentEncoding?: string; cacheControl?: string };
+
+export function createFsObjectStore(rootDir: string): ObjectStore {
+  const objectsDir = join(resolve(rootDir), 'objects');
+  // Inside the root so that rename() never crosses a filesystem boundary.
+  const tempDir = join(resolve(rootDir), 'tmp');
+  const pathOf = (key: string) => join(objectsDir, ...assertSafeKey(key));
+
+  return {
+    async put(key, body, options = {}) {
+      const file = pathOf(key);
+      const etag = `"${createHash('md5').update(body).digest('hex')}"`;
+      const header: Header = {
+        etag,
+        contentType: options.contentType,
+        contentEncoding: options.contentEncoding,
+        cacheControl: options.cacheControl,
+      };
+      const temp = join(tempDir, `${randomUUID()}.tmp`);
+      await mkdir(tempDir, { recursive: true });
+      // No fsync: this is a cache that a rebuild recreates, and readers only need atomicity.
+      await writeFile(temp, Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), body]));
+      // A concurrent delete may prune the directory between mkdir and rename: make it again.
+      for (let attempt = 1; ; attempt++) {
+        await mkdir(dirname(file), { recursive: true });
+        try {
+          await rename(temp, file);
+          return { etag };
+        } catch (err) {
+          if (errorCode(err) === 'ENOENT' && attempt < 5) continue;
+          await rm(temp, { force: true });
+          throw err;
+        }
+      }
+    },
+
+    async get(key, options = {}): Promise<GetResult> {
+      let file: Buffer;
+      try {
+        file = await readFile(pathOf(key));
+      } catch (err) {
+        // EISDIR/ENOTDIR: the key is a directory of other keys, or lies under another key's file.
+        if (['ENOENT', 'EISDIR', 'ENOTDIR'].includes(errorCode(err) ?? '')) return { kind: 'missing' };
+        throw err;
+      }
+      const newline = file.indexOf(10); // JSON.stringify escapes newlines, so the first one ends the header
+      const header = JSON.parse(file.subarray(0, newline).toString('utf8')) as Header;
+      if (options.ifNoneMatch === header.etag) return { kind: 'not-modified', etag: header.etag };
+      return {
+        kind: 'found',
+        object: {
+          body: new Uint8Array(file.buffer, file.byteOffset + newline + 1, file.length - newline - 1),
+          etag: header.etag,
+          contentType: header.contentType,
+          contentEncoding: header.contentEncoding,
+        },
+      };
+    },
+
+    async list(prefix) {
+      // Walk only the deepest directory the prefix pins down, then filter on the rest of it.
+      const dirPart = prefix.slice(0, prefix.lastIndexOf('/') + 1);
+      const segments = dirPart === '' ? [] : assertSafeKey(dirPart.slice(0, -1));
+      const keys = await walk(join(objectsDir, ...segments), dirPart);
+      return keys.filter((key) => key.startsWith(prefix)).sort();
+    },
+
+    async delete(keys) {
+      await Promise.all(
+        keys.map(async (key) => {
+          const file = pathOf(key);
+          try {
+            await unlink(file);
+          } catch (err) {
+            if (['ENOENT', 'EISDIR', 'ENOTDIR'].includes(errorCode(err) ?? '')) return;
+            throw err;
+          }
+          // Prune emptied directories, or every deleted build would leave its folder behind.
+          for (let dir = dirname(file); dir !== objectsDir; dir = dirname(dir)) {
+            try {
+              await rmdir(dir);
+            } catch {
+              break; // not empty (or already gone): the ancestors are not empty either
+            }
+          }
+        }),
+      );
+    },
+  };
+}
+
+/** Splits a key into path segments, refusing anything that could name a file outside the store. */
+function assertSafeKey(key: string): string[] {
+  const segments = key.split('/');
+  // Empty segments reject absolute keys, trailing slashes and 'a//b' (which would alias 'a/b').
+  const unsafe =
+    key.includes('\\') || key.includes('\0') || segments.some((s) => s === '' || s === '.' || s === '..');
+  if (unsafe) throw new Error(`Unsafe object key for the filesystem store: ${JSON.stringify(key)}`);
+  return segments;
+}
+
+async function walk(dir: string, keyPrefix: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    // The prefix names no directory, or a concurrent delete just pruned it.
+    if (errorCode(err) === 'ENOENT' || errorCode(err) === 'ENOTDIR') return [];
+    throw err;
+  }
+  const nested = await Promise.all(
+    entries.map((entry) =>
+      entry.isDirectory() ? walk(join(dir, entry.name), `${keyPrefix}${entry.name}/`) : [`${keyPrefix}${entry.name}`],
+    ),
+  );
+  return nested.flat();
+}
+
+function errorCode(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException | undefined)?.code;
+}

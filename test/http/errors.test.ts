@@ -1,0 +1,102 @@
+// Section 7: one envelope, 4xx for every kind of bad input, nothing half written, never a 5xx.
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/test-app.ts';
+
+const t = useTestApp();
+
+describe('bad input', () => {
+  it('malformed JSON is a 422 json_invalid; a wrong or missing content type is a 415', async () => {
+    const p = await t.newProject();
+    const bad = await t.call(p.apiKey, 'POST', '/v1/keys', '{"key": ', { 'Content-Type': 'application/json' });
+    expect(bad.status).toBe(422);
+    expect(await bad.json()).toEqual({ detail: [{ loc: ['body'], msg: 'Request body is not valid JSON', type: 'json_invalid' }] });
+    const text = await t.call(p.apiKey, 'POST', '/v1/keys', undefined, { 'Content-Type': 'text/plain' });
+    expect(text.status).toBe(415);
+    expect(await text.json()).toEqual({ detail: 'Content-Type must be application/json' });
+    const none = await t.app.request('/v1/keys', { method: 'POST', headers: { 'X-API-Key': p.apiKey }, body: '{"key":"x"}' });
+    expect([415]).toContain(none.status);
+    const empty = await t.call(p.apiKey, 'POST', '/v1/keys', '', { 'Content-Type': 'application/json' });
+    expect(empty.status).toBe(422);
+  });
+
+  it('arrays, nulls, scalars where an object belongs are 422 object_type', async () => {
+    const p = await t.newProject();
+    for (const body of ['[]', '[{"key":"x"}]', 'null', '"key"', '42', 'true']) {
+      const res = await t.call(p.apiKey, 'POST', '/v1/keys', body);
+      expect(res.status, body).toBe(422);
+      expect((await res.json()).detail).toEqual([{ loc: ['body'], msg: 'Request body must be a JSON object', type: 'object_type' }]);
+    }
+    for (const body of [{ key: null }, { key: ['a'] }, { key: { a: 1 } }, { key: 1 }, { key: 'x', description: 5 }]) {
+      const res = await t.call(p.apiKey, 'POST', '/v1/keys', body);
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      const detail = (await res.json()).detail;
+      expect(Array.isArray(detail)).toBe(true);
+      for (const issue of detail) expect(Object.keys(issue).sort()).toEqual(['loc', 'msg', 'type']);
+    }
+  });
+
+  it('bodies over 1 MiB are a 413 in the envelope', async () => {
+    const p = await t.newProject();
+    const res = await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'big', description: 'x'.repeat(1024 * 1024 + 10) });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ detail: 'Request body exceeds 1 MiB' });
+  });
+
+  it('unknown routes and methods are a 404 in the envelope', async () => {
+    const p = await t.newProject();
+    for (const [method, path] of [['GET', '/nope'], ['GET', '/v2/keys'], ['GET', '/v1/keys/a/b/c'], ['PUT', '/v1/groups']]) {
+      const res = await t.call(p.apiKey, method!, path!);
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(await res.json()).toEqual({ detail: 'Not Found' });
+    }
+  });
+
+  it('malformed ids in paths are 422 with a path loc, never 500', async () => {
+    const p = await t.newProject();
+    for (const id of ['nope', '123', "1' or '1'='1", '00000000-0000-0000-0000-00000000000g']) {
+      const res = await t.call(p.apiKey, 'DELETE', `/v1/keys/${encodeURIComponent(id)}`);
+      expect(res.status, id).toBe(422);
+      expect((await res.json()).detail[0].loc).toEqual(['path', 'key_id']);
+    }
+  });
+
+  it('a fuzz of hostile bodies never produces a 5xx', async () => {
+    const p = await t.newProject('team');
+    const hostile: unknown[] = [
+      { key: "'; drop table translation_keys; --" },
+      { key: '\ud83d' },
+      { key: 'x'.repeat(100_000) },
+      { key: 'ok', group_name: '\u0000' },
+      { key: 'ok2', group_name: 'a'.repeat(10_000) },
+      { key: 'ok3', description: '\udfff' },
+      { key: { toString: 'x' } },
+      { __proto__: { key: 'x' } },
+      { constructor: { prototype: { key: 'x' } } },
+    ];
+    for (const body of hostile) {
+      const res = await t.call(p.apiKey, 'POST', '/v1/keys', body);
+      expect(res.status, JSON.stringify(body).slice(0, 80)).toBeLessThan(500);
+    }
+    for (const body of [{ code: 'de\u0000' }, { code: '\ud800' }, { code: 'x'.repeat(5000) }]) {
+      expect((await t.call(p.apiKey, 'POST', '/v1/languages', body)).status).toBe(422);
+    }
+    for (const body of [{ name: '\u0000' }, { name: 'a'.repeat(300) }]) {
+      expect((await t.call(p.apiKey, 'POST', '/v1/groups', body)).status).toBe(422);
+    }
+    for (const path of ['/v1/groups/%00', '/v1/groups/%E0%A4%A', '/v1/languages/%00', '/v1/keys/%ZZ']) {
+      const res = await t.call(p.apiKey, 'DELETE', path);
+      expect(res.status, path).toBeLessThan(500);
+    }
+    const keys = await t.runtime.deps.sql`select key from translation_keys where project_id = ${p.projectId}`;
+    expect(keys.map((k) => k.key)).toEqual(["'; drop table translation_keys; --"]);
+  });
+
+  it('a failed write leaves nothing behind', async () => {
+    const p = await t.newProject();
+    const before = await t.runtime.deps.sql`select count(*)::int as n from translation_keys`;
+    await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'x', group_name: 'bad/group' });
+    await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'y', description: 'd'.repeat(1001) });
+    const after = await t.runtime.deps.sql`select count(*)::int as n from translation_keys`;
+    expect(after[0]!.n).toBe(before[0]!.n);
+  });
+});
