@@ -1,0 +1,245 @@
+// The HTTP API: one Lambda per route group (functions/<group>/handler.ts, a Hono app mounting that
+// group), each mounted at its own path prefix on one API Gateway HTTP API, with a CloudFront
+// distribution in front that caches /v1/cached/* at the edge and passes everything else through.
+// Runtime and architecture are set for every Function in sst.config.ts.
+import { databaseEnvironment, databaseLinks, quotaLinks, secrets } from './secrets.ts';
+import { translationsBucket } from './storage.ts';
+import { rebuildQueue } from './queue.ts';
+
+type Linkable = sst.Secret | sst.aws.Bucket | sst.aws.Queue;
+
+type RouteGroup = {
+  /** Component name; the Lambda is the `${name}Function` component. */
+  name: string;
+  /** The Lambda entry, `<file without extension>.<export>`. */
+  handler: string;
+  /** Path prefix the group's Hono routes live under. */
+  prefix: string;
+  /** Extra API Gateway route keys served by the same function. */
+  extraRoutes?: string[];
+  link: Linkable[];
+};
+
+export const api = new sst.aws.ApiGatewayV2('Api', {
+  cors: {
+    // Browsers fetch translations with an X-API-Key header, not cookies, so any origin may call.
+    allowOrigins: ['*'],
+    allowHeaders: ['*'],
+    allowMethods: ['*'],
+    // Not CORS-safelisted, so a browser's script could not read them otherwise.
+    exposeHeaders: ['ETag', 'Retry-After', 'X-RateLimit-Limit', 'X-Request-Id'],
+  },
+});
+
+const apiEnvironment = { ...databaseEnvironment, LOG_REQUESTS: 'true' };
+
+function routeGroup(group: RouteGroup) {
+  const fn = new sst.aws.Function(`${group.name}Function`, {
+    handler: group.handler,
+    description: `tms ${group.prefix}`,
+    memory: '512 MB',
+    // API Gateway gives up on an integration after 30 seconds.
+    timeout: '20 seconds',
+    link: group.link,
+    environment: apiEnvironment,
+  });
+  // `{proxy+}` needs at least one more segment, so the bare prefix gets its own route.
+  for (const routeKey of [`ANY ${group.prefix}`, `ANY ${group.prefix}/{proxy+}`, ...(group.extraRoutes ?? [])]) {
+    api.route(routeKey, fn.arn);
+  }
+  return fn;
+}
+
+// Every group counts quota, and every group touches Postgres: the cached group reads no
+// translations from it, but verifies API keys against it.
+const common: Linkable[] = [...databaseLinks, ...quotaLinks];
+
+export const functions = {
+  // keys, groups and languages queue a rebuild after writes when the project has auto_rebuild on.
+  keys: routeGroup({
+    name: 'Keys',
+    handler: 'functions/keys/handler.handler',
+    prefix: '/v1/keys',
+    link: [...common, rebuildQueue],
+  }),
+  groups: routeGroup({
+    name: 'Groups',
+    handler: 'functions/groups/handler.handler',
+    prefix: '/v1/groups',
+    link: [...common, rebuildQueue],
+  }),
+  languages: routeGroup({
+    name: 'Languages',
+    handler: 'functions/languages/handler.handler',
+    prefix: '/v1/languages',
+    link: [...common, rebuildQueue],
+  }),
+  translations: routeGroup({
+    name: 'Translations',
+    handler: 'functions/translations/handler.handler',
+    prefix: '/v1/translations',
+    link: common,
+  }),
+  manifest: routeGroup({
+    name: 'Manifest',
+    handler: 'functions/manifest/handler.handler',
+    prefix: '/v1/manifest',
+    link: common,
+  }),
+  cache: routeGroup({
+    name: 'Cache',
+    handler: 'functions/cache/handler.handler',
+    prefix: '/v1/cache',
+    link: [...common, rebuildQueue],
+  }),
+  cached: routeGroup({
+    name: 'Cached',
+    handler: 'functions/cached/handler.handler',
+    prefix: '/v1/cached',
+    link: [...common, translationsBucket],
+  }),
+  health: routeGroup({
+    name: 'Health',
+    handler: 'functions/health/handler.handler',
+    prefix: '/health',
+    extraRoutes: ['ANY /openapi.json'],
+    link: common,
+  }),
+  admin: routeGroup({
+    name: 'Admin',
+    handler: 'functions/admin/handler.handler',
+    prefix: '/admin/v1',
+    link: [...common, secrets.adminToken],
+  }),
+};
+
+// Anything no group claims gets the spec's { "detail": ... } 404 from a Hono app rather than API
+// Gateway's own {"message":"Not Found"}. The health function is the smallest app to answer it.
+api.route('$default', functions.health.arn);
+
+// ---------------------------------------------------------------------------------------------
+// CloudFront in front of the API.
+//
+// Only GET/HEAD under /v1/cached/* is cached. Those responses are prebuilt per project and change
+// only when a rebuild completes (the spec already allows 1-2 minutes of staleness), and they are the
+// ones with a sub-50 ms p99 target, which an edge hit meets and a Lambda cold start does not.
+//
+// Cache key for /v1/cached/*: the path, X-API-Key, X-Project-Id, Origin and the normalised
+// Accept-Encoding. Nothing else reaches the origin on a GET, so nothing else can change a response.
+// - X-API-Key: a cached body is only ever served to callers presenting the same key, so no project
+//   sees another's data and a wrong key never gets a hit (it misses and gets its 401 from origin).
+// - X-Project-Id: the auth middleware answers 403 when it names another project; keyed, a 200 and
+//   a 403 for the same key cannot be served in each other's place.
+// - Origin: API Gateway adds Access-Control-Allow-Origin only when the request has an Origin, so an
+//   entry cached from a server-side call (no Origin) would break browsers if Origin were not keyed.
+// - Accept-Encoding: enableAcceptEncodingBrotli/Gzip make CloudFront reduce the header to br, gzip
+//   or nothing before keying, instead of one entry per browser's exact header string.
+// - No query strings and no cookies: the cached routes take neither, and keying on them would let
+//   any caller defeat the cache with ?x=random.
+//
+// TTL: 60 s when the origin sends no Cache-Control, never more than 300 s whatever it sends, so a
+// revoked key or a finished rebuild shows at the edge within 5 minutes at worst. The origin's
+// Cache-Control (max-age, s-maxage) is honoured within those bounds. The minimum is 1 s, not 0:
+// AWS documents that with a minimum TTL of 0 CloudFront does not cache compressed content (CloudFront
+// Developer Guide, "Serve compressed files"), and translation JSON is what most needs compressing. A side effect is that no-store responses
+// are still held for 1 s; errors are governed by customErrorResponses below instead.
+//
+// Revalidation: CloudFront passes the origin's ETag through (weakened to W/"..." when CloudFront
+// itself compresses the body). A viewer's If-None-Match that matches the cached entry gets a 304
+// straight from the edge; when an entry expires CloudFront revalidates it with If-None-Match and
+// the origin can answer 304 without a body, which refreshes the TTL. The origin should compare
+// ETags weakly (ignore a W/ prefix).
+//
+// Consequences: edge hits never reach Lambda, so they are neither counted against the daily call
+// quota nor logged by the function (CloudFront's own logs/metrics see them), and a revoked key keeps
+// reading cached translations for up to the TTL.
+// ---------------------------------------------------------------------------------------------
+
+// AWS managed policies: fixed ids, identical in every account.
+const managedCachePolicy = { cachingDisabled: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad' };
+const managedOriginRequestPolicy = { allViewerExceptHostHeader: 'b689b0a8-53d0-40ab-baf2-68738e2966ac' };
+
+const cachedEndpointsCachePolicy = new aws.cloudfront.CachePolicy('CachedEndpointsCachePolicy', {
+  comment: 'tms /v1/cached/*: keyed by path, X-API-Key, X-Project-Id, Origin, encoding',
+  minTtl: 1,
+  defaultTtl: 60,
+  maxTtl: 300,
+  parametersInCacheKeyAndForwardedToOrigin: {
+    headersConfig: {
+      headerBehavior: 'whitelist',
+      headers: { items: ['x-api-key', 'x-project-id', 'origin'] },
+    },
+    cookiesConfig: { cookieBehavior: 'none' },
+    queryStringsConfig: { queryStringBehavior: 'none' },
+    enableAcceptEncodingBrotli: true,
+    enableAcceptEncodingGzip: true,
+  },
+});
+
+// CORS preflights (OPTIONS, never cached) need these two headers at API Gateway to be answered.
+// GETs never carry them, so forwarding them cannot vary a cached response.
+const cachedEndpointsOriginRequestPolicy = new aws.cloudfront.OriginRequestPolicy(
+  'CachedEndpointsOriginRequestPolicy',
+  {
+    comment: 'tms /v1/cached/*: CORS preflight headers',
+    headersConfig: {
+      headerBehavior: 'whitelist',
+      headers: { items: ['access-control-request-method', 'access-control-request-headers'] },
+    },
+    cookiesConfig: { cookieBehavior: 'none' },
+    queryStringsConfig: { queryStringBehavior: 'none' },
+  },
+);
+
+const apiOriginId = 'api';
+
+export const cdn = new sst.aws.Cdn('ApiCdn', {
+  comment: `tms ${$app.stage} API`,
+  origins: [
+    {
+      originId: apiOriginId,
+      domainName: api.url.apply((url) => new URL(url).host),
+      customOriginConfig: {
+        httpPort: 80,
+        httpsPort: 443,
+        originProtocolPolicy: 'https-only',
+        originSslProtocols: ['TLSv1.2'],
+        // API Gateway's own integration limit; waiting longer would only delay the 504.
+        originReadTimeout: 30,
+      },
+    },
+  ],
+  // Everything but /v1/cached/*: never cached, every viewer header except Host (API Gateway routes
+  // on its own host name), every query string and cookie passed to the origin.
+  defaultCacheBehavior: {
+    targetOriginId: apiOriginId,
+    // An API key sent over plain HTTP is already exposed; refuse rather than redirect.
+    viewerProtocolPolicy: 'https-only',
+    allowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],
+    cachedMethods: ['GET', 'HEAD'],
+    compress: true,
+    cachePolicyId: managedCachePolicy.cachingDisabled,
+    originRequestPolicyId: managedOriginRequestPolicy.allViewerExceptHostHeader,
+  },
+  orderedCacheBehaviors: [
+    {
+      pathPattern: '/v1/cached/*',
+      targetOriginId: apiOriginId,
+      viewerProtocolPolicy: 'https-only',
+      allowedMethods: ['GET', 'HEAD', 'OPTIONS'],
+      cachedMethods: ['GET', 'HEAD'],
+      compress: true,
+      cachePolicyId: cachedEndpointsCachePolicy.id,
+      originRequestPolicyId: cachedEndpointsOriginRequestPolicy.id,
+    },
+  ],
+  // CloudFront caches some 4xx/5xx answers for 10 s by default. A 503 from a cached endpoint means
+  // "no rebuild has completed yet" and must clear as soon as one has; other 5xx are transient.
+  customErrorResponses: [500, 502, 503, 504].map((errorCode) => ({ errorCode, errorCachingMinTtl: 0 })),
+  transform: {
+    distribution: (args) => {
+      args.httpVersion = 'http2and3';
+      args.isIpv6Enabled = true;
+    },
+  },
+});
