@@ -39,6 +39,8 @@ export const EnvSchema = v.object({
   S3_BUCKET: optionalString,
   S3_ENDPOINT: optionalString,
   S3_REGION: optionalString,
+  /** Set by Lambda; the region for S3 and SQS when S3_REGION is not. */
+  AWS_REGION: optionalString,
   S3_FORCE_PATH_STYLE: boolFrom(false),
   /** SQS queue for rebuild requests; unset means the in-process queue and builder. */
   SQS_QUEUE_URL: optionalString,

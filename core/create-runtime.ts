@@ -11,6 +11,12 @@ import { createJsonLogger, type Logger } from './log.ts';
 import { createApiKeyVerifier } from './auth/api-key-verifier.ts';
 import { resolveAdminToken } from './auth/admin-token.ts';
 import { createCounterStore } from './adapters/counter-store.ts';
+import { createCallCounter } from './usage/count-call.ts';
+import { createObjectStore, createRebuildQueue } from './adapters/cache-adapters.ts';
+import { createCacheReader } from './cache/cache-reader.ts';
+import { createAutoRebuilder } from './cache/auto-rebuild.ts';
+import { buildProjectCache } from './cache/build-project-cache.ts';
+import { requestRebuild } from './cache/request-rebuild.ts';
 
 export type Runtime = {
   deps: Deps;
@@ -60,15 +66,39 @@ export async function createRuntime(
     const counters = createCounterStore(config, options.counterKeyPrefix);
     closers.push(() => counters.close());
     const adminTokenSource = await resolveAdminToken(config.TMS_ADMIN_TOKEN, dataDir);
+    const objects = createObjectStore(config, dataDir);
+    const cache = createCacheReader({ objects, log });
+    // The in-process queue calls the builder with these same deps (assigned just below).
+    let built: Deps | undefined;
+    const queue = createRebuildQueue(config, {
+      log,
+      build: async (message) => {
+        const result = await buildProjectCache(built!, message);
+        if (result.status === 'built') cache.invalidate(message.projectId);
+      },
+    });
+    closers.push(() => queue.close());
+    const autoRebuild = createAutoRebuilder({
+      debounceMs: config.AUTO_REBUILD_DEBOUNCE_MS,
+      request: (projectId) => requestRebuild(built!, projectId),
+      log,
+    });
+    closers.push(() => autoRebuild.flush());
     const deps: Deps = {
       config,
       sql,
       counters,
+      calls: createCallCounter({ store: counters, log, now: () => systemClock.now().getTime() }),
       apiKeys: createApiKeyVerifier({ sql, log, ttlMs: config.API_KEY_CACHE_SECONDS * 1000 }),
+      objects,
+      queue,
+      cache,
+      autoRebuild,
       clock: systemClock,
       log,
       adminToken: adminTokenSource.token,
     };
+    built = deps;
     return {
       deps,
       adminTokenSource,

@@ -5,6 +5,11 @@ import type { Sql } from './db/client.ts';
 import type { Logger } from './log.ts';
 import type { CounterStore } from './ports/counter-store.ts';
 import type { ApiKeyVerifier } from './auth/api-key-verifier.ts';
+import type { CallCounter } from './usage/count-call.ts';
+import type { ObjectStore } from './ports/object-store.ts';
+import type { RebuildQueue } from './ports/rebuild-queue.ts';
+import type { CacheReader } from './cache/cache-reader.ts';
+import type { AutoRebuilder } from './cache/auto-rebuild.ts';
 
 export type Clock = { now(): Date };
 export const systemClock: Clock = { now: () => new Date() };
@@ -13,7 +18,17 @@ export type Deps = {
   config: Config;
   sql: Sql;
   counters: CounterStore;
+  /** The daily API-call quota over `counters`, with its per-process fallback (one per process). */
+  calls: CallCounter;
   apiKeys: ApiKeyVerifier;
+  /** Built cache objects: S3, a directory, or memory. */
+  objects: ObjectStore;
+  /** Where rebuild requests go: SQS, or the in-process queue and builder. */
+  queue: RebuildQueue;
+  /** The serving side of the cache: current pointers and hot objects, bounded, in memory. */
+  cache: CacheReader;
+  /** Queues debounced rebuilds after writes for projects with auto_rebuild on. */
+  autoRebuild: AutoRebuilder;
   clock: Clock;
   log: Logger;
   /** The admin token guarding /admin/v1 (configured, or generated into the data dir). */

@@ -19,6 +19,8 @@ export type Principal = {
   plan: Plan;
   /** Admin override of the plan's daily call limit, or null. */
   dailyCallLimit: number | null;
+  /** The project's auto_rebuild setting (writes queue a debounced rebuild). */
+  autoRebuild: boolean;
 };
 
 type Entry = { principal: Principal; verifiedAt: number };
@@ -29,6 +31,8 @@ export type ApiKeyVerifier = {
   evictKey(apiKeyId: string): void;
   /** Forget every key of an account (its plan or limits changed). */
   evictAccount(accountId: string): void;
+  /** Forget every key of a project (its settings changed). */
+  evictProject(projectId: string): void;
 };
 
 export const invalidApiKey = () => new AppError('unauthorized', 'Invalid API key');
@@ -50,9 +54,9 @@ export function createApiKeyVerifier(options: {
 
   const lookup = async (hash: string): Promise<Principal | null> => {
     const rows = await sql<
-      { api_key_id: string; project_id: string; account_id: string; plan: Plan; daily_call_limit: number | null }[]
+      { api_key_id: string; project_id: string; account_id: string; plan: Plan; daily_call_limit: number | null; auto_rebuild: boolean }[]
     >`
-      select k.id as api_key_id, k.project_id, p.account_id, a.plan, a.daily_call_limit
+      select k.id as api_key_id, k.project_id, p.account_id, a.plan, a.daily_call_limit, p.auto_rebuild
       from api_keys k
       join projects p on p.id = k.project_id
       join accounts a on a.id = p.account_id
@@ -65,6 +69,7 @@ export function createApiKeyVerifier(options: {
       accountId: row.account_id,
       plan: row.plan,
       dailyCallLimit: row.daily_call_limit,
+      autoRebuild: row.auto_rebuild,
     };
   };
 
@@ -104,5 +109,6 @@ export function createApiKeyVerifier(options: {
     },
     evictKey: (apiKeyId) => evictWhere((p) => p.apiKeyId === apiKeyId),
     evictAccount: (accountId) => evictWhere((p) => p.accountId === accountId),
+    evictProject: (projectId) => evictWhere((p) => p.projectId === projectId),
   };
 }

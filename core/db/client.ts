@@ -15,8 +15,6 @@ export function createSql(
     connect_timeout: options.connectTimeoutSeconds,
     idle_timeout: 60,
     onnotice: () => {},
-    // Timestamps come back as Date and serialize to ISO 8601 UTC; bigint counts as numbers.
-    types: { bigint: postgres.BigInt },
     transform: { undefined: null },
     connection: { application_name: 'tms' },
   });

@@ -8,6 +8,7 @@ import { AppError } from '../../core/errors.ts';
 import type { AppEnv } from './app-env.ts';
 import { errorResponse } from './errors.ts';
 import { requestLog } from './request-log.ts';
+import { autoRebuildAfterWrites } from './auto-rebuild.ts';
 import type { RouteGroup } from './route-group.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -28,6 +29,7 @@ export function createApi(deps: Deps, groups: readonly RouteGroup[], options: { 
       },
     }),
   );
+  app.use('/v1/*', autoRebuildAfterWrites());
   for (const group of groups) app.route(group.prefix, group.routes);
   if (options.openapi) {
     app.get(

@@ -10,6 +10,7 @@ import { listKeys } from '../../core/keys/list-keys.ts';
 import { createKey } from '../../core/keys/create-key.ts';
 import { updateKey } from '../../core/keys/update-key.ts';
 import { deleteKey } from '../../core/keys/delete-key.ts';
+import { translationValueRoutes } from './translation-routes.ts';
 
 const tag = 'Keys';
 
@@ -42,6 +43,7 @@ const routes = new Hono<AppEnv>()
       await deleteKey(c.var.deps, c.var.principal.projectId, c.req.valid('param').key_id);
       return c.body(null, 204);
     },
-  );
+  )
+  .route('/', translationValueRoutes);
 
 export const keysGroup: RouteGroup = { name: 'keys', prefix: '/v1/keys', routes };

@@ -22,4 +22,10 @@ export const V1_ROUTES: RouteCase[] = [
   { method: 'GET', path: '/v1/translations/de/auth' },
   { method: 'GET', path: '/v1/translations/de/auth/auth.case' },
   { method: 'GET', path: '/v1/manifest' },
+  { method: 'POST', path: '/v1/cache/rebuild' },
+  { method: 'GET', path: '/v1/cache/status' },
+  { method: 'GET', path: '/v1/cached/manifest' },
+  { method: 'GET', path: '/v1/cached/translations/de' },
+  { method: 'GET', path: '/v1/cached/translations/de/auth' },
+  { method: 'GET', path: '/v1/cached/translations/de/auth/auth.case' },
 ];

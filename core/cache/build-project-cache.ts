@@ -1,0 +1,117 @@
+// The builder: one core function behind both the SQS handler (functions/builder) and the
+// in-process queue. Idempotent and safe to retry: a build writes only new immutable names, and
+// publishes by writing the pointer last; a crash before that leaves the previous build serving.
+import { randomBytes } from 'node:crypto';
+import type { Deps } from '../deps.ts';
+import type { RebuildMessage } from '../ports/rebuild-queue.ts';
+import type { ObjectStore } from '../ports/object-store.ts';
+import { encodeVariants, type EncodedFile } from './encode-variants.ts';
+import { exportSnapshot } from './export-snapshot.ts';
+import {
+  ENCODINGS,
+  buildsPrefix,
+  groupKey,
+  indexKey,
+  languageKey,
+  manifestKey,
+  pointerKey,
+  type BuildIndex,
+  type Encoding,
+  type Pointer,
+} from './layout.ts';
+import { readPointer } from './read-pointer.ts';
+
+export type BuildResult =
+  | { status: 'built'; buildId: string; builtAt: string; seq: number; files: number; ms: number }
+  | { status: 'skipped'; reason: 'covered' | 'no-project' };
+
+const CONTENT_TYPE = 'application/json; charset=utf-8';
+const PUT_CONCURRENCY = 16;
+
+export async function buildProjectCache(
+  deps: Pick<Deps, 'sql' | 'objects' | 'clock' | 'log'>,
+  message: RebuildMessage,
+): Promise<BuildResult> {
+  const started = performance.now();
+  const { projectId } = message;
+  const [project] = await deps.sql`select 1 from projects where id = ${projectId}`;
+  if (!project) return { status: 'skipped', reason: 'no-project' };
+
+  const snapshot = await exportSnapshot(deps.sql, projectId, message.seq);
+  if (!snapshot) return { status: 'skipped', reason: 'covered' };
+
+  const previous = await readPointer(deps.objects, projectId);
+  const stamp = deps.clock.now().toISOString().replace(/[-:.]/g, '');
+  const buildId = `${stamp}-${randomBytes(4).toString('hex')}`;
+
+  const puts: { key: string; body: Uint8Array; encoding: Encoding }[] = [];
+  const queueFile = (file: EncodedFile, keyOf: (e: Encoding) => string) => {
+    for (const encoding of ENCODINGS) puts.push({ key: keyOf(encoding), body: file.variants[encoding], encoding });
+  };
+
+  const languages: BuildIndex['languages'] = {};
+  for (const language of snapshot.languages) {
+    const file = await encodeVariants(language.json);
+    queueFile(file, (e) => languageKey(projectId, buildId, language.code, e));
+    const groups: BuildIndex['languages'][string]['groups'] = {};
+    for (const [group, json] of language.groups) {
+      const groupFile = await encodeVariants(json);
+      queueFile(groupFile, (e) => groupKey(projectId, buildId, language.code, group, e));
+      groups[group] = groupFile.entry;
+    }
+    languages[language.code] = { file: file.entry, groups };
+  }
+  const manifestJson = JSON.stringify({ project_id: projectId, languages: snapshot.manifest });
+  const manifest = await encodeVariants(manifestJson);
+  puts.push({ key: manifestKey(projectId, buildId), body: manifest.variants.identity, encoding: 'identity' });
+
+  await putAll(deps.objects, puts);
+
+  const builtAt = deps.clock.now().toISOString();
+  const index: BuildIndex = { build_id: buildId, project_id: projectId, built_at: builtAt, manifest: { etag: manifest.entry.etag }, languages };
+  await deps.objects.put(indexKey(projectId, buildId), Buffer.from(JSON.stringify(index)), { contentType: CONTENT_TYPE });
+  // Publishing: the one small write that makes the whole build current at once.
+  const pointer: Pointer = { build_id: buildId, built_at: builtAt, seq: snapshot.seq };
+  await deps.objects.put(pointerKey(projectId), Buffer.from(JSON.stringify(pointer)), { contentType: CONTENT_TYPE });
+
+  await deps.sql`
+    insert into cache_state (project_id, built_seq, last_build_id, last_rebuilt_at)
+    values (${projectId}, ${snapshot.seq}, ${buildId}, ${builtAt})
+    on conflict (project_id) do update set
+      built_seq = greatest(cache_state.built_seq, excluded.built_seq),
+      last_build_id = excluded.last_build_id,
+      last_rebuilt_at = excluded.last_rebuilt_at`;
+
+  await collectOldBuilds(deps, projectId, [buildId, previous?.build_id]);
+  const ms = Math.round(performance.now() - started);
+  deps.log.info('cache built', { project_id: projectId, build_id: buildId, seq: snapshot.seq, files: puts.length + 2, ms });
+  return { status: 'built', buildId, builtAt, seq: snapshot.seq, files: puts.length + 2, ms };
+}
+
+async function putAll(objects: ObjectStore, puts: { key: string; body: Uint8Array; encoding: Encoding }[]) {
+  let next = 0;
+  const worker = async () => {
+    while (next < puts.length) {
+      const put = puts[next++]!;
+      await objects.put(put.key, put.body, {
+        contentType: CONTENT_TYPE,
+        ...(put.encoding === 'identity' ? {} : { contentEncoding: put.encoding }),
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PUT_CONCURRENCY, puts.length) }, worker));
+}
+
+/**
+ * Keeps the new build and the one it replaced (a reader holding the old pointer for a moment still
+ * finds its files); everything older, and leftovers of failed builds, goes.
+ */
+async function collectOldBuilds(deps: Pick<Deps, 'objects' | 'log'>, projectId: string, keep: (string | undefined)[]) {
+  try {
+    const prefix = buildsPrefix(projectId);
+    const stale = (await deps.objects.list(prefix)).filter((key) => !keep.includes(key.slice(prefix.length).split('/')[0]));
+    if (stale.length) await deps.objects.delete(stale);
+  } catch (error) {
+    deps.log.warn('old cache builds not collected', { project_id: projectId, error: String(error) });
+  }
+}

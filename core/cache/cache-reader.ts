@@ -1,0 +1,126 @@
+// The serving side of the cache, one per process. Built files are immutable, so once read they are
+// kept in a bounded in-memory LRU and served like static buffers. Only the pointer can change: it is
+// trusted for `pointerTtlMs`, then revalidated with a conditional read (a 304 from S3, a stat-sized
+// read from disk). A missing pointer is never cached, so the first build shows up at once.
+import * as v from 'valibot';
+import type { Logger } from '../log.ts';
+import type { ObjectStore } from '../ports/object-store.ts';
+import { BuildIndex, indexKey, Pointer, pointerKey } from './layout.ts';
+
+export type CacheReader = {
+  /** The current pointer, or null before the first completed build. */
+  pointer(projectId: string, options?: { fresh?: boolean }): Promise<Pointer | null>;
+  /** The build's index, or null when that build is gone (replaced and collected). */
+  index(projectId: string, buildId: string): Promise<BuildIndex | null>;
+  /** An immutable object's bytes, or null when gone. */
+  file(key: string): Promise<Uint8Array | null>;
+  /** A derived value of an immutable object (such as its parsed JSON), kept with its bytes. */
+  derived<T>(key: string, derive: (bytes: Uint8Array) => T): Promise<T | null>;
+  /** Forget the project's pointer (the in-process builder just published). */
+  invalidate(projectId: string): void;
+  stats(): { entries: number; bytes: number; maxBytes: number };
+};
+
+type PointerEntry = { pointer: Pointer; etag: string; checkedAt: number };
+type FileEntry = { bytes: Uint8Array; size: number; derived?: unknown };
+
+export function createCacheReader(options: {
+  objects: ObjectStore;
+  log: Logger;
+  pointerTtlMs?: number;
+  maxBytes?: number;
+  now?: () => number;
+}): CacheReader {
+  const { objects, log } = options;
+  const ttl = options.pointerTtlMs ?? 1_000;
+  const maxBytes = options.maxBytes ?? 128 * 1024 * 1024;
+  const now = options.now ?? Date.now;
+  const pointers = new Map<string, PointerEntry>();
+  const inflight = new Map<string, Promise<Pointer | null>>();
+  const files = new Map<string, FileEntry>();
+  let totalBytes = 0;
+
+  const revalidate = async (projectId: string): Promise<Pointer | null> => {
+    const known = pointers.get(projectId);
+    let result;
+    try {
+      result = await objects.get(pointerKey(projectId), known ? { ifNoneMatch: known.etag } : {});
+    } catch (error) {
+      // The store is unreachable: keep serving what we know rather than failing every request.
+      if (known) {
+        log.warn('cache pointer not revalidated: object store unreachable', { project_id: projectId, error: String(error) });
+        known.checkedAt = now();
+        return known.pointer;
+      }
+      throw error;
+    }
+    if (result.kind === 'not-modified' && known) {
+      known.checkedAt = now();
+      return known.pointer;
+    }
+    if (result.kind !== 'found') {
+      pointers.delete(projectId);
+      return null;
+    }
+    const pointer = v.parse(Pointer, JSON.parse(Buffer.from(result.object.body).toString('utf8')));
+    pointers.set(projectId, { pointer, etag: result.object.etag, checkedAt: now() });
+    return pointer;
+  };
+
+  const remember = (key: string, entry: FileEntry) => {
+    files.set(key, entry);
+    totalBytes += entry.size;
+    for (const [oldKey, old] of files) {
+      if (totalBytes <= maxBytes || oldKey === key) break;
+      files.delete(oldKey);
+      totalBytes -= old.size;
+    }
+  };
+
+  const load = async (key: string): Promise<FileEntry | null> => {
+    const hit = files.get(key);
+    if (hit) {
+      files.delete(key); // move to the most recently used end
+      files.set(key, hit);
+      return hit;
+    }
+    const result = await objects.get(key);
+    if (result.kind !== 'found') return null;
+    const entry = { bytes: result.object.body, size: result.object.body.byteLength };
+    remember(key, entry);
+    return entry;
+  };
+
+  return {
+    async pointer(projectId, opts = {}) {
+      const known = pointers.get(projectId);
+      if (known && !opts.fresh && now() - known.checkedAt < ttl) return known.pointer;
+      // One revalidation in flight per project, however many requests arrive meanwhile.
+      let pending = inflight.get(projectId);
+      if (!pending) {
+        pending = revalidate(projectId).finally(() => inflight.delete(projectId));
+        inflight.set(projectId, pending);
+      }
+      return pending;
+    },
+    async index(projectId, buildId) {
+      const entry = await load(indexKey(projectId, buildId));
+      if (!entry) return null;
+      entry.derived ??= v.parse(BuildIndex, JSON.parse(Buffer.from(entry.bytes).toString('utf8')));
+      return entry.derived as BuildIndex;
+    },
+    async file(key) {
+      return (await load(key))?.bytes ?? null;
+    },
+    async derived(key, derive) {
+      const entry = await load(key);
+      if (!entry) return null;
+      entry.derived ??= derive(entry.bytes);
+      return entry.derived as ReturnType<typeof derive>;
+    },
+    invalidate(projectId) {
+      pointers.delete(projectId);
+    },
+    stats: () => ({ entries: files.size, bytes: totalBytes, maxBytes }),
+  };
+}

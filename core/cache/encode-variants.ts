@@ -1,0 +1,39 @@
+// Compression happens once, at build time: each file is stored as identity, gzip and brotli, and
+// servers pick the stored variant the client accepts. Brotli at quality 5 compresses JSON within a
+// few percent of quality 11 at many times the speed, which keeps 100,000-key builds fast.
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { Encoding, FileEntry } from './layout.ts';
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+export type EncodedFile = { entry: FileEntry; variants: Record<Encoding, Uint8Array> };
+
+const SUFFIX: Record<Encoding, string> = { identity: '', gzip: '-gz', br: '-br' };
+
+export async function encodeVariants(json: string): Promise<EncodedFile> {
+  const identity = Buffer.from(json, 'utf8');
+  const [gz, br] = await Promise.all([
+    gzipAsync(identity, { level: 6 }),
+    brotliAsync(identity, {
+      params: {
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_QUALITY]: 5,
+        [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+      },
+    }),
+  ]);
+  // One strong validator per representation (RFC 9110 8.8.1): the content hash, suffixed per coding.
+  const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 27);
+  const etags = {
+    identity: `"${hash}${SUFFIX.identity}"`,
+    gzip: `"${hash}${SUFFIX.gzip}"`,
+    br: `"${hash}${SUFFIX.br}"`,
+  };
+  return {
+    entry: { etag: etags.identity, etags, bytes: identity.length },
+    variants: { identity, gzip: gz, br },
+  };
+}

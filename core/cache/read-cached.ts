@@ -1,0 +1,99 @@
+// Reads of the built cache: never the translation tables. Every read resolves the pointer once and
+// takes all it serves from that one build, so no reader mixes two builds.
+import type { Deps } from '../deps.ts';
+import { AppError, notFound } from '../errors.ts';
+import { groupKey, languageKey, manifestKey, type BuildIndex, type Encoding, type FileEntry } from './layout.ts';
+
+type CacheDeps = Pick<Deps, 'cache'>;
+
+/** A stored representation: etags known from the index, bytes loaded only when needed. */
+export type CachedFile = {
+  entry: FileEntry;
+  builtAt: string;
+  load(encoding: Encoding): Promise<Uint8Array>;
+};
+
+export const notReady = () =>
+  new AppError(
+    'not_ready',
+    'The translation cache has not been built yet: POST /v1/cache/rebuild, then poll GET /v1/cache/status until ready is true',
+  );
+
+async function currentBuild(deps: CacheDeps, projectId: string): Promise<BuildIndex> {
+  // A build replaced and collected between our pointer read and the index read: one fresh retry.
+  for (const fresh of [false, true]) {
+    const pointer = await deps.cache.pointer(projectId, { fresh });
+    if (!pointer) throw notReady();
+    const index = await deps.cache.index(projectId, pointer.build_id);
+    if (index) return index;
+  }
+  throw new AppError('dependency', 'The current cache build could not be read; retry shortly');
+}
+
+function fileOf(deps: CacheDeps, index: BuildIndex, entry: FileEntry, keyOf: (e: Encoding) => string): CachedFile {
+  return {
+    entry,
+    builtAt: index.built_at,
+    async load(encoding) {
+      const bytes = await deps.cache.file(keyOf(encoding));
+      if (!bytes) throw new AppError('dependency', 'A cache file of the current build is missing; retry shortly');
+      return bytes;
+    },
+  };
+}
+
+const languageMissing = (code: string) =>
+  notFound(`Language '${code}' is not in the translation cache (languages added since the last rebuild appear after the next one)`);
+
+export async function cachedLanguage(deps: CacheDeps, projectId: string, code: string): Promise<CachedFile> {
+  const index = await currentBuild(deps, projectId);
+  const language = index.languages[code];
+  if (!language) throw languageMissing(code);
+  return fileOf(deps, index, language.file, (e) => languageKey(projectId, index.build_id, code, e));
+}
+
+export async function cachedGroup(deps: CacheDeps, projectId: string, code: string, group: string): Promise<CachedFile> {
+  const index = await currentBuild(deps, projectId);
+  const language = index.languages[code];
+  if (!language) throw languageMissing(code);
+  const entry = Object.hasOwn(language.groups, group) ? language.groups[group] : undefined;
+  if (!entry) throw notFound(`Group '${group}' has no approved translations for language '${code}' in the translation cache`);
+  return fileOf(deps, index, entry, (e) => groupKey(projectId, index.build_id, code, group, e));
+}
+
+export async function cachedValue(
+  deps: CacheDeps,
+  projectId: string,
+  code: string,
+  group: string,
+  key: string,
+): Promise<{ value: string; builtAt: string }> {
+  const index = await currentBuild(deps, projectId);
+  const missing = () =>
+    notFound(`No approved translation of key '${key}' in group '${group}' for language '${code}' in the translation cache`);
+  const language = index.languages[code];
+  if (!language || !Object.hasOwn(language.groups, group)) throw missing();
+  // The group file, parsed once per build and process, answers every key of the group.
+  const translations = await deps.cache.derived(
+    groupKey(projectId, index.build_id, code, group, 'identity'),
+    (bytes) => new Map(Object.entries((JSON.parse(Buffer.from(bytes).toString('utf8')) as { translations: Record<string, string> }).translations)),
+  );
+  const value = translations?.get(key);
+  if (value === undefined) throw missing();
+  return { value, builtAt: index.built_at };
+}
+
+export async function cachedManifest(deps: CacheDeps, projectId: string): Promise<CachedFile> {
+  const index = await currentBuild(deps, projectId);
+  const etag = index.manifest.etag;
+  const entry: FileEntry = { etag, etags: { identity: etag, gzip: etag, br: etag }, bytes: 0 };
+  return fileOf(deps, index, entry, () => manifestKey(projectId, index.build_id));
+}
+
+export type CacheStatus = { project_id: string; last_rebuilt_at: string | null; ready: boolean };
+
+/** What the cached endpoints serve right now (a fresh pointer read, not the serving TTL). */
+export async function cacheStatus(deps: CacheDeps, projectId: string): Promise<CacheStatus> {
+  const pointer = await deps.cache.pointer(projectId, { fresh: true });
+  return { project_id: projectId, last_rebuilt_at: pointer?.built_at ?? null, ready: pointer !== null };
+}

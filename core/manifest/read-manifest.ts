@@ -1,0 +1,21 @@
+import type { Deps } from '../deps.ts';
+import { iso639_1, languageName } from '../languages/language-code.ts';
+import type { Manifest } from './schemas.ts';
+
+/**
+ * Languages with at least one value of a live key (any status), ordered by code in code-point
+ * order ("pt" before "pt-BR"), each with the number of live keys whose value is approved. One
+ * query; values of unregistered languages cannot exist (removing a language deletes them).
+ */
+export async function readManifest(deps: Pick<Deps, 'sql'>, projectId: string): Promise<Manifest> {
+  const rows = await deps.sql<{ code: string; approved_count: number }[]>`
+    select t.language as code, (count(*) filter (where t.status = 'approved'))::int as approved_count
+    from translations t join translation_keys k on k.id = t.key_id
+    where t.project_id = ${projectId} and k.project_id = ${projectId} and k.deleted_at is null
+    group by t.language
+    order by t.language collate "C"`;
+  return {
+    project_id: projectId,
+    languages: rows.map((r) => ({ code: r.code, name: languageName(r.code), iso: iso639_1(r.code), approved_count: r.approved_count })),
+  };
+}

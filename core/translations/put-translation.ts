@@ -1,0 +1,60 @@
+import type { Deps } from '../deps.ts';
+import { keyNotFound } from '../keys/update-key.ts';
+import { languageNotRegistered } from '../languages/remove-language.ts';
+import type { PutTranslationInput, TranslationStatus, TranslationValue } from './schemas.ts';
+
+type Row = {
+  key_found: boolean;
+  language_found: boolean;
+  project_id: string | null;
+  value: string | null;
+  status: TranslationStatus | null;
+};
+
+/**
+ * Creates or overwrites one value in a single statement: the guard (live key of this project,
+ * language registered) and the upsert run together, so concurrent writers of one key and language
+ * serialize on the row and the last committed write wins whole.
+ */
+export async function putTranslation(
+  deps: Pick<Deps, 'sql'>,
+  projectId: string,
+  keyId: string,
+  language: string,
+  input: PutTranslationInput,
+): Promise<TranslationValue> {
+  let row: Row | undefined;
+  try {
+    [row] = await deps.sql<Row[]>`
+      with live_key as (
+        select id, project_id from translation_keys
+        where id = ${keyId} and project_id = ${projectId} and deleted_at is null
+      ), registered as (
+        select code from project_languages where project_id = ${projectId} and code = ${language}
+      ), written as (
+        insert into translations (key_id, project_id, language, value, status)
+        select live_key.id, live_key.project_id, registered.code, ${input.value}::text, ${input.status}::text
+        from live_key, registered
+        on conflict (key_id, language) do update
+          set value = excluded.value, status = excluded.status, updated_at = now()
+        returning project_id, value, status
+      )
+      select exists (select 1 from live_key) as key_found,
+             exists (select 1 from registered) as language_found,
+             written.project_id, written.value, written.status
+      from (select 1) as one left join written on true`;
+  } catch (error) {
+    // The guard read a snapshot: a language removed (or a project deleted) between that snapshot
+    // and the foreign-key check surfaces as 23503. For the caller that is simply "not there".
+    const e = error as { code?: unknown; constraint_name?: unknown } | null;
+    if (e?.code === '23503') {
+      throw String(e.constraint_name ?? '').includes('language') ? languageNotRegistered(language) : keyNotFound();
+    }
+    throw error;
+  }
+  if (!row?.key_found) throw keyNotFound();
+  if (!row.language_found || row.value === null || row.status === null || row.project_id === null) {
+    throw languageNotRegistered(language);
+  }
+  return { key_id: keyId, language, value: row.value, status: row.status, project_id: row.project_id };
+}

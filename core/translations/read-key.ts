@@ -1,0 +1,32 @@
+import * as v from 'valibot';
+import type { Deps } from '../deps.ts';
+import { notFound } from '../errors.ts';
+import { isGroupName, KeyName } from '../validation.ts';
+import type { KeyTranslation, StatusFilter, TranslationStatus } from './schemas.ts';
+
+export const keyValueNotFound = (language: string, group: string, key: string, filter: StatusFilter) =>
+  notFound(
+    `No ${filter === 'all' ? '' : `${filter} `}translation for key '${key}' in group '${group}' and language '${language}'`,
+  );
+
+/** One live value by full key name, which must belong to the named group; one query. */
+export async function readKey(
+  deps: Pick<Deps, 'sql'>,
+  projectId: string,
+  language: string,
+  group: string,
+  key: string,
+  filter: StatusFilter,
+): Promise<KeyTranslation> {
+  // Names that could never exist have no value; asking would only risk Postgres refusing them.
+  if (!isGroupName(group) || !v.is(KeyName, key)) throw keyValueNotFound(language, group, key, filter);
+  const { sql } = deps;
+  const [row] = await sql<{ value: string; status: TranslationStatus }[]>`
+    select t.value, t.status
+    from translation_keys k join translations t on t.key_id = k.id and t.language = ${language}
+    where k.project_id = ${projectId} and k.key = ${key} and k.deleted_at is null
+      and k.group_name = ${group} and t.project_id = ${projectId}
+      ${filter === 'all' ? sql`` : sql`and t.status = ${filter}`}`;
+  if (!row) throw keyValueNotFound(language, group, key, filter);
+  return { key, group, language, value: row.value, status: row.status };
+}

@@ -1,0 +1,66 @@
+import * as v from 'valibot';
+import { storableText, Uuid } from '../validation.ts';
+
+export const TRANSLATION_STATUSES = ['draft', 'review', 'approved'] as const;
+export const TranslationStatus = v.picklist(TRANSLATION_STATUSES, 'status must be draft, review or approved');
+export type TranslationStatus = v.InferOutput<typeof TranslationStatus>;
+
+/** The live reads' ?status: one status, or all of them. */
+export const StatusFilter = v.picklist([...TRANSLATION_STATUSES, 'all'], 'status must be approved, draft, review or all');
+export type StatusFilter = v.InferOutput<typeof StatusFilter>;
+
+// Query strings tolerate unknown parameters (cache busters, tracing); only known ones are checked.
+export const TranslationsQuery = v.object({ status: v.optional(StatusFilter, 'approved') });
+export type TranslationsQuery = v.InferOutput<typeof TranslationsQuery>;
+
+/** An overwrite without a status resets it to draft: a changed text needs review again. */
+export const PutTranslationInput = v.strictObject({
+  value: storableText('value', 10_000),
+  status: v.optional(TranslationStatus, 'draft'),
+});
+export type PutTranslationInput = v.InferOutput<typeof PutTranslationInput>;
+
+export const TranslationValue = v.object({
+  key_id: Uuid,
+  language: v.string(),
+  value: v.string(),
+  status: TranslationStatus,
+  project_id: Uuid,
+});
+export type TranslationValue = v.InferOutput<typeof TranslationValue>;
+
+/** status=all entry of the whole-language read. */
+export const LanguageEntry = v.object({ value: v.string(), status: TranslationStatus, group: v.string() });
+export type LanguageEntry = v.InferOutput<typeof LanguageEntry>;
+
+/** status=all entry of the group read. */
+export const GroupEntry = v.object({ value: v.string(), status: TranslationStatus });
+export type GroupEntry = v.InferOutput<typeof GroupEntry>;
+
+export const LanguageTranslations = v.object({
+  project_id: Uuid,
+  language: v.string(),
+  status_filter: StatusFilter,
+  count: v.number(),
+  translations: v.record(v.string(), v.union([v.string(), LanguageEntry])),
+});
+export type LanguageTranslations = v.InferOutput<typeof LanguageTranslations>;
+
+export const GroupTranslations = v.object({
+  project_id: Uuid,
+  language: v.string(),
+  group: v.string(),
+  status_filter: StatusFilter,
+  count: v.number(),
+  translations: v.record(v.string(), v.union([v.string(), GroupEntry])),
+});
+export type GroupTranslations = v.InferOutput<typeof GroupTranslations>;
+
+export const KeyTranslation = v.object({
+  key: v.string(),
+  group: v.string(),
+  language: v.string(),
+  value: v.string(),
+  status: TranslationStatus,
+});
+export type KeyTranslation = v.InferOutput<typeof KeyTranslation>;

@@ -1,0 +1,90 @@
+// The hot path: apps fetch their translations here. Bodies come from the built cache as stored
+// bytes (pre-compressed), with strong ETags and 304s answered from memory; no database read.
+import { createHash } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import * as v from 'valibot';
+import type { AppEnv } from '../http/app-env.ts';
+import { apiKeyAuth } from '../http/api-key-auth.ts';
+import { describe } from '../http/describe.ts';
+import { LanguageParam } from '../http/params.ts';
+import { validParams } from '../http/validate.ts';
+import { isNotModified, pickEncoding } from '../http/conditional.ts';
+import type { RouteGroup } from '../http/route-group.ts';
+import { LanguageCode } from '../../core/languages/language-code.ts';
+import { cachedGroup, cachedLanguage, cachedManifest, cachedValue, type CachedFile } from '../../core/cache/read-cached.ts';
+import { notFound } from '../../core/errors.ts';
+import { isGroupName } from '../../core/validation.ts';
+
+const tag = 'Cached translations';
+
+/** Edge and client caches may keep a response a minute; after that they revalidate (a cheap 304). */
+export const CACHED_CACHE_CONTROL = 'public, max-age=60';
+// X-API-Key selects the project: a shared cache must key on it (CloudFront puts it in its key).
+const VARY = 'Accept-Encoding, X-API-Key';
+
+const GroupParams = v.object({ language: LanguageCode, group: v.string() });
+const KeyParams = v.object({ language: LanguageCode, group: v.string(), key: v.string() });
+const CachedValue = v.object({ value: v.string() });
+
+function cachingHeaders(etag: string, builtAt: string): Record<string, string> {
+  return { ETag: etag, 'Cache-Control': CACHED_CACHE_CONTROL, Vary: VARY, 'Last-Modified': new Date(builtAt).toUTCString() };
+}
+
+async function serveFile(c: Context<AppEnv>, file: CachedFile, encodings = true): Promise<Response> {
+  const encoding = encodings ? pickEncoding(c.req.header('accept-encoding')) : 'identity';
+  const headers = cachingHeaders(file.entry.etags[encoding], file.builtAt);
+  if (isNotModified(c.req.header('if-none-match'), Object.values(file.entry.etags))) return c.body(null, 304, headers);
+  const body = await file.load(encoding);
+  return c.body(body as Uint8Array<ArrayBuffer>, 200, {
+    ...headers,
+    'Content-Type': 'application/json',
+    ...(encoding === 'identity' ? {} : { 'Content-Encoding': encoding }),
+  });
+}
+
+const groupOrMissing = (group: string, language: string) => {
+  if (!isGroupName(group)) throw notFound(`Group '${group}' has no approved translations for language '${language}' in the translation cache`);
+  return group;
+};
+
+const routes = new Hono<AppEnv>()
+  .use('*', async (c, next) => {
+    // Errors (503 before the first build, 404s) must never be cached by an edge or a client.
+    c.header('Cache-Control', 'no-store');
+    await next();
+  })
+  .use('*', apiKeyAuth())
+  .get('/manifest', describe({ tag, summary: 'Languages of the last build', responses: { 200: null, 304: null, 503: null } }), async (c) =>
+    serveFile(c, await cachedManifest(c.var.deps, c.var.principal.projectId), false),
+  )
+  .get(
+    '/translations/:language',
+    describe({ tag, summary: "A language's approved translations as of the last build", responses: { 200: null, 304: null, 404: null, 503: null } }),
+    validParams(LanguageParam),
+    async (c) => serveFile(c, await cachedLanguage(c.var.deps, c.var.principal.projectId, c.req.valid('param').language)),
+  )
+  .get(
+    '/translations/:language/:group',
+    describe({ tag, summary: "A group's approved translations as of the last build", responses: { 200: null, 304: null, 404: null, 503: null } }),
+    validParams(GroupParams),
+    async (c) => {
+      const { language, group } = c.req.valid('param');
+      return serveFile(c, await cachedGroup(c.var.deps, c.var.principal.projectId, language, groupOrMissing(group, language)));
+    },
+  )
+  .get(
+    '/translations/:language/:group/:key',
+    describe({ tag, summary: 'One approved value as of the last build', responses: { 200: CachedValue, 304: null, 404: null, 503: null } }),
+    validParams(KeyParams),
+    async (c) => {
+      const { language, group, key } = c.req.valid('param');
+      const { value, builtAt } = await cachedValue(c.var.deps, c.var.principal.projectId, language, groupOrMissing(group, language), key);
+      const body = JSON.stringify({ value });
+      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+      const headers = cachingHeaders(etag, builtAt);
+      if (isNotModified(c.req.header('if-none-match'), [etag])) return c.body(null, 304, headers);
+      return c.body(body, 200, { ...headers, 'Content-Type': 'application/json' });
+    },
+  );
+
+export const cachedRoutesGroup: RouteGroup = { name: 'cached', prefix: '/v1/cached', routes };

@@ -1,0 +1,33 @@
+// HTTP caching for the cached endpoints: content-coding negotiation over the stored variants, and
+// If-None-Match evaluation against the build's strong etags (RFC 9110 13.1.2, 12.5.3).
+import type { Encoding } from '../../core/cache/layout.ts';
+
+/** The best stored variant the client accepts: br, then gzip, then identity. */
+export function pickEncoding(acceptEncoding: string | undefined): Encoding {
+  if (!acceptEncoding) return 'identity';
+  const q = new Map<string, number>();
+  for (const part of acceptEncoding.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const value = qParam ? Number(qParam.slice(2)) : 1;
+    q.set(name, Number.isFinite(value) ? value : 0);
+  }
+  const accepts = (coding: string) => (q.get(coding) ?? q.get('*') ?? 0) > 0;
+  if (accepts('br')) return 'br';
+  if (accepts('gzip') || (q.get('x-gzip') ?? 0) > 0) return 'gzip';
+  return 'identity';
+}
+
+/**
+ * True when the client's cached copy is current. If-None-Match uses weak comparison, so W/"x"
+ * (which CloudFront produces when it compresses) matches "x". Any coding's etag of the same content
+ * counts: the content is the same, whichever variant the client stored.
+ */
+export function isNotModified(ifNoneMatch: string | undefined, etags: readonly string[]): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  const current = new Set(etags.map(opaque));
+  return ifNoneMatch.split(',').some((tag) => current.has(opaque(tag)));
+}

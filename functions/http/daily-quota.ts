@@ -1,0 +1,93 @@
+// The daily API-call quota on every authenticated /v1 request (spec sections 7 and 8), composed into
+// apiKeyAuth right after the principal is known. Counting is one store round trip, done before the
+// handler so that a refused call never runs it. Conditional reads are the exception: a 304 costs the
+// caller nothing, so they run first and are counted only when they turn out not to be a 304 (a 304
+// still reports the caller's standing, read from the store without counting: one round trip too).
+// Every counted answer, errors from handlers included, says where the caller stands (docs/rate-limits.md).
+import type { Context, MiddlewareHandler } from 'hono';
+import { AppError } from '../../core/errors.ts';
+import { DAY_SECONDS, dailyCallLimit, type CallTally } from '../../core/usage/count-call.ts';
+import type { AppEnv } from './app-env.ts';
+import { errorResponse } from './errors.ts';
+
+/** The policy's name in the IETF RateLimit and RateLimit-Policy fields. */
+const POLICY = 'daily';
+
+/**
+ * X-RateLimit-* (the de facto convention) and RateLimit / RateLimit-Policy as structured fields per
+ * draft-ietf-httpapi-ratelimit-headers-11. Resets are delta-seconds everywhere, like Retry-After.
+ */
+export function rateLimitHeaders(tally: CallTally): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(tally.limit),
+    'X-RateLimit-Remaining': String(tally.remaining),
+    'X-RateLimit-Reset': String(tally.resetSeconds),
+    'RateLimit-Policy': `"${POLICY}";q=${tally.limit};w=${DAY_SECONDS}`,
+    RateLimit: `"${POLICY}";r=${tally.remaining};t=${tally.resetSeconds}`,
+  };
+}
+
+export function quotaExceeded(tally: CallTally): AppError {
+  return new AppError(
+    'rate_limited',
+    `Daily API call quota exceeded: ${tally.used} calls today, ${tally.limit} allowed ` +
+      `(plus a grace of ${tally.grace}). Retry after the reset at midnight UTC.`,
+    // no-store: the refusal is about this moment, and a cache must not replay it after the reset.
+    { headers: { ...rateLimitHeaders(tally), 'Retry-After': String(tally.resetSeconds), 'Cache-Control': 'no-store' } },
+  );
+}
+
+/** GET or HEAD that may be answered 304. Other methods never are (RFC 9110, 13.1.2), so they count first. */
+function isConditionalRead(c: Context<AppEnv>): boolean {
+  const method = c.req.method;
+  return (
+    (method === 'GET' || method === 'HEAD') &&
+    (c.req.header('if-none-match') !== undefined || c.req.header('if-modified-since') !== undefined)
+  );
+}
+
+function setHeaders(c: Context<AppEnv>, tally: CallTally): void {
+  // After next(): c.res is the final answer, the one app.onError made from a handler's throw included.
+  for (const [name, value] of Object.entries(rateLimitHeaders(tally))) c.header(name, value);
+}
+
+export const dailyQuota = (): MiddlewareHandler<AppEnv> =>
+  async function dailyQuota(c, next) {
+    const { calls } = c.var.deps;
+    const account = { accountId: c.var.principal.accountId, limit: dailyCallLimit(c.var.principal) };
+
+    if (!isConditionalRead(c)) {
+      const tally = await calls.count(account);
+      if (!tally.allowed) throw quotaExceeded(tally);
+      await next();
+      setHeaders(c, tally);
+      return;
+    }
+
+    await next();
+    if (c.res.status === 304) {
+      setHeaders(c, await calls.peek(account));
+      return;
+    }
+    const tally = await calls.count(account);
+    if (!tally.allowed) {
+      replaceWithRefusal(c, tally);
+      return;
+    }
+    setHeaders(c, tally);
+  };
+
+/**
+ * Swaps a handler's answer for the 429, through the one error mapping. Only the mapping's own headers
+ * survive: the handler's (ETag, Cache-Control, Last-Modified) would make a 429 look like a cacheable
+ * representation of the resource.
+ */
+function replaceWithRefusal(c: Context<AppEnv>, tally: CallTally): void {
+  const error = quotaExceeded(tally);
+  const mapped = errorResponse(error, c);
+  const headers = new Headers(error.headers);
+  headers.set('Content-Type', mapped.headers.get('content-type') ?? 'application/json');
+  // Unset first: assigning over an existing c.res would merge the old answer's headers back in.
+  c.res = undefined;
+  c.res = new Response(mapped.body, { status: mapped.status, headers });
+}

@@ -1,0 +1,40 @@
+// PUT and DELETE of one translation value, mounted inside the keys router (which applies apiKeyAuth).
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import type { AppEnv } from '../http/app-env.ts';
+import { describe } from '../http/describe.ts';
+import { KeyIdParam, LanguageParam } from '../http/params.ts';
+import { jsonBody, validBody, validParams } from '../http/validate.ts';
+import { PutTranslationInput, TranslationValue } from '../../core/translations/schemas.ts';
+import { putTranslation } from '../../core/translations/put-translation.ts';
+import { deleteTranslation } from '../../core/translations/delete-translation.ts';
+
+const tag = 'Translations';
+const KeyLanguageParams = v.object({ ...KeyIdParam.entries, ...LanguageParam.entries });
+
+export const translationValueRoutes = new Hono<AppEnv>()
+  .put(
+    '/:key_id/translations/:language',
+    describe({
+      tag,
+      summary: 'Create or overwrite the value of a key in a registered language (status defaults to draft)',
+      responses: { 200: TranslationValue, 404: null },
+    }),
+    validParams(KeyLanguageParams),
+    jsonBody(),
+    validBody(PutTranslationInput),
+    async (c) => {
+      const { key_id, language } = c.req.valid('param');
+      return c.json(await putTranslation(c.var.deps, c.var.principal.projectId, key_id, language, c.req.valid('json')));
+    },
+  )
+  .delete(
+    '/:key_id/translations/:language',
+    describe({ tag, summary: 'Permanently delete the value of a key in one language', responses: { 204: null, 404: null } }),
+    validParams(KeyLanguageParams),
+    async (c) => {
+      const { key_id, language } = c.req.valid('param');
+      await deleteTranslation(c.var.deps, c.var.principal.projectId, key_id, language);
+      return c.body(null, 204);
+    },
+  );

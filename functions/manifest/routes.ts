@@ -1,0 +1,21 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../http/app-env.ts';
+import { apiKeyAuth } from '../http/api-key-auth.ts';
+import { describe } from '../http/describe.ts';
+import type { RouteGroup } from '../http/route-group.ts';
+import { Manifest } from '../../core/manifest/schemas.ts';
+import { readManifest } from '../../core/manifest/read-manifest.ts';
+
+const routes = new Hono<AppEnv>()
+  .use('*', apiKeyAuth())
+  .get(
+    '/',
+    describe({
+      tag: 'Manifest',
+      summary: 'Languages with at least one live value, ordered by code, with their approved counts',
+      responses: { 200: Manifest },
+    }),
+    async (c) => c.json(await readManifest(c.var.deps, c.var.principal.projectId)),
+  );
+
+export const manifestGroup: RouteGroup = { name: 'manifest', prefix: '/v1/manifest', routes };

@@ -1,0 +1,63 @@
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import type { AppEnv } from '../http/app-env.ts';
+import { apiKeyAuth } from '../http/api-key-auth.ts';
+import { describe } from '../http/describe.ts';
+import { LanguageParam } from '../http/params.ts';
+import { validParams, validQuery } from '../http/validate.ts';
+import type { RouteGroup } from '../http/route-group.ts';
+import { GroupTranslations, KeyTranslation, LanguageTranslations, TranslationsQuery } from '../../core/translations/schemas.ts';
+import { readLanguage } from '../../core/translations/read-language.ts';
+import { readGroup } from '../../core/translations/read-group.ts';
+import { readKey } from '../../core/translations/read-key.ts';
+
+const tag = 'Live translations';
+
+// Group and key segments are any string (URL-decoded by Hono): a name that cannot exist is a 404.
+const GroupParams = v.object({ ...LanguageParam.entries, group: v.string() });
+const KeyParams = v.object({ ...GroupParams.entries, key: v.string() });
+
+const routes = new Hono<AppEnv>()
+  .use('*', apiKeyAuth())
+  .get(
+    '/:language',
+    describe({
+      tag,
+      summary: 'All live values of a language, keyed by full key name (?status=approved|draft|review|all)',
+      responses: { 200: LanguageTranslations, 404: null },
+    }),
+    validParams(LanguageParam),
+    validQuery(TranslationsQuery),
+    async (c) =>
+      c.json(await readLanguage(c.var.deps, c.var.principal.projectId, c.req.valid('param').language, c.req.valid('query').status)),
+  )
+  .get(
+    '/:language/:group',
+    describe({
+      tag,
+      summary: "One group's live values in a language (?status=approved|draft|review|all)",
+      responses: { 200: GroupTranslations, 404: null },
+    }),
+    validParams(GroupParams),
+    validQuery(TranslationsQuery),
+    async (c) => {
+      const { language, group } = c.req.valid('param');
+      return c.json(await readGroup(c.var.deps, c.var.principal.projectId, language, group, c.req.valid('query').status));
+    },
+  )
+  .get(
+    '/:language/:group/:key',
+    describe({
+      tag,
+      summary: 'One live value by full key name (?status=approved|draft|review|all)',
+      responses: { 200: KeyTranslation, 404: null },
+    }),
+    validParams(KeyParams),
+    validQuery(TranslationsQuery),
+    async (c) => {
+      const { language, group, key } = c.req.valid('param');
+      return c.json(await readKey(c.var.deps, c.var.principal.projectId, language, group, key, c.req.valid('query').status));
+    },
+  );
+
+export const translationsGroup: RouteGroup = { name: 'translations', prefix: '/v1/translations', routes };
