@@ -3,20 +3,14 @@
 import { join, resolve } from 'node:path';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
-import { systemClock } from './deps.ts';
 import { createSql, type Sql } from './db/client.ts';
 import { EMBEDDED_POOL_MAX, startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.ts';
 import { migrate } from './db/migrate.ts';
 import { createJsonLogger, type Logger } from './log.ts';
-import { createApiKeyVerifier } from './auth/api-key-verifier.ts';
 import { resolveAdminToken } from './auth/admin-token.ts';
 import { createCounterStore } from './adapters/counter-store.ts';
-import { createCallCounter } from './usage/count-call.ts';
 import { createObjectStore, createRebuildQueue } from './adapters/cache-adapters.ts';
-import { createCacheReader } from './cache/cache-reader.ts';
-import { createAutoRebuilder } from './cache/auto-rebuild.ts';
-import { buildProjectCache } from './cache/build-project-cache.ts';
-import { requestRebuild } from './cache/request-rebuild.ts';
+import { assembleDeps } from './assemble-deps.ts';
 
 export type Runtime = {
   deps: Deps;
@@ -66,39 +60,16 @@ export async function createRuntime(
     const counters = createCounterStore(config, options.counterKeyPrefix);
     closers.push(() => counters.close());
     const adminTokenSource = await resolveAdminToken(config.TMS_ADMIN_TOKEN, dataDir);
-    const objects = createObjectStore(config, dataDir);
-    const cache = createCacheReader({ objects, log });
-    // The in-process queue calls the builder with these same deps (assigned just below).
-    let built: Deps | undefined;
-    const queue = createRebuildQueue(config, {
-      log,
-      build: async (message) => {
-        const result = await buildProjectCache(built!, message);
-        if (result.status === 'built') cache.invalidate(message.projectId);
-      },
-    });
-    closers.push(() => queue.close());
-    const autoRebuild = createAutoRebuilder({
-      debounceMs: config.AUTO_REBUILD_DEBOUNCE_MS,
-      request: (projectId) => requestRebuild(built!, projectId),
-      log,
-    });
-    closers.push(() => autoRebuild.flush());
-    const deps: Deps = {
+    const deps = assembleDeps({
       config,
+      log,
       sql,
       counters,
-      calls: createCallCounter({ store: counters, log, now: () => systemClock.now().getTime() }),
-      apiKeys: createApiKeyVerifier({ sql, log, ttlMs: config.API_KEY_CACHE_SECONDS * 1000 }),
-      objects,
-      queue,
-      cache,
-      autoRebuild,
-      clock: systemClock,
-      log,
+      objects: createObjectStore(config, dataDir),
+      queue: (build) => createRebuildQueue(config, { log, build }),
       adminToken: adminTokenSource.token,
-    };
-    built = deps;
+    });
+    closers.push(() => deps.queue.close(), () => deps.autoRebuild.flush());
     return {
       deps,
       adminTokenSource,

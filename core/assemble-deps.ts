@@ -1,0 +1,58 @@
+// Builds Deps from live adapters: shared by long-running processes (create-runtime.ts) and Lambda
+// entries (functions/lambda/), which choose their adapters differently but wire them the same way.
+import type { Config } from './config.ts';
+import type { Clock, Deps } from './deps.ts';
+import { systemClock } from './deps.ts';
+import type { Sql } from './db/client.ts';
+import type { Logger } from './log.ts';
+import type { CounterStore } from './ports/counter-store.ts';
+import type { ObjectStore } from './ports/object-store.ts';
+import type { RebuildMessage, RebuildQueue } from './ports/rebuild-queue.ts';
+import { createApiKeyVerifier } from './auth/api-key-verifier.ts';
+import { createCallCounter } from './usage/count-call.ts';
+import { createCacheReader } from './cache/cache-reader.ts';
+import { createAutoRebuilder } from './cache/auto-rebuild.ts';
+import { buildProjectCache } from './cache/build-project-cache.ts';
+import { requestRebuild } from './cache/request-rebuild.ts';
+
+export type DepsInput = {
+  config: Config;
+  log: Logger;
+  sql: Sql;
+  counters: CounterStore;
+  objects: ObjectStore;
+  /** Makes the queue; an in-process queue runs `build` (the core builder over these same deps). */
+  queue: (build: (message: RebuildMessage) => Promise<void>) => RebuildQueue;
+  adminToken: string;
+  clock?: Clock;
+};
+
+export function assembleDeps(input: DepsInput): Deps {
+  const { config, log, sql, counters, objects } = input;
+  const clock = input.clock ?? systemClock;
+  const cache = createCacheReader({ objects, log });
+  const build = async (message: RebuildMessage) => {
+    const result = await buildProjectCache(deps, message);
+    // The in-process builder tells this process's reader at once; others see it within a second.
+    if (result.status === 'built') cache.invalidate(message.projectId);
+  };
+  const deps: Deps = {
+    config,
+    sql,
+    counters,
+    calls: createCallCounter({ store: counters, log, now: () => clock.now().getTime() }),
+    apiKeys: createApiKeyVerifier({ sql, log, ttlMs: config.API_KEY_CACHE_SECONDS * 1000 }),
+    objects,
+    queue: input.queue(build),
+    cache,
+    autoRebuild: createAutoRebuilder({
+      debounceMs: config.AUTO_REBUILD_DEBOUNCE_MS,
+      request: (projectId) => requestRebuild(deps, projectId),
+      log,
+    }),
+    clock,
+    log,
+    adminToken: input.adminToken,
+  };
+  return deps;
+}
