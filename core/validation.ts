@@ -33,8 +33,12 @@ export const GroupName = v.pipe(
 );
 export const isGroupName = (s: string) => v.is(GroupName, s);
 
-/** Key names: 1 to 500 characters, no control characters (they break paths, files and logs). */
+/**
+ * Key names: 1 to 500 characters, no control characters (they break paths, files and logs), and
+ * not `.` or `..`: URL parsing removes those path segments, so such a key could never be read alone.
+ */
 export const KeyName = v.pipe(
   storableText('key', 500, 1),
   v.check((s) => !/[\u0000-\u001f\u007f]/.test(s), 'key must not contain control characters'),
+  v.check((s) => s !== '.' && s !== '..', "key must not be '.' or '..'"),
 );

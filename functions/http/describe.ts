@@ -25,7 +25,12 @@ export function describe(options: {
 }) {
   const auth = options.auth ?? 'apiKey';
   const responses: NonNullable<DescribeRouteOptions['responses']> = {};
-  const statuses = { ...options.responses, ...(auth === 'none' ? {} : { 401: null }), 422: null } as Record<number, v.GenericSchema | null>;
+  const statuses = {
+    ...options.responses,
+    ...(auth === 'none' ? {} : { 401: null }),
+    ...(auth === 'apiKey' ? { 403: null, 429: null } : {}),
+    422: null,
+  } as Record<number, v.GenericSchema | null>;
   for (const [status, schema] of Object.entries(statuses)) {
     const code = Number(status);
     const body = schema ?? (code === 422 ? ValidationEnvelope : code >= 400 ? ErrorEnvelope : null);

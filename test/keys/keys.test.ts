@@ -79,7 +79,7 @@ describe('key names', () => {
 
   it('refuse empty names, control characters, NUL and unpaired surrogates with 422', async () => {
     const p = await t.newProject();
-    for (const key of ['', 'a\u0000b', 'tab\there', 'line\nbreak', 'lone\ud800surrogate']) {
+    for (const key of ['', '.', '..', 'a\u0000b', 'tab\there', 'line\nbreak', 'lone\ud800surrogate']) {
       const res = await t.call(p.apiKey, 'POST', '/v1/keys', { key });
       expect(res.status, JSON.stringify(key)).toBe(422);
     }
