@@ -45,6 +45,7 @@ export const EnvSchema = v.object({
   /** SQS queue for rebuild requests; unset means the in-process queue and builder. */
   SQS_QUEUE_URL: optionalString,
   SQS_ENDPOINT: optionalString,
+  SQS_DEAD_LETTER_QUEUE_URL: optionalString,
   /** How long a verified API key is trusted in process before the database is asked again. */
   API_KEY_CACHE_SECONDS: intFrom(30, 0, 3600),
   /** Debounce for auto_rebuild after writes. */
