@@ -86,11 +86,12 @@ export const functions = {
     prefix: '/v1/manifest',
     link: common,
   }),
+  // POST /rebuild queues on SQS; GET /status reads the current build's pointer from the bucket.
   cache: routeGroup({
     name: 'Cache',
     handler: 'functions/cache/handler.handler',
     prefix: '/v1/cache',
-    link: [...common, rebuildQueue],
+    link: [...common, rebuildQueue, translationsBucket],
   }),
   cached: routeGroup({
     name: 'Cached',

@@ -9,7 +9,7 @@
 // different projects still build in parallel. A retried SendMessage within 5 minutes is dropped by
 // deduplication. The costs: a message that keeps failing holds back its project's later messages
 // until it reaches the DLQ (other projects are unaffected), and the DLQ must be FIFO too.
-import { databaseEnvironment, databaseLinks, quotaLinks } from './secrets.ts';
+import { databaseEnvironment, databaseLinks } from './secrets.ts';
 import { translationsBucket } from './storage.ts';
 
 const builderTimeoutMinutes = 5;
@@ -45,7 +45,10 @@ export const builder = rebuildQueue.subscribe(
     description: 'Builds the cached translation files of one project per message',
     memory: '1536 MB',
     timeout: `${builderTimeoutMinutes} minutes`,
-    link: [...databaseLinks, ...quotaLinks, translationsBucket],
+    // No quota links: the builder counts no API calls. The dead-letter queue: a message that is not
+    // a rebuild request at all is moved there at once (functions/lambda/sqs-dead-letter.ts) rather
+    // than blocking its message group for five receives; the link grants the SendMessage.
+    link: [...databaseLinks, translationsBucket, rebuildDeadLetterQueue],
     environment: databaseEnvironment,
   },
   {

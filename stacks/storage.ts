@@ -1,5 +1,6 @@
-// The translations bucket: the builder writes each project's prebuilt files here and the cached
-// function reads them (both link it, which grants IAM access and exposes Resource.TranslationsBucket).
+// The translations bucket: the builder writes each project's prebuilt files here, the cached
+// function reads them, and the cache function reads the build pointer for GET /v1/cache/status
+// (all three link it, which grants IAM access and exposes Resource.TranslationsBucket).
 //
 // It is deliberately private (no `access: 'cloudfront'`). CloudFront does sit in front of the
 // cached endpoints (stacks/api.ts), but in front of the cached *function*, not the bucket: that

@@ -1,4 +1,5 @@
 // ObjectStore on S3 (AWS, or anything speaking its API: s3rver in tests, MinIO when self-hosting).
+import type { Config } from '../config.ts';
 import {
   DeleteObjectsCommand,
   GetObjectCommand,
@@ -104,4 +105,17 @@ export function createS3ObjectStore(options: { bucket: string; client: S3Client 
       }
     },
   };
+}
+
+/** The S3 store as configuration names it (S3_BUCKET and friends): one wiring for every entry point. */
+export function s3ObjectStoreFromConfig(
+  config: Pick<Config, 'S3_ENDPOINT' | 'S3_REGION' | 'AWS_REGION' | 'S3_FORCE_PATH_STYLE'> & { S3_BUCKET: string },
+): ObjectStore {
+  const region = config.S3_REGION ?? config.AWS_REGION;
+  const client = createS3Client({
+    ...(region ? { region } : {}),
+    ...(config.S3_ENDPOINT ? { endpoint: config.S3_ENDPOINT } : {}),
+    forcePathStyle: config.S3_FORCE_PATH_STYLE,
+  });
+  return createS3ObjectStore({ bucket: config.S3_BUCKET, client });
 }

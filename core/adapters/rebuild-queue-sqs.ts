@@ -1,6 +1,7 @@
 // RebuildQueue on an SQS FIFO queue feeding the builder Lambda. One message group per project:
 // SQS then hands a project's messages out one at a time and in order, so builds of one project
 // never overlap, while different projects build in parallel.
+import type { Config } from '../config.ts';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import * as v from 'valibot';
 import type { RebuildMessage, RebuildQueue } from '../ports/rebuild-queue.ts';
@@ -70,4 +71,12 @@ export function parseRebuildMessage(body: string): RebuildMessage {
     throw new Error(`Invalid rebuild message: ${issues.join('; ')}`);
   }
   return { projectId: result.output.projectId, seq: result.output.seq };
+}
+
+/** An SQS client as configuration names it (SQS_ENDPOINT, AWS_REGION): one per process. */
+export function sqsClientFromConfig(config: Pick<Config, 'SQS_ENDPOINT' | 'AWS_REGION'>): SQSClient {
+  return createSqsClient({
+    ...(config.SQS_ENDPOINT ? { endpoint: config.SQS_ENDPOINT } : {}),
+    ...(config.AWS_REGION ? { region: config.AWS_REGION } : {}),
+  });
 }

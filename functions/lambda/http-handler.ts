@@ -1,0 +1,63 @@
+// The Lambda entry for one HTTP route group: the group's Hono app (the same createApi the local
+// server uses) behind hono/aws-lambda's adapter, which speaks API Gateway v2 and function URL events.
+// Config and Deps are made on the first invocation of an instance and reused by every later one.
+import { handle, type APIGatewayProxyResult, type LambdaContext, type LambdaEvent } from 'hono/aws-lambda';
+import type { Deps } from '../../core/deps.ts';
+import { createApi } from '../http/create-api.ts';
+import type { RouteGroup } from '../http/route-group.ts';
+import { createLambdaDeps, type LambdaPorts } from './lambda-deps.ts';
+import { lambdaConfig } from './resource-env.ts';
+import { upstashCounters } from './upstash-counters.ts';
+
+export type HttpHandler = ((event: LambdaEvent, context?: LambdaContext) => Promise<APIGatewayProxyResult>) & {
+  /** The instance's Deps, made on first use (tests inspect them). */
+  deps(): Deps;
+};
+
+export type HttpHandlerOptions = {
+  /** A prebuilt OpenAPI document to serve at GET /openapi.json (the health function serves the whole API's). */
+  openapi?: object;
+};
+
+export function httpHandler(group: RouteGroup, ports: Omit<LambdaPorts, 'counters'>, options: HttpHandlerOptions = {}): HttpHandler {
+  let instance: { deps: Deps; handler: ReturnType<typeof handle> } | undefined;
+  // Not at import time: a configuration error then fails the invocation with the message in the
+  // function's log, and the next invocation tries again instead of the instance being poisoned.
+  const init = () => {
+    if (instance) return instance;
+    // Every HTTP function counts the daily quota, and /health pings the counter store.
+    const deps = createLambdaDeps(lambdaConfig(), { ...ports, counters: upstashCounters });
+    const app = createApi(deps, [group]);
+    const document = options.openapi;
+    if (document) app.get('/openapi.json', (c) => c.json(document));
+    instance = { deps, handler: handle(app) };
+    return instance;
+  };
+  const handler = async (event: LambdaEvent, context?: LambdaContext) => init().handler(withSafePath(event), context);
+  return Object.assign(handler, { deps: () => init().deps });
+}
+
+/**
+ * API Gateway HTTP APIs hand the function `rawPath` percent-DECODED (function URLs and REST APIs
+ * keep it encoded): a request for `/v1/translations/de/faq/what%3F%20%231` arrives as
+ * `/v1/translations/de/faq/what? #1`, and hono/aws-lambda would put that into a URL where `?` starts
+ * the query and `#` a fragment. Escaping only what can never appear literally in an encoded path
+ * (`?`, `#`, whitespace and controls, non-ASCII, a `%` that starts no escape) makes either form
+ * safe without knowing which service sent the event. Left ambiguous, as it is in the decoded path
+ * itself: an encoded slash (%2F), and a name that literally contains `%` and two hex digits.
+ */
+export function safeRawPath(rawPath: string): string {
+  return rawPath.replace(/[?#\s\p{Cc}]|[^\x00-\x7f]|%(?![0-9A-Fa-f]{2})/gu, (char) => {
+    try {
+      return encodeURIComponent(char);
+    } catch {
+      return '%EF%BF%BD'; // a lone surrogate: U+FFFD, as a UTF-8 decoder would make of it
+    }
+  });
+}
+
+function withSafePath<E extends LambdaEvent>(event: E): E {
+  if (!('rawPath' in event) || typeof event.rawPath !== 'string') return event;
+  const rawPath = safeRawPath(event.rawPath);
+  return rawPath === event.rawPath ? event : { ...event, rawPath };
+}

@@ -1,0 +1,194 @@
+// The builder Lambda entry (functions/builder/handler.ts) fed SQS events made of real received
+// messages: a batch where one project's build fails, another's succeeds and a poison message goes to
+// the dead-letter queue gets exactly the right batchItemFailures; SQS then redelivers the failed
+// records in order, and they succeed once the cause is gone.
+import { PutObjectCommand, DeleteObjectCommand } from '@aws-sdk/client-s3';
+import {
+  ChangeMessageVisibilityCommand,
+  CreateQueueCommand,
+  DeleteMessageCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSqsClient } from '../../core/adapters/rebuild-queue-sqs.ts';
+import { pointerKey } from '../../core/cache/layout.ts';
+import type { RebuildHandler } from '../../functions/lambda/rebuild-handler.ts';
+import { startS3Server } from '../support/s3-server.ts';
+import { startSqsEmulator } from '../support/sqs-emulator.ts';
+import { startSharedDatabase, type SharedDatabase } from '../support/shared-database.ts';
+import { startTestApp, type TestProject } from '../support/test-app.ts';
+import { seed } from '../support/cache-helpers.ts';
+import { captureJsonLogs, linkEnv, sqsRecord, type SqsEventRecord } from '../support/lambda-events.ts';
+
+let s3: Awaited<ReturnType<typeof startS3Server>>;
+let sqs: Awaited<ReturnType<typeof startSqsEmulator>>;
+let db: SharedDatabase;
+let app: Awaited<ReturnType<typeof startTestApp>>;
+let client: SQSClient;
+let queueUrl: string;
+let queueArn: string;
+let deadLetterUrl: string;
+let builder: RebuildHandler;
+const MAX_RECEIVES = 5;
+
+// The entry logs JSON lines to stdout, which is what CloudWatch keeps: captured to assert on.
+const logged = captureJsonLogs();
+
+beforeAll(async () => {
+  process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
+  process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
+  [s3, sqs, db] = await Promise.all([startS3Server(), startSqsEmulator(), startSharedDatabase()]);
+  client = createSqsClient({ endpoint: sqs.endpoint, region: 'us-east-1' });
+  deadLetterUrl = (await client.send(new CreateQueueCommand({ QueueName: 'rebuild-dead.fifo', Attributes: { FifoQueue: 'true' } }))).QueueUrl!;
+  const arnOf = async (url: string) =>
+    (await client.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
+  queueUrl = (
+    await client.send(
+      new CreateQueueCommand({
+        QueueName: 'rebuild.fifo',
+        Attributes: {
+          FifoQueue: 'true',
+          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: await arnOf(deadLetterUrl), maxReceiveCount: MAX_RECEIVES }),
+        },
+      }),
+    )
+  ).QueueUrl!;
+  queueArn = await arnOf(queueUrl);
+  const aws = { S3_ENDPOINT: s3.endpoint, S3_FORCE_PATH_STYLE: 'true', AWS_REGION: 'us-east-1', SQS_ENDPOINT: sqs.endpoint };
+  // The local app writes the data and queues rebuilds (to the same SQS queue); only the builder runs as a Lambda.
+  app = await startTestApp({
+    env: {
+      ...aws,
+      DATABASE_URL: db.url,
+      DATABASE_POOL_MAX: db.kind === 'embedded' ? '1' : '4',
+      S3_BUCKET: s3.bucket,
+      SQS_QUEUE_URL: queueUrl,
+      AUTO_REBUILD_DEBOUNCE_MS: '0',
+    },
+  });
+  // The builder's links in stacks/queue.ts: the database, the bucket and the dead-letter queue.
+  Object.assign(process.env, aws, linkEnv({
+    DatabaseUrl: { value: db.url },
+    TranslationsBucket: { name: s3.bucket },
+    RebuildDeadLetterQueue: { url: deadLetterUrl },
+  }));
+  builder = (await import('../../functions/builder/handler.ts')).handler;
+}, 60_000);
+
+afterAll(async () => {
+  await builder?.deps().sql.end({ timeout: 1 });
+  await app?.close();
+  await Promise.all([db?.close(), s3?.close(), sqs?.close()]);
+});
+
+async function receive(url = queueUrl): Promise<SqsEventRecord[]> {
+  const out = await client.send(
+    new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, MessageSystemAttributeNames: ['All'], VisibilityTimeout: 30 }),
+  );
+  return (out.Messages ?? []).map((m) =>
+    sqsRecord({ messageId: m.MessageId!, receiptHandle: m.ReceiptHandle!, body: m.Body!, attributes: m.Attributes, queueArn }),
+  );
+}
+
+/** What the event source mapping does with a partial batch response. */
+async function settle(records: SqsEventRecord[], failures: { itemIdentifier: string }[]) {
+  const failed = new Set(failures.map((f) => f.itemIdentifier));
+  for (const r of records) {
+    if (failed.has(r.messageId)) {
+      // On AWS they reappear when their visibility timeout ends; the test does not wait for it.
+      await client.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: r.receiptHandle, VisibilityTimeout: 0 }));
+    } else {
+      await client.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: r.receiptHandle }));
+    }
+  }
+}
+
+const body = (r: SqsEventRecord) => JSON.parse(r.body) as { projectId: string; seq: number };
+
+describe('the builder Lambda', () => {
+  let good: TestProject;
+  let bad: TestProject;
+
+  it('a partially failing batch: exact batchItemFailures, the poison message dead-lettered', async () => {
+    good = await app.newProject();
+    bad = await app.newProject();
+    await seed(app, good, { 'home.title': { de: ['Hallo', 'approved'] } });
+    await seed(app, bad, { 'home.title': { fr: ['Bonjour', 'approved'] } });
+    // The bad project's build cannot read its current pointer: its builds fail until that is fixed.
+    await s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: pointerKey(bad.projectId), Body: 'not a pointer {' }));
+
+    expect((await app.call(bad.apiKey, 'POST', '/v1/cache/rebuild')).status).toBe(202);
+    expect((await app.call(good.apiKey, 'POST', '/v1/cache/rebuild')).status).toBe(202);
+    await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: 'not json', MessageGroupId: 'poison', MessageDeduplicationId: 'poison-1' }));
+    expect((await app.call(bad.apiKey, 'POST', '/v1/cache/rebuild')).status).toBe(202);
+
+    const records = await receive();
+    expect(records.map((r) => r.attributes.MessageGroupId)).toEqual([bad.projectId, good.projectId, 'poison', bad.projectId]);
+    const [bad1, , poison, bad2] = records;
+
+    const response = await builder({ Records: records });
+    // The failed record and the later record of its message group, in order; nothing else.
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: bad1!.messageId }, { itemIdentifier: bad2!.messageId }] });
+    await settle(records, response.batchItemFailures);
+    // Groups run concurrently: compare without order.
+    expect(logged.filter((l) => l.level === 'error').map((l) => [l.msg, l.message_id]).sort()).toEqual([
+      ['poison rebuild message', poison!.messageId],
+      ['rebuild failed', bad1!.messageId],
+    ]);
+
+    const dead = await receive(deadLetterUrl);
+    expect(dead).toHaveLength(1);
+    expect(dead[0]!.body).toBe('not json');
+    expect(dead[0]!.attributes.MessageGroupId).toBe('poison');
+    expect(dead[0]!.attributes.MessageDeduplicationId).toBe(poison!.messageId);
+
+    expect(await (await app.call(good.apiKey, 'GET', '/v1/cache/status')).json()).toMatchObject({ ready: true });
+    expect(await (await app.call(good.apiKey, 'GET', '/v1/cached/translations/de/home/home.title')).json()).toEqual({ value: 'Hallo' });
+  });
+
+  it('SQS redelivers the failed records in order; with the cause gone they build', async () => {
+    const again = await receive();
+    expect(again.map(body)).toEqual([
+      { projectId: bad.projectId, seq: 1 },
+      { projectId: bad.projectId, seq: 2 },
+    ]);
+    expect(again.map((r) => r.attributes.ApproximateReceiveCount)).toEqual(['2', '2']);
+    await s3.client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: pointerKey(bad.projectId) }));
+    const response = await builder({ Records: again });
+    expect(response).toEqual({ batchItemFailures: [] });
+    await settle(again, response.batchItemFailures);
+    expect(await (await app.call(bad.apiKey, 'GET', '/v1/cached/translations/fr/home/home.title')).json()).toEqual({ value: 'Bonjour' });
+    expect(await receive()).toEqual([]);
+  });
+
+  it('a build that keeps failing reaches the dead-letter queue after the redrive limit, unblocking its project', async () => {
+    await s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: pointerKey(bad.projectId), Body: 'broken again' }));
+    expect((await app.call(bad.apiKey, 'POST', '/v1/cache/rebuild')).status).toBe(202);
+    for (let attempt = 1; attempt <= MAX_RECEIVES; attempt++) {
+      const records = await receive();
+      expect(records.map((r) => r.attributes.ApproximateReceiveCount)).toEqual([String(attempt)]);
+      const response = await builder({ Records: records });
+      expect(response.batchItemFailures).toHaveLength(1);
+      await settle(records, response.batchItemFailures);
+    }
+    expect(await receive()).toEqual([]);
+    const dead = await receive(deadLetterUrl);
+    expect(dead.map(body)).toEqual([{ projectId: bad.projectId, seq: 3 }]);
+  });
+
+  it('without a dead-letter queue linked, a poison record is failed for SQS redrive to move', async () => {
+    const { rebuildHandler } = await import('../../functions/lambda/rebuild-handler.ts');
+    const { s3Objects } = await import('../../functions/lambda/s3-objects.ts');
+    // The entry minus its dead-letter port: what a builder without the RebuildDeadLetterQueue link runs.
+    const withoutDeadLetter = rebuildHandler({ objects: s3Objects });
+    try {
+      const record = sqsRecord({ messageId: 'm-1', receiptHandle: 'r-1', body: '{"projectId":"nope"}', attributes: { MessageGroupId: 'g' } });
+      expect(await withoutDeadLetter({ Records: [record] })).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-1' }] });
+    } finally {
+      await withoutDeadLetter.deps().sql.end({ timeout: 1 });
+    }
+  });
+});
