@@ -1,44 +1,29 @@
 // The AWS path, offline: rebuild requests go to SQS (the JSON-protocol emulator), the builder is fed
 // real SQS event records, objects land in S3 (s3rver), and the cached endpoints read them back.
-import { DeleteMessageCommand, ReceiveMessageCommand, CreateQueueCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqsClient } from '../../core/adapters/rebuild-queue-sqs.ts';
 import { createMemoryLogger } from '../../core/log.ts';
 import { handleRebuildRecords, type SqsRecord } from '../../functions/builder/handle-records.ts';
-import { startS3Server } from '../support/s3-server.ts';
-import { startSqsEmulator } from '../support/sqs-emulator.ts';
+import { startEmulatedAws, type EmulatedAws } from '../support/emulated-aws.ts';
 import { startTestApp, type TestProject } from '../support/test-app.ts';
 import { seed } from '../support/cache-helpers.ts';
 
-let s3: Awaited<ReturnType<typeof startS3Server>>;
-let sqs: Awaited<ReturnType<typeof startSqsEmulator>>;
+let aws: EmulatedAws;
+let s3: EmulatedAws['s3'];
 let app: Awaited<ReturnType<typeof startTestApp>>;
 let client: SQSClient;
 let queueUrl: string;
 const log = createMemoryLogger();
 
 beforeAll(async () => {
-  process.env.AWS_ACCESS_KEY_ID = 'S3RVER'; // s3rver's fixed credentials; the SQS emulator takes any
-  process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
-  [s3, sqs] = await Promise.all([startS3Server(), startSqsEmulator()]);
-  client = createSqsClient({ endpoint: sqs.endpoint, region: 'us-east-1' });
-  queueUrl = (await client.send(new CreateQueueCommand({ QueueName: 'rebuild.fifo', Attributes: { FifoQueue: 'true' } }))).QueueUrl!;
-  app = await startTestApp({
-    log,
-    env: {
-      S3_BUCKET: s3.bucket,
-      S3_ENDPOINT: s3.endpoint,
-      S3_FORCE_PATH_STYLE: 'true',
-      AWS_REGION: 'us-east-1',
-      SQS_QUEUE_URL: queueUrl,
-      SQS_ENDPOINT: sqs.endpoint,
-    },
-  });
+  aws = await startEmulatedAws();
+  ({ s3, client, queueUrl } = aws);
+  app = await startTestApp({ log, env: { ...aws.endpoints, S3_BUCKET: s3.bucket, SQS_QUEUE_URL: queueUrl } });
 }, 60_000);
 
 afterAll(async () => {
   await app?.close();
-  await Promise.all([s3?.close(), sqs?.close()]);
+  await aws?.close();
 });
 
 /** What Lambda's SQS event source hands the builder: received messages as event records. */

@@ -5,26 +5,22 @@
 import { PutObjectCommand, DeleteObjectCommand } from '@aws-sdk/client-s3';
 import {
   ChangeMessageVisibilityCommand,
-  CreateQueueCommand,
   DeleteMessageCommand,
-  GetQueueAttributesCommand,
   ReceiveMessageCommand,
   SendMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqsClient } from '../../core/adapters/rebuild-queue-sqs.ts';
 import { pointerKey } from '../../core/cache/layout.ts';
 import type { RebuildHandler } from '../../functions/lambda/rebuild-handler.ts';
-import { startS3Server } from '../support/s3-server.ts';
-import { startSqsEmulator } from '../support/sqs-emulator.ts';
+import { startEmulatedAws, type EmulatedAws } from '../support/emulated-aws.ts';
 import { startSharedDatabase, type SharedDatabase } from '../support/shared-database.ts';
 import { startTestApp, type TestProject } from '../support/test-app.ts';
 import { seed } from '../support/cache-helpers.ts';
 import { captureJsonLogs, linkEnv, sqsRecord, type SqsEventRecord } from '../support/lambda-events.ts';
 
-let s3: Awaited<ReturnType<typeof startS3Server>>;
-let sqs: Awaited<ReturnType<typeof startSqsEmulator>>;
+let aws: EmulatedAws;
+let s3: EmulatedAws['s3'];
 let db: SharedDatabase;
 let app: Awaited<ReturnType<typeof startTestApp>>;
 let client: SQSClient;
@@ -38,30 +34,13 @@ const MAX_RECEIVES = 5;
 const logged = captureJsonLogs();
 
 beforeAll(async () => {
-  process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
-  process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
-  [s3, sqs, db] = await Promise.all([startS3Server(), startSqsEmulator(), startSharedDatabase()]);
-  client = createSqsClient({ endpoint: sqs.endpoint, region: 'us-east-1' });
-  deadLetterUrl = (await client.send(new CreateQueueCommand({ QueueName: 'rebuild-dead.fifo', Attributes: { FifoQueue: 'true' } }))).QueueUrl!;
-  const arnOf = async (url: string) =>
-    (await client.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
-  queueUrl = (
-    await client.send(
-      new CreateQueueCommand({
-        QueueName: 'rebuild.fifo',
-        Attributes: {
-          FifoQueue: 'true',
-          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: await arnOf(deadLetterUrl), maxReceiveCount: MAX_RECEIVES }),
-        },
-      }),
-    )
-  ).QueueUrl!;
-  queueArn = await arnOf(queueUrl);
-  const aws = { S3_ENDPOINT: s3.endpoint, S3_FORCE_PATH_STYLE: 'true', AWS_REGION: 'us-east-1', SQS_ENDPOINT: sqs.endpoint };
+  [aws, db] = await Promise.all([startEmulatedAws({ maxReceives: MAX_RECEIVES }), startSharedDatabase()]);
+  ({ s3, client, queueUrl, deadLetterUrl } = aws);
+  queueArn = await aws.arnOf(queueUrl);
   // The local app writes the data and queues rebuilds (to the same SQS queue); only the builder runs as a Lambda.
   app = await startTestApp({
     env: {
-      ...aws,
+      ...aws.endpoints,
       DATABASE_URL: db.url,
       DATABASE_POOL_MAX: db.kind === 'embedded' ? '1' : '4',
       S3_BUCKET: s3.bucket,
@@ -70,7 +49,7 @@ beforeAll(async () => {
     },
   });
   // The builder's links in stacks/queue.ts: the database, the bucket and the dead-letter queue.
-  Object.assign(process.env, aws, linkEnv({
+  Object.assign(process.env, aws.endpoints, linkEnv({
     DatabaseUrl: { value: db.url },
     TranslationsBucket: { name: s3.bucket },
     RebuildDeadLetterQueue: { url: deadLetterUrl },
@@ -81,7 +60,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await builder?.deps().sql.end({ timeout: 1 });
   await app?.close();
-  await Promise.all([db?.close(), s3?.close(), sqs?.close()]);
+  await Promise.all([db?.close(), aws?.close()]);
 });
 
 async function receive(url = queueUrl): Promise<SqsEventRecord[]> {

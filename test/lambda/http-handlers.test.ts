@@ -2,15 +2,13 @@
 // app (createApi over all groups) on the same database, bucket and queue: the same request gets the
 // same answer, and what one side writes the other reads. The AWS path is offline: s3rver for S3,
 // the JSON-protocol SQS emulator, and (with REDIS_URL) Upstash's REST protocol bridged to Redis.
-import { CreateQueueCommand, DeleteMessageCommand, GetQueueAttributesCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqsClient } from '../../core/adapters/rebuild-queue-sqs.ts';
 import type { LambdaEvent } from 'hono/aws-lambda';
 import type { HttpHandler } from '../../functions/lambda/http-handler.ts';
 import type { RebuildHandler } from '../../functions/lambda/rebuild-handler.ts';
 import { ADMIN_TOKEN, startTestApp, type TestProject } from '../support/test-app.ts';
-import { startS3Server } from '../support/s3-server.ts';
-import { startSqsEmulator } from '../support/sqs-emulator.ts';
+import { startEmulatedAws, type EmulatedAws } from '../support/emulated-aws.ts';
 import { startSharedDatabase, type SharedDatabase } from '../support/shared-database.ts';
 import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge.ts';
 import {
@@ -30,8 +28,8 @@ import {
 
 type Group = 'keys' | 'groups' | 'languages' | 'translations' | 'manifest' | 'cache' | 'cached' | 'health' | 'admin';
 
-let s3: Awaited<ReturnType<typeof startS3Server>>;
-let sqs: Awaited<ReturnType<typeof startSqsEmulator>>;
+let aws: EmulatedAws;
+let s3: EmulatedAws['s3'];
 let db: SharedDatabase;
 let upstash: UpstashBridge | undefined;
 let local: Awaited<ReturnType<typeof startTestApp>>;
@@ -44,27 +42,13 @@ const logged = captureJsonLogs();
 let builder: RebuildHandler;
 
 beforeAll(async () => {
-  process.env.AWS_ACCESS_KEY_ID = 'S3RVER'; // s3rver's fixed credentials; the SQS emulator takes any
-  process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
-  [s3, sqs, db] = await Promise.all([startS3Server(), startSqsEmulator(), startSharedDatabase()]);
-  client = createSqsClient({ endpoint: sqs.endpoint, region: 'us-east-1' });
-  deadLetterUrl = (await client.send(new CreateQueueCommand({ QueueName: 'rebuild-dead.fifo', Attributes: { FifoQueue: 'true' } }))).QueueUrl!;
-  const deadLetterArn = (await client.send(new GetQueueAttributesCommand({ QueueUrl: deadLetterUrl, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
-  queueUrl = (
-    await client.send(
-      new CreateQueueCommand({
-        QueueName: 'rebuild.fifo',
-        Attributes: { FifoQueue: 'true', RedrivePolicy: JSON.stringify({ deadLetterTargetArn: deadLetterArn, maxReceiveCount: 5 }) },
-      }),
-    )
-  ).QueueUrl!;
+  [aws, db] = await Promise.all([startEmulatedAws(), startSharedDatabase()]);
+  ({ s3, client, queueUrl, deadLetterUrl } = aws);
   if (process.env.REDIS_URL) upstash = await startUpstashBridge({ redisUrl: process.env.REDIS_URL, token: 'upstash-test-token' });
 
-  // What is not a link: the emulators' endpoints (on AWS the SDK finds the real ones by region).
-  const aws = { S3_ENDPOINT: s3.endpoint, S3_FORCE_PATH_STYLE: 'true', AWS_REGION: 'us-east-1', SQS_ENDPOINT: sqs.endpoint };
   local = await startTestApp({
     env: {
-      ...aws,
+      ...aws.endpoints,
       DATABASE_URL: db.url,
       DATABASE_POOL_MAX: db.kind === 'embedded' ? '1' : '4',
       S3_BUCKET: s3.bucket,
@@ -73,7 +57,7 @@ beforeAll(async () => {
       AUTO_REBUILD_DEBOUNCE_MS: '0',
     },
   });
-  Object.assign(process.env, aws, { LOG_REQUESTS: 'false' });
+  Object.assign(process.env, aws.endpoints, { LOG_REQUESTS: 'false' });
   // Every link any function has; each entry still uses only the ports it was given.
   Object.assign(
     process.env,
@@ -101,7 +85,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const handler of [...Object.values(handlers), builder]) await handler?.deps().sql.end({ timeout: 1 });
   await local?.close();
-  await Promise.all([db?.close(), s3?.close(), sqs?.close(), upstash?.close()]);
+  await Promise.all([db?.close(), aws?.close(), upstash?.close()]);
 });
 
 /** Invokes a function the way API Gateway (default) or a function URL would. */

@@ -1,0 +1,40 @@
+// An AWS account on this machine: s3rver for S3 and the JSON-protocol SQS emulator, with the
+// rebuild queue as the stacks make it (FIFO, a FIFO dead-letter queue, redrive after maxReceives).
+import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { createSqsClient } from '../../core/adapters/rebuild-queue-sqs.ts';
+import { startS3Server } from './s3-server.ts';
+import { startSqsEmulator } from './sqs-emulator.ts';
+
+export type EmulatedAws = {
+  s3: Awaited<ReturnType<typeof startS3Server>>;
+  client: SQSClient;
+  queueUrl: string;
+  deadLetterUrl: string;
+  /** What is not a link: the emulators' endpoints (on AWS the SDK finds the real ones by region). */
+  endpoints: { S3_ENDPOINT: string; S3_FORCE_PATH_STYLE: 'true'; AWS_REGION: string; SQS_ENDPOINT: string };
+  arnOf(queueUrl: string): Promise<string>;
+  close(): Promise<void>;
+};
+
+export async function startEmulatedAws(options: { maxReceives?: number } = {}): Promise<EmulatedAws> {
+  process.env.AWS_ACCESS_KEY_ID = 'S3RVER'; // s3rver's fixed credentials; the SQS emulator takes any
+  process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
+  const [s3, sqs] = await Promise.all([startS3Server(), startSqsEmulator()]);
+  const client = createSqsClient({ endpoint: sqs.endpoint, region: 'us-east-1' });
+  const arnOf = async (url: string) =>
+    (await client.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
+  const deadLetterUrl = (await client.send(new CreateQueueCommand({ QueueName: 'rebuild-dead.fifo', Attributes: { FifoQueue: 'true' } }))).QueueUrl!;
+  const redrive = { deadLetterTargetArn: await arnOf(deadLetterUrl), maxReceiveCount: options.maxReceives ?? 5 };
+  const queueUrl = (
+    await client.send(new CreateQueueCommand({ QueueName: 'rebuild.fifo', Attributes: { FifoQueue: 'true', RedrivePolicy: JSON.stringify(redrive) } }))
+  ).QueueUrl!;
+  return {
+    s3,
+    client,
+    queueUrl,
+    deadLetterUrl,
+    endpoints: { S3_ENDPOINT: s3.endpoint, S3_FORCE_PATH_STYLE: 'true', AWS_REGION: 'us-east-1', SQS_ENDPOINT: sqs.endpoint },
+    arnOf,
+    close: async () => void (await Promise.all([s3.close(), sqs.close()])),
+  };
+}
