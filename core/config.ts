@@ -51,6 +51,8 @@ export const EnvSchema = v.object({
   /** Debounce for auto_rebuild after writes. */
   AUTO_REBUILD_DEBOUNCE_MS: intFrom(2000, 0, 600000),
   LOG_REQUESTS: boolFrom(true),
+  /** Browser origins allowed to call the API: `*`, or a comma-separated list of origins. */
+  CORS_ORIGINS: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)), '*'),
 });
 
 export type Config = v.InferOutput<typeof EnvSchema>;

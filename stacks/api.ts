@@ -26,8 +26,18 @@ export const api = new sst.aws.ApiGatewayV2('Api', {
     allowOrigins: ['*'],
     allowHeaders: ['*'],
     allowMethods: ['*'],
-    // Not CORS-safelisted, so a browser's script could not read them otherwise.
-    exposeHeaders: ['ETag', 'Retry-After', 'X-RateLimit-Limit', 'X-Request-Id'],
+    // Not CORS-safelisted, so a browser's script could not read them otherwise (the same list as
+    // EXPOSED_HEADERS in functions/http/create-api.ts, which serves CORS when self-hosted).
+    exposeHeaders: [
+      'ETag',
+      'Retry-After',
+      'X-Request-Id',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'RateLimit',
+      'RateLimit-Policy',
+    ],
   },
 });
 

@@ -2,6 +2,7 @@
 // local server mounts all, tests call app.request() on the same app.
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
 import { openAPIRouteHandler } from 'hono-openapi';
 import type { Deps } from '../../core/deps.ts';
 import { AppError } from '../../core/errors.ts';
@@ -13,6 +14,18 @@ import type { RouteGroup } from './route-group.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/** Response headers a browser script may read (not CORS-safelisted otherwise). */
+export const EXPOSED_HEADERS = [
+  'ETag',
+  'Retry-After',
+  'X-Request-Id',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'RateLimit',
+  'RateLimit-Policy',
+];
+
 export function createApi(deps: Deps, groups: readonly RouteGroup[], options: { openapi?: boolean } = {}) {
   const app = new Hono<AppEnv>();
   app.use('*', async (c, next) => {
@@ -20,6 +33,18 @@ export function createApi(deps: Deps, groups: readonly RouteGroup[], options: { 
     await next();
   });
   app.use('*', requestLog());
+  // Web apps read translations from the browser with an X-API-Key header: that needs a preflight.
+  // (On AWS, API Gateway answers CORS itself and ignores these headers: stacks/api.ts.)
+  app.use(
+    '*',
+    cors({
+      origin: deps.config.CORS_ORIGINS === '*' ? '*' : deps.config.CORS_ORIGINS.split(',').map((o) => o.trim()),
+      allowHeaders: ['X-API-Key', 'X-Project-Id', 'Content-Type', 'If-None-Match', 'Authorization', 'X-Request-Id'],
+      allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      exposeHeaders: EXPOSED_HEADERS,
+      maxAge: 86_400,
+    }),
+  );
   app.use(
     '*',
     bodyLimit({
