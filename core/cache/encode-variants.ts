@@ -13,6 +13,9 @@ export type EncodedFile = { entry: FileEntry; variants: Record<Encoding, Uint8Ar
 
 const SUFFIX: Record<Encoding, string> = { identity: '', gzip: '-gz', br: '-br' };
 
+/** A strong validator's opaque part: 160 bits of the content's SHA-256, base64url. */
+export const contentHash = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('base64url').slice(0, 27);
+
 export async function encodeVariants(json: string): Promise<EncodedFile> {
   const identity = Buffer.from(json, 'utf8');
   const [gz, br] = await Promise.all([
@@ -26,7 +29,7 @@ export async function encodeVariants(json: string): Promise<EncodedFile> {
     }),
   ]);
   // One strong validator per representation (RFC 9110 8.8.1): the content hash, suffixed per coding.
-  const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 27);
+  const hash = contentHash(identity);
   const etags = {
     identity: `"${hash}${SUFFIX.identity}"`,
     gzip: `"${hash}${SUFFIX.gzip}"`,

@@ -20,7 +20,17 @@ export const indexKey = (projectId: string, buildId: string) => `${buildPrefix(p
 export const manifestKey = (projectId: string, buildId: string) => `${buildPrefix(projectId, buildId)}manifest.json`;
 
 // Group names may be '.', contain spaces or any letter: base64url keeps every key portable.
-const groupSegment = (group: string) => `g${Buffer.from(group, 'utf8').toString('base64url')}`;
+// Memoized (bounded): the cached group and key reads compute it on every request.
+const segments = new Map<string, string>();
+function groupSegment(group: string): string {
+  let segment = segments.get(group);
+  if (segment === undefined) {
+    if (segments.size >= 10_000) segments.clear();
+    segment = `g${Buffer.from(group, 'utf8').toString('base64url')}`;
+    segments.set(group, segment);
+  }
+  return segment;
+}
 
 export const languageKey = (projectId: string, buildId: string, code: string, encoding: Encoding) =>
   `${buildPrefix(projectId, buildId)}languages/${code}.json${SUFFIX[encoding]}`;

@@ -2,6 +2,7 @@
 // takes all it serves from that one build, so no reader mixes two builds.
 import type { Deps } from '../deps.ts';
 import { AppError, notFound } from '../errors.ts';
+import { contentHash } from './encode-variants.ts';
 import { groupKey, languageKey, manifestKey, type BuildIndex, type Encoding, type FileEntry } from './layout.ts';
 
 type CacheDeps = Pick<Deps, 'cache'>;
@@ -61,26 +62,35 @@ export async function cachedGroup(deps: CacheDeps, projectId: string, code: stri
   return fileOf(deps, index, entry, (e) => groupKey(projectId, index.build_id, code, group, e));
 }
 
+/** One key's cached answer, `{"value": …}`, serialized with its strong ETag once per build. */
+export type CachedValue = { body: string; etag: string; builtAt: string };
+
 export async function cachedValue(
   deps: CacheDeps,
   projectId: string,
   code: string,
   group: string,
   key: string,
-): Promise<{ value: string; builtAt: string }> {
+): Promise<CachedValue> {
   const index = await currentBuild(deps, projectId);
   const missing = () =>
     notFound(`No approved translation of key '${key}' in group '${group}' for language '${code}' in the translation cache`);
   const language = index.languages[code];
   if (!language || !Object.hasOwn(language.groups, group)) throw missing();
-  // The group file, parsed once per build and process, answers every key of the group.
-  const translations = await deps.cache.derived(
-    groupKey(projectId, index.build_id, code, group, 'identity'),
-    (bytes) => new Map(Object.entries((JSON.parse(Buffer.from(bytes).toString('utf8')) as { translations: Record<string, string> }).translations)),
-  );
-  const value = translations?.get(key);
-  if (value === undefined) throw missing();
-  return { value, builtAt: index.built_at };
+  // The group file, parsed once per build and process, answers every key of the group; each key's
+  // body and ETag are made on its first request and kept with the parsed file.
+  const answers = await deps.cache.derived(groupKey(projectId, index.build_id, code, group, 'identity'), (bytes) => {
+    const { translations } = JSON.parse(Buffer.from(bytes).toString('utf8')) as { translations: Record<string, string> };
+    return { translations, made: new Map<string, CachedValue>() };
+  });
+  if (!answers || !Object.hasOwn(answers.translations, key)) throw missing();
+  let answer = answers.made.get(key);
+  if (!answer) {
+    const body = JSON.stringify({ value: answers.translations[key] });
+    answer = { body, etag: `"${contentHash(body)}"`, builtAt: index.built_at };
+    answers.made.set(key, answer);
+  }
+  return answer;
 }
 
 export async function cachedManifest(deps: CacheDeps, projectId: string): Promise<CachedFile> {

@@ -12,8 +12,16 @@ export type QuotaDecision = {
 };
 
 /** 'YYYY-MM-DD' of the UTC day containing `nowMs`: the counter key's day part. */
+// Every counted call needs the day's key: format it once per UTC day, not per call.
+let memoDay = Number.NaN;
+let memoKey = '';
 export function utcDayKey(nowMs: number): string {
-  return new Date(nowMs).toISOString().slice(0, 10);
+  const day = Math.floor(nowMs / DAY_MS);
+  if (day !== memoDay) {
+    memoKey = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    memoDay = day;
+  }
+  return memoKey;
 }
 
 /** When today's counter should expire: the start of the next UTC day, in Unix seconds. */

@@ -42,7 +42,7 @@ const routes = new Hono<AppEnv>()
     describe({ tag, auth, summary: 'Create an account', responses: { 201: Account } }),
     jsonBody(),
     validBody(CreateAccountInput),
-    async (c) => c.json(await createAccount(c.var.deps, c.req.valid('json')), 201),
+    async (c) => c.json(await createAccount(c.get('deps'), c.req.valid('json')), 201),
   )
   .patch(
     '/accounts/:account_id',
@@ -50,7 +50,7 @@ const routes = new Hono<AppEnv>()
     validParams(AccountIdParam),
     jsonBody(),
     validBody(UpdateAccountInput),
-    async (c) => c.json(await updateAccount(c.var.deps, c.req.valid('param').account_id, c.req.valid('json'))),
+    async (c) => c.json(await updateAccount(c.get('deps'), c.req.valid('param').account_id, c.req.valid('json'))),
   )
   .post(
     '/accounts/:account_id/projects',
@@ -58,7 +58,7 @@ const routes = new Hono<AppEnv>()
     validParams(AccountIdParam),
     jsonBody(),
     validBody(CreateProjectInput),
-    async (c) => c.json(await createProject(c.var.deps, c.req.valid('param').account_id, c.req.valid('json')), 201),
+    async (c) => c.json(await createProject(c.get('deps'), c.req.valid('param').account_id, c.req.valid('json')), 201),
   )
   .patch(
     '/projects/:project_id',
@@ -66,20 +66,20 @@ const routes = new Hono<AppEnv>()
     validParams(ProjectIdParam),
     jsonBody(),
     validBody(UpdateProjectInput),
-    async (c) => c.json(await updateProject(c.var.deps, c.req.valid('param').project_id, c.req.valid('json'))),
+    async (c) => c.json(await updateProject(c.get('deps'), c.req.valid('param').project_id, c.req.valid('json'))),
   )
   .post(
     '/projects/:project_id/api-keys',
     describe({ tag, auth, summary: 'Create another API key for a project', responses: { 201: CreatedApiKey, 404: null } }),
     validParams(ProjectIdParam),
-    async (c) => c.json(await createApiKey(c.var.deps, c.req.valid('param').project_id), 201),
+    async (c) => c.json(await createApiKey(c.get('deps'), c.req.valid('param').project_id), 201),
   )
   .delete(
     '/api-keys/:api_key_id',
     describe({ tag, auth, summary: 'Revoke an API key', responses: { 204: null, 404: null } }),
     validParams(v.object({ api_key_id: Uuid })),
     async (c) => {
-      await revokeApiKey(c.var.deps, c.req.valid('param').api_key_id);
+      await revokeApiKey(c.get('deps'), c.req.valid('param').api_key_id);
       return c.body(null, 204);
     },
   )
@@ -89,7 +89,7 @@ const routes = new Hono<AppEnv>()
     validParams(v.object({ project_id: Uuid, key_id: Uuid })),
     async (c) => {
       const { project_id, key_id } = c.req.valid('param');
-      return c.json(await restoreKey(c.var.deps, project_id, key_id));
+      return c.json(await restoreKey(c.get('deps'), project_id, key_id));
     },
   )
   .post(
@@ -99,7 +99,7 @@ const routes = new Hono<AppEnv>()
     async (c) => {
       const { project_id, group_name } = c.req.valid('param');
       if (!isGroupName(group_name)) throw groupNotFound(group_name);
-      return c.json(await restoreGroup(c.var.deps, project_id, group_name));
+      return c.json(await restoreGroup(c.get('deps'), project_id, group_name));
     },
   );
 

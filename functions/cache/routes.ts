@@ -15,11 +15,11 @@ const routes = new Hono<AppEnv>()
   .use('*', apiKeyAuth())
   .post('/rebuild', describe({ tag, summary: 'Queue a rebuild of the translation cache', responses: { 202: RebuildQueued } }), async (c) =>
     // No body is read: whatever a client sends with this POST is ignored.
-    c.json(await requestRebuild(c.var.deps, c.var.principal.projectId), 202),
+    c.json(await requestRebuild(c.get('deps'), c.get('principal').projectId), 202),
   )
   .get('/status', describe({ tag, summary: 'When the cache was last built, and whether it is ready', responses: { 200: CacheStatus } }), async (c) => {
     c.header('Cache-Control', 'no-store');
-    return c.json(await cacheStatus(c.var.deps, c.var.principal.projectId));
+    return c.json(await cacheStatus(c.get('deps'), c.get('principal').projectId));
   });
 
 export const cacheGroup: RouteGroup = { name: 'cache', prefix: '/v1/cache', routes };

@@ -1,6 +1,5 @@
 // The hot path: apps fetch their translations here. Bodies come from the built cache as stored
 // bytes (pre-compressed), with strong ETags and 304s answered from memory; no database read.
-import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import type { AppEnv } from '../http/app-env.ts';
@@ -10,6 +9,7 @@ import { LanguageParam } from '../http/params.ts';
 import { validParams } from '../http/validate.ts';
 import { isNotModified, pickEncoding } from '../http/conditional.ts';
 import type { RouteGroup } from '../http/route-group.ts';
+import { respond } from '../http/response-headers.ts';
 import { LanguageCode } from '../../core/languages/language-code.ts';
 import { cachedGroup, cachedLanguage, cachedManifest, cachedValue, type CachedFile } from '../../core/cache/read-cached.ts';
 import { notFound } from '../../core/errors.ts';
@@ -26,20 +26,25 @@ const GroupParams = v.object({ language: LanguageCode, group: v.string() });
 const KeyParams = v.object({ language: LanguageCode, group: v.string(), key: v.string() });
 const CachedValue = v.object({ value: v.string() });
 
+// Builds change rarely: format each build time as an HTTP date once, not per request.
+let lastBuiltAt = '';
+let lastModified = '';
 function cachingHeaders(etag: string, builtAt: string): Record<string, string> {
-  return { ETag: etag, 'Cache-Control': CACHED_CACHE_CONTROL, Vary: VARY, 'Last-Modified': new Date(builtAt).toUTCString() };
+  if (builtAt !== lastBuiltAt) {
+    lastModified = new Date(builtAt).toUTCString();
+    lastBuiltAt = builtAt;
+  }
+  return { ETag: etag, 'Cache-Control': CACHED_CACHE_CONTROL, Vary: VARY, 'Last-Modified': lastModified };
 }
 
 async function serveFile(c: Context<AppEnv>, file: CachedFile, encodings = true): Promise<Response> {
   const encoding = encodings ? pickEncoding(c.req.header('accept-encoding')) : 'identity';
   const headers = cachingHeaders(file.entry.etags[encoding], file.builtAt);
-  if (isNotModified(c.req.header('if-none-match'), Object.values(file.entry.etags))) return c.body(null, 304, headers);
+  if (isNotModified(c.req.header('if-none-match'), Object.values(file.entry.etags))) return respond(c, null, 304, headers);
   const body = await file.load(encoding);
-  return c.body(body as Uint8Array<ArrayBuffer>, 200, {
-    ...headers,
-    'Content-Type': 'application/json',
-    ...(encoding === 'identity' ? {} : { 'Content-Encoding': encoding }),
-  });
+  headers['Content-Type'] = 'application/json';
+  if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
+  return respond(c, body as Uint8Array<ArrayBuffer>, 200, headers);
 }
 
 const groupOrMissing = (group: string, language: string) => {
@@ -55,13 +60,13 @@ const routes = new Hono<AppEnv>()
   })
   .use('*', apiKeyAuth())
   .get('/manifest', describe({ tag, summary: 'Languages of the last build', responses: { 200: null, 304: null, 503: null } }), async (c) =>
-    serveFile(c, await cachedManifest(c.var.deps, c.var.principal.projectId), false),
+    serveFile(c, await cachedManifest(c.get('deps'), c.get('principal').projectId), false),
   )
   .get(
     '/translations/:language',
     describe({ tag, summary: "A language's approved translations as of the last build", responses: { 200: null, 304: null, 404: null, 503: null } }),
     validParams(LanguageParam),
-    async (c) => serveFile(c, await cachedLanguage(c.var.deps, c.var.principal.projectId, c.req.valid('param').language)),
+    async (c) => serveFile(c, await cachedLanguage(c.get('deps'), c.get('principal').projectId, c.req.valid('param').language)),
   )
   .get(
     '/translations/:language/:group',
@@ -69,7 +74,7 @@ const routes = new Hono<AppEnv>()
     validParams(GroupParams),
     async (c) => {
       const { language, group } = c.req.valid('param');
-      return serveFile(c, await cachedGroup(c.var.deps, c.var.principal.projectId, language, groupOrMissing(group, language)));
+      return serveFile(c, await cachedGroup(c.get('deps'), c.get('principal').projectId, language, groupOrMissing(group, language)));
     },
   )
   .get(
@@ -78,12 +83,11 @@ const routes = new Hono<AppEnv>()
     validParams(KeyParams),
     async (c) => {
       const { language, group, key } = c.req.valid('param');
-      const { value, builtAt } = await cachedValue(c.var.deps, c.var.principal.projectId, language, groupOrMissing(group, language), key);
-      const body = JSON.stringify({ value });
-      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+      const { body, etag, builtAt } = await cachedValue(c.get('deps'), c.get('principal').projectId, language, groupOrMissing(group, language), key);
       const headers = cachingHeaders(etag, builtAt);
-      if (isNotModified(c.req.header('if-none-match'), [etag])) return c.body(null, 304, headers);
-      return c.body(body, 200, { ...headers, 'Content-Type': 'application/json' });
+      if (isNotModified(c.req.header('if-none-match'), [etag])) return respond(c, null, 304, headers);
+      headers['Content-Type'] = 'application/json';
+      return respond(c, body, 200, headers);
     },
   );
 

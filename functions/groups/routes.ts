@@ -25,14 +25,14 @@ const existingName = (name: string) => {
 const routes = new Hono<AppEnv>()
   .use('*', apiKeyAuth())
   .get('/', describe({ tag, summary: 'List groups with live keys', responses: { 200: GroupList } }), async (c) =>
-    c.json(await listGroups(c.var.deps, c.var.principal.projectId)),
+    c.json(await listGroups(c.get('deps'), c.get('principal').projectId)),
   )
   .post(
     '/',
     describe({ tag, summary: 'Check that a group name is valid and free', responses: { 201: ValidatedGroup, 409: null } }),
     jsonBody(),
     validBody(ValidateGroupInput),
-    async (c) => c.json(await validateGroup(c.var.deps, c.var.principal.projectId, c.req.valid('json').name), 201),
+    async (c) => c.json(await validateGroup(c.get('deps'), c.get('principal').projectId, c.req.valid('json').name), 201),
   )
   .patch(
     '/:group_name',
@@ -42,7 +42,7 @@ const routes = new Hono<AppEnv>()
     validBody(RenameGroupInput),
     async (c) => {
       const oldName = existingName(c.req.valid('param').group_name);
-      return c.json(await renameGroup(c.var.deps, c.var.principal.projectId, oldName, c.req.valid('json').new_name));
+      return c.json(await renameGroup(c.get('deps'), c.get('principal').projectId, oldName, c.req.valid('json').new_name));
     },
   )
   .delete(
@@ -50,7 +50,7 @@ const routes = new Hono<AppEnv>()
     describe({ tag, summary: 'Soft-delete every key of a group', responses: { 204: null, 404: null } }),
     validParams(GroupNameParam),
     async (c) => {
-      await deleteGroup(c.var.deps, c.var.principal.projectId, existingName(c.req.valid('param').group_name));
+      await deleteGroup(c.get('deps'), c.get('principal').projectId, existingName(c.req.valid('param').group_name));
       return c.body(null, 204);
     },
   );

@@ -15,7 +15,7 @@ const routes = new Hono<AppEnv>().get(
   '/',
   describe({ tag: 'Health', summary: 'Service and dependency health', auth: 'none', responses: { 200: Health, 503: Health } }),
   async (c) => {
-    const report = await checkHealth(c.var.deps);
+    const report = await checkHealth(c.get('deps'));
     c.header('Cache-Control', 'no-store');
     return c.json(report, report.status === 'ok' ? 200 : 503);
   },

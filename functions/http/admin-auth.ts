@@ -10,7 +10,7 @@ export const adminAuth = (): MiddlewareHandler<AppEnv> =>
   async function adminAuth(c, next) {
     const header = c.req.header('authorization') ?? '';
     const match = /^Bearer ([^\s]+)$/.exec(header);
-    const expected = c.var.deps.adminToken;
+    const expected = c.get('deps').adminToken;
     // No token configured (a Lambda not linked to AdminToken): the admin API stays closed.
     if (!match || !expected || !timingSafeEqual(digest(match[1]!), digest(expected))) {
       throw new AppError('unauthorized', 'Invalid admin token');

@@ -13,7 +13,7 @@ export const apiKeyAuth = (): MiddlewareHandler<AppEnv> => {
     // A router mounted inside another that already authenticated: verifying and counting again
     // would charge the caller twice for one call.
     if (c.get('principal')) return next();
-    const principal = await c.var.deps.apiKeys.verify(c.req.header('x-api-key'));
+    const principal = await c.get('deps').apiKeys.verify(c.req.header('x-api-key'));
     const claimed = c.req.header('x-project-id');
     if (claimed !== undefined && claimed !== principal.projectId) {
       throw new AppError('forbidden', 'This API key belongs to a different project');

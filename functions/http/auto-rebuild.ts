@@ -9,7 +9,7 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const autoRebuildAfterWrites = (): MiddlewareHandler<AppEnv> =>
   async function autoRebuildAfterWrites(c, next) {
     await next();
-    const principal = c.var.principal;
+    const principal = c.get('principal');
     if (!principal?.autoRebuild || READS.has(c.req.method) || c.res.status >= 300 || c.req.path.startsWith('/v1/cache/')) return;
-    await c.var.deps.autoRebuild.afterWrite(principal.projectId);
+    await c.get('deps').autoRebuild.afterWrite(principal.projectId);
   };

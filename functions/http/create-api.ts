@@ -2,17 +2,19 @@
 // local server mounts all, tests call app.request() on the same app.
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { cors } from 'hono/cors';
 import { openAPIRouteHandler } from 'hono-openapi';
 import type { Deps } from '../../core/deps.ts';
 import { AppError } from '../../core/errors.ts';
 import type { AppEnv } from './app-env.ts';
 import { errorResponse } from './errors.ts';
 import { requestLog } from './request-log.ts';
+import { cors } from './cors.ts';
+import { applyHeaders } from './response-headers.ts';
 import { autoRebuildAfterWrites } from './auto-rebuild.ts';
 import type { RouteGroup } from './route-group.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Response headers a browser script may read (not CORS-safelisted otherwise). */
 export const EXPOSED_HEADERS = [
@@ -32,28 +34,27 @@ export function createApi(deps: Deps, groups: readonly RouteGroup[], options: { 
     c.set('deps', deps);
     await next();
   });
+  app.use('*', applyHeaders());
   app.use('*', requestLog());
   // Web apps read translations from the browser with an X-API-Key header: that needs a preflight.
   // (On AWS, API Gateway answers CORS itself and ignores these headers: stacks/api.ts.)
   app.use(
     '*',
     cors({
-      origin: deps.config.CORS_ORIGINS === '*' ? '*' : deps.config.CORS_ORIGINS.split(',').map((o) => o.trim()),
-      allowHeaders: ['X-API-Key', 'X-Project-Id', 'Content-Type', 'If-None-Match', 'Authorization', 'X-Request-Id'],
-      allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      origins: deps.config.CORS_ORIGINS === '*' ? '*' : deps.config.CORS_ORIGINS.split(',').map((o) => o.trim()),
       exposeHeaders: EXPOSED_HEADERS,
-      maxAge: 86_400,
     }),
   );
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new AppError('payload_too_large', 'Request body exceeds 1 MiB');
-      },
-    }),
-  );
+
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new AppError('payload_too_large', 'Request body exceeds 1 MiB');
+    },
+  });
+  // Only where a body can come: bodyLimit reads c.req.raw.body, which makes the Node adapter build
+  // a full Fetch Request (headers, AbortSignal) that GETs on the hot path never need.
+  app.use('*', (c, next) => (BODYLESS.has(c.req.method) ? next() : limitBody(c, next)));
   app.use('/v1/*', autoRebuildAfterWrites());
   for (const group of groups) app.route(group.prefix, group.routes);
   if (options.openapi) {

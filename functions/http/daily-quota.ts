@@ -9,6 +9,7 @@ import { AppError } from '../../core/errors.ts';
 import { DAY_SECONDS, dailyCallLimit, type CallTally } from '../../core/usage/count-call.ts';
 import type { AppEnv } from './app-env.ts';
 import { errorResponse } from './errors.ts';
+import { addHeaders } from './response-headers.ts';
 
 /** The policy's name in the IETF RateLimit and RateLimit-Policy fields. */
 const POLICY = 'daily';
@@ -48,20 +49,21 @@ function isConditionalRead(c: Context<AppEnv>): boolean {
 
 function setHeaders(c: Context<AppEnv>, tally: CallTally): void {
   // After next(): c.res is the final answer, the one app.onError made from a handler's throw included.
-  for (const [name, value] of Object.entries(rateLimitHeaders(tally))) c.header(name, value);
+  // Set on it directly: c.header() now would rebuild the answer as a streamed Response (slow path).
+  const headers = c.res.headers;
+  for (const [name, value] of Object.entries(rateLimitHeaders(tally))) headers.set(name, value);
 }
 
 export const dailyQuota = (): MiddlewareHandler<AppEnv> =>
   async function dailyQuota(c, next) {
-    const { calls } = c.var.deps;
-    const account = { accountId: c.var.principal.accountId, limit: dailyCallLimit(c.var.principal) };
+    const { calls } = c.get('deps');
+    const account = { accountId: c.get('principal').accountId, limit: dailyCallLimit(c.get('principal')) };
 
     if (!isConditionalRead(c)) {
       const tally = await calls.count(account);
       if (!tally.allowed) throw quotaExceeded(tally);
-      await next();
-      setHeaders(c, tally);
-      return;
+      addHeaders(c, rateLimitHeaders(tally));
+      return next();
     }
 
     await next();

@@ -58,8 +58,8 @@ export function errorResponse(error: unknown, c: Context<AppEnv>): Response {
     const { status, detail } = PG_INPUT_ERRORS[pgCode]!;
     return c.json({ detail }, status);
   }
-  const log = c.var.deps?.log;
-  const requestId = c.var.requestId;
+  const log = c.get('deps')?.log;
+  const requestId = c.get('requestId');
   if (isConnectionError(error)) {
     log?.error('dependency unreachable', { request_id: requestId, error: String(error) });
     return c.json({ detail: 'A dependency is unavailable; retry once after 1 to 2 seconds' }, 500);

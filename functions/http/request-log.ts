@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './app-env.ts';
+import { addHeaders } from './response-headers.ts';
 
 const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -12,19 +13,19 @@ export const requestLog = (): MiddlewareHandler<AppEnv> =>
     const incoming = c.req.header('x-request-id');
     const requestId = incoming && SANE_ID.test(incoming) ? incoming : randomUUID();
     c.set('requestId', requestId);
+    addHeaders(c, { 'X-Request-Id': requestId });
     try {
       await next();
     } finally {
-      c.header('X-Request-Id', requestId);
-      if (c.var.deps.config.LOG_REQUESTS) {
-        c.var.deps.log.info('request', {
+      if (c.get('deps').config.LOG_REQUESTS) {
+        c.get('deps').log.info('request', {
           method: c.req.method,
           route: c.req.routePath,
           path: c.req.path,
           status: c.res.status,
           duration_ms: Math.round((performance.now() - started) * 100) / 100,
           request_id: requestId,
-          project_id: c.var.principal?.projectId,
+          project_id: c.get('principal')?.projectId,
         });
       }
     }

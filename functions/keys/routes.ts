@@ -17,14 +17,14 @@ const tag = 'Keys';
 const routes = new Hono<AppEnv>()
   .use('*', apiKeyAuth())
   .get('/', describe({ tag, summary: 'List live keys', responses: { 200: KeyList } }), validQuery(ListKeysQuery), async (c) =>
-    c.json(await listKeys(c.var.deps, c.var.principal.projectId, c.req.valid('query').group)),
+    c.json(await listKeys(c.get('deps'), c.get('principal').projectId, c.req.valid('query').group)),
   )
   .post(
     '/',
     describe({ tag, summary: 'Create a key', responses: { 201: CreatedKey, 402: null, 409: null } }),
     jsonBody(),
     validBody(CreateKeyInput),
-    async (c) => c.json(await createKey(c.var.deps, c.var.principal.projectId, c.req.valid('json')), 201),
+    async (c) => c.json(await createKey(c.get('deps'), c.get('principal').projectId, c.req.valid('json')), 201),
   )
   .patch(
     '/:key_id',
@@ -33,14 +33,14 @@ const routes = new Hono<AppEnv>()
     jsonBody(),
     validBody(UpdateKeyInput),
     async (c) =>
-      c.json(await updateKey(c.var.deps, c.var.principal.projectId, c.req.valid('param').key_id, c.req.valid('json'))),
+      c.json(await updateKey(c.get('deps'), c.get('principal').projectId, c.req.valid('param').key_id, c.req.valid('json'))),
   )
   .delete(
     '/:key_id',
     describe({ tag, summary: 'Soft-delete a key and its values', responses: { 204: null, 404: null } }),
     validParams(KeyIdParam),
     async (c) => {
-      await deleteKey(c.var.deps, c.var.principal.projectId, c.req.valid('param').key_id);
+      await deleteKey(c.get('deps'), c.get('principal').projectId, c.req.valid('param').key_id);
       return c.body(null, 204);
     },
   )

@@ -25,7 +25,7 @@ export const translationValueRoutes = new Hono<AppEnv>()
     validBody(PutTranslationInput),
     async (c) => {
       const { key_id, language } = c.req.valid('param');
-      return c.json(await putTranslation(c.var.deps, c.var.principal.projectId, key_id, language, c.req.valid('json')));
+      return c.json(await putTranslation(c.get('deps'), c.get('principal').projectId, key_id, language, c.req.valid('json')));
     },
   )
   .delete(
@@ -34,7 +34,7 @@ export const translationValueRoutes = new Hono<AppEnv>()
     validParams(KeyLanguageParams),
     async (c) => {
       const { key_id, language } = c.req.valid('param');
-      await deleteTranslation(c.var.deps, c.var.principal.projectId, key_id, language);
+      await deleteTranslation(c.get('deps'), c.get('principal').projectId, key_id, language);
       return c.body(null, 204);
     },
   );

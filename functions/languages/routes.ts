@@ -16,20 +16,20 @@ const tag = 'Languages';
 const routes = new Hono<AppEnv>()
   .use('*', apiKeyAuth())
   .get('/', describe({ tag, summary: 'List registered languages', responses: { 200: LanguageList } }), async (c) =>
-    c.json(await listLanguages(c.var.deps, c.var.principal.projectId)),
+    c.json(await listLanguages(c.get('deps'), c.get('principal').projectId)),
   )
   .post(
     '/',
     describe({ tag, summary: 'Register a language', responses: { 201: AddedLanguage, 402: null, 409: null } }),
     jsonBody(),
     validBody(AddLanguageInput),
-    async (c) => c.json(await addLanguage(c.var.deps, c.var.principal.projectId, c.req.valid('json').code), 201),
+    async (c) => c.json(await addLanguage(c.get('deps'), c.get('principal').projectId, c.req.valid('json').code), 201),
   )
   .delete(
     '/:code',
     describe({ tag, summary: 'Unregister a language and delete its values', responses: { 200: RemovedLanguage, 404: null } }),
     validParams(v.object({ code: LanguageCode })),
-    async (c) => c.json(await removeLanguage(c.var.deps, c.var.principal.projectId, c.req.valid('param').code)),
+    async (c) => c.json(await removeLanguage(c.get('deps'), c.get('principal').projectId, c.req.valid('param').code)),
   );
 
 export const languagesGroup: RouteGroup = { name: 'languages', prefix: '/v1/languages', routes };

@@ -15,7 +15,7 @@ const routes = new Hono<AppEnv>()
       summary: 'Languages with at least one live value, ordered by code, with their approved counts',
       responses: { 200: Manifest },
     }),
-    async (c) => c.json(await readManifest(c.var.deps, c.var.principal.projectId)),
+    async (c) => c.json(await readManifest(c.get('deps'), c.get('principal').projectId)),
   );
 
 export const manifestGroup: RouteGroup = { name: 'manifest', prefix: '/v1/manifest', routes };

@@ -29,7 +29,7 @@ const routes = new Hono<AppEnv>()
     validParams(LanguageParam),
     validQuery(TranslationsQuery),
     async (c) =>
-      c.json(await readLanguage(c.var.deps, c.var.principal.projectId, c.req.valid('param').language, c.req.valid('query').status)),
+      c.json(await readLanguage(c.get('deps'), c.get('principal').projectId, c.req.valid('param').language, c.req.valid('query').status)),
   )
   .get(
     '/:language/:group',
@@ -42,7 +42,7 @@ const routes = new Hono<AppEnv>()
     validQuery(TranslationsQuery),
     async (c) => {
       const { language, group } = c.req.valid('param');
-      return c.json(await readGroup(c.var.deps, c.var.principal.projectId, language, group, c.req.valid('query').status));
+      return c.json(await readGroup(c.get('deps'), c.get('principal').projectId, language, group, c.req.valid('query').status));
     },
   )
   .get(
@@ -56,7 +56,7 @@ const routes = new Hono<AppEnv>()
     validQuery(TranslationsQuery),
     async (c) => {
       const { language, group, key } = c.req.valid('param');
-      return c.json(await readKey(c.var.deps, c.var.principal.projectId, language, group, key, c.req.valid('query').status));
+      return c.json(await readKey(c.get('deps'), c.get('principal').projectId, language, group, key, c.req.valid('query').status));
     },
   );
 

@@ -1,0 +1,36 @@
+// CORS for browser apps: they send X-API-Key, which needs a preflight, and read ETag and the
+// rate-limit headers. Hono's own cors middleware touches c.res before the handler runs, which makes
+// Hono rebuild every response as a streamed one; this one hands its headers to response-headers.ts.
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from './app-env.ts';
+import { addHeaders } from './response-headers.ts';
+
+const ALLOW_HEADERS = 'X-API-Key, X-Project-Id, Content-Type, If-None-Match, Authorization, X-Request-Id';
+const ALLOW_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
+
+export function cors(options: { origins: '*' | readonly string[]; exposeHeaders: readonly string[] }): MiddlewareHandler<AppEnv> {
+  const expose = options.exposeHeaders.join(', ');
+  const allowed = (origin: string | undefined): string | undefined => {
+    if (options.origins === '*') return '*';
+    return origin !== undefined && options.origins.includes(origin) ? origin : undefined;
+  };
+  return async function corsHeaders(c, next) {
+    const origin = c.req.header('origin');
+    // Browsers send Origin on every cross-origin request; without it there is nothing to allow.
+    if (origin === undefined) return next();
+    const allowOrigin = allowed(origin);
+    if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method')) {
+      const headers: Record<string, string> = {
+        'Access-Control-Allow-Methods': ALLOW_METHODS,
+        'Access-Control-Allow-Headers': ALLOW_HEADERS,
+        'Access-Control-Max-Age': '86400',
+        ...(allowOrigin ? { 'Access-Control-Allow-Origin': allowOrigin } : {}),
+        ...(options.origins === '*' ? {} : { Vary: 'Origin' }),
+      };
+      return c.body(null, 204, headers);
+    }
+    if (allowOrigin) addHeaders(c, { 'Access-Control-Allow-Origin': allowOrigin, 'Access-Control-Expose-Headers': expose });
+    await next();
+    if (options.origins !== '*') c.res.headers.append('Vary', 'Origin');
+  };
+}

@@ -1,0 +1,45 @@
+// Headers that middlewares know before the handler runs (request id, rate limits, CORS) are kept
+// in one plain object. Hot-path handlers build their Response once with them (`respond`): the Node
+// adapter then writes plain-object headers straight to the socket, with no Fetch Headers object to
+// validate. Every other answer (c.json, errors) gets them added afterwards by `applyHeaders`.
+import type { Context, MiddlewareHandler } from 'hono';
+import type { AppEnv } from './app-env.ts';
+
+// Kept as a flat [name, value, name, value, …] list: merging objects with many different
+// hyphenated keys (spread, Object.assign) costs V8 far more than writing pairs once at the end.
+
+/** Adds headers to the answer this request will get, whichever way it is made. */
+export function addHeaders(c: Context<AppEnv>, headers: Record<string, string>): void {
+  let pending = c.get('pendingHeaders');
+  if (!pending) c.set('pendingHeaders', (pending = []));
+  for (const name in headers) pending.push(name, headers[name]!);
+}
+
+/**
+ * A Response carrying the pending headers, built in one go (the fast path for buffered bodies).
+ * `headers` is the handler's own fresh object; its entries win over pending ones of the same name.
+ */
+export function respond(
+  c: Context<AppEnv>,
+  body: Uint8Array<ArrayBuffer> | string | null,
+  status: number,
+  headers: Record<string, string>,
+): Response {
+  const pending = c.get('pendingHeaders');
+  if (pending) {
+    c.set('pendingHeaders', undefined);
+    for (let i = 0; i < pending.length; i += 2) if (!(pending[i]! in headers)) headers[pending[i]!] = pending[i + 1]!;
+  }
+  return new Response(body, { status, headers });
+}
+
+/** Outermost middleware: whatever is still pending goes onto the final answer. */
+export const applyHeaders = (): MiddlewareHandler<AppEnv> =>
+  async function applyHeaders(c, next) {
+    await next();
+    const pending = c.get('pendingHeaders');
+    if (!pending) return;
+    c.set('pendingHeaders', undefined);
+    const headers = c.res.headers;
+    for (let i = 0; i < pending.length; i += 2) headers.set(pending[i]!, pending[i + 1]!);
+  };
