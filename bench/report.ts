@@ -1,0 +1,260 @@
+// Turns measurements into verdicts and tables: a fixed-width table for the terminal, the same as
+// markdown for the README (bench/results/latest-<mode>.md), and the full JSON next to it.
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Machine } from './machine.ts';
+import type { LoadResult } from './measure.ts';
+import type { RebuildRun } from './rebuild.ts';
+import type { Scenario, Target } from './scenarios.ts';
+import type { SeedReport } from './seed.ts';
+import { REPO_ROOT } from './server-process.ts';
+
+export type ScenarioRow = {
+  name: string;
+  family: Scenario['family'];
+  connections: number;
+  expectedStatus: number;
+  request: { method: string; path: string; headers: Record<string, string> };
+  /** Body bytes of the probe response (as sent: compressed for br/gzip). */
+  bodyBytes: number;
+  /** Median of a few requests sent one at a time, before the load (the unloaded latency). */
+  aloneMs: number | null;
+  contentEncoding: string | null;
+  service: LoadResult | null;
+  ceiling: LoadResult | null;
+  /** service req/s divided by ceiling req/s. */
+  ratio: number | null;
+  targets: { target: Target; label: string; met: boolean }[];
+  /** Zero errors, zero timeouts and no response with another status than expected. */
+  clean: boolean;
+  failure?: string;
+};
+
+export type RebuildRow = {
+  name: string;
+  /** In the service process (timed through the API), or core's builder alone in a fresh process. */
+  where: 'service' | 'standalone';
+  keys: number;
+  languages: number;
+  runs: RebuildRun[];
+  /** Median of the runs' times. */
+  seconds: number;
+  targetSeconds: number | null;
+  targetPeakBytes: number | null;
+  met: boolean | null;
+  failure?: string;
+};
+
+export type Report = {
+  startedAt: string;
+  finishedAt: string;
+  totalSeconds: number;
+  mode: 'embedded' | 'postgres';
+  machine: Machine;
+  settings: { durationSeconds: number; warmupSeconds: number; pipelining: 1; only: string | null; large: boolean; profile: boolean; analyze: boolean };
+  seed: SeedReport;
+  largeSeed: SeedReport | null;
+  scenarios: ScenarioRow[];
+  rebuilds: RebuildRow[];
+  notes: string[];
+};
+
+export function targetLabel(target: Target): string {
+  switch (target.kind) {
+    case 'ratio':
+      return `ratio>=${target.min}`;
+    case 'p99':
+      return `p99<${target.maxMs}ms`;
+    case 'faster-than':
+      return `>${target.scenario}`;
+  }
+}
+
+/** Fills in `targets` and `clean` once every row is measured ('faster-than' needs its peer). */
+export function evaluate(rows: ScenarioRow[], scenarios: Scenario[]): void {
+  const byName = new Map(rows.map((row) => [row.name, row]));
+  for (const row of rows) {
+    const scenario = scenarios.find((s) => s.name === row.name)!;
+    const s = row.service;
+    row.clean = !!s && !row.failure && s.responses > 0 && s.errors === 0 && s.timeouts === 0 && s.unexpectedStatus === 0;
+    row.targets = scenario.targets.map((target) => {
+      let met = false;
+      if (s) {
+        if (target.kind === 'ratio') met = row.ratio !== null && row.ratio >= target.min;
+        if (target.kind === 'p99') met = s.latencyMs.p99 < target.maxMs;
+        if (target.kind === 'faster-than') {
+          const peer = byName.get(target.scenario)?.service;
+          met = !!peer && s.requestsPerSecond > peer.requestsPerSecond;
+        }
+      }
+      return { target, label: targetLabel(target), met };
+    });
+  }
+}
+
+function verdict(row: ScenarioRow): string {
+  if (row.failure) return 'FAILED';
+  const missed = row.targets.filter((t) => !t.met).map((t) => t.label);
+  if (row.service && row.service.responses < row.connections) missed.unshift('too few responses (raise --duration)');
+  else if (!row.clean) missed.unshift('errors');
+  if (missed.length) return `MISSED ${missed.join(', ')}`;
+  return row.targets.length ? 'met' : 'ok';
+}
+
+const n0 = (n: number | null | undefined) => (n === null || n === undefined || Number.isNaN(n) ? '-' : Math.round(n).toLocaleString('en-US'));
+const n2 = (n: number | null | undefined) => (n === null || n === undefined || Number.isNaN(n) ? '-' : n.toFixed(2));
+const mib = (bytes: number | null) => (bytes === null ? '-' : `${Math.round(bytes / 2 ** 20)} MiB`);
+
+type Column = { title: string; right?: boolean; cell: (row: ScenarioRow) => string };
+
+const SCENARIO_COLUMNS: Column[] = [
+  { title: 'scenario', cell: (r) => r.name },
+  { title: 'conns', right: true, cell: (r) => String(r.connections) },
+  { title: 'req/s', right: true, cell: (r) => n0(r.service?.requestsPerSecond) },
+  { title: 'p50 ms', right: true, cell: (r) => n2(r.service?.latencyMs.p50) },
+  { title: 'p99 ms', right: true, cell: (r) => n2(r.service?.latencyMs.p99) },
+  { title: 'alone ms', right: true, cell: (r) => n2(r.aloneMs) },
+  { title: 'body B', right: true, cell: (r) => n0(r.bodyBytes) },
+  { title: 'errors', right: true, cell: (r) => (r.service ? String(r.service.errors + r.service.timeouts) : '-') },
+  { title: 'non-2xx*', right: true, cell: (r) => (r.service ? String(r.service.unexpectedStatus) : '-') },
+  { title: 'ceiling req/s', right: true, cell: (r) => n0(r.ceiling?.requestsPerSecond) },
+  { title: 'ceil p99', right: true, cell: (r) => n2(r.ceiling?.latencyMs.p99) },
+  { title: 'ratio', right: true, cell: (r) => n2(r.ratio) },
+  { title: 'target', cell: (r) => r.targets.map((t) => t.label).join(' ') || '-' },
+  { title: 'result', cell: verdict },
+];
+
+type RebuildColumn = { title: string; right?: boolean; cell: (row: RebuildRow) => string };
+
+const REBUILD_COLUMNS: RebuildColumn[] = [
+  { title: 'rebuild', cell: (r) => r.name },
+  { title: 'where', cell: (r) => (r.where === 'service' ? 'service (API)' : 'builder alone') },
+  { title: 'keys x langs', right: true, cell: (r) => `${r.keys.toLocaleString('en-US')} x ${r.languages}` },
+  { title: 'runs', right: true, cell: (r) => String(r.runs.length) },
+  { title: 'time s', right: true, cell: (r) => (r.runs.length ? r.seconds.toFixed(2) : '-') },
+  { title: 'min-max s', right: true, cell: (r) => range(r.runs.map((x) => x.seconds)) },
+  { title: 'builder s', right: true, cell: (r) => range(r.runs.map((x) => (x.builderMs ?? NaN) / 1000)) },
+  { title: 'files', right: true, cell: (r) => n0(r.runs[0]?.files) },
+  { title: 'RSS before', right: true, cell: (r) => mib(r.runs.at(-1)?.baselineRssBytes ?? null) },
+  { title: 'peak RSS', right: true, cell: (r) => mib(maxOf(r.runs.map((x) => x.peakRssBytes))) },
+  {
+    title: 'target',
+    cell: (r) =>
+      [r.targetSeconds ? `<${r.targetSeconds}s` : '', r.targetPeakBytes ? `peak<${Math.round(r.targetPeakBytes / 2 ** 20)}MiB` : '']
+        .filter(Boolean)
+        .join(' ') || '-',
+  },
+  { title: 'result', cell: (r) => (r.failure ? 'FAILED' : r.met === null ? '-' : r.met ? 'met' : 'MISSED') },
+];
+
+function range(values: number[]): string {
+  const finite = values.filter(Number.isFinite);
+  if (!finite.length) return '-';
+  const lo = Math.min(...finite);
+  const hi = Math.max(...finite);
+  return lo === hi ? lo.toFixed(2) : `${lo.toFixed(2)}-${hi.toFixed(2)}`;
+}
+
+function maxOf(values: (number | null)[]): number | null {
+  const known = values.filter((v): v is number => v !== null);
+  return known.length ? Math.max(...known) : null;
+}
+
+function textTable<R>(columns: { title: string; right?: boolean; cell: (row: R) => string }[], rows: R[]): string {
+  const cells = rows.map((row) => columns.map((c) => c.cell(row)));
+  const widths = columns.map((c, i) => Math.max(c.title.length, ...cells.map((r) => r[i]!.length)));
+  const line = (values: string[]) =>
+    values.map((v, i) => (columns[i]!.right ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  ').trimEnd();
+  return [line(columns.map((c) => c.title)), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
+}
+
+function markdownTable<R>(columns: { title: string; right?: boolean; cell: (row: R) => string }[], rows: R[]): string {
+  const line = (values: string[]) => `| ${values.map((v) => v.replace(/\|/g, '\\|')).join(' | ')} |`;
+  return [
+    line(columns.map((c) => c.title)),
+    `|${columns.map((c) => (c.right ? '---:' : '---')).join('|')}|`,
+    ...rows.map((row) => line(columns.map((c) => c.cell(row)))),
+  ].join('\n');
+}
+
+function headerLines(report: Report): string[] {
+  const m = report.machine;
+  const s = report.seed;
+  const lines = [
+    `tms benchmark, ${report.startedAt} (${report.mode}), ${Math.round(report.totalSeconds)} s in all`,
+    `machine: ${m.os}; ${m.cpu}, ${m.cores} cores; ${m.memoryGiB} GiB; node ${m.node}; load average at start ${m.loadAverageAtStart.join(' ')}`,
+    `database: ${m.database}; counters: ${m.counters}; code: ${m.code}`,
+    `settings: ${report.settings.durationSeconds} s per measurement after ${report.settings.warmupSeconds} s warm-up, pipelining 1; ` +
+      'autocannon in the orchestrator process; service and ceiling (bare node:http replaying the same bytes) in child processes, all on this machine',
+    `seed (public API, 16 in flight): ${s.keys.toLocaleString('en-US')} keys in ${s.groups} groups x ${s.languages} languages = ` +
+      `${s.translations.toLocaleString('en-US')} values, ${s.requests.toLocaleString('en-US')} requests in ${s.seconds} s (${s.requestsPerSecond.toLocaleString('en-US')} req/s)` +
+      (s.analyzeMs !== undefined ? `, then ANALYZE (${s.analyzeMs} ms)` : ', no ANALYZE'),
+  ];
+  if (report.largeSeed) {
+    const l = report.largeSeed;
+    lines.push(
+      `large seed (INSERT ... SELECT through core, batches of 10,000 keys): ${l.keys.toLocaleString('en-US')} keys in ${l.groups} groups x ` +
+        `${l.languages} languages = ${l.translations.toLocaleString('en-US')} values in ${l.seconds} s`,
+    );
+  }
+  return lines;
+}
+
+const FOOTNOTES = [
+  '* non-2xx: responses with another status than the one expected (200, 201 for key creation, 304 for revalidations).',
+  'ratio: service req/s / ceiling req/s, the ceiling measured with the same client and settings right after the service.',
+  'errors: connection errors and timeouts. Latencies are per response, measured by the client (p50/p99 over the whole measured run); alone ms: median of 5 requests sent one at a time before the load.',
+  'rebuild time: service (API) = POST /v1/cache/rebuild to the first GET /v1/cache/status showing the new build (polled every 10 ms); builder alone = the core build call in a fresh process.',
+  'peak RSS: service (API) = VmHWM of the whole service process (HTTP server, pools, serving cache and the in-process builder; in embedded mode PGlite too), reset just before the POST, "RSS before" being its RSS then; builder alone = VmHWM of a fresh process that only runs the build (what the builder Lambda holds).',
+];
+
+export function renderText(report: Report): string {
+  return [
+    ...headerLines(report),
+    '',
+    textTable(SCENARIO_COLUMNS, report.scenarios),
+    '',
+    textTable(REBUILD_COLUMNS, report.rebuilds),
+    '',
+    ...FOOTNOTES,
+    ...report.notes.map((note) => `note: ${note}`),
+  ].join('\n');
+}
+
+export function renderMarkdown(report: Report): string {
+  return [
+    `### Benchmark (${report.mode}), ${report.startedAt}`,
+    '',
+    ...headerLines(report).slice(1).map((line) => `- ${line}`),
+    '',
+    markdownTable(SCENARIO_COLUMNS, report.scenarios),
+    '',
+    markdownTable(REBUILD_COLUMNS, report.rebuilds),
+    '',
+    ...[...FOOTNOTES, ...report.notes].map((line) => `- ${line}`),
+    '',
+  ].join('\n');
+}
+
+export const RESULTS_DIR = join(REPO_ROOT, 'bench', 'results');
+
+/**
+ * Writes <timestamp>-<mode>.json, and latest-<mode>.md unless the run was partial (--only): the
+ * README's table must come from a whole run. Returns the paths written.
+ */
+export async function writeResults(report: Report): Promise<string[]> {
+  await mkdir(RESULTS_DIR, { recursive: true });
+  const stamp = report.startedAt.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
+  const json = join(RESULTS_DIR, `${stamp}-${report.mode}.json`);
+  await writeAtomically(json, JSON.stringify(report, null, 2) + '\n');
+  if (report.settings.only !== null) return [json];
+  const markdown = join(RESULTS_DIR, `latest-${report.mode}.md`);
+  await writeAtomically(markdown, renderMarkdown(report));
+  return [json, markdown];
+}
+
+async function writeAtomically(path: string, text: string) {
+  const temp = `${path}.tmp`;
+  await writeFile(temp, text);
+  await rename(temp, path);
+}

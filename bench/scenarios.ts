@@ -1,0 +1,201 @@
+// What is measured: each scenario names one request (or a stream of requests, for writes), the
+// status every response must have, its connection count and the issue's targets where one applies.
+import type { BenchProject } from './seed.ts';
+import { groupName, isApprovedEverywhere, keyName, STANDARD_SHAPE, valueFor } from './seed.ts';
+import type { HttpClient } from './http.ts';
+import type { LoadRequest } from './measure.ts';
+
+export type Target =
+  | { kind: 'ratio'; min: number }
+  | { kind: 'p99'; maxMs: number }
+  /** More requests per second than another scenario (a 304 against its 200). */
+  | { kind: 'faster-than'; scenario: string };
+
+export type Scenario = {
+  name: string;
+  family: 'live' | 'cached' | 'write';
+  connections: number;
+  expectedStatus: number;
+  targets: Target[];
+  prepare(context: ScenarioContext): Promise<PreparedScenario>;
+};
+
+export type PreparedScenario = {
+  /** The request sent once up front: its response is what the ceiling server replays. */
+  probe: LoadRequest;
+  load: LoadRequest | (() => LoadRequest);
+  /** The ceiling answers only requests carrying this If-None-Match (revalidations). */
+  ceilingIfNoneMatch?: string;
+};
+
+export type ScenarioContext = { http: HttpClient; project: BenchProject };
+
+const LANGUAGE = 'de';
+const LANGUAGE_INDEX = STANDARD_SHAPE.languages.indexOf(LANGUAGE);
+/** A group in the middle of the project, and its first key approved in every language. */
+const GROUP_INDEX = 7;
+const KEYS_PER_GROUP = STANDARD_SHAPE.keys / STANDARD_SHAPE.groups;
+const SAMPLE_KEY_INDEX = (() => {
+  for (let i = GROUP_INDEX * KEYS_PER_GROUP; i < (GROUP_INDEX + 1) * KEYS_PER_GROUP; i++) if (isApprovedEverywhere(STANDARD_SHAPE, i)) return i;
+  throw new Error('no approved key in the sample group');
+})();
+const GROUP = groupName(STANDARD_SHAPE, SAMPLE_KEY_INDEX);
+const KEY = keyName(STANDARD_SHAPE, SAMPLE_KEY_INDEX);
+
+const get = (context: ScenarioContext, path: string, headers: Record<string, string> = {}): LoadRequest => ({
+  method: 'GET',
+  path,
+  headers: { 'X-API-Key': context.project.apiKey, ...headers },
+});
+
+/** A fixed GET: the probe and the load are the same request. */
+const fixedGet =
+  (path: string, headers: Record<string, string> = {}) =>
+  async (context: ScenarioContext): Promise<PreparedScenario> => {
+    const request = get(context, path, headers);
+    return { probe: request, load: request };
+  };
+
+/** A 304: the ETag comes from a first plain GET of the same path. */
+const revalidation = (path: string) => async (context: ScenarioContext): Promise<PreparedScenario> => {
+  const first = await context.http.send('GET', path, { headers: { 'X-API-Key': context.project.apiKey } });
+  const etag = first.headers.etag;
+  if (first.status !== 200 || typeof etag !== 'string') throw new Error(`GET ${path} for its ETag: ${first.status}, etag ${String(etag)}`);
+  const request = get(context, path, { 'If-None-Match': etag });
+  return { probe: request, load: request, ceilingIfNoneMatch: etag };
+};
+
+const LIVE = '/v1/translations';
+const CACHED = '/v1/cached/translations';
+const enc = encodeURIComponent;
+
+let created = 0;
+
+export const SCENARIOS: Scenario[] = [
+  // Live: a database read per request.
+  {
+    name: 'live-language',
+    family: 'live',
+    connections: 16,
+    expectedStatus: 200,
+    targets: [{ kind: 'p99', maxMs: 50 }],
+    prepare: fixedGet(`${LIVE}/${LANGUAGE}`),
+  },
+  { name: 'live-group', family: 'live', connections: 32, expectedStatus: 200, targets: [], prepare: fixedGet(`${LIVE}/${LANGUAGE}/${enc(GROUP)}`) },
+  {
+    name: 'live-key',
+    family: 'live',
+    connections: 32,
+    expectedStatus: 200,
+    targets: [{ kind: 'ratio', min: 0.3 }],
+    prepare: fixedGet(`${LIVE}/${LANGUAGE}/${enc(GROUP)}/${enc(KEY)}`),
+  },
+  { name: 'live-manifest', family: 'live', connections: 32, expectedStatus: 200, targets: [], prepare: fixedGet('/v1/manifest') },
+
+  // Cached: prebuilt bytes from memory.
+  ...(
+    [
+      ['cached-language', `${CACHED}/${LANGUAGE}`, undefined],
+      ['cached-language-gzip', `${CACHED}/${LANGUAGE}`, 'gzip'],
+      ['cached-language-br', `${CACHED}/${LANGUAGE}`, 'br'],
+    ] as const
+  ).map(
+    ([name, path, encoding]): Scenario => ({
+      name,
+      family: 'cached',
+      connections: 32,
+      expectedStatus: 200,
+      targets: [
+        { kind: 'ratio', min: 0.6 },
+        { kind: 'p99', maxMs: 10 },
+      ],
+      prepare: fixedGet(path, encoding ? { 'Accept-Encoding': encoding } : {}),
+    }),
+  ),
+  { name: 'cached-group', family: 'cached', connections: 32, expectedStatus: 200, targets: [], prepare: fixedGet(`${CACHED}/${LANGUAGE}/${enc(GROUP)}`) },
+  {
+    name: 'cached-group-br',
+    family: 'cached',
+    connections: 32,
+    expectedStatus: 200,
+    targets: [],
+    prepare: fixedGet(`${CACHED}/${LANGUAGE}/${enc(GROUP)}`, { 'Accept-Encoding': 'br' }),
+  },
+  {
+    name: 'cached-key',
+    family: 'cached',
+    connections: 32,
+    expectedStatus: 200,
+    targets: [
+      { kind: 'ratio', min: 0.6 },
+      { kind: 'p99', maxMs: 10 },
+    ],
+    prepare: fixedGet(`${CACHED}/${LANGUAGE}/${enc(GROUP)}/${enc(KEY)}`),
+  },
+  {
+    name: 'cached-304',
+    family: 'cached',
+    connections: 32,
+    expectedStatus: 304,
+    targets: [
+      { kind: 'faster-than', scenario: 'cached-language' },
+      { kind: 'p99', maxMs: 10 },
+    ],
+    prepare: revalidation(`${CACHED}/${LANGUAGE}`),
+  },
+  {
+    name: 'cached-key-304',
+    family: 'cached',
+    connections: 32,
+    expectedStatus: 304,
+    targets: [
+      { kind: 'faster-than', scenario: 'cached-key' },
+      { kind: 'p99', maxMs: 10 },
+    ],
+    prepare: revalidation(`${CACHED}/${LANGUAGE}/${enc(GROUP)}/${enc(KEY)}`),
+  },
+
+  // Writes. They run last: they change the project the reads above measured.
+  {
+    name: 'write-put',
+    family: 'write',
+    connections: 32,
+    expectedStatus: 200,
+    targets: [],
+    async prepare({ project }) {
+      // Rotates over keys approved in every language, and keeps them approved.
+      const targets = project.keyIds.flatMap((id, i) => (isApprovedEverywhere(project.shape, i) ? [{ id, i }] : []));
+      let n = 0;
+      const next = (): LoadRequest => {
+        const { id, i } = targets[n++ % targets.length]!;
+        return {
+          method: 'PUT',
+          path: `/v1/keys/${id}/translations/${LANGUAGE}`,
+          headers: { 'X-API-Key': project.apiKey, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ value: `${valueFor(i, LANGUAGE_INDEX, LANGUAGE)} (edit ${n})`, status: 'approved' }),
+        };
+      };
+      return { probe: next(), load: next };
+    },
+  },
+  {
+    name: 'write-create-key',
+    family: 'write',
+    connections: 32,
+    expectedStatus: 201,
+    targets: [],
+    async prepare({ project }) {
+      // Unique names in a group of their own: the project grows past 10,000 keys (team plan: no limit).
+      const tag = Date.now().toString(36);
+      const next = (): LoadRequest => ({
+        method: 'POST',
+        path: '/v1/keys',
+        headers: { 'X-API-Key': project.apiKey, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ key: `bench-created.k${tag}-${++created}`, group_name: 'bench-created', description: 'created by npm run bench' }),
+      });
+      return { probe: next(), load: next };
+    },
+  },
+];
+
+export const SAMPLE = { language: LANGUAGE, group: GROUP, key: KEY };
