@@ -44,28 +44,30 @@ export async function buildProjectCache(
   const stamp = deps.clock.now().toISOString().replace(/[-:.]/g, '');
   const buildId = `${stamp}-${randomBytes(4).toString('hex')}`;
 
-  const puts: { key: string; body: Uint8Array; encoding: Encoding }[] = [];
-  const queueFile = (file: EncodedFile, keyOf: (e: Encoding) => string) => {
-    for (const encoding of ENCODINGS) puts.push({ key: keyOf(encoding), body: file.variants[encoding], encoding });
+  // Encoded and uploaded one language at a time, each language's strings dropped once written:
+  // only one language's compressed variants are ever held, which bounds a large build's memory.
+  let files = 0;
+  const upload = async (puts: Put[]) => {
+    await putAll(deps.objects, puts);
+    files += puts.length;
   };
-
   const languages: BuildIndex['languages'] = {};
-  for (const language of snapshot.languages) {
+  for (let language = snapshot.languages.shift(); language; language = snapshot.languages.shift()) {
+    const puts: Put[] = [];
     const file = await encodeVariants(language.json);
-    queueFile(file, (e) => languageKey(projectId, buildId, language.code, e));
+    queueFile(puts, file, (e) => languageKey(projectId, buildId, language.code, e));
     const groups: BuildIndex['languages'][string]['groups'] = {};
     for (const [group, json] of language.groups) {
       const groupFile = await encodeVariants(json);
-      queueFile(groupFile, (e) => groupKey(projectId, buildId, language.code, group, e));
+      queueFile(puts, groupFile, (e) => groupKey(projectId, buildId, language.code, group, e));
       groups[group] = groupFile.entry;
     }
     languages[language.code] = { file: file.entry, groups };
+    await upload(puts);
   }
   const manifestJson = JSON.stringify({ project_id: projectId, languages: snapshot.manifest });
   const manifest = await encodeVariants(manifestJson);
-  puts.push({ key: manifestKey(projectId, buildId), body: manifest.variants.identity, encoding: 'identity' });
-
-  await putAll(deps.objects, puts);
+  await upload([{ key: manifestKey(projectId, buildId), body: manifest.variants.identity, encoding: 'identity' }]);
 
   const builtAt = deps.clock.now().toISOString();
   const index: BuildIndex = { build_id: buildId, project_id: projectId, built_at: builtAt, manifest: { etag: manifest.entry.etag }, languages };
@@ -84,11 +86,17 @@ export async function buildProjectCache(
 
   await collectOldBuilds(deps, projectId, [buildId, previous?.build_id]);
   const ms = Math.round(performance.now() - started);
-  deps.log.info('cache built', { project_id: projectId, build_id: buildId, seq: snapshot.seq, files: puts.length + 2, ms });
-  return { status: 'built', buildId, builtAt, seq: snapshot.seq, files: puts.length + 2, ms };
+  deps.log.info('cache built', { project_id: projectId, build_id: buildId, seq: snapshot.seq, files: files + 2, ms });
+  return { status: 'built', buildId, builtAt, seq: snapshot.seq, files: files + 2, ms };
 }
 
-async function putAll(objects: ObjectStore, puts: { key: string; body: Uint8Array; encoding: Encoding }[]) {
+type Put = { key: string; body: Uint8Array; encoding: Encoding };
+
+function queueFile(puts: Put[], file: EncodedFile, keyOf: (e: Encoding) => string) {
+  for (const encoding of ENCODINGS) puts.push({ key: keyOf(encoding), body: file.variants[encoding], encoding });
+}
+
+async function putAll(objects: ObjectStore, puts: Put[]) {
   let next = 0;
   const worker = async () => {
     while (next < puts.length) {

@@ -1,8 +1,9 @@
 // Reads everything a build needs from one consistent snapshot: a REPEATABLE READ, read-only
-// transaction. The data is turned into response bodies (JSON strings) as it is read, so the
-// transaction is short and rows are dropped language by language.
+// transaction. Postgres returns the response bodies' translations objects as JSON text, so the
+// transaction is short and no rows are held in memory.
 import type { Sql } from '../db/client.ts';
 import { iso639_1, languageName } from '../languages/language-code.ts';
+import { envelope, translationsObject } from '../translations/translations-json.ts';
 
 export type ManifestEntry = { code: string; name: string; iso: string | null; approved_count: number };
 
@@ -49,37 +50,26 @@ export async function exportSnapshot(sql: Sql, projectId: string, minSeq: number
       approved_count: c.approved_count,
     }));
 
+    // The bodies as the live approved reads make them (core/translations/translations-json.ts):
+    // Postgres builds each translations object as text, so no rows are held in memory.
     const languages: LanguageExport[] = [];
     for (const { code } of manifest) {
-      const rows = await tx<{ key: string; group_name: string; value: string }[]>`
-        select k.key, k.group_name, t.value
+      const approved = tx`t.status = 'approved'`;
+      const live = tx`
         from translations t join translation_keys k on k.id = t.key_id
-        where t.project_id = ${projectId} and t.language = ${code} and t.status = 'approved' and k.deleted_at is null
-        order by k.key`;
-      languages.push(toLanguageExport(projectId, code, rows));
+        where t.project_id = ${projectId} and t.language = ${code} and k.project_id = ${projectId}
+          and k.deleted_at is null and t.status = 'approved'`;
+      const [all] = await tx<{ count: number; translations: string }[]>`
+        select count(*)::int as count, ${translationsObject(tx, 'value', approved)} as translations ${live}`;
+      const groups = new Map<string, string>();
+      for (const g of await tx<{ group_name: string; count: number; translations: string }[]>`
+        select k.group_name, count(*)::int as count, ${translationsObject(tx, 'value', approved)} as translations ${live}
+        group by k.group_name`) {
+        groups.set(g.group_name, envelope({ project_id: projectId, language: code, group: g.group_name, status_filter: 'approved', count: g.count }, g.translations));
+      }
+      const json = envelope({ project_id: projectId, language: code, status_filter: 'approved', count: all!.count }, all!.translations);
+      languages.push({ code, json, groups });
     }
     return { seq, manifest, languages };
   });
-}
-
-function toLanguageExport(projectId: string, code: string, rows: { key: string; group_name: string; value: string }[]): LanguageExport {
-  const all: Record<string, string> = {};
-  const byGroup = new Map<string, Record<string, string>>();
-  const groupCounts = new Map<string, number>();
-  for (const { key, group_name, value } of rows) {
-    all[key] = value;
-    let group = byGroup.get(group_name);
-    if (!group) byGroup.set(group_name, (group = {}));
-    group[key] = value;
-    groupCounts.set(group_name, (groupCounts.get(group_name) ?? 0) + 1);
-  }
-  const json = JSON.stringify({ project_id: projectId, language: code, status_filter: 'approved', count: rows.length, translations: all });
-  const groups = new Map<string, string>();
-  for (const [name, translations] of byGroup) {
-    groups.set(
-      name,
-      JSON.stringify({ project_id: projectId, language: code, group: name, status_filter: 'approved', count: groupCounts.get(name), translations }),
-    );
-  }
-  return { code, json, groups };
 }

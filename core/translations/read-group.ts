@@ -1,36 +1,31 @@
 import type { Deps } from '../deps.ts';
 import { notFound } from '../errors.ts';
 import { isGroupName } from '../validation.ts';
-import type { GroupEntry, GroupTranslations, StatusFilter, TranslationStatus } from './schemas.ts';
-
-type Row = { key: string; value: string; status: TranslationStatus };
+import type { StatusFilter } from './schemas.ts';
+import { envelope, translationsObject } from './translations-json.ts';
 
 export const groupHasNoValues = (language: string, group: string, filter: StatusFilter) =>
   notFound(
     `No ${filter === 'all' ? '' : `${filter} `}translations for group '${group}' in language '${language}'`,
   );
 
-/** The live values of one group in one language, in one query; 404 when none match the filter. */
+/** The live values of one group in one language, in one query: the body, serialized; 404 when none match. */
 export async function readGroup(
   deps: Pick<Deps, 'sql'>,
   projectId: string,
   language: string,
   group: string,
   filter: StatusFilter,
-): Promise<GroupTranslations> {
+): Promise<string> {
   // A name that could never be a group has no values; no need to ask the database.
   if (!isGroupName(group)) throw groupHasNoValues(language, group, filter);
   const { sql } = deps;
-  const rows = await sql<Row[]>`
-    select k.key, t.value, t.status
+  const passes = filter === 'all' ? sql`true` : sql`t.status = ${filter}`;
+  const [row] = await sql<{ count: number; translations: string }[]>`
+    select count(*)::int as count, ${translationsObject(sql, filter === 'all' ? 'value-status' : 'value', sql`true`)} as translations
     from translation_keys k join translations t on t.key_id = k.id and t.language = ${language}
     where k.project_id = ${projectId} and k.group_name = ${group} and k.deleted_at is null
-      and t.project_id = ${projectId}
-      ${filter === 'all' ? sql`` : sql`and t.status = ${filter}`}
-    order by k.key collate "C"`;
-  if (rows.length === 0) throw groupHasNoValues(language, group, filter);
-
-  const translations: Record<string, string | GroupEntry> = Object.create(null);
-  for (const row of rows) translations[row.key] = filter === 'all' ? { value: row.value, status: row.status } : row.value;
-  return { project_id: projectId, language, group, status_filter: filter, count: rows.length, translations };
+      and t.project_id = ${projectId} and ${passes}`;
+  if (!row || row.count === 0) throw groupHasNoValues(language, group, filter);
+  return envelope({ project_id: projectId, language, group, status_filter: filter, count: row.count }, row.translations);
 }

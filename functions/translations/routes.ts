@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import type { AppEnv } from '../http/app-env.ts';
 import { apiKeyAuth } from '../http/api-key-auth.ts';
@@ -6,6 +6,10 @@ import { describe } from '../http/describe.ts';
 import { LanguageParam } from '../http/params.ts';
 import { validParams, validQuery } from '../http/validate.ts';
 import type { RouteGroup } from '../http/route-group.ts';
+import { respond } from '../http/response-headers.ts';
+
+// Bodies serialized by core (the translations object comes from Postgres as JSON text).
+const jsonBody = (c: Context<AppEnv>, json: string) => respond(c, json, 200, { 'Content-Type': 'application/json' });
 import { GroupTranslations, KeyTranslation, LanguageTranslations, TranslationsQuery } from '../../core/translations/schemas.ts';
 import { readLanguage } from '../../core/translations/read-language.ts';
 import { readGroup } from '../../core/translations/read-group.ts';
@@ -29,7 +33,7 @@ const routes = new Hono<AppEnv>()
     validParams(LanguageParam),
     validQuery(TranslationsQuery),
     async (c) =>
-      c.json(await readLanguage(c.get('deps'), c.get('principal').projectId, c.req.valid('param').language, c.req.valid('query').status)),
+      jsonBody(c, await readLanguage(c.get('deps'), c.get('principal').projectId, c.req.valid('param').language, c.req.valid('query').status)),
   )
   .get(
     '/:language/:group',
@@ -42,7 +46,7 @@ const routes = new Hono<AppEnv>()
     validQuery(TranslationsQuery),
     async (c) => {
       const { language, group } = c.req.valid('param');
-      return c.json(await readGroup(c.get('deps'), c.get('principal').projectId, language, group, c.req.valid('query').status));
+      return jsonBody(c, await readGroup(c.get('deps'), c.get('principal').projectId, language, group, c.req.valid('query').status));
     },
   )
   .get(

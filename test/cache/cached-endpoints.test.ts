@@ -60,7 +60,8 @@ describe('cached bodies', () => {
     ]) {
       const a = await t.call(p.apiKey, 'GET', cached!);
       expect(a.status, cached).toBe(200);
-      expect(await a.json(), cached).toEqual(await (await t.call(p.apiKey, 'GET', live!)).json());
+      // Byte for byte: the builder and the live reads make bodies with the same SQL.
+      expect(await a.text(), cached).toBe(await (await t.call(p.apiKey, 'GET', live!)).text());
     }
     const language = await (await t.call(p.apiKey, 'GET', '/v1/cached/translations/de')).json();
     expect(language).toEqual({
