@@ -2,10 +2,9 @@
 // transaction. Postgres returns the response bodies' translations objects as JSON text, so the
 // transaction is short and no rows are held in memory.
 import type { Sql } from '../db/client.ts';
-import { iso639_1, languageName } from '../languages/language-code.ts';
+import { readManifest } from '../manifest/read-manifest.ts';
+import type { ManifestLanguage } from '../manifest/schemas.ts';
 import { envelope, translationsObject } from '../translations/translations-json.ts';
-
-export type ManifestEntry = { code: string; name: string; iso: string | null; approved_count: number };
 
 export type LanguageExport = {
   code: string;
@@ -18,8 +17,8 @@ export type LanguageExport = {
 export type Snapshot = {
   /** requested_seq as of the snapshot: every rebuild request up to it is covered by this build. */
   seq: number;
-  /** null when another build already covered `minSeq`. */
-  manifest: ManifestEntry[];
+  /** The languages of GET /v1/manifest as of the snapshot. */
+  manifest: ManifestLanguage[];
   languages: LanguageExport[];
 };
 
@@ -37,18 +36,8 @@ export async function exportSnapshot(sql: Sql, projectId: string, minSeq: number
     if (state && state.built_seq >= minSeq) return null;
     const seq = Math.max(state?.requested_seq ?? 0, minSeq);
 
-    // The manifest as GET /v1/manifest shows it: languages with at least one value of a live key.
-    const counts = await tx<{ language: string; approved_count: number }[]>`
-      select t.language, (count(*) filter (where t.status = 'approved'))::int as approved_count
-      from translations t join translation_keys k on k.id = t.key_id
-      where t.project_id = ${projectId} and k.deleted_at is null
-      group by t.language order by t.language`;
-    const manifest = counts.map((c) => ({
-      code: c.language,
-      name: languageName(c.language),
-      iso: iso639_1(c.language),
-      approved_count: c.approved_count,
-    }));
+    // The manifest exactly as GET /v1/manifest shows it, as of the snapshot.
+    const { languages: manifest } = await readManifest({ sql: tx }, projectId);
 
     // The bodies as the live approved reads make them (core/translations/translations-json.ts):
     // Postgres builds each translations object as text, so no rows are held in memory.

@@ -1,13 +1,14 @@
-import type { Deps } from '../deps.ts';
+import type { Sql, TransactionSql } from '../db/client.ts';
 import { iso639_1, languageName } from '../languages/language-code.ts';
 import type { Manifest } from './schemas.ts';
 
 /**
  * Languages with at least one value of a live key (any status), ordered by code in code-point
  * order ("pt" before "pt-BR"), each with the number of live keys whose value is approved. One
- * query; values of unregistered languages cannot exist (removing a language deletes them).
+ * query; values of unregistered languages cannot exist (removing a language deletes them). The
+ * builder calls it inside its snapshot transaction, so the cached manifest is this one, as of then.
  */
-export async function readManifest(deps: Pick<Deps, 'sql'>, projectId: string): Promise<Manifest> {
+export async function readManifest(deps: { sql: Sql | TransactionSql }, projectId: string): Promise<Manifest> {
   const rows = await deps.sql<{ code: string; approved_count: number }[]>`
     select t.language as code, (count(*) filter (where t.status = 'approved'))::int as approved_count
     from translations t join translation_keys k on k.id = t.key_id
