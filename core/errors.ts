@@ -40,4 +40,3 @@ export const conflict = (message: string) => new AppError('conflict', message);
 export const planLimit = (message: string) => new AppError('plan_limit', message);
 export const validationError = (issues: ValidationIssue[]) =>
   new AppError('validation', issues.map((i) => i.msg).join('; '), { issues });
-export const isAppError = (e: unknown): e is AppError => e instanceof AppError;

@@ -5,6 +5,7 @@
 import { databaseEnvironment, databaseLinks, quotaLinks, secrets } from './secrets.ts';
 import { translationsBucket } from './storage.ts';
 import { rebuildQueue } from './queue.ts';
+import { EXPOSED_HEADERS } from '../functions/http/exposed-headers.ts';
 
 type Linkable = sst.Secret | sst.aws.Bucket | sst.aws.Queue;
 
@@ -26,18 +27,8 @@ export const api = new sst.aws.ApiGatewayV2('Api', {
     allowOrigins: ['*'],
     allowHeaders: ['*'],
     allowMethods: ['*'],
-    // Not CORS-safelisted, so a browser's script could not read them otherwise (the same list as
-    // EXPOSED_HEADERS in functions/http/create-api.ts, which serves CORS when self-hosted).
-    exposeHeaders: [
-      'ETag',
-      'Retry-After',
-      'X-Request-Id',
-      'X-RateLimit-Limit',
-      'X-RateLimit-Remaining',
-      'X-RateLimit-Reset',
-      'RateLimit',
-      'RateLimit-Policy',
-    ],
+    // Not CORS-safelisted: a browser's script could not read them otherwise.
+    exposeHeaders: EXPOSED_HEADERS,
   },
 });
 

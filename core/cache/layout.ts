@@ -12,7 +12,6 @@ export type Encoding = 'identity' | 'gzip' | 'br';
 export const ENCODINGS: readonly Encoding[] = ['identity', 'gzip', 'br'];
 const SUFFIX: Record<Encoding, string> = { identity: '', gzip: '.gz', br: '.br' };
 
-export const projectPrefix = (projectId: string) => `projects/${projectId}/`;
 export const pointerKey = (projectId: string) => `projects/${projectId}/current.json`;
 export const buildsPrefix = (projectId: string) => `projects/${projectId}/builds/`;
 export const buildPrefix = (projectId: string, buildId: string) => `projects/${projectId}/builds/${buildId}/`;

@@ -10,7 +10,7 @@ import { PLAN_LIMITS, type Plan } from '../accounts/plans.ts';
 import { createMemoryCounterStore } from '../adapters/counter-store-memory.ts';
 import type { Logger } from '../log.ts';
 import type { CounterStore } from '../ports/counter-store.ts';
-import { graceAllowance, nextUtcMidnightUnixSeconds, secondsUntilUtcMidnight, utcDayKey } from './quota.ts';
+import { decide, graceAllowance, nextUtcMidnightUnixSeconds, secondsUntilUtcMidnight, utcDayKey } from './quota.ts';
 
 /** The daily quota's window, for RateLimit-Policy's `w`. */
 export const DAY_SECONDS = 86_400;
@@ -109,13 +109,11 @@ export function createCallCounter(options: {
   }
 
   function tally(account: CallAccount, used: number, source: CallTally['source'], atMs: number): CallTally {
-    const grace = graceAllowance(account.limit);
     return {
       used,
       limit: account.limit,
-      grace,
-      allowed: used <= account.limit + grace,
-      remaining: Math.max(0, account.limit - used),
+      grace: graceAllowance(account.limit),
+      ...decide(used, account.limit),
       resetSeconds: secondsUntilUtcMidnight(atMs),
       source,
     };

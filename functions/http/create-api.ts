@@ -9,6 +9,7 @@ import type { AppEnv } from './app-env.ts';
 import { errorResponse } from './errors.ts';
 import { requestLog } from './request-log.ts';
 import { cors } from './cors.ts';
+import { EXPOSED_HEADERS } from './exposed-headers.ts';
 import { applyHeaders } from './response-headers.ts';
 import { autoRebuildAfterWrites } from './auto-rebuild.ts';
 import type { RouteGroup } from './route-group.ts';
@@ -16,17 +17,6 @@ import type { RouteGroup } from './route-group.ts';
 export const MAX_BODY_BYTES = 1024 * 1024;
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** Response headers a browser script may read (not CORS-safelisted otherwise). */
-export const EXPOSED_HEADERS = [
-  'ETag',
-  'Retry-After',
-  'X-Request-Id',
-  'X-RateLimit-Limit',
-  'X-RateLimit-Remaining',
-  'X-RateLimit-Reset',
-  'RateLimit',
-  'RateLimit-Policy',
-];
 
 export function createApi(deps: Deps, groups: readonly RouteGroup[], options: { openapi?: boolean } = {}) {
   const app = new Hono<AppEnv>();

@@ -39,14 +39,7 @@ beforeAll(async () => {
   queueArn = await aws.arnOf(queueUrl);
   // The local app writes the data and queues rebuilds (to the same SQS queue); only the builder runs as a Lambda.
   app = await startTestApp({
-    env: {
-      ...aws.endpoints,
-      DATABASE_URL: db.url,
-      DATABASE_POOL_MAX: db.kind === 'embedded' ? '1' : '4',
-      S3_BUCKET: s3.bucket,
-      SQS_QUEUE_URL: queueUrl,
-      AUTO_REBUILD_DEBOUNCE_MS: '0',
-    },
+    env: aws.localEnv(db),
   });
   // The builder's links in stacks/queue.ts: the database, the bucket and the dead-letter queue.
   Object.assign(process.env, aws.endpoints, linkEnv({

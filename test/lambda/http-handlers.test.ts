@@ -47,15 +47,7 @@ beforeAll(async () => {
   if (process.env.REDIS_URL) upstash = await startUpstashBridge({ redisUrl: process.env.REDIS_URL, token: 'upstash-test-token' });
 
   local = await startTestApp({
-    env: {
-      ...aws.endpoints,
-      DATABASE_URL: db.url,
-      DATABASE_POOL_MAX: db.kind === 'embedded' ? '1' : '4',
-      S3_BUCKET: s3.bucket,
-      SQS_QUEUE_URL: queueUrl,
-      // As on Lambda: no debounce timer doing database work behind the tests' backs.
-      AUTO_REBUILD_DEBOUNCE_MS: '0',
-    },
+    env: aws.localEnv(db),
   });
   Object.assign(process.env, aws.endpoints, { LOG_REQUESTS: 'false' });
   // Every link any function has; each entry still uses only the ports it was given.

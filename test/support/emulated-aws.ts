@@ -13,6 +13,8 @@ export type EmulatedAws = {
   /** What is not a link: the emulators' endpoints (on AWS the SDK finds the real ones by region). */
   endpoints: { S3_ENDPOINT: string; S3_FORCE_PATH_STYLE: 'true'; AWS_REGION: string; SQS_ENDPOINT: string };
   arnOf(queueUrl: string): Promise<string>;
+  /** The local server's env for a stage on this account and the given database (test-app's `env`). */
+  localEnv(db: { url: string; kind: string }): Record<string, string>;
   close(): Promise<void>;
 };
 
@@ -35,6 +37,19 @@ export async function startEmulatedAws(options: { maxReceives?: number } = {}): 
     deadLetterUrl,
     endpoints: { S3_ENDPOINT: s3.endpoint, S3_FORCE_PATH_STYLE: 'true', AWS_REGION: 'us-east-1', SQS_ENDPOINT: sqs.endpoint },
     arnOf,
+    localEnv: (db) => ({
+      S3_ENDPOINT: s3.endpoint,
+      S3_FORCE_PATH_STYLE: 'true',
+      AWS_REGION: 'us-east-1',
+      SQS_ENDPOINT: sqs.endpoint,
+      DATABASE_URL: db.url,
+      // PGlite serves one pooled connection at a time (core/db/embedded.ts).
+      DATABASE_POOL_MAX: db.kind === 'embedded' ? '1' : '4',
+      S3_BUCKET: s3.bucket,
+      SQS_QUEUE_URL: queueUrl,
+      // As on Lambda: no debounce timer doing database work behind the tests' backs.
+      AUTO_REBUILD_DEBOUNCE_MS: '0',
+    }),
     close: async () => void (await Promise.all([s3.close(), sqs.close()])),
   };
 }
