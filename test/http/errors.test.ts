@@ -91,6 +91,21 @@ describe('bad input', () => {
     expect(keys.map((k) => k.key)).toEqual(["'; drop table translation_keys; --"]);
   });
 
+  it('hostile query strings and path segments are 4xx or an empty answer, never a 5xx', async () => {
+    const p = await t.newProject();
+    await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'k', group_name: 'g' });
+    for (const group of ['%00', '%FF', '%ED%A0%80', 'x'.repeat(300)]) {
+      const res = await t.call(p.apiKey, 'GET', `/v1/keys?group=${group}`);
+      expect(res.status, group).toBe(200);
+      expect((await res.json()).count).toBe(0);
+    }
+    for (const path of ['/v1/translations/de?status=%00', '/v1/translations/de/%FF', '/v1/translations/de/a/%ED%A0%80', '/v1/cached/translations/de/%00/x', '/v1/languages/%FF', '/v1/keys?group=a&group=b']) {
+      const res = await t.call(p.apiKey, 'GET', path);
+      expect(res.status, path).toBeGreaterThanOrEqual(400);
+      expect(res.status, path).toBeLessThan(500);
+    }
+  });
+
   it('a failed write leaves nothing behind', async () => {
     const p = await t.newProject();
     const before = await t.runtime.deps.sql`select count(*)::int as n from translation_keys`;
