@@ -31,14 +31,15 @@ export function createFsObjectStore(rootDir: string): ObjectStore {
       await mkdir(tempDir, { recursive: true });
       // No fsync: this is a cache that a rebuild recreates, and readers only need atomicity.
       await writeFile(temp, Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), body]));
-      // A concurrent delete may prune the directory between mkdir and rename: make it again.
+      // A concurrent delete may prune a directory while mkdir builds the path (recursive mkdir then
+      // fails with ENOENT) or between mkdir and rename: make it again.
       for (let attempt = 1; ; attempt++) {
-        await mkdir(dirname(file), { recursive: true });
         try {
+          await mkdir(dirname(file), { recursive: true });
           await rename(temp, file);
           return { etag };
         } catch (err) {
-          if (errorCode(err) === 'ENOENT' && attempt < 5) continue;
+          if (errorCode(err) === 'ENOENT' && attempt < 20) continue;
           await rm(temp, { force: true });
           throw err;
         }
