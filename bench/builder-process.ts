@@ -6,6 +6,7 @@
 // Env: BENCH_DATABASE_URL, BENCH_PROJECT_ID, BENCH_OBJECTS_DIR.
 import { readFile } from 'node:fs/promises';
 import { createFsObjectStore } from '../core/adapters/object-store-fs.ts';
+import { createEventBus } from '../core/events/event-bus.ts';
 import { buildProjectCache } from '../core/cache/build-project-cache.ts';
 import { createSql } from '../core/db/client.ts';
 import { systemClock } from '../core/deps.ts';
@@ -40,7 +41,7 @@ async function main() {
     const before = await memory();
     const started = performance.now();
     const result = await buildProjectCache(
-      { sql, objects: createFsObjectStore(objectsDir), clock: systemClock, log: silentLogger },
+      { sql, events: createEventBus(silentLogger), objects: createFsObjectStore(objectsDir), clock: systemClock, log: silentLogger },
       { projectId, seq: row!.seq },
     );
     const ms = Math.round(performance.now() - started);

@@ -14,6 +14,10 @@ import { createCacheReader } from './cache/cache-reader.ts';
 import { createAutoRebuilder } from './cache/auto-rebuild.ts';
 import { buildProjectCache } from './cache/build-project-cache.ts';
 import { requestRebuild } from './cache/request-rebuild.ts';
+import { createEventBus } from './events/event-bus.ts';
+import { systemActor } from './actor.ts';
+
+const AUTO_REBUILD = systemActor('auto-rebuild');
 
 export type DepsInput = {
   config: Config;
@@ -36,9 +40,11 @@ export function assembleDeps(input: DepsInput): Deps {
     // The in-process builder tells this process's reader at once; others see it within a second.
     if (result.status === 'built') cache.invalidate(message.projectId);
   };
+  const events = createEventBus(log);
   const deps: Deps = {
     config,
     sql,
+    events,
     counters,
     calls: createCallCounter({ store: counters, log, now: () => clock.now().getTime() }),
     apiKeys: createApiKeyVerifier({ sql, log, ttlMs: config.API_KEY_CACHE_SECONDS * 1000 }),
@@ -47,12 +53,17 @@ export function assembleDeps(input: DepsInput): Deps {
     cache,
     autoRebuild: createAutoRebuilder({
       debounceMs: config.AUTO_REBUILD_DEBOUNCE_MS,
-      request: (projectId) => requestRebuild(deps, projectId),
+      enabled: async (projectId) => {
+        const [row] = await sql<{ on: boolean }[]>`select auto_rebuild as on from projects where id = ${projectId}`;
+        return row?.on === true;
+      },
+      request: (projectId) => requestRebuild(deps, { projectId, actor: AUTO_REBUILD }),
       log,
     }),
     clock,
     log,
     adminToken: input.adminToken,
   };
+  events.subscribe(deps.autoRebuild.subscriber);
   return deps;
 }

@@ -2,6 +2,7 @@
 // and passed explicitly. No module singletons.
 import type { Config } from './config.ts';
 import type { Sql } from './db/client.ts';
+import type { Tx } from './db/transaction.ts';
 import type { Logger } from './log.ts';
 import type { CounterStore } from './ports/counter-store.ts';
 import type { ApiKeyVerifier } from './auth/api-key-verifier.ts';
@@ -10,6 +11,7 @@ import type { ObjectStore } from './ports/object-store.ts';
 import type { RebuildQueue } from './ports/rebuild-queue.ts';
 import type { CacheReader } from './cache/cache-reader.ts';
 import type { AutoRebuilder } from './cache/auto-rebuild.ts';
+import type { EventBus } from './events/event-bus.ts';
 
 export type Clock = { now(): Date };
 export const systemClock: Clock = { now: () => new Date() };
@@ -17,6 +19,13 @@ export const systemClock: Clock = { now: () => new Date() };
 export type Deps = {
   config: Config;
   sql: Sql;
+  /**
+   * An open transaction, when a use-case runs inside another's (`{ ...deps, tx }`): transaction()
+   * then reuses it instead of opening a nested one. Unset for a top-level call.
+   */
+  tx?: Tx | undefined;
+  /** Committed domain events, delivered in process after each write commits (auto-rebuild subscribes). */
+  events: EventBus;
   counters: CounterStore;
   /** The daily API-call quota over `counters`, with its per-process fallback (one per process). */
   calls: CallCounter;
@@ -27,7 +36,7 @@ export type Deps = {
   queue: RebuildQueue;
   /** The serving side of the cache: current pointers and hot objects, bounded, in memory. */
   cache: CacheReader;
-  /** Queues debounced rebuilds after writes for projects with auto_rebuild on. */
+  /** Queues debounced rebuilds after content-changing events for projects with auto_rebuild on. */
   autoRebuild: AutoRebuilder;
   clock: Clock;
   log: Logger;

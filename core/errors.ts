@@ -1,37 +1,49 @@
-// Errors that core raises. They know nothing of HTTP: functions/http/errors.ts maps each code to a
-// status and to the spec's `{ "detail": ... }` envelope in one exhaustive switch.
+// Errors that core raises. They know nothing of HTTP (no statuses, no headers): functions/http/errors.ts
+// maps each code to a status and to the spec's `{ "detail": ... }` envelope in one exhaustive switch.
+// An error can carry structured data for that mapping (the quota's used/limit/reset_date, a rate
+// limit's tally), so that every surface (HTTP, portal, CLI) can say the same thing its own way.
 
 export type ValidationIssue = { loc: (string | number)[]; msg: string; type: string };
 
 export type AppErrorCode =
-  | 'not_found' // 404
-  | 'conflict' // 409
-  | 'plan_limit' // 402, detail string
-  | 'validation' // 422, detail array of ValidationIssue
-  | 'unauthorized' // 401 "Invalid API key" (or admin token)
-  | 'forbidden' // 403
-  | 'rate_limited' // 429
-  | 'not_ready' // 503 (cached endpoints before the first build)
-  | 'payload_too_large' // 413
-  | 'unsupported_media_type' // 415
-  | 'dependency'; // 500 with a generic detail: a dependency (database) is unreachable
+  | 'not_found'
+  | 'conflict'
+  /** A plan limit on projects, keys or languages; the message says which. */
+  | 'plan_limit'
+  /** The monthly translation-unit quota; data: QuotaExceededData. */
+  | 'quota_exceeded'
+  /** Input refused; issues say where. */
+  | 'validation'
+  | 'unauthorized'
+  | 'forbidden'
+  /** The daily call quota; data: the caller's tally. */
+  | 'rate_limited'
+  /** Nothing built yet (cached reads before the first build). */
+  | 'not_ready'
+  /** Input over a size limit. */
+  | 'too_large'
+  /** A dependency (the database) cannot be reached. */
+  | 'dependency';
 
-export class AppError extends Error {
+export type QuotaExceededData = {
+  code: 'QUOTA_EXCEEDED';
+  used: number;
+  limit: number;
+  reset_date: string;
+  upgrade_url: string;
+};
+
+export class AppError<D = unknown> extends Error {
   readonly code: AppErrorCode;
   readonly issues: ValidationIssue[] | undefined;
-  /** Extra response headers the HTTP layer must send (Retry-After and friends). */
-  readonly headers: Record<string, string> | undefined;
+  readonly data: D | undefined;
 
-  constructor(
-    code: AppErrorCode,
-    message: string,
-    extra: { issues?: ValidationIssue[]; headers?: Record<string, string>; cause?: unknown } = {},
-  ) {
+  constructor(code: AppErrorCode, message: string, extra: { issues?: ValidationIssue[]; data?: D; cause?: unknown } = {}) {
     super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
     this.name = 'AppError';
     this.code = code;
     this.issues = extra.issues;
-    this.headers = extra.headers;
+    this.data = extra.data;
   }
 }
 
@@ -40,3 +52,9 @@ export const conflict = (message: string) => new AppError('conflict', message);
 export const planLimit = (message: string) => new AppError('plan_limit', message);
 export const validationError = (issues: ValidationIssue[]) =>
   new AppError('validation', issues.map((i) => i.msg).join('; '), { issues });
+export const quotaExceeded = (data: Omit<QuotaExceededData, 'code'>) =>
+  new AppError<QuotaExceededData>(
+    'quota_exceeded',
+    `Monthly translation-unit quota exceeded: ${data.used} used, ${data.limit} allowed until ${data.reset_date}`,
+    { data: { code: 'QUOTA_EXCEEDED', ...data } },
+  );

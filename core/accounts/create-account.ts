@@ -1,9 +1,14 @@
 import type { Deps } from '../deps.ts';
-import type { Account, CreateAccountInput } from './schemas.ts';
+import { transaction } from '../db/transaction.ts';
+import { useCase } from '../use-case.ts';
+import { CreateAccountCommand, type Account } from './schemas.ts';
 
-export async function createAccount(deps: Pick<Deps, 'sql'>, input: CreateAccountInput): Promise<Account> {
-  const [row] = await deps.sql<Account[]>`
-    insert into accounts (name, plan) values (${input.name}, ${input.plan})
-    returning id, name, plan, daily_call_limit`;
-  return row!;
-}
+export const createAccount = useCase(CreateAccountCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<Account> =>
+  transaction(deps, async (tx) => {
+    const [row] = await tx.sql<Account[]>`
+      insert into accounts (name, plan) values (${input.name}, ${input.plan})
+      returning id, name, plan, daily_call_limit`;
+    tx.record({ type: 'account.created', projectId: null, accountId: row!.id, actor: input.actor, entity: { type: 'account', id: row!.id }, after: row });
+    return row!;
+  }),
+);

@@ -1,10 +1,21 @@
 import type { Deps } from '../deps.ts';
 import { notFound } from '../errors.ts';
+import { transaction } from '../db/transaction.ts';
+import { useCase } from '../use-case.ts';
+import { RevokeApiKeyCommand } from './schemas.ts';
 
 /** Revokes a key: 401 from then on, at once in this process, within the cache TTL elsewhere. */
-export async function revokeApiKey(deps: Pick<Deps, 'sql' | 'apiKeys'>, apiKeyId: string): Promise<void> {
-  const rows = await deps.sql`
-    update api_keys set revoked_at = coalesce(revoked_at, now()) where id = ${apiKeyId} returning id`;
-  if (rows.length === 0) throw notFound('API key not found');
-  deps.apiKeys.evictKey(apiKeyId);
-}
+export const revokeApiKey = useCase(RevokeApiKeyCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx' | 'apiKeys'>, input): Promise<void> => {
+  await transaction(deps, async (tx) => {
+    const [row] = await tx.sql<{ project_id: string; was_revoked: boolean }[]>`
+      update api_keys k set revoked_at = coalesce(k.revoked_at, now())
+      from api_keys old where k.id = ${input.apiKeyId} and old.id = k.id
+      returning k.project_id, old.revoked_at is not null as was_revoked`;
+    if (!row) throw notFound('API key not found');
+    // Revoking twice is a no-op that answers the same, and records nothing the second time.
+    if (!row.was_revoked) {
+      tx.record({ type: 'api_key.revoked', projectId: row.project_id, actor: input.actor, entity: { type: 'api_key', id: input.apiKeyId } });
+    }
+  });
+  deps.apiKeys.evictKey(input.apiKeyId);
+});

@@ -1,20 +1,21 @@
 import * as v from 'valibot';
 import { PLANS } from './plans.ts';
 import { storableText, Uuid } from '../validation.ts';
+import { Actor } from '../actor.ts';
 
 export const PlanName = v.picklist(PLANS, `plan must be one of ${PLANS.join(', ')}`);
 
 export const CreateAccountInput = v.strictObject({ name: storableText('name', 200, 1), plan: PlanName });
 export type CreateAccountInput = v.InferOutput<typeof CreateAccountInput>;
 
-export const UpdateAccountInput = v.pipe(
-  v.strictObject({
-    plan: v.optional(PlanName),
-    /** Override of the plan's daily API-call limit; null returns to the plan's own. */
-    daily_call_limit: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2_000_000_000)))),
-  }),
-  v.check((b) => b.plan !== undefined || b.daily_call_limit !== undefined, 'give plan and/or daily_call_limit'),
-);
+const UpdateAccountFields = {
+  plan: v.optional(PlanName),
+  /** Override of the plan's daily API-call limit; null returns to the plan's own. */
+  daily_call_limit: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2_000_000_000)))),
+};
+const someAccountChange = <T extends { plan?: unknown; daily_call_limit?: unknown }>() =>
+  v.check<T, string>((b) => b.plan !== undefined || b.daily_call_limit !== undefined, 'give plan and/or daily_call_limit');
+export const UpdateAccountInput = v.pipe(v.strictObject(UpdateAccountFields), someAccountChange());
 export type UpdateAccountInput = v.InferOutput<typeof UpdateAccountInput>;
 
 export const Account = v.object({
@@ -45,3 +46,11 @@ export type CreatedProject = v.InferOutput<typeof CreatedProject>;
 
 export const Project = v.object({ id: Uuid, account_id: Uuid, name: v.string(), auto_rebuild: v.boolean() });
 export type Project = v.InferOutput<typeof Project>;
+
+// Use-case inputs: the HTTP body's fields, the account or project acted on, and who acts.
+export const CreateAccountCommand = v.object({ actor: Actor, ...CreateAccountInput.entries });
+export const UpdateAccountCommand = v.pipe(v.object({ actor: Actor, accountId: Uuid, ...UpdateAccountFields }), someAccountChange());
+export const CreateProjectCommand = v.object({ actor: Actor, accountId: Uuid, ...CreateProjectInput.entries });
+export const UpdateProjectCommand = v.object({ actor: Actor, projectId: Uuid, ...UpdateProjectInput.entries });
+export const CreateApiKeyCommand = v.object({ actor: Actor, projectId: Uuid });
+export const RevokeApiKeyCommand = v.object({ actor: Actor, apiKeyId: Uuid });

@@ -1,25 +1,29 @@
 import type { Deps } from '../deps.ts';
 import { notFound } from '../errors.ts';
-import type { Account, UpdateAccountInput } from './schemas.ts';
+import { transaction } from '../db/transaction.ts';
+import { useCase } from '../use-case.ts';
+import { UpdateAccountCommand, type Account } from './schemas.ts';
 
 /**
  * Changes an account's plan or daily-limit override. A downgrade keeps existing keys, languages
  * and projects; only new ones beyond the new limits are refused (docs/decisions.md).
  */
-export async function updateAccount(
-  deps: Pick<Deps, 'sql' | 'apiKeys'>,
-  accountId: string,
-  input: UpdateAccountInput,
-): Promise<Account> {
-  const setLimit = input.daily_call_limit !== undefined;
-  const [row] = await deps.sql<Account[]>`
-    update accounts set
-      plan = coalesce(${input.plan ?? null}, plan),
-      daily_call_limit = case when ${setLimit} then ${input.daily_call_limit ?? null}::integer else daily_call_limit end
-    where id = ${accountId}
-    returning id, name, plan, daily_call_limit`;
-  if (!row) throw notFound('Account not found');
+export const updateAccount = useCase(UpdateAccountCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx' | 'apiKeys'>, input): Promise<Account> => {
+  const { accountId } = input;
+  const row = await transaction(deps, async (tx) => {
+    const [before] = await tx.sql<Account[]>`
+      select id, name, plan, daily_call_limit from accounts where id = ${accountId} for update`;
+    if (!before) throw notFound('Account not found');
+    const [after] = await tx.sql<Account[]>`
+      update accounts set
+        plan = ${input.plan ?? before.plan},
+        daily_call_limit = ${input.daily_call_limit === undefined ? before.daily_call_limit : input.daily_call_limit}
+      where id = ${accountId}
+      returning id, name, plan, daily_call_limit`;
+    tx.record({ type: 'account.updated', projectId: null, accountId, actor: input.actor, entity: { type: 'account', id: accountId }, before, after });
+    return after!;
+  });
   // Cached principals carry the plan: make the change visible at once in this process.
   deps.apiKeys.evictAccount(accountId);
   return row;
-}
+});

@@ -19,8 +19,6 @@ export type Principal = {
   plan: Plan;
   /** Admin override of the plan's daily call limit, or null. */
   dailyCallLimit: number | null;
-  /** The project's auto_rebuild setting (writes queue a debounced rebuild). */
-  autoRebuild: boolean;
 };
 
 type Entry = { principal: Principal; verifiedAt: number };
@@ -54,9 +52,9 @@ export function createApiKeyVerifier(options: {
 
   const lookup = async (hash: string): Promise<Principal | null> => {
     const rows = await sql<
-      { api_key_id: string; project_id: string; account_id: string; plan: Plan; daily_call_limit: number | null; auto_rebuild: boolean }[]
+      { api_key_id: string; project_id: string; account_id: string; plan: Plan; daily_call_limit: number | null }[]
     >`
-      select k.id as api_key_id, k.project_id, p.account_id, a.plan, a.daily_call_limit, p.auto_rebuild
+      select k.id as api_key_id, k.project_id, p.account_id, a.plan, a.daily_call_limit
       from api_keys k
       join projects p on p.id = k.project_id
       join accounts a on a.id = p.account_id
@@ -69,7 +67,6 @@ export function createApiKeyVerifier(options: {
       accountId: row.account_id,
       plan: row.plan,
       dailyCallLimit: row.daily_call_limit,
-      autoRebuild: row.auto_rebuild,
     };
   };
 

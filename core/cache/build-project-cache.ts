@@ -20,6 +20,10 @@ import {
   type Pointer,
 } from './layout.ts';
 import { readPointer } from './read-pointer.ts';
+import { transaction } from '../db/transaction.ts';
+import { systemActor } from '../actor.ts';
+
+const BUILDER = systemActor('builder');
 
 export type BuildResult =
   | { status: 'built'; buildId: string; builtAt: string; seq: number; files: number; ms: number }
@@ -29,7 +33,7 @@ const CONTENT_TYPE = 'application/json; charset=utf-8';
 const PUT_CONCURRENCY = 16;
 
 export async function buildProjectCache(
-  deps: Pick<Deps, 'sql' | 'objects' | 'clock' | 'log'>,
+  deps: Pick<Deps, 'sql' | 'events' | 'objects' | 'clock' | 'log'>,
   message: RebuildMessage,
 ): Promise<BuildResult> {
   const started = performance.now();
@@ -76,13 +80,22 @@ export async function buildProjectCache(
   const pointer: Pointer = { build_id: buildId, built_at: builtAt, seq: snapshot.seq };
   await deps.objects.put(pointerKey(projectId), Buffer.from(JSON.stringify(pointer)), { contentType: CONTENT_TYPE });
 
-  await deps.sql`
-    insert into cache_state (project_id, built_seq, last_build_id, last_rebuilt_at)
-    values (${projectId}, ${snapshot.seq}, ${buildId}, ${builtAt})
-    on conflict (project_id) do update set
-      built_seq = greatest(cache_state.built_seq, excluded.built_seq),
-      last_build_id = excluded.last_build_id,
-      last_rebuilt_at = excluded.last_rebuilt_at`;
+  await transaction(deps, async (tx) => {
+    await tx.sql`
+      insert into cache_state (project_id, built_seq, last_build_id, last_rebuilt_at)
+      values (${projectId}, ${snapshot.seq}, ${buildId}, ${builtAt})
+      on conflict (project_id) do update set
+        built_seq = greatest(cache_state.built_seq, excluded.built_seq),
+        last_build_id = excluded.last_build_id,
+        last_rebuilt_at = excluded.last_rebuilt_at`;
+    tx.record({
+      type: 'cache.built',
+      projectId,
+      actor: BUILDER,
+      entity: { type: 'cache', id: projectId },
+      after: { build_id: buildId, seq: snapshot.seq, built_at: builtAt },
+    });
+  });
 
   await collectOldBuilds(deps, projectId, [buildId, previous?.build_id]);
   const ms = Math.round(performance.now() - started);

@@ -37,7 +37,7 @@ export async function exportSnapshot(sql: Sql, projectId: string, minSeq: number
     const seq = Math.max(state?.requested_seq ?? 0, minSeq);
 
     // The manifest exactly as GET /v1/manifest shows it, as of the snapshot.
-    const { languages: manifest } = await readManifest({ sql: tx }, projectId);
+    const { languages: manifest } = await readManifest({ sql: tx }, { projectId });
 
     // The bodies as the live approved reads make them (core/translations/translations-json.ts):
     // Postgres builds each translations object as text, so no rows are held in memory.

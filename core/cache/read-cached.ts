@@ -1,7 +1,12 @@
 // Reads of the built cache: never the translation tables. Every read resolves the pointer once and
 // takes all it serves from that one build, so no reader mixes two builds.
 import type { Deps } from '../deps.ts';
+import * as v from 'valibot';
 import { AppError, notFound } from '../errors.ts';
+import { InProject } from '../commands.ts';
+import { useCase } from '../use-case.ts';
+import { isGroupName } from '../validation.ts';
+import { LanguageCode } from '../languages/language-code.ts';
 import { contentHash } from './encode-variants.ts';
 import { groupKey, languageKey, manifestKey, type BuildIndex, type Encoding, type FileEntry } from './layout.ts';
 
@@ -46,32 +51,38 @@ function fileOf(deps: CacheDeps, index: BuildIndex, entry: FileEntry, keyOf: (e:
 const languageMissing = (code: string) =>
   notFound(`Language '${code}' is not in the translation cache (languages added since the last rebuild appear after the next one)`);
 
-export async function cachedLanguage(deps: CacheDeps, projectId: string, code: string): Promise<CachedFile> {
+const ProjectCommand = v.object({ ...InProject });
+const LanguageCommand = v.object({ ...InProject, language: LanguageCode });
+// Group and key names are any string: one that could never exist is simply not in the cache.
+const GroupCommand = v.object({ ...LanguageCommand.entries, group: v.string() });
+const ValueCommand = v.object({ ...GroupCommand.entries, key: v.string() });
+
+const groupMissing = (group: string, code: string) =>
+  notFound(`Group '${group}' has no approved translations for language '${code}' in the translation cache`);
+
+export const cachedLanguage = useCase(LanguageCommand, async (deps: CacheDeps, { projectId, language: code }): Promise<CachedFile> => {
   const index = await currentBuild(deps, projectId);
   const language = index.languages[code];
   if (!language) throw languageMissing(code);
   return fileOf(deps, index, language.file, (e) => languageKey(projectId, index.build_id, code, e));
-}
+});
 
-export async function cachedGroup(deps: CacheDeps, projectId: string, code: string, group: string): Promise<CachedFile> {
+export const cachedGroup = useCase(GroupCommand, async (deps: CacheDeps, { projectId, language: code, group }): Promise<CachedFile> => {
+  if (!isGroupName(group)) throw groupMissing(group, code);
   const index = await currentBuild(deps, projectId);
   const language = index.languages[code];
   if (!language) throw languageMissing(code);
   const entry = Object.hasOwn(language.groups, group) ? language.groups[group] : undefined;
-  if (!entry) throw notFound(`Group '${group}' has no approved translations for language '${code}' in the translation cache`);
+  if (!entry) throw groupMissing(group, code);
   return fileOf(deps, index, entry, (e) => groupKey(projectId, index.build_id, code, group, e));
-}
+});
 
 /** One key's cached answer, `{"value": …}`, serialized with its strong ETag once per build. */
 export type CachedValue = { body: string; etag: string; builtAt: string };
 
-export async function cachedValue(
-  deps: CacheDeps,
-  projectId: string,
-  code: string,
-  group: string,
-  key: string,
-): Promise<CachedValue> {
+export const cachedValue = useCase(ValueCommand, async (deps: CacheDeps, input): Promise<CachedValue> => {
+  const { projectId, language: code, group, key } = input;
+  if (!isGroupName(group)) throw groupMissing(group, code);
   const index = await currentBuild(deps, projectId);
   const missing = () =>
     notFound(`No approved translation of key '${key}' in group '${group}' for language '${code}' in the translation cache`);
@@ -91,19 +102,19 @@ export async function cachedValue(
     answers.made.set(key, answer);
   }
   return answer;
-}
+});
 
-export async function cachedManifest(deps: CacheDeps, projectId: string): Promise<CachedFile> {
+export const cachedManifest = useCase(ProjectCommand, async (deps: CacheDeps, { projectId }): Promise<CachedFile> => {
   const index = await currentBuild(deps, projectId);
   const etag = index.manifest.etag;
   const entry: FileEntry = { etag, etags: { identity: etag, gzip: etag, br: etag }, bytes: 0 };
   return fileOf(deps, index, entry, () => manifestKey(projectId, index.build_id));
-}
+});
 
 export type CacheStatus = { project_id: string; last_rebuilt_at: string | null; ready: boolean };
 
 /** What the cached endpoints serve right now (a fresh pointer read, not the serving TTL). */
-export async function cacheStatus(deps: CacheDeps, projectId: string): Promise<CacheStatus> {
+export const cacheStatus = useCase(ProjectCommand, async (deps: CacheDeps, { projectId }): Promise<CacheStatus> => {
   const pointer = await deps.cache.pointer(projectId, { fresh: true });
   return { project_id: projectId, last_rebuilt_at: pointer?.built_at ?? null, ready: pointer !== null };
-}
+});

@@ -20,20 +20,5 @@ export function createSql(
   });
 }
 
-/** Errors that mean the database could not be reached (as opposed to a query it refused). */
-export function isConnectionError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return (
-    typeof code === 'string' &&
-    (code.startsWith('ECONN') ||
-      code === 'ETIMEDOUT' ||
-      code === 'EPIPE' ||
-      code === 'ENOTFOUND' ||
-      code === 'CONNECT_TIMEOUT' ||
-      code === 'CONNECTION_CLOSED' ||
-      code === 'CONNECTION_ENDED' ||
-      code === 'CONNECTION_DESTROYED' ||
-      code === '57P01' || // admin_shutdown
-      code === '57P03') // cannot_connect_now
-  );
-}
+// Whether an error means "unreachable" is the database boundary's knowledge (errors.ts).
+export { isConnectionError } from './errors.ts';

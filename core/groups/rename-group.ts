@@ -1,23 +1,34 @@
 import type { Deps } from '../deps.ts';
+import { transaction } from '../db/transaction.ts';
+import { useCase } from '../use-case.ts';
+import { isGroupName } from '../validation.ts';
 import { lockProject } from '../projects/lock-project.ts';
 import { groupExists, groupNotFound, groupTaken } from './group-exists.ts';
-import type { RenamedGroup } from './schemas.ts';
+import { RenameGroupCommand, type RenamedGroup } from './schemas.ts';
 
 /** Moves every live key of a group to the new name in one statement, so readers see all or none. */
-export async function renameGroup(
-  deps: Pick<Deps, 'sql'>,
-  projectId: string,
-  oldName: string,
-  newName: string,
-): Promise<RenamedGroup> {
-  return deps.sql.begin(async (tx) => {
-    await lockProject(tx, projectId);
-    if (!(await groupExists(tx, projectId, oldName))) throw groupNotFound(oldName);
-    if (await groupExists(tx, projectId, newName)) throw groupTaken(newName);
-    const rows = await tx`
-      update translation_keys set group_name = ${newName}, updated_at = now()
-      where project_id = ${projectId} and group_name = ${oldName} and deleted_at is null
-      returning id`;
-    return { project_id: projectId, old_name: oldName, new_name: newName, keys_updated: rows.length };
+export const renameGroup = useCase(RenameGroupCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<RenamedGroup> => {
+  const { projectId, name, newName } = input;
+  if (!isGroupName(name)) throw groupNotFound(name);
+  return transaction(deps, async (tx) => {
+    await lockProject(tx.sql, projectId);
+    if (!(await groupExists(tx.sql, projectId, name))) throw groupNotFound(name);
+    if (await groupExists(tx.sql, projectId, newName)) throw groupTaken(newName);
+    const [row] = await tx.sql<{ count: number }[]>`
+      with moved as (
+        update translation_keys set group_name = ${newName}, updated_at = now()
+        where project_id = ${projectId} and group_name = ${name} and deleted_at is null
+        returning 1)
+      select count(*)::int as count from moved`;
+    const keysUpdated = row!.count;
+    tx.record({
+      type: 'group.renamed',
+      projectId,
+      actor: input.actor,
+      entity: { type: 'group', id: newName },
+      before: { name },
+      after: { name: newName, keys: keysUpdated },
+    });
+    return { project_id: projectId, old_name: name, new_name: newName, keys_updated: keysUpdated };
   });
-}
+});

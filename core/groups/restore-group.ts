@@ -1,31 +1,50 @@
 import type { Deps } from '../deps.ts';
 import { conflict, notFound } from '../errors.ts';
+import { transaction } from '../db/transaction.ts';
+import { useCase } from '../use-case.ts';
+import { isGroupName } from '../validation.ts';
 import { assertKeyCapacity, lockProject } from '../projects/lock-project.ts';
-import type { RestoredGroup } from './schemas.ts';
+import { GroupCommand, type RestoredGroup } from './schemas.ts';
+
+const nothingToRestore = (name: string) => notFound(`Group '${name}' has no deleted keys to restore`);
+/** How many clashing names a 409 lists; the count says how many there are in all. */
+const LISTED = 20;
 
 /**
  * Undoes the group's most recent delete: the keys soft-deleted together at that moment come back
- * with their values. All or nothing: 409 when any of their names is live again meanwhile.
+ * with their values. All or nothing: 409 when any of their names is live again meanwhile. Set-based
+ * statements only, so a group of any size restores (no list of ids travels as bind parameters).
  */
-export async function restoreGroup(deps: Pick<Deps, 'sql'>, projectId: string, name: string): Promise<RestoredGroup> {
-  return deps.sql.begin(async (tx) => {
-    const { plan, limits } = await lockProject(tx, projectId);
-    const candidates = await tx<{ id: string; key: string }[]>`
-      select id, key from translation_keys
-      where project_id = ${projectId} and group_name = ${name} and deleted_at = (
-        select max(deleted_at) from translation_keys where project_id = ${projectId} and group_name = ${name})`;
-    if (candidates.length === 0) throw notFound(`Group '${name}' has no deleted keys to restore`);
-    const taken = await tx<{ key: string }[]>`
-      select key from translation_keys
-      where project_id = ${projectId} and deleted_at is null and key in ${tx(candidates.map((c) => c.key))}
-      order by key`;
-    if (taken.length > 0) {
-      throw conflict(`Cannot restore group '${name}': key name(s) in use: ${taken.map((t) => t.key).join(', ')}`);
+export const restoreGroup = useCase(GroupCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<RestoredGroup> => {
+  const { projectId, name } = input;
+  if (!isGroupName(name)) throw nothingToRestore(name);
+  return transaction(deps, async (tx) => {
+    const { sql } = tx;
+    const { plan, limits } = await lockProject(sql, projectId);
+    const lastDelete = sql`(
+      select max(deleted_at) from translation_keys where project_id = ${projectId} and group_name = ${name})`;
+    const [counts] = await sql<{ candidates: number; clashes: number; listed: string[] | null }[]>`
+      with candidates as (
+        select key from translation_keys
+        where project_id = ${projectId} and group_name = ${name} and deleted_at = ${lastDelete}
+      ), clashes as (
+        select c.key from candidates c
+        join translation_keys live on live.project_id = ${projectId} and live.key = c.key and live.deleted_at is null
+      )
+      select (select count(*)::int from candidates) as candidates,
+             (select count(*)::int from clashes) as clashes,
+             (select array_agg(key order by key) from (select key from clashes order by key limit ${LISTED}) l) as listed`;
+    const { candidates, clashes, listed } = counts!;
+    if (candidates === 0) throw nothingToRestore(name);
+    if (clashes > 0) {
+      const more = clashes > LISTED ? ` and ${clashes - LISTED} more` : '';
+      throw conflict(`Cannot restore group '${name}': key name(s) in use: ${(listed ?? []).join(', ')}${more}`);
     }
-    await assertKeyCapacity(tx, projectId, plan, limits.keysPerProject, candidates.length);
-    await tx`
+    await assertKeyCapacity(sql, projectId, plan, limits.keysPerProject, candidates);
+    await sql`
       update translation_keys set deleted_at = null, updated_at = now()
-      where id in ${tx(candidates.map((c) => c.id))}`;
-    return { project_id: projectId, group_name: name, keys_restored: candidates.length };
+      where project_id = ${projectId} and group_name = ${name} and deleted_at = ${lastDelete}`;
+    tx.record({ type: 'group.restored', projectId, actor: input.actor, entity: { type: 'group', id: name }, after: { keys: candidates } });
+    return { project_id: projectId, group_name: name, keys_restored: candidates };
   });
-}
+});

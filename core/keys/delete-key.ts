@@ -1,11 +1,17 @@
 import type { Deps } from '../deps.ts';
+import { transaction } from '../db/transaction.ts';
+import { useCase } from '../use-case.ts';
 import { keyNotFound } from './update-key.ts';
+import { KeyCommand } from './schemas.ts';
 
 /** Soft delete: the key and its values stop being served; the admin API can restore them. */
-export async function deleteKey(deps: Pick<Deps, 'sql'>, projectId: string, keyId: string): Promise<void> {
-  const rows = await deps.sql`
-    update translation_keys set deleted_at = now(), updated_at = now()
-    where id = ${keyId} and project_id = ${projectId} and deleted_at is null
-    returning id`;
-  if (rows.length === 0) throw keyNotFound();
-}
+export const deleteKey = useCase(KeyCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<void> =>
+  transaction(deps, async (tx) => {
+    const [row] = await tx.sql<{ key: string; group_name: string }[]>`
+      update translation_keys set deleted_at = now(), updated_at = now()
+      where id = ${input.keyId} and project_id = ${input.projectId} and deleted_at is null
+      returning key, group_name`;
+    if (!row) throw keyNotFound();
+    tx.record({ type: 'key.deleted', projectId: input.projectId, actor: input.actor, entity: { type: 'key', id: input.keyId }, before: row });
+  }),
+);

@@ -1,23 +1,28 @@
 import type { Deps } from '../deps.ts';
 import { notFound } from '../errors.ts';
-import type { UpdatedKey, UpdateKeyInput } from './schemas.ts';
+import { transaction } from '../db/transaction.ts';
+import { useCase } from '../use-case.ts';
+import { UpdateKeyCommand, type UpdatedKey } from './schemas.ts';
 
 export const keyNotFound = () => notFound('Key not found');
 
-export async function updateKey(
-  deps: Pick<Deps, 'sql'>,
-  projectId: string,
-  keyId: string,
-  input: UpdateKeyInput,
-): Promise<UpdatedKey> {
-  const setDescription = input.description !== undefined;
-  const [row] = await deps.sql<{ group_name: string }[]>`
-    update translation_keys set
-      group_name = coalesce(${input.group_name ?? null}, group_name),
-      description = case when ${setDescription} then ${input.description ?? null}::text else description end,
-      updated_at = now()
-    where id = ${keyId} and project_id = ${projectId} and deleted_at is null
-    returning group_name`;
-  if (!row) throw keyNotFound();
-  return { id: keyId, project_id: projectId, updated: true, group_name: row.group_name };
-}
+type KeyFields = { group_name: string; description: string | null };
+
+export const updateKey = useCase(UpdateKeyCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<UpdatedKey> =>
+  transaction(deps, async (tx) => {
+    const { projectId, keyId } = input;
+    const [before] = await tx.sql<KeyFields[]>`
+      select group_name, description from translation_keys
+      where id = ${keyId} and project_id = ${projectId} and deleted_at is null for update`;
+    if (!before) throw keyNotFound();
+    const [after] = await tx.sql<KeyFields[]>`
+      update translation_keys set
+        group_name = ${input.group_name ?? before.group_name},
+        description = ${input.description === undefined ? before.description : input.description},
+        updated_at = now()
+      where id = ${keyId}
+      returning group_name, description`;
+    tx.record({ type: 'key.updated', projectId, actor: input.actor, entity: { type: 'key', id: keyId }, before, after });
+    return { id: keyId, project_id: projectId, updated: true, group_name: after!.group_name };
+  }),
+);

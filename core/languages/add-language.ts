@@ -1,12 +1,15 @@
 import type { Deps } from '../deps.ts';
 import { conflict, planLimit } from '../errors.ts';
+import { transaction } from '../db/transaction.ts';
+import { useCase } from '../use-case.ts';
 import { lockProject } from '../projects/lock-project.ts';
-import type { AddedLanguage } from './schemas.ts';
+import { LanguageCommand, type AddedLanguage } from './schemas.ts';
 
-export async function addLanguage(deps: Pick<Deps, 'sql'>, projectId: string, code: string): Promise<AddedLanguage> {
-  return deps.sql.begin(async (tx) => {
-    const { plan, limits } = await lockProject(tx, projectId);
-    const [row] = await tx<{ count: number; present: boolean }[]>`
+export const addLanguage = useCase(LanguageCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<AddedLanguage> =>
+  transaction(deps, async (tx) => {
+    const { projectId, code } = input;
+    const { plan, limits } = await lockProject(tx.sql, projectId);
+    const [row] = await tx.sql<{ count: number; present: boolean }[]>`
       select count(*)::int as count, coalesce(bool_or(code = ${code}), false) as present
       from project_languages where project_id = ${projectId}`;
     if (row!.present) throw conflict(`Language '${code}' is already registered`);
@@ -16,7 +19,8 @@ export async function addLanguage(deps: Pick<Deps, 'sql'>, projectId: string, co
         `Language limit reached: the ${plan} plan allows ${limit} languages per project. Upgrade the plan to add more.`,
       );
     }
-    await tx`insert into project_languages (project_id, code) values (${projectId}, ${code})`;
+    await tx.sql`insert into project_languages (project_id, code) values (${projectId}, ${code})`;
+    tx.record({ type: 'language.added', projectId, actor: input.actor, entity: { type: 'language', id: code } });
     return { project_id: projectId, code, added: true };
-  });
-}
+  }),
+);

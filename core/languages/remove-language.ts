@@ -1,6 +1,8 @@
 import type { Deps } from '../deps.ts';
 import { notFound } from '../errors.ts';
-import type { RemovedLanguage } from './schemas.ts';
+import { transaction } from '../db/transaction.ts';
+import { useCase } from '../use-case.ts';
+import { LanguageCommand, type RemovedLanguage } from './schemas.ts';
 
 export const languageNotRegistered = (code: string) => notFound(`Language '${code}' is not registered for this project`);
 
@@ -8,13 +10,17 @@ export const languageNotRegistered = (code: string) => notFound(`Language '${cod
  * Unregisters a language and permanently deletes its values across all keys (also those kept for
  * soft-deleted keys: they are counted in translations_deleted).
  */
-export async function removeLanguage(deps: Pick<Deps, 'sql'>, projectId: string, code: string): Promise<RemovedLanguage> {
-  return deps.sql.begin(async (tx) => {
-    const [registered] = await tx`
+export const removeLanguage = useCase(LanguageCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<RemovedLanguage> =>
+  transaction(deps, async (tx) => {
+    const { projectId, code } = input;
+    const [registered] = await tx.sql`
       select 1 from project_languages where project_id = ${projectId} and code = ${code} for update`;
     if (!registered) throw languageNotRegistered(code);
-    const deleted = await tx`delete from translations where project_id = ${projectId} and language = ${code} returning 1`;
-    await tx`delete from project_languages where project_id = ${projectId} and code = ${code}`;
-    return { project_id: projectId, code, translations_deleted: deleted.length, deleted: true };
-  });
-}
+    const [row] = await tx.sql<{ count: number }[]>`
+      with deleted as (delete from translations where project_id = ${projectId} and language = ${code} returning 1)
+      select count(*)::int as count from deleted`;
+    await tx.sql`delete from project_languages where project_id = ${projectId} and code = ${code}`;
+    tx.record({ type: 'language.removed', projectId, actor: input.actor, entity: { type: 'language', id: code }, before: { values: row!.count } });
+    return { project_id: projectId, code, translations_deleted: row!.count, deleted: true };
+  }),
+);

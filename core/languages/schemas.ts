@@ -1,8 +1,12 @@
 import * as v from 'valibot';
 import { Uuid } from '../validation.ts';
+import { InProject, WriteInProject } from '../commands.ts';
 import { LanguageCode } from './language-code.ts';
 
 export const AddLanguageInput = v.strictObject({ code: LanguageCode });
+
+export const ListLanguagesCommand = v.object({ ...InProject });
+export const LanguageCommand = v.object({ ...WriteInProject, code: LanguageCode });
 
 export const LanguageList = v.object({
   project_id: Uuid,

@@ -1,25 +1,45 @@
 import type { Deps } from '../deps.ts';
+import { actorId } from '../actor.ts';
 import { notFound } from '../errors.ts';
+import { published } from '../db/transaction.ts';
+import { useCase } from '../use-case.ts';
 import { keyNotFound } from '../keys/update-key.ts';
+import { DeleteTranslationCommand, type TranslationStatus } from './schemas.ts';
 
 export const translationNotFound = (language: string) => notFound(`This key has no '${language}' translation`);
 
-/** Permanently deletes one value of a live key of the project. */
-export async function deleteTranslation(
-  deps: Pick<Deps, 'sql'>,
-  projectId: string,
-  keyId: string,
-  language: string,
-): Promise<void> {
-  const [row] = await deps.sql<{ key_found: boolean; removed: boolean }[]>`
+type Row = { key_found: boolean; value: string | null; status: TranslationStatus | null; event_id: string | null };
+
+/** Permanently deletes one value of a live key of the project: one statement with its event, like the PUT. */
+export const deleteTranslation = useCase(DeleteTranslationCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<void> => {
+  const { projectId, keyId, language, actor } = input;
+  const entityId = `${keyId}/${language}`;
+  const [row] = await deps.sql<Row[]>`
     with live_key as (
       select id from translation_keys where id = ${keyId} and project_id = ${projectId} and deleted_at is null
     ), removed as (
       delete from translations t using live_key
       where t.key_id = live_key.id and t.language = ${language} and t.project_id = ${projectId}
-      returning 1
+      returning t.value, t.status
+    ), event as (
+      insert into domain_events (type, project_id, actor_type, actor_id, entity_type, entity_id, before)
+      select 'translation.deleted', ${projectId}, ${actor.type}, ${actorId(actor)}, 'translation', ${entityId},
+             jsonb_build_object('value', removed.value, 'status', removed.status)
+      from removed
+      returning id
     )
-    select exists (select 1 from live_key) as key_found, exists (select 1 from removed) as removed`;
+    select exists (select 1 from live_key) as key_found, removed.value, removed.status, (select id from event) as event_id
+    from (select 1) as one left join removed on true`;
   if (!row?.key_found) throw keyNotFound();
-  if (!row.removed) throw translationNotFound(language);
-}
+  if (row.value === null) throw translationNotFound(language);
+  await published(deps, [
+    {
+      id: Number(row.event_id),
+      type: 'translation.deleted',
+      projectId,
+      actor,
+      entity: { type: 'translation', id: entityId },
+      before: { value: row.value, status: row.status },
+    },
+  ]);
+});

@@ -1,7 +1,10 @@
 import type { Deps } from '../deps.ts';
+import { actorId } from '../actor.ts';
+import { published } from '../db/transaction.ts';
+import { useCase } from '../use-case.ts';
 import { keyNotFound } from '../keys/update-key.ts';
 import { languageNotRegistered } from '../languages/remove-language.ts';
-import type { PutTranslationInput, TranslationStatus, TranslationValue } from './schemas.ts';
+import { PutTranslationCommand, type TranslationStatus, type TranslationValue } from './schemas.ts';
 
 type Row = {
   key_found: boolean;
@@ -9,52 +12,76 @@ type Row = {
   project_id: string | null;
   value: string | null;
   status: TranslationStatus | null;
+  event_id: string | null;
+  before: { value: string; status: TranslationStatus } | null;
 };
 
 /**
  * Creates or overwrites one value in a single statement: the guard (live key of this project,
- * language registered) and the upsert run together, so concurrent writers of one key and language
- * serialize on the row and the last committed write wins whole.
+ * language registered), the upsert and its domain event run together, so concurrent writers of
+ * one key and language serialize on the row, the last committed write wins whole, and the event
+ * commits with it. One statement is one round trip: this is the API's hottest write.
  */
-export async function putTranslation(
-  deps: Pick<Deps, 'sql'>,
-  projectId: string,
-  keyId: string,
-  language: string,
-  input: PutTranslationInput,
-): Promise<TranslationValue> {
-  let row: Row | undefined;
-  try {
-    [row] = await deps.sql<Row[]>`
-      with live_key as (
-        select id, project_id from translation_keys
-        where id = ${keyId} and project_id = ${projectId} and deleted_at is null
-      ), registered as (
-        select code from project_languages where project_id = ${projectId} and code = ${language}
-      ), written as (
-        insert into translations (key_id, project_id, language, value, status)
-        select live_key.id, live_key.project_id, registered.code, ${input.value}::text, ${input.status}::text
-        from live_key, registered
-        on conflict (key_id, language) do update
-          set value = excluded.value, status = excluded.status, updated_at = now()
-        returning project_id, value, status
-      )
-      select exists (select 1 from live_key) as key_found,
-             exists (select 1 from registered) as language_found,
-             written.project_id, written.value, written.status
-      from (select 1) as one left join written on true`;
-  } catch (error) {
-    // The guard read a snapshot: a language removed (or a project deleted) between that snapshot
-    // and the foreign-key check surfaces as 23503. For the caller that is simply "not there".
-    const e = error as { code?: unknown; constraint_name?: unknown } | null;
-    if (e?.code === '23503') {
-      throw String(e.constraint_name ?? '').includes('language') ? languageNotRegistered(language) : keyNotFound();
+export const putTranslation = useCase(
+  PutTranslationCommand,
+  async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<TranslationValue> => {
+    const { projectId, keyId, language, actor } = input;
+    let row: Row | undefined;
+    try {
+      [row] = await deps.sql<Row[]>`
+        with live_key as (
+          select id, project_id from translation_keys
+          where id = ${keyId} and project_id = ${projectId} and deleted_at is null
+        ), registered as (
+          select code from project_languages where project_id = ${projectId} and code = ${language}
+        ), previous as (
+          select jsonb_build_object('value', value, 'status', status) as before
+          from translations where key_id = ${keyId} and language = ${language} and project_id = ${projectId}
+        ), written as (
+          insert into translations (key_id, project_id, language, value, status)
+          select live_key.id, live_key.project_id, registered.code, ${input.value}::text, ${input.status}::text
+          from live_key, registered
+          on conflict (key_id, language) do update
+            set value = excluded.value, status = excluded.status, updated_at = now()
+          returning project_id, value, status
+        ), event as (
+          insert into domain_events (type, project_id, actor_type, actor_id, entity_type, entity_id, before, after)
+          select 'translation.written', written.project_id, ${actor.type}, ${actorId(actor)}, 'translation',
+                 ${`${keyId}/${language}`}, (select before from previous),
+                 jsonb_build_object('value', written.value, 'status', written.status)
+          from written
+          returning id
+        )
+        select exists (select 1 from live_key) as key_found,
+               exists (select 1 from registered) as language_found,
+               written.project_id, written.value, written.status,
+               (select id from event) as event_id, (select before from previous) as before
+        from (select 1) as one left join written on true`;
+    } catch (error) {
+      // The guard read a snapshot: a language removed (or a project deleted) between that snapshot
+      // and the foreign-key check surfaces as 23503. For the caller that is simply "not there".
+      const e = error as { code?: unknown; constraint_name?: unknown } | null;
+      if (e?.code === '23503') {
+        throw String(e.constraint_name ?? '').includes('language') ? languageNotRegistered(language) : keyNotFound();
+      }
+      throw error;
     }
-    throw error;
-  }
-  if (!row?.key_found) throw keyNotFound();
-  if (!row.language_found || row.value === null || row.status === null || row.project_id === null) {
-    throw languageNotRegistered(language);
-  }
-  return { key_id: keyId, language, value: row.value, status: row.status, project_id: row.project_id };
-}
+    if (!row?.key_found) throw keyNotFound();
+    if (!row.language_found || row.value === null || row.status === null || row.project_id === null) {
+      throw languageNotRegistered(language);
+    }
+    const after = { value: row.value, status: row.status };
+    await published(deps, [
+      {
+        id: Number(row.event_id),
+        type: 'translation.written',
+        projectId,
+        actor,
+        entity: { type: 'translation', id: `${keyId}/${language}` },
+        before: row.before,
+        after,
+      },
+    ]);
+    return { key_id: keyId, language, value: row.value, status: row.status, project_id: row.project_id };
+  },
+);

@@ -1,7 +1,8 @@
 import type { Deps } from '../deps.ts';
 import { notFound } from '../errors.ts';
 import { isGroupName } from '../validation.ts';
-import type { StatusFilter } from './schemas.ts';
+import { useCase } from '../use-case.ts';
+import { ReadGroupCommand, type StatusFilter } from './schemas.ts';
 import { envelope, translationsObject } from './translations-json.ts';
 
 export const groupHasNoValues = (language: string, group: string, filter: StatusFilter) =>
@@ -10,13 +11,8 @@ export const groupHasNoValues = (language: string, group: string, filter: Status
   );
 
 /** The live values of one group in one language, in one query: the body, serialized; 404 when none match. */
-export async function readGroup(
-  deps: Pick<Deps, 'sql'>,
-  projectId: string,
-  language: string,
-  group: string,
-  filter: StatusFilter,
-): Promise<string> {
+export const readGroup = useCase(ReadGroupCommand, async (deps: Pick<Deps, 'sql'>, input): Promise<string> => {
+  const { projectId, language, group, status: filter } = input;
   // A name that could never be a group has no values; no need to ask the database.
   if (!isGroupName(group)) throw groupHasNoValues(language, group, filter);
   const { sql } = deps;
@@ -28,4 +24,4 @@ export async function readGroup(
       and t.project_id = ${projectId} and ${passes}`;
   if (!row || row.count === 0) throw groupHasNoValues(language, group, filter);
   return envelope({ project_id: projectId, language, group, status_filter: filter, count: row.count }, row.translations);
-}
+});

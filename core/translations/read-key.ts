@@ -2,7 +2,8 @@ import * as v from 'valibot';
 import type { Deps } from '../deps.ts';
 import { notFound } from '../errors.ts';
 import { isGroupName, KeyName } from '../validation.ts';
-import type { KeyTranslation, StatusFilter, TranslationStatus } from './schemas.ts';
+import { useCase } from '../use-case.ts';
+import { ReadKeyCommand, type KeyTranslation, type StatusFilter, type TranslationStatus } from './schemas.ts';
 
 export const keyValueNotFound = (language: string, group: string, key: string, filter: StatusFilter) =>
   notFound(
@@ -10,14 +11,8 @@ export const keyValueNotFound = (language: string, group: string, key: string, f
   );
 
 /** One live value by full key name, which must belong to the named group; one query. */
-export async function readKey(
-  deps: Pick<Deps, 'sql'>,
-  projectId: string,
-  language: string,
-  group: string,
-  key: string,
-  filter: StatusFilter,
-): Promise<KeyTranslation> {
+export const readKey = useCase(ReadKeyCommand, async (deps: Pick<Deps, 'sql'>, input): Promise<KeyTranslation> => {
+  const { projectId, language, group, key, status: filter } = input;
   // Names that could never exist have no value; asking would only risk Postgres refusing them.
   if (!isGroupName(group) || !v.is(KeyName, key)) throw keyValueNotFound(language, group, key, filter);
   const { sql } = deps;
@@ -29,4 +24,4 @@ export async function readKey(
       ${filter === 'all' ? sql`` : sql`and t.status = ${filter}`}`;
   if (!row) throw keyValueNotFound(language, group, key, filter);
   return { key, group, language, value: row.value, status: row.status };
-}
+});

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { notFound } from '../errors.ts';
-import type { StatusFilter } from './schemas.ts';
+import { useCase } from '../use-case.ts';
+import { ReadLanguageCommand } from './schemas.ts';
 import { envelope, translationsObject } from './translations-json.ts';
 
 export const languageHasNoValues = (language: string) =>
@@ -11,12 +12,8 @@ export const languageHasNoValues = (language: string) =>
  * 404 only when the language has no live values at all; a filter that matches none of them gives
  * count 0. Values of languages no longer registered cannot exist: removing a language deletes them.
  */
-export async function readLanguage(
-  deps: Pick<Deps, 'sql'>,
-  projectId: string,
-  language: string,
-  filter: StatusFilter,
-): Promise<string> {
+export const readLanguage = useCase(ReadLanguageCommand, async (deps: Pick<Deps, 'sql'>, input): Promise<string> => {
+  const { projectId, language, status: filter } = input;
   const { sql } = deps;
   const passes = filter === 'all' ? sql`true` : sql`t.status = ${filter}`;
   const [row] = await sql<{ total: number; count: number; translations: string }[]>`
@@ -28,4 +25,4 @@ export async function readLanguage(
       and k.project_id = ${projectId} and k.deleted_at is null`;
   if (!row || row.total === 0) throw languageHasNoValues(language);
   return envelope({ project_id: projectId, language, status_filter: filter, count: row.count }, row.translations);
-}
+});

@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import { storableText, Uuid } from '../validation.ts';
+import { InProject, WriteInProject } from '../commands.ts';
+import { LanguageCode } from '../languages/language-code.ts';
 
 export const TRANSLATION_STATUSES = ['draft', 'review', 'approved'] as const;
 export const TranslationStatus = v.picklist(TRANSLATION_STATUSES, 'status must be draft, review or approved');
@@ -19,6 +21,15 @@ export const PutTranslationInput = v.strictObject({
   status: v.optional(TranslationStatus, 'draft'),
 });
 export type PutTranslationInput = v.InferOutput<typeof PutTranslationInput>;
+
+// Use-case inputs. Group and key names of reads are any string: a name that could never exist has
+// no value (404), which is the answer a reader needs, not a validation error.
+export const PutTranslationCommand = v.object({ ...WriteInProject, keyId: Uuid, language: LanguageCode, ...PutTranslationInput.entries });
+export const DeleteTranslationCommand = v.object({ ...WriteInProject, keyId: Uuid, language: LanguageCode });
+const ReadFilter = { status: v.optional(StatusFilter, 'approved') };
+export const ReadLanguageCommand = v.object({ ...InProject, language: LanguageCode, ...ReadFilter });
+export const ReadGroupCommand = v.object({ ...InProject, language: LanguageCode, group: v.string(), ...ReadFilter });
+export const ReadKeyCommand = v.object({ ...InProject, language: LanguageCode, group: v.string(), key: v.string(), ...ReadFilter });
 
 export const TranslationValue = v.object({
   key_id: Uuid,

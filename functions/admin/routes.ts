@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import type { AppEnv } from '../http/app-env.ts';
 import { adminAuth } from '../http/admin-auth.ts';
 import { describe } from '../http/describe.ts';
-import { jsonBody, validBody, validParams } from '../http/validate.ts';
+import { requireJsonBody, validBody, validParams } from '../http/validate.ts';
 import type { RouteGroup } from '../http/route-group.ts';
 import { Uuid } from '../../core/validation.ts';
 import {
@@ -17,7 +17,7 @@ import {
   UpdateAccountInput,
   UpdateProjectInput,
 } from '../../core/accounts/schemas.ts';
-import { CreatedKey } from '../../core/keys/schemas.ts';
+import { KeyRecord } from '../../core/keys/schemas.ts';
 import { RestoredGroup } from '../../core/groups/schemas.ts';
 import { createAccount } from '../../core/accounts/create-account.ts';
 import { updateAccount } from '../../core/accounts/update-account.ts';
@@ -27,8 +27,7 @@ import { createApiKey } from '../../core/accounts/create-api-key.ts';
 import { revokeApiKey } from '../../core/accounts/revoke-api-key.ts';
 import { restoreKey } from '../../core/keys/restore-key.ts';
 import { restoreGroup } from '../../core/groups/restore-group.ts';
-import { groupNotFound } from '../../core/groups/group-exists.ts';
-import { isGroupName } from '../../core/validation.ts';
+import { ADMIN } from '../../core/actor.ts';
 
 const tag = 'Admin';
 const auth = 'admin' as const;
@@ -40,56 +39,56 @@ const routes = new Hono<AppEnv>()
   .post(
     '/accounts',
     describe({ tag, auth, summary: 'Create an account', responses: { 201: Account } }),
-    jsonBody(),
+    requireJsonBody(),
     validBody(CreateAccountInput),
-    async (c) => c.json(await createAccount(c.get('deps'), c.req.valid('json')), 201),
+    async (c) => c.json(await createAccount(c.get('deps'), { actor: ADMIN, ...c.req.valid('json') }), 201),
   )
   .patch(
     '/accounts/:account_id',
     describe({ tag, auth, summary: "Change an account's plan or daily call limit", responses: { 200: Account, 404: null } }),
     validParams(AccountIdParam),
-    jsonBody(),
+    requireJsonBody(),
     validBody(UpdateAccountInput),
-    async (c) => c.json(await updateAccount(c.get('deps'), c.req.valid('param').account_id, c.req.valid('json'))),
+    async (c) => c.json(await updateAccount(c.get('deps'), { actor: ADMIN, accountId: c.req.valid('param').account_id, ...c.req.valid('json') })),
   )
   .post(
     '/accounts/:account_id/projects',
     describe({ tag, auth, summary: 'Create a project with its first API key', responses: { 201: CreatedProject, 402: null, 404: null } }),
     validParams(AccountIdParam),
-    jsonBody(),
+    requireJsonBody(),
     validBody(CreateProjectInput),
-    async (c) => c.json(await createProject(c.get('deps'), c.req.valid('param').account_id, c.req.valid('json')), 201),
+    async (c) => c.json(await createProject(c.get('deps'), { actor: ADMIN, accountId: c.req.valid('param').account_id, ...c.req.valid('json') }), 201),
   )
   .patch(
     '/projects/:project_id',
     describe({ tag, auth, summary: 'Change project settings (auto_rebuild)', responses: { 200: Project, 404: null } }),
     validParams(ProjectIdParam),
-    jsonBody(),
+    requireJsonBody(),
     validBody(UpdateProjectInput),
-    async (c) => c.json(await updateProject(c.get('deps'), c.req.valid('param').project_id, c.req.valid('json'))),
+    async (c) => c.json(await updateProject(c.get('deps'), { actor: ADMIN, projectId: c.req.valid('param').project_id, ...c.req.valid('json') })),
   )
   .post(
     '/projects/:project_id/api-keys',
     describe({ tag, auth, summary: 'Create another API key for a project', responses: { 201: CreatedApiKey, 404: null } }),
     validParams(ProjectIdParam),
-    async (c) => c.json(await createApiKey(c.get('deps'), c.req.valid('param').project_id), 201),
+    async (c) => c.json(await createApiKey(c.get('deps'), { actor: ADMIN, projectId: c.req.valid('param').project_id }), 201),
   )
   .delete(
     '/api-keys/:api_key_id',
     describe({ tag, auth, summary: 'Revoke an API key', responses: { 204: null, 404: null } }),
     validParams(v.object({ api_key_id: Uuid })),
     async (c) => {
-      await revokeApiKey(c.get('deps'), c.req.valid('param').api_key_id);
+      await revokeApiKey(c.get('deps'), { actor: ADMIN, apiKeyId: c.req.valid('param').api_key_id });
       return c.body(null, 204);
     },
   )
   .post(
     '/projects/:project_id/keys/:key_id/restore',
-    describe({ tag, auth, summary: 'Restore a soft-deleted key with its values', responses: { 200: CreatedKey, 402: null, 404: null, 409: null } }),
+    describe({ tag, auth, summary: 'Restore a soft-deleted key with its values', responses: { 200: KeyRecord, 402: null, 404: null, 409: null } }),
     validParams(v.object({ project_id: Uuid, key_id: Uuid })),
     async (c) => {
       const { project_id, key_id } = c.req.valid('param');
-      return c.json(await restoreKey(c.get('deps'), project_id, key_id));
+      return c.json(await restoreKey(c.get('deps'), { actor: ADMIN, projectId: project_id, keyId: key_id }));
     },
   )
   .post(
@@ -98,8 +97,7 @@ const routes = new Hono<AppEnv>()
     validParams(v.object({ project_id: Uuid, group_name: v.string() })),
     async (c) => {
       const { project_id, group_name } = c.req.valid('param');
-      if (!isGroupName(group_name)) throw groupNotFound(group_name);
-      return c.json(await restoreGroup(c.get('deps'), project_id, group_name));
+      return c.json(await restoreGroup(c.get('deps'), { actor: ADMIN, projectId: project_id, name: group_name }));
     },
   );
 

@@ -24,7 +24,7 @@ export type RecordHandlerOptions = {
 };
 
 export async function handleRebuildRecords(
-  deps: Pick<Deps, 'sql' | 'objects' | 'clock' | 'log'>,
+  deps: Pick<Deps, 'sql' | 'events' | 'objects' | 'clock' | 'log'>,
   records: readonly SqsRecord[],
   options: RecordHandlerOptions = {},
 ): Promise<SqsBatchResponse> {

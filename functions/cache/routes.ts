@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { AppEnv } from '../http/app-env.ts';
-import { apiKeyAuth } from '../http/api-key-auth.ts';
+import { apiKeyAuth, keyScope } from '../http/api-key-auth.ts';
+import { dailyQuota } from '../http/daily-quota.ts';
 import { describe } from '../http/describe.ts';
 import type { RouteGroup } from '../http/route-group.ts';
 import { requestRebuild } from '../../core/cache/request-rebuild.ts';
@@ -12,14 +13,14 @@ const RebuildQueued = v.object({ project_id: v.string(), status: v.literal('queu
 const CacheStatus = v.object({ project_id: v.string(), last_rebuilt_at: v.nullable(v.string()), ready: v.boolean() });
 
 const routes = new Hono<AppEnv>()
-  .use('*', apiKeyAuth())
+  .use('*', apiKeyAuth(), dailyQuota())
   .post('/rebuild', describe({ tag, summary: 'Queue a rebuild of the translation cache', responses: { 202: RebuildQueued } }), async (c) =>
     // No body is read: whatever a client sends with this POST is ignored.
-    c.json(await requestRebuild(c.get('deps'), c.get('principal').projectId), 202),
+    c.json(await requestRebuild(c.get('deps'), keyScope(c)), 202),
   )
   .get('/status', describe({ tag, summary: 'When the cache was last built, and whether it is ready', responses: { 200: CacheStatus } }), async (c) => {
     c.header('Cache-Control', 'no-store');
-    return c.json(await cacheStatus(c.get('deps'), c.get('principal').projectId));
+    return c.json(await cacheStatus(c.get('deps'), { projectId: c.get('principal').projectId }));
   });
 
 export const cacheGroup: RouteGroup = { name: 'cache', prefix: '/v1/cache', routes };

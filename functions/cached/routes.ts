@@ -4,6 +4,7 @@ import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import type { AppEnv } from '../http/app-env.ts';
 import { apiKeyAuth } from '../http/api-key-auth.ts';
+import { dailyQuota } from '../http/daily-quota.ts';
 import { describe } from '../http/describe.ts';
 import { LanguageParam } from '../http/params.ts';
 import { validParams } from '../http/validate.ts';
@@ -12,8 +13,6 @@ import type { RouteGroup } from '../http/route-group.ts';
 import { respond } from '../http/response-headers.ts';
 import { LanguageCode } from '../../core/languages/language-code.ts';
 import { cachedGroup, cachedLanguage, cachedManifest, cachedValue, type CachedFile } from '../../core/cache/read-cached.ts';
-import { notFound } from '../../core/errors.ts';
-import { isGroupName } from '../../core/validation.ts';
 
 const tag = 'Cached translations';
 
@@ -47,26 +46,21 @@ async function serveFile(c: Context<AppEnv>, file: CachedFile, encodings = true)
   return respond(c, body as Uint8Array<ArrayBuffer>, 200, headers);
 }
 
-const groupOrMissing = (group: string, language: string) => {
-  if (!isGroupName(group)) throw notFound(`Group '${group}' has no approved translations for language '${language}' in the translation cache`);
-  return group;
-};
-
 const routes = new Hono<AppEnv>()
   .use('*', async (c, next) => {
     // Errors (503 before the first build, 404s) must never be cached by an edge or a client.
     c.header('Cache-Control', 'no-store');
     await next();
   })
-  .use('*', apiKeyAuth())
+  .use('*', apiKeyAuth(), dailyQuota())
   .get('/manifest', describe({ tag, summary: 'Languages of the last build', responses: { 200: null, 304: null, 503: null } }), async (c) =>
-    serveFile(c, await cachedManifest(c.get('deps'), c.get('principal').projectId), false),
+    serveFile(c, await cachedManifest(c.get('deps'), { projectId: c.get('principal').projectId }), false),
   )
   .get(
     '/translations/:language',
     describe({ tag, summary: "A language's approved translations as of the last build", responses: { 200: null, 304: null, 404: null, 503: null } }),
     validParams(LanguageParam),
-    async (c) => serveFile(c, await cachedLanguage(c.get('deps'), c.get('principal').projectId, c.req.valid('param').language)),
+    async (c) => serveFile(c, await cachedLanguage(c.get('deps'), { projectId: c.get('principal').projectId, ...c.req.valid('param') })),
   )
   .get(
     '/translations/:language/:group',
@@ -74,7 +68,7 @@ const routes = new Hono<AppEnv>()
     validParams(GroupParams),
     async (c) => {
       const { language, group } = c.req.valid('param');
-      return serveFile(c, await cachedGroup(c.get('deps'), c.get('principal').projectId, language, groupOrMissing(group, language)));
+      return serveFile(c, await cachedGroup(c.get('deps'), { projectId: c.get('principal').projectId, language, group }));
     },
   )
   .get(
@@ -83,7 +77,7 @@ const routes = new Hono<AppEnv>()
     validParams(KeyParams),
     async (c) => {
       const { language, group, key } = c.req.valid('param');
-      const { body, etag, builtAt } = await cachedValue(c.get('deps'), c.get('principal').projectId, language, groupOrMissing(group, language), key);
+      const { body, etag, builtAt } = await cachedValue(c.get('deps'), { projectId: c.get('principal').projectId, language, group, key });
       const headers = cachingHeaders(etag, builtAt);
       if (isNotModified(c.req.header('if-none-match'), [etag])) return respond(c, null, 304, headers);
       headers['Content-Type'] = 'application/json';

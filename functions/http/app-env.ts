@@ -11,6 +11,8 @@ export type AppEnv = {
     requestId: string;
     /** Set by the API-key middleware on /v1 routes. */
     principal: Principal;
+    /** Set once the daily quota has counted this request. */
+    counted: boolean | undefined;
     /** Headers for the answer, known before it is made: flat name, value pairs (response-headers.ts). */
     pendingHeaders: string[] | undefined;
   };

@@ -11,7 +11,6 @@ import { requestLog } from './request-log.ts';
 import { cors } from './cors.ts';
 import { EXPOSED_HEADERS } from './exposed-headers.ts';
 import { applyHeaders } from './response-headers.ts';
-import { autoRebuildAfterWrites } from './auto-rebuild.ts';
 import type { RouteGroup } from './route-group.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -39,13 +38,12 @@ export function createApi(deps: Deps, groups: readonly RouteGroup[], options: { 
   const limitBody = bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: () => {
-      throw new AppError('payload_too_large', 'Request body exceeds 1 MiB');
+      throw new AppError('too_large', 'Request body exceeds 1 MiB');
     },
   });
   // Only where a body can come: bodyLimit reads c.req.raw.body, which makes the Node adapter build
   // a full Fetch Request (headers, AbortSignal) that GETs on the hot path never need.
   app.use('*', (c, next) => (BODYLESS.has(c.req.method) ? next() : limitBody(c, next)));
-  app.use('/v1/*', autoRebuildAfterWrites());
   for (const group of groups) app.route(group.prefix, group.routes);
   if (options.openapi) {
     app.get(

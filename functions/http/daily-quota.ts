@@ -1,40 +1,23 @@
-// The daily API-call quota on every authenticated /v1 request (spec sections 7 and 8), composed into
-// apiKeyAuth right after the principal is known. Counting is one store round trip, done before the
+// The daily API-call quota (spec sections 7 and 8), declared by each route group right after
+// apiKeyAuth(): `.use('*', apiKeyAuth(), dailyQuota())`. Counting is one store round trip, done before the
 // handler so that a refused call never runs it. Conditional reads are the exception: a 304 costs the
 // caller nothing, so they run first and are counted only when they turn out not to be a 304 (a 304
 // still reports the caller's standing, read from the store without counting: one round trip too).
 // Every counted answer, errors from handlers included, says where the caller stands (docs/rate-limits.md).
 import type { Context, MiddlewareHandler } from 'hono';
 import { AppError } from '../../core/errors.ts';
-import { DAY_SECONDS, dailyCallLimit, type CallTally } from '../../core/usage/count-call.ts';
+import { dailyCallLimit, type CallTally } from '../../core/usage/count-call.ts';
+import { rateLimitHeaders } from './rate-limit-headers.ts';
 import type { AppEnv } from './app-env.ts';
 import { errorResponse } from './errors.ts';
 import { addHeaders } from './response-headers.ts';
 
-/** The policy's name in the IETF RateLimit and RateLimit-Policy fields. */
-const POLICY = 'daily';
-
-/**
- * X-RateLimit-* (the de facto convention) and RateLimit / RateLimit-Policy as structured fields per
- * draft-ietf-httpapi-ratelimit-headers-11. Resets are delta-seconds everywhere, like Retry-After.
- */
-export function rateLimitHeaders(tally: CallTally): Record<string, string> {
-  return {
-    'X-RateLimit-Limit': String(tally.limit),
-    'X-RateLimit-Remaining': String(tally.remaining),
-    'X-RateLimit-Reset': String(tally.resetSeconds),
-    'RateLimit-Policy': `"${POLICY}";q=${tally.limit};w=${DAY_SECONDS}`,
-    RateLimit: `"${POLICY}";r=${tally.remaining};t=${tally.resetSeconds}`,
-  };
-}
-
-export function quotaExceeded(tally: CallTally): AppError {
+export function quotaExceeded(tally: CallTally): AppError<CallTally> {
   return new AppError(
     'rate_limited',
     `Daily API call quota exceeded: ${tally.used} calls today, ${tally.limit} allowed ` +
       `(plus a grace of ${tally.grace}). Retry after the reset at midnight UTC.`,
-    // no-store: the refusal is about this moment, and a cache must not replay it after the reset.
-    { headers: { ...rateLimitHeaders(tally), 'Retry-After': String(tally.resetSeconds), 'Cache-Control': 'no-store' } },
+    { data: tally },
   );
 }
 
@@ -56,6 +39,9 @@ function setHeaders(c: Context<AppEnv>, tally: CallTally): void {
 
 export const dailyQuota = (): MiddlewareHandler<AppEnv> =>
   async function dailyQuota(c, next) {
+    // A router mounted inside another that already counted this call must not count it twice.
+    if (c.get('counted')) return next();
+    c.set('counted', true);
     const { calls } = c.get('deps');
     const account = { accountId: c.get('principal').accountId, limit: dailyCallLimit(c.get('principal')) };
 
@@ -87,7 +73,9 @@ export const dailyQuota = (): MiddlewareHandler<AppEnv> =>
 function replaceWithRefusal(c: Context<AppEnv>, tally: CallTally): void {
   const error = quotaExceeded(tally);
   const mapped = errorResponse(error, c);
-  const headers = new Headers(error.headers);
+  const headers = new Headers(rateLimitHeaders(tally));
+  headers.set('Retry-After', String(tally.resetSeconds));
+  headers.set('Cache-Control', 'no-store');
   headers.set('Content-Type', mapped.headers.get('content-type') ?? 'application/json');
   // Unset first: assigning over an existing c.res would merge the old answer's headers back in.
   c.res = undefined;

@@ -1,12 +1,15 @@
 // The one place where errors become HTTP: every AppError code maps to a status and the spec's
-// envelope `{ "detail": ... }`; anything unexpected is logged with the request id and answered as
-// an opaque 500.
+// envelope `{ "detail": ... }` (and, from the error's data, the headers that status needs);
+// anything unexpected is logged with the request id and answered as an opaque 500. Database errors
+// arrive here already as domain errors (core/db/errors.ts).
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { AppError, type AppErrorCode } from '../../core/errors.ts';
-import { isConnectionError } from '../../core/db/client.ts';
+import { toDomainError } from '../../core/db/errors.ts';
+import type { CallTally } from '../../core/usage/count-call.ts';
 import type { AppEnv } from './app-env.ts';
+import { rateLimitHeaders } from './rate-limit-headers.ts';
 
 function statusOf(code: AppErrorCode): ContentfulStatusCode {
   switch (code) {
@@ -15,6 +18,7 @@ function statusOf(code: AppErrorCode): ContentfulStatusCode {
     case 'conflict':
       return 409;
     case 'plan_limit':
+    case 'quota_exceeded':
       return 402;
     case 'validation':
       return 422;
@@ -26,43 +30,40 @@ function statusOf(code: AppErrorCode): ContentfulStatusCode {
       return 429;
     case 'not_ready':
       return 503;
-    case 'payload_too_large':
+    case 'too_large':
       return 413;
-    case 'unsupported_media_type':
-      return 415;
     case 'dependency':
       return 500;
   }
 }
 
-// Postgres refusing input is still the client's fault: a safety net behind core's own validation.
-const PG_INPUT_ERRORS: Record<string, { status: ContentfulStatusCode; detail: string }> = {
-  '22P02': { status: 422, detail: 'Invalid input syntax' },
-  '22001': { status: 422, detail: 'Value too long' },
-  '22021': { status: 422, detail: 'Invalid character in input' },
-  '23505': { status: 409, detail: 'Conflict with an existing resource' },
-  '54000': { status: 413, detail: 'Input too large' },
-};
+function headersOf(error: AppError): Record<string, string> | undefined {
+  if (error.code !== 'rate_limited' || !error.data) return undefined;
+  const tally = error.data as CallTally;
+  // no-store: the refusal is about this moment, and a cache must not replay it after the reset.
+  return { ...rateLimitHeaders(tally), 'Retry-After': String(tally.resetSeconds), 'Cache-Control': 'no-store' };
+}
 
-export function errorResponse(error: unknown, c: Context<AppEnv>): Response {
-  if (error instanceof AppError) {
-    const body = { detail: error.code === 'validation' && error.issues ? error.issues : error.message };
-    return c.json(body, statusOf(error.code), error.headers);
-  }
-  if (error instanceof HTTPException) {
-    const status = error.status as ContentfulStatusCode;
-    return c.json({ detail: error.message || 'Bad request' }, status);
-  }
-  const pgCode = (error as { code?: unknown } | null)?.code;
-  if (typeof pgCode === 'string' && pgCode in PG_INPUT_ERRORS) {
-    const { status, detail } = PG_INPUT_ERRORS[pgCode]!;
-    return c.json({ detail }, status);
-  }
+function detailOf(error: AppError): unknown {
+  if (error.code === 'validation' && error.issues) return error.issues;
+  if (error.code === 'quota_exceeded' && error.data) return error.data;
+  return error.message;
+}
+
+export function errorResponse(thrown: unknown, c: Context<AppEnv>): Response {
+  // Errors from middleware that talks to the database directly (API-key verification) too.
+  const error = toDomainError(thrown);
   const log = c.get('deps')?.log;
   const requestId = c.get('requestId');
-  if (isConnectionError(error)) {
-    log?.error('dependency unreachable', { request_id: requestId, error: String(error) });
-    return c.json({ detail: 'A dependency is unavailable; retry once after 1 to 2 seconds' }, 500);
+  if (error instanceof AppError) {
+    if (error.code === 'dependency') {
+      log?.error('dependency unreachable', { request_id: requestId, error: String(error.cause ?? error.message) });
+      return c.json({ detail: 'A dependency is unavailable; retry once after 1 to 2 seconds' }, 500);
+    }
+    return c.json({ detail: detailOf(error) }, statusOf(error.code), headersOf(error));
+  }
+  if (error instanceof HTTPException) {
+    return c.json({ detail: error.message || 'Bad request' }, error.status as ContentfulStatusCode);
   }
   log?.error('unhandled error', {
     request_id: requestId,

@@ -3,7 +3,8 @@
 import type { MiddlewareHandler } from 'hono';
 import { validator } from 'hono-openapi';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { AppError, validationError, type ValidationIssue } from '../../core/errors.ts';
+import { HTTPException } from 'hono/http-exception';
+import { validationError, type ValidationIssue } from '../../core/errors.ts';
 import type { AppEnv } from './app-env.ts';
 
 type Target = 'json' | 'param' | 'query';
@@ -39,11 +40,12 @@ const JSON_MEDIA = /^application\/([\w.-]+\+)?json$/i;
  * Runs before validBody: refuses a body that is not JSON (415) or not parseable (422), so that the
  * validator never silently treats a wrong content type as an empty object.
  */
-export const jsonBody = (): MiddlewareHandler<AppEnv> =>
-  async function jsonBody(c, next) {
+export const requireJsonBody = (): MiddlewareHandler<AppEnv> =>
+  async function requireJsonBody(c, next) {
     const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim();
     if (!JSON_MEDIA.test(mediaType)) {
-      throw new AppError('unsupported_media_type', 'Content-Type must be application/json');
+      // 415 is about HTTP itself, so it stays out of core's error codes.
+      throw new HTTPException(415, { message: 'Content-Type must be application/json' });
     }
     let body: unknown;
     try {

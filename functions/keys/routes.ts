@@ -1,11 +1,12 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/app-env.ts';
-import { apiKeyAuth } from '../http/api-key-auth.ts';
+import { apiKeyAuth, keyScope } from '../http/api-key-auth.ts';
+import { dailyQuota } from '../http/daily-quota.ts';
 import { describe } from '../http/describe.ts';
 import { KeyIdParam } from '../http/params.ts';
-import { jsonBody, validBody, validParams, validQuery } from '../http/validate.ts';
+import { requireJsonBody, validBody, validParams, validQuery } from '../http/validate.ts';
 import type { RouteGroup } from '../http/route-group.ts';
-import { CreatedKey, CreateKeyInput, KeyList, ListKeysQuery, UpdatedKey, UpdateKeyInput } from '../../core/keys/schemas.ts';
+import { KeyRecord, CreateKeyInput, KeyList, ListKeysQuery, UpdatedKey, UpdateKeyInput } from '../../core/keys/schemas.ts';
 import { listKeys } from '../../core/keys/list-keys.ts';
 import { createKey } from '../../core/keys/create-key.ts';
 import { updateKey } from '../../core/keys/update-key.ts';
@@ -15,32 +16,32 @@ import { translationValueRoutes } from './translation-routes.ts';
 const tag = 'Keys';
 
 const routes = new Hono<AppEnv>()
-  .use('*', apiKeyAuth())
+  .use('*', apiKeyAuth(), dailyQuota())
   .get('/', describe({ tag, summary: 'List live keys', responses: { 200: KeyList } }), validQuery(ListKeysQuery), async (c) =>
-    c.json(await listKeys(c.get('deps'), c.get('principal').projectId, c.req.valid('query').group)),
+    c.json(await listKeys(c.get('deps'), { projectId: c.get('principal').projectId, group: c.req.valid('query').group })),
   )
   .post(
     '/',
-    describe({ tag, summary: 'Create a key', responses: { 201: CreatedKey, 402: null, 409: null } }),
-    jsonBody(),
+    describe({ tag, summary: 'Create a key', responses: { 201: KeyRecord, 402: null, 409: null } }),
+    requireJsonBody(),
     validBody(CreateKeyInput),
-    async (c) => c.json(await createKey(c.get('deps'), c.get('principal').projectId, c.req.valid('json')), 201),
+    async (c) => c.json(await createKey(c.get('deps'), { ...keyScope(c), ...c.req.valid('json') }), 201),
   )
   .patch(
     '/:key_id',
     describe({ tag, summary: "Change a key's group or description", responses: { 200: UpdatedKey, 404: null } }),
     validParams(KeyIdParam),
-    jsonBody(),
+    requireJsonBody(),
     validBody(UpdateKeyInput),
     async (c) =>
-      c.json(await updateKey(c.get('deps'), c.get('principal').projectId, c.req.valid('param').key_id, c.req.valid('json'))),
+      c.json(await updateKey(c.get('deps'), { ...keyScope(c), keyId: c.req.valid('param').key_id, ...c.req.valid('json') })),
   )
   .delete(
     '/:key_id',
     describe({ tag, summary: 'Soft-delete a key and its values', responses: { 204: null, 404: null } }),
     validParams(KeyIdParam),
     async (c) => {
-      await deleteKey(c.get('deps'), c.get('principal').projectId, c.req.valid('param').key_id);
+      await deleteKey(c.get('deps'), { ...keyScope(c), keyId: c.req.valid('param').key_id });
       return c.body(null, 204);
     },
   )

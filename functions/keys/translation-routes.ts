@@ -4,7 +4,8 @@ import * as v from 'valibot';
 import type { AppEnv } from '../http/app-env.ts';
 import { describe } from '../http/describe.ts';
 import { KeyIdParam, LanguageParam } from '../http/params.ts';
-import { jsonBody, validBody, validParams } from '../http/validate.ts';
+import { keyScope } from '../http/api-key-auth.ts';
+import { requireJsonBody, validBody, validParams } from '../http/validate.ts';
 import { PutTranslationInput, TranslationValue } from '../../core/translations/schemas.ts';
 import { putTranslation } from '../../core/translations/put-translation.ts';
 import { deleteTranslation } from '../../core/translations/delete-translation.ts';
@@ -21,11 +22,11 @@ export const translationValueRoutes = new Hono<AppEnv>()
       responses: { 200: TranslationValue, 404: null },
     }),
     validParams(KeyLanguageParams),
-    jsonBody(),
+    requireJsonBody(),
     validBody(PutTranslationInput),
     async (c) => {
       const { key_id, language } = c.req.valid('param');
-      return c.json(await putTranslation(c.get('deps'), c.get('principal').projectId, key_id, language, c.req.valid('json')));
+      return c.json(await putTranslation(c.get('deps'), { ...keyScope(c), keyId: key_id, language, ...c.req.valid('json') }));
     },
   )
   .delete(
@@ -34,7 +35,7 @@ export const translationValueRoutes = new Hono<AppEnv>()
     validParams(KeyLanguageParams),
     async (c) => {
       const { key_id, language } = c.req.valid('param');
-      await deleteTranslation(c.get('deps'), c.get('principal').projectId, key_id, language);
+      await deleteTranslation(c.get('deps'), { ...keyScope(c), keyId: key_id, language });
       return c.body(null, 204);
     },
   );

@@ -1,9 +1,10 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { AppEnv } from '../http/app-env.ts';
-import { apiKeyAuth } from '../http/api-key-auth.ts';
+import { apiKeyAuth, keyScope } from '../http/api-key-auth.ts';
+import { dailyQuota } from '../http/daily-quota.ts';
 import { describe } from '../http/describe.ts';
-import { jsonBody, validBody, validParams } from '../http/validate.ts';
+import { requireJsonBody, validBody, validParams } from '../http/validate.ts';
 import type { RouteGroup } from '../http/route-group.ts';
 import { AddedLanguage, AddLanguageInput, LanguageList, RemovedLanguage } from '../../core/languages/schemas.ts';
 import { LanguageCode } from '../../core/languages/language-code.ts';
@@ -14,22 +15,22 @@ import { removeLanguage } from '../../core/languages/remove-language.ts';
 const tag = 'Languages';
 
 const routes = new Hono<AppEnv>()
-  .use('*', apiKeyAuth())
+  .use('*', apiKeyAuth(), dailyQuota())
   .get('/', describe({ tag, summary: 'List registered languages', responses: { 200: LanguageList } }), async (c) =>
-    c.json(await listLanguages(c.get('deps'), c.get('principal').projectId)),
+    c.json(await listLanguages(c.get('deps'), { projectId: c.get('principal').projectId })),
   )
   .post(
     '/',
     describe({ tag, summary: 'Register a language', responses: { 201: AddedLanguage, 402: null, 409: null } }),
-    jsonBody(),
+    requireJsonBody(),
     validBody(AddLanguageInput),
-    async (c) => c.json(await addLanguage(c.get('deps'), c.get('principal').projectId, c.req.valid('json').code), 201),
+    async (c) => c.json(await addLanguage(c.get('deps'), { ...keyScope(c), code: c.req.valid('json').code }), 201),
   )
   .delete(
     '/:code',
     describe({ tag, summary: 'Unregister a language and delete its values', responses: { 200: RemovedLanguage, 404: null } }),
     validParams(v.object({ code: LanguageCode })),
-    async (c) => c.json(await removeLanguage(c.get('deps'), c.get('principal').projectId, c.req.valid('param').code)),
+    async (c) => c.json(await removeLanguage(c.get('deps'), { ...keyScope(c), code: c.req.valid('param').code })),
   );
 
 export const languagesGroup: RouteGroup = { name: 'languages', prefix: '/v1/languages', routes };

@@ -1,13 +1,14 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/app-env.ts';
 import { apiKeyAuth } from '../http/api-key-auth.ts';
+import { dailyQuota } from '../http/daily-quota.ts';
 import { describe } from '../http/describe.ts';
 import type { RouteGroup } from '../http/route-group.ts';
 import { Manifest } from '../../core/manifest/schemas.ts';
 import { readManifest } from '../../core/manifest/read-manifest.ts';
 
 const routes = new Hono<AppEnv>()
-  .use('*', apiKeyAuth())
+  .use('*', apiKeyAuth(), dailyQuota())
   .get(
     '/',
     describe({
@@ -15,7 +16,7 @@ const routes = new Hono<AppEnv>()
       summary: 'Languages with at least one live value, ordered by code, with their approved counts',
       responses: { 200: Manifest },
     }),
-    async (c) => c.json(await readManifest(c.get('deps'), c.get('principal').projectId)),
+    async (c) => c.json(await readManifest(c.get('deps'), { projectId: c.get('principal').projectId })),
   );
 
 export const manifestGroup: RouteGroup = { name: 'manifest', prefix: '/v1/manifest', routes };

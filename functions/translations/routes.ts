@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import type { AppEnv } from '../http/app-env.ts';
 import { apiKeyAuth } from '../http/api-key-auth.ts';
+import { dailyQuota } from '../http/daily-quota.ts';
 import { describe } from '../http/describe.ts';
 import { LanguageParam } from '../http/params.ts';
 import { validParams, validQuery } from '../http/validate.ts';
@@ -9,7 +10,7 @@ import type { RouteGroup } from '../http/route-group.ts';
 import { respond } from '../http/response-headers.ts';
 
 // Bodies serialized by core (the translations object comes from Postgres as JSON text).
-const jsonBody = (c: Context<AppEnv>, json: string) => respond(c, json, 200, { 'Content-Type': 'application/json' });
+const serializedJson = (c: Context<AppEnv>, json: string) => respond(c, json, 200, { 'Content-Type': 'application/json' });
 import { GroupTranslations, KeyTranslation, LanguageTranslations, TranslationsQuery } from '../../core/translations/schemas.ts';
 import { readLanguage } from '../../core/translations/read-language.ts';
 import { readGroup } from '../../core/translations/read-group.ts';
@@ -22,7 +23,7 @@ const GroupParams = v.object({ ...LanguageParam.entries, group: v.string() });
 const KeyParams = v.object({ ...GroupParams.entries, key: v.string() });
 
 const routes = new Hono<AppEnv>()
-  .use('*', apiKeyAuth())
+  .use('*', apiKeyAuth(), dailyQuota())
   .get(
     '/:language',
     describe({
@@ -33,7 +34,7 @@ const routes = new Hono<AppEnv>()
     validParams(LanguageParam),
     validQuery(TranslationsQuery),
     async (c) =>
-      jsonBody(c, await readLanguage(c.get('deps'), c.get('principal').projectId, c.req.valid('param').language, c.req.valid('query').status)),
+      serializedJson(c, await readLanguage(c.get('deps'), { projectId: c.get('principal').projectId, ...c.req.valid('param'), ...c.req.valid('query') })),
   )
   .get(
     '/:language/:group',
@@ -46,7 +47,7 @@ const routes = new Hono<AppEnv>()
     validQuery(TranslationsQuery),
     async (c) => {
       const { language, group } = c.req.valid('param');
-      return jsonBody(c, await readGroup(c.get('deps'), c.get('principal').projectId, language, group, c.req.valid('query').status));
+      return serializedJson(c, await readGroup(c.get('deps'), { projectId: c.get('principal').projectId, language, group, ...c.req.valid('query') }));
     },
   )
   .get(
@@ -60,7 +61,7 @@ const routes = new Hono<AppEnv>()
     validQuery(TranslationsQuery),
     async (c) => {
       const { language, group, key } = c.req.valid('param');
-      return c.json(await readKey(c.get('deps'), c.get('principal').projectId, language, group, key, c.req.valid('query').status));
+      return c.json(await readKey(c.get('deps'), { projectId: c.get('principal').projectId, language, group, key, ...c.req.valid('query') }));
     },
   );
 

@@ -12,6 +12,7 @@ import type { CounterStore } from '../../core/ports/counter-store.ts';
 import { createCallCounter } from '../../core/usage/count-call.ts';
 import { secondsUntilUtcMidnight } from '../../core/usage/quota.ts';
 import { apiKeyAuth } from '../../functions/http/api-key-auth.ts';
+import { dailyQuota } from '../../functions/http/daily-quota.ts';
 import type { AppEnv } from '../../functions/http/app-env.ts';
 import { createApi } from '../../functions/http/create-api.ts';
 import { allRouteGroups } from '../../functions/route-groups.ts';
@@ -203,7 +204,7 @@ describe('conditional reads and round trips', () => {
 
   // A resource that revalidates, as the cached endpoints do: the counting rules are the middleware's.
   function resourceRoutes() {
-    return new Hono<AppEnv>().use('*', apiKeyAuth()).get('/', (c) => {
+    return new Hono<AppEnv>().use('*', apiKeyAuth(), dailyQuota()).get('/', (c) => {
       c.header('ETag', ETAG);
       c.header('Cache-Control', 'private, max-age=60');
       c.header('Last-Modified', new Date(0).toUTCString());
@@ -213,8 +214,8 @@ describe('conditional reads and round trips', () => {
   }
   // An inner router that authenticates again inside an outer one that already did.
   function nestedRoutes() {
-    const inner = new Hono<AppEnv>().use('*', apiKeyAuth()).get('/', (c) => c.json({ ok: true }));
-    return new Hono<AppEnv>().use('*', apiKeyAuth()).route('/inner', inner);
+    const inner = new Hono<AppEnv>().use('*', apiKeyAuth(), dailyQuota()).get('/', (c) => c.json({ ok: true }));
+    return new Hono<AppEnv>().use('*', apiKeyAuth(), dailyQuota()).route('/inner', inner);
   }
 
   beforeAll(() => {

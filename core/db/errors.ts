@@ -1,0 +1,40 @@
+// The database boundary: what Postgres (or the connection to it) says becomes a domain error here,
+// once, for every caller. Core validates first; these are the safety net for what slips through.
+import { AppError, validationError } from '../errors.ts';
+
+/** Errors that mean the database could not be reached (as opposed to a query it refused). */
+export function isConnectionError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    typeof code === 'string' &&
+    (code.startsWith('ECONN') ||
+      code === 'ETIMEDOUT' ||
+      code === 'EPIPE' ||
+      code === 'ENOTFOUND' ||
+      code === 'CONNECT_TIMEOUT' ||
+      code === 'CONNECTION_CLOSED' ||
+      code === 'CONNECTION_ENDED' ||
+      code === 'CONNECTION_DESTROYED' ||
+      code === '57P01' || // admin_shutdown
+      code === '57P03') // cannot_connect_now
+  );
+}
+
+const INPUT_ERRORS: Record<string, { msg: string; type: string }> = {
+  '22P02': { msg: 'Invalid input syntax', type: 'invalid_syntax' },
+  '22001': { msg: 'Value too long', type: 'too_long' },
+  '22021': { msg: 'Invalid character in input', type: 'invalid_character' },
+};
+
+/** Turns a Postgres or connection error into an AppError; anything else is returned unchanged. */
+export function toDomainError(error: unknown): unknown {
+  if (error instanceof AppError) return error;
+  if (isConnectionError(error)) return new AppError('dependency', 'The database is unreachable', { cause: error });
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return error;
+  const input = INPUT_ERRORS[code];
+  if (input) return validationError([{ loc: [], ...input }]);
+  if (code === '23505') return new AppError('conflict', 'Conflict with an existing resource', { cause: error });
+  if (code === '54000') return new AppError('too_large', 'Input too large', { cause: error });
+  return error;
+}

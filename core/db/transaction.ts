@@ -1,0 +1,40 @@
+// The one way core writes: a transaction that collects the domain events of what it did, inserts
+// them before commit (so a write and its event commit or roll back together), and hands them to
+// the in-process subscribers after commit. Called again inside an open transaction (deps.tx set),
+// it reuses that transaction: a use-case composed of others commits once, with all their events.
+import type { Sql, TransactionSql } from './client.ts';
+import type { EventBus } from '../events/event-bus.ts';
+import type { DomainEvent, RecordedEvent } from '../events/domain-event.ts';
+import { insertEvents } from '../events/record-events.ts';
+
+export type Tx = {
+  sql: TransactionSql;
+  /** Records what this transaction did; inserted before commit, published after it. */
+  record(...events: DomainEvent[]): void;
+};
+
+export type TransactionDeps = { sql: Sql; events: EventBus; tx?: Tx | undefined };
+
+export async function transaction<T>(deps: TransactionDeps, work: (tx: Tx) => Promise<T>): Promise<T> {
+  if (deps.tx) return work(deps.tx);
+  let recorded: RecordedEvent[] = [];
+  const result = await deps.sql.begin(async (sql) => {
+    const pending: DomainEvent[] = [];
+    const value = await work({ sql, record: (...events) => void pending.push(...events) });
+    recorded = await insertEvents(sql, pending);
+    return value;
+  });
+  await deps.events.publish(recorded);
+  return result as T;
+}
+
+/**
+ * A write that is one statement (the hot single-value writes) records its event inside that same
+ * statement (see put-translation.ts) and publishes it here after the implicit commit.
+ */
+export async function published(deps: Pick<TransactionDeps, 'events' | 'tx'>, events: RecordedEvent[]): Promise<void> {
+  // Inside an outer transaction nothing is committed yet: the outer one will not know of these, so
+  // single-statement writes are only called outside transactions (asserted, not assumed).
+  if (deps.tx) throw new Error('single-statement write called inside a transaction');
+  await deps.events.publish(events);
+}

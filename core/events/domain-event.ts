@@ -1,0 +1,49 @@
+// What a write did: recorded in the same transaction as the write (core/db/transaction.ts), in the
+// domain_events table, then handed to in-process subscribers after commit (event-bus.ts).
+import type { Actor } from '../actor.ts';
+
+export const EVENT_TYPES = [
+  'account.created',
+  'account.updated',
+  'project.created',
+  'project.updated',
+  'api_key.created',
+  'api_key.revoked',
+  'key.created',
+  'key.updated',
+  'key.deleted',
+  'key.restored',
+  'group.renamed',
+  'group.deleted',
+  'group.restored',
+  'language.added',
+  'language.removed',
+  'translation.written',
+  'translation.deleted',
+  'cache.rebuild_requested',
+  'cache.built',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export type EntityType = 'account' | 'project' | 'api_key' | 'key' | 'group' | 'language' | 'translation' | 'cache';
+
+export type DomainEvent = {
+  type: EventType;
+  /** The project changed; null for account-level events. */
+  projectId: string | null;
+  /** The account, for account-level events (project events reach it through the project). */
+  accountId?: string | null;
+  actor: Actor;
+  entity: { type: EntityType; id: string };
+  /** The entity's relevant fields before and after, where that helps a reader (never secrets). */
+  before?: unknown;
+  after?: unknown;
+};
+
+/** A committed event: as recorded, with its sequence number (the table's identity). */
+export type RecordedEvent = DomainEvent & { id: number };
+
+/** Events whose commit changes what a project serves: its translations, keys, groups or languages. */
+export function changesContent(type: EventType): boolean {
+  return type.startsWith('key.') || type.startsWith('group.') || type.startsWith('language.') || type.startsWith('translation.');
+}
