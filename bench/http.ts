@@ -10,10 +10,13 @@ export type RawResponse = {
   body: Buffer;
 };
 
+/** A JSON body, or raw bytes sent as they are (file imports). */
+export type SendOptions = { headers?: Record<string, string>; json?: unknown; raw?: Buffer };
+
 export type HttpClient = {
-  send(method: string, path: string, options?: { headers?: Record<string, string>; json?: unknown }): Promise<RawResponse>;
+  send(method: string, path: string, options?: SendOptions): Promise<RawResponse>;
   /** send() that insists on one status and parses the JSON body. */
-  json<T>(method: string, path: string, expected: number, options?: { headers?: Record<string, string>; json?: unknown }): Promise<T>;
+  json<T>(method: string, path: string, expected: number, options?: SendOptions): Promise<T>;
   close(): void;
 };
 
@@ -37,7 +40,7 @@ export function createHttpClient(baseUrl: string, maxSockets = 16): HttpClient {
 
   const sendOnce: HttpClient['send'] = (method, path, options = {}) =>
     new Promise((resolve, reject) => {
-      const body = options.json === undefined ? undefined : Buffer.from(JSON.stringify(options.json));
+      const body = options.raw ?? (options.json === undefined ? undefined : Buffer.from(JSON.stringify(options.json)));
       const req = request(
         {
           agent,
@@ -47,7 +50,7 @@ export function createHttpClient(baseUrl: string, maxSockets = 16): HttpClient {
           path,
           headers: {
             ...options.headers,
-            ...(body ? { 'Content-Type': 'application/json', 'Content-Length': String(body.length) } : {}),
+            ...(body ? { 'Content-Type': options.raw ? 'application/octet-stream' : 'application/json', 'Content-Length': String(body.length) } : {}),
           },
         },
         (res) => {

@@ -7,6 +7,7 @@ import type { LoadResult } from './measure.ts';
 import type { RebuildRun } from './rebuild.ts';
 import type { Scenario, Target } from './scenarios.ts';
 import type { SeedReport } from './seed.ts';
+import type { FileRow, FilesReport } from './files.ts';
 import { REPO_ROOT } from './server-process.ts';
 
 export type ScenarioRow = {
@@ -56,6 +57,8 @@ export type Report = {
   largeSeed: SeedReport | null;
   scenarios: ScenarioRow[];
   rebuilds: RebuildRow[];
+  /** Imports and exports (bench/files.ts); null when the run skipped them (--only). */
+  files: FilesReport | null;
   notes: string[];
 };
 
@@ -160,6 +163,33 @@ function maxOf(values: (number | null)[]): number | null {
   return known.length ? Math.max(...known) : null;
 }
 
+const FILE_COLUMNS: { title: string; right?: boolean; cell: (row: FileRow) => string }[] = [
+  { title: 'files', cell: (r) => r.name },
+  { title: 'keys', right: true, cell: (r) => r.entries.toLocaleString('en-US') },
+  { title: 'file bytes', right: true, cell: (r) => r.bytes.toLocaleString('en-US') },
+  { title: 'runs', right: true, cell: (r) => String(r.runs.length) },
+  { title: 'time s', right: true, cell: (r) => (r.runs.length ? r.seconds.toFixed(3) : '-') },
+  { title: 'min-max s', right: true, cell: (r) => range(r.runs) },
+  { title: 'extra peak RSS', right: true, cell: (r) => mib(r.extraPeakBytes) },
+  { title: 'target', cell: (r) => r.target },
+  { title: 'result', cell: (r) => (r.failure ? 'FAILED' : r.met === null ? '-' : r.met ? 'met' : 'MISSED') },
+];
+
+function filesLines(report: Report, table: (columns: typeof FILE_COLUMNS, rows: FileRow[]) => string): string[] {
+  if (!report.files) return [];
+  const seed = report.files.seedThroughImport;
+  return [
+    '',
+    table(FILE_COLUMNS, report.files.rows),
+    ...(seed
+      ? [
+          '',
+          `seeding 10,000 keys x 3 languages: ${seed.seconds.toFixed(2)} s through three imports, ${seed.singleCallSeconds} s through single calls: ${seed.speedup}x faster (target >= 20x: ${seed.speedup >= 20 ? 'met' : 'MISSED'})`,
+        ]
+      : []),
+  ];
+}
+
 function textTable<R>(columns: { title: string; right?: boolean; cell: (row: R) => string }[], rows: R[]): string {
   const cells = rows.map((row) => columns.map((c) => c.cell(row)));
   const widths = columns.map((c, i) => Math.max(c.title.length, ...cells.map((r) => r[i]!.length)));
@@ -205,6 +235,7 @@ const FOOTNOTES = [
   'ratio: service req/s / ceiling req/s, the ceiling measured with the same client and settings right after the service.',
   'errors: connection errors and timeouts. Latencies are per response, measured by the client (p50/p99 over the whole measured run); alone ms: median of 5 requests sent one at a time before the load.',
   'rebuild time: service (API) = POST /v1/cache/rebuild to the first GET /v1/cache/status showing the new build (polled every 10 ms); builder alone = the core build call in a fresh process.',
+  'files: import = POST /v1/import of a flat JSON file into a fresh project, timed by the client (median of the runs); export = GET /v1/export of the standard project\'s approved German values (median of 5); extra peak RSS = VmHWM during the import minus RSS before it.',
   'peak RSS: service (API) = VmHWM of the whole service process (HTTP server, pools, serving cache and the in-process builder; in embedded mode PGlite too), reset just before the POST, "RSS before" being its RSS then; builder alone = VmHWM of a fresh process that only runs the build (what the builder Lambda holds).',
 ];
 
@@ -215,6 +246,7 @@ export function renderText(report: Report): string {
     textTable(SCENARIO_COLUMNS, report.scenarios),
     '',
     textTable(REBUILD_COLUMNS, report.rebuilds),
+    ...filesLines(report, textTable),
     '',
     ...FOOTNOTES,
     ...report.notes.map((note) => `note: ${note}`),
@@ -230,6 +262,7 @@ export function renderMarkdown(report: Report): string {
     markdownTable(SCENARIO_COLUMNS, report.scenarios),
     '',
     markdownTable(REBUILD_COLUMNS, report.rebuilds),
+    ...filesLines(report, markdownTable),
     '',
     ...[...FOOTNOTES, ...report.notes].map((line) => `- ${line}`),
     '',

@@ -17,6 +17,7 @@ import { createHttpClient, type HttpClient } from './http.ts';
 import { describeMachine } from './machine.ts';
 import { runLoad, stopActiveLoad, type LoadRequest, type LoadSpec } from './measure.ts';
 import { timeRebuild, timeStandaloneBuild, type RebuildRun } from './rebuild.ts';
+import { measureFiles, type FilesReport } from './files.ts';
 import { evaluate, renderText, RESULTS_DIR, writeResults, type RebuildRow, type Report, type ScenarioRow } from './report.ts';
 import { SCENARIOS, type Scenario, type ScenarioContext } from './scenarios.ts';
 import { LARGE_SHAPE, seedDirect, seedThroughApi, STANDARD_SHAPE, type BenchProject, type SeedReport } from './seed.ts';
@@ -25,7 +26,7 @@ import { startService, type ServiceProcess } from './server-process.ts';
 const USAGE = `usage: npx tsx bench/run.ts [--duration <s>] [--warmup <s>] [--only <substring>] [--large] [--profile] [--no-analyze]
   --duration  seconds measured per scenario, for the service and again for the ceiling (default 5)
   --warmup    seconds of unrecorded load before each measurement (default 1)
-  --only      run only the load scenarios whose name contains this (the 10,000-key rebuild always runs)
+  --only      run only the load scenarios whose name contains this (the 10,000-key rebuild always runs; "files" for imports and exports)
   --large     also time the rebuild of 100,000 keys x 10 languages (needs DATABASE_URL)
   --profile   run the service with --cpu-prof; profiles go to bench/results/profiles/
   --no-analyze  do not ANALYZE after seeding (measure the tables as the seed left them)
@@ -281,6 +282,11 @@ async function main(): Promise<number> {
     );
     await runFamily('cached');
     await runFamily('write');
+    let fileReport: FilesReport | null = null;
+    if (!interrupted && (!options.only || ['files', 'import', 'export'].some((w) => w.includes(options.only!)))) {
+      say('files: imports and exports...');
+      fileReport = await measureFiles(mode, service, adminToken, project, seed.seconds, say);
+    }
 
     let largeSeed: SeedReport | null = null;
     if (options.large && !interrupted) {
@@ -325,6 +331,7 @@ async function main(): Promise<number> {
       largeSeed,
       scenarios: rows,
       rebuilds,
+      files: fileReport,
       notes,
     };
     await cleanup.run(); // stops the service first, so that a CPU profile is written before we report
@@ -332,7 +339,7 @@ async function main(): Promise<number> {
     process.stdout.write('\n' + renderText(report) + '\n\n');
     const files = await writeResults(report);
     say(`wrote ${files.join(' and ')}${options.only ? ' (no latest-*.md: --only makes a partial run)' : ''}`);
-    const failed = rows.some((r) => r.failure) || rebuilds.some((r) => r.failure);
+    const failed = rows.some((r) => r.failure) || rebuilds.some((r) => r.failure) || Boolean(fileReport?.rows.some((r) => r.failure));
     return failed ? 1 : 0;
   } finally {
     await cleanup.run();

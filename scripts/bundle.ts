@@ -15,14 +15,15 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
+import { CATALOGUE, entryFileOf, type Port } from '../functions/catalogue.ts';
 
 type Sdk = 's3' | 'sqs' | 'upstash';
 
 type LambdaFunction = {
   /** The entry file, as stacks/ names it in `handler` (minus the export). */
   entry: string;
-  /** The route group directory this function serves, if any: functions/<group>/. */
-  group?: string;
+  /** The directory this function's code lives in: functions/<dir>/. */
+  dir: string;
   /** Cloud SDKs this function uses: it must bundle these, and no others. */
   sdks: Sdk[];
   /** Fail above this many bytes of minified output. */
@@ -31,28 +32,29 @@ type LambdaFunction = {
 
 const KB = 1024;
 
-// Budgets: each function's measured size (docs/deploy.md, "Bundles") plus about 25%, rounded, so
-// that ordinary growth passes and a new dependency, or an SDK pulled in by accident, fails. All are
-// well under 1 MB: a cold start reads and compiles the whole file, and these functions have little
-// code of their own. What the sizes are made of, measured with esbuild 0.28 and @aws-sdk 3.11xx:
+// The cloud SDK behind each port of functions/catalogue.ts (the database is postgres.js, in every one).
+const sdkOfPort: Partial<Record<Port, Sdk>> = { counters: 'upstash', queue: 'sqs', deadLetter: 'sqs', objects: 's3' };
+
+// Every function of the catalogue, with the SDKs its ports imply and its budget. What the sizes are
+// made of, measured with esbuild 0.28 and @aws-sdk 3.11xx:
 // - every HTTP function: hono, hono-openapi + @valibot/to-json-schema (route descriptions),
 //   valibot, postgres.js, @upstash/redis (~95 KB) and core: 230-240 KB;
 // - health: + the whole API's OpenAPI document (~50 KB): ~275 KB;
+// - import / export: + the format libraries (fast-xml-parser, yaml, gettext-parser, csv, the ICU parser);
 // - + @aws-sdk/client-sqs: ~+335 KB (smithy core, SigV4, default credential chain, JSON protocol);
 // - + @aws-sdk/client-s3: ~+450 KB (the same, + the REST-XML protocol, checksums, S3 endpoints);
 // - builder: S3 + SQS (its dead-letter queue), postgres.js and core, no hono: ~545 KB.
-const functions: Record<string, LambdaFunction> = {
-  keys: { entry: 'functions/keys/handler.ts', group: 'keys', sdks: ['upstash', 'sqs'], budget: 720 * KB },
-  groups: { entry: 'functions/groups/handler.ts', group: 'groups', sdks: ['upstash', 'sqs'], budget: 720 * KB },
-  languages: { entry: 'functions/languages/handler.ts', group: 'languages', sdks: ['upstash', 'sqs'], budget: 720 * KB },
-  translations: { entry: 'functions/translations/handler.ts', group: 'translations', sdks: ['upstash'], budget: 300 * KB },
-  manifest: { entry: 'functions/manifest/handler.ts', group: 'manifest', sdks: ['upstash'], budget: 300 * KB },
-  cache: { entry: 'functions/cache/handler.ts', group: 'cache', sdks: ['upstash', 'sqs', 's3'], budget: 880 * KB },
-  cached: { entry: 'functions/cached/handler.ts', group: 'cached', sdks: ['upstash', 's3'], budget: 860 * KB },
-  health: { entry: 'functions/health/handler.ts', group: 'health', sdks: ['upstash'], budget: 350 * KB },
-  admin: { entry: 'functions/admin/handler.ts', group: 'admin', sdks: ['upstash'], budget: 300 * KB },
-  builder: { entry: 'functions/builder/handler.ts', group: 'builder', sdks: ['s3', 'sqs'], budget: 680 * KB },
-};
+const functions: Record<string, LambdaFunction> = Object.fromEntries(
+  CATALOGUE.map((entry) => [
+    entry.name,
+    {
+      entry: entryFileOf(entry),
+      dir: entry.dir,
+      sdks: [...new Set(entry.ports.flatMap((port) => sdkOfPort[port] ?? []))],
+      budget: entry.budgetKb * KB,
+    },
+  ]),
+);
 
 const sdkPackages: Record<Sdk, string> = {
   s3: '@aws-sdk/client-s3',
@@ -90,8 +92,8 @@ function pkg(name: string): RegExp {
 function denylist(name: string, fn: LambdaFunction): { pattern: RegExp; why: string }[] {
   const rules = [...deniedEverywhere];
   for (const [otherName, other] of Object.entries(functions)) {
-    if (other.group && other.group !== fn.group) {
-      rules.push({ pattern: new RegExp(`^functions/${other.group}/`), why: `route group of the ${otherName} function` });
+    if (other.dir !== fn.dir) {
+      rules.push({ pattern: new RegExp(`^functions/${other.dir}/`), why: `code of the ${otherName} function` });
     }
   }
   for (const sdk of Object.keys(sdkPackages) as Sdk[]) {

@@ -1,25 +1,12 @@
-// The HTTP API: one Lambda per route group (functions/<group>/handler.ts, a Hono app mounting that
-// group), each mounted at its own path prefix on one API Gateway HTTP API, with a CloudFront
+// The HTTP API: one Lambda per route group of functions/catalogue.ts (functions/<dir>/handler.ts, a
+// Hono app mounting that group), each mounted at its own path prefix on one API Gateway HTTP API, with a CloudFront
 // distribution in front that caches /v1/cached/* at the edge and passes everything else through.
 // Runtime and architecture are set for every Function in sst.config.ts.
-import { databaseEnvironment, databaseLinks, quotaLinks, secrets } from './secrets.ts';
-import { translationsBucket } from './storage.ts';
-import { rebuildQueue } from './queue.ts';
+import { databaseEnvironment } from './secrets.ts';
+import { rebuildDeadLetterQueue, rebuildQueue } from './queue.ts';
+import { linksOf } from './links.ts';
+import { HTTP_FUNCTIONS, handlerOf, type CatalogueEntry, type HttpFunctionName } from '../functions/catalogue.ts';
 import { EXPOSED_HEADERS } from '../functions/http/exposed-headers.ts';
-
-type Linkable = sst.Secret | sst.aws.Bucket | sst.aws.Queue;
-
-type RouteGroup = {
-  /** Component name; the Lambda is the `${name}Function` component. */
-  name: string;
-  /** The Lambda entry, `<file without extension>.<export>`. */
-  handler: string;
-  /** Path prefix the group's Hono routes live under. */
-  prefix: string;
-  /** Extra API Gateway route keys served by the same function. */
-  extraRoutes?: string[];
-  link: Linkable[];
-};
 
 export const api = new sst.aws.ApiGatewayV2('Api', {
   cors: {
@@ -34,86 +21,28 @@ export const api = new sst.aws.ApiGatewayV2('Api', {
 
 const apiEnvironment = { ...databaseEnvironment, LOG_REQUESTS: 'true' };
 
-function routeGroup(group: RouteGroup) {
-  const fn = new sst.aws.Function(`${group.name}Function`, {
-    handler: group.handler,
-    description: `tms ${group.prefix}`,
+function routeGroupFunction(entry: CatalogueEntry & { prefix: string }) {
+  const fn = new sst.aws.Function(`${entry.component}Function`, {
+    handler: handlerOf(entry),
+    description: `tms ${entry.prefix}: ${entry.purpose}`,
     memory: '512 MB',
     // API Gateway gives up on an integration after 30 seconds.
     timeout: '20 seconds',
-    link: group.link,
+    link: linksOf(entry.ports, { rebuildQueue, rebuildDeadLetterQueue }),
     environment: apiEnvironment,
   });
   // `{proxy+}` needs at least one more segment, so the bare prefix gets its own route.
-  for (const routeKey of [`ANY ${group.prefix}`, `ANY ${group.prefix}/{proxy+}`, ...(group.extraRoutes ?? [])]) {
+  for (const routeKey of [`ANY ${entry.prefix}`, `ANY ${entry.prefix}/{proxy+}`, ...(entry.extraRoutes ?? []).map((r) => `ANY ${r}`)]) {
     api.route(routeKey, fn.arn);
   }
   return fn;
 }
 
-// Every group counts quota, and every group touches Postgres: the cached group reads no
-// translations from it, but verifies API keys against it.
-const common: Linkable[] = [...databaseLinks, ...quotaLinks];
-
-export const functions = {
-  // keys, groups and languages queue a rebuild after writes when the project has auto_rebuild on.
-  keys: routeGroup({
-    name: 'Keys',
-    handler: 'functions/keys/handler.handler',
-    prefix: '/v1/keys',
-    link: [...common, rebuildQueue],
-  }),
-  groups: routeGroup({
-    name: 'Groups',
-    handler: 'functions/groups/handler.handler',
-    prefix: '/v1/groups',
-    link: [...common, rebuildQueue],
-  }),
-  languages: routeGroup({
-    name: 'Languages',
-    handler: 'functions/languages/handler.handler',
-    prefix: '/v1/languages',
-    link: [...common, rebuildQueue],
-  }),
-  translations: routeGroup({
-    name: 'Translations',
-    handler: 'functions/translations/handler.handler',
-    prefix: '/v1/translations',
-    link: common,
-  }),
-  manifest: routeGroup({
-    name: 'Manifest',
-    handler: 'functions/manifest/handler.handler',
-    prefix: '/v1/manifest',
-    link: common,
-  }),
-  // POST /rebuild queues on SQS; GET /status reads the current build's pointer from the bucket.
-  cache: routeGroup({
-    name: 'Cache',
-    handler: 'functions/cache/handler.handler',
-    prefix: '/v1/cache',
-    link: [...common, rebuildQueue, translationsBucket],
-  }),
-  cached: routeGroup({
-    name: 'Cached',
-    handler: 'functions/cached/handler.handler',
-    prefix: '/v1/cached',
-    link: [...common, translationsBucket],
-  }),
-  health: routeGroup({
-    name: 'Health',
-    handler: 'functions/health/handler.handler',
-    prefix: '/health',
-    extraRoutes: ['ANY /openapi.json'],
-    link: common,
-  }),
-  admin: routeGroup({
-    name: 'Admin',
-    handler: 'functions/admin/handler.handler',
-    prefix: '/admin/v1',
-    link: [...common, secrets.adminToken],
-  }),
-};
+// One Lambda per HTTP entry of the catalogue, linked to what its ports name.
+export const functions = Object.fromEntries(HTTP_FUNCTIONS.map((entry) => [entry.name, routeGroupFunction(entry)])) as Record<
+  HttpFunctionName,
+  sst.aws.Function
+>;
 
 // Anything no group claims gets the spec's { "detail": ... } 404 from a Hono app rather than API
 // Gateway's own {"message":"Not Found"}. The health function is the smallest app to answer it.

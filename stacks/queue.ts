@@ -9,8 +9,11 @@
 // different projects still build in parallel. A retried SendMessage within 5 minutes is dropped by
 // deduplication. The costs: a message that keeps failing holds back its project's later messages
 // until it reaches the DLQ (other projects are unaffected), and the DLQ must be FIFO too.
-import { databaseEnvironment, databaseLinks } from './secrets.ts';
-import { translationsBucket } from './storage.ts';
+import { databaseEnvironment } from './secrets.ts';
+import { linksOf } from './links.ts';
+import { catalogueEntry, handlerOf } from '../functions/catalogue.ts';
+
+const builderEntry = catalogueEntry('builder');
 
 const builderTimeoutMinutes = 5;
 
@@ -41,14 +44,14 @@ export const rebuildQueue = new sst.aws.Queue('RebuildQueue', {
 
 export const builder = rebuildQueue.subscribe(
   {
-    handler: 'functions/builder/handler.handler',
+    handler: handlerOf(builderEntry),
     description: 'Builds the cached translation files of one project per message',
     memory: '1536 MB',
     timeout: `${builderTimeoutMinutes} minutes`,
     // No quota links: the builder counts no API calls. The dead-letter queue: a message that is not
     // a rebuild request at all is moved there at once (functions/lambda/sqs-dead-letter.ts) rather
     // than blocking its message group for five receives; the link grants the SendMessage.
-    link: [...databaseLinks, translationsBucket, rebuildDeadLetterQueue],
+    link: linksOf(builderEntry.ports, { rebuildDeadLetterQueue }),
     environment: databaseEnvironment,
   },
   {

@@ -7,7 +7,7 @@ export const createAccount = useCase(CreateAccountCommand, async (deps: Pick<Dep
   transaction(deps, async (tx) => {
     const [row] = await tx.sql<Account[]>`
       insert into accounts (name, plan) values (${input.name}, ${input.plan})
-      returning id, name, plan, daily_call_limit`;
+      returning id, name, plan, daily_call_limit, translation_unit_allowance`;
     tx.record({ type: 'account.created', projectId: null, accountId: row!.id, actor: input.actor, entity: { type: 'account', id: row!.id }, after: row });
     return row!;
   }),

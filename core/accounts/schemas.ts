@@ -12,9 +12,14 @@ const UpdateAccountFields = {
   plan: v.optional(PlanName),
   /** Override of the plan's daily API-call limit; null returns to the plan's own. */
   daily_call_limit: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2_000_000_000)))),
+  /** Override of the plan's monthly translation units; null returns to the plan's own. */
+  translation_unit_allowance: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1_000_000_000)))),
 };
-const someAccountChange = <T extends { plan?: unknown; daily_call_limit?: unknown }>() =>
-  v.check<T, string>((b) => b.plan !== undefined || b.daily_call_limit !== undefined, 'give plan and/or daily_call_limit');
+const someAccountChange = <T extends { plan?: unknown; daily_call_limit?: unknown; translation_unit_allowance?: unknown }>() =>
+  v.check<T, string>(
+    (b) => b.plan !== undefined || b.daily_call_limit !== undefined || b.translation_unit_allowance !== undefined,
+    'give plan, daily_call_limit and/or translation_unit_allowance',
+  );
 export const UpdateAccountInput = v.pipe(v.strictObject(UpdateAccountFields), someAccountChange());
 export type UpdateAccountInput = v.InferOutput<typeof UpdateAccountInput>;
 
@@ -23,6 +28,7 @@ export const Account = v.object({
   name: v.string(),
   plan: PlanName,
   daily_call_limit: v.nullable(v.number()),
+  translation_unit_allowance: v.nullable(v.number()),
 });
 export type Account = v.InferOutput<typeof Account>;
 

@@ -12,14 +12,17 @@ export const updateAccount = useCase(UpdateAccountCommand, async (deps: Pick<Dep
   const { accountId } = input;
   const row = await transaction(deps, async (tx) => {
     const [before] = await tx.sql<Account[]>`
-      select id, name, plan, daily_call_limit from accounts where id = ${accountId} for update`;
+      select id, name, plan, daily_call_limit, translation_unit_allowance from accounts where id = ${accountId} for update`;
     if (!before) throw notFound('Account not found');
     const [after] = await tx.sql<Account[]>`
       update accounts set
         plan = ${input.plan ?? before.plan},
-        daily_call_limit = ${input.daily_call_limit === undefined ? before.daily_call_limit : input.daily_call_limit}
+        daily_call_limit = ${input.daily_call_limit === undefined ? before.daily_call_limit : input.daily_call_limit},
+        translation_unit_allowance = ${
+          input.translation_unit_allowance === undefined ? before.translation_unit_allowance : input.translation_unit_allowance
+        }
       where id = ${accountId}
-      returning id, name, plan, daily_call_limit`;
+      returning id, name, plan, daily_call_limit, translation_unit_allowance`;
     tx.record({ type: 'account.updated', projectId: null, accountId, actor: input.actor, entity: { type: 'account', id: accountId }, before, after });
     return after!;
   });

@@ -7,7 +7,7 @@
 // cached translations through a database outage.
 import { AppError } from '../errors.ts';
 import type { Sql } from '../db/client.ts';
-import { isConnectionError } from '../db/client.ts';
+import { isConnectionError, toDomainError } from '../db/errors.ts';
 import type { Logger } from '../log.ts';
 import type { Plan } from '../accounts/plans.ts';
 import { hashApiKey, isWellFormedApiKey } from './api-key-format.ts';
@@ -95,7 +95,7 @@ export function createApiKeyVerifier(options: {
           log.warn('api key verified from cache: database unreachable', { project_id: cached.principal.projectId });
           return cached.principal;
         }
-        throw error;
+        throw toDomainError(error);
       }
       if (!principal) {
         byHash.delete(hash);

@@ -20,6 +20,8 @@ export const EVENT_TYPES = [
   'language.removed',
   'translation.written',
   'translation.deleted',
+  /** One import: its counts (a file of 10,000 values is one event, not 10,000). */
+  'translation.imported',
   'cache.rebuild_requested',
   'cache.built',
 ] as const;

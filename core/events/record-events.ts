@@ -4,6 +4,7 @@ import type { Sql, TransactionSql } from '../db/client.ts';
 import { actorId } from '../actor.ts';
 import type { DomainEvent, RecordedEvent } from './domain-event.ts';
 
+// Sent as text and cast in SQL: a jsonb[] parameter would make the driver JSON-encode the string again.
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
 
 export async function insertEvents(sql: Sql | TransactionSql, events: readonly DomainEvent[]): Promise<RecordedEvent[]> {
@@ -18,8 +19,8 @@ export async function insertEvents(sql: Sql | TransactionSql, events: readonly D
       ${events.map((e) => actorId(e.actor))}::text[],
       ${events.map((e) => e.entity.type)}::text[],
       ${events.map((e) => e.entity.id)}::text[],
-      ${events.map((e) => json(e.before))}::jsonb[],
-      ${events.map((e) => json(e.after))}::jsonb[])
+      ${events.map((e) => json(e.before))}::text[]::jsonb[],
+      ${events.map((e) => json(e.after))}::text[]::jsonb[])
     returning id`;
   // Identities are drawn in the order unnest yields the rows; sort, since RETURNING promises no order.
   const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);

@@ -7,12 +7,26 @@ import { PLAN_LIMITS, type Plan, type PlanLimits } from '../accounts/plans.ts';
  * Structural changes of one project (key creation, group rename, language registration, restore)
  * take this lock, so plan limits and name checks hold exactly under concurrency.
  */
-export async function lockProject(tx: TransactionSql, projectId: string): Promise<{ plan: Plan; limits: PlanLimits }> {
-  const [row] = await tx<{ plan: Plan }[]>`
-    select a.plan from projects p join accounts a on a.id = p.account_id
+export type LockedProject = {
+  plan: Plan;
+  limits: PlanLimits;
+  accountId: string;
+  /** The admin override of the plan's monthly translation units, or null. */
+  translationUnitAllowance: number | null;
+};
+
+export async function lockProject(tx: TransactionSql, projectId: string): Promise<LockedProject> {
+  const [row] = await tx<{ plan: Plan; account_id: string; translation_unit_allowance: number | null }[]>`
+    select a.plan, a.id as account_id, a.translation_unit_allowance
+    from projects p join accounts a on a.id = p.account_id
     where p.id = ${projectId} for update of p`;
   if (!row) throw notFound('Project not found');
-  return { plan: row.plan, limits: PLAN_LIMITS[row.plan] };
+  return {
+    plan: row.plan,
+    limits: PLAN_LIMITS[row.plan],
+    accountId: row.account_id,
+    translationUnitAllowance: row.translation_unit_allowance,
+  };
 }
 
 /** Throws 402 when adding `adding` live keys would pass the plan's key limit. */

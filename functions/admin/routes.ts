@@ -5,7 +5,7 @@ import type { AppEnv } from '../http/app-env.ts';
 import { adminAuth } from '../http/admin-auth.ts';
 import { describe } from '../http/describe.ts';
 import { requireJsonBody, validBody, validParams } from '../http/validate.ts';
-import type { RouteGroup } from '../http/route-group.ts';
+import { routeGroup } from '../http/route-group.ts';
 import { Uuid } from '../../core/validation.ts';
 import {
   Account,
@@ -101,4 +101,4 @@ const routes = new Hono<AppEnv>()
     },
   );
 
-export const adminGroup: RouteGroup = { name: 'admin', prefix: '/admin/v1', routes };
+export const adminGroup = routeGroup('admin', routes);

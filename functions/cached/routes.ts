@@ -9,7 +9,7 @@ import { describe } from '../http/describe.ts';
 import { LanguageParam } from '../http/params.ts';
 import { validParams } from '../http/validate.ts';
 import { isNotModified, pickEncoding } from '../http/conditional.ts';
-import type { RouteGroup } from '../http/route-group.ts';
+import { routeGroup } from '../http/route-group.ts';
 import { respond } from '../http/response-headers.ts';
 import { LanguageCode } from '../../core/languages/language-code.ts';
 import { cachedGroup, cachedLanguage, cachedManifest, cachedValue, type CachedFile } from '../../core/cache/read-cached.ts';
@@ -85,4 +85,4 @@ const routes = new Hono<AppEnv>()
     },
   );
 
-export const cachedRoutesGroup: RouteGroup = { name: 'cached', prefix: '/v1/cached', routes };
+export const cachedRoutesGroup = routeGroup('cached', routes);

@@ -5,7 +5,7 @@ import { apiKeyAuth, keyScope } from '../http/api-key-auth.ts';
 import { dailyQuota } from '../http/daily-quota.ts';
 import { describe } from '../http/describe.ts';
 import { requireJsonBody, validBody, validParams } from '../http/validate.ts';
-import type { RouteGroup } from '../http/route-group.ts';
+import { routeGroup } from '../http/route-group.ts';
 import { GroupList, RenamedGroup, RenameGroupInput, ValidatedGroup, ValidateGroupInput } from '../../core/groups/schemas.ts';
 import { listGroups } from '../../core/groups/list-groups.ts';
 import { validateGroup } from '../../core/groups/validate-group.ts';
@@ -51,4 +51,4 @@ const routes = new Hono<AppEnv>()
     },
   );
 
-export const groupsGroup: RouteGroup = { name: 'groups', prefix: '/v1/groups', routes };
+export const groupsGroup = routeGroup('groups', routes);

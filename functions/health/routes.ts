@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { AppEnv } from '../http/app-env.ts';
 import { describe } from '../http/describe.ts';
-import type { RouteGroup } from '../http/route-group.ts';
+import { routeGroup } from '../http/route-group.ts';
 import { checkHealth } from '../../core/health/check-health.ts';
 
 const Health = v.object({
@@ -21,4 +21,4 @@ const routes = new Hono<AppEnv>().get(
   },
 );
 
-export const healthGroup: RouteGroup = { name: 'health', prefix: '/health', routes };
+export const healthGroup = routeGroup('health', routes);

@@ -1,6 +1,6 @@
 // Builds the Hono app for a set of route groups over one Deps. A Lambda mounts one group, the
 // local server mounts all, tests call app.request() on the same app.
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { openAPIRouteHandler } from 'hono-openapi';
 import type { Deps } from '../../core/deps.ts';
@@ -35,15 +35,21 @@ export function createApi(deps: Deps, groups: readonly RouteGroup[], options: { 
     }),
   );
 
-  const limitBody = bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: () => {
-      throw new AppError('too_large', 'Request body exceeds 1 MiB');
-    },
-  });
-  // Only where a body can come: bodyLimit reads c.req.raw.body, which makes the Node adapter build
-  // a full Fetch Request (headers, AbortSignal) that GETs on the hot path never need.
-  app.use('*', (c, next) => (BODYLESS.has(c.req.method) ? next() : limitBody(c, next)));
+  for (const group of groups) {
+    // Each group declares its body limit (file imports take up to 10 MiB; JSON bodies 1 MiB).
+    const maxSize = group.maxBodyBytes ?? MAX_BODY_BYTES;
+    const limitBody = bodyLimit({
+      maxSize,
+      onError: () => {
+        throw new AppError('too_large', `Request body exceeds ${maxSize / (1024 * 1024)} MiB`);
+      },
+    });
+    // Only where a body can come: bodyLimit reads c.req.raw.body, which makes the Node adapter build
+    // a full Fetch Request (headers, AbortSignal) that GETs on the hot path never need.
+    const limit: MiddlewareHandler<AppEnv> = (c, next) => (BODYLESS.has(c.req.method) ? next() : limitBody(c, next));
+    app.use(group.prefix, limit);
+    app.use(`${group.prefix}/*`, limit);
+  }
   for (const group of groups) app.route(group.prefix, group.routes);
   if (options.openapi) {
     app.get(

@@ -51,7 +51,8 @@ function detailOf(error: AppError): unknown {
 }
 
 export function errorResponse(thrown: unknown, c: Context<AppEnv>): Response {
-  // Errors from middleware that talks to the database directly (API-key verification) too.
+  // Core already turns database errors into domain errors at its boundary; this catches one that a
+  // future path might let through, so that bad input can never become a 500.
   const error = toDomainError(thrown);
   const log = c.get('deps')?.log;
   const requestId = c.get('requestId');

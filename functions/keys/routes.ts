@@ -5,7 +5,7 @@ import { dailyQuota } from '../http/daily-quota.ts';
 import { describe } from '../http/describe.ts';
 import { KeyIdParam } from '../http/params.ts';
 import { requireJsonBody, validBody, validParams, validQuery } from '../http/validate.ts';
-import type { RouteGroup } from '../http/route-group.ts';
+import { routeGroup } from '../http/route-group.ts';
 import { KeyRecord, CreateKeyInput, KeyList, ListKeysQuery, UpdatedKey, UpdateKeyInput } from '../../core/keys/schemas.ts';
 import { listKeys } from '../../core/keys/list-keys.ts';
 import { createKey } from '../../core/keys/create-key.ts';
@@ -47,4 +47,4 @@ const routes = new Hono<AppEnv>()
   )
   .route('/', translationValueRoutes);
 
-export const keysGroup: RouteGroup = { name: 'keys', prefix: '/v1/keys', routes };
+export const keysGroup = routeGroup('keys', routes);

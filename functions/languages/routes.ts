@@ -5,7 +5,7 @@ import { apiKeyAuth, keyScope } from '../http/api-key-auth.ts';
 import { dailyQuota } from '../http/daily-quota.ts';
 import { describe } from '../http/describe.ts';
 import { requireJsonBody, validBody, validParams } from '../http/validate.ts';
-import type { RouteGroup } from '../http/route-group.ts';
+import { routeGroup } from '../http/route-group.ts';
 import { AddedLanguage, AddLanguageInput, LanguageList, RemovedLanguage } from '../../core/languages/schemas.ts';
 import { LanguageCode } from '../../core/languages/language-code.ts';
 import { listLanguages } from '../../core/languages/list-languages.ts';
@@ -33,4 +33,4 @@ const routes = new Hono<AppEnv>()
     async (c) => c.json(await removeLanguage(c.get('deps'), { ...keyScope(c), code: c.req.valid('param').code })),
   );
 
-export const languagesGroup: RouteGroup = { name: 'languages', prefix: '/v1/languages', routes };
+export const languagesGroup = routeGroup('languages', routes);

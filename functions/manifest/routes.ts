@@ -3,7 +3,7 @@ import type { AppEnv } from '../http/app-env.ts';
 import { apiKeyAuth } from '../http/api-key-auth.ts';
 import { dailyQuota } from '../http/daily-quota.ts';
 import { describe } from '../http/describe.ts';
-import type { RouteGroup } from '../http/route-group.ts';
+import { routeGroup } from '../http/route-group.ts';
 import { Manifest } from '../../core/manifest/schemas.ts';
 import { readManifest } from '../../core/manifest/read-manifest.ts';
 
@@ -19,4 +19,4 @@ const routes = new Hono<AppEnv>()
     async (c) => c.json(await readManifest(c.get('deps'), { projectId: c.get('principal').projectId })),
   );
 
-export const manifestGroup: RouteGroup = { name: 'manifest', prefix: '/v1/manifest', routes };
+export const manifestGroup = routeGroup('manifest', routes);

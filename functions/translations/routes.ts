@@ -6,7 +6,7 @@ import { dailyQuota } from '../http/daily-quota.ts';
 import { describe } from '../http/describe.ts';
 import { LanguageParam } from '../http/params.ts';
 import { validParams, validQuery } from '../http/validate.ts';
-import type { RouteGroup } from '../http/route-group.ts';
+import { routeGroup } from '../http/route-group.ts';
 import { respond } from '../http/response-headers.ts';
 
 // Bodies serialized by core (the translations object comes from Postgres as JSON text).
@@ -65,4 +65,4 @@ const routes = new Hono<AppEnv>()
     },
   );
 
-export const translationsGroup: RouteGroup = { name: 'translations', prefix: '/v1/translations', routes };
+export const translationsGroup = routeGroup('translations', routes);

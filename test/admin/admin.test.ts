@@ -24,7 +24,7 @@ describe('accounts and projects', () => {
     const res = await t.admin('POST', '/accounts', { name: 'Acme', plan: 'solo' });
     expect(res.status).toBe(201);
     const account = await res.json();
-    expect(account).toEqual({ id: expect.any(String), name: 'Acme', plan: 'solo', daily_call_limit: null });
+    expect(account).toEqual({ id: expect.any(String), name: 'Acme', plan: 'solo', daily_call_limit: null, translation_unit_allowance: null });
     const patched = await t.admin('PATCH', `/accounts/${account.id}`, { plan: 'business' });
     expect(await patched.json()).toEqual({ ...account, plan: 'business' });
     expect((await t.admin('PATCH', `/accounts/${crypto.randomUUID()}`, { plan: 'free' })).status).toBe(404);

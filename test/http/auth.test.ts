@@ -1,9 +1,26 @@
-// The shared auth cases of section 5, against every /v1 route.
-import { describe, expect, it } from 'vitest';
-import { useTestApp, type TestProject } from '../support/test-app.ts';
-import { V1_ROUTES } from '../support/v1-routes.ts';
+// The shared auth cases of section 5, against every /v1 route the app has, and the admin token's
+// cases against every /admin/v1 route: both lists come from the route table, not from a hand list.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Hono } from 'hono';
+import { useTestApp, ADMIN_TOKEN, type TestProject } from '../support/test-app.ts';
+import { routeCases } from '../support/route-table.ts';
+import { allRouteGroups } from '../../functions/route-groups.ts';
 
 const t = useTestApp();
+
+// The cases must exist when vitest collects the tests, before the app starts: the same groups
+// mounted the way createApi mounts them. The first test checks this table is the running app's.
+const mounted = new Hono();
+for (const group of allRouteGroups) mounted.route(group.prefix, group.routes);
+const V1_ROUTES = routeCases(mounted, '/v1/');
+const ADMIN_ROUTES = routeCases(mounted, '/admin/v1/');
+
+it('the cases cover exactly the running app\'s routes', () => {
+  const key = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
+  expect(routeCases(t.app, '/v1/').map(key)).toEqual(V1_ROUTES.map(key));
+  expect(routeCases(t.app, '/admin/v1/').map(key)).toEqual(ADMIN_ROUTES.map(key));
+  expect(V1_ROUTES.length).toBeGreaterThan(25);
+});
 
 async function expectInvalidKey(res: Response) {
   expect(res.status).toBe(401);
@@ -14,7 +31,7 @@ describe.each(V1_ROUTES)('$method $path', (route) => {
   let p: TestProject;
   let other: TestProject;
   let revokedKey: string;
-  it('setup', async () => {
+  beforeAll(async () => {
     p = await t.newProject('team');
     other = await t.newProject('team');
     const extra = await (await t.admin('POST', `/projects/${p.projectId}/api-keys`)).json();
@@ -58,5 +75,16 @@ describe('malformed keys never reach the database', () => {
     const res = await app.call('key_live_bad key', 'GET', '/v1/keys');
     expect(res.status).toBe(401);
     await app.close();
+  });
+});
+
+describe.each(ADMIN_ROUTES)('admin: $method $path', (route) => {
+  it('401 without the admin token, with a wrong one, or with an API key', async () => {
+    const p = await t.newProject('free');
+    const variants: Record<string, string>[] = [{}, { Authorization: 'Bearer wrong' }, { Authorization: `Basic ${ADMIN_TOKEN}` }, { 'X-API-Key': p.apiKey }];
+    for (const headers of variants) {
+      const res = await t.call(undefined, route.method, route.path, route.body ?? {}, headers);
+      expect(res.status, JSON.stringify(headers)).toBe(401);
+    }
   });
 });

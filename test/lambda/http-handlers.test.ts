@@ -25,8 +25,9 @@ import {
   type SqsEventRecord,
   captureJsonLogs,
 } from '../support/lambda-events.ts';
+import { HTTP_FUNCTIONS, catalogueEntry, entryFileOf, type HttpFunctionName } from '../../functions/catalogue.ts';
 
-type Group = 'keys' | 'groups' | 'languages' | 'translations' | 'manifest' | 'cache' | 'cached' | 'health' | 'admin';
+type Group = HttpFunctionName;
 
 let aws: EmulatedAws;
 let s3: EmulatedAws['s3'];
@@ -62,16 +63,11 @@ beforeAll(async () => {
       ...(upstash ? { UpstashRedisRestUrl: { value: upstash.url }, UpstashRedisRestToken: { value: 'upstash-test-token' } } : {}),
     }),
   );
-  handlers.keys = (await import('../../functions/keys/handler.ts')).handler;
-  handlers.groups = (await import('../../functions/groups/handler.ts')).handler;
-  handlers.languages = (await import('../../functions/languages/handler.ts')).handler;
-  handlers.translations = (await import('../../functions/translations/handler.ts')).handler;
-  handlers.manifest = (await import('../../functions/manifest/handler.ts')).handler;
-  handlers.cache = (await import('../../functions/cache/handler.ts')).handler;
-  handlers.cached = (await import('../../functions/cached/handler.ts')).handler;
-  handlers.health = (await import('../../functions/health/handler.ts')).handler;
-  handlers.admin = (await import('../../functions/admin/handler.ts')).handler;
-  builder = (await import('../../functions/builder/handler.ts')).handler;
+  // Every HTTP function of the catalogue, loaded from the entry file its Lambda runs.
+  for (const entry of HTTP_FUNCTIONS) {
+    handlers[entry.name as Group] = ((await import(`../../${entryFileOf(entry)}`)) as { handler: HttpHandler }).handler;
+  }
+  builder = ((await import(`../../${entryFileOf(catalogueEntry('builder'))}`)) as { handler: RebuildHandler }).handler;
 }, 60_000);
 
 afterAll(async () => {
@@ -315,14 +311,14 @@ async function runBuilder(records: SqsEventRecord[]) {
 
 describe('the cache over SQS and S3', () => {
   it('before any build: status and cached reads answer as the local server', async () => {
-    const status = await same('cache', { method: 'GET', path: '/v1/cache/status', headers: withKey(p) });
+    const status = await same('cacheBuilds', { method: 'GET', path: '/v1/cache/status', headers: withKey(p) });
     expect(status.json()).toEqual({ project_id: p.projectId, last_rebuilt_at: null, ready: false });
     const notReady = await same('cached', { method: 'GET', path: '/v1/cached/translations/de', headers: withKey(p) });
     expect(notReady.status).toBe(503);
   });
 
   it('POST rebuild through the Lambda queues one FIFO message; the builder Lambda builds it', async () => {
-    const queued = await invoke('cache', { method: 'POST', path: '/v1/cache/rebuild', headers: withKey(p) });
+    const queued = await invoke('cacheBuilds', { method: 'POST', path: '/v1/cache/rebuild', headers: withKey(p) });
     expect(queued.status).toBe(202);
     expect(queued.json()).toMatchObject({ project_id: p.projectId, status: 'queued' });
     const records = await receiveRecords();
@@ -330,7 +326,7 @@ describe('the cache over SQS and S3', () => {
     expect(JSON.parse(records[0]!.body)).toEqual({ projectId: p.projectId, seq: 1 });
     expect(records[0]!.attributes.MessageGroupId).toBe(p.projectId);
     expect(await runBuilder(records)).toEqual({ batchItemFailures: [] });
-    const status = await same('cache', { method: 'GET', path: '/v1/cache/status', headers: withKey(p) });
+    const status = await same('cacheBuilds', { method: 'GET', path: '/v1/cache/status', headers: withKey(p) });
     expect(status.json()).toMatchObject({ ready: true });
   });
 
@@ -404,7 +400,7 @@ describe('paths API Gateway hands over decoded', () => {
       const value = await same('translations', { method: 'GET', path: `${path}?status=approved`, headers: withKey(p) }, via);
       expect(value.json()).toEqual({ key, group: 'faq', language: 'de', value: 'Ja', status: 'approved' });
     }
-    expect((await invoke('cache', { method: 'POST', path: '/v1/cache/rebuild', headers: withKey(p) })).status).toBe(202);
+    expect((await invoke('cacheBuilds', { method: 'POST', path: '/v1/cache/rebuild', headers: withKey(p) })).status).toBe(202);
     expect(await runBuilder(await receiveRecords())).toEqual({ batchItemFailures: [] });
     // Servers hold a project's current-build pointer for a second: the new build shows after that.
     const cachedPath = `/v1/cached/translations/de/faq/${encodeURIComponent(key)}`;

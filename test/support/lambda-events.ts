@@ -3,10 +3,11 @@
 // APIs and of function URLs (the same format), and Lambda's SQS event source.
 import { createHash, randomUUID } from 'node:crypto';
 import { vi } from 'vitest';
+import { HTTP_FUNCTIONS } from '../../functions/catalogue.ts';
 
-/** The route keys stacks/api.ts gives each function: `ANY <prefix>` and `ANY <prefix>/{proxy+}`. */
-const ROUTE_PREFIXES = ['/v1/keys', '/v1/groups', '/v1/languages', '/v1/translations', '/v1/manifest', '/v1/cache', '/v1/cached', '/health', '/admin/v1'];
-const EXTRA_ROUTES = ['/openapi.json'];
+/** The route keys stacks/api.ts gives each function of the catalogue: `ANY <prefix>` and `ANY <prefix>/{proxy+}`. */
+const ROUTE_PREFIXES = HTTP_FUNCTIONS.map((entry) => entry.prefix);
+const EXTRA_ROUTES = HTTP_FUNCTIONS.flatMap((entry) => entry.extraRoutes ?? []);
 
 export type HttpRequest = {
   method: string;

@@ -4,7 +4,7 @@ import type { AppEnv } from '../http/app-env.ts';
 import { apiKeyAuth, keyScope } from '../http/api-key-auth.ts';
 import { dailyQuota } from '../http/daily-quota.ts';
 import { describe } from '../http/describe.ts';
-import type { RouteGroup } from '../http/route-group.ts';
+import { routeGroup } from '../http/route-group.ts';
 import { requestRebuild } from '../../core/cache/request-rebuild.ts';
 import { cacheStatus } from '../../core/cache/read-cached.ts';
 
@@ -23,4 +23,4 @@ const routes = new Hono<AppEnv>()
     return c.json(await cacheStatus(c.get('deps'), { projectId: c.get('principal').projectId }));
   });
 
-export const cacheGroup: RouteGroup = { name: 'cache', prefix: '/v1/cache', routes };
+export const cacheBuildsGroup = routeGroup('cacheBuilds', routes);

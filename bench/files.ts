@@ -1,0 +1,141 @@
+// File imports and exports, timed as a client sees them (POST /v1/import, GET /v1/export), and the
+// service's memory during a 10 MiB import. Fresh projects of the bench account take the imports, so
+// the standard project the other scenarios read is never changed.
+import { createHttpClient, type HttpClient } from './http.ts';
+import { createBenchProject, keyName, STANDARD_SHAPE, valueFor, type BenchProject } from './seed.ts';
+import { readMemory, resetPeakMemory, type ServiceProcess } from './server-process.ts';
+
+export type FileRow = {
+  name: string;
+  /** What was moved: keys (and values) in the file. */
+  entries: number;
+  bytes: number;
+  runs: number[];
+  /** Median of the runs, seconds. */
+  seconds: number;
+  /** Extra peak RSS of the service during the run over its RSS before it (imports). */
+  extraPeakBytes: number | null;
+  target: string;
+  met: boolean | null;
+  failure?: string;
+};
+
+export type FilesReport = {
+  rows: FileRow[];
+  /** Seeding 10,000 keys x 3 languages through three imports, against the single-call seed. */
+  seedThroughImport: { seconds: number; singleCallSeconds: number; speedup: number } | null;
+};
+
+const EXPORT_FORMATS = ['json', 'json-nested', 'i18next', 'xliff', 'xliff2', 'po', 'android', 'ios-strings', 'ios-stringsdict', 'arb', 'yaml', 'csv'];
+const IMPORT_RUNS = 3;
+const EXPORT_RUNS = 5;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/** A flat JSON file of the standard shape's keys in one language (about 700 KB for 10,000 keys). */
+function flatFile(language: string, languageIndex: number, valueOf = (i: number) => valueFor(i, languageIndex, language)): Buffer {
+  const values: Record<string, string> = {};
+  for (let i = 0; i < STANDARD_SHAPE.keys; i++) values[keyName(STANDARD_SHAPE, i)] = valueOf(i);
+  return Buffer.from(JSON.stringify(values));
+}
+
+async function freshProject(http: HttpClient, adminToken: string, accountId: string, languages: string[]): Promise<string> {
+  const project = await createBenchProject(http, adminToken, `bench import ${Math.random().toString(36).slice(2, 8)}`, accountId);
+  for (const code of languages) await http.json('POST', '/v1/languages', 201, { headers: { 'X-API-Key': project.apiKey }, json: { code } });
+  return project.apiKey;
+}
+
+async function timedImport(http: HttpClient, apiKey: string, language: string, file: Buffer): Promise<number> {
+  const started = performance.now();
+  await http.json('POST', `/v1/import/${language}?format=json&status=approved`, 200, { headers: { 'X-API-Key': apiKey }, raw: file });
+  return (performance.now() - started) / 1000;
+}
+
+async function row(name: string, entries: number, bytes: number, target: string, work: () => Promise<Partial<FileRow> & { runs: number[] }>, check: (r: FileRow) => boolean | null): Promise<FileRow> {
+  const base: FileRow = { name, entries, bytes, runs: [], seconds: NaN, extraPeakBytes: null, target, met: null };
+  try {
+    const measured = { ...base, ...(await work()) };
+    measured.seconds = round3(median(measured.runs));
+    measured.met = check(measured);
+    return measured;
+  } catch (error) {
+    return { ...base, failure: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+export async function measureFiles(
+  mode: 'embedded' | 'postgres',
+  service: ServiceProcess,
+  adminToken: string,
+  standard: BenchProject,
+  singleCallSeedSeconds: number,
+  say: (line: string) => void,
+): Promise<FilesReport> {
+  const http = createHttpClient(service.url, 4);
+  const rows: FileRow[] = [];
+  try {
+    // Imports: 10,000 new keys with their values in one flat JSON file, each run into a fresh project.
+    const de = flatFile('de', 1);
+    rows.push(
+      await row('import-10k-new-json', STANDARD_SHAPE.keys, de.length, '<1.5s (postgres), <3s (embedded)', async () => {
+        const runs: number[] = [];
+        for (let i = 0; i < IMPORT_RUNS; i++) {
+          const apiKey = await freshProject(http, adminToken, standard.accountId, ['de']);
+          runs.push(round3(await timedImport(http, apiKey, 'de', de)));
+        }
+        return { runs };
+      }, (r) => r.seconds < (mode === 'postgres' ? 1.5 : 3)),
+    );
+    say(`import of ${STANDARD_SHAPE.keys} new keys (${Math.round(de.length / 1024)} KB): ${rows.at(-1)!.seconds} s`);
+
+    // The same seed as the single-call one (10,000 keys x 3 languages), through three imports.
+    let seedThroughImport: FilesReport['seedThroughImport'] = null;
+    try {
+      const apiKey = await freshProject(http, adminToken, standard.accountId, [...STANDARD_SHAPE.languages]);
+      let seconds = 0;
+      for (const [index, language] of STANDARD_SHAPE.languages.entries()) seconds += await timedImport(http, apiKey, language, flatFile(language, index));
+      seedThroughImport = { seconds: round3(seconds), singleCallSeconds: singleCallSeedSeconds, speedup: Math.round((singleCallSeedSeconds / seconds) * 10) / 10 };
+      say(`seed through import: ${seedThroughImport.seconds} s against ${singleCallSeedSeconds} s through single calls (${seedThroughImport.speedup}x)`);
+    } catch (error) {
+      say(`seed through import FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    }
+
+    // Memory: a file just under 10 MiB (10,000 values of about 1,000 characters).
+    const big = flatFile('de', 1, (i) => `${i} `.padEnd(1_000, 'abcdefghij'));
+    rows.push(
+      await row('import-10mib-json', STANDARD_SHAPE.keys, big.length, 'extra peak RSS <200MiB', async () => {
+        const apiKey = await freshProject(http, adminToken, standard.accountId, ['de']);
+        const before = await readMemory(service.pid);
+        const reset = await resetPeakMemory(service.pid);
+        const seconds = round3(await timedImport(http, apiKey, 'de', big));
+        const after = await readMemory(service.pid);
+        const extra = reset && before && after ? after.peak - before.rss : null;
+        return { runs: [seconds], extraPeakBytes: extra };
+      }, (r) => (r.extraPeakBytes === null ? null : r.extraPeakBytes < 200 * 2 ** 20)),
+    );
+    say(`import of a ${(big.length / 2 ** 20).toFixed(1)} MiB file: ${rows.at(-1)!.seconds} s, extra peak ${Math.round((rows.at(-1)!.extraPeakBytes ?? NaN) / 2 ** 20)} MiB`);
+
+    // Exports of the standard project's approved German values (9,000 of 10,000 keys), every format.
+    for (const format of EXPORT_FORMATS) {
+      const path = `/v1/export/de?format=${format}${format.startsWith('xliff') ? '&source=en' : ''}`;
+      rows.push(
+        await row(`export-${format}`, 0, 0, '<0.3s', async () => {
+          const runs: number[] = [];
+          let bytes = 0;
+          for (let i = 0; i < EXPORT_RUNS; i++) {
+            const started = performance.now();
+            const res = await http.send('GET', path, { headers: { 'X-API-Key': standard.apiKey } });
+            if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${res.body.toString('utf8').slice(0, 300)}`);
+            runs.push(round3((performance.now() - started) / 1000));
+            bytes = res.body.length;
+          }
+          return { runs, bytes, entries: STANDARD_SHAPE.keys };
+        }, (r) => r.seconds < 0.3),
+      );
+    }
+    say(`exports: ${rows.filter((r) => r.name.startsWith('export-')).map((r) => `${r.name.slice(7)} ${r.seconds}s`).join(', ')}`);
+    return { rows, seedThroughImport };
+  } finally {
+    http.close();
+  }
+}

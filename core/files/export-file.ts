@@ -1,0 +1,59 @@
+// Exports one language as a file in any supported format: the live values of the project's live
+// keys (approved by default, as live reads), in key order, serialized by the format's codec. The
+// bytes are deterministic for the same data, so their hash is a strong ETag and a client pulling
+// twice writes the same file (no diff in git).
+import { createHash } from 'node:crypto';
+import type { Deps } from '../deps.ts';
+import { validationError } from '../errors.ts';
+import { useCase } from '../use-case.ts';
+import { isGroupName } from '../validation.ts';
+import { languageNotRegistered } from '../languages/remove-language.ts';
+import { FORMATS, FormatError } from '../formats/index.ts';
+import type { Entry } from '../formats/types.ts';
+import type { Sql } from '../db/client.ts';
+import type { StatusFilter } from '../translations/schemas.ts';
+import { ExportCommand } from './schemas.ts';
+
+export type ExportedFile = { body: Uint8Array; etag: string; contentType: string; filename: string };
+
+async function registered(sql: Sql, projectId: string, language: string): Promise<boolean> {
+  const [row] = await sql`select 1 from project_languages where project_id = ${projectId} and code = ${language}`;
+  return row !== undefined;
+}
+
+async function entriesOf(sql: Sql, projectId: string, language: string, status: StatusFilter, group: string | undefined): Promise<Entry[]> {
+  return sql<Entry[]>`
+    select k.key, t.value, k.description, k.group_name as group
+    from translation_keys k join translations t on t.key_id = k.id and t.language = ${language} and t.project_id = ${projectId}
+    where k.project_id = ${projectId} and k.deleted_at is null
+      ${status === 'all' ? sql`` : sql`and t.status = ${status}`}
+      ${group === undefined ? sql`` : sql`and k.group_name = ${group}`}
+    order by k.key collate "C"`;
+}
+
+export const exportFile = useCase(ExportCommand, async (deps: Pick<Deps, 'sql'>, input): Promise<ExportedFile> => {
+  const { projectId, language, format, status, source } = input;
+  const codec = FORMATS[format];
+  if (codec.needsSource && source === undefined) {
+    throw validationError([{ loc: ['query', 'source'], msg: `format ${format} needs source=<language> for its source text`, type: 'missing' }]);
+  }
+  if (!(await registered(deps.sql, projectId, language))) throw languageNotRegistered(language);
+  if (source !== undefined && !(await registered(deps.sql, projectId, source))) throw languageNotRegistered(source);
+  // A group filter that could never name a group matches nothing (the file is empty, not an error).
+  const group = input.group;
+  const entries = group !== undefined && !isGroupName(group) ? [] : await entriesOf(deps.sql, projectId, language, status, group);
+  const sourceValues =
+    source === undefined || !codec.needsSource
+      ? undefined
+      : new Map((await entriesOf(deps.sql, projectId, source, 'all', group)).map((e) => [e.key, e.value]));
+  let body: Uint8Array;
+  try {
+    body = codec.serialize(entries, { language, ...(sourceValues && source ? { source: { language: source, values: sourceValues } } : {}) });
+  } catch (error) {
+    // A stored key or value this format cannot carry (documented per format in docs/formats.md).
+    if (error instanceof FormatError) throw validationError([{ loc: ['query', 'format', ...error.loc.slice(1)], msg: error.msg, type: 'format_unsupported' }]);
+    throw error;
+  }
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+  return { body, etag, contentType: codec.contentType, filename: `${language}.${codec.extension}` };
+});

@@ -1,0 +1,201 @@
+// Imports one translation file into one language: all or nothing, in one transaction. The file is
+// parsed by its format's codec (core/formats), every entry validated like a single API write, the
+// changes computed against what is stored, the plan's key limit and the monthly translation-unit
+// quota checked, and then keys and values written with a fixed number of set-based statements
+// whatever the file's size. A dry run computes the same answer and writes nothing.
+import * as v from 'valibot';
+import type { Deps } from '../deps.ts';
+import { conflict, validationError, type ValidationIssue } from '../errors.ts';
+import { transaction } from '../db/transaction.ts';
+import { useCase } from '../use-case.ts';
+import { isGroupName, KeyName, storableText } from '../validation.ts';
+import { assertKeyCapacity, lockProject } from '../projects/lock-project.ts';
+import { languageNotRegistered } from '../languages/remove-language.ts';
+import { chargeUnits } from '../units/translation-units.ts';
+import { FORMATS, FormatError } from '../formats/index.ts';
+import type { Entry } from '../formats/types.ts';
+import type { TranslationStatus } from '../translations/schemas.ts';
+import { ImportCommand, type ImportResult } from './schemas.ts';
+
+const Value = storableText('value', 10_000);
+const Description = storableText('description', 1_000);
+/** How many names a 409 lists; the count says how many there are in all. */
+const LISTED = 20;
+/** Imports that write at least this many rows refresh the planner's statistics afterwards. */
+const ANALYZE_AFTER_ROWS = 1_000;
+
+type Stored = { key: string; key_id: string | null; description: string | null; value: string | null; status: TranslationStatus | null };
+
+function parseFile(format: keyof typeof FORMATS, body: Uint8Array, language: string) {
+  try {
+    return FORMATS[format].parse(body, { language });
+  } catch (error) {
+    if (error instanceof FormatError) throw validationError([{ loc: error.loc, msg: error.msg, type: 'format_invalid' }]);
+    throw error;
+  }
+}
+
+/** The first problem of each entry, located by the entry's key: a file is refused whole. */
+function checkEntries(entries: readonly Entry[]): void {
+  const issues: ValidationIssue[] = [];
+  const seen = new Set<string>();
+  for (const entry of entries) {
+    const loc = ['body', entry.key];
+    const problem =
+      (!v.is(KeyName, entry.key) && v.safeParse(KeyName, entry.key).issues?.[0]?.message) ||
+      (seen.has(entry.key) && 'key appears more than once in the file') ||
+      (!v.is(Value, entry.value) && v.safeParse(Value, entry.value).issues?.[0]?.message) ||
+      (entry.description != null && !v.is(Description, entry.description) && v.safeParse(Description, entry.description).issues?.[0]?.message) ||
+      (entry.group !== undefined && !isGroupName(entry.group) && `group '${entry.group}' is not a valid group name`);
+    seen.add(entry.key);
+    if (problem) issues.push({ loc, msg: problem, type: 'entry_invalid' });
+    if (issues.length >= 20) break;
+  }
+  if (issues.length) throw validationError(issues);
+}
+
+/** A created key's group: the file's own, else the part before the first '.', else the query's. */
+function groupOf(entry: Entry, fallback: string): string {
+  if (entry.group) return entry.group;
+  const dot = entry.key.indexOf('.');
+  const prefix = dot > 0 ? entry.key.slice(0, dot) : '';
+  return prefix && isGroupName(prefix) ? prefix : fallback;
+}
+
+export const importFile = useCase(
+  ImportCommand,
+  async (deps: Pick<Deps, 'sql' | 'events' | 'tx' | 'clock' | 'config' | 'log'>, input): Promise<ImportResult> => {
+    const { projectId, language, status } = input;
+    const parsed = parseFile(input.format, input.body, language);
+    const entries = parsed.entries;
+    checkEntries(entries);
+
+    const result = await transaction(deps, async (tx) => {
+      const { sql } = tx;
+      const project = await lockProject(sql, projectId);
+      const [registered] = await sql`select 1 from project_languages where project_id = ${projectId} and code = ${language}`;
+      if (!registered) throw languageNotRegistered(language);
+
+      const stored = await sql<Stored[]>`
+        select n.key, k.id as key_id, k.description, t.value, t.status
+        from unnest(${entries.map((e) => e.key)}::text[]) as n(key)
+        left join translation_keys k on k.project_id = ${projectId} and k.key = n.key and k.deleted_at is null
+        left join translations t on t.key_id = k.id and t.language = ${language} and t.project_id = ${projectId}`;
+      const byKey = new Map(stored.map((row) => [row.key, row]));
+
+      const newKeys: Entry[] = [];
+      const writes: Entry[] = [];
+      const describe: { id: string; description: string }[] = [];
+      const wouldChange: string[] = [];
+      let valuesCreated = 0;
+      let valuesUpdated = 0;
+      let unchanged = 0;
+      let units = 0;
+      for (const entry of entries) {
+        const row = byKey.get(entry.key);
+        if (!row?.key_id) {
+          newKeys.push(entry);
+          writes.push(entry);
+          valuesCreated++;
+          units++;
+          continue;
+        }
+        if (row.value === null) {
+          writes.push(entry);
+          valuesCreated++;
+          units++;
+        } else if (row.value === entry.value && row.status === status) {
+          unchanged++;
+        } else if (input.conflict === 'keep') {
+          unchanged++;
+          continue;
+        } else {
+          wouldChange.push(entry.key);
+          writes.push(entry);
+          valuesUpdated++;
+          // A text already stored for this key and language is a translation-memory hit: free.
+          if (row.value !== entry.value) units++;
+        }
+        if (input.conflict !== 'keep' && entry.description != null && entry.description !== row.description) {
+          describe.push({ id: row.key_id, description: entry.description });
+        }
+      }
+      if (input.conflict === 'fail' && wouldChange.length > 0) {
+        const more = wouldChange.length > LISTED ? ` and ${wouldChange.length - LISTED} more` : '';
+        throw conflict(`Import refused (conflict=fail): existing values would change for ${wouldChange.slice(0, LISTED).join(', ')}${more}`);
+      }
+      await assertKeyCapacity(sql, projectId, project.plan, project.limits.keysPerProject, newKeys.length);
+      await chargeUnits(sql, {
+        account: project,
+        units,
+        now: deps.clock.now(),
+        upgradeUrl: deps.config.UPGRADE_URL,
+        dryRun: input.dryRun,
+      });
+
+      const answer: ImportResult = {
+        project_id: projectId,
+        language,
+        format: input.format,
+        dry_run: input.dryRun,
+        keys_created: newKeys.length,
+        values_created: valuesCreated,
+        values_updated: valuesUpdated,
+        values_unchanged: unchanged,
+        translation_units: units,
+        warnings: parsed.warnings,
+      };
+      if (input.dryRun) return answer;
+
+      if (newKeys.length) {
+        await sql`
+          insert into translation_keys (project_id, key, group_name, description)
+          select ${projectId}, n.key, n.group_name, n.description
+          from unnest(${newKeys.map((e) => e.key)}::text[], ${newKeys.map((e) => groupOf(e, input.group))}::text[],
+                      ${newKeys.map((e) => e.description ?? null)}::text[]) as n(key, group_name, description)`;
+      }
+      if (describe.length) {
+        await sql`
+          update translation_keys k set description = d.description, updated_at = now()
+          from unnest(${describe.map((d) => d.id)}::uuid[], ${describe.map((d) => d.description)}::text[]) as d(id, description)
+          where k.id = d.id`;
+      }
+      if (writes.length) {
+        await sql`
+          insert into translations (key_id, project_id, language, value, status)
+          select k.id, ${projectId}, ${language}, w.value, ${status}
+          from unnest(${writes.map((e) => e.key)}::text[], ${writes.map((e) => e.value)}::text[]) as w(key, value)
+          join translation_keys k on k.project_id = ${projectId} and k.key = w.key and k.deleted_at is null
+          on conflict (key_id, language) do update
+            set value = excluded.value, status = excluded.status, updated_at = now()`;
+      }
+      // A file that changed nothing records nothing (and so queues no rebuild).
+      if (newKeys.length + writes.length + describe.length === 0) return answer;
+      tx.record({
+        type: 'translation.imported',
+        projectId,
+        actor: input.actor,
+        entity: { type: 'language', id: language },
+        after: {
+          format: input.format,
+          status,
+          conflict: input.conflict,
+          keys_created: answer.keys_created,
+          values_created: answer.values_created,
+          values_updated: answer.values_updated,
+          translation_units: units,
+        },
+      });
+      return answer;
+    });
+
+    // Bulk changes the planner has not seen: refresh its statistics now, off the request's path,
+    // instead of leaving the next reads to plans made for an empty table (no autovacuum here).
+    if (!input.dryRun && result.keys_created + result.values_created + result.values_updated >= ANALYZE_AFTER_ROWS) {
+      void deps.sql`analyze translation_keys, translations`.catch((error) =>
+        deps.log.warn('analyze after import failed', { error: String(error) }),
+      );
+    }
+    return result;
+  },
+);

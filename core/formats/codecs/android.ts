@@ -1,0 +1,212 @@
+// Android resources (res/values-xx/strings.xml): <string name>, <plurals name> with <item
+// quantity>, and <string-array name> whose items are the keys name[0], name[1], ... Text follows
+// Android's escaping (android/android-text.ts). The comment directly above an element, with no
+// blank line between, is its description. translatable="false" strings, resource references
+// (@string/x) and other resource types (dimen, color, integer-array...) are skipped with a warning.
+// Plural items use `%d` for the count, `#` in the stored ICU value (plural/native-plural.ts).
+//
+// Keys must be Android resource names (letters, digits, _ and ., not starting with a digit), or
+// name[i] for array items numbered from 0 without gaps; two names Android sees as one (a.b and
+// a_b, both R.string.a_b) cannot both be written. Export refuses such keys with FormatError.
+import type { Entry, FormatCodec } from '../types.ts';
+import { FormatError } from '../format-error.ts';
+import { decodeUtf8 } from '../text/decode.ts';
+import { encodeText } from '../text/encode.ts';
+import { makeEntry } from '../entries/make-entry.ts';
+import { sortedEntries } from '../entries/sorted-entries.ts';
+import { elementsOf, readXml, type XmlElement, type XmlNode } from '../xml/read-xml.ts';
+import { readInline } from '../xml/inline-markup.ts';
+import { escapeXmlAttr, xmlCommentText } from '../xml/escape-xml.ts';
+import { decodeAndroid, encodeAndroid } from '../android/android-text.ts';
+import { CATEGORY_ORDER, compareSelectors, isCategory } from '../plural/categories.ts';
+import { pluralToIcu, pluralToNative } from '../plural/native-plural.ts';
+import { printfDialect } from '../plural/dialects.ts';
+
+const DIALECT = printfDialect('d');
+const RESOURCE_NAME = /^[A-Za-z_][A-Za-z0-9_.]*$/;
+const ARRAY_ITEM = /^(.*)\[(0|[1-9][0-9]*)\]$/;
+
+/** Each child element with the comment directly above it (no blank line between). */
+function withComments(parent: XmlElement): { element: XmlElement; comment: string | undefined }[] {
+  const out: { element: XmlElement; comment: string | undefined }[] = [];
+  let comment: string | undefined;
+  for (const child of parent.children as XmlNode[]) {
+    if (child.kind === 'comment') comment = child.text.trim() || undefined;
+    else if (child.kind === 'text') {
+      if (child.cdata || child.text.trim() !== '') throw new FormatError(['body', 'line', child.line], `unexpected text inside <${parent.name}>`);
+      if (/\n[ \t]*\n/.test(child.text)) comment = undefined;
+    } else {
+      out.push({ element: child, comment });
+      comment = undefined;
+    }
+  }
+  return out;
+}
+
+type Reader = { entries: Entry[]; warnings: string[]; seen: Map<string, number>; counts: Map<string, number>; other: Set<string>; untranslatable: string[]; references: string[] };
+
+function add(r: Reader, key: string, value: string, el: XmlElement, loc: (string | number)[], description: string | undefined): void {
+  const first = r.seen.get(key);
+  if (first !== undefined) throw new FormatError(['body', 'line', el.line], `${key} appears twice (lines ${first} and ${el.line})`);
+  r.seen.set(key, el.line);
+  r.entries.push(makeEntry(key, value, loc, description));
+}
+
+function nameOf(el: XmlElement): string {
+  const name = el.attrs.get('name');
+  if (name === undefined || name === '') throw new FormatError(['body', 'line', el.line], `<${el.name}> has no name`);
+  return name;
+}
+
+const textOf = (el: XmlElement) => decodeAndroid(readInline(el)).value;
+
+function readPlurals(r: Reader, el: XmlElement, loc: (string | number)[], description: string | undefined): void {
+  const name = nameOf(el);
+  const forms = new Map<string, string>();
+  for (const { element: item } of withComments(el)) {
+    if (item.name !== 'item') throw new FormatError(['body', 'line', item.line], `<plurals> may hold only <item>, found <${item.name}>`);
+    const quantity = item.attrs.get('quantity') ?? '';
+    if (!isCategory(quantity)) throw new FormatError(['body', 'line', item.line], `quantity must be one of ${CATEGORY_ORDER.join(', ')}, found '${quantity}'`);
+    if (forms.has(quantity)) throw new FormatError(['body', 'line', item.line], `quantity ${quantity} appears twice in ${name}`);
+    forms.set(quantity, textOf(item));
+  }
+  if (forms.size === 0) throw new FormatError(['body', 'line', el.line], `<plurals name="${name}"> has no <item>`);
+  if (!forms.has('other')) {
+    // ICU needs `other`; the most general form the file has stands in for it.
+    const last = [...forms.keys()].sort(compareSelectors).at(-1) ?? 'one';
+    forms.set('other', forms.get(last) ?? '');
+    r.warnings.push(`${name}: no quantity="other", so the "${last}" text was used for it`);
+  }
+  add(r, name, pluralToIcu({ arg: 'count', ordinal: false, forms }, DIALECT), el, loc, description);
+}
+
+function parse(body: Uint8Array) {
+  const root = readXml(decodeUtf8(body));
+  if (root.name !== 'resources') throw new FormatError(['body', 'line', root.line], `expected <resources>, found <${root.name}>`);
+  const r: Reader = { entries: [], warnings: [], seen: new Map(), counts: new Map(), other: new Set(), untranslatable: [], references: [] };
+  for (const { element: el, comment } of withComments(root)) {
+    const index = r.counts.get(el.name) ?? 0;
+    r.counts.set(el.name, index + 1);
+    const loc = ['body', 'resources', el.name, index];
+    if (el.name !== 'string' && el.name !== 'plurals' && el.name !== 'string-array') {
+      if (el.name !== 'eat-comment') r.other.add(el.name);
+      continue;
+    }
+    if (el.attrs.get('translatable') === 'false') {
+      r.untranslatable.push(nameOf(el));
+      continue;
+    }
+    if (el.name === 'plurals') readPlurals(r, el, loc, comment);
+    else if (el.name === 'string') {
+      const name = nameOf(el);
+      const { value, reference } = decodeAndroid(readInline(el));
+      if (reference) r.references.push(name);
+      else add(r, name, value, el, loc, comment);
+    } else {
+      const name = nameOf(el);
+      let i = 0;
+      for (const { element: item, comment: itemComment } of withComments(el)) {
+        if (item.name !== 'item') throw new FormatError(['body', 'line', item.line], `<string-array> may hold only <item>, found <${item.name}>`);
+        add(r, `${name}[${i}]`, textOf(item), item, [...loc, 'item', i], itemComment ?? comment);
+        i++;
+      }
+    }
+  }
+  if (r.untranslatable.length) r.warnings.push(`translatable="false" resources were skipped: ${r.untranslatable.join(', ')}`);
+  if (r.references.length) r.warnings.push(`resource references (@... or ?...) are not translations and were skipped: ${r.references.join(', ')}`);
+  if (r.other.size) r.warnings.push(`resources other than string, plurals and string-array were skipped: ${[...r.other].join(', ')}`);
+  return { entries: r.entries, warnings: r.warnings };
+}
+
+type Resource =
+  | { kind: 'string'; name: string; entry: Entry }
+  | { kind: 'plurals'; name: string; entry: Entry; forms: [string, string][] }
+  | { kind: 'string-array'; name: string; items: Entry[] };
+
+function invalidName(key: string): never {
+  throw new FormatError(['body', key], `'${key}' is not a valid Android resource name (letters, digits, _ and ., not starting with a digit; name[0], name[1]... for array items)`);
+}
+
+function resources(entries: readonly Entry[]): Resource[] {
+  const out: Resource[] = [];
+  const arrays = new Map<string, Map<number, Entry>>();
+  for (const entry of sortedEntries(entries)) {
+    const item = ARRAY_ITEM.exec(entry.key);
+    if (item) {
+      const name = item[1] ?? '';
+      if (!RESOURCE_NAME.test(name)) invalidName(entry.key);
+      let array = arrays.get(name);
+      if (!array) {
+        arrays.set(name, (array = new Map()));
+        out.push({ kind: 'string-array', name, items: [] });
+      }
+      array.set(Number(item[2]), entry);
+      continue;
+    }
+    if (!RESOURCE_NAME.test(entry.key)) invalidName(entry.key);
+    const native = pluralToNative(entry.value, DIALECT, 'count');
+    if (native && !native.ordinal && [...native.forms.keys()].every(isCategory)) {
+      const forms = [...native.forms].sort((a, b) => compareSelectors(a[0], b[0]));
+      out.push({ kind: 'plurals', name: entry.key, entry, forms });
+    } else out.push({ kind: 'string', name: entry.key, entry });
+  }
+  for (const resource of out) {
+    if (resource.kind !== 'string-array') continue;
+    const items = arrays.get(resource.name) ?? new Map<number, Entry>();
+    for (let i = 0; i < items.size; i++) {
+      const entry = items.get(i);
+      if (!entry) {
+        const key = [...items.values()].map((e) => e.key).find((k) => Number(ARRAY_ITEM.exec(k)?.[2]) > i) ?? resource.name;
+        throw new FormatError(['body', key], `the items of string-array ${resource.name} must be numbered from 0 without gaps; ${resource.name}[${i}] is missing`);
+      }
+      resource.items.push(entry);
+    }
+  }
+  // Android turns '.' into '_' for R fields: a.b and a_b are one resource of a type.
+  const byField = new Map<string, string>();
+  for (const resource of out) {
+    const field = `${resource.kind === 'string-array' ? 'array' : resource.kind}:${resource.name.replaceAll('.', '_')}`;
+    const other = byField.get(field);
+    if (other !== undefined) {
+      throw new FormatError(['body', resource.kind === 'string-array' ? `${resource.name}[0]` : resource.name], `${other} and ${resource.name} are the same resource to Android (both R.${field.replace(':', '.')})`);
+    }
+    byField.set(field, resource.name);
+  }
+  return out;
+}
+
+function comment(description: string | null | undefined, indent: string): string[] {
+  const text = description ? xmlCommentText(description) : '';
+  return text ? [`${indent}<!-- ${text} -->`] : [];
+}
+
+function serialize(entries: readonly Entry[]): string {
+  const list = resources(entries);
+  const needsXliff = entries.some((e) => e.value.includes('<xliff:'));
+  const lines = ['<?xml version="1.0" encoding="utf-8"?>', needsXliff ? '<resources xmlns:xliff="urn:oasis:names:tc:xliff:document:1.2">' : '<resources>'];
+  for (const resource of list) {
+    const name = escapeXmlAttr(resource.name);
+    if (resource.kind === 'string') {
+      lines.push(...comment(resource.entry.description, '    '), `    <string name="${name}">${encodeAndroid(resource.entry.value)}</string>`);
+    } else if (resource.kind === 'plurals') {
+      lines.push(...comment(resource.entry.description, '    '), `    <plurals name="${name}">`);
+      for (const [quantity, text] of resource.forms) lines.push(`        <item quantity="${quantity}">${encodeAndroid(text)}</item>`);
+      lines.push('    </plurals>');
+    } else {
+      lines.push(`    <string-array name="${name}">`);
+      for (const item of resource.items) lines.push(...comment(item.description, '        '), `        <item>${encodeAndroid(item.value)}</item>`);
+      lines.push('    </string-array>');
+    }
+  }
+  lines.push('</resources>');
+  return lines.join('\n');
+}
+
+export const androidCodec: FormatCodec = {
+  id: 'android',
+  extension: 'xml',
+  contentType: 'application/xml; charset=utf-8',
+  needsSource: false,
+  parse: (body) => parse(body),
+  serialize: (entries) => encodeText(serialize(entries)),
+};

@@ -1,0 +1,121 @@
+// CSV (RFC 4180) with the header key,group,description,value. Reading accepts the columns in any
+// order and any letter case, the delimiter a spreadsheet chose (',' or ';' or a tab, found from the
+// header or an Excel `sep=` line), CRLF or LF line ends and a byte order mark; `key` and `value` are required, other
+// columns are ignored with a warning. An empty group or description cell means none. Writing
+// quotes a field only when it must (a delimiter, quote, CR or LF in it) and ends rows with CRLF.
+import type { Entry, FormatCodec } from '../types.ts';
+import { FormatError } from '../format-error.ts';
+import { decodeUtf8 } from '../text/decode.ts';
+import { encodeText } from '../text/encode.ts';
+import { makeEntry } from '../entries/make-entry.ts';
+import { sortedEntries } from '../entries/sorted-entries.ts';
+
+const COLUMNS = ['key', 'group', 'description', 'value'] as const;
+
+type Row = { fields: string[]; line: number };
+
+/** RFC 4180 records with the line each starts on. */
+function readRows(text: string, delimiter: string): Row[] {
+  const rows: Row[] = [];
+  let pos = 0;
+  let line = 1;
+  while (pos < text.length) {
+    const start = line;
+    const fields: string[] = [];
+    for (;;) {
+      let field = '';
+      if (text[pos] === '"') {
+        const opened = line;
+        pos++;
+        for (;;) {
+          const q = text.indexOf('"', pos);
+          if (q === -1) throw new FormatError(['body', 'line', opened], 'a quoted field is not closed');
+          const chunk = text.slice(pos, q);
+          for (let i = chunk.indexOf('\n'); i !== -1; i = chunk.indexOf('\n', i + 1)) line++;
+          field += chunk;
+          pos = q + 1;
+          if (text[pos] === '"') {
+            field += '"';
+            pos++;
+          } else break;
+        }
+        const after = text[pos];
+        if (after !== undefined && after !== delimiter && after !== '\r' && after !== '\n') {
+          throw new FormatError(['body', 'line', line], `unexpected ${JSON.stringify(after)} after a closing quote (a quote inside a field must be doubled)`);
+        }
+      } else {
+        let end = pos;
+        while (end < text.length && text[end] !== delimiter && text[end] !== '\r' && text[end] !== '\n') end++;
+        field = text.slice(pos, end);
+        if (field.includes('"')) throw new FormatError(['body', 'line', line], 'a field containing a quote must be quoted, with the quote doubled');
+        pos = end;
+      }
+      fields.push(field);
+      if (text[pos] === delimiter) {
+        pos++;
+        continue;
+      }
+      break;
+    }
+    if (text[pos] === '\r') pos++;
+    if (text[pos] === '\n') pos++;
+    line++;
+    // A blank line is no record.
+    if (!(fields.length === 1 && fields[0] === '')) rows.push({ fields, line: start });
+  }
+  return rows;
+}
+
+function detectDelimiter(text: string): string {
+  const header = text.slice(0, text.search(/\r|\n|$/)).toLowerCase();
+  for (const d of [',', ';', '\t']) if (header.split(d).map((s) => s.trim().replace(/^"|"$/g, '')).includes('key')) return d;
+  return ',';
+}
+
+function parse(body: Uint8Array): { entries: Entry[]; warnings: string[] } {
+  let text = decodeUtf8(body).replace(/^\uFEFF/, '');
+  // Excel's hint line, `sep=;`, names the delimiter; it is no record. It keeps the line numbers.
+  const sep = /^sep=(.)(\r\n|\n|\r|$)/.exec(text);
+  const delimiter = sep ? (sep[1] ?? ',') : detectDelimiter(text);
+  if (sep) text = `\n${text.slice(sep[0].length)}`;
+  const [header, ...rows] = readRows(text, delimiter);
+  if (header === undefined) throw new FormatError(['body'], 'the file is empty; expected the header key,group,description,value');
+  const names = header.fields.map((f) => f.trim().toLowerCase());
+  const index = (name: string) => names.indexOf(name);
+  for (const name of ['key', 'value']) {
+    if (index(name) === -1) throw new FormatError(['body', 'line', header.line], `the header has no ${name} column (expected key,group,description,value)`);
+  }
+  const warnings: string[] = [];
+  const unknown = names.filter((n) => !(COLUMNS as readonly string[]).includes(n));
+  if (unknown.length) warnings.push(`columns ignored: ${unknown.join(', ')}`);
+  const [keyAt, groupAt, descriptionAt, valueAt] = COLUMNS.map(index) as [number, number, number, number];
+  const seen = new Map<string, number>();
+  const entries = rows.map((row) => {
+    if (row.fields.length !== names.length) {
+      throw new FormatError(['body', 'line', row.line], `expected ${names.length} fields as in the header, found ${row.fields.length}`);
+    }
+    const key = row.fields[keyAt] ?? '';
+    const first = seen.get(key);
+    if (first !== undefined) throw new FormatError(['body', 'line', row.line], `key '${key}' appears twice (lines ${first} and ${row.line})`);
+    seen.set(key, row.line);
+    const group = groupAt === -1 ? '' : (row.fields[groupAt] ?? '');
+    const description = descriptionAt === -1 ? '' : (row.fields[descriptionAt] ?? '');
+    return makeEntry(key, row.fields[valueAt] ?? '', ['body', 'line', row.line], description === '' ? undefined : description, group === '' ? undefined : group);
+  });
+  return { entries, warnings };
+}
+
+const field = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
+
+export const csvCodec: FormatCodec = {
+  id: 'csv',
+  extension: 'csv',
+  contentType: 'text/csv; charset=utf-8',
+  needsSource: false,
+  parse,
+  serialize(entries) {
+    const lines = [COLUMNS.join(',')];
+    for (const e of sortedEntries(entries)) lines.push([e.key, e.group ?? '', e.description ?? '', e.value].map(field).join(','));
+    return encodeText(`${lines.join('\r\n')}\r\n`);
+  },
+};

@@ -1,0 +1,138 @@
+// XLIFF 1.2 in the shape Angular's `ng extract-i18n` writes: one <trans-unit id="key"> per key with
+// <source> (the source language's value), <target> (this language's value) and <note
+// from="description">. Reading takes each unit's <target> as the value; a unit without one is
+// untranslated and skipped, unless the file's source-language is the imported language (then its
+// <source> is the value: importing Angular's messages.xlf into the source language). Notes other
+// than from="meaning" are the description. Units inside <group>s and several <file>s are read.
+// Inline elements (<x id="INTERPOLATION"/>) are kept in the value as written (xml/inline-markup.ts).
+//
+// Writing needs the source language's values (ctx.source). Keys that have a source value but no
+// value in this language are written too, with no <target>, ready for a translator.
+import type { Entry, FormatCodec, SerializeContext } from '../types.ts';
+import { FormatError } from '../format-error.ts';
+import { decodeUtf8 } from '../text/decode.ts';
+import { encodeText } from '../text/encode.ts';
+import { makeEntry } from '../entries/make-entry.ts';
+import { sortedEntries } from '../entries/sorted-entries.ts';
+import { elementsOf, readXml, textOf, type XmlElement } from '../xml/read-xml.ts';
+import { inlineXml, joinPieces, readInline } from '../xml/inline-markup.ts';
+import { assertXmlChars, escapeXmlAttr, escapeXmlText, withoutNonXmlChars } from '../xml/escape-xml.ts';
+
+export type Unit = { key: string; source: string | null; target: string | null; description: string | undefined };
+
+/** The units to write: this language's entries plus source-only keys, by key. */
+export function unitsToWrite(entries: readonly Entry[], ctx: SerializeContext): Unit[] {
+  if (ctx.source === undefined) throw new FormatError(['body'], 'XLIFF export needs the source language (source=<language>) for its <source> text');
+  const units = new Map<string, Unit>();
+  for (const e of sortedEntries(entries)) {
+    units.set(e.key, { key: e.key, source: ctx.source.values.get(e.key) ?? null, target: e.value, description: e.description ?? undefined });
+  }
+  for (const [key, source] of ctx.source.values) if (!units.has(key)) units.set(key, { key, source, target: null, description: undefined });
+  const list = [...units.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  for (const u of list) {
+    assertXmlChars(u.key, u.key, 'key');
+    if (u.source !== null) assertXmlChars(u.source, u.key, 'source value');
+    if (u.target !== null) assertXmlChars(u.target, u.key);
+  }
+  return list;
+}
+
+export const sameLanguage = (a: string | undefined, b: string) => a !== undefined && a.replaceAll('_', '-').toLowerCase() === b.toLowerCase();
+
+/** Read results shared by both XLIFF versions. */
+export type UnitReader = { entries: Entry[]; warnings: string[]; seen: Map<string, number>; untranslated: number };
+
+export function addUnit(out: UnitReader, id: string | undefined, unit: XmlElement, value: string | null, description: string | undefined): void {
+  if (id === undefined) throw new FormatError(['body', 'line', unit.line], `<${unit.name}> has no id`);
+  const first = out.seen.get(id);
+  if (first !== undefined) throw new FormatError(['body', 'line', unit.line], `id '${id}' appears twice (lines ${first} and ${unit.line})`);
+  out.seen.set(id, unit.line);
+  if (value === null) {
+    out.untranslated++;
+    return;
+  }
+  out.entries.push(makeEntry(id, value, ['body', 'line', unit.line], description === '' ? undefined : description));
+}
+
+export function finishUnits(out: UnitReader, element: string) {
+  if (out.untranslated) out.warnings.push(`${out.untranslated} unit${out.untranslated === 1 ? ' has' : 's have'} no <${element}> and ${out.untranslated === 1 ? 'was' : 'were'} skipped`);
+  return { entries: out.entries, warnings: out.warnings };
+}
+
+export const inlineValue = (element: XmlElement | undefined): string | null => (element === undefined ? null : joinPieces(readInline(element)));
+
+export function checkRoot(root: XmlElement, wantMajor: '1' | '2'): void {
+  if (root.name !== 'xliff') throw new FormatError(['body', 'line', root.line], `expected an <xliff> document, found <${root.name}>`);
+  const version = root.attrs.get('version') ?? '';
+  if (!version.startsWith(`${wantMajor}.`)) {
+    const use = version.startsWith('2.') ? 'xliff2' : 'xliff';
+    throw new FormatError(['body', 'line', root.line], `this is XLIFF ${version || 'without a version'}; ${version ? `use format=${use}` : `expected version ${wantMajor}.x`}`);
+  }
+}
+
+const descriptionOf = (unit: XmlElement): string | undefined => {
+  const notes = elementsOf(unit).filter((e) => e.name === 'note' && e.attrs.get('from') !== 'meaning');
+  return notes.length ? notes.map(textOf).join('\n') : undefined;
+};
+
+function parse(body: Uint8Array, language: string) {
+  const root = readXml(decodeUtf8(body));
+  checkRoot(root, '1');
+  const out: UnitReader = { entries: [], warnings: [], seen: new Map(), untranslated: 0 };
+  const skipped: string[] = [];
+  for (const file of elementsOf(root).filter((e) => e.name === 'file')) {
+    const sourceLanguage = file.attrs.get('source-language');
+    const targetLanguage = file.attrs.get('target-language');
+    if (targetLanguage !== undefined && !sameLanguage(targetLanguage, language)) {
+      out.warnings.push(`the file's target-language is ${targetLanguage}; its targets were imported as ${language}`);
+    }
+    const sourceIsValue = targetLanguage === undefined && sameLanguage(sourceLanguage, language);
+    const walk = (parent: XmlElement) => {
+      for (const el of elementsOf(parent)) {
+        if (el.name === 'group') walk(el);
+        else if (el.name === 'trans-unit') {
+          const id = el.attrs.get('id');
+          if (el.attrs.get('translate') === 'no') {
+            skipped.push(id ?? `line ${el.line}`);
+            continue;
+          }
+          const children = elementsOf(el);
+          const target = inlineValue(children.find((c) => c.name === 'target'));
+          const source = inlineValue(children.find((c) => c.name === 'source'));
+          addUnit(out, id, el, target ?? (sourceIsValue ? source : null), descriptionOf(el));
+        }
+      }
+    };
+    for (const part of elementsOf(file)) if (part.name === 'body') walk(part);
+  }
+  if (skipped.length) out.warnings.push(`units marked translate="no" were skipped: ${skipped.join(', ')}`);
+  return finishUnits(out, 'target');
+}
+
+function serialize(entries: readonly Entry[], ctx: SerializeContext): string {
+  const units = unitsToWrite(entries, ctx);
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8" ?>',
+    '<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">',
+    `  <file source-language="${escapeXmlAttr(ctx.source?.language ?? '')}" target-language="${escapeXmlAttr(ctx.language)}" datatype="plaintext" original="ng2.template">`,
+    '    <body>',
+  ];
+  for (const u of units) {
+    lines.push(`      <trans-unit id="${escapeXmlAttr(u.key)}" datatype="html">`);
+    lines.push(`        <source>${inlineXml(u.source ?? '')}</source>`);
+    if (u.target !== null) lines.push(`        <target>${inlineXml(u.target)}</target>`);
+    if (u.description) lines.push(`        <note priority="1" from="description">${escapeXmlText(withoutNonXmlChars(u.description))}</note>`);
+    lines.push('      </trans-unit>');
+  }
+  lines.push('    </body>', '  </file>', '</xliff>');
+  return lines.join('\n');
+}
+
+export const xliffCodec: FormatCodec = {
+  id: 'xliff',
+  extension: 'xlf',
+  contentType: 'application/xliff+xml; charset=utf-8',
+  needsSource: true,
+  parse: (body, ctx) => parse(body, ctx.language),
+  serialize: (entries, ctx) => encodeText(serialize(entries, ctx)),
+};

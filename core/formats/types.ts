@@ -1,0 +1,49 @@
+// The shape every file-format codec has. Codecs are pure: bytes in, entries out and back, with no
+// database or HTTP; core/files wires them to import and export.
+
+export type FormatId =
+  | 'json'
+  | 'json-nested'
+  | 'i18next'
+  | 'xliff'
+  | 'xliff2'
+  | 'po'
+  | 'android'
+  | 'ios-strings'
+  | 'ios-stringsdict'
+  | 'arb'
+  | 'yaml'
+  | 'csv';
+
+export type Entry = {
+  /** The full key name. */
+  key: string;
+  /** The stored value; a plural is one ICU MessageFormat string. */
+  value: string;
+  /** The comment or note the format carries (ARB @key.description, PO extracted comment, XLIFF note, Android/iOS comment, CSV column). */
+  description?: string | null;
+  /** Only formats that carry it (csv); otherwise the importer derives it. */
+  group?: string;
+};
+
+export type ParseContext = { language: string };
+
+export type SerializeContext = {
+  language: string;
+  /** Source language values by key (xliff and xliff2 need them; required there). */
+  source?: { language: string; values: ReadonlyMap<string, string> };
+};
+
+export type ParsedFile = { entries: Entry[]; warnings: string[] };
+
+export type FormatCodec = {
+  id: FormatId;
+  extension: string;
+  contentType: string;
+  /** Export needs a source language (xliff, xliff2). */
+  needsSource: boolean;
+  /** Throws FormatError on any bad input. */
+  parse(body: Uint8Array, ctx: ParseContext): ParsedFile;
+  /** Deterministic: the same entries give the same bytes. Throws FormatError for what the format cannot carry. */
+  serialize(entries: readonly Entry[], ctx: SerializeContext): Uint8Array;
+};

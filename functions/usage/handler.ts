@@ -1,0 +1,4 @@
+import { httpHandler } from '../lambda/http-handler.ts';
+import { usageGroup } from './routes.ts';
+
+export const handler = httpHandler(usageGroup, {});

@@ -1,0 +1,21 @@
+// GET /v1/usage: the account's calls today and translation units this cycle.
+import { Hono } from 'hono';
+import type { AppEnv } from '../http/app-env.ts';
+import { apiKeyAuth } from '../http/api-key-auth.ts';
+import { dailyQuota } from '../http/daily-quota.ts';
+import { describe } from '../http/describe.ts';
+import { routeGroup } from '../http/route-group.ts';
+import { readUsage, Usage } from '../../core/usage/read-usage.ts';
+
+const routes = new Hono<AppEnv>()
+  .use('*', apiKeyAuth(), dailyQuota())
+  .get(
+    '/',
+    describe({ tag: 'Usage', summary: "The account's API calls today and translation units this billing cycle", responses: { 200: Usage } }),
+    async (c) => {
+      c.header('Cache-Control', 'no-store');
+      return c.json(await readUsage(c.get('deps'), { projectId: c.get('principal').projectId }));
+    },
+  );
+
+export const usageGroup = routeGroup('usage', routes);

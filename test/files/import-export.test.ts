@@ -1,0 +1,199 @@
+// POST /v1/import/{language} and GET /v1/export/{language} through HTTP: all-or-nothing imports,
+// conflict policies, dry runs, plan limits, and exports with ETags, on both databases.
+import { describe, expect, it } from 'vitest';
+import { useTestApp, type TestApp } from '../support/test-app.ts';
+import { body, project, type Project } from '../translations/helpers.ts';
+
+const t = useTestApp();
+
+function importFile(t: TestApp, p: Project, language: string, file: string | Uint8Array, query = '', contentType = 'application/octet-stream') {
+  return t.app.request(`/v1/import/${language}${query}`, {
+    method: 'POST',
+    headers: { 'X-API-Key': p.apiKey, 'Content-Type': contentType },
+    body: file,
+  });
+}
+
+const flat = (values: Record<string, string>) => JSON.stringify(values);
+
+async function liveKeys(p: Project): Promise<string[]> {
+  return (await body(await p.get('/v1/keys'))).keys.map((k: { key: string }) => k.key);
+}
+
+describe('import', () => {
+  it('creates keys and values, derives groups from the key prefix, and answers the counts', async () => {
+    const p = await project(t, ['de']);
+    const res = await importFile(t, p, 'de', flat({ 'home.title': 'Willkommen', 'home.body': 'Text', plain: 'Ohne Gruppe' }), '?format=json');
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await body(res)).toEqual({
+      project_id: p.projectId,
+      language: 'de',
+      format: 'json',
+      dry_run: false,
+      keys_created: 3,
+      values_created: 3,
+      values_updated: 0,
+      values_unchanged: 0,
+      translation_units: 3,
+      warnings: [],
+    });
+    const keys = (await body(await p.get('/v1/keys'))).keys as { key: string; group_name: string }[];
+    expect(Object.fromEntries(keys.map((k) => [k.key, k.group_name]))).toEqual({ 'home.body': 'home', 'home.title': 'home', plain: 'Default' });
+    // Default status is draft: not served as approved.
+    expect((await body(await p.get('/v1/translations/de?status=draft'))).translations).toEqual({
+      'home.title': 'Willkommen',
+      'home.body': 'Text',
+      plain: 'Ohne Gruppe',
+    });
+  });
+
+  it('a second import of the same file changes nothing and costs nothing', async () => {
+    const p = await project(t, ['de']);
+    const file = flat({ a: '1', b: '2' });
+    expect((await importFile(t, p, 'de', file)).status).toBe(200);
+    const again = await body(await importFile(t, p, 'de', file));
+    expect(again).toMatchObject({ keys_created: 0, values_created: 0, values_updated: 0, values_unchanged: 2, translation_units: 0 });
+  });
+
+  it('a status-only change is an update but no translation unit (the text is already stored)', async () => {
+    const p = await project(t, ['de']);
+    await importFile(t, p, 'de', flat({ a: 'x' }));
+    const res = await body(await importFile(t, p, 'de', flat({ a: 'x' }), '?status=approved'));
+    expect(res).toMatchObject({ values_updated: 1, translation_units: 0 });
+    expect((await body(await p.get('/v1/translations/de'))).translations).toEqual({ a: 'x' });
+  });
+
+  it('conflict=keep leaves existing values alone; conflict=fail refuses the whole file naming the keys', async () => {
+    const p = await project(t, ['de']);
+    await importFile(t, p, 'de', flat({ a: 'old', b: 'old' }));
+    const kept = await body(await importFile(t, p, 'de', flat({ a: 'new', c: 'new' }), '?conflict=keep'));
+    expect(kept).toMatchObject({ keys_created: 1, values_created: 1, values_updated: 0, values_unchanged: 1 });
+    const refused = await importFile(t, p, 'de', flat({ a: 'newer', d: 'fresh' }), '?conflict=fail');
+    expect(refused.status).toBe(409);
+    expect((await body(refused)).detail).toContain('a');
+    // Nothing of the refused file was written, not even the new key d.
+    expect(await liveKeys(p)).toEqual(['a', 'b', 'c']);
+    expect((await body(await p.get('/v1/translations/de?status=all'))).translations.a.value).toBe('old');
+  });
+
+  it('a dry run answers the same counts and writes nothing', async () => {
+    const p = await project(t, ['de']);
+    const dry = await body(await importFile(t, p, 'de', flat({ a: '1', b: '2' }), '?dry_run=true'));
+    expect(dry).toMatchObject({ dry_run: true, keys_created: 2, values_created: 2, translation_units: 2 });
+    expect(await liveKeys(p)).toEqual([]);
+    const usage = await body(await p.get('/v1/usage'));
+    expect(usage.translation_units_used).toBe(0);
+  });
+
+  it('bad files are a 422 that says where, and write nothing', async () => {
+    const p = await project(t, ['de']);
+    const cases: [string, string][] = [
+      ['{"a": "1", "b": ', 'truncated JSON'],
+      ['["not", "an", "object"]', 'wrong shape'],
+      [flat({ ok: 'fine', ['x'.repeat(501)]: 'too long a key' }), 'key over 500 characters'],
+      [flat({ ok: 'fine', long: 'v'.repeat(10_001) }), 'value over 10,000 characters'],
+      [flat({ ok: 'fine', bad: 'nul\u0000inside' }), 'NUL in a value'],
+    ];
+    for (const [file, what] of cases) {
+      const res = await importFile(t, p, 'de', file);
+      expect(res.status, what).toBe(422);
+      const { detail } = await body(res);
+      expect(Array.isArray(detail), what).toBe(true);
+      expect(detail[0].loc[0], what).toBe('body');
+    }
+    expect(await liveKeys(p)).toEqual([]);
+  });
+
+  it('unknown format and bad query values are 422; an unregistered language is 404', async () => {
+    const p = await project(t, ['de']);
+    expect((await importFile(t, p, 'de', '{}', '?format=docx')).status).toBe(422);
+    expect((await importFile(t, p, 'de', '{}', '?conflict=maybe')).status).toBe(422);
+    expect((await importFile(t, p, 'de', '{}', '?dry_run=yes')).status).toBe(422);
+    expect((await importFile(t, p, 'fr', flat({ a: 'b' }))).status).toBe(404);
+    expect((await importFile(t, p, 'not a language', flat({ a: 'b' }))).status).toBe(422);
+  });
+
+  it("the plan's key limit refuses the whole file with 402", async () => {
+    const p = await project(t, ['de'], 'free');
+    const many = Object.fromEntries(Array.from({ length: 251 }, (_, i) => [`k${i}`, 'v']));
+    const res = await importFile(t, p, 'de', flat(many));
+    expect(res.status).toBe(402);
+    expect(typeof (await body(res)).detail).toBe('string');
+    expect(await liveKeys(p)).toEqual([]);
+  });
+
+  it('takes files up to 10 MiB, refuses larger ones with 413', async () => {
+    const p = await project(t, ['de']);
+    const big = '{"a": "' + 'x'.repeat(10 * 1024 * 1024) + '"}';
+    const res = await importFile(t, p, 'de', big);
+    expect(res.status).toBe(413);
+    expect(typeof (await body(res)).detail).toBe('string');
+  });
+
+  it('an import records one event with its counts and its actor', async () => {
+    const p = await project(t, ['de']);
+    await importFile(t, p, 'de', flat({ a: '1', b: '2' }));
+    const events = await t.runtime.deps.sql<{ type: string; actor_type: string; actor_id: string; after: { keys_created: number } }[]>`
+      select type, actor_type, actor_id, after from domain_events where project_id = ${p.projectId} and type = 'translation.imported'`;
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ actor_type: 'api_key', actor_id: p.apiKeyId, after: { keys_created: 2 } });
+  });
+});
+
+describe('export', () => {
+  it('exports approved values by default, with filename, type and a strong ETag answering 304', async () => {
+    const p = await project(t, ['de']);
+    await importFile(t, p, 'de', flat({ 'b.two': 'Zwei', 'a.one': 'Eins' }), '?status=approved');
+    await importFile(t, p, 'de', flat({ 'c.draft': 'Entwurf' }));
+    const res = await p.get('/v1/export/de?format=json');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="de.json"');
+    expect(res.headers.get('content-type')).toContain('json');
+    const etag = res.headers.get('etag')!;
+    expect(etag).toMatch(/^"[^"]+"$/);
+    expect(JSON.parse(await res.text())).toEqual({ 'a.one': 'Eins', 'b.two': 'Zwei' });
+    const again = await t.call(p.apiKey, 'GET', '/v1/export/de?format=json', undefined, { 'If-None-Match': etag });
+    expect(again.status).toBe(304);
+    const all = JSON.parse(await (await p.get('/v1/export/de?format=json&status=all')).text());
+    expect(Object.keys(all).sort()).toEqual(['a.one', 'b.two', 'c.draft']);
+    const group = JSON.parse(await (await p.get('/v1/export/de?format=json&group=a')).text());
+    expect(group).toEqual({ 'a.one': 'Eins' });
+  });
+
+  it('the same data exports to the same bytes; import(export(x)) changes nothing', async () => {
+    const p = await project(t, ['de']);
+    await importFile(t, p, 'de', flat({ z: 'letzte', a: 'erste', 'm.x': 'mitte "zitiert"' }), '?status=approved');
+    const first = await (await p.get('/v1/export/de?format=json')).text();
+    const second = await (await p.get('/v1/export/de?format=json')).text();
+    expect(second).toBe(first);
+    const again = await body(await importFile(t, p, 'de', first, '?status=approved'));
+    expect(again).toMatchObject({ keys_created: 0, values_created: 0, values_updated: 0, translation_units: 0 });
+  });
+
+  it('XLIFF needs a source language; unknown languages are 404; unknown formats 422', async () => {
+    const p = await project(t, ['de', 'en']);
+    expect((await p.get('/v1/export/de?format=xliff')).status).toBe(422);
+    expect((await p.get('/v1/export/de?format=xliff&source=en')).status).toBe(200);
+    expect((await p.get('/v1/export/fr?format=json')).status).toBe(404);
+    expect((await p.get('/v1/export/de?format=xliff&source=fr')).status).toBe(404);
+    expect((await p.get('/v1/export/de?format=docx')).status).toBe(422);
+  });
+});
+
+describe('usage', () => {
+  it('reports calls today and translation units against the allowance', async () => {
+    const p = await project(t, ['de'], 'free');
+    await importFile(t, p, 'de', flat({ a: '1', b: '2', c: '3' }));
+    const usage = await body(await p.get('/v1/usage'));
+    expect(usage).toMatchObject({
+      project_id: p.projectId,
+      daily_limit: 5000,
+      translation_units_used: 3,
+      translation_units_allowance: 1000,
+    });
+    expect(usage.calls_today).toBeGreaterThanOrEqual(3);
+    const resets = new Date(usage.cycle_resets_at);
+    expect(resets.getUTCDate()).toBe(1);
+    expect(resets.getTime()).toBeGreaterThan(Date.now());
+  });
+});

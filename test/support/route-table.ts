@@ -1,0 +1,51 @@
+// The routes the app really has, from Hono's own route table, with path parameters filled in, for
+// the shared auth cases (test/http/auth.test.ts): a route added to any group is covered without
+// anyone remembering to list it.
+import type { Hono } from 'hono';
+
+export type RouteCase = { method: string; path: string; body?: unknown };
+
+const KEY_ID = '00000000-0000-4000-8000-000000000000';
+
+/** A value for each path parameter the API uses; an unknown one fails loudly, so it gets added here. */
+const PARAMS: Record<string, string> = {
+  key_id: KEY_ID,
+  language: 'de',
+  code: 'de',
+  group: 'auth',
+  group_name: 'auth',
+  key: 'auth.case',
+  account_id: KEY_ID,
+  project_id: KEY_ID,
+  api_key_id: KEY_ID,
+};
+
+// Bodies that would succeed for a real project, so that "a valid key gets through" means something.
+const BODIES: Record<string, unknown> = {
+  'POST /v1/keys': { key: 'auth.case' },
+  'PATCH /v1/keys/:key_id': { description: 'x' },
+  'POST /v1/groups': { name: 'auth' },
+  'PATCH /v1/groups/:group_name': { new_name: 'auth2' },
+  'POST /v1/languages': { code: 'de' },
+  'PUT /v1/keys/:key_id/translations/:language': { value: 'x' },
+  'POST /v1/import/:language': { auth: { case: 'x' } },
+};
+
+/** Every route of `app` under `prefix` (middleware entries, method ALL, left out). */
+export function routeCases(app: Hono<any>, prefix: string): RouteCase[] {
+  const seen = new Set<string>();
+  const cases: RouteCase[] = [];
+  for (const route of app.routes) {
+    if (route.method === 'ALL' || !route.path.startsWith(prefix)) continue;
+    const id = `${route.method} ${route.path}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const path = route.path.replace(/:(\w+)/g, (_, name: string) => {
+      const value = PARAMS[name];
+      if (value === undefined) throw new Error(`no sample value for path parameter :${name} (${id}): add one to PARAMS`);
+      return value;
+    });
+    cases.push({ method: route.method, path, ...(id in BODIES ? { body: BODIES[id] } : {}) });
+  }
+  return cases;
+}
