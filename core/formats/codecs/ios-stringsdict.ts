@@ -156,11 +156,22 @@ function asVariables(value: string, language: string): Written | null {
     return null;
   }
   const written: Written = { format: '', variables: [] };
+  // What parse() will rebuild from the written file: literals are escaped only where ICU needs it,
+  // so a value the ICU parser merely tolerated (a bare `}`) would come back spelled differently.
+  // Such a value is written as plain text instead, which always round-trips.
+  let rebuilt = '';
+  let literal = '';
+  const flush = (next: '{' | undefined) => {
+    rebuilt += literal === '' ? '' : escapeIcuLiteral(literal, false, next);
+    literal = '';
+  };
   for (const el of ast) {
     if (isLiteralElement(el)) {
       if (new RegExp(VARIABLE.source).test(el.value) || el.value.includes('%#@')) return null;
       written.format += el.value;
+      literal += el.value;
     } else if (isPluralElement(el) && el.location) {
+      flush('{');
       const native = pluralToNative(value.slice(el.location.start.offset, el.location.end.offset), printfDialect(EXPORT_VALUE_TYPE), null);
       if (native === null || native.ordinal || !VAR_NAME.test(native.arg) || native.arg === FORMAT_KEY || written.variables.some((v) => v.name === native.arg)) return null;
       const forms: [string, string][] = [];
@@ -171,9 +182,11 @@ function asVariables(value: string, language: string): Written | null {
       }
       written.format += `%#@${native.arg}@`;
       written.variables.push({ name: native.arg, forms });
+      rebuilt += pluralToIcu(native, printfDialect(EXPORT_VALUE_TYPE));
     } else return null;
   }
-  return written.variables.length ? written : null;
+  flush(undefined);
+  return written.variables.length && rebuilt === value ? written : null;
 }
 
 const string = (indent: string, s: string) => `${indent}<string>${escapeXmlText(s)}</string>`;

@@ -1,0 +1,158 @@
+// fast-check generators for the codec property tests: hostile values, realistic keys, canonical ICU
+// plurals, and the per-format limits (docs/formats.md, "What each format cannot carry") applied
+// visibly in one table, FORMAT_LIMITS.
+import fc from 'fast-check';
+import { escapeIcuLiteral } from '../../../core/formats/plural/icu-escape.ts';
+import { pluralCategories } from '../../../core/formats/plural/categories.ts';
+import type { Entry, FormatId } from '../../../core/formats/types.ts';
+
+/** Strings that break naive writers: quoting, escapes, placeholders of every dialect, markup, scripts. */
+export const HOSTILE = [
+  '"', "'", '\\', '\\n', '\n', '\r\n', '\r', '\t', '  ', ' ', '%@', '%1$s', '%d', '%lld', '%%', '%s', '{count}', '{name}', '{0}',
+  '{{name}}', '{{count}}', '%{count}', '%{name}', '{count, plural, one {# file} other {# files}}', '#', '|', '@', '?', '&', '&amp;', '&lt;',
+  '<b>bold</b>', '<br/>', '<x id="INTERPOLATION"/>', '<', '>', '</', ']]>', '-->', '--', '*/', '/*', '//', 'it\'s', "l'homme", "''", "'{'",
+  '👋🏽', '👨‍👩‍👧', '𝄞', 'مرحبا بالعالم', 'שלום', '\u200f', '\u200b', '\u2028', 'Grüße', '日本語', '\u0001', '\u0007', '\u001b', '\u007f', '\u0085',
+  'msgid "x"', '=', ';', ',', ':', '- ', '---', '~', 'yes', 'no', 'null', '123', '0x1F', ':sym', '2024-01-01', '$t(key)', '\ufeff',
+];
+
+const nulFree = (s: string) => !s.includes('\u0000') && s.isWellFormed();
+
+const fragment = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...HOSTILE) },
+  { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 6 }) },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 4 }).filter(nulFree) },
+  { weight: 2, arbitrary: fc.string({ unit: 'grapheme-ascii', maxLength: 8 }) },
+);
+
+/** The longest prefix of at most 10,000 UTF-16 units that does not split a surrogate pair. */
+function upTo10k(s: string): string {
+  const cut = s.slice(0, 10_000);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
+
+/** A hostile value, sometimes 10,000 characters long. */
+export const value = fc.oneof(
+  { weight: 20, arbitrary: fc.array(fragment, { maxLength: 8 }).map((parts) => parts.join('')) },
+  { weight: 1, arbitrary: fc.array(fragment, { minLength: 1, maxLength: 4 }).map((parts) => upTo10k(parts.join('').repeat(10_000))) },
+);
+
+const segment = fc.oneof(
+  { weight: 6, arbitrary: fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/) },
+  { weight: 2, arbitrary: fc.stringMatching(/^[A-Za-z0-9_-]{1,8}$/) },
+  { weight: 1, arbitrary: fc.constantFrom('é', 'über', 'naïve', '中文', 'ключ', 'a b', 'x[0]', "it's") },
+);
+
+/** Keys from realistic alphabets: dot-separated segments of letters, digits, underscores, some Unicode. */
+export const key = fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => s.join('.'));
+
+export const description = fc.oneof(
+  { weight: 2, arbitrary: fc.constant(undefined) },
+  { weight: 3, arbitrary: fc.array(fragment, { minLength: 1, maxLength: 5 }).map((p) => p.join('')) },
+);
+
+export const groupName = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 _.-]{0,20}[A-Za-z0-9]$/);
+
+/** Literal text for a plural form, any characters at all. */
+const formText = fc.array(fragment, { maxLength: 4 }).map((p) => p.join(''));
+
+/**
+ * A plural in the canonical ICU spelling the formats produce (plural/icu-plural.ts): forms are
+ * hostile literal text quoted only where ICU needs it, with `#` and `{name}` placeholders.
+ */
+export function icuPlural(language: string, options: { exactZero?: boolean } = {}): fc.Arbitrary<string> {
+  const categories = pluralCategories(language);
+  const piece = fc.oneof(
+    { weight: 3, arbitrary: formText.map((t) => ({ text: t })) },
+    { weight: 2, arbitrary: fc.constant({ pound: true as const }) },
+    { weight: 1, arbitrary: fc.constantFrom('name', 'user', 'n2').map((arg) => ({ arg })) },
+  );
+  const form = fc.array(piece, { maxLength: 4 }).map((raw) => {
+    // Adjacent text is one literal: quoting depends on what follows it.
+    const pieces: typeof raw = [];
+    for (const p of raw) {
+      const last = pieces.at(-1);
+      if (last && 'text' in last && 'text' in p) pieces[pieces.length - 1] = { text: last.text + p.text };
+      else pieces.push(p);
+    }
+    let out = '';
+    pieces.forEach((p, i) => {
+      if ('pound' in p) out += '#';
+      else if ('arg' in p) out += `{${p.arg}}`;
+      else {
+        const next = pieces[i + 1];
+        out += escapeIcuLiteral(p.text, true, next === undefined ? '}' : 'pound' in next ? '#' : '{');
+      }
+    });
+    return out;
+  });
+  const selectors = fc
+    .subarray([...(options.exactZero ? ['=0'] : []), ...categories.filter((c) => c !== 'other')])
+    .map((chosen) => [...chosen, 'other']);
+  return selectors.chain((chosen) =>
+    fc.tuple(...chosen.map(() => form)).map((forms) => `{count, plural, ${chosen.map((s, i) => `${s} {${forms[i]}}`).join(' ')}}`),
+  );
+}
+
+type Limits = {
+  /** Keys the format can hold. */
+  key?: (k: string) => boolean;
+  /** Values the format can hold. */
+  value?: (v: string) => boolean;
+  /** Descriptions the format writes back unchanged (others are normalized, see docs). */
+  description?: (d: string) => boolean;
+  /** Whether the format carries descriptions / groups at all. */
+  carriesDescription: boolean;
+  carriesGroup?: boolean;
+};
+
+// XML 1.0 cannot hold these at all (xml/escape-xml.ts); Android escapes them as \uXXXX instead.
+const xmlChars = (s: string) => !/[\u0001-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/.test(s);
+// XML parsers normalize a CR in a comment to LF, and a comment cannot escape it.
+const xmlComment = (d: string) => xmlChars(d) && d.trim() === d && d !== '' && !d.includes('--') && !d.endsWith('-') && !d.includes('\r');
+// gettext reads a plural whose msgstr[n] are all empty as untranslated, like an empty msgstr.
+const EMPTY_PLURAL = /^\{count, plural,( (=0|zero|one|two|few|many|other) \{\})+\}$/;
+const PLURAL_SUFFIX = /_(ordinal_)?(zero|one|two|few|many|other)$/;
+
+/** What each format cannot carry, as documented in docs/formats.md. */
+export const FORMAT_LIMITS: Record<FormatId, Limits> = {
+  json: { carriesDescription: false },
+  'json-nested': { carriesDescription: false },
+  // Keys ending in a plural suffix are i18next plurals by definition.
+  i18next: { carriesDescription: false, key: (k) => !PLURAL_SUFFIX.test(k) },
+  xliff: { carriesDescription: true, key: xmlChars, value: xmlChars, description: (d) => xmlChars(d) && d !== '' },
+  xliff2: { carriesDescription: true, key: xmlChars, value: xmlChars, description: (d) => xmlChars(d) && d !== '' },
+  // An empty msgstr (or a plural of empty forms) means untranslated in gettext; a comment line cannot hold a CR.
+  po: { carriesDescription: true, key: (k) => k !== '', value: (v) => v !== '' && !EMPTY_PLURAL.test(v), description: (d) => d !== '' && !d.includes('\r') },
+  // Resource names only (string-array items are tested separately); a.b and a_b are one name to Android.
+  android: { carriesDescription: true, key: (k) => /^[A-Za-z_][A-Za-z0-9_.]*$/.test(k), description: xmlComment },
+  'ios-strings': { carriesDescription: true, description: (d) => d.trim() === d && d !== '' && !d.includes('*/') },
+  'ios-stringsdict': { carriesDescription: true, key: xmlChars, value: xmlChars, description: xmlComment },
+  arb: { carriesDescription: true, key: (k) => !k.startsWith('@') },
+  yaml: { carriesDescription: false },
+  csv: { carriesDescription: true, carriesGroup: true, description: (d) => d !== '' },
+};
+
+/** Entries a format can carry, unique by key (and by Android resource field). */
+export function entriesFor(format: FormatId, language = 'en', maxLength = 12): fc.Arbitrary<Entry[]> {
+  const limits = FORMAT_LIMITS[format];
+  const keyArb = format === 'android' ? fc.stringMatching(/^[a-z_][a-z0-9_]{0,15}(\.[a-z0-9_]{1,8})?$/) : key;
+  const valueArb = fc.oneof({ weight: 5, arbitrary: value }, { weight: 2, arbitrary: icuPlural(language, { exactZero: true }) });
+  const entry = fc.record({
+    key: keyArb.filter((k) => limits.key?.(k) ?? true),
+    value: valueArb.filter((v) => limits.value?.(v) ?? true),
+    description: description.filter((d) => d === undefined || !limits.carriesDescription || (limits.description?.(d) ?? true)),
+    group: limits.carriesGroup ? fc.option(groupName, { nil: undefined }) : fc.constant(undefined),
+  });
+  return fc
+    .uniqueArray(entry, { maxLength, selector: (e) => (format === 'android' ? e.key.replaceAll('.', '_') : e.key) })
+    .map((list) =>
+      list.map((e) => {
+        const out: Entry = { key: e.key, value: e.value };
+        if (limits.carriesDescription && e.description !== undefined) out.description = e.description;
+        if (e.group !== undefined) out.group = e.group;
+        return out;
+      }),
+    );
+}
+
+export const byKey = (entries: readonly Entry[]) => [...entries].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
