@@ -23,11 +23,13 @@ async function main() {
       startup_ms: Math.round(performance.now() - started),
     });
     const admin = runtime.adminTokenSource;
-    if (admin.source !== 'env') {
-      // Printed for the local newcomer; production sets TMS_ADMIN_TOKEN and never sees this.
-      process.stdout.write(
-        `\n  tms is running at ${base}\n  Admin token (${admin.source === 'generated' ? 'generated, ' : ''}kept in ${admin.path}):\n    ${admin.token}\n\n`,
-      );
+    // The token's value is printed once, when it is generated, for the local newcomer; after that
+    // only where it is kept, so that it does not land in every log collector on every start.
+    // Production sets TMS_ADMIN_TOKEN and never sees either.
+    if (admin.source === 'generated') {
+      process.stdout.write(`\n  tms is running at ${base}\n  Admin token (generated now, kept in ${admin.path}):\n    ${admin.token}\n\n`);
+    } else if (admin.source !== 'env') {
+      process.stdout.write(`\n  tms is running at ${base}\n  Admin token: in ${admin.path}\n\n`);
     }
   });
   let stopping = false;

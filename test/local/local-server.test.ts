@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 let dataDir: string;
@@ -47,7 +47,7 @@ afterAll(async () => {
 });
 
 describe('npm start on embedded defaults', () => {
-  it('answers /health within 30 s, prints a generated admin token, and keeps state across restarts', async () => {
+  it('answers /health within 30 s, prints a generated admin token once, and keeps state across restarts', async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'tms-local-'));
     const first = await start();
     const health = await fetch(`${first.url}/health`);
@@ -72,6 +72,9 @@ describe('npm start on embedded defaults', () => {
 
     const second = await start();
     expect(second.output()).not.toContain('generated');
+    // The token's value is printed once, when generated; afterwards only where it is kept.
+    await vi.waitFor(() => expect(second.output()).toContain(`Admin token: in ${join(dataDir, 'admin-token')}`));
+    expect(second.output()).not.toContain(token);
     const list = await (await fetch(`${second.url}/v1/keys`, { headers: { 'X-API-Key': apiKey } })).json();
     expect(list.keys.map((k: { key: string }) => k.key)).toEqual(['home.title']);
     await second.stop();
