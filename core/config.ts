@@ -32,6 +32,8 @@ export const EnvSchema = v.object({
   /** Named prepared statements; turn off behind transaction-mode poolers (PgBouncer, RDS Proxy pinning). */
   DATABASE_PREPARE: boolFrom(true),
   DATABASE_CONNECT_TIMEOUT_SECONDS: intFrom(5, 1, 60),
+  /** Postgres ends a request's statement after this long (statement_timeout); 0 turns it off. */
+  DATABASE_STATEMENT_TIMEOUT_MS: intFrom(15000, 0, 600000),
   REDIS_URL: optionalString,
   UPSTASH_REDIS_REST_URL: optionalString,
   UPSTASH_REDIS_REST_TOKEN: optionalString,
@@ -48,6 +50,12 @@ export const EnvSchema = v.object({
   SQS_DEAD_LETTER_QUEUE_URL: optionalString,
   /** How long a verified API key is trusted in process before the database is asked again. */
   API_KEY_CACHE_SECONDS: intFrom(30, 0, 3600),
+  /** How long a well-formed key that matched nothing is refused without asking the database again. */
+  API_KEY_NEGATIVE_CACHE_SECONDS: intFrom(10, 0, 3600),
+  /** Failed authentications per client address per minute before 429 (in process); 0 turns it off. */
+  AUTH_FAILURES_PER_MINUTE: intFrom(60, 0, 100000),
+  /** Reverse proxies in front of the local server whose X-Forwarded-For is believed (0: the socket's peer). */
+  TRUST_PROXY_HOPS: intFrom(0, 0, 10),
   /** Debounce for auto_rebuild after writes. */
   AUTO_REBUILD_DEBOUNCE_MS: intFrom(2000, 0, 600000),
   LOG_REQUESTS: boolFrom(true),

@@ -40,6 +40,7 @@ export async function createRuntime(
       max: config.DATABASE_POOL_MAX,
       prepare: config.DATABASE_PREPARE,
       connectTimeoutSeconds: config.DATABASE_CONNECT_TIMEOUT_SECONDS,
+      statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
     });
   } else {
     embedded = await startEmbeddedPostgres(
@@ -49,6 +50,7 @@ export async function createRuntime(
       max: EMBEDDED_POOL_MAX,
       prepare: true,
       connectTimeoutSeconds: config.DATABASE_CONNECT_TIMEOUT_SECONDS,
+      statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
     });
   }
   const closers: (() => Promise<unknown>)[] = [];

@@ -19,6 +19,8 @@ export const storableText = (field: string, max: number, min = 0) =>
     v.check((s) => !s.includes('\u0000'), `${field} must not contain NUL characters`),
     v.check((s) => countChars(s) >= min, `${field} must be at least ${min} character${min === 1 ? '' : 's'}`),
     v.check((s) => countChars(s) <= max, `${field} must be at most ${max.toLocaleString('en-US')} characters`),
+    // The same limits for /openapi.json (JSON Schema counts code points too); no check of its own.
+    v.metadata(min > 0 ? { minLength: min, maxLength: max } : { maxLength: max }),
   );
 
 export const Uuid = v.pipe(v.string(), v.uuid('must be a UUID'));
@@ -30,6 +32,7 @@ export const GroupName = v.pipe(
   v.check((s) => countChars(s) >= 1 && countChars(s) <= 200, 'group name must be 1 to 200 characters'),
   v.regex(GROUP_NAME_PATTERN, 'group name may contain only letters, digits, spaces, hyphens, underscores and periods'),
   v.check((s) => s.trim() === s, 'group name must not start or end with a space'),
+  v.metadata({ minLength: 1, maxLength: 200 }),
 );
 export const isGroupName = (s: string) => v.is(GroupName, s);
 

@@ -2,18 +2,25 @@
 // embedded defaults (PGlite under TMS_DATA_DIR, in-memory counters); DATABASE_URL, REDIS_URL and
 // friends point it at real services (docs/decisions.md, README "Configuration").
 import { serve } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { clientAddressFrom } from './http/client-address.ts';
 import { ConfigError, loadConfig } from '../core/config.ts';
 import { createRuntime } from '../core/create-runtime.ts';
 import { createJsonLogger } from '../core/log.ts';
 import { createApi } from './http/create-api.ts';
 import { allRouteGroups } from './route-groups.ts';
+import { docsGroup } from './docs/routes.ts';
 
 async function main() {
   const config = loadConfig();
   const log = createJsonLogger();
   const started = performance.now();
   const runtime = await createRuntime(config, { log, migrate: true });
-  const app = createApi(runtime.deps, allRouteGroups, { openapi: true });
+  // /docs (Swagger UI, its assets served by us) is local-only: docs/deploy.md says why.
+  const app = createApi(runtime.deps, [...allRouteGroups, docsGroup], {
+    openapi: true,
+    clientAddress: clientAddressFrom((c) => getConnInfo(c).remote.address, config.TRUST_PROXY_HOPS),
+  });
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     const base = `http://${config.HOST}:${info.port}`;
     log.info('tms listening', {

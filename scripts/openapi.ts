@@ -5,7 +5,8 @@
 //   npx tsx scripts/openapi.ts          regenerate (after changing a route or a schema)
 //   npx tsx scripts/openapi.ts --check  exit 1 when the committed file is stale (CI)
 //
-// test/lambda/openapi.test.ts checks the same thing in the normal test suite.
+// test/lambda/openapi.test.ts checks the same thing in the normal test suite; test/openapi/ checks the
+// document itself (what a generated client needs) and that the service answers as it says.
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../core/config.ts';
@@ -13,13 +14,22 @@ import type { Deps } from '../core/deps.ts';
 import { silentLogger } from '../core/log.ts';
 import { createApi } from '../functions/http/create-api.ts';
 import { allRouteGroups } from '../functions/route-groups.ts';
+import type { RouteGroup } from '../functions/http/route-group.ts';
 
 export const OPENAPI_FILE = fileURLToPath(new URL('../functions/lambda/openapi.json', import.meta.url));
 
-export async function generateOpenApi(): Promise<string> {
-  // Describing routes touches no dependency; the app's middleware reads only these two fields.
+/**
+ * The app as the local server builds it (route groups and GET /openapi.json, whose document options
+ * are OPENAPI_OPTIONS in functions/http/describe.ts), over no real dependency: describing routes
+ * touches none, and the app's middleware reads only config and log. Tests describe it this way too.
+ */
+export function describedApp(groups: readonly RouteGroup[] = allRouteGroups) {
   const deps = { config: loadConfig({ LOG_REQUESTS: 'false' }), log: silentLogger } as unknown as Deps;
-  const res = await createApi(deps, allRouteGroups, { openapi: true }).request('/openapi.json');
+  return createApi(deps, groups, { openapi: true });
+}
+
+export async function generateOpenApi(): Promise<string> {
+  const res = await describedApp().request('/openapi.json');
   if (res.status !== 200) throw new Error(`GET /openapi.json answered ${res.status}`);
   return JSON.stringify(await res.json(), null, 2) + '\n';
 }

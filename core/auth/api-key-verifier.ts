@@ -5,12 +5,18 @@
 // process it keeps working for at most `ttlMs` (API_KEY_CACHE_SECONDS). When the database cannot
 // be reached, an entry verified within `staleIfErrorMs` is still honoured, so apps keep reading
 // cached translations through a database outage.
+//
+// Unknown keys: a well-formed key that matches nothing is remembered as unknown for
+// `negativeTtlMs`, so repeating it costs no database read; a key revoked here is dropped from the
+// positive cache and so fails at once. Failed authentications are also counted per client address
+// (failed-auth-limiter.ts): past the limit the address gets 429 before any lookup.
 import { AppError } from '../errors.ts';
 import type { Sql } from '../db/client.ts';
 import { isConnectionError, toDomainError } from '../db/errors.ts';
 import type { Logger } from '../log.ts';
 import type { Plan } from '../accounts/plans.ts';
 import { hashApiKey, isWellFormedApiKey } from './api-key-format.ts';
+import { createFailedAuthLimiter } from './failed-auth-limiter.ts';
 
 export type Principal = {
   apiKeyId: string;
@@ -24,7 +30,8 @@ export type Principal = {
 type Entry = { principal: Principal; verifiedAt: number };
 
 export type ApiKeyVerifier = {
-  verify(key: string | undefined): Promise<Principal>;
+  /** `address`: the caller's network address, for throttling failed attempts (unknown: none). */
+  verify(key: string | undefined, context?: { address?: string | undefined }): Promise<Principal>;
   /** Forget a revoked key in this process at once. */
   evictKey(apiKeyId: string): void;
   /** Forget every key of an account (its plan or limits changed). */
@@ -39,6 +46,10 @@ export function createApiKeyVerifier(options: {
   sql: Sql;
   log: Logger;
   ttlMs: number;
+  /** How long a key that matched nothing is refused without a lookup. */
+  negativeTtlMs?: number;
+  /** Failed authentications per client address per minute before 429; 0: no limit. */
+  failuresPerMinute?: number;
   staleIfErrorMs?: number;
   maxEntries?: number;
   now?: () => number;
@@ -49,6 +60,19 @@ export function createApiKeyVerifier(options: {
   const now = options.now ?? Date.now;
   // Map keeps insertion order: re-inserting on refresh makes the first entry the least recent.
   const byHash = new Map<string, Entry>();
+  const negativeTtlMs = options.negativeTtlMs ?? 10_000;
+  const unknown = new Map<string, number>();
+  const failures = createFailedAuthLimiter({ perMinute: options.failuresPerMinute ?? 0, now });
+  const rememberUnknown = (hash: string) => {
+    if (negativeTtlMs <= 0) return;
+    unknown.delete(hash);
+    unknown.set(hash, now() + negativeTtlMs);
+    if (unknown.size > maxEntries) unknown.delete(unknown.keys().next().value as string);
+  };
+  const refuse = (address: string | undefined) => {
+    failures.fail(address);
+    return invalidApiKey();
+  };
 
   const lookup = async (hash: string): Promise<Principal | null> => {
     const rows = await sql<
@@ -81,9 +105,16 @@ export function createApiKeyVerifier(options: {
   };
 
   return {
-    async verify(key) {
-      if (key === undefined || !isWellFormedApiKey(key)) throw invalidApiKey();
+    async verify(key, context = {}) {
+      const { address } = context;
+      failures.check(address);
+      if (key === undefined || !isWellFormedApiKey(key)) throw refuse(address);
       const hash = hashApiKey(key);
+      const unknownUntil = unknown.get(hash);
+      if (unknownUntil !== undefined) {
+        if (unknownUntil > now()) throw refuse(address);
+        unknown.delete(hash);
+      }
       const cached = byHash.get(hash);
       const age = cached ? now() - cached.verifiedAt : Infinity;
       if (cached && age < ttlMs) return cached.principal;
@@ -99,7 +130,8 @@ export function createApiKeyVerifier(options: {
       }
       if (!principal) {
         byHash.delete(hash);
-        throw invalidApiKey();
+        rememberUnknown(hash);
+        throw refuse(address);
       }
       remember(hash, principal);
       return principal;

@@ -30,6 +30,8 @@ const BUILD_LOCK = 7_142_002;
  */
 export async function exportSnapshot(sql: Sql, projectId: string, minSeq: number): Promise<Snapshot | null> {
   return sql.begin('isolation level repeatable read read only', async (tx) => {
+    // A 100,000-key project's snapshot takes seconds; the builder Lambda's own limit is 5 minutes.
+    await tx`set local statement_timeout = '5min'`;
     await tx`select pg_advisory_xact_lock(${BUILD_LOCK}, hashtext(${projectId}))`;
     const [state] = await tx<{ requested_seq: number; built_seq: number }[]>`
       select requested_seq::int, built_seq::int from cache_state where project_id = ${projectId}`;

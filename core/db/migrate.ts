@@ -12,6 +12,8 @@ export async function migrate(sql: Sql, dir = MIGRATIONS_DIR): Promise<string[]>
   const files = (await readdir(dir)).filter((f) => /^\d{3}_[\w-]+\.sql$/.test(f)).sort();
   const applied: string[] = [];
   await sql.begin(async (tx) => {
+    // A migration may rewrite a large table: no per-statement deadline here.
+    await tx`set local statement_timeout = 0`;
     await tx`select pg_advisory_xact_lock(${LOCK_ID})`;
     await tx`create table if not exists schema_migrations (
       version text primary key, applied_at timestamptz not null default now())`;

@@ -18,6 +18,8 @@ export function canonicalLanguageCode(input: string): string | null {
 
 export const LanguageCode = v.pipe(
   v.string('language code must be a string'),
+  // The rule below as a pattern for /openapi.json (metadata only: the check is what validates).
+  v.metadata({ pattern: CODE_PATTERN.source }),
   v.check(
     (s) => canonicalLanguageCode(s) !== null,
     'language code must look like xx, xxx, xx-YY or xx-Yyyy (BCP 47: a 2-3 letter language, optionally a 2-4 letter region or script)',

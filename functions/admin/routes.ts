@@ -38,14 +38,21 @@ const routes = new Hono<AppEnv>()
   .use('*', adminAuth())
   .post(
     '/accounts',
-    describe({ tag, auth, summary: 'Create an account', responses: { 201: Account } }),
+    describe({ operationId: 'createAccount', tag, auth, body: 'json', summary: 'Create an account', responses: { 201: Account } }),
     requireJsonBody(),
     validBody(CreateAccountInput),
     async (c) => c.json(await createAccount(c.get('deps'), { actor: ADMIN, ...c.req.valid('json') }), 201),
   )
   .patch(
     '/accounts/:account_id',
-    describe({ tag, auth, summary: "Change an account's plan or daily call limit", responses: { 200: Account, 404: null } }),
+    describe({
+      operationId: 'updateAccount',
+      tag,
+      auth,
+      body: 'json',
+      summary: "Change an account's plan, daily call limit or translation-unit allowance",
+      responses: { 200: Account, 404: null },
+    }),
     validParams(AccountIdParam),
     requireJsonBody(),
     validBody(UpdateAccountInput),
@@ -53,7 +60,14 @@ const routes = new Hono<AppEnv>()
   )
   .post(
     '/accounts/:account_id/projects',
-    describe({ tag, auth, summary: 'Create a project with its first API key', responses: { 201: CreatedProject, 402: null, 404: null } }),
+    describe({
+      operationId: 'createProject',
+      tag,
+      auth,
+      body: 'json',
+      summary: 'Create a project with its first API key',
+      responses: { 201: CreatedProject, 402: null, 404: null },
+    }),
     validParams(AccountIdParam),
     requireJsonBody(),
     validBody(CreateProjectInput),
@@ -61,7 +75,7 @@ const routes = new Hono<AppEnv>()
   )
   .patch(
     '/projects/:project_id',
-    describe({ tag, auth, summary: 'Change project settings (auto_rebuild)', responses: { 200: Project, 404: null } }),
+    describe({ operationId: 'updateProject', tag, auth, body: 'json', summary: 'Change project settings (auto_rebuild)', responses: { 200: Project, 404: null } }),
     validParams(ProjectIdParam),
     requireJsonBody(),
     validBody(UpdateProjectInput),
@@ -69,13 +83,13 @@ const routes = new Hono<AppEnv>()
   )
   .post(
     '/projects/:project_id/api-keys',
-    describe({ tag, auth, summary: 'Create another API key for a project', responses: { 201: CreatedApiKey, 404: null } }),
+    describe({ operationId: 'createApiKey', tag, auth, summary: 'Create another API key for a project', responses: { 201: CreatedApiKey, 404: null } }),
     validParams(ProjectIdParam),
     async (c) => c.json(await createApiKey(c.get('deps'), { actor: ADMIN, projectId: c.req.valid('param').project_id }), 201),
   )
   .delete(
     '/api-keys/:api_key_id',
-    describe({ tag, auth, summary: 'Revoke an API key', responses: { 204: null, 404: null } }),
+    describe({ operationId: 'revokeApiKey', tag, auth, summary: 'Revoke an API key', responses: { 204: null, 404: null } }),
     validParams(v.object({ api_key_id: Uuid })),
     async (c) => {
       await revokeApiKey(c.get('deps'), { actor: ADMIN, apiKeyId: c.req.valid('param').api_key_id });
@@ -84,7 +98,13 @@ const routes = new Hono<AppEnv>()
   )
   .post(
     '/projects/:project_id/keys/:key_id/restore',
-    describe({ tag, auth, summary: 'Restore a soft-deleted key with its values', responses: { 200: KeyRecord, 402: null, 404: null, 409: null } }),
+    describe({
+      operationId: 'restoreKey',
+      tag,
+      auth,
+      summary: 'Restore a soft-deleted key with its values',
+      responses: { 200: KeyRecord, 402: null, 404: null, 409: null },
+    }),
     validParams(v.object({ project_id: Uuid, key_id: Uuid })),
     async (c) => {
       const { project_id, key_id } = c.req.valid('param');
@@ -93,7 +113,13 @@ const routes = new Hono<AppEnv>()
   )
   .post(
     '/projects/:project_id/groups/:group_name/restore',
-    describe({ tag, auth, summary: "Undo a group's last delete", responses: { 200: RestoredGroup, 402: null, 404: null, 409: null } }),
+    describe({
+      operationId: 'restoreGroup',
+      tag,
+      auth,
+      summary: "Undo a group's last delete",
+      responses: { 200: RestoredGroup, 402: null, 404: null, 409: null },
+    }),
     validParams(v.object({ project_id: Uuid, group_name: v.string() })),
     async (c) => {
       const { project_id, group_name } = c.req.valid('param');

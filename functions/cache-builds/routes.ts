@@ -14,11 +14,11 @@ const CacheStatus = v.object({ project_id: v.string(), last_rebuilt_at: v.nullab
 
 const routes = new Hono<AppEnv>()
   .use('*', apiKeyAuth(), dailyQuota())
-  .post('/rebuild', describe({ tag, summary: 'Queue a rebuild of the translation cache', responses: { 202: RebuildQueued } }), async (c) =>
+  .post('/rebuild', describe({ operationId: 'rebuildCache', tag, input: false, summary: 'Queue a rebuild of the translation cache (no body)', responses: { 202: RebuildQueued } }), async (c) =>
     // No body is read: whatever a client sends with this POST is ignored.
     c.json(await requestRebuild(c.get('deps'), keyScope(c)), 202),
   )
-  .get('/status', describe({ tag, summary: 'When the cache was last built, and whether it is ready', responses: { 200: CacheStatus } }), async (c) => {
+  .get('/status', describe({ operationId: 'readCacheStatus', tag, input: false, summary: 'When the cache was last built, and whether it is ready', responses: { 200: CacheStatus } }), async (c) => {
     c.header('Cache-Control', 'no-store');
     return c.json(await cacheStatus(c.get('deps'), { projectId: c.get('principal').projectId }));
   });

@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import type { AppEnv } from '../http/app-env.ts';
 import { apiKeyAuth } from '../http/api-key-auth.ts';
 import { dailyQuota } from '../http/daily-quota.ts';
-import { describe } from '../http/describe.ts';
+import { describe, type HeaderName } from '../http/describe.ts';
 import { LanguageParam } from '../http/params.ts';
 import { validParams } from '../http/validate.ts';
 import { isNotModified, pickEncoding } from '../http/conditional.ts';
@@ -13,6 +13,8 @@ import { routeGroup } from '../http/route-group.ts';
 import { respond } from '../http/response-headers.ts';
 import { LanguageCode } from '../../core/languages/language-code.ts';
 import { cachedGroup, cachedLanguage, cachedManifest, cachedValue, type CachedFile } from '../../core/cache/read-cached.ts';
+import { Manifest } from '../../core/manifest/schemas.ts';
+import { GroupTranslations, LanguageTranslations } from '../../core/translations/schemas.ts';
 
 const tag = 'Cached translations';
 
@@ -24,6 +26,18 @@ const VARY = 'Accept-Encoding, X-API-Key';
 const GroupParams = v.object({ language: LanguageCode, group: v.string() });
 const KeyParams = v.object({ language: LanguageCode, group: v.string(), key: v.string() });
 const CachedValue = v.object({ value: v.string() });
+// The bodies a build stores: the live reads' shapes with status=approved, so each value is a string.
+const approvedOnly = { status_filter: v.literal('approved'), translations: v.record(v.string(), v.string()) };
+const CachedLanguage = v.object({ ...LanguageTranslations.entries, ...approvedOnly });
+const CachedGroup = v.object({ ...GroupTranslations.entries, ...approvedOnly });
+
+const CACHING_HEADERS: HeaderName[] = ['ETag', 'Cache-Control', 'Last-Modified', 'Vary'];
+/** A cached read's answers: the body with its validators, a 304 on a current If-None-Match, 503 before the first build. */
+const cachedRead = (body: v.GenericSchema) => ({
+  200: { schema: body, headers: CACHING_HEADERS },
+  304: { headers: CACHING_HEADERS },
+  503: null,
+});
 
 // Builds change rarely: format each build time as an HTTP date once, not per request.
 let lastBuiltAt = '';
@@ -53,18 +67,39 @@ const routes = new Hono<AppEnv>()
     await next();
   })
   .use('*', apiKeyAuth(), dailyQuota())
-  .get('/manifest', describe({ tag, summary: 'Languages of the last build', responses: { 200: null, 304: null, 503: null } }), async (c) =>
-    serveFile(c, await cachedManifest(c.get('deps'), { projectId: c.get('principal').projectId }), false),
+  .get(
+    '/manifest',
+    describe({
+      operationId: 'readCachedManifest',
+      tag,
+      input: false,
+      headers: ['IfNoneMatch'],
+      summary: 'Languages of the last build, with their approved counts',
+      responses: cachedRead(Manifest),
+    }),
+    async (c) => serveFile(c, await cachedManifest(c.get('deps'), { projectId: c.get('principal').projectId }), false),
   )
   .get(
     '/translations/:language',
-    describe({ tag, summary: "A language's approved translations as of the last build", responses: { 200: null, 304: null, 404: null, 503: null } }),
+    describe({
+      operationId: 'readCachedLanguageTranslations',
+      tag,
+      headers: ['IfNoneMatch'],
+      summary: "A language's approved translations as of the last build",
+      responses: { ...cachedRead(CachedLanguage), 404: null },
+    }),
     validParams(LanguageParam),
     async (c) => serveFile(c, await cachedLanguage(c.get('deps'), { projectId: c.get('principal').projectId, ...c.req.valid('param') })),
   )
   .get(
     '/translations/:language/:group',
-    describe({ tag, summary: "A group's approved translations as of the last build", responses: { 200: null, 304: null, 404: null, 503: null } }),
+    describe({
+      operationId: 'readCachedGroupTranslations',
+      tag,
+      headers: ['IfNoneMatch'],
+      summary: "A group's approved translations as of the last build",
+      responses: { ...cachedRead(CachedGroup), 404: null },
+    }),
     validParams(GroupParams),
     async (c) => {
       const { language, group } = c.req.valid('param');
@@ -73,7 +108,13 @@ const routes = new Hono<AppEnv>()
   )
   .get(
     '/translations/:language/:group/:key',
-    describe({ tag, summary: 'One approved value as of the last build', responses: { 200: CachedValue, 304: null, 404: null, 503: null } }),
+    describe({
+      operationId: 'readCachedKeyTranslation',
+      tag,
+      headers: ['IfNoneMatch'],
+      summary: 'One approved value as of the last build',
+      responses: { ...cachedRead(CachedValue), 404: null },
+    }),
     validParams(KeyParams),
     async (c) => {
       const { language, group, key } = c.req.valid('param');

@@ -11,15 +11,41 @@ import { respond } from '../http/response-headers.ts';
 import { routeGroup } from '../http/route-group.ts';
 import { ExportQuery } from '../../core/files/schemas.ts';
 import { exportFile } from '../../core/files/export-file.ts';
+import { FORMATS } from '../../core/formats/index.ts';
+
+// Each format's media type; JSON formats are objects (flat or nested by format), the others text.
+const FILE_CONTENT = Object.fromEntries(
+  [...new Set(Object.values(FORMATS).map((f) => f.contentType.split(';')[0]!))].map((type) => [
+    type,
+    { schema: type === 'application/json' ? { type: 'object', additionalProperties: true } : { type: 'string' } },
+  ]),
+);
+const EXPORT_DESCRIPTION = [
+  'Query: format (default json); status (default approved; all for every status); group (only that group);',
+  'source (the source language: required by xliff and xliff2). The bytes are the same whenever the data is the same:',
+  'the strong ETag lets a client revalidate with If-None-Match (304, no body, not counted against the daily quota).',
+  'A language (or source) not registered is 404; a value the format cannot carry, or xliff without source, is 422.',
+].join(' ');
 
 const routes = new Hono<AppEnv>()
   .use('*', apiKeyAuth(), dailyQuota())
   .get(
     '/:language',
     describe({
+      operationId: 'exportFile',
       tag: 'Files',
-      summary: "Export a language's values as a file (?format, ?status=approved|review|draft|all, ?group, ?source for XLIFF)",
-      responses: { 200: null, 304: null, 404: null },
+      summary: "Export a language's values as a file",
+      description: EXPORT_DESCRIPTION,
+      headers: ['IfNoneMatch'],
+      responses: {
+        200: {
+          description: 'The file, in the media type of its format (charset=utf-8), as an attachment',
+          content: FILE_CONTENT,
+          headers: ['ETag', 'Cache-Control', 'Content-Disposition'],
+        },
+        304: { headers: ['ETag', 'Cache-Control'] },
+        404: null,
+      },
     }),
     validParams(LanguageParam),
     validQuery(ExportQuery),

@@ -20,19 +20,25 @@ const GroupNameParam = v.object({ group_name: v.string() });
 
 const routes = new Hono<AppEnv>()
   .use('*', apiKeyAuth(), dailyQuota())
-  .get('/', describe({ tag, summary: 'List groups with live keys', responses: { 200: GroupList } }), async (c) =>
+  .get('/', describe({ operationId: 'listGroups', tag, input: false, summary: 'List groups with live keys', responses: { 200: GroupList } }), async (c) =>
     c.json(await listGroups(c.get('deps'), { projectId: c.get('principal').projectId })),
   )
   .post(
     '/',
-    describe({ tag, summary: 'Check that a group name is valid and free', responses: { 201: ValidatedGroup, 409: null } }),
+    describe({ operationId: 'validateGroup', tag, body: 'json', summary: 'Check that a group name is valid and free', responses: { 201: ValidatedGroup, 409: null } }),
     requireJsonBody(),
     validBody(ValidateGroupInput),
     async (c) => c.json(await validateGroup(c.get('deps'), { projectId: c.get('principal').projectId, name: c.req.valid('json').name }), 201),
   )
   .patch(
     '/:group_name',
-    describe({ tag, summary: 'Rename a group (all its keys, atomically)', responses: { 200: RenamedGroup, 404: null, 409: null } }),
+    describe({
+      operationId: 'renameGroup',
+      tag,
+      body: 'json',
+      summary: 'Rename a group (all its keys, atomically)',
+      responses: { 200: RenamedGroup, 404: null, 409: null },
+    }),
     validParams(GroupNameParam),
     requireJsonBody(),
     validBody(RenameGroupInput),
@@ -43,7 +49,7 @@ const routes = new Hono<AppEnv>()
   )
   .delete(
     '/:group_name',
-    describe({ tag, summary: 'Soft-delete every key of a group', responses: { 204: null, 404: null } }),
+    describe({ operationId: 'deleteGroup', tag, summary: 'Soft-delete every key of a group', responses: { 204: null, 404: null } }),
     validParams(GroupNameParam),
     async (c) => {
       await deleteGroup(c.get('deps'), { ...keyScope(c), name: c.req.valid('param').group_name });

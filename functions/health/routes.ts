@@ -13,7 +13,14 @@ const Health = v.object({
 
 const routes = new Hono<AppEnv>().get(
   '/',
-  describe({ tag: 'Health', summary: 'Service and dependency health', auth: 'none', responses: { 200: Health, 503: Health } }),
+  describe({
+    operationId: 'checkHealth',
+    tag: 'Health',
+    summary: 'Service and dependency health',
+    auth: 'none',
+    input: false,
+    responses: { 200: Health, 503: { description: 'Degraded: a dependency failed its check', schema: Health } },
+  }),
   async (c) => {
     const report = await checkHealth(c.get('deps'));
     c.header('Cache-Control', 'no-store');

@@ -10,7 +10,7 @@ export const apiKeyAuth = (): MiddlewareHandler<AppEnv> =>
   async function apiKeyAuth(c, next) {
     // A router mounted inside another that already authenticated: nothing more to verify.
     if (c.get('principal')) return next();
-    const principal = await c.get('deps').apiKeys.verify(c.req.header('x-api-key'));
+    const principal = await c.get('deps').apiKeys.verify(c.req.header('x-api-key'), { address: c.get('clientAddress') });
     const claimed = c.req.header('x-project-id');
     if (claimed !== undefined && claimed !== principal.projectId) {
       throw new AppError('forbidden', 'This API key belongs to a different project');

@@ -9,6 +9,8 @@ export type AppEnv = {
   Variables: {
     deps: Deps;
     requestId: string;
+    /** The caller's network address, as the entry (local server, Lambda) knows it; unset in tests. */
+    clientAddress: string | undefined;
     /** Set by the API-key middleware on /v1 routes. */
     principal: Principal;
     /** Set once the daily quota has counted this request. */

@@ -1,6 +1,6 @@
 // Builds the Hono app for a set of route groups over one Deps. A Lambda mounts one group, the
 // local server mounts all, tests call app.request() on the same app.
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { openAPIRouteHandler } from 'hono-openapi';
 import type { Deps } from '../../core/deps.ts';
@@ -12,15 +12,24 @@ import { cors } from './cors.ts';
 import { EXPOSED_HEADERS } from './exposed-headers.ts';
 import { applyHeaders } from './response-headers.ts';
 import type { RouteGroup } from './route-group.ts';
+import { OPENAPI_OPTIONS } from './describe.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 
-export function createApi(deps: Deps, groups: readonly RouteGroup[], options: { openapi?: boolean } = {}) {
+export type ApiOptions = {
+  openapi?: boolean;
+  /** How the entry learns the caller's address (the socket, or Lambda's event); failed-auth throttling keys on it. */
+  clientAddress?: (c: Context<AppEnv>) => string | undefined;
+};
+
+export function createApi(deps: Deps, groups: readonly RouteGroup[], options: ApiOptions = {}) {
   const app = new Hono<AppEnv>();
+  const clientAddress = options.clientAddress;
   app.use('*', async (c, next) => {
     c.set('deps', deps);
+    if (clientAddress) c.set('clientAddress', clientAddress(c));
     await next();
   });
   app.use('*', applyHeaders());
@@ -51,23 +60,7 @@ export function createApi(deps: Deps, groups: readonly RouteGroup[], options: { 
     app.use(`${group.prefix}/*`, limit);
   }
   for (const group of groups) app.route(group.prefix, group.routes);
-  if (options.openapi) {
-    app.get(
-      '/openapi.json',
-      openAPIRouteHandler(app, {
-        documentation: {
-          openapi: '3.1.0',
-          info: { title: 'tms: translation management service', version: '1.0.0' },
-          components: {
-            securitySchemes: {
-              apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-              adminToken: { type: 'http', scheme: 'bearer' },
-            },
-          },
-        },
-      }),
-    );
-  }
+  if (options.openapi) app.get('/openapi.json', openAPIRouteHandler(app, OPENAPI_OPTIONS));
   app.notFound((c) => c.json({ detail: 'Not Found' }, 404));
   app.onError((error, c) => errorResponse(error, c));
   return app;

@@ -8,6 +8,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { AppError, type AppErrorCode } from '../../core/errors.ts';
 import { toDomainError } from '../../core/db/errors.ts';
 import type { CallTally } from '../../core/usage/count-call.ts';
+import type { AuthThrottleData } from '../../core/auth/failed-auth-limiter.ts';
 import type { AppEnv } from './app-env.ts';
 import { rateLimitHeaders } from './rate-limit-headers.ts';
 
@@ -39,6 +40,10 @@ function statusOf(code: AppErrorCode): ContentfulStatusCode {
 
 function headersOf(error: AppError): Record<string, string> | undefined {
   if (error.code !== 'rate_limited' || !error.data) return undefined;
+  // Failed authentications from one address: no quota to report, only when to come back.
+  if ('retryAfterSeconds' in (error.data as object)) {
+    return { 'Retry-After': String((error.data as AuthThrottleData).retryAfterSeconds), 'Cache-Control': 'no-store' };
+  }
   const tally = error.data as CallTally;
   // no-store: the refusal is about this moment, and a cache must not replay it after the reset.
   return { ...rateLimitHeaders(tally), 'Retry-After': String(tally.resetSeconds), 'Cache-Control': 'no-store' };

@@ -17,19 +17,19 @@ const tag = 'Keys';
 
 const routes = new Hono<AppEnv>()
   .use('*', apiKeyAuth(), dailyQuota())
-  .get('/', describe({ tag, summary: 'List live keys', responses: { 200: KeyList } }), validQuery(ListKeysQuery), async (c) =>
+  .get('/', describe({ operationId: 'listKeys', tag, summary: 'List live keys (?group filters by group name)', responses: { 200: KeyList } }), validQuery(ListKeysQuery), async (c) =>
     c.json(await listKeys(c.get('deps'), { projectId: c.get('principal').projectId, group: c.req.valid('query').group })),
   )
   .post(
     '/',
-    describe({ tag, summary: 'Create a key', responses: { 201: KeyRecord, 402: null, 409: null } }),
+    describe({ operationId: 'createKey', tag, body: 'json', summary: 'Create a key', responses: { 201: KeyRecord, 402: null, 409: null } }),
     requireJsonBody(),
     validBody(CreateKeyInput),
     async (c) => c.json(await createKey(c.get('deps'), { ...keyScope(c), ...c.req.valid('json') }), 201),
   )
   .patch(
     '/:key_id',
-    describe({ tag, summary: "Change a key's group or description", responses: { 200: UpdatedKey, 404: null } }),
+    describe({ operationId: 'updateKey', tag, body: 'json', summary: "Change a key's group or description", responses: { 200: UpdatedKey, 404: null } }),
     validParams(KeyIdParam),
     requireJsonBody(),
     validBody(UpdateKeyInput),
@@ -38,7 +38,7 @@ const routes = new Hono<AppEnv>()
   )
   .delete(
     '/:key_id',
-    describe({ tag, summary: 'Soft-delete a key and its values', responses: { 204: null, 404: null } }),
+    describe({ operationId: 'deleteKey', tag, summary: 'Soft-delete a key and its values', responses: { 204: null, 404: null } }),
     validParams(KeyIdParam),
     async (c) => {
       await deleteKey(c.get('deps'), { ...keyScope(c), keyId: c.req.valid('param').key_id });

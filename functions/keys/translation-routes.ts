@@ -17,7 +17,9 @@ export const translationValueRoutes = new Hono<AppEnv>()
   .put(
     '/:key_id/translations/:language',
     describe({
+      operationId: 'putTranslation',
       tag,
+      body: 'json',
       summary: 'Create or overwrite the value of a key in a registered language (status defaults to draft)',
       responses: { 200: TranslationValue, 404: null },
     }),
@@ -31,7 +33,7 @@ export const translationValueRoutes = new Hono<AppEnv>()
   )
   .delete(
     '/:key_id/translations/:language',
-    describe({ tag, summary: 'Permanently delete the value of a key in one language', responses: { 204: null, 404: null } }),
+    describe({ operationId: 'deleteTranslation', tag, summary: 'Permanently delete the value of a key in one language', responses: { 204: null, 404: null } }),
     validParams(KeyLanguageParams),
     async (c) => {
       const { key_id, language } = c.req.valid('param');

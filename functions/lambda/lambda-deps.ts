@@ -37,6 +37,7 @@ export function createLambdaDeps(config: Config, ports: LambdaPorts, options: { 
     max: config.DATABASE_POOL_MAX,
     prepare: config.DATABASE_PREPARE,
     connectTimeoutSeconds: config.DATABASE_CONNECT_TIMEOUT_SECONDS,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   });
   const shared = Boolean(config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN);
   if (ports.counters && !shared) {

@@ -16,19 +16,24 @@ const tag = 'Languages';
 
 const routes = new Hono<AppEnv>()
   .use('*', apiKeyAuth(), dailyQuota())
-  .get('/', describe({ tag, summary: 'List registered languages', responses: { 200: LanguageList } }), async (c) =>
+  .get('/', describe({ operationId: 'listLanguages', tag, input: false, summary: 'List registered languages', responses: { 200: LanguageList } }), async (c) =>
     c.json(await listLanguages(c.get('deps'), { projectId: c.get('principal').projectId })),
   )
   .post(
     '/',
-    describe({ tag, summary: 'Register a language', responses: { 201: AddedLanguage, 402: null, 409: null } }),
+    describe({ operationId: 'addLanguage', tag, body: 'json', summary: 'Register a language', responses: { 201: AddedLanguage, 402: null, 409: null } }),
     requireJsonBody(),
     validBody(AddLanguageInput),
     async (c) => c.json(await addLanguage(c.get('deps'), { ...keyScope(c), code: c.req.valid('json').code }), 201),
   )
   .delete(
     '/:code',
-    describe({ tag, summary: 'Unregister a language and delete its values', responses: { 200: RemovedLanguage, 404: null } }),
+    describe({
+      operationId: 'removeLanguage',
+      tag,
+      summary: 'Unregister a language and delete its values',
+      responses: { 200: RemovedLanguage, 404: null },
+    }),
     validParams(v.object({ code: LanguageCode })),
     async (c) => c.json(await removeLanguage(c.get('deps'), { ...keyScope(c), code: c.req.valid('param').code })),
   );

@@ -12,7 +12,9 @@ const routes = new Hono<AppEnv>()
   .get(
     '/',
     describe({
+      operationId: 'readManifest',
       tag: 'Manifest',
+      input: false,
       summary: 'Languages with at least one live value, ordered by code, with their approved counts',
       responses: { 200: Manifest },
     }),

@@ -27,6 +27,7 @@ const routes = new Hono<AppEnv>()
   .get(
     '/:language',
     describe({
+      operationId: 'readLanguageTranslations',
       tag,
       summary: 'All live values of a language, keyed by full key name (?status=approved|draft|review|all)',
       responses: { 200: LanguageTranslations, 404: null },
@@ -39,6 +40,7 @@ const routes = new Hono<AppEnv>()
   .get(
     '/:language/:group',
     describe({
+      operationId: 'readGroupTranslations',
       tag,
       summary: "One group's live values in a language (?status=approved|draft|review|all)",
       responses: { 200: GroupTranslations, 404: null },
@@ -53,6 +55,7 @@ const routes = new Hono<AppEnv>()
   .get(
     '/:language/:group/:key',
     describe({
+      operationId: 'readKeyTranslation',
       tag,
       summary: 'One live value by full key name (?status=approved|draft|review|all)',
       responses: { 200: KeyTranslation, 404: null },

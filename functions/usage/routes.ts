@@ -11,7 +11,13 @@ const routes = new Hono<AppEnv>()
   .use('*', apiKeyAuth(), dailyQuota())
   .get(
     '/',
-    describe({ tag: 'Usage', summary: "The account's API calls today and translation units this billing cycle", responses: { 200: Usage } }),
+    describe({
+      operationId: 'readUsage',
+      tag: 'Usage',
+      input: false,
+      summary: "The account's API calls today and translation units this billing cycle",
+      responses: { 200: Usage },
+    }),
     async (c) => {
       c.header('Cache-Control', 'no-store');
       return c.json(await readUsage(c.get('deps'), { projectId: c.get('principal').projectId }));

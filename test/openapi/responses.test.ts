@@ -1,0 +1,210 @@
+// What /openapi.json promises is what the service answers: every operation is called through the
+// document (by operationId, its path and auth taken from it), and every answer's status must be one
+// the operation documents, with the documented headers and a body valid against the documented
+// schema. Every operation must be called with a 2xx at least once, so a new route gets a call here.
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { InProcessRebuildQueue } from '../../core/adapters/rebuild-queue-memory.ts';
+import { ADMIN_TOKEN, useTestApp, type TestProject } from '../support/test-app.ts';
+import { deref, operations, validate, type Doc, type Operation } from './openapi-support.ts';
+
+const t = useTestApp();
+let doc: Doc;
+let byId: Map<string, Operation>;
+let p: TestProject;
+const answered = new Map<string, Set<number>>();
+
+beforeAll(async () => {
+  const res = await t.app.request('/openapi.json');
+  expect(res.status).toBe(200);
+  doc = await res.json();
+  byId = new Map(operations(doc).map((o) => [o.id, o]));
+  p = await t.newProject('solo');
+});
+
+type Call = {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  /** A JSON body. */
+  json?: unknown;
+  /** A raw body with its Content-Type. */
+  raw?: { type: string; body: string };
+  headers?: Record<string, string>;
+  /** The API key to send (default: the test project's); null for none. */
+  apiKey?: string | null;
+};
+
+/** Calls an operation as a generated client would, and holds the answer against the document. */
+async function call(id: string, request: Call = {}): Promise<Response> {
+  const o = byId.get(id);
+  if (!o) throw new Error(`no operation ${id} in /openapi.json`);
+  const path = o.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = request.params?.[name];
+    if (value === undefined) throw new Error(`${id}: no value for {${name}}`);
+    return encodeURIComponent(value);
+  });
+  const query = new URLSearchParams(request.query).toString();
+  const scheme = Object.keys(o.op.security?.[0] ?? {})[0];
+  const headers: Record<string, string> = { ...request.headers };
+  if (scheme === 'apiKey' && request.apiKey !== null) headers['X-API-Key'] = request.apiKey ?? p.apiKey;
+  if (scheme === 'adminToken') headers.Authorization = `Bearer ${ADMIN_TOKEN}`;
+  let body: string | undefined;
+  if (request.json !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(request.json);
+  } else if (request.raw) {
+    headers['Content-Type'] = request.raw.type;
+    body = request.raw.body;
+  }
+  const res = await t.app.request(`${path}${query ? `?${query}` : ''}`, { method: o.method.toUpperCase(), headers, ...(body === undefined ? {} : { body }) });
+  await conforms(o, res.clone());
+  return res;
+}
+
+async function conforms(o: Operation, res: Response) {
+  const documented = o.op.responses[String(res.status)];
+  const text = await res.text();
+  expect(documented, `${o.id} answered ${res.status} (${text.slice(0, 200)}), which it does not document`).toBeDefined();
+  const response = deref(doc, documented);
+  for (const name of Object.keys(response.headers ?? {})) {
+    expect(res.headers.get(name), `${o.id} ${res.status}: header ${name}`).not.toBeNull();
+  }
+  if (!answered.has(o.id)) answered.set(o.id, new Set());
+  answered.get(o.id)!.add(res.status);
+  if (!response.content) {
+    expect(text, `${o.id} ${res.status} documents no body`).toBe('');
+    return;
+  }
+  const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
+  const media = response.content[type];
+  expect(media, `${o.id} ${res.status} answered ${type}, documented: ${Object.keys(response.content)}`).toBeDefined();
+  if (type === 'application/json') {
+    expect(validate(doc, media.schema, JSON.parse(text)), `${o.id} ${res.status}: ${text.slice(0, 300)}`).toEqual([]);
+  }
+}
+
+const ids: Record<string, string> = {};
+
+describe('every answer is one the document promises', () => {
+  it('health, languages, keys, values, groups, live reads, usage', async () => {
+    expect([200, 503]).toContain((await call('checkHealth')).status);
+    expect((await call('addLanguage', { json: { code: 'de' } })).status).toBe(201);
+    expect((await call('addLanguage', { json: { code: 'fr-ca' } })).status).toBe(201);
+    expect((await call('addLanguage', { json: { code: 'de' } })).status).toBe(409);
+    expect((await call('addLanguage', { json: { code: 'deutsch' } })).status).toBe(422);
+    expect((await call('listLanguages')).status).toBe(200);
+
+    const created = await call('createKey', { json: { key: 'home.title', group_name: 'home', description: 'The title' } });
+    expect(created.status).toBe(201);
+    ids.title = (await created.json()).id;
+    expect((await call('createKey', { json: { key: 'home.title', group_name: 'home' } })).status).toBe(409);
+    expect((await call('createKey', { json: { key: 'k'.repeat(501) } })).status).toBe(422);
+    expect((await call('createKey', { raw: { type: 'text/plain', body: 'home.x' } })).status).toBe(415);
+    expect((await call('listKeys', { query: { group: 'home' } })).status).toBe(200);
+    expect((await call('updateKey', { params: { key_id: ids.title! }, json: { description: 'Title' } })).status).toBe(200);
+    expect((await call('updateKey', { params: { key_id: randomUUID() }, json: { description: 'x' } })).status).toBe(404);
+    expect((await call('listKeys', { apiKey: null })).status).toBe(401);
+    expect((await call('listKeys', { headers: { 'X-Project-Id': randomUUID() } })).status).toBe(403);
+
+    const value = { params: { key_id: ids.title!, language: 'de' }, json: { value: 'Hallo', status: 'approved' } };
+    expect((await call('putTranslation', value)).status).toBe(200);
+    expect((await call('putTranslation', { ...value, params: { ...value.params, language: 'fr-CA' }, json: { value: 'Bonjour' } })).status).toBe(200);
+    expect((await call('putTranslation', { ...value, params: { ...value.params, language: 'it' } })).status).toBe(404);
+
+    for (const status of ['approved', 'all']) {
+      expect((await call('readLanguageTranslations', { params: { language: 'de' }, query: { status } })).status).toBe(200);
+      expect((await call('readGroupTranslations', { params: { language: 'de', group: 'home' }, query: { status } })).status).toBe(200);
+      expect((await call('readKeyTranslation', { params: { language: 'de', group: 'home', key: 'home.title' }, query: { status } })).status).toBe(200);
+    }
+    expect((await call('readLanguageTranslations', { params: { language: 'it' } })).status).toBe(404);
+    expect((await call('readKeyTranslation', { params: { language: 'de', group: 'home', key: 'home.none' } })).status).toBe(404);
+    expect((await call('readLanguageTranslations', { params: { language: 'de' }, query: { status: 'published' } })).status).toBe(422);
+    expect((await call('readManifest')).status).toBe(200);
+    expect((await call('listGroups')).status).toBe(200);
+    expect((await call('validateGroup', { json: { name: 'other' } })).status).toBe(201);
+    expect((await call('validateGroup', { json: { name: 'home' } })).status).toBe(409);
+    expect((await call('readUsage')).status).toBe(200);
+  });
+
+  it('the cache and the cached reads, with their ETags and 304s', async () => {
+    expect((await call('readCachedManifest')).status).toBe(503);
+    expect((await call('rebuildCache')).status).toBe(202);
+    await (t.runtime.deps.queue as InProcessRebuildQueue).idle();
+    const status = await call('readCacheStatus');
+    expect((await status.json()).ready).toBe(true);
+
+    const reads: [string, Record<string, string>][] = [
+      ['readCachedManifest', {}],
+      ['readCachedLanguageTranslations', { language: 'de' }],
+      ['readCachedGroupTranslations', { language: 'de', group: 'home' }],
+      ['readCachedKeyTranslation', { language: 'de', group: 'home', key: 'home.title' }],
+    ];
+    for (const [id, params] of reads) {
+      const res = await call(id, { params });
+      expect(res.status, id).toBe(200);
+      const etag = res.headers.get('etag')!;
+      expect((await call(id, { params, headers: { 'If-None-Match': etag } })).status, id).toBe(304);
+    }
+    expect((await call('readCachedKeyTranslation', { params: { language: 'de', group: 'home', key: 'home.none' } })).status).toBe(404);
+    expect((await call('readCachedLanguageTranslations', { params: { language: 'd' } })).status).toBe(422);
+  });
+
+  it('import and export', async () => {
+    const file = { type: 'application/json', body: JSON.stringify({ 'home.subtitle': 'Untertitel', 'home.title': 'Hallo' }) };
+    const dry = await call('importFile', { params: { language: 'de' }, query: { dry_run: 'true', format: 'json' }, raw: file });
+    expect(dry.status).toBe(200);
+    expect((await call('importFile', { params: { language: 'de' }, query: { status: 'approved' }, raw: file })).status).toBe(200);
+    const csv = { type: 'text/csv', body: 'key,value\nhome.footer,Fuß\n' };
+    expect((await call('importFile', { params: { language: 'de' }, query: { format: 'csv' }, raw: csv })).status).toBe(200);
+    expect((await call('importFile', { params: { language: 'it' }, raw: file })).status).toBe(404);
+    expect((await call('importFile', { params: { language: 'de' }, raw: { type: 'application/json', body: '{"a":' } })).status).toBe(422);
+    expect((await call('importFile', { params: { language: 'de' }, query: { conflict: 'fail' }, raw: { ...file, body: '{"home.title":"Servus"}' } })).status).toBe(409);
+
+    const exported = await call('exportFile', { params: { language: 'de' } });
+    expect(exported.status).toBe(200);
+    expect((await call('exportFile', { params: { language: 'de' }, headers: { 'If-None-Match': exported.headers.get('etag')! } })).status).toBe(304);
+    for (const format of ['po', 'android', 'yaml', 'csv', 'ios-strings']) {
+      expect((await call('exportFile', { params: { language: 'de' }, query: { format, status: 'all' } })).status, format).toBe(200);
+    }
+    expect((await call('exportFile', { params: { language: 'de' }, query: { format: 'xliff', source: 'fr-CA' } })).status).toBe(200);
+    expect((await call('exportFile', { params: { language: 'de' }, query: { format: 'xliff' } })).status).toBe(422);
+  });
+
+  it('renames and deletes', async () => {
+    expect((await call('renameGroup', { params: { group_name: 'home' }, json: { new_name: 'start' } })).status).toBe(200);
+    expect((await call('renameGroup', { params: { group_name: 'home' }, json: { new_name: 'start' } })).status).toBe(404);
+    const language = { key_id: ids.title!, language: 'fr-CA' };
+    expect((await call('deleteTranslation', { params: language })).status).toBe(204);
+    expect((await call('deleteTranslation', { params: language })).status).toBe(404);
+    expect((await call('removeLanguage', { params: { code: 'fr-CA' } })).status).toBe(200);
+    expect((await call('removeLanguage', { params: { code: 'fr-CA' } })).status).toBe(404);
+    expect((await call('deleteKey', { params: { key_id: ids.title! } })).status).toBe(204);
+    expect((await call('deleteKey', { params: { key_id: 'not-a-uuid' } })).status).toBe(422);
+    expect((await call('createKey', { json: { key: 'misc.a', group_name: 'misc' } })).status).toBe(201);
+    expect((await call('deleteGroup', { params: { group_name: 'misc' } })).status).toBe(204);
+    expect((await call('deleteGroup', { params: { group_name: 'misc' } })).status).toBe(404);
+  });
+
+  it('the admin API', async () => {
+    const account = await call('createAccount', { json: { name: 'Conformance', plan: 'solo' } });
+    expect(account.status).toBe(201);
+    const accountId = (await account.json()).id;
+    expect((await call('updateAccount', { params: { account_id: accountId }, json: { daily_call_limit: 100 } })).status).toBe(200);
+    expect((await call('updateAccount', { params: { account_id: randomUUID() }, json: { plan: 'team' } })).status).toBe(404);
+    const project = await call('createProject', { params: { account_id: accountId }, json: { name: 'Site' } });
+    expect(project.status).toBe(201);
+    const projectId = (await project.json()).id;
+    expect((await call('updateProject', { params: { project_id: projectId }, json: { auto_rebuild: true } })).status).toBe(200);
+    const apiKey = await call('createApiKey', { params: { project_id: projectId } });
+    expect(apiKey.status).toBe(201);
+    expect((await call('revokeApiKey', { params: { api_key_id: (await apiKey.json()).id } })).status).toBe(204);
+    expect((await call('restoreKey', { params: { project_id: p.projectId, key_id: ids.title! } })).status).toBe(200);
+    expect((await call('restoreGroup', { params: { project_id: p.projectId, group_name: 'misc' } })).status).toBe(200);
+    expect((await call('restoreGroup', { params: { project_id: p.projectId, group_name: 'misc' } })).status).toBe(404);
+  });
+
+  it('has answered every operation with a 2xx at least once (a new route needs a call above)', () => {
+    const missing = [...byId.values()].filter((o) => ![...(answered.get(o.id) ?? [])].some((s) => s >= 200 && s < 300)).map((o) => o.id);
+    expect(missing).toEqual([]);
+  });
+});
