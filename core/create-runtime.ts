@@ -3,8 +3,9 @@
 import { join, resolve } from 'node:path';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
-import { createSql, type Sql } from './db/client.ts';
-import { EMBEDDED_POOL_MAX, startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.ts';
+import type { Sql } from './db/client.ts';
+import type { EmbeddedPostgres } from './db/embedded.ts';
+import { openDatabase } from './db/open-database.ts';
 import { migrate } from './db/migrate.ts';
 import { createJsonLogger, type Logger } from './log.ts';
 import { resolveAdminToken } from './auth/admin-token.ts';
@@ -33,26 +34,7 @@ export async function createRuntime(
 ): Promise<Runtime> {
   const log = options.log ?? createJsonLogger();
   const dataDir = resolve(config.TMS_DATA_DIR);
-  let embedded: EmbeddedPostgres | undefined;
-  let sql: Sql;
-  if (config.DATABASE_URL) {
-    sql = createSql(config.DATABASE_URL, {
-      max: config.DATABASE_POOL_MAX,
-      prepare: config.DATABASE_PREPARE,
-      connectTimeoutSeconds: config.DATABASE_CONNECT_TIMEOUT_SECONDS,
-      statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
-    });
-  } else {
-    embedded = await startEmbeddedPostgres(
-      options.embeddedData ? { loadDataDir: options.embeddedData } : { dataDir: join(dataDir, 'pgdata') },
-    );
-    sql = createSql(embedded.url, {
-      max: EMBEDDED_POOL_MAX,
-      prepare: true,
-      connectTimeoutSeconds: config.DATABASE_CONNECT_TIMEOUT_SECONDS,
-      statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
-    });
-  }
+  const { sql, embedded } = await openDatabase(config, options.embeddedData ? { embeddedData: options.embeddedData } : {});
   const closers: (() => Promise<unknown>)[] = [];
   try {
     if (options.migrate) {

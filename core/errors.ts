@@ -8,7 +8,7 @@ export type ValidationIssue = { loc: (string | number)[]; msg: string; type: str
 export type AppErrorCode =
   | 'not_found'
   | 'conflict'
-  /** A plan limit on projects, keys or languages; the message says which. */
+  /** A plan limit on projects, keys or languages; data: PlanLimitData. */
   | 'plan_limit'
   /** The monthly translation-unit quota; data: QuotaExceededData. */
   | 'quota_exceeded'
@@ -49,7 +49,17 @@ export class AppError<D = unknown> extends Error {
 
 export const notFound = (message: string) => new AppError('not_found', message);
 export const conflict = (message: string) => new AppError('conflict', message);
-export const planLimit = (message: string) => new AppError('plan_limit', message);
+/** What a plan_limit error carries, so that every surface can say which limit and by how much. */
+export type PlanLimitData = {
+  resource: 'projects' | 'keys' | 'languages';
+  plan: string;
+  limit: number;
+  /** How many the project (or, for projects, the account) has now. */
+  current: number;
+  /** How many the refused write would have added. */
+  adding: number;
+};
+export const planLimit = (message: string, data: PlanLimitData) => new AppError<PlanLimitData>('plan_limit', message, { data });
 export const validationError = (issues: ValidationIssue[]) =>
   new AppError('validation', issues.map((i) => i.msg).join('; '), { issues });
 export const quotaExceeded = (data: Omit<QuotaExceededData, 'code'>) =>

@@ -77,7 +77,7 @@ const deniedEverywhere: { pattern: RegExp; why: string }[] = [
   { pattern: /(^|\/)node_modules\/sst\/(?!dist\/resource\/)/, why: 'only sst/resource belongs in a function' },
   { pattern: /^(test|bench|scripts|stacks)\//, why: 'not application code' },
   { pattern: /^functions\/(local|migrate|route-groups)\.ts$/, why: 'local server / migrate command / every route group' },
-  { pattern: /^core\/(create-runtime|db\/embedded|db\/migrate)\.ts$/, why: 'long-running runtime, embedded database, migrations' },
+  { pattern: /^core\/(create-runtime|db\/embedded|db\/migrate|db\/open-database)\.ts$/, why: 'long-running runtime, embedded database, migrations' },
   {
     pattern: /^core\/adapters\/(counter-store|cache-adapters|counter-store-redis|object-store-fs|rebuild-queue-memory)\.ts$/,
     why: 'adapter selectors import every adapter; fs and in-process adapters are not for Lambda',

@@ -20,6 +20,7 @@ export const createProject = useCase(CreateProjectCommand, async (deps: Pick<Dep
       if (row!.count >= limit) {
         throw planLimit(
           `Project limit reached: the ${account.plan} plan allows ${limit} project${limit === 1 ? '' : 's'}. Upgrade the plan to create more.`,
+          { resource: 'projects', plan: account.plan, limit, current: row!.count, adding: 1 },
         );
       }
     }

@@ -19,6 +19,3 @@ export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
   team: { projects: 25, keysPerProject: null, languagesPerProject: null, dailyApiCalls: 500_000, translationUnitsPerMonth: 100_000 },
   business: { projects: null, keysPerProject: null, languagesPerProject: null, dailyApiCalls: 5_000_000, translationUnitsPerMonth: 1_000_000 },
 };
-
-/** The part of a day's limit served beyond it before 429s start (the spec's "grace zone"). */
-export const DAILY_GRACE_RATIO = 0.1;

@@ -9,7 +9,7 @@ import { mkdir, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from '
 import { dirname, join, resolve } from 'node:path';
 import type { GetResult, ObjectStore } from '../ports/object-store.ts';
 
-type Header = { etag: string; contentType?: string; contentEncoding?: string; cacheControl?: string };
+type Header = { etag: string; contentType?: string; contentEncoding?: string };
 
 export function createFsObjectStore(rootDir: string): ObjectStore {
   const objectsDir = join(resolve(rootDir), 'objects');
@@ -25,7 +25,6 @@ export function createFsObjectStore(rootDir: string): ObjectStore {
         etag,
         contentType: options.contentType,
         contentEncoding: options.contentEncoding,
-        cacheControl: options.cacheControl,
       };
       const temp = join(tempDir, `${randomUUID()}.tmp`);
       await mkdir(tempDir, { recursive: true });

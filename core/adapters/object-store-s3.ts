@@ -48,7 +48,6 @@ export function createS3ObjectStore(options: { bucket: string; client: S3Client 
           Body: body,
           ContentType: putOptions.contentType,
           ContentEncoding: putOptions.contentEncoding,
-          CacheControl: putOptions.cacheControl,
         }),
       );
       // Single-part PUT: S3's ETag is the quoted MD5, and GET reports the same string.

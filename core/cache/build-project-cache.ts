@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { Deps } from '../deps.ts';
 import type { RebuildMessage } from '../ports/rebuild-queue.ts';
 import type { ObjectStore } from '../ports/object-store.ts';
-import { encodeVariants, type EncodedFile } from './encode-variants.ts';
+import { contentHash, encodeVariants, type EncodedFile } from './encode-variants.ts';
 import { exportSnapshot } from './export-snapshot.ts';
 import {
   ENCODINGS,
@@ -69,12 +69,12 @@ export async function buildProjectCache(
     languages[language.code] = { file: file.entry, groups };
     await upload(puts);
   }
-  const manifestJson = JSON.stringify({ project_id: projectId, languages: snapshot.manifest });
-  const manifest = await encodeVariants(manifestJson);
-  await upload([{ key: manifestKey(projectId, buildId), body: manifest.variants.identity, encoding: 'identity' }]);
+  // The manifest is small and served as stored (identity only): it is not compressed at all.
+  const manifest = Buffer.from(JSON.stringify({ project_id: projectId, languages: snapshot.manifest }), 'utf8');
+  await upload([{ key: manifestKey(projectId, buildId), body: manifest, encoding: 'identity' }]);
 
   const builtAt = deps.clock.now().toISOString();
-  const index: BuildIndex = { build_id: buildId, project_id: projectId, built_at: builtAt, manifest: { etag: manifest.entry.etag }, languages };
+  const index: BuildIndex = { build_id: buildId, project_id: projectId, built_at: builtAt, manifest: { etag: `"${contentHash(manifest)}"` }, languages };
   await deps.objects.put(indexKey(projectId, buildId), Buffer.from(JSON.stringify(index)), { contentType: CONTENT_TYPE });
   // Publishing: the one small write that makes the whole build current at once.
   const pointer: Pointer = { build_id: buildId, built_at: builtAt, seq: snapshot.seq };

@@ -18,7 +18,6 @@ export type CacheReader = {
   derived<T>(key: string, derive: (bytes: Uint8Array) => T): Promise<T | null>;
   /** Forget the project's pointer (the in-process builder just published). */
   invalidate(projectId: string): void;
-  stats(): { entries: number; bytes: number; maxBytes: number };
 };
 
 type PointerEntry = { pointer: Pointer; etag: string; checkedAt: number };
@@ -121,6 +120,5 @@ export function createCacheReader(options: {
     invalidate(projectId) {
       pointers.delete(projectId);
     },
-    stats: () => ({ entries: files.size, bytes: totalBytes, maxBytes }),
   };
 }

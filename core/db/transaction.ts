@@ -13,9 +13,14 @@ export type Tx = {
   record(...events: DomainEvent[]): void;
   /**
    * An event a statement of this transaction inserted itself (saving a round trip on a hot write,
-   * see create-key.ts): published after commit with the others.
+   * see create-key.ts): published after commit with the others. Call flush() before that statement.
    */
   inserted(event: RecordedEvent): void;
+  /**
+   * Inserts the events recorded so far (nothing, and no round trip, when there are none), so that a
+   * statement inserting its own event next gets a later id: ids follow the order of the writes.
+   */
+  flush(): Promise<void>;
 };
 
 export type TransactionDeps = { sql: Sql; events: EventBus; tx?: Tx | undefined };
@@ -25,9 +30,18 @@ export async function transaction<T>(deps: TransactionDeps, work: (tx: Tx) => Pr
   let recorded: RecordedEvent[] = [];
   const result = await deps.sql.begin(async (sql) => {
     const pending: DomainEvent[] = [];
-    const already: RecordedEvent[] = [];
-    const value = await work({ sql, record: (...events) => void pending.push(...events), inserted: (event) => void already.push(event) });
-    recorded = [...already, ...(await insertEvents(sql, pending))].sort((a, b) => a.id - b.id);
+    const stored: RecordedEvent[] = [];
+    const flush = async () => {
+      if (pending.length > 0) stored.push(...(await insertEvents(sql, pending.splice(0))));
+    };
+    const value = await work({
+      sql,
+      record: (...events) => void pending.push(...events),
+      inserted: (event) => void stored.push(event),
+      flush,
+    });
+    await flush();
+    recorded = stored.sort((a, b) => a.id - b.id);
     return value;
   });
   await deps.events.publish(recorded);
@@ -35,12 +49,19 @@ export async function transaction<T>(deps: TransactionDeps, work: (tx: Tx) => Pr
 }
 
 /**
- * A write that is one statement (the hot single-value writes) records its event inside that same
- * statement (see put-translation.ts) and publishes it here after the implicit commit.
+ * A write that is one statement (the hot single-value writes) runs on `deps.sql`, outside any open
+ * transaction: called inside one it would commit on its own (or, on a one-connection pool, wait
+ * forever for a second connection). Such writes call this first, so that they refuse before writing.
+ */
+export function assertOutsideTransaction(deps: Pick<TransactionDeps, 'tx'>): void {
+  if (deps.tx) throw new Error('single-statement write called inside a transaction');
+}
+
+/**
+ * A write that is one statement records its event inside that same statement (see
+ * put-translation.ts) and publishes it here after the implicit commit.
  */
 export async function published(deps: Pick<TransactionDeps, 'events' | 'tx'>, events: RecordedEvent[]): Promise<void> {
-  // Inside an outer transaction nothing is committed yet: the outer one will not know of these, so
-  // single-statement writes are only called outside transactions (asserted, not assumed).
-  if (deps.tx) throw new Error('single-statement write called inside a transaction');
+  assertOutsideTransaction(deps);
   await deps.events.publish(events);
 }

@@ -17,7 +17,9 @@ export const createKey = useCase(CreateKeyCommand, async (deps: Pick<Deps, 'sql'
     if (taken) throw keyExists(input.key);
     await assertKeyCapacity(tx.sql, projectId, plan, limits.keysPerProject, 1);
     // The key and its event in one statement: this write holds the project lock, so every round
-    // trip saved inside it is throughput for concurrent key creation.
+    // trip saved inside it is throughput for concurrent key creation. Events an enclosing use-case
+    // recorded before go in first (no round trip when there are none), so ids keep the writes' order.
+    await tx.flush();
     const [row] = await tx.sql<(KeyRecord & { event_id: string })[]>`
       with created as (
         insert into translation_keys (project_id, key, group_name, description)

@@ -17,6 +17,7 @@ export const addLanguage = useCase(LanguageCommand, async (deps: Pick<Deps, 'sql
     if (limit !== null && row!.count >= limit) {
       throw planLimit(
         `Language limit reached: the ${plan} plan allows ${limit} languages per project. Upgrade the plan to add more.`,
+        { resource: 'languages', plan, limit, current: row!.count, adding: 1 },
       );
     }
     await tx.sql`insert into project_languages (project_id, code) values (${projectId}, ${code})`;

@@ -7,7 +7,6 @@ export type PutOptions = {
   contentType?: string;
   /** 'gzip' | 'br' for stored pre-compressed variants. */
   contentEncoding?: string;
-  cacheControl?: string;
 };
 
 export type StoredObject = {

@@ -43,6 +43,7 @@ export async function assertKeyCapacity(
   if (row!.count + adding > limit) {
     throw planLimit(
       `Key limit reached: the ${plan} plan allows ${limit.toLocaleString('en-US')} keys per project (this project has ${row!.count.toLocaleString('en-US')}). Upgrade the plan to add more.`,
+      { resource: 'keys', plan, limit, current: row!.count, adding },
     );
   }
 }

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { actorId } from '../actor.ts';
 import { notFound } from '../errors.ts';
-import { published } from '../db/transaction.ts';
+import { assertOutsideTransaction, published } from '../db/transaction.ts';
 import { useCase } from '../use-case.ts';
 import { keyNotFound } from '../keys/update-key.ts';
 import { DeleteTranslationCommand, type TranslationStatus } from './schemas.ts';
@@ -12,6 +12,7 @@ type Row = { key_found: boolean; value: string | null; status: TranslationStatus
 
 /** Permanently deletes one value of a live key of the project: one statement with its event, like the PUT. */
 export const deleteTranslation = useCase(DeleteTranslationCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<void> => {
+  assertOutsideTransaction(deps);
   const { projectId, keyId, language, actor } = input;
   const entityId = `${keyId}/${language}`;
   const [row] = await deps.sql<Row[]>`

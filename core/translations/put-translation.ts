@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.ts';
 import { actorId } from '../actor.ts';
-import { published } from '../db/transaction.ts';
+import { assertOutsideTransaction, published } from '../db/transaction.ts';
 import { useCase } from '../use-case.ts';
 import { keyNotFound } from '../keys/update-key.ts';
 import { languageNotRegistered } from '../languages/remove-language.ts';
@@ -25,6 +25,7 @@ type Row = {
 export const putTranslation = useCase(
   PutTranslationCommand,
   async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<TranslationValue> => {
+    assertOutsideTransaction(deps);
     const { projectId, keyId, language, actor } = input;
     let row: Row | undefined;
     try {

@@ -35,7 +35,7 @@ export function secondsUntilUtcMidnight(nowMs: number): number {
   return Math.max(1, Math.ceil(untilMidnightMs / 1000));
 }
 
-/** Calls tolerated beyond the limit: 10% of it, rounded down (a limit under 10 has none). */
+/** Calls tolerated beyond the limit (the spec's "grace zone"): 10% of it, rounded down (a limit under 10 has none). */
 export function graceAllowance(limit: number): number {
   return Math.floor(limit / 10);
 }

@@ -261,9 +261,37 @@ describe('in-process rebuild queue', () => {
     expect(finished).toEqual([1, 2]);
   });
 
-  it('idle() resolves at once when nothing was sent', async () => {
-    const queue = createInProcessRebuildQueue({ log: silentLogger, handle: async () => {} });
-    await queue.idle();
+  it('idle() resolves at once when nothing runs, and otherwise only after the last build, also one sent while waiting', async () => {
+    const projectId = randomUUID();
+    const finished: number[] = [];
+    const builds = [gate(), gate()];
+    const queue = createInProcessRebuildQueue({
+      log: silentLogger,
+      minIntervalMs: 0,
+      handle: async ({ seq }) => {
+        await builds[seq - 1]!.opened;
+        finished.push(seq);
+      },
+    });
+    const settledWithin = (promise: Promise<unknown>, ms: number) =>
+      Promise.race([promise.then(() => true), sleep(ms).then(() => false)]);
+
+    expect(await settledWithin(queue.idle(), 50), 'nothing sent: idle at once').toBe(true);
+
+    await queue.send({ projectId, seq: 1 });
+    let idle = false;
+    const idling = queue.idle().then(() => (idle = true));
+    await sleep(10);
+    expect(idle, 'a build is running').toBe(false);
+    await queue.send({ projectId, seq: 2 }); // joins while idle() waits
+    builds[0]!.open();
+    await sleep(10);
+    expect(finished).toEqual([1]);
+    expect(idle, 'the build sent while waiting is pending').toBe(false);
+    builds[1]!.open();
+    await idling;
+    expect(finished).toEqual([1, 2]);
+    expect(await settledWithin(queue.idle(), 50), 'all done: idle at once again').toBe(true);
     await queue.close();
   });
 });

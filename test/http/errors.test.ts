@@ -106,12 +106,60 @@ describe('bad input', () => {
     }
   });
 
-  it('a failed write leaves nothing behind', async () => {
+  it('a write refused by validation is a 422 that writes nothing and records no event', async () => {
     const p = await t.newProject();
-    const before = await t.runtime.deps.sql`select count(*)::int as n from translation_keys`;
-    await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'x', group_name: 'bad/group' });
-    await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'y', description: 'd'.repeat(1001) });
-    const after = await t.runtime.deps.sql`select count(*)::int as n from translation_keys`;
-    expect(after[0]!.n).toBe(before[0]!.n);
+    for (const body of [{ key: 'x', group_name: 'bad/group' }, { key: 'y', description: 'd'.repeat(1001) }]) {
+      expect((await t.call(p.apiKey, 'POST', '/v1/keys', body)).status).toBe(422);
+    }
+    const [row] = await t.runtime.deps.sql<{ keys: number; events: number }[]>`
+      select (select count(*)::int from translation_keys where project_id = ${p.projectId}) as keys,
+             (select count(*)::int from domain_events where project_id = ${p.projectId} and type like 'key.%') as events`;
+    expect(row).toEqual({ keys: 0, events: 0 });
+  });
+
+  it('a write that fails midway, after its first statements ran, is an opaque 500 that leaves nothing behind', async () => {
+    const p = await t.newProject('team');
+    expect((await t.call(p.apiKey, 'POST', '/v1/languages', { code: 'de' })).status).toBe(201);
+    const { sql } = t.runtime.deps;
+    const count = async () => {
+      const [row] = await sql<{ keys: number; values: number; events: number; units: number }[]>`
+        select (select count(*)::int from translation_keys where project_id = ${p.projectId}) as keys,
+               (select count(*)::int from translations where project_id = ${p.projectId}) as values,
+               (select count(*)::int from domain_events where project_id = ${p.projectId}) as events,
+               (select coalesce(sum(used), 0)::int from translation_unit_usage where account_id = ${p.accountId}) as units`;
+      return row!;
+    };
+    const before = await count();
+    // An import locks the project, charges its units, inserts its keys, then its values: a trigger
+    // that refuses this project's values fails it after the charge and the keys were written.
+    const name = `refuse_values_${p.projectId.replaceAll('-', '_')}`;
+    await sql.unsafe(`
+      create function ${name}() returns trigger language plpgsql as $$
+      begin
+        if new.project_id = '${p.projectId}' then raise exception 'disk full (simulated)'; end if;
+        return new;
+      end $$`);
+    await sql.unsafe(`create trigger ${name} before insert on translations for each row execute function ${name}()`);
+    try {
+      const res = await t.app.request('/v1/import/de?format=json', {
+        method: 'POST',
+        headers: { 'X-API-Key': p.apiKey, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ 'home.title': 'Start', 'home.body': 'Text' }),
+      });
+      expect(res.status).toBe(500);
+      expect(await res.json()).toEqual({ detail: 'Internal server error' });
+    } finally {
+      await sql.unsafe(`drop trigger ${name} on translations`);
+      await sql.unsafe(`drop function ${name}()`);
+    }
+    expect(await count()).toEqual(before);
+    // And the same import succeeds once the fault is gone, so the failure was the fault's alone.
+    const retry = await t.app.request('/v1/import/de?format=json', {
+      method: 'POST',
+      headers: { 'X-API-Key': p.apiKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ 'home.title': 'Start', 'home.body': 'Text' }),
+    });
+    expect(retry.status).toBe(200);
+    expect(await count()).toMatchObject({ keys: 2, values: 2, units: 2 });
   });
 });

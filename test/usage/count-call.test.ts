@@ -2,7 +2,7 @@
 // when the store fails (one log line per transition, back to the store once it answers).
 import { describe, expect, it } from 'vitest';
 import { createMemoryCounterStore } from '../../core/adapters/counter-store-memory.ts';
-import { DAILY_GRACE_RATIO, PLAN_LIMITS, PLANS } from '../../core/accounts/plans.ts';
+import { PLAN_LIMITS, PLANS } from '../../core/accounts/plans.ts';
 import { createMemoryLogger } from '../../core/log.ts';
 import type { CounterStore } from '../../core/ports/counter-store.ts';
 import {
@@ -11,7 +11,6 @@ import {
   createCallCounter,
   dailyCallLimit,
 } from '../../core/usage/count-call.ts';
-import { graceAllowance } from '../../core/usage/quota.ts';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -50,12 +49,21 @@ describe('dailyCallLimit', () => {
     expect(dailyCallLimit({ plan: 'business', dailyCallLimit: 0 })).toBe(0);
   });
 
-  it('has a grace of DAILY_GRACE_RATIO (10%, rounded down) for every plan', () => {
-    expect(PLAN_LIMITS.free.dailyApiCalls).toBe(5_000);
-    expect(DAILY_GRACE_RATIO).toBeLessThanOrEqual(0.1);
+  it("serves each plan's daily limit plus 10% grace (spec section 8), and refuses the next call", async () => {
+    // The spec's figures, written out: the limits and their grace are not derived from the code.
+    const spec = { free: [5_000, 500], solo: [50_000, 5_000], team: [500_000, 50_000], business: [5_000_000, 500_000] } as const;
+    expect(Object.keys(spec).sort()).toEqual([...PLANS].sort());
+    const now = at('2024-03-09T12:00:00Z');
     for (const plan of PLANS) {
-      const limit = PLAN_LIMITS[plan].dailyApiCalls;
-      expect(graceAllowance(limit)).toBe(Math.floor(limit * DAILY_GRACE_RATIO));
+      const [limit, grace] = spec[plan];
+      const store = createMemoryCounterStore({ now: () => now });
+      const counter = createCallCounter({ store, log: createMemoryLogger(), now: () => now });
+      const account = { accountId: plan, limit: dailyCallLimit({ plan, dailyCallLimit: null }) };
+      expect(account.limit, plan).toBe(limit);
+      // Today's earlier calls, all but the last one of the grace zone.
+      await store.increment(callCounterKey(plan, now), Math.floor(now / 1000) + 86_400, limit + grace - 1);
+      expect(await counter.count(account), plan).toMatchObject({ used: limit + grace, grace, allowed: true, remaining: 0 });
+      expect(await counter.count(account), plan).toMatchObject({ used: limit + grace + 1, allowed: false });
     }
   });
 });
