@@ -1,0 +1,65 @@
+// The CLI's HTTP client: one base URL, the API key as X-API-Key, and every non-2xx turned into a
+// CliError whose message says what happened and what to do next, with the exit code for it.
+import { CliError, EXIT } from './errors.ts';
+
+export type Client = {
+  /** `accept`: statuses the caller handles itself (e.g. 404 for a language without values). */
+  request(method: string, path: string, init?: { body?: Uint8Array; headers?: Record<string, string>; accept?: number[] }): Promise<Response>;
+  json<T>(method: string, path: string): Promise<T>;
+};
+
+type Quota = { code: 'QUOTA_EXCEEDED'; used: number; limit: number; reset_date: string; upgrade_url: string };
+type Issue = { loc: (string | number)[]; msg: string };
+
+function explain(status: number, detail: unknown, what: string, retryAfter: string | null): CliError {
+  if (status === 401) {
+    return new CliError(`${what}: the API key was refused (401). Set TMS_API_KEY (or --api-key) to a key of this project.`, EXIT.auth);
+  }
+  if (status === 403) return new CliError(`${what}: ${String(detail)} (403). Use a key of the project this config is for.`, EXIT.auth);
+  if (status === 402 && typeof detail === 'object' && detail !== null && (detail as Quota).code === 'QUOTA_EXCEEDED') {
+    const q = detail as Quota;
+    return new CliError(
+      `${what}: monthly translation-unit quota exceeded (402 QUOTA_EXCEEDED): this would use ${q.used} of ${q.limit}; ` +
+        `the quota resets on ${q.reset_date}. Upgrade the plan: ${q.upgrade_url}`,
+      EXIT.quota,
+    );
+  }
+  if (status === 402) return new CliError(`${what}: plan limit reached (402): ${String(detail)}. Upgrade the plan or remove unused keys.`, EXIT.quota);
+  if (status === 422 && Array.isArray(detail)) {
+    const issues = (detail as Issue[]).map((i) => `  ${i.loc.join('.')}: ${i.msg}`).join('\n');
+    return new CliError(`${what}: refused (422):\n${issues}`, EXIT.failed);
+  }
+  if (status === 429) return new CliError(`${what}: rate limited (429): ${String(detail)}${retryAfter ? `; retry after ${retryAfter} s` : ''}`, EXIT.failed);
+  return new CliError(`${what}: ${status} ${typeof detail === 'string' ? detail : JSON.stringify(detail)}`, EXIT.failed);
+}
+
+export function createClient(server: string, apiKey: string): Client {
+  const request: Client['request'] = async (method, path, init = {}) => {
+    let res: Response;
+    try {
+      res = await fetch(server + path, {
+        method,
+        headers: { 'X-API-Key': apiKey, 'User-Agent': 'tms-cli', ...init.headers },
+        ...(init.body ? { body: init.body } : {}),
+      });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new CliError(`cannot reach ${server}: ${cause?.code ?? cause?.message ?? String(error)}. Is the server running, and is "server" in tms.config.json right?`, EXIT.failed);
+    }
+    if (res.status < 400 || init.accept?.includes(res.status)) return res;
+    const text = await res.text();
+    let detail: unknown = text;
+    try {
+      detail = (JSON.parse(text) as { detail?: unknown }).detail ?? text;
+    } catch {
+      // Not the API's envelope (a proxy's error page): show it as it is.
+    }
+    throw explain(res.status, detail, `${method} ${path}`, res.headers.get('retry-after'));
+  };
+  return {
+    request,
+    async json<T>(method: string, path: string) {
+      return (await (await request(method, path)).json()) as T;
+    },
+  };
+}

@@ -1,0 +1,53 @@
+// `tms init`: writes tms.config.json. Flags when not in a terminal (CI, scripts); prompts for what
+// the flags left out when in one.
+import { access, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { CONFIG_FILE, configProblems, type CliConfig } from '../config-file.ts';
+import { FORMAT_IDS } from '../formats.ts';
+import { usageError } from '../errors.ts';
+import type { Context } from '../context.ts';
+
+export const INIT_HELP = `tms init [--server URL] [--source-language L] [--file PATH:FORMAT]... [--force]
+
+Writes ${CONFIG_FILE} in the current directory. PATH contains {language}, e.g.
+  --file locales/{language}.json:i18next  --file android/res/values-{language}/strings.xml:android
+In a terminal, asks for whatever the flags leave out. --force overwrites an existing file.
+Formats: ${FORMAT_IDS.join(', ')}`;
+
+function parseFile(spec: string) {
+  const at = spec.lastIndexOf(':');
+  if (at <= 0) throw usageError(`--file ${spec}: expected PATH:FORMAT, e.g. locales/{language}.json:json`);
+  return { path: spec.slice(0, at), format: spec.slice(at + 1) };
+}
+
+export async function init(ctx: Context, flags: { server?: string; 'source-language'?: string; file?: string[]; force?: boolean }) {
+  const target = resolve(ctx.cwd, CONFIG_FILE);
+  const exists = await access(target).then(
+    () => true,
+    () => false,
+  );
+  if (exists && !flags.force) throw usageError(`${target} exists; pass --force to overwrite it`);
+
+  let server = flags.server;
+  let sourceLanguage = flags['source-language'];
+  let files = (flags.file ?? []).map(parseFile);
+  if (ctx.interactive) {
+    const { input, select } = await import('@inquirer/prompts');
+    server ??= await input({ message: 'tms server URL', default: 'http://127.0.0.1:3000' });
+    sourceLanguage ??= await input({ message: 'Source language of the project', default: 'en' });
+    if (files.length === 0) {
+      const format = await select({ message: 'File format', choices: FORMAT_IDS.map((f) => ({ value: f })) });
+      const path = await input({ message: 'Path of each language\'s file ({language} is replaced)', default: `locales/{language}.${format === 'android' ? 'xml' : 'json'}` });
+      files = [{ path, format }];
+    }
+  }
+  const config: CliConfig = { server: server ?? '', sourceLanguage: sourceLanguage ?? '', files };
+  const problems = configProblems(config);
+  if (problems.length) {
+    throw usageError(`cannot write ${CONFIG_FILE}:\n  ${problems.join('\n  ')}\n(without a terminal, give --server, --source-language and --file)`);
+  }
+  await writeFile(target, JSON.stringify(config, null, 2) + '\n');
+  ctx.out.line(`wrote ${target}`);
+  ctx.out.result({ config: target, ...config });
+  return 0;
+}

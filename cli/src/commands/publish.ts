@@ -1,0 +1,35 @@
+// `tms publish`: queues a rebuild of the cached files apps read; with --wait, waits until a build
+// newer than the request is ready.
+import type { Client } from '../client.ts';
+import type { Context } from '../context.ts';
+import { CliError, EXIT, usageError } from '../errors.ts';
+
+export const PUBLISH_HELP = `tms publish [--wait] [--timeout SECONDS] [--json]
+
+Queues a rebuild of the cache apps read (/v1/cached/...). --wait waits until it is ready (default
+timeout 120 s; exit 1 when it passes).`;
+
+type CacheStatus = { last_rebuilt_at: string | null; ready: boolean };
+
+export async function publish(ctx: Context, client: Client, flags: { wait?: boolean; timeout?: string }) {
+  const timeoutSeconds = flags.timeout === undefined ? 120 : Number(flags.timeout);
+  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw usageError('--timeout must be a number of seconds');
+  const before = await client.json<CacheStatus>('GET', '/v1/cache/status');
+  await client.request('POST', '/v1/cache/rebuild');
+  if (!flags.wait) {
+    ctx.out.line('rebuild queued');
+    ctx.out.result({ queued: true, ready: before.ready, last_rebuilt_at: before.last_rebuilt_at });
+    return 0;
+  }
+  const deadline = Date.now() + timeoutSeconds * 1000;
+  for (;;) {
+    const now = await client.json<CacheStatus>('GET', '/v1/cache/status');
+    if (now.ready && now.last_rebuilt_at !== null && now.last_rebuilt_at !== before.last_rebuilt_at) {
+      ctx.out.line(`published: built ${now.last_rebuilt_at}`);
+      ctx.out.result({ queued: true, ready: true, last_rebuilt_at: now.last_rebuilt_at });
+      return 0;
+    }
+    if (Date.now() > deadline) throw new CliError(`the rebuild was queued but not ready after ${timeoutSeconds} s; check GET /v1/cache/status`, EXIT.failed);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}

@@ -1,0 +1,40 @@
+// `tms status`: per language, how many values are draft, in review, approved and missing; whether
+// the cache is built; calls today and translation units this month against their limits.
+import type { Client } from '../client.ts';
+import type { Context } from '../context.ts';
+import { registeredLanguages, serverKeys } from '../project.ts';
+
+export const STATUS_HELP = `tms status [--json]
+
+Languages with their counts per status and missing values, the cache's state, API calls today and
+translation units used this month.`;
+
+type Usage = { calls_today: number; daily_limit: number; translation_units_used: number; translation_units_allowance: number; cycle_resets_at: string };
+type CacheStatus = { last_rebuilt_at: string | null; ready: boolean };
+
+export async function status(ctx: Context, client: Client) {
+  const [languages, keys, cache, usage] = await Promise.all([
+    registeredLanguages(client),
+    serverKeys(client),
+    client.json<CacheStatus>('GET', '/v1/cache/status'),
+    client.json<Usage>('GET', '/v1/usage'),
+  ]);
+  const rows = [];
+  for (const language of languages) {
+    // A language without any value answers 404 (the spec's read rule): all of its values are missing.
+    const res = await client.request('GET', `/v1/translations/${encodeURIComponent(language)}?status=all`, { accept: [404] });
+    const all = res.status === 404 ? { translations: {} } : ((await res.json()) as { translations: Record<string, { status: string }> });
+    const counts = { draft: 0, review: 0, approved: 0 };
+    for (const { status } of Object.values(all.translations)) counts[status as keyof typeof counts]++;
+    const present = counts.draft + counts.review + counts.approved;
+    rows.push({ language, ...counts, missing: keys.length - present });
+  }
+  ctx.out.line(`${keys.length} keys`);
+  ctx.out.line(`language  approved  review  draft  missing`);
+  for (const r of rows) ctx.out.line(`${r.language.padEnd(8)}  ${String(r.approved).padStart(8)}  ${String(r.review).padStart(6)}  ${String(r.draft).padStart(5)}  ${String(r.missing).padStart(7)}`);
+  ctx.out.line(`cache: ${cache.ready ? `built ${cache.last_rebuilt_at}` : 'not built yet (tms publish)'}`);
+  ctx.out.line(`API calls today: ${usage.calls_today} of ${usage.daily_limit}`);
+  ctx.out.line(`translation units this month: ${usage.translation_units_used} of ${usage.translation_units_allowance} (resets ${usage.cycle_resets_at.slice(0, 10)})`);
+  ctx.out.result({ keys: keys.length, languages: rows, cache, usage });
+  return 0;
+}

@@ -1,0 +1,54 @@
+// tms.config.json: the server, the project's source language and where each language's file lives.
+// The API key is never stored here: it comes from TMS_API_KEY or --api-key.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { FORMAT_IDS } from './formats.ts';
+import { usageError } from './errors.ts';
+
+export const CONFIG_FILE = 'tms.config.json';
+
+export type FileMapping = { path: string; format: string };
+export type CliConfig = { server: string; sourceLanguage: string; files: FileMapping[] };
+
+const LANGUAGE = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,4})?$/;
+
+/** The config's problems, each naming the field: empty when it is usable. */
+export function configProblems(value: unknown): string[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return ['the file must hold a JSON object'];
+  const c = value as Record<string, unknown>;
+  const problems: string[] = [];
+  if ('apiKey' in c || 'api_key' in c) problems.push('apiKey: API keys do not belong in the file; use TMS_API_KEY or --api-key');
+  if (typeof c.server !== 'string' || !/^https?:\/\/[^\s]+$/.test(c.server)) problems.push('server: an http(s) URL such as "http://127.0.0.1:3000"');
+  if (typeof c.sourceLanguage !== 'string' || !LANGUAGE.test(c.sourceLanguage)) problems.push('sourceLanguage: a language code such as "en"');
+  if (!Array.isArray(c.files) || c.files.length === 0) problems.push('files: a non-empty list of {"path": "locales/{language}.json", "format": "json"}');
+  else
+    c.files.forEach((f: unknown, i) => {
+      const file = f as Record<string, unknown> | null;
+      if (typeof file?.path !== 'string' || !file.path.includes('{language}')) problems.push(`files[${i}].path: a path containing {language}`);
+      if (typeof file?.format !== 'string' || !FORMAT_IDS.includes(file.format)) problems.push(`files[${i}].format: one of ${FORMAT_IDS.join(', ')}`);
+    });
+  return problems;
+}
+
+export async function loadConfig(cwd: string, path = CONFIG_FILE): Promise<CliConfig> {
+  const file = resolve(cwd, path);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    throw usageError(`${file} not found: run \`tms init\` first`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw usageError(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  const problems = configProblems(value);
+  if (problems.length) throw usageError(`${file} is not a usable tms config:\n  ${problems.join('\n  ')}`);
+  const c = value as CliConfig;
+  return { server: c.server.replace(/\/+$/, ''), sourceLanguage: c.sourceLanguage, files: c.files.map((f) => ({ path: f.path, format: f.format })) };
+}
+
+/** The file of one language for one mapping, relative to the config's directory. */
+export const pathFor = (mapping: FileMapping, language: string) => mapping.path.replaceAll('{language}', language);

@@ -1,0 +1,98 @@
+// The `tms` command: push and pull translation files between a repository and a tms server.
+// Exit codes: 0 done, 1 failed, 2 usage error, 3 quota or plan limit (402), 4 authentication.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { loadConfig } from './config-file.ts';
+import { createClient } from './client.ts';
+import { createOutput } from './output.ts';
+import { CliError, EXIT, usageError } from './errors.ts';
+import type { Context } from './context.ts';
+import { init, INIT_HELP } from './commands/init.ts';
+import { push, PUSH_HELP } from './commands/push.ts';
+import { pull, PULL_HELP } from './commands/pull.ts';
+import { status, STATUS_HELP } from './commands/status.ts';
+import { publish, PUBLISH_HELP } from './commands/publish.ts';
+
+const HELP = `tms: push and pull translation files between this repository and a tms server
+
+  tms init      write tms.config.json (server, source language, file paths)
+  tms push      upload the mapped files (imports: keys and values created or updated)
+  tms pull      download every language into its mapped file
+  tms status    counts per language and status, cache state, calls and translation units
+  tms publish   rebuild the cached files apps read (--wait to wait for it)
+
+Options for every command: --api-key KEY (else TMS_API_KEY), --config FILE, --json, --help
+Exit codes: 0 done, 1 failed, 2 usage error, 3 quota or plan limit, 4 authentication.
+\`tms <command> --help\` for a command's options.`;
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+const COMMON: Options = {
+  'api-key': { type: 'string' },
+  config: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+};
+const COMMANDS: Record<string, { help: string; options: Options }> = {
+  init: { help: INIT_HELP, options: { server: { type: 'string' }, 'source-language': { type: 'string' }, file: { type: 'string', multiple: true }, force: { type: 'boolean' } } },
+  push: {
+    help: PUSH_HELP,
+    options: { language: { type: 'string', multiple: true }, status: { type: 'string' }, conflict: { type: 'string' }, 'dry-run': { type: 'boolean' }, 'remove-unused': { type: 'boolean' } },
+  },
+  pull: { help: PULL_HELP, options: { language: { type: 'string', multiple: true }, status: { type: 'string' } } },
+  status: { help: STATUS_HELP, options: {} },
+  publish: { help: PUBLISH_HELP, options: { wait: { type: 'boolean' }, timeout: { type: 'string' } } },
+};
+
+export type Io = { cwd: string; env: NodeJS.ProcessEnv; stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream; stdin: NodeJS.ReadStream };
+
+export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: process.env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(HELP + '\n');
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr.write(`tms: unknown command "${name}"\n\n${HELP}\n`);
+    return EXIT.usage;
+  }
+  let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  try {
+    ({ values } = parseArgs({ args: rest, options: { ...COMMON, ...command.options }, strict: true, allowPositionals: false }));
+  } catch (error) {
+    io.stderr.write(`tms ${name}: ${(error as Error).message}\n\n${command.help}\n`);
+    return EXIT.usage;
+  }
+  if (values.help) {
+    io.stdout.write(command.help + '\n');
+    return EXIT.ok;
+  }
+  const json = Boolean(values.json);
+  const ctx: Context = {
+    cwd: io.cwd,
+    env: io.env,
+    out: createOutput({ json, stdout: io.stdout, stderr: io.stderr }),
+    interactive: Boolean(io.stdin.isTTY && io.stdout.isTTY) && io.env.CI !== 'true',
+  };
+  try {
+    if (name === 'init') return await init(ctx, values as Parameters<typeof init>[1]);
+    const config = await loadConfig(io.cwd, values.config as string | undefined);
+    const apiKey = (values['api-key'] as string | undefined) ?? io.env.TMS_API_KEY;
+    if (!apiKey) throw usageError('no API key: set TMS_API_KEY or pass --api-key (it is never read from tms.config.json)');
+    const client = createClient(io.env.TMS_SERVER ?? config.server, apiKey);
+    switch (name) {
+      case 'push':
+        return await push(ctx, config, client, values as Parameters<typeof push>[3]);
+      case 'pull':
+        return await pull(ctx, config, client, values as Parameters<typeof pull>[3]);
+      case 'status':
+        return await status(ctx, client);
+      default:
+        return await publish(ctx, client, values as Parameters<typeof publish>[2]);
+    }
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    if (json) io.stdout.write(JSON.stringify({ error: error.message, exit_code: error.exitCode }, null, 2) + '\n');
+    io.stderr.write(`tms ${name}: ${error.message}\n`);
+    return error.exitCode;
+  }
+}
