@@ -1,8 +1,15 @@
 #!/usr/bin/env node
 // The `tms` command. The CLI is written in TypeScript and run through tsx's loader, so a clone
 // needs no build step and `npm install -g ./cli` works as it is.
-import { register } from 'tsx/esm/api';
+import { readFileSync } from 'node:fs';
 
+// --version answers before the TypeScript loader starts: it is what scripts call to check the tool.
+if (process.argv[2] === '--version' || process.argv[2] === '-v') {
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  process.stdout.write(`tms ${version}\n`);
+  process.exit(0);
+}
+const { register } = await import('tsx/esm/api');
 register();
 const { main } = await import('../src/main.ts');
 process.exitCode = await main(process.argv.slice(2));

@@ -29,15 +29,26 @@ function explain(status: number, detail: unknown, what: string, retryAfter: stri
     const issues = (detail as Issue[]).map((i) => `  ${i.loc.join('.')}: ${i.msg}`).join('\n');
     return new CliError(`${what}: refused (422):\n${issues}`, EXIT.failed);
   }
-  if (status === 429) return new CliError(`${what}: rate limited (429): ${String(detail)}${retryAfter ? `; retry after ${retryAfter} s` : ''}`, EXIT.failed);
+  if (status === 429) {
+    return new CliError(`${what}: rate limited (429): ${String(detail)}${retryAfter ? `; retry after ${retryAfter} s` : ''} (or run with --wait-for-quota)`, EXIT.failed);
+  }
   return new CliError(`${what}: ${status} ${typeof detail === 'string' ? detail : JSON.stringify(detail)}`, EXIT.failed);
 }
 
-export function createClient(server: string, apiKey: string): Client {
-  const request: Client['request'] = async (method, path, init = {}) => {
-    let res: Response;
+export type RetryOptions = {
+  /** Wait for the daily quota's reset (Retry-After) on 429 instead of exiting. */
+  waitForQuota?: boolean;
+  /** Scales every wait (tests use a small one); 1 in normal use. */
+  delayScale?: number;
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function createClient(server: string, apiKey: string, retry: RetryOptions = {}): Client {
+  const scale = retry.delayScale ?? 1;
+  const send = async (method: string, path: string, init: { body?: Uint8Array; headers?: Record<string, string> }) => {
     try {
-      res = await fetch(server + path, {
+      return await fetch(server + path, {
         method,
         headers: { 'X-API-Key': apiKey, 'User-Agent': 'tms-cli', ...init.headers },
         ...(init.body ? { body: init.body } : {}),
@@ -46,6 +57,24 @@ export function createClient(server: string, apiKey: string): Client {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       throw new CliError(`cannot reach ${server}: ${cause?.code ?? cause?.message ?? String(error)}. Is the server running, and is "server" in tms.config.json right?`, EXIT.failed);
     }
+  };
+  // The spec's retry guidance (section 7): 500 once after 1-2 s; 503 three times with exponential
+  // backoff; 429 only when asked to wait for the quota's reset; nothing else is retried.
+  const sendWithRetries = async (method: string, path: string, init: { body?: Uint8Array; headers?: Record<string, string> }) => {
+    let res = await send(method, path, init);
+    for (let attempt = 0; ; attempt++) {
+      let wait: number | null = null;
+      if (res.status === 500 && attempt === 0) wait = 1000 + Math.random() * 1000;
+      else if (res.status === 503 && attempt < 3) wait = 1000 * 2 ** attempt * (0.75 + Math.random() / 2);
+      else if (res.status === 429 && retry.waitForQuota && attempt < 3) wait = Number(res.headers.get('retry-after') ?? 60) * 1000 + Math.random() * 30_000;
+      if (wait === null) return res;
+      await res.arrayBuffer();
+      await sleep(wait * scale);
+      res = await send(method, path, init);
+    }
+  };
+  const request: Client['request'] = async (method, path, init = {}) => {
+    const res = await sendWithRetries(method, path, init);
     if (res.status < 400 || init.accept?.includes(res.status)) return res;
     const text = await res.text();
     let detail: unknown = text;

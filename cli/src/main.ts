@@ -20,13 +20,15 @@ const HELP = `tms: push and pull translation files between this repository and a
   tms status    counts per language and status, cache state, calls and translation units
   tms publish   rebuild the cached files apps read (--wait to wait for it)
 
-Options for every command: --api-key KEY (else TMS_API_KEY), --config FILE, --json, --help
+Options for every command: --api-key KEY (else TMS_API_KEY), --config FILE, --json, --help,
+--wait-for-quota (on 429, wait for the daily quota's reset instead of exiting); tms --version
 Exit codes: 0 done, 1 failed, 2 usage error, 3 quota or plan limit, 4 authentication.
 \`tms <command> --help\` for a command's options.`;
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 const COMMON: Options = {
   'api-key': { type: 'string' },
+  'wait-for-quota': { type: 'boolean' },
   config: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -78,7 +80,11 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
     const config = await loadConfig(io.cwd, values.config as string | undefined);
     const apiKey = (values['api-key'] as string | undefined) ?? io.env.TMS_API_KEY;
     if (!apiKey) throw usageError('no API key: set TMS_API_KEY or pass --api-key (it is never read from tms.config.json)');
-    const client = createClient(io.env.TMS_SERVER ?? config.server, apiKey);
+    const client = createClient(io.env.TMS_SERVER ?? config.server, apiKey, {
+      waitForQuota: Boolean(values['wait-for-quota']),
+      // Only for tests of the retry behaviour: waits are scaled by this factor.
+      delayScale: io.env.TMS_RETRY_DELAY_SCALE ? Number(io.env.TMS_RETRY_DELAY_SCALE) : 1,
+    });
     switch (name) {
       case 'push':
         return await push(ctx, config, client, values as Parameters<typeof push>[3]);

@@ -1,6 +1,7 @@
 // The tms CLI as a user runs it: a child process (`node cli/bin/tms.js`), no terminal, CI=true,
 // in a directory of real files, against a real server over HTTP on the test's database.
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
 import { mkdtemp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestProject } from '../support/test-app.ts';
+import { FORMATS } from '../../core/formats/index.ts';
+import { FORMAT_IDS } from '../../cli/src/formats.ts';
 
 const BIN = join(import.meta.dirname, '..', '..', 'cli', 'bin', 'tms.js');
 
@@ -18,8 +21,8 @@ let server: ServerType;
 let base: string;
 let dir: string;
 
-function tms(args: string[], options: { apiKey?: string; cwd?: string } = {}): Promise<Run> {
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, CI: 'true', ...(options.apiKey ? { TMS_API_KEY: options.apiKey } : {}) };
+function tms(args: string[], options: { apiKey?: string; cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, CI: 'true', ...(options.apiKey ? { TMS_API_KEY: options.apiKey } : {}), ...options.env };
   return new Promise((resolve) => {
     execFile(process.execPath, [BIN, ...args], { cwd: options.cwd ?? dir, env, timeout: 60_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
@@ -87,6 +90,9 @@ describe('tms push', () => {
     const p = await projectDir(await newProject(), {
       'locales/en/translation.json': JSON.stringify(I18NEXT_EN),
       'locales/de/translation.json': JSON.stringify(I18NEXT_DE),
+      // The Android app's own file, as Android Studio writes it.
+      'android/values-de/strings.xml':
+        '<?xml version="1.0" encoding="utf-8"?>\n<resources>\n    <string name="app_title">Notizen</string>\n    <plurals name="app_count">\n        <item quantity="one">%d Notiz</item>\n        <item quantity="other">%d Notizen</item>\n    </plurals>\n</resources>\n',
     });
     const dry = await tms(['push', '--dry-run', '--json'], { apiKey: p.apiKey });
     expect(dry.code, dry.stderr).toBe(0);
@@ -95,14 +101,16 @@ describe('tms push', () => {
     expect(planned.files.map((f: { path: string; keys_created: number; values_created: number }) => [f.path, f.keys_created, f.values_created])).toEqual([
       ['locales/en/translation.json', 4, 4],
       ['locales/de/translation.json', 3, 3],
+      ['android/values-de/strings.xml', 2, 2],
     ]);
-    expect(planned.skipped).toEqual(['android/values-en/strings.xml', 'android/values-de/strings.xml']);
+    expect(planned.skipped).toEqual(['android/values-en/strings.xml']);
     expect((await (await t.call(p.apiKey, 'GET', '/v1/keys')).json()).count).toBe(0);
 
     const real = await tms(['push'], { apiKey: p.apiKey });
     expect(real.code, real.stderr).toBe(0);
     expect(real.stdout).toMatch(/locales\/en\/translation\.json \(en, i18next\): created 4 keys, 4 values; updated 0; unchanged 0; 4 translation units/);
     expect((await (await t.call(p.apiKey, 'GET', '/v1/translations/de/home/home.notes')).json()).value).toBe('{count, plural, one {# Notiz} other {# Notizen}}');
+    expect((await (await t.call(p.apiKey, 'GET', '/v1/translations/de/Default/app_count')).json()).value).toBe('{count, plural, one {# Notiz} other {# Notizen}}');
 
     await writeFile(join(dir, 'locales/de/translation.json'), JSON.stringify({ ...I18NEXT_DE, menu: { open: 'Aufmachen' } }));
     const refused = await tms(['push', '--language', 'de', '--conflict', 'fail'], { apiKey: p.apiKey });
@@ -138,7 +146,10 @@ describe('tms push', () => {
     expect(spent.code).toBe(3);
     expect(spent.stderr).toMatch(/QUOTA_EXCEEDED.*use 5 of 4; the quota resets on \d{4}-\d{2}-01\. Upgrade the plan: \S+/);
 
-    const denied = await tms(['status'], { apiKey: 'key_live_' + 'N'.repeat(40) });
+    const extra = await (await t.admin('POST', `/projects/${p.projectId}/api-keys`)).json();
+    expect((await tms(['status'], { apiKey: extra.key })).code).toBe(0);
+    await t.admin('DELETE', `/api-keys/${extra.id}`);
+    const denied = await tms(['status'], { apiKey: extra.key });
     expect(denied.code).toBe(4);
     expect(denied.stderr).toMatch(/401.*TMS_API_KEY/);
     expect((await tms(['status'])).code).toBe(2); // no key at all
@@ -187,5 +198,47 @@ describe('tms pull, status and publish', () => {
     expect(published.code, published.stderr).toBe(0);
     expect(JSON.parse(published.stdout)).toMatchObject({ ready: true });
     expect((await t.call(p.apiKey, 'GET', '/v1/cached/manifest')).status).toBe(200);
+  });
+});
+
+describe('the CLI\'s contract with the server', () => {
+  it('knows exactly the server\'s formats', () => {
+    expect(FORMAT_IDS).toEqual(Object.keys(FORMATS));
+  });
+
+  it('follows the retry guidance: 500 once, 503 three times, 429 only with --wait-for-quota', async () => {
+    // A server that fails as scripted, then answers: only the client's retrying is under test here.
+    const script: number[] = [];
+    let calls = 0;
+    // Only GET /v1/usage follows the script (status sends its four reads at once).
+    const stub = createServer((req, res) => {
+      const usage = req.url === '/v1/usage';
+      if (usage) calls++;
+      const status = usage ? (script.shift() ?? 200) : 200;
+      res.writeHead(status, { 'Content-Type': 'application/json', ...(status === 429 ? { 'Retry-After': '1' } : {}) });
+      res.end(JSON.stringify(status === 200 ? { calls_today: 1, daily_limit: 5, translation_units_used: 0, translation_units_allowance: 1, cycle_resets_at: '2026-12-01T00:00:00.000Z', keys: [], languages: [], ready: true, last_rebuilt_at: null } : { detail: `scripted ${status}` }));
+    });
+    await new Promise<void>((r) => stub.listen(0, '127.0.0.1', () => r()));
+    const stubBase = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
+    const env = { TMS_SERVER: stubBase, TMS_RETRY_DELAY_SCALE: '0.01' };
+    await projectDir(await newProject(), {});
+    try {
+      const run = async (statuses: number[], args: string[] = ['status']) => {
+        script.splice(0, script.length, ...statuses);
+        calls = 0;
+        const r = await tms(args, { apiKey: 'key_live_' + 'A'.repeat(40), env });
+        return { code: r.code, calls, stderr: r.stderr };
+      };
+      expect(await run([500])).toMatchObject({ code: 0, calls: 2 });
+      expect(await run([500, 500])).toMatchObject({ code: 1, calls: 2 });
+      expect(await run([503, 503, 503])).toMatchObject({ code: 0, calls: 4 });
+      expect(await run([503, 503, 503, 503])).toMatchObject({ code: 1, calls: 4 });
+      const limited = await run([429]);
+      expect(limited).toMatchObject({ code: 1, calls: 1 });
+      expect(limited.stderr).toMatch(/retry after 1 s \(or run with --wait-for-quota\)/);
+      expect(await run([429], ['status', '--wait-for-quota'])).toMatchObject({ code: 0, calls: 2 });
+    } finally {
+      await new Promise<void>((r) => stub.close(() => r()));
+    }
   });
 });

@@ -94,7 +94,7 @@ async function unusedKeys(config: CliConfig, client: Client, uploads: { language
   const inFiles = new Set<string>();
   for (const s of sources) {
     try {
-      for (const key of keysOf(s.format, s.body, s.language)) inFiles.add(key);
+      for (const key of await keysOf(s.format, s.body, s.language)) inFiles.add(key);
     } catch (error) {
       throw usageError(`${s.path} cannot be read as ${s.format}: ${(error as Error).message}`);
     }
