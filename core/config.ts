@@ -35,6 +35,8 @@ export const EnvSchema = v.object({
   /** Postgres ends a request's statement after this long (statement_timeout); 0 turns it off. */
   DATABASE_STATEMENT_TIMEOUT_MS: intFrom(15000, 0, 600000),
   REDIS_URL: optionalString,
+  /** Prefix of every counter key in Redis / Upstash, so that several deployments can share one. */
+  REDIS_KEY_PREFIX: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)), 'tms:'),
   UPSTASH_REDIS_REST_URL: optionalString,
   UPSTASH_REDIS_REST_TOKEN: optionalString,
   /** S3 bucket for built cache objects; unset means the filesystem under TMS_DATA_DIR/objects. */
@@ -56,6 +58,9 @@ export const EnvSchema = v.object({
   AUTH_FAILURES_PER_MINUTE: intFrom(60, 0, 100000),
   /** Reverse proxies in front of the local server whose X-Forwarded-For is believed (0: the socket's peer). */
   TRUST_PROXY_HOPS: intFrom(0, 0, 10),
+  /** The self-hosted server gives a client this long to send a whole request, and its headers. */
+  HTTP_REQUEST_TIMEOUT_MS: intFrom(30000, 1000, 600000),
+  HTTP_HEADERS_TIMEOUT_MS: intFrom(10000, 1000, 600000),
   /** Debounce for auto_rebuild after writes. */
   AUTO_REBUILD_DEBOUNCE_MS: intFrom(2000, 0, 600000),
   LOG_REQUESTS: boolFrom(true),

@@ -3,7 +3,9 @@
 // friends point it at real services (docs/decisions.md, README "Configuration").
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Server } from 'node:http';
 import { clientAddressFrom } from './http/client-address.ts';
+import { EDGE_SERVER_OPTIONS, hardenNodeServer } from './http/node-server-edge.ts';
 import { ConfigError, loadConfig } from '../core/config.ts';
 import { createRuntime } from '../core/create-runtime.ts';
 import { createJsonLogger } from '../core/log.ts';
@@ -21,7 +23,7 @@ async function main() {
     openapi: true,
     clientAddress: clientAddressFrom((c) => getConnInfo(c).remote.address, config.TRUST_PROXY_HOPS),
   });
-  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
+  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST, serverOptions: EDGE_SERVER_OPTIONS }, (info) => {
     const base = `http://${config.HOST}:${info.port}`;
     log.info('tms listening', {
       url: base,
@@ -39,6 +41,7 @@ async function main() {
       process.stdout.write(`\n  tms is running at ${base}\n  Admin token: in ${admin.path}\n\n`);
     }
   });
+  hardenNodeServer(server as Server, { requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS, headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -19,7 +19,9 @@ export const api = new sst.aws.ApiGatewayV2('Api', {
   },
 });
 
-const apiEnvironment = { ...databaseEnvironment, LOG_REQUESTS: 'true' };
+// Each stage counts under its own prefix, so stages can share one Upstash database. The per-address
+// failed-auth limit stays off: behind CloudFront every caller has CloudFront's address (docs/operations.md).
+const apiEnvironment = { ...databaseEnvironment, LOG_REQUESTS: 'true', REDIS_KEY_PREFIX: `tms:${$app.stage}:` };
 
 function routeGroupFunction(entry: CatalogueEntry & { prefix: string }) {
   const fn = new sst.aws.Function(`${entry.component}Function`, {

@@ -7,8 +7,8 @@ import { createRedisCounterStore } from './counter-store-redis.ts';
 import { createUpstashCounterStore } from './counter-store-upstash.ts';
 
 export function createCounterStore(
-  config: Pick<Config, 'REDIS_URL' | 'UPSTASH_REDIS_REST_URL' | 'UPSTASH_REDIS_REST_TOKEN'>,
-  keyPrefix = 'tms:',
+  config: Pick<Config, 'REDIS_URL' | 'UPSTASH_REDIS_REST_URL' | 'UPSTASH_REDIS_REST_TOKEN' | 'REDIS_KEY_PREFIX'>,
+  keyPrefix = config.REDIS_KEY_PREFIX,
 ): CounterStore {
   if (config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN) {
     return createUpstashCounterStore({ url: config.UPSTASH_REDIS_REST_URL, token: config.UPSTASH_REDIS_REST_TOKEN, keyPrefix });

@@ -14,10 +14,18 @@ export function cors(options: { origins: '*' | readonly string[]; exposeHeaders:
     if (options.origins === '*') return '*';
     return origin !== undefined && options.origins.includes(origin) ? origin : undefined;
   };
+  const anyOrigin = options.origins === '*';
   return async function corsHeaders(c, next) {
     const origin = c.req.header('origin');
-    // Browsers send Origin on every cross-origin request; without it there is nothing to allow.
-    if (origin === undefined) return next();
+    // A response stored by a shared cache (a CDN, a proxy) is served to every later caller, with or
+    // without Origin. So with any origin allowed, every answer says so, whoever asked; with a list,
+    // every answer varies on Origin, so a copy made for one caller is never given to another.
+    if (origin === undefined) {
+      if (anyOrigin) addHeaders(c, { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': expose });
+      await next();
+      if (!anyOrigin) c.res.headers.append('Vary', 'Origin');
+      return;
+    }
     const allowOrigin = allowed(origin);
     if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method')) {
       const headers: Record<string, string> = {
@@ -25,12 +33,12 @@ export function cors(options: { origins: '*' | readonly string[]; exposeHeaders:
         'Access-Control-Allow-Headers': ALLOW_HEADERS,
         'Access-Control-Max-Age': '86400',
         ...(allowOrigin ? { 'Access-Control-Allow-Origin': allowOrigin } : {}),
-        ...(options.origins === '*' ? {} : { Vary: 'Origin' }),
+        ...(anyOrigin ? {} : { Vary: 'Origin' }),
       };
       return c.body(null, 204, headers);
     }
     if (allowOrigin) addHeaders(c, { 'Access-Control-Allow-Origin': allowOrigin, 'Access-Control-Expose-Headers': expose });
     await next();
-    if (options.origins !== '*') c.res.headers.append('Vary', 'Origin');
+    if (!anyOrigin) c.res.headers.append('Vary', 'Origin');
   };
 }

@@ -27,9 +27,6 @@ export type LambdaPorts = {
   counters?: (config: Config) => CounterStore;
 };
 
-/** Same key namespace as the long-running server's counters (core/adapters/counter-store.ts). */
-export const COUNTER_KEY_PREFIX = 'tms:';
-
 export function createLambdaDeps(config: Config, ports: LambdaPorts, options: { log?: Logger } = {}): Deps {
   const log = options.log ?? createJsonLogger();
   if (!config.DATABASE_URL) throw new AppError('dependency', 'DATABASE_URL is not configured');

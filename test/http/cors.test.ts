@@ -25,13 +25,32 @@ describe('CORS', () => {
     for (const header of ['etag', 'retry-after', 'x-ratelimit-remaining', 'ratelimit', 'x-request-id']) expect(exposed).toContain(header);
   });
 
-  it('CORS_ORIGINS restricts origins', async () => {
+  it('through a shared cache: every answer allows any origin, even one made for a caller without Origin', async () => {
+    const p = await t.newProject();
+    // A server-side client (no Origin) fills a CDN's copy; a browser is then served that copy.
+    const serverSide = await t.call(p.apiKey, 'GET', '/v1/keys');
+    expect(serverSide.headers.get('access-control-allow-origin')).toBe('*');
+    expect(serverSide.headers.get('access-control-expose-headers')?.toLowerCase()).toContain('etag');
+    const unauthenticated = await t.app.request('/v1/keys');
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('CORS_ORIGINS restricts origins, and then every answer varies on Origin', async () => {
     const app = await startTestApp({ env: { CORS_ORIGINS: 'https://good.example, https://also.example' } });
     try {
       const ask = (origin: string) =>
         app.app.request('/health', { method: 'OPTIONS', headers: { Origin: origin, 'Access-Control-Request-Method': 'GET' } });
       expect((await ask('https://also.example')).headers.get('access-control-allow-origin')).toBe('https://also.example');
       expect((await ask('https://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
+      // Without Origin: no allowance, but Vary: Origin, so a cache keeps that copy for such callers only.
+      const plain = await app.app.request('/health');
+      expect(plain.headers.get('access-control-allow-origin')).toBeNull();
+      expect(plain.headers.get('vary')).toMatch(/Origin/);
+      const p = await app.newProject();
+      const cached = await app.call(p.apiKey, 'GET', '/v1/keys', undefined, { Origin: 'https://good.example' });
+      expect(cached.headers.get('access-control-allow-origin')).toBe('https://good.example');
+      expect(cached.headers.get('vary')).toMatch(/Origin/);
     } finally {
       await app.close();
     }
