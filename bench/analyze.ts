@@ -28,7 +28,7 @@ export async function analyzePostgres(sql: Sql): Promise<number> {
 export async function analyzeEmbedded(dataDir: string): Promise<number> {
   const started = performance.now();
   const embedded = await startEmbeddedPostgres({ dataDir: join(dataDir, 'pgdata') });
-  const sql = createSql(embedded.url, { max: 1, prepare: true, connectTimeoutSeconds: 5 });
+  const sql = createSql(embedded.url, { path: embedded.path, max: 1, prepare: true, connectTimeoutSeconds: 5 });
   try {
     await analyzeTables(sql);
   } finally {

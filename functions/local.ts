@@ -1,6 +1,7 @@
 // `npm start`: the whole service in one Node process. With no environment at all it runs on
 // embedded defaults (PGlite under TMS_DATA_DIR, in-memory counters); DATABASE_URL, REDIS_URL and
 // friends point it at real services (docs/decisions.md, README "Configuration").
+import { chmod } from 'node:fs/promises';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Server } from 'node:http';
@@ -14,7 +15,11 @@ import { allRouteGroups } from './route-groups.ts';
 import { docsGroup } from './docs/routes.ts';
 
 async function main() {
+  // Everything this process writes (the embedded database, the admin token, built cache files) is
+  // for this user alone: directories 0700, files 0600. An existing data dir is tightened too.
+  process.umask(0o077);
   const config = loadConfig();
+  await chmod(config.TMS_DATA_DIR, 0o700).catch(() => {});
   const log = createJsonLogger();
   const started = performance.now();
   const runtime = await createRuntime(config, { log, migrate: true });

@@ -12,9 +12,12 @@ export function createSql(
     connectTimeoutSeconds: number;
     /** Server-side deadline per statement (Postgres statement_timeout); 0 or unset: none. */
     statementTimeoutMs?: number;
+    /** A Unix socket file to connect through instead of the URL's host and port (the embedded database). */
+    path?: string | undefined;
   },
 ): Sql {
   return postgres(url, {
+    ...(options.path ? { path: options.path } : {}),
     max: options.max,
     // Transaction-mode poolers (PgBouncer, some RDS Proxy setups) cannot keep named statements.
     prepare: options.prepare,

@@ -19,5 +19,5 @@ export async function openDatabase(config: Config, options: { embeddedData?: Blo
   const embedded = await startEmbeddedPostgres(
     options.embeddedData ? { loadDataDir: options.embeddedData } : { dataDir: join(resolve(config.TMS_DATA_DIR), 'pgdata') },
   );
-  return { sql: createSql(embedded.url, { ...common, max: EMBEDDED_POOL_MAX, prepare: true }), embedded };
+  return { sql: createSql(embedded.url, { ...common, path: embedded.path, max: EMBEDDED_POOL_MAX, prepare: true }), embedded };
 }

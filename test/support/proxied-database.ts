@@ -33,7 +33,7 @@ export async function startProxiedDatabase(): Promise<ProxiedDatabase> {
       },
     };
   }
-  const embedded = await startEmbeddedPostgres({ loadDataDir: db.tarball });
+  const embedded = await startEmbeddedPostgres({ loadDataDir: db.tarball, tcp: true });
   const direct = new URL(embedded.url);
   const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port) });
   return {

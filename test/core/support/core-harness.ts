@@ -85,14 +85,16 @@ export function useCore(options: CoreOptions = {}): CoreHarness {
     const db = await createTestDatabase();
     let embedded: EmbeddedPostgres | undefined;
     let url: string;
+    let path: string | undefined;
     if (db.kind === 'embedded') {
       embedded = await startEmbeddedPostgres({ loadDataDir: db.tarball });
       url = embedded.url;
+      path = embedded.path;
     } else {
       url = db.url;
     }
     // PGlite has one backend: one connection, as the embedded runtime uses (core/db/embedded.ts).
-    const sql = createSql(url, { max: db.kind === 'embedded' ? 1 : 8, prepare: true, connectTimeoutSeconds: 5 });
+    const sql = createSql(url, { path, max: db.kind === 'embedded' ? 1 : 8, prepare: true, connectTimeoutSeconds: 5 });
     const config = loadConfig({
       TMS_ADMIN_TOKEN: 'core-test-admin-token',
       // Auto-rebuild decides inside the publish that follows each commit, so tests see its effect
