@@ -1,63 +1,34 @@
 // `npm start` as a newcomer runs it: a real process on embedded defaults, with nothing configured
 // but a data dir and a port. Checks start-up, the generated admin token, and persistence.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { killLocalServers, startLocalServer } from './local-server-process.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 let dataDir: string;
-const children: ChildProcess[] = [];
-
-async function start(): Promise<{ url: string; output: () => string; stop(): Promise<void> }> {
-  const env = { ...process.env, TMS_DATA_DIR: dataDir, PORT: '0' } as Record<string, string | undefined>;
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'TMS_ADMIN_TOKEN', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'S3_BUCKET', 'SQS_QUEUE_URL']) delete env[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'functions/local.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start within 30 s:\n${out}`)), 30_000);
-    const check = () => {
-      const m = /"msg":"tms listening","url":"([^"]+)"/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    };
-    child.stdout!.on('data', check);
-    child.on('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
-  });
-  return {
-    url,
-    output: () => out,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
 
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  killLocalServers();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
 describe('npm start on embedded defaults', () => {
-  it('answers /health within 30 s, prints a generated admin token once, and keeps state across restarts', async () => {
+  it('answers /health, prints the generated admin token once and then only its path, and keeps state across restarts', async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'tms-local-'));
-    const first = await start();
+    const tokenPath = join(dataDir, 'admin-token');
+    const first = await startLocalServer({ TMS_DATA_DIR: dataDir, PORT: '0' });
     const health = await fetch(`${first.url}/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: 'ok', db: 'ok', redis: 'ok' });
     expect(health.headers.get('x-request-id')).toBeTruthy();
 
-    const token = (await readFile(join(dataDir, 'admin-token'), 'utf8')).trim();
+    const token = (await readFile(tokenPath, 'utf8')).trim();
     expect(token).toMatch(/^adm_/);
+    // Generated now: its value is printed, with where it is kept.
+    await first.waitForOutput(/Admin token \(generated now/);
     expect(first.output()).toContain(token);
+    expect(first.output()).toContain(tokenPath);
 
     const admin = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
     const account = await (await fetch(`${first.url}/admin/v1/accounts`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Local', plan: 'free' }) })).json();
@@ -68,15 +39,36 @@ describe('npm start on embedded defaults', () => {
     // The request log: one JSON line per request, never the API key or the admin token.
     expect(first.output()).toMatch(/"msg":"request","method":"POST","route":"\/v1\/keys"/);
     expect(first.output().split(apiKey).length).toBe(1);
+    expect(first.output().split(token).length).toBe(2); // the one banner line, nothing else
     await first.stop();
 
-    const second = await start();
-    expect(second.output()).not.toContain('generated');
-    // The token's value is printed once, when generated; afterwards only where it is kept.
-    await vi.waitFor(() => expect(second.output()).toContain(`Admin token: in ${join(dataDir, 'admin-token')}`));
+    // Every later start: where the token is, never its value.
+    const second = await startLocalServer({ TMS_DATA_DIR: dataDir, PORT: '0' });
+    await second.waitForOutput(/Admin token: in /);
+    expect(second.output()).toContain(`Admin token: in ${tokenPath}`);
     expect(second.output()).not.toContain(token);
+    expect(second.output()).not.toContain('generated');
     const list = await (await fetch(`${second.url}/v1/keys`, { headers: { 'X-API-Key': apiKey } })).json();
     expect(list.keys.map((k: { key: string }) => k.key)).toEqual(['home.title']);
     await second.stop();
   }, 90_000);
+
+  it('prints neither the token nor a path when TMS_ADMIN_TOKEN sets it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tms-local-env-'));
+    try {
+      const server = await startLocalServer({ TMS_DATA_DIR: dir, PORT: '0', TMS_ADMIN_TOKEN: 'adm_chosen_by_the_operator' });
+      const accounts = await fetch(`${server.url}/admin/v1/accounts`, {
+        method: 'POST',
+        headers: { Authorization: 'Bearer adm_chosen_by_the_operator', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Ops', plan: 'free' }),
+      });
+      expect(accounts.status).toBe(201);
+      await server.stop();
+      expect(server.output()).not.toContain('adm_chosen_by_the_operator');
+      expect(server.output()).not.toContain('Admin token');
+      await expect(readFile(join(dir, 'admin-token'), 'utf8')).rejects.toThrow(/ENOENT/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
