@@ -20,11 +20,18 @@ const CASES: Case[] = [
       { key: 'home_subtitle', value: 'Du hast <xliff:g id="count" example="3">%2$d</xliff:g> neue Notizen' },
       { key: 'apostrophe', value: 'Das ist\'s: "zitiert" und ein\nZeilenumbruch' },
       { key: 'html', value: '<b>Fett</b> & <i>kursiv</i>' },
-      { key: 'notes_count', value: '{count, plural, one {# Notiz} other {# Notizen}}' },
+      // \@ is a literal at sign; unescaped, @string/home_title is a reference (skipped, see warnings).
+      { key: 'handle', value: '@notely auf Mastodon' },
+      // Quotes keep the spaces Android would otherwise collapse.
+      { key: 'padded', value: '  zwei Leerzeichen davor' },
+      { key: 'notes_count', value: '{count, plural, one {# Notiz} other {# Notizen}}', description: 'Number of notes in the list header' },
       { key: 'weekdays[0]', value: 'Montag' },
       { key: 'weekdays[1]', value: 'Dienstag' },
+      { key: 'later', value: 'Später' },
+      // The TODO comment trails `later` on its line: it is not the description of `done`.
+      { key: 'done', value: 'Fertig' },
     ],
-    warnings: [/translatable="false".*app_name/],
+    warnings: [/translatable="false".*app_name/, /resource references.*share_title/],
   },
   {
     format: 'ios-strings',
@@ -39,7 +46,14 @@ const CASES: Case[] = [
   {
     format: 'ios-stringsdict',
     file: 'Localizable.stringsdict',
-    entries: [{ key: 'notes.count', value: '{notes, plural, one {# Notiz} other {# Notizen}}' }],
+    entries: [
+      { key: 'notes.count', value: '{notes, plural, one {# Notiz} other {# Notizen}}' },
+      // Two variables in one format; `zero` is a count of 0 (=0) in German, which has no zero category.
+      {
+        key: 'notes.summary',
+        value: 'Du hast {notes, plural, =0 {keine Notizen} one {eine Notiz} other {# Notizen}} in {folders, plural, one {einem Ordner} other {# Ordnern}}.',
+      },
+    ],
     warnings: [],
   },
   {
@@ -49,17 +63,26 @@ const CASES: Case[] = [
       { key: 'Welcome, %s!', value: 'Willkommen, %s!', description: 'Title of the main screen' },
       { key: 'menu|Open', value: 'Öffnen' },
       { key: '%d note', value: '{count, plural, one {# Notiz} other {# Notizen}}' },
-      { key: 'A long help text that xgettext wrapped over two lines.', value: 'Ein langer Hilfetext, den xgettext umgebrochen hat.' },
+      {
+        key: 'A long help text that xgettext wrapped over two lines because it is longer than the line width.',
+        value: 'Ein langer Hilfetext, den xgettext auf zwei Zeilen umbrochen hat, weil er länger als die Zeilenbreite ist.',
+        description: 'TRANSLATORS: shown in the help dialog;\nkeep it short.',
+      },
     ],
-    // The fuzzy "Save" is not a translation yet, and the obsolete #~ entry is gone from the sources.
-    warnings: [/1 fuzzy message was skipped/],
+    // "Settings" has no translation yet, msgmerge marked "Save" fuzzy, and the obsolete #~ entry is
+    // gone from the sources: none is a translation (msgfmt skips them too).
+    warnings: [/1 untranslated message was skipped/, /1 fuzzy message was skipped/],
   },
   {
     format: 'i18next',
     file: 'translation.i18next.json',
     entries: [
       { key: 'home.title', value: 'Willkommen, {{name}}!' },
-      { key: 'home.notes', value: '{count, plural, one {# Notiz} other {# Notizen}}' },
+      { key: 'home.notes', value: '{count, plural, =0 {Keine Notizen} one {# Notiz} other {# Notizen}}' },
+      // Contexts are ordinary keys; German ordinals have only `other`.
+      { key: 'friend_male', value: 'Ein Freund' },
+      { key: 'friend_female', value: 'Eine Freundin' },
+      { key: 'place', value: '{count, selectordinal, other {#.}}' },
       { key: 'nested.deep.key', value: 'Tief $t(home.title)' },
     ],
     warnings: [],
@@ -70,32 +93,50 @@ const CASES: Case[] = [
     entries: [
       { key: 'homeTitle', value: 'Willkommen, {name}!', description: 'Title of the main screen' },
       { key: 'notesCount', value: '{count, plural, =0{Keine Notizen} =1{Eine Notiz} other{{count} Notizen}}', description: 'Number of notes' },
+      { key: 'pronoun', value: '{gender, select, male{er} female{sie} other{es}}' },
+      { key: 'lastSaved', value: 'Zuletzt gespeichert: {date}', description: 'When the note was last saved' },
     ],
-    warnings: [/placeholders.*homeTitle, notesCount/],
+    warnings: [/placeholders.*homeTitle, notesCount, pronoun, lastSaved/],
   },
   {
     format: 'yaml',
     file: 'de.yml',
     entries: [
-      { key: 'home.title', value: 'Willkommen, %{name}!' },
-      { key: 'home.notes', value: '{count, plural, one {# Notiz} other {# Notizen}}' },
       { key: 'activerecord.errors.messages.blank', value: 'muss ausgefüllt werden' },
+      { key: 'activerecord.errors.messages.too_long', value: '{count, plural, one {ist zu lang (mehr als 1 Zeichen)} other {ist zu lang (mehr als # Zeichen)}}' },
+      { key: 'date.formats.default', value: '%d.%m.%Y' },
+      { key: 'number.format.delimiter', value: '.' },
+      { key: 'home.title', value: 'Willkommen, %{name}!' },
+      { key: 'home.notes', value: '{count, plural, =0 {Keine Notizen} one {# Notiz} other {# Notizen}}' },
+      { key: 'home.confirm', value: 'Ja' },
     ],
-    warnings: [],
+    // rails-i18n's lists and numbers are not translations: named and skipped, not a refused file.
+    warnings: [/not read as text were skipped.*date\.day_names \(a list\), number\.format\.precision \(3\)$/],
   },
   {
     format: 'xliff',
     file: 'messages.de.xlf',
     entries: [
+      // The meaning note is not the description; Angular's ICU plural stays in Angular's own shape.
       { key: 'homeTitle', value: 'Willkommen, <x id="INTERPOLATION" equiv-text="{{ name }}"/>!', description: 'Title of the main screen' },
-      { key: 'save', value: 'Speichern' },
+      {
+        key: 'notesCount',
+        value: '{VAR_PLURAL, plural, =0 {keine Notizen} =1 {eine Notiz} other {<x id="INTERPOLATION" equiv-text="{{ count }}"/> Notizen}}',
+      },
+      { key: 'save', value: 'Speichern & schließen' },
     ],
-    warnings: [],
+    warnings: [/1 unit has no <target> and was skipped/],
   },
   {
     format: 'xliff2',
     file: 'messages.de.xlf2',
-    entries: [{ key: 'homeTitle', value: 'Willkommen!', description: 'Title of the main screen' }],
+    entries: [
+      { key: 'homeTitle', value: 'Willkommen, <ph id="0" equiv="INTERPOLATION" disp="{{ name }}"/>!', description: 'Title of the main screen' },
+      {
+        key: 'clickHere',
+        value: 'Klicke <pc id="0" equivStart="START_BOLD_TEXT" equivEnd="CLOSE_BOLD_TEXT" type="fmt" dispStart="&lt;b&gt;" dispEnd="&lt;/b&gt;">hier</pc>',
+      },
+    ],
     warnings: [],
   },
   {
@@ -104,40 +145,52 @@ const CASES: Case[] = [
     entries: [
       { key: 'home.title', value: 'Willkommen, {name}!', description: 'Title of the main screen', group: 'home' },
       { key: 'home.quote', value: 'Er sagte "hallo"', group: 'home' },
+      // A cell with a line break: LF inside the quotes, CRLF between rows, as Sheets writes it.
+      { key: 'help.body', value: 'Zeile eins\nZeile zwei', description: 'Shown in the help dialog' },
     ],
     warnings: [],
   },
 ];
 
+function body(file: string): Buffer {
+  return readFileSync(new URL(`../fixtures/formats/${file}`, import.meta.url));
+}
+
 describe.each(CASES)('$format: $file', ({ format, file, entries, warnings }) => {
   const codec = FORMATS[format];
-  const body = readFileSync(new URL(`../fixtures/formats/${file}`, import.meta.url));
 
   it('reads the exact entries, and says what it skipped', () => {
-    const parsed = codec.parse(body, { language: 'de' });
+    const parsed = codec.parse(body(file), { language: 'de' });
     expect(byKey(parsed.entries)).toEqual(byKey(entries));
     expect(parsed.warnings).toHaveLength(warnings.length);
     warnings.forEach((pattern, i) => expect(parsed.warnings[i]).toMatch(pattern));
   });
 
-  it('what tms writes from it reads back the same', () => {
-    const { entries: read } = codec.parse(body, { language: 'de' });
+  it('what tms writes from it reads back the same, and writing that again gives the same bytes', () => {
+    const { entries: read } = codec.parse(body(file), { language: 'de' });
     const source = { language: 'en', values: new Map(read.map((e) => [e.key, `EN ${e.key}`])) };
     const written = codec.serialize(read, { language: 'de', source });
-    expect(byKey(codec.parse(written, { language: 'de' }).entries)).toEqual(byKey(read));
+    const reread = codec.parse(written, { language: 'de' });
+    expect(byKey(reread.entries)).toEqual(byKey(read));
+    expect(reread.warnings).toEqual([]);
+    expect(Buffer.from(codec.serialize(reread.entries, { language: 'de', source })).toString()).toBe(Buffer.from(written).toString());
   });
 });
 
-it('a plural read from one format exports intact to every other format with plurals', () => {
-  const plural = FORMATS.android.parse(body('android-strings.xml'), { language: 'de' }).entries.find((e) => e.key === 'notes_count')!;
-  for (const format of ['i18next', 'po', 'ios-stringsdict', 'arb', 'yaml', 'xliff', 'xliff2', 'json', 'csv'] as const) {
-    const entry = { key: 'notes.count', value: plural.value };
-    const source = { language: 'en', values: new Map([[entry.key, '{count, plural, one {# note} other {# notes}}']]) };
-    const file = FORMATS[format].serialize([entry], { language: 'de', source });
-    expect(FORMATS[format].parse(file, { language: 'de' }).entries.map((e) => e.value), format).toEqual([plural.value]);
-  }
+it('the fixtures keep the encodings the tools use: UTF-16LE with a BOM from Xcode, a BOM and CRLF from Sheets', () => {
+  expect([...body('Localizable.strings').subarray(0, 4)]).toEqual([0xff, 0xfe, 0x2f, 0x00]);
+  const csv = body('sheet.csv');
+  expect([...csv.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  expect(csv.toString()).toMatch(/value\r\n/);
 });
 
-function body(file: string): Buffer {
-  return readFileSync(new URL(`../fixtures/formats/${file}`, import.meta.url));
-}
+it('a plural read from one format exports intact to every other format with plurals', () => {
+  const plural = FORMATS.android.parse(body('android-strings.xml'), { language: 'de' }).entries.find((e) => e.key === 'notes_count');
+  expect(plural?.value).toBe('{count, plural, one {# Notiz} other {# Notizen}}');
+  for (const format of ['i18next', 'po', 'ios-stringsdict', 'arb', 'yaml', 'xliff', 'xliff2', 'json', 'csv', 'android', 'ios-strings', 'json-nested'] as const) {
+    const entry = { key: 'notes.count', value: plural?.value ?? '' };
+    const source = { language: 'en', values: new Map([[entry.key, '{count, plural, one {# note} other {# notes}}']]) };
+    const file = FORMATS[format].serialize([entry], { language: 'de', source });
+    expect(FORMATS[format].parse(file, { language: 'de' }).entries.map((e) => e.value), format).toEqual([plural?.value]);
+  }
+});

@@ -1,28 +1,50 @@
 // Whatever bytes arrive, a codec either reads them or throws a FormatError that says where: never
 // another exception (which the import endpoint would answer as a 500). Random bytes, and valid
-// files cut short or with a byte changed, for every format.
+// files cut short or with a byte changed, for every format; files cut or garbled at a known place
+// name that line; a key twice is refused in every format, naming both places; and files built to
+// exhaust the machine (deep nesting, alias bombs) are refused at once. Large files: large-files.test.ts.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { FORMATS, FormatError } from '../../core/formats/index.ts';
 import type { FormatId } from '../../core/formats/types.ts';
 import { entriesFor } from './support/arbitraries.ts';
 
-const RUNS = Number(process.env.FORMAT_RUNS ?? 60);
+const RUNS = Number(process.env.FORMAT_RUNS ?? 100);
+const TIMEOUT = Math.max(30_000, RUNS * 500);
+const FORMAT_IDS = Object.keys(FORMATS) as FormatId[];
 
-function readsOrSaysWhere(format: FormatId, body: Uint8Array): void {
+const utf8 = (text: string) => new TextEncoder().encode(text);
+/** At most this many lines: readers end a line at LF, CRLF or a lone CR (XML and CSV do). */
+const linesIn = (body: Uint8Array) => body.reduce((n, b) => n + (b === 0x0a || b === 0x0d ? 1 : 0), 1);
+
+/** The FormatError a parse throws, or undefined if the body was read; anything else fails the test. */
+function formatErrorOf(format: FormatId, body: Uint8Array): FormatError | undefined {
   try {
     FORMATS[format].parse(body, { language: 'de' });
+    return undefined;
   } catch (error) {
     if (!(error instanceof FormatError)) throw new Error(`${format} threw ${String(error)} instead of a FormatError`, { cause: error });
-    expect(error.loc[0]).toBe('body');
-    expect(error.msg.length).toBeGreaterThan(0);
+    return error;
   }
 }
 
-describe.each(Object.keys(FORMATS) as FormatId[])('%s', (format) => {
+/** Read, or refused with a location inside the file: a line that exists, or a path of names. */
+function readsOrSaysWhere(format: FormatId, body: Uint8Array): void {
+  const error = formatErrorOf(format, body);
+  if (error === undefined) return;
+  expect(error.loc[0]).toBe('body');
+  expect(error.msg.length).toBeGreaterThan(0);
+  if (error.loc[1] === 'line') {
+    expect(error.loc).toHaveLength(3);
+    expect(error.loc[2]).toBeGreaterThanOrEqual(1);
+    expect(error.loc[2]).toBeLessThanOrEqual(linesIn(body));
+  }
+}
+
+describe.each(FORMAT_IDS)('%s', (format) => {
   it('random bytes: read, or a FormatError with a location', () => {
     fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => readsOrSaysWhere(format, bytes)), { numRuns: RUNS });
-  });
+  }, TIMEOUT);
 
   it('a valid file cut short or with one byte changed: read, or a FormatError with a location', () => {
     const damaged = entriesFor(format, 'de', 6).chain((entries) => {
@@ -37,5 +59,111 @@ describe.each(Object.keys(FORMATS) as FormatId[])('%s', (format) => {
       }),
       { numRuns: RUNS },
     );
+  }, TIMEOUT);
+});
+
+/** A file of each format with its second entry cut short at the end, and the line that names. */
+const CUT: Record<FormatId, [string, number]> = {
+  json: ['{\n  "a": "x",\n  "b": "y', 3],
+  'json-nested': ['{\n  "a": {\n    "b": "y', 3],
+  i18next: ['{\n  "a": "x",\n  "b_one": "y', 3],
+  arb: ['{\n  "@@locale": "de",\n  "a": "x', 3],
+  xliff: ['<xliff version="1.2">\n<file>\n<body>\n<trans-unit id="a', 4],
+  xliff2: ['<xliff version="2.0">\n<file>\n<unit id="a">\n<segment><target>x</tar', 4],
+  po: ['msgid "a"\nmsgstr "x"\n\nmsgid "b"\nmsgstr "y', 5],
+  android: ['<resources>\n    <string name="a">x</string>\n    <string name="b">y</str', 3],
+  'ios-strings': ['"a" = "x";\n"b" = "y', 2],
+  'ios-stringsdict': ['<plist>\n<dict>\n<key>a</key>\n<string>x</str', 4],
+  yaml: ['de:\n  a: x\n  b: "y', 3],
+  csv: ['key,value\na,x\nb,"y', 3],
+};
+
+/** A file of each format with a key twice, and where the refusal points. */
+const DUPLICATE: Record<FormatId, [string, (string | number)[]]> = {
+  json: ['{\n  "a": "x",\n  "a": "y"\n}', ['body', 'a']],
+  'json-nested': ['{\n  "a": {\n    "b": "x"\n  },\n  "a.b": "y"\n}', ['body', 'a.b']],
+  i18next: ['{\n  "a": {\n    "b": "x",\n    "b": "y"\n  }\n}', ['body', 'a', 'b']],
+  arb: ['{\n  "a": "x",\n  "a": "y"\n}', ['body', 'a']],
+  xliff: ['<xliff version="1.2"><file><body>\n<trans-unit id="a"><source/><target>x</target></trans-unit>\n<trans-unit id="a"><source/><target>y</target></trans-unit>\n</body></file></xliff>', ['body', 'line', 3]],
+  xliff2: ['<xliff version="2.0"><file>\n<unit id="a"><segment><source/><target>x</target></segment></unit>\n<unit id="a"><segment><source/><target>y</target></segment></unit>\n</file></xliff>', ['body', 'line', 3]],
+  po: ['msgid "a"\nmsgstr "x"\n\nmsgid "a"\nmsgstr "y"\n', ['body', 'line', 4]],
+  android: ['<resources>\n<string name="a">x</string>\n<string name="a">y</string>\n</resources>', ['body', 'line', 3]],
+  'ios-strings': ['"a" = "x";\n"a" = "y";\n', ['body', 'line', 2]],
+  'ios-stringsdict': ['<plist><dict>\n<key>a</key><string>x</string>\n<key>a</key><string>y</string>\n</dict></plist>', ['body', 'line', 3]],
+  yaml: ['de:\n  a: x\n  a: y\n', ['body', 'line', 3]],
+  csv: ['key,value\na,x\na,y\n', ['body', 'line', 3]],
+};
+
+describe.each(FORMAT_IDS)('%s: located refusals', (format) => {
+  it('a file cut inside its last entry names that line', () => {
+    const [text, line] = CUT[format];
+    expect(formatErrorOf(format, utf8(text))?.loc).toEqual(['body', 'line', line]);
+  });
+
+  it('a byte that is not valid in the encoding names its line', () => {
+    // Line 2 of a valid file gets a byte (or, in UTF-16, a unit) that cannot be decoded.
+    if (format === 'ios-strings') {
+      const text = '"a" = "x";\n"b" = "?";\n';
+      const body = new Uint8Array([0xff, 0xfe, ...[...text].flatMap((c) => (c === '?' ? [0x00, 0xd8] : [c.charCodeAt(0), 0]))]);
+      expect(formatErrorOf(format, body)?.loc).toEqual(['body', 'line', 2]);
+      return;
+    }
+    const [text] = DUPLICATE[format];
+    const at = text.indexOf('\n') + 3;
+    const body = utf8(text);
+    body[at] = 0xff;
+    expect(formatErrorOf(format, body)?.loc).toEqual(['body', 'line', 2]);
+  });
+
+  it('a key twice is refused, never resolved silently, with both places named', () => {
+    const [text, loc] = DUPLICATE[format];
+    const error = formatErrorOf(format, utf8(text));
+    expect(error?.loc).toEqual(loc);
+    expect(error?.msg).toMatch(/\b\d+ and \d+\b/);
+  });
+});
+
+describe('files built to exhaust the reader', () => {
+  const deep = 100_000;
+  const NESTED: [FormatId, string][] = [
+    ['json', '['.repeat(deep)],
+    ['json-nested', '{"a":'.repeat(deep)],
+    ['i18next', '{"a":'.repeat(deep)],
+    ['arb', '{"a":'.repeat(deep)],
+    ['android', `<resources>${'<b>'.repeat(deep)}`],
+    ['xliff', `<xliff version="1.2">${'<group>'.repeat(deep)}`],
+    ['xliff2', `<xliff version="2.0">${'<group>'.repeat(deep)}`],
+    ['ios-stringsdict', `<plist>${'<dict>'.repeat(deep)}`],
+    ['yaml', `de: ${'['.repeat(deep)}`],
+    ['yaml', `de:\n${Array.from({ length: 600 }, (_, i) => `${' '.repeat(i + 2)}k${i}:`).join('\n')} v\n`],
+  ];
+
+  it.each(NESTED)('%s nested 100,000 levels deep is refused with a FormatError, not a stack overflow', (format, text) => {
+    expect(formatErrorOf(format, utf8(text))?.msg).toMatch(/nested/);
+  });
+
+  it('yaml: aliases that expand to billions of keys are refused at once', () => {
+    // Each level names the previous one 8 times: 8^12 keys from 1 KB.
+    let levels = '  a0: &a0 {k: v}\n';
+    for (let i = 1; i <= 12; i++) levels += `  a${i}: &a${i} {${Array.from({ length: 8 }, (_, j) => `p${j}: *a${i - 1}`).join(', ')}}\n`;
+    let merges = '  m0: &m0 {k: v}\n';
+    for (let i = 1; i <= 30; i++) merges += `  m${i}: &m${i}\n    <<: [*m${i - 1}, *m${i - 1}]\n    own${i}: v\n`;
+    for (const text of [`de:\n${levels}`, `de:\n${merges}`]) {
+      const started = performance.now();
+      expect(formatErrorOf('yaml', utf8(text))?.msg).toMatch(/aliases expand/);
+      expect(performance.now() - started).toBeLessThan(2_000);
+    }
+  });
+
+  it('yaml: an alias to a mapping that contains it is refused, and an alias with no anchor', () => {
+    expect(formatErrorOf('yaml', utf8('de:\n  a: &x\n    b: *x\n'))?.msg).toMatch(/contains it/);
+    expect(formatErrorOf('yaml', utf8('de:\n  a: &x\n    <<: *x\n'))?.msg).toMatch(/contains it/);
+    expect(formatErrorOf('yaml', utf8('de:\n  a: *nope\n'))?.loc).toEqual(['body', 'line', 2]);
+  });
+
+  it('yaml: anchors and merges in reasonable use are followed', () => {
+    const text = 'de:\n  base: &b\n    x: X\n    y: Y\n  merged:\n    <<: *b\n    y: Z\n  copy: *b\n';
+    const entries = FORMATS.yaml.parse(utf8(text), { language: 'de' }).entries.map((e) => `${e.key}=${e.value}`);
+    expect(entries).toEqual(['base.x=X', 'base.y=Y', 'merged.x=X', 'merged.y=Z', 'copy.x=X', 'copy.y=Y']);
   });
 });

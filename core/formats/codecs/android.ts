@@ -1,7 +1,7 @@
 // Android resources (res/values-xx/strings.xml): <string name>, <plurals name> with <item
 // quantity>, and <string-array name> whose items are the keys name[0], name[1], ... Text follows
 // Android's escaping (android/android-text.ts). The comment directly above an element, with no
-// blank line between, is its description. translatable="false" strings, resource references
+// blank line between, is its description (not one that trails the previous element on its line). translatable="false" strings, resource references
 // (@string/x) and other resource types (dimen, color, integer-array...) are skipped with a warning.
 // Plural items use `%d` for the count, `#` in the stored ICU value (plural/native-plural.ts).
 //
@@ -26,18 +26,21 @@ const DIALECT = printfDialect('d');
 const RESOURCE_NAME = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 const ARRAY_ITEM = /^(.*)\[(0|[1-9][0-9]*)\]$/;
 
-/** Each child element with the comment directly above it (no blank line between). */
+/** Each child element with the comment directly above it (no blank line between, not trailing the previous element). */
 function withComments(parent: XmlElement): { element: XmlElement; comment: string | undefined }[] {
   const out: { element: XmlElement; comment: string | undefined }[] = [];
   let comment: string | undefined;
+  let trailing = false;
   for (const child of parent.children as XmlNode[]) {
-    if (child.kind === 'comment') comment = child.text.trim() || undefined;
+    if (child.kind === 'comment') comment = trailing ? undefined : child.text.trim() || undefined;
     else if (child.kind === 'text') {
       if (child.cdata || child.text.trim() !== '') throw new FormatError(['body', 'line', child.line], `unexpected text inside <${parent.name}>`);
       if (/\n[ \t]*\n/.test(child.text)) comment = undefined;
+      if (child.text.includes('\n')) trailing = false;
     } else {
       out.push({ element: child, comment });
       comment = undefined;
+      trailing = true;
     }
   }
   return out;

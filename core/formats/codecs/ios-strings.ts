@@ -1,5 +1,5 @@
 // Apple .strings: `"key" = "value";` with a `/* comment */` (or `//` lines) directly above as the
-// description. Reading takes UTF-8 or UTF-16 (LE or BE, by byte order mark or by its zero bytes),
+// description (not one that trails the previous entry on its line: `"a" = "b"; // old`). Reading takes UTF-8 or UTF-16 (LE or BE, by byte order mark or by its zero bytes),
 // the escapes \" \\ \n \t \r \a \b \f \v \Uxxxx \uxxxx and octal, unquoted keys and values of
 // plain characters, and `"key";` (the value is the key). Writing is UTF-8 (Xcode reads it), one
 // entry per paragraph, with \" \\ \n \t \r escaped and other control characters as \Uxxxx.
@@ -14,7 +14,7 @@ import { sortedEntries } from '../entries/sorted-entries.ts';
 const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\u0007', b: '\b', f: '\f', v: '\v' };
 const UNQUOTED = /[A-Za-z0-9_$+/:.-]+/y;
 
-type Comment = { text: string; end: number; lineComment: boolean };
+type Comment = { text: string; start: number; end: number; lineComment: boolean };
 
 export function parseStrings(text: string): Entry[] {
   const starts = lineStarts(text);
@@ -35,7 +35,7 @@ export function parseStrings(text: string): Entry[] {
       else if (text.startsWith('/*', pos)) {
         const end = text.indexOf('*/', pos + 2);
         if (end === -1) fail('a /* comment is not closed', pos);
-        last.comment = { text: text.slice(pos + 2, end).trim(), end: end + 2, lineComment: false };
+        last.comment = { text: text.slice(pos + 2, end).trim(), start: pos, end: end + 2, lineComment: false };
         pos = end + 2;
       } else if (text.startsWith('//', pos)) {
         let end = text.indexOf('\n', pos);
@@ -43,7 +43,7 @@ export function parseStrings(text: string): Entry[] {
         const body = text.slice(pos + 2, end).trim();
         const previous = last.comment;
         const joins = previous?.lineComment === true && /^[ \t\r]*\n[ \t\r]*$/.test(text.slice(previous.end, pos));
-        last.comment = { text: joins ? `${previous.text}\n${body}` : body, end, lineComment: true };
+        last.comment = { text: joins ? `${previous.text}\n${body}` : body, start: joins ? previous.start : pos, end, lineComment: true };
         pos = end;
       } else return;
     }
@@ -95,13 +95,17 @@ export function parseStrings(text: string): Entry[] {
 
   const entries: Entry[] = [];
   const seen = new Map<string, number>();
+  /** Where the previous entry ended; a comment on that same line trails it. */
+  let entryEnd = -1;
   for (;;) {
     last.comment = null;
     skip();
     if (pos >= text.length) return entries;
-    // A comment is the entry's description only if no blank line separates them.
+    // A comment is the entry's description only if no blank line separates them, and it does not
+    // trail the previous entry on its line.
     const before = lastComment();
-    const description = before !== null && !/\n[ \t\r]*\n/.test(text.slice(before.end, pos)) ? before.text : undefined;
+    const ownLine = before !== null && (entryEnd === -1 || text.slice(entryEnd, before.start).includes('\n'));
+    const description = before !== null && ownLine && !/\n[ \t\r]*\n/.test(text.slice(before.end, pos)) ? before.text : undefined;
     const at = pos;
     const key = readString();
     skip();
@@ -114,6 +118,7 @@ export function parseStrings(text: string): Entry[] {
     }
     if (text[pos] !== ';') fail(pos >= text.length ? `the entry "${key}" has no closing ';'` : `expected ';' after the entry "${key}", found '${text[pos]}'`, pos);
     pos++;
+    entryEnd = pos;
     const first = seen.get(key);
     if (first !== undefined) fail(`key "${key}" appears twice (lines ${line(first)} and ${line(at)})`, at);
     seen.set(key, at);

@@ -34,16 +34,18 @@ const VAR_NAME = /^[\p{L}\p{N}_]+$/u;
 
 type DictItem = { key: string; value: XmlElement; comment: string | undefined; line: number };
 
-/** A plist <dict> as its keys and values, with the comment directly above each <key>. */
+/** A plist <dict> as its keys and values, with the comment directly above each <key> (not one trailing the previous value on its line). */
 function readDict(dict: XmlElement): DictItem[] {
   const items: DictItem[] = [];
   let comment: string | undefined;
+  let trailing = false;
   let key: { name: string; line: number; comment: string | undefined } | null = null;
   for (const child of dict.children) {
-    if (child.kind === 'comment') comment = child.text.trim() || undefined;
+    if (child.kind === 'comment') comment = trailing ? undefined : child.text.trim() || undefined;
     else if (child.kind === 'text') {
       if (child.cdata || child.text.trim() !== '') throw new FormatError(['body', 'line', child.line], 'unexpected text inside <dict>');
       if (/\n[ \t]*\n/.test(child.text)) comment = undefined;
+      if (child.text.includes('\n')) trailing = false;
     } else if (key === null) {
       if (child.name !== 'key') throw new FormatError(['body', 'line', child.line], `expected <key> in <dict>, found <${child.name}>`);
       key = { name: textOf(child), line: child.line, comment };
@@ -53,6 +55,7 @@ function readDict(dict: XmlElement): DictItem[] {
       items.push({ key: key.name, value: child, comment: key.comment, line: key.line });
       key = null;
       comment = undefined;
+      trailing = true;
     }
   }
   if (key !== null) throw new FormatError(['body', 'line', key.line], `<key>${key.name}</key> has no value`);

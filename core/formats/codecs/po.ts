@@ -26,10 +26,12 @@ import type { PluralCategory } from '../plural/categories.ts';
 const DIALECT = printfDialect('d');
 const CONTEXT_SEPARATOR = '|';
 
-/** The charset a PO file declares in its header, read before decoding (the header is ASCII). */
-function declaredCharset(body: Uint8Array): string {
+/** The charset a PO file declares in its header and the line that says so, read before decoding (the header is ASCII). */
+function declaredCharset(body: Uint8Array): { charset: string; line: number } {
   const head = new TextDecoder('latin1').decode(body.subarray(0, 4096));
-  return /charset=([A-Za-z0-9_.:-]+)/.exec(head)?.[1] ?? 'utf-8';
+  const match = /charset=([A-Za-z0-9_.:-]+)/.exec(head);
+  if (!match) return { charset: 'utf-8', line: 1 };
+  return { charset: match[1] ?? 'utf-8', line: head.slice(0, match.index).split('\n').length };
 }
 
 function headerFields(header: string): Map<string, string> {
@@ -78,7 +80,8 @@ function slotsFor(header: PoMessage | undefined, language: string, warnings: str
 }
 
 function parse(body: Uint8Array, language: string) {
-  const messages = readPo(decodeCharset(body, declaredCharset(body)));
+  const declared = declaredCharset(body);
+  const messages = readPo(decodeCharset(body, declared.charset, declared.line));
   const warnings: string[] = [];
   const header = messages.find((m) => m.id === '' && m.context === undefined);
   if (header) {

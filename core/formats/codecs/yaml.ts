@@ -7,9 +7,19 @@
 // prefix (tree/nest-keys.ts).
 //
 // The file is read the way Ruby's Psych reads it (YAML 1.1): an unquoted yes, no, on, off, true,
-// false, ~, null, number, date or :symbol is not a string, and is refused with a hint to quote it;
-// export quotes such strings. Anchors, aliases and `<<` merge keys are followed.
-import { Document, isAlias, isMap, isScalar, isSeq, LineCounter, Pair, parseDocument, Scalar, YAMLMap, type Node } from 'yaml';
+// false, ~, null, empty value, number, date or :symbol is not a string, and neither is a list
+// (rails-i18n's date.day_names, number.format.precision: 3). Those are not translations: they are
+// skipped with a warning that names them (quoting a value makes it text), and the rest of the file
+// is imported, as Android's codec does with <integer>. Export quotes strings Psych would misread,
+// and a key `<<`, which would read back as a merge key. A key twice in one mapping is refused with
+// both lines named.
+//
+// Anchors, aliases and `<<` merge keys are followed, within bounds, because a few bytes of aliases
+// can stand for billions of keys: expanding them may visit at most one mapping pair per byte of the
+// file (at least 100,000), and an alias to a mapping that contains it is refused. The yaml
+// library's own duplicate-key check and alias lookup scan a whole mapping or document each time
+// (quadratic on a 10 MiB file), so both are done here in one pass.
+import { Document, isAlias, isMap, isScalar, isSeq, LineCounter, Pair, parseDocument, Scalar, visit, YAMLMap, type Alias, type Node } from 'yaml';
 import type { Entry, FormatCodec } from '../types.ts';
 import { FormatError } from '../format-error.ts';
 import { decodeUtf8 } from '../text/decode.ts';
@@ -35,35 +45,66 @@ const NOT_A_STRING = [
 ];
 const psychNonString = (s: string) => NOT_A_STRING.some((re) => re.test(s));
 
-type Ctx = { lines: LineCounter; doc: Document.Parsed; entries: Entry[]; language: string };
+/** Deeper nesting is refused, as in the JSON formats, rather than left to overflow the stack (512 holds the deepest valid key, see json/read-json.ts). */
+const MAX_DEPTH = 512;
+
+type Ctx = {
+  lines: LineCounter;
+  entries: Entry[];
+  /** Keys whose values Rails does not read as text, with what it reads: `date.day_names (a list)`. */
+  skipped: string[];
+  language: string;
+  /** What each alias stands for: the node that last took its anchor before it, in document order. */
+  anchors: Map<Alias, Node | undefined>;
+  /** Mapping pairs that may still be visited (aliases repeat them). */
+  budget: number;
+  /** Mappings being walked or merged, to refuse an alias to an enclosing mapping. */
+  open: Set<YAMLMap>;
+};
 
 const lineOf = (ctx: Ctx, node: Node | null | undefined) => ctx.lines.linePos(node?.range?.[0] ?? 0).line;
 
-function resolve(ctx: Ctx, node: unknown): unknown {
-  let n = node;
-  for (let hops = 0; isAlias(n); hops++) {
-    if (hops > 100) throw new FormatError(['body'], 'aliases nested too deeply');
-    n = n.resolve(ctx.doc);
-  }
-  return n;
+/** Every alias's target in one pass (YAML: an alias refers to the closest preceding anchor). */
+function anchorTable(doc: Document.Parsed): Map<Alias, Node | undefined> {
+  const latest = new Map<string, Node>();
+  const table = new Map<Alias, Node | undefined>();
+  visit(doc, {
+    Node: (_key, node) => {
+      if (isAlias(node)) table.set(node, latest.get(node.source));
+      else if (node.anchor) latest.set(node.anchor, node);
+    },
+  });
+  return table;
 }
 
-function scalarString(ctx: Ctx, node: unknown, path: string[]): string {
-  const value = resolve(ctx, node);
-  if (!isScalar(value)) {
-    const what = isSeq(value) ? 'a list' : isMap(value) ? 'a mapping' : 'nothing';
-    throw new FormatError(['body', ...path], `expected a string, found ${what} (line ${lineOf(ctx, value as Node)})`);
-  }
+function resolve(ctx: Ctx, node: unknown): unknown {
+  if (!isAlias(node)) return node;
+  const target = ctx.anchors.get(node);
+  if (target === undefined) throw new FormatError(['body', 'line', lineOf(ctx, node)], `invalid YAML: the alias *${node.source} has no anchor &${node.source} before it`);
+  return target;
+}
+
+/** Refuses a mapping an alias leads back into while it is being read (it would never end). */
+function enter(ctx: Ctx, map: YAMLMap, path: string[]): void {
+  if (ctx.open.has(map)) throw new FormatError(['body', ...path], `an alias refers to a mapping that contains it (line ${lineOf(ctx, map)})`);
+  ctx.open.add(map);
+}
+
+/** The text of a value, or what Rails reads instead (`a list`, `nil`, `true`) when that is not text. */
+function scalarText(value: unknown): { text: string } | { not: string } {
+  if (isSeq(value)) return { not: 'a list' };
+  if (!isScalar(value)) return { not: 'nil' };
   const text = String(value.value);
-  if (value.type === 'PLAIN' && psychNonString(text)) {
-    throw new FormatError(['body', ...path], `Rails reads ${text === '' ? 'an empty value' : `'${text}'`} as ${text === '' || /^(~|null)$/i.test(text) ? 'nil' : 'a non-string'}, not text; quote it (line ${lineOf(ctx, value)})`);
-  }
-  return text;
+  if (value.type !== 'PLAIN' || !psychNonString(text)) return { text };
+  return { not: text === '' || /^(~|null)$/i.test(text) ? 'nil' : text.length > 40 ? `${text.slice(0, 40)}…` : text };
 }
 
 /** A mapping's pairs as names and value nodes, `<<` merges first and overridden by explicit keys. */
 function pairsOf(ctx: Ctx, map: YAMLMap, path: string[]): [string, unknown, Node][] {
-  const explicit: [string, unknown, Node][] = [];
+  ctx.budget -= map.items.length;
+  if (ctx.budget < 0) throw new FormatError(['body', ...path], `aliases expand to more keys than the file could hold written out (line ${lineOf(ctx, map)})`);
+  enter(ctx, map, path);
+  const explicit = new Map<string, [string, unknown, Node]>();
   const merged: [string, unknown, Node][] = [];
   for (const pair of map.items) {
     const keyNode = pair.key;
@@ -78,22 +119,34 @@ function pairsOf(ctx: Ctx, map: YAMLMap, path: string[]): [string, unknown, Node
       }
       continue;
     }
-    explicit.push([name, pair.value, keyNode]);
+    const first = explicit.get(name);
+    if (first !== undefined) {
+      throw new FormatError(['body', 'line', lineOf(ctx, keyNode)], `the key ${[...path, name].join('.')} appears twice (lines ${lineOf(ctx, first[2])} and ${lineOf(ctx, keyNode)})`);
+    }
+    explicit.set(name, [name, pair.value, keyNode]);
   }
-  const names = new Set(explicit.map(([n]) => n));
-  return [...merged.filter(([n]) => !names.has(n)), ...explicit];
+  ctx.open.delete(map);
+  return [...merged.filter(([n]) => !explicit.has(n)), ...explicit.values()];
 }
 
+/** A Rails plural (category keys including other, text values), or null. */
 function pluralForms(ctx: Ctx, map: YAMLMap, path: string[]): Map<string, string> | null {
   const pairs = pairsOf(ctx, map, path);
-  if (!pairs.some(([n]) => n === 'other') || !pairs.every(([n, v]) => isCategory(n) && isScalar(resolve(ctx, v)))) return null;
+  if (!pairs.some(([n]) => n === 'other')) return null;
   const forms = new Map<string, string>();
-  for (const [name, value] of pairs) forms.set(selectorFromNative(name, ctx.language, true), scalarString(ctx, value, [...path, name]));
+  for (const [name, value] of pairs) {
+    const read = scalarText(resolve(ctx, value));
+    if (!isCategory(name) || !('text' in read)) return null;
+    forms.set(selectorFromNative(name, ctx.language, true), read.text);
+  }
   return forms;
 }
 
 function walk(ctx: Ctx, map: YAMLMap, path: string[], keyPath: string[]): void {
-  for (const [name, valueNode] of pairsOf(ctx, map, path)) {
+  if (path.length > MAX_DEPTH) throw new FormatError(['body', 'line', lineOf(ctx, map)], `invalid YAML: mappings nested more than ${MAX_DEPTH} levels deep`);
+  const pairs = pairsOf(ctx, map, path);
+  enter(ctx, map, path);
+  for (const [name, valueNode] of pairs) {
     const childPath = [...path, name];
     const childKey = [...keyPath, name];
     const value = resolve(ctx, valueNode);
@@ -102,18 +155,28 @@ function walk(ctx: Ctx, map: YAMLMap, path: string[], keyPath: string[]): void {
       if (forms === null) walk(ctx, value, childPath, childKey);
       else ctx.entries.push(makeEntry(childKey.join('.'), pluralToIcu({ arg: 'count', ordinal: false, forms }, RAILS_DIALECT), ['body', ...childPath]));
     } else {
-      ctx.entries.push(makeEntry(childKey.join('.'), scalarString(ctx, value, childPath), ['body', ...childPath]));
+      const read = scalarText(value);
+      if ('text' in read) ctx.entries.push(makeEntry(childKey.join('.'), read.text, ['body', ...childPath]));
+      else ctx.skipped.push(`${childKey.join('.')} (${read.not})`);
     }
   }
+  ctx.open.delete(map);
 }
 
 function parse(body: Uint8Array, language: string) {
   const text = decodeUtf8(body);
   const lines = new LineCounter();
-  const doc = parseDocument(text, { schema: 'failsafe', uniqueKeys: true, prettyErrors: false, lineCounter: lines });
+  // uniqueKeys: false because the library's check compares each key with every earlier one;
+  // pairsOf() refuses duplicates with a Map instead.
+  const doc = parseDocument(text, { schema: 'failsafe', uniqueKeys: false, prettyErrors: false, lineCounter: lines });
   const error = doc.errors[0];
-  if (error) throw new FormatError(['body', 'line', error.linePos?.[0].line ?? 1], `invalid YAML: ${error.message.split('\n')[0]}`);
-  const ctx: Ctx = { lines, doc, entries: [], language };
+  if (error) {
+    // The library reports its own stack overflow on deep nesting as a parse error.
+    const message = /call stack/i.test(error.message) ? `nested more than the parser can follow` : error.message.split('\n')[0];
+    // linePos is only filled in with prettyErrors; the offset is always there.
+    throw new FormatError(['body', 'line', lines.linePos(error.pos[0]).line], `invalid YAML: ${message}`);
+  }
+  const ctx: Ctx = { lines, entries: [], skipped: [], language, anchors: anchorTable(doc), budget: Math.max(100_000, text.length), open: new Set() };
   const warnings: string[] = [];
   const root = doc.contents;
   if (root === null || (isScalar(root) && root.value === '')) return { entries: [], warnings: ['the file is empty'] };
@@ -132,6 +195,10 @@ function parse(body: Uint8Array, language: string) {
     throw new FormatError(['body', locale], `expected a mapping under ${locale} (line ${lineOf(ctx, tree as Node)})`);
   }
   walk(ctx, tree, [locale], []);
+  if (ctx.skipped.length) {
+    const [shown, more] = [ctx.skipped.slice(0, 10), ctx.skipped.length - 10];
+    warnings.push(`values Rails does not read as text were skipped (quote one to import it as text): ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`);
+  }
   return { entries: ctx.entries, warnings };
 }
 
@@ -139,7 +206,10 @@ type YamlLeaf = string | [string, string][];
 
 function scalar(s: string): Scalar {
   const node = new Scalar(s);
-  if (psychNonString(s)) node.type = 'QUOTE_DOUBLE';
+  if (psychNonString(s) || s === '<<') node.type = 'QUOTE_DOUBLE';
+  // The library's YAML 1.1 schema writes the string << as its merge key, unquoted whatever the
+  // type says; the explicit tag makes it `!!str "<<"`, which every YAML 1.1 reader takes as text.
+  if (s === '<<') node.tag = 'tag:yaml.org,2002:str';
   return node;
 }
 

@@ -1,5 +1,7 @@
-// Writers start here: entries in code-point order of their keys (`<`, not localeCompare, so the
-// order never depends on the host's locale), each key once, and every string encodable as UTF-8.
+// Writers start here: entries in UTF-16 code unit order of their keys (JavaScript's `<`, not
+// localeCompare, so the order never depends on the host's locale; it is code point order except
+// that characters past U+FFFF sort before U+E000-U+FFFF), each key once, and every string
+// encodable as UTF-8.
 // This is what makes two exports of the same data byte-identical.
 import type { Entry } from '../types.ts';
 import { FormatError } from '../format-error.ts';

@@ -13,8 +13,12 @@ export type JsonNode =
 export type JsonMember = { key: string; value: JsonNode; offset: number };
 export type JsonDocument = { root: JsonNode; line: (offset: number) => number };
 
-/** Deeper nesting is refused rather than left to overflow the stack. */
-const MAX_DEPTH = 256;
+/**
+ * Deeper nesting is refused rather than left to overflow the stack. 512 levels hold the deepest
+ * key the service accepts written nested (500 characters of `.`: 501 levels), so every export of
+ * json-nested and i18next reads back.
+ */
+const MAX_DEPTH = 512;
 
 const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 

@@ -48,15 +48,18 @@ export function decodeUtf8(body: Uint8Array): string {
   return text;
 }
 
-/** Strict decoding in a named encoding (a PO file's charset), for the encodings TextDecoder knows. */
-export function decodeCharset(body: Uint8Array, charset: string): string {
+/**
+ * Strict decoding in a named encoding (a PO file's charset), for the encodings TextDecoder knows.
+ * `declaredAt` is the line that names the charset, where an unknown one is reported.
+ */
+export function decodeCharset(body: Uint8Array, charset: string, declaredAt = 1): string {
   const label = charset.trim().toLowerCase();
   if (label === 'utf-8' || label === 'utf8' || label === 'us-ascii' || label === 'ascii' || label === 'charset') return decodeUtf8(body);
   let decoder: InstanceType<typeof TextDecoder>;
   try {
     decoder = new TextDecoder(label, { fatal: true });
   } catch (error) {
-    throw new FormatError(['body', 'charset'], `unknown charset '${charset}'`, { cause: error });
+    throw new FormatError(['body', 'line', declaredAt], `unknown charset '${charset}'`, { cause: error });
   }
   let text: string;
   try {

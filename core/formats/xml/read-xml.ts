@@ -3,7 +3,9 @@
 // (inline markup inside a translation is carried verbatim), comments in document order (Android
 // and plist descriptions), CDATA, and the line of every node for error locations. It refuses
 // DTD internal subsets (entity expansion attacks) and any entity other than XML's five and
-// character references. Namespaces are not resolved: names keep their prefix (`xliff:g`).
+// character references, and elements nested deeper than MAX_DEPTH (the reader recurses, and a
+// stack overflow would surface as a RangeError instead of a located FormatError). Namespaces are
+// not resolved: names keep their prefix (`xliff:g`).
 import { FormatError } from '../format-error.ts';
 import { lineOf, lineStarts } from '../text/lines.ts';
 
@@ -23,6 +25,8 @@ export type XmlNode = XmlElement | XmlText | XmlComment;
 
 const NAME = /[A-Za-z_:\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD][-.0-9A-Za-z_:\u00B7\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u037D\u037F-\u1FFF\u200C\u200D\u203F\u2040\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD]*/y;
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+/** Far deeper than any translation file (XLIFF groups and inline markup nest a few levels). */
+const MAX_DEPTH = 256;
 
 export function readXml(input: string): XmlElement {
   // XML end-of-line handling: CRLF and lone CR become LF before parsing; &#13; survives as CR.
@@ -82,8 +86,9 @@ export function readXml(input: string): XmlElement {
     return false;
   };
 
-  const readElement = (): XmlElement => {
+  const readElement = (depth: number): XmlElement => {
     const start = pos;
+    if (depth > MAX_DEPTH) fail(`elements nested more than ${MAX_DEPTH} levels deep`);
     pos++; // <
     const name = readName();
     const attrs = new Map<string, string>();
@@ -112,11 +117,11 @@ export function readXml(input: string): XmlElement {
     const selfClosing = text[pos] === '/';
     pos += selfClosing ? 2 : 1;
     const element: XmlElement = { kind: 'element', name, attrs, children: [], line: line(start), startTag: text.slice(start, pos), selfClosing };
-    if (!selfClosing) readContent(element);
+    if (!selfClosing) readContent(element, depth);
     return element;
   };
 
-  const readContent = (element: XmlElement): void => {
+  const readContent = (element: XmlElement, depth: number): void => {
     const children = element.children;
     for (;;) {
       const next = text.indexOf('<', pos);
@@ -142,7 +147,7 @@ export function readXml(input: string): XmlElement {
       }
       if (text.startsWith('<!', pos) && !text.startsWith('<!--', pos)) fail('unexpected declaration inside an element');
       if (readMisc(children)) continue;
-      children.push(readElement());
+      children.push(readElement(depth + 1));
     }
   };
 
@@ -172,7 +177,7 @@ export function readXml(input: string): XmlElement {
   if (text.charCodeAt(0) === 0xfeff) pos = 1;
   readProlog();
   if (text[pos] !== '<') fail(pos >= text.length ? 'the file has no root element' : `unexpected text before the root element`);
-  const root = readElement();
+  const root = readElement(1);
   for (;;) {
     skipSpace();
     if (pos >= text.length) return root;

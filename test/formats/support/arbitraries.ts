@@ -42,8 +42,28 @@ const segment = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('é', 'über', 'naïve', '中文', 'ключ', 'a b', 'x[0]', "it's") },
 );
 
-/** Keys from realistic alphabets: dot-separated segments of letters, digits, underscores, some Unicode. */
-export const key = fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => s.join('.'));
+/** What the service accepts as a key (core/validation.ts KeyName): 1 to 500 characters, no control characters, not `.` or `..`. */
+export const isValidKey = (k: string) => k.length >= 1 && [...k].length <= 500 && k !== '.' && k !== '..' && !/[\u0000-\u001f\u007f]/.test(k) && k.isWellFormed();
+
+/**
+ * Keys from realistic alphabets (dot-separated segments of letters, digits, underscores, some
+ * Unicode), and now and then any key the service accepts: hostile text, empty segments, a `<<`
+ * (a YAML merge key), `|` (a PO context), a plural suffix.
+ */
+export const key = fc.oneof(
+  { weight: 8, arbitrary: fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => s.join('.')) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .array(fc.oneof(fragment, fc.constantFrom('.', '..', '<<', '|', '_one', '[0]', '@', '-', ' ')), { minLength: 1, maxLength: 5 })
+      .map((p) => p.join(''))
+      .filter(isValidKey),
+  },
+  { weight: 1, arbitrary: fc.constantFrom('<<', 'a.<<', '|', 'ctx|id', 'x|y|z', '..a', 'a..', ' a ', '[0]', 'a.b_one') },
+);
+
+/** The deepest keys the service accepts (500 characters, 501 levels when nested): a test of their own, as they are slow to write nested. */
+export const DEEPEST_KEYS = ['.'.repeat(499) + 'z', 'a.'.repeat(249) + 'z'];
 
 export const description = fc.oneof(
   { weight: 2, arbitrary: fc.constant(undefined) },
@@ -123,7 +143,7 @@ export const FORMAT_LIMITS: Record<FormatId, Limits> = {
   xliff2: { carriesDescription: true, key: xmlChars, value: xmlChars, description: (d) => xmlChars(d) && d !== '' },
   // An empty msgstr (or a plural of empty forms) means untranslated in gettext; a comment line cannot hold a CR.
   po: { carriesDescription: true, key: (k) => k !== '', value: (v) => v !== '' && !EMPTY_PLURAL.test(v), description: (d) => d !== '' && !d.includes('\r') },
-  // Resource names only (string-array items are tested separately); a.b and a_b are one name to Android.
+  // Resource names (string-array items name[i] come from androidArray below); a.b and a_b are one name to Android.
   android: { carriesDescription: true, key: (k) => /^[A-Za-z_][A-Za-z0-9_.]*$/.test(k), description: xmlComment },
   'ios-strings': { carriesDescription: true, description: (d) => d.trim() === d && d !== '' && !d.includes('*/') },
   'ios-stringsdict': { carriesDescription: true, key: xmlChars, value: xmlChars, description: xmlComment },
@@ -132,10 +152,44 @@ export const FORMAT_LIMITS: Record<FormatId, Limits> = {
   csv: { carriesDescription: true, carriesGroup: true, description: (d) => d !== '' },
 };
 
-/** Entries a format can carry, unique by key (and by Android resource field). */
+/** An Android <string-array>: its items are the keys name[0], name[1], ... without gaps. */
+const androidArray = fc
+  .tuple(fc.stringMatching(/^[a-z_][a-z0-9_]{0,11}$/), fc.array(fc.record({ value, description }), { minLength: 1, maxLength: 4 }))
+  .map(([name, items]) =>
+    items.map((item, i): Entry => {
+      const entry: Entry = { key: `${name}[${i}]`, value: item.value };
+      if (item.description !== undefined && (FORMAT_LIMITS.android.description?.(item.description) ?? true)) entry.description = item.description;
+      return entry;
+    }),
+  );
+
+/** Android resource names; built once (fc.stringMatching takes ~30 ms to build). */
+const androidKey = fc.stringMatching(/^[a-z_][a-z0-9_]{0,15}(\.[a-z0-9_]{1,8})?$/);
+
+const built = new Map<string, fc.Arbitrary<Entry[]>>();
+
+/** Entries a format can carry, unique by key (and by Android resource field). Built once per format, language and size, since properties ask for them in every run. */
 export function entriesFor(format: FormatId, language = 'en', maxLength = 12): fc.Arbitrary<Entry[]> {
+  const id = `${format} ${language} ${maxLength}`;
+  let arbitrary = built.get(id);
+  if (arbitrary === undefined) built.set(id, (arbitrary = buildEntriesFor(format, language, maxLength)));
+  return arbitrary;
+}
+
+function buildEntriesFor(format: FormatId, language: string, maxLength: number): fc.Arbitrary<Entry[]> {
+  if (format === 'android') {
+    // Strings and plurals, plus now and then a string-array (a resource type of its own, so its
+    // name may equal a string's).
+    return fc
+      .tuple(entriesOf(format, language, maxLength), fc.option(androidArray, { freq: 3, nil: undefined }))
+      .map(([entries, array]) => [...entries, ...(array ?? [])]);
+  }
+  return entriesOf(format, language, maxLength);
+}
+
+function entriesOf(format: FormatId, language: string, maxLength: number): fc.Arbitrary<Entry[]> {
   const limits = FORMAT_LIMITS[format];
-  const keyArb = format === 'android' ? fc.stringMatching(/^[a-z_][a-z0-9_]{0,15}(\.[a-z0-9_]{1,8})?$/) : key;
+  const keyArb = format === 'android' ? androidKey : key;
   const valueArb = fc.oneof({ weight: 5, arbitrary: value }, { weight: 2, arbitrary: icuPlural(language, { exactZero: true }) });
   const entry = fc.record({
     key: keyArb.filter((k) => limits.key?.(k) ?? true),
