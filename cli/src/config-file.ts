@@ -1,14 +1,17 @@
 // tms.config.json: the server, the project's source language and where each language's file lives.
 // The API key is never stored here: it comes from TMS_API_KEY or --api-key.
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { FORMAT_IDS } from './formats.ts';
 import { usageError } from './errors.ts';
 
 export const CONFIG_FILE = 'tms.config.json';
 
-export type FileMapping = { path: string; format: string };
+/** `languagePaths`: exact paths for some languages (Android's source strings live in values/). */
+export type FileMapping = { path: string; format: string; languagePaths?: Record<string, string> };
 export type CliConfig = { server: string; sourceLanguage: string; files: FileMapping[] };
+/** A config as read: `root` is its directory, which the file paths are relative to. */
+export type LoadedConfig = CliConfig & { root: string };
 
 const LANGUAGE = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,4})?$/;
 
@@ -18,19 +21,30 @@ export function configProblems(value: unknown): string[] {
   const c = value as Record<string, unknown>;
   const problems: string[] = [];
   if ('apiKey' in c || 'api_key' in c) problems.push('apiKey: API keys do not belong in the file; use TMS_API_KEY or --api-key');
+  for (const name of Object.keys(c)) if (!['server', 'sourceLanguage', 'files', 'apiKey', 'api_key'].includes(name)) problems.push(`${name}: unknown field (server, sourceLanguage and files are)`);
   if (typeof c.server !== 'string' || !/^https?:\/\/[^\s]+$/.test(c.server)) problems.push('server: an http(s) URL such as "http://127.0.0.1:3000"');
   if (typeof c.sourceLanguage !== 'string' || !LANGUAGE.test(c.sourceLanguage)) problems.push('sourceLanguage: a language code such as "en"');
   if (!Array.isArray(c.files) || c.files.length === 0) problems.push('files: a non-empty list of {"path": "locales/{language}.json", "format": "json"}');
   else
     c.files.forEach((f: unknown, i) => {
-      const file = f as Record<string, unknown> | null;
-      if (typeof file?.path !== 'string' || !file.path.includes('{language}')) problems.push(`files[${i}].path: a path containing {language}`);
-      if (typeof file?.format !== 'string' || !FORMAT_IDS.includes(file.format)) problems.push(`files[${i}].format: one of ${FORMAT_IDS.join(', ')}`);
+      if (typeof f !== 'object' || f === null || Array.isArray(f)) return void problems.push(`files[${i}]: an object such as {"path": "locales/{language}.json", "format": "json"}`);
+      const file = f as Record<string, unknown>;
+      if (typeof file.path !== 'string' || !file.path.includes('{language}')) problems.push(`files[${i}].path: a path containing {language}`);
+      if (typeof file.format !== 'string' || !FORMAT_IDS.includes(file.format)) problems.push(`files[${i}].format: one of ${FORMAT_IDS.join(', ')}`);
+      for (const name of Object.keys(file)) if (!['path', 'format', 'languagePaths'].includes(name)) problems.push(`files[${i}].${name}: unknown field (path, format and languagePaths are)`);
+      const overrides = file.languagePaths;
+      if (overrides !== undefined) {
+        if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides)) problems.push(`files[${i}].languagePaths: an object such as {"en": "res/values/strings.xml"}`);
+        else
+          for (const [language, path] of Object.entries(overrides)) {
+            if (!LANGUAGE.test(language) || typeof path !== 'string' || path === '') problems.push(`files[${i}].languagePaths.${language}: a language code mapped to a path`);
+          }
+      }
     });
   return problems;
 }
 
-export async function loadConfig(cwd: string, path = CONFIG_FILE): Promise<CliConfig> {
+export async function loadConfig(cwd: string, path = CONFIG_FILE): Promise<LoadedConfig> {
   const file = resolve(cwd, path);
   let text: string;
   try {
@@ -47,8 +61,9 @@ export async function loadConfig(cwd: string, path = CONFIG_FILE): Promise<CliCo
   const problems = configProblems(value);
   if (problems.length) throw usageError(`${file} is not a usable tms config:\n  ${problems.join('\n  ')}`);
   const c = value as CliConfig;
-  return { server: c.server.replace(/\/+$/, ''), sourceLanguage: c.sourceLanguage, files: c.files.map((f) => ({ path: f.path, format: f.format })) };
+  return { root: dirname(file), server: c.server.replace(/\/+$/, ''), sourceLanguage: c.sourceLanguage, files: c.files.map((f) => ({ path: f.path, format: f.format, ...(f.languagePaths ? { languagePaths: f.languagePaths } : {}) })) };
 }
 
 /** The file of one language for one mapping, relative to the config's directory. */
-export const pathFor = (mapping: FileMapping, language: string) => mapping.path.replaceAll('{language}', language);
+export const pathFor = (mapping: FileMapping, language: string) =>
+  (mapping.languagePaths && Object.hasOwn(mapping.languagePaths, language) ? mapping.languagePaths[language] : undefined) ?? mapping.path.replaceAll('{language}', language);

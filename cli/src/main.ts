@@ -78,7 +78,8 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
   try {
     if (name === 'init') return await init(ctx, values as Parameters<typeof init>[1]);
     const config = await loadConfig(io.cwd, values.config as string | undefined);
-    const apiKey = (values['api-key'] as string | undefined) ?? io.env.TMS_API_KEY;
+    // Trimmed: a secret pasted with a trailing newline is the usual cause of a puzzling 401.
+    const apiKey = ((values['api-key'] as string | undefined) ?? io.env.TMS_API_KEY)?.trim();
     if (!apiKey) throw usageError('no API key: set TMS_API_KEY or pass --api-key (it is never read from tms.config.json)');
     const client = createClient(io.env.TMS_SERVER ?? config.server, apiKey, {
       waitForQuota: Boolean(values['wait-for-quota']),
@@ -95,8 +96,10 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
       default:
         return await publish(ctx, client, values as Parameters<typeof publish>[2]);
     }
-  } catch (error) {
-    if (!(error instanceof CliError)) throw error;
+  } catch (caught) {
+    // Anything else is a bug or an answer the CLI did not expect: said in one line, exit 1.
+    const error = caught instanceof CliError ? caught : new CliError(`unexpected error: ${caught instanceof Error ? caught.message : String(caught)}`, EXIT.failed);
+    if (!(caught instanceof CliError) && io.env.TMS_DEBUG) io.stderr.write(`${(caught as Error).stack}\n`);
     if (json) io.stdout.write(JSON.stringify({ error: error.message, exit_code: error.exitCode }, null, 2) + '\n');
     io.stderr.write(`tms ${name}: ${error.message}\n`);
     return error.exitCode;

@@ -1,10 +1,10 @@
 // The tms CLI as a user runs it: a child process (`node cli/bin/tms.js`), no terminal, CI=true,
 // in a directory of real files, against a real server over HTTP on the test's database.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { mkdtemp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,37 +12,77 @@ import { startTestApp, type TestProject } from '../support/test-app.ts';
 import { FORMATS } from '../../core/formats/index.ts';
 import { FORMAT_IDS } from '../../cli/src/formats.ts';
 
-const BIN = join(import.meta.dirname, '..', '..', 'cli', 'bin', 'tms.js');
+const ROOT = join(import.meta.dirname, '..', '..');
+const BIN = join(ROOT, 'cli', 'bin', 'tms.js');
 
 type Run = { code: number; stdout: string; stderr: string };
 
 let t: Awaited<ReturnType<typeof startTestApp>>;
 let server: ServerType;
 let base: string;
+/** The current test's repository. */
 let dir: string;
+const dirs: string[] = [];
 
-function tms(args: string[], options: { apiKey?: string; cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
+function tms(args: string[], options: { apiKey?: string; cwd?: string; env?: Record<string, string>; bin?: string } = {}): Promise<Run> {
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, CI: 'true', ...(options.apiKey ? { TMS_API_KEY: options.apiKey } : {}), ...options.env };
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: options.cwd ?? dir, env, timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [options.bin ?? BIN, ...args], { cwd: options.cwd ?? dir, env, timeout: 60_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });
 }
 
+async function tempDir(): Promise<string> {
+  const created = await mkdtemp(join(tmpdir(), 'tms-cli-'));
+  dirs.push(created);
+  return created;
+}
+
+async function writeFiles(root: string, files: Record<string, string>) {
+  for (const [path, body] of Object.entries(files)) {
+    await mkdir(join(root, path, '..'), { recursive: true });
+    await writeFile(join(root, path), body);
+  }
+}
+
 const I18NEXT_EN = { home: { title: 'Welcome', notes_one: '{{count}} note', notes_other: '{{count}} notes' }, menu: { open: 'Open', close: 'Close' } };
 const I18NEXT_DE = { home: { title: 'Willkommen', notes_one: '{{count}} Notiz', notes_other: '{{count}} Notizen' }, menu: { open: 'Öffnen' } };
+// The Android app's own files, as Android Studio writes them: the source language in values/.
+const ANDROID_EN =
+  '<?xml version="1.0" encoding="utf-8"?>\n<resources>\n    <string name="app_title">Notes</string>\n    <plurals name="app_count">\n        <item quantity="one">%d note</item>\n        <item quantity="other">%d notes</item>\n    </plurals>\n</resources>\n';
+const ANDROID_DE =
+  '<?xml version="1.0" encoding="utf-8"?>\n<resources>\n    <string name="app_title">Notizen</string>\n    <plurals name="app_count">\n        <item quantity="one">%d Notiz</item>\n        <item quantity="other">%d Notizen</item>\n    </plurals>\n</resources>\n';
 
-async function projectDir(p: TestProject, files: Record<string, string>) {
-  dir = await mkdtemp(join(tmpdir(), 'tms-cli-'));
-  for (const [path, body] of Object.entries(files)) {
-    await mkdir(join(dir, path, '..'), { recursive: true });
-    await writeFile(join(dir, path), body);
-  }
-  const init = await tms(['init', '--server', base, '--source-language', 'en', '--file', 'locales/{language}/translation.json:i18next', '--file', 'android/values-{language}/strings.xml:android']);
-  expect(init.code, init.stderr).toBe(0);
-  return p;
+const INIT = ['init', '--source-language', 'en', '--file', 'locales/{language}/translation.json:i18next', '--file', 'android/values-{language}/strings.xml:android'];
+
+/** What `tms init` writes for INIT (its test checks exactly this). */
+const initConfig = () => ({
+  server: base,
+  sourceLanguage: 'en',
+  files: [
+    { path: 'locales/{language}/translation.json', format: 'i18next' },
+    { path: 'android/values-{language}/strings.xml', format: 'android' },
+  ] as Record<string, unknown>[],
+});
+
+/**
+ * A fresh repository with `files`, and the tms.config.json `tms init` writes (plus `extra` fields).
+ * Written directly, not by running init again: every CLI run costs a Node start.
+ */
+async function repository(files: Record<string, string>, extra?: (config: Record<string, unknown>) => void): Promise<string> {
+  dir = await tempDir();
+  await writeFiles(dir, files);
+  const config = initConfig();
+  extra?.(config);
+  await writeFile(join(dir, 'tms.config.json'), JSON.stringify(config, null, 2));
+  return dir;
 }
+
+/** Android's source strings live in values/, not values-en/. */
+const androidSourceInValues = (config: Record<string, unknown>) => {
+  (config.files as Record<string, unknown>[])[1]!.languagePaths = { en: 'android/values/strings.xml' };
+};
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -53,7 +93,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise<void>((r) => server?.close(() => r()));
   await t?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
 async function newProject(plan: 'free' | 'team' = 'team'): Promise<TestProject> {
@@ -62,38 +102,95 @@ async function newProject(plan: 'free' | 'team' = 'team'): Promise<TestProject> 
   return p;
 }
 
-describe('tms init', () => {
+const keyNames = async (p: TestProject) => ((await (await t.call(p.apiKey, 'GET', '/v1/keys')).json()).keys as { key: string }[]).map((k) => k.key).sort();
+
+describe('tms init, help and usage errors', () => {
   it('writes tms.config.json from flags, never the API key; refuses bad flags with exit 2', async () => {
-    await projectDir(await newProject(), {});
-    const config = JSON.parse(await readFile(join(dir, 'tms.config.json'), 'utf8'));
-    expect(config).toEqual({
-      server: base,
-      sourceLanguage: 'en',
-      files: [
-        { path: 'locales/{language}/translation.json', format: 'i18next' },
-        { path: 'android/values-{language}/strings.xml', format: 'android' },
-      ],
-    });
-    expect((await tms(['init', '--server', base])).code).toBe(2); // exists
+    dir = await tempDir();
+    const init = await tms([...INIT, '--server', base]);
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toBe(`wrote ${join(dir, 'tms.config.json')}\n`);
+    expect(JSON.parse(await readFile(join(dir, 'tms.config.json'), 'utf8'))).toEqual(initConfig());
+    const again = await tms(['init', '--server', base, '--api-key', 'key_live_x'], { env: { TMS_API_KEY: 'key_live_y' } });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/tms\.config\.json exists; pass --force/);
+    expect(await readFile(join(dir, 'tms.config.json'), 'utf8')).not.toMatch(/key_live/);
+
     const bad = await tms(['init', '--force', '--server', 'nope', '--source-language', 'en', '--file', 'x.json:json']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/server: an http\(s\) URL/);
     expect(bad.stderr).toMatch(/files\[0\]\.path: a path containing \{language\}/);
-    expect((await tms(['push', '--bogus'], { apiKey: 'x' })).code).toBe(2);
-    expect((await tms(['frobnicate'])).code).toBe(2);
-    expect((await tms(['push', '--help'])).stdout).toMatch(/--remove-unused/);
+    expect(bad.stderr).toMatch(/without a terminal, give --server, --source-language and --file/);
+  });
+
+  it('prints usage: tms --help, each command\'s --help; an unknown flag or command is exit 2 with the usage', async () => {
+    dir = await tempDir();
+    const help = await tms(['--help']);
+    expect(help.code).toBe(0);
+    for (const command of ['init', 'push', 'pull', 'status', 'publish']) expect(help.stdout).toContain(`tms ${command}`);
+    expect(help.stdout).toMatch(/Exit codes: 0 done, 1 failed, 2 usage error, 3 quota or plan limit, 4 authentication/);
+    const flags: Record<string, string[]> = {
+      init: ['--server', '--source-language', '--file', '--force'],
+      push: ['--language', '--status', '--conflict', '--dry-run', '--remove-unused'],
+      pull: ['--language', '--status'],
+      status: ['--json'],
+      publish: ['--wait', '--timeout'],
+    };
+    const [nothing, flag, command, version, ...own] = await Promise.all([
+      tms([]),
+      tms(['push', '--bogus'], { apiKey: 'x' }),
+      tms(['frobnicate']),
+      tms(['--version']),
+      ...Object.keys(flags).map((name) => tms([name, '--help'])),
+    ]);
+    Object.entries(flags).forEach(([name, names], i) => {
+      expect(own[i]!.code).toBe(0);
+      for (const flagName of names) expect(own[i]!.stdout, `${name} ${flagName}`).toContain(flagName);
+    });
+    expect(nothing!.code).toBe(2);
+    expect(flag!.code).toBe(2);
+    expect(flag!.stderr).toMatch(/Unknown option '--bogus'/);
+    expect(flag!.stderr).toContain('tms push [--language L]...');
+    expect(command!.code).toBe(2);
+    expect(command!.stderr).toMatch(/unknown command "frobnicate"[\s\S]*tms pull/);
+    expect(version!.stdout).toMatch(/^tms \d+\.\d+\.\d+\n$/);
+  });
+
+  it('a bad config file is exit 2 naming the file and what is wrong', async () => {
+    dir = await tempDir();
+    const path = join(dir, 'tms.config.json');
+    const missing = await tms(['pull'], { apiKey: 'key_live_x' });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`${path} not found: run \`tms init\` first`);
+
+    await writeFile(path, '{"server": "http://x",');
+    const broken = await tms(['pull'], { apiKey: 'key_live_x' });
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toContain(`${path} is not valid JSON`);
+
+    await writeFile(path, JSON.stringify({ server: 'ftp://x', sourceLanguage: 'en', apiKey: 'key_live_x', files: [{ path: 'l/{language}.json', format: 'jsn', langaugePaths: {} }] }));
+    const wrong = await tms(['push', '--config', 'tms.config.json'], { apiKey: 'key_live_x' });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain(`${path} is not a usable tms config`);
+    expect(wrong.stderr).toMatch(/apiKey: API keys do not belong in the file; use TMS_API_KEY or --api-key/);
+    expect(wrong.stderr).toMatch(/server: an http\(s\) URL/);
+    expect(wrong.stderr).toMatch(/files\[0\]\.format: one of json, json-nested/);
+    expect(wrong.stderr).toMatch(/files\[0\]\.langaugePaths: unknown field/);
   });
 });
 
 describe('tms push', () => {
-  it('dry run says what would change and writes nothing; then pushes; conflicts fail naming the keys', async () => {
-    const p = await projectDir(await newProject(), {
-      'locales/en/translation.json': JSON.stringify(I18NEXT_EN),
-      'locales/de/translation.json': JSON.stringify(I18NEXT_DE),
-      // The Android app's own file, as Android Studio writes it.
-      'android/values-de/strings.xml':
-        '<?xml version="1.0" encoding="utf-8"?>\n<resources>\n    <string name="app_title">Notizen</string>\n    <plurals name="app_count">\n        <item quantity="one">%d Notiz</item>\n        <item quantity="other">%d Notizen</item>\n    </plurals>\n</resources>\n',
-    });
+  it('dry run says what would change and writes nothing; then pushes several formats; conflicts fail naming the keys', async () => {
+    const p = await newProject();
+    await repository(
+      {
+        'locales/en/translation.json': JSON.stringify(I18NEXT_EN),
+        'locales/de/translation.json': JSON.stringify(I18NEXT_DE),
+        'android/values/strings.xml': ANDROID_EN,
+        'android/values-de/strings.xml': ANDROID_DE,
+      },
+      androidSourceInValues,
+    );
     const dry = await tms(['push', '--dry-run', '--json'], { apiKey: p.apiKey });
     expect(dry.code, dry.stderr).toBe(0);
     const planned = JSON.parse(dry.stdout);
@@ -101,87 +198,169 @@ describe('tms push', () => {
     expect(planned.files.map((f: { path: string; keys_created: number; values_created: number }) => [f.path, f.keys_created, f.values_created])).toEqual([
       ['locales/en/translation.json', 4, 4],
       ['locales/de/translation.json', 3, 3],
+      ['android/values/strings.xml', 2, 2],
       ['android/values-de/strings.xml', 2, 2],
     ]);
-    expect(planned.skipped).toEqual(['android/values-en/strings.xml']);
-    expect((await (await t.call(p.apiKey, 'GET', '/v1/keys')).json()).count).toBe(0);
+    expect(planned.skipped).toEqual([]);
+    expect(await keyNames(p)).toEqual([]);
+    const dryText = await tms(['push', '--dry-run', '--language', 'de'], { apiKey: p.apiKey });
+    expect(dryText.stdout).toContain('locales/de/translation.json (de, i18next): would create 3 keys, 3 values; would update 0; unchanged 0; 3 translation units');
+    expect(await keyNames(p)).toEqual([]);
 
     const real = await tms(['push'], { apiKey: p.apiKey });
     expect(real.code, real.stderr).toBe(0);
-    expect(real.stdout).toMatch(/locales\/en\/translation\.json \(en, i18next\): created 4 keys, 4 values; updated 0; unchanged 0; 4 translation units/);
+    expect(real.stdout).toContain('locales/en/translation.json (en, i18next): created 4 keys, 4 values; updated 0; unchanged 0; 4 translation units');
+    expect(real.stdout).toContain('android/values-de/strings.xml (de, android): created 0 keys, 2 values; updated 0; unchanged 0; 2 translation units');
+    expect(await keyNames(p)).toEqual(['app_count', 'app_title', 'home.notes', 'home.title', 'menu.close', 'menu.open']);
     expect((await (await t.call(p.apiKey, 'GET', '/v1/translations/de/home/home.notes')).json()).value).toBe('{count, plural, one {# Notiz} other {# Notizen}}');
     expect((await (await t.call(p.apiKey, 'GET', '/v1/translations/de/Default/app_count')).json()).value).toBe('{count, plural, one {# Notiz} other {# Notizen}}');
+
+    // The same files again: nothing changes.
+    const same = await tms(['push', '--json'], { apiKey: p.apiKey });
+    expect(JSON.parse(same.stdout).files.every((f: { values_unchanged: number; values_created: number; values_updated: number }) => f.values_created + f.values_updated === 0)).toBe(true);
 
     await writeFile(join(dir, 'locales/de/translation.json'), JSON.stringify({ ...I18NEXT_DE, menu: { open: 'Aufmachen' } }));
     const refused = await tms(['push', '--language', 'de', '--conflict', 'fail'], { apiKey: p.apiKey });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/409.*menu\.open/);
+    expect(refused.stderr).toMatch(/409.*conflict=fail.*menu\.open/);
     expect((await (await t.call(p.apiKey, 'GET', '/v1/translations/de/menu/menu.open')).json()).value).toBe('Öffnen');
+    const bad = await tms(['push', '--conflict', 'sometimes'], { apiKey: p.apiKey });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--conflict must be one of overwrite, keep, fail/);
   });
 
-  it('--remove-unused lists, then soft-deletes, only the pushed groups\' keys the source files dropped', async () => {
-    const p = await projectDir(await newProject(), { 'locales/en/translation.json': JSON.stringify(I18NEXT_EN) });
+  it('--remove-unused lists (dry run), then soft-deletes, only the pushed groups\' keys the source files dropped', async () => {
+    const p = await newProject();
+    await repository({ 'locales/en/translation.json': JSON.stringify(I18NEXT_EN), 'android/values/strings.xml': ANDROID_EN }, androidSourceInValues);
     expect((await tms(['push'], { apiKey: p.apiKey })).code).toBe(0);
     // A key of a group the files never mention stays whatever happens.
     expect((await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'other.thing', group_name: 'other' })).status).toBe(201);
     await writeFile(join(dir, 'locales/en/translation.json'), JSON.stringify({ home: I18NEXT_EN.home, menu: { open: 'Open' } }));
+    await writeFile(join(dir, 'android/values/strings.xml'), ANDROID_EN.replace(/ *<string name="app_title">.*\n/, ''));
 
     const dry = await tms(['push', '--remove-unused', '--dry-run'], { apiKey: p.apiKey });
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout.split('\n')[0]).toBe('would remove 1 unused key: menu.close');
-    expect((await (await t.call(p.apiKey, 'GET', '/v1/keys')).json()).count).toBe(5);
+    expect(dry.stdout.split('\n')[0]).toBe('would remove 2 unused keys: app_title, menu.close');
+    expect(await keyNames(p)).toEqual(['app_count', 'app_title', 'home.notes', 'home.title', 'menu.close', 'menu.open', 'other.thing']);
 
     const real = await tms(['push', '--remove-unused', '--json'], { apiKey: p.apiKey });
-    expect(JSON.parse(real.stdout).removed).toEqual([{ id: expect.any(String), key: 'menu.close', group: 'menu' }]);
-    const keys = (await (await t.call(p.apiKey, 'GET', '/v1/keys')).json()).keys.map((k: { key: string }) => k.key).sort();
-    expect(keys).toEqual(['home.notes', 'home.title', 'menu.open', 'other.thing']);
+    expect(real.code, real.stderr).toBe(0);
+    expect(JSON.parse(real.stdout).removed).toEqual([
+      { id: expect.any(String), key: 'app_title', group: 'Default' },
+      { id: expect.any(String), key: 'menu.close', group: 'menu' },
+    ]);
+    expect(await keyNames(p)).toEqual(['app_count', 'home.notes', 'home.title', 'menu.open', 'other.thing']);
+    // Nothing left to remove; and without the source language's files there is nothing to compare.
+    expect((await tms(['push', '--remove-unused'], { apiKey: p.apiKey })).stdout).toMatch(/^no unused keys$/m);
+    const noSource = await tms(['push', '--remove-unused', '--language', 'de'], { apiKey: p.apiKey });
+    expect(noSource.code).toBe(2);
+    expect(noSource.stderr).toMatch(/--remove-unused needs the source language's files: add --language en/);
   });
 
-  it('exit 3 with used, limit, reset date and upgrade URL when the quota is spent; exit 4 for a bad key', async () => {
-    const p = await projectDir(await newProject('free'), {});
+  it('runs from a copy of cli/ alone: it imports nothing of the server (a YAML project, --remove-unused)', async () => {
+    for (const file of execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'cli'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter((f) => f.endsWith('.ts') || f.endsWith('.js'))) {
+      expect(await readFile(join(ROOT, file), 'utf8'), file).not.toMatch(/from '(\.\.\/)+(core|functions)\/|import\('(\.\.\/)+(core|functions)\//);
+    }
+    const alone = await tempDir();
+    await cp(join(ROOT, 'cli'), join(alone, 'cli'), { recursive: true, filter: (src) => !src.includes('node_modules') });
+    await symlink(join(ROOT, 'node_modules'), join(alone, 'node_modules'));
+    const p = await newProject();
+    dir = await tempDir();
+    await writeFiles(dir, { 'config/locales/en.yml': 'en:\n  home:\n    title: Welcome\n    notes:\n      one: "%{count} note"\n      other: "%{count} notes"\n    gone: Bye\n  other: Other\n' });
+    const bin = join(alone, 'cli', 'bin', 'tms.js');
+    expect((await tms(['init', '--server', base, '--source-language', 'en', '--file', 'config/locales/{language}.yml:yaml'], { bin })).code).toBe(0);
+    expect((await tms(['push'], { apiKey: p.apiKey, bin })).code).toBe(0);
+    await writeFile(join(dir, 'config/locales/en.yml'), 'en:\n  home:\n    title: Welcome\n    notes:\n      one: "%{count} note"\n      other: "%{count} notes"\n');
+    const dry = await tms(['push', '--remove-unused', '--dry-run', '--json'], { apiKey: p.apiKey, bin });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout).removed.map((k: { key: string }) => k.key)).toEqual(['home.gone']);
+  });
+
+  it('exit 3 with used, limit, reset date and upgrade URL when the quota is spent; exit 4 for a revoked key', async () => {
+    const p = await newProject('free');
     await t.admin('PATCH', `/accounts/${p.accountId}`, { translation_unit_allowance: 2 });
-    await mkdir(join(dir, 'locales/en'), { recursive: true });
-    await writeFile(join(dir, 'locales/en/translation.json'), JSON.stringify({ a: { one: '1', two: '2', three: '3', four: '4', five: '5' } }));
+    await repository({ 'locales/en/translation.json': JSON.stringify({ a: { one: '1', two: '2', three: '3', four: '4', five: '5' } }) });
     const spent = await tms(['push', '--language', 'en'], { apiKey: p.apiKey });
     expect(spent.code).toBe(3);
     expect(spent.stderr).toMatch(/QUOTA_EXCEEDED.*use 5 of 4; the quota resets on \d{4}-\d{2}-01\. Upgrade the plan: \S+/);
+    const spentJson = await tms(['push', '--language', 'en', '--json'], { apiKey: p.apiKey });
+    expect(JSON.parse(spentJson.stdout)).toMatchObject({ exit_code: 3, error: expect.stringMatching(/QUOTA_EXCEEDED/) });
+    expect(await keyNames(p)).toEqual([]);
 
     const extra = await (await t.admin('POST', `/projects/${p.projectId}/api-keys`)).json();
-    expect((await tms(['status'], { apiKey: extra.key })).code).toBe(0);
+    // A secret pasted with its newline still works.
+    expect((await tms(['status'], { env: { TMS_API_KEY: `${extra.key}\n` } })).code).toBe(0);
     await t.admin('DELETE', `/api-keys/${extra.id}`);
-    const denied = await tms(['status'], { apiKey: extra.key });
+    const denied = await tms(['push'], { apiKey: extra.key });
     expect(denied.code).toBe(4);
-    expect(denied.stderr).toMatch(/401.*TMS_API_KEY/);
-    expect((await tms(['status'])).code).toBe(2); // no key at all
+    expect(denied.stderr).toMatch(/401.*Set TMS_API_KEY \(or --api-key\) to a key of this project/);
+    const none = await tms(['status']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/no API key: set TMS_API_KEY or pass --api-key/);
   });
 });
 
 describe('tms pull, status and publish', () => {
-  it('pull writes every language, creating folders; a second pull leaves bytes and mtime alone', async () => {
-    const p = await projectDir(await newProject(), {
-      'locales/en/translation.json': JSON.stringify(I18NEXT_EN),
-      'locales/de/translation.json': JSON.stringify(I18NEXT_DE),
-    });
+  it('pull writes every language into an empty tree, creating folders; a second pull leaves bytes, mtime and git alone', async () => {
+    const p = await newProject();
+    await repository(
+      {
+        'locales/en/translation.json': JSON.stringify(I18NEXT_EN),
+        'locales/de/translation.json': JSON.stringify(I18NEXT_DE),
+        'android/values/strings.xml': ANDROID_EN,
+        'android/values-de/strings.xml': ANDROID_DE,
+      },
+      androidSourceInValues,
+    );
     expect((await tms(['push'], { apiKey: p.apiKey })).code).toBe(0);
+    // A fresh clone: only the config.
+    const config = await readFile(join(dir, 'tms.config.json'));
+    dir = await tempDir();
+    await writeFile(join(dir, 'tms.config.json'), config);
     const first = await tms(['pull', '--json'], { apiKey: p.apiKey });
     expect(first.code, first.stderr).toBe(0);
-    const states = Object.fromEntries(JSON.parse(first.stdout).files.map((f: { path: string; state: string }) => [f.path, f.state]));
-    expect(states['android/values-de/strings.xml']).toBe('created');
+    expect(JSON.parse(first.stdout).files.map((f: { path: string; state: string }) => [f.path, f.state])).toEqual([
+      ['locales/en/translation.json', 'created'],
+      ['locales/de/translation.json', 'created'],
+      ['android/values/strings.xml', 'created'],
+      ['android/values-de/strings.xml', 'created'],
+    ]);
     const android = await readFile(join(dir, 'android/values-de/strings.xml'), 'utf8');
-    expect(android).toContain('<plurals name="home.notes">');
+    expect(android).toContain('<plurals name="app_count">');
     expect(android).toContain('<item quantity="other">%d Notizen</item>');
+    expect(JSON.parse(await readFile(join(dir, 'locales/de/translation.json'), 'utf8'))).toEqual({ ...I18NEXT_DE, app_count_one: '{{count}} Notiz', app_count_other: '{{count}} Notizen', app_title: 'Notizen' });
+    // Exactly the server's export.
+    const exported = await t.call(p.apiKey, 'GET', '/v1/export/de?format=android');
+    expect(await readFile(join(dir, 'android/values-de/strings.xml'))).toEqual(Buffer.from(await exported.arrayBuffer()));
 
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir, encoding: 'utf8' });
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'translations');
     const before = await stat(join(dir, 'android/values-de/strings.xml'));
-    const bytes = await readFile(join(dir, 'android/values-de/strings.xml'));
     await new Promise((r) => setTimeout(r, 20));
-    const second = await tms(['pull', '--json'], { apiKey: p.apiKey });
-    expect(JSON.parse(second.stdout).files.every((f: { state: string }) => f.state === 'unchanged')).toBe(true);
+    // From elsewhere, with --config: paths are relative to the config's directory.
+    const second = await tms(['pull', '--json', '--config', join(basename(dir), 'tms.config.json')], { apiKey: p.apiKey, cwd: dirname(dir) });
+    expect(second.code, second.stderr).toBe(0);
+    // Unchanged, and not even downloaded: the local file's ETag got a 304.
+    expect(JSON.parse(second.stdout).files.map((f: { state: string; downloaded: boolean }) => [f.state, f.downloaded])).toEqual(Array(4).fill(['unchanged', false]));
     expect((await stat(join(dir, 'android/values-de/strings.xml'))).mtimeMs).toBe(before.mtimeMs);
-    expect(await readFile(join(dir, 'android/values-de/strings.xml'))).toEqual(bytes);
+    expect(git('status', '--porcelain')).toBe('');
+
+    // A local edit is put back (through a temporary file: none is left behind); a new value arrives.
+    await writeFile(join(dir, 'locales/de/translation.json'), '{"edited": "locally"}');
+    expect((await t.call(p.apiKey, 'PUT', `/v1/keys/${(await (await t.call(p.apiKey, 'GET', '/v1/keys?group=menu')).json()).keys.find((k: { key: string }) => k.key === 'menu.close').id}/translations/de`, { value: 'Schließen', status: 'approved' })).status).toBe(200);
+    const third = await tms(['pull', '--language', 'de'], { apiKey: p.apiKey });
+    expect(third.stdout).toContain('locales/de/translation.json (de, i18next): written');
+    expect(third.stdout).toContain('android/values-de/strings.xml (de, android): written');
+    expect(git('status', '--porcelain').split('\n').filter(Boolean).sort()).toEqual([' M android/values-de/strings.xml', ' M locales/de/translation.json']);
+    expect(git('diff', 'locales/de/translation.json')).toMatch(/^\+ +"close": "Schließen"/m);
+    expect((await readdir(join(dir, 'locales/de'))).sort()).toEqual(['translation.json']);
   });
 
   it('status counts per language and status; publish --wait returns once the cache is built', async () => {
-    const p = await projectDir(await newProject(), { 'locales/de/translation.json': JSON.stringify(I18NEXT_DE) });
+    const p = await newProject();
+    await repository({ 'locales/de/translation.json': JSON.stringify(I18NEXT_DE) });
     expect((await tms(['push', '--language', 'de', '--status', 'review'], { apiKey: p.apiKey })).code).toBe(0);
     const s = await tms(['status', '--json'], { apiKey: p.apiKey });
     expect(s.code, s.stderr).toBe(0);
@@ -192,12 +371,17 @@ describe('tms pull, status and publish', () => {
       { language: 'de', draft: 0, review: 3, approved: 0, missing: 0 },
     ]);
     expect(report.cache.ready).toBe(false);
-    expect(report.usage).toMatchObject({ translation_units_used: 3, translation_units_allowance: 100000 });
+    expect(report.usage).toMatchObject({ translation_units_used: 3, translation_units_allowance: 100000, calls_today: expect.any(Number) });
+    const text = await tms(['status'], { apiKey: p.apiKey });
+    expect(text.stdout).toMatch(/^de +0 +3 +0 +0$/m);
+    expect(text.stdout).toMatch(/^cache: not built yet \(tms publish\)$/m);
+    expect(text.stdout).toMatch(/^translation units this month: 3 of 100000 \(resets \d{4}-\d{2}-\d{2}\)$/m);
 
     const published = await tms(['publish', '--wait', '--json'], { apiKey: p.apiKey });
     expect(published.code, published.stderr).toBe(0);
-    expect(JSON.parse(published.stdout)).toMatchObject({ ready: true });
+    expect(JSON.parse(published.stdout)).toMatchObject({ ready: true, last_rebuilt_at: expect.any(String) });
     expect((await t.call(p.apiKey, 'GET', '/v1/cached/manifest')).status).toBe(200);
+    expect((await tms(['status', '--json'], { apiKey: p.apiKey }).then((r) => JSON.parse(r.stdout))).cache.ready).toBe(true);
   });
 });
 
@@ -208,37 +392,49 @@ describe('the CLI\'s contract with the server', () => {
 
   it('follows the retry guidance: 500 once, 503 three times, 429 only with --wait-for-quota', async () => {
     // A server that fails as scripted, then answers: only the client's retrying is under test here.
-    const script: number[] = [];
-    let calls = 0;
-    // Only GET /v1/usage follows the script (status sends its four reads at once).
+    // Each scenario has its own script under its own path prefix (the CLI's base URL), so that
+    // they run at once; only GET .../v1/usage follows the script (status sends four reads at once).
+    const scripts = new Map<string, { statuses: number[]; calls: number }>();
     const stub = createServer((req, res) => {
-      const usage = req.url === '/v1/usage';
-      if (usage) calls++;
-      const status = usage ? (script.shift() ?? 200) : 200;
+      const [, scenario, rest] = /^\/([^/]+)(\/.*)$/.exec(req.url ?? '') ?? [];
+      const script = scripts.get(scenario ?? '');
+      if (script && rest === '/v1/usage') script.calls++;
+      const status = script && rest === '/v1/usage' ? (script.statuses.shift() ?? 200) : 200;
       res.writeHead(status, { 'Content-Type': 'application/json', ...(status === 429 ? { 'Retry-After': '1' } : {}) });
       res.end(JSON.stringify(status === 200 ? { calls_today: 1, daily_limit: 5, translation_units_used: 0, translation_units_allowance: 1, cycle_resets_at: '2026-12-01T00:00:00.000Z', keys: [], languages: [], ready: true, last_rebuilt_at: null } : { detail: `scripted ${status}` }));
     });
     await new Promise<void>((r) => stub.listen(0, '127.0.0.1', () => r()));
     const stubBase = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
-    const env = { TMS_SERVER: stubBase, TMS_RETRY_DELAY_SCALE: '0.01' };
-    await projectDir(await newProject(), {});
+    await repository({});
     try {
       const run = async (statuses: number[], args: string[] = ['status']) => {
-        script.splice(0, script.length, ...statuses);
-        calls = 0;
-        const r = await tms(args, { apiKey: 'key_live_' + 'A'.repeat(40), env });
-        return { code: r.code, calls, stderr: r.stderr };
+        const name = `s${scripts.size}`;
+        const script = { statuses: [...statuses], calls: 0 };
+        scripts.set(name, script);
+        const r = await tms(args, { apiKey: 'key_live_' + 'A'.repeat(40), env: { TMS_SERVER: `${stubBase}/${name}`, TMS_RETRY_DELAY_SCALE: '0.01' } });
+        return { code: r.code, calls: script.calls, stderr: r.stderr };
       };
-      expect(await run([500])).toMatchObject({ code: 0, calls: 2 });
-      expect(await run([500, 500])).toMatchObject({ code: 1, calls: 2 });
-      expect(await run([503, 503, 503])).toMatchObject({ code: 0, calls: 4 });
-      expect(await run([503, 503, 503, 503])).toMatchObject({ code: 1, calls: 4 });
-      const limited = await run([429]);
+      const [once, twice, backoff, tooMany, limited, waited] = await Promise.all([
+        run([500]),
+        run([500, 500]),
+        run([503, 503, 503]),
+        run([503, 503, 503, 503]),
+        run([429]),
+        run([429], ['status', '--wait-for-quota']),
+      ]);
+      expect(once).toMatchObject({ code: 0, calls: 2 });
+      expect(twice).toMatchObject({ code: 1, calls: 2 });
+      expect(backoff).toMatchObject({ code: 0, calls: 4 });
+      expect(tooMany).toMatchObject({ code: 1, calls: 4 });
       expect(limited).toMatchObject({ code: 1, calls: 1 });
-      expect(limited.stderr).toMatch(/retry after 1 s \(or run with --wait-for-quota\)/);
-      expect(await run([429], ['status', '--wait-for-quota'])).toMatchObject({ code: 0, calls: 2 });
+      expect(limited!.stderr).toMatch(/retry after 1 s \(or run with --wait-for-quota\)/);
+      expect(waited).toMatchObject({ code: 0, calls: 2 });
     } finally {
       await new Promise<void>((r) => stub.close(() => r()));
     }
+    // A server that is not there (the stub's port, closed): exit 1, saying where it looked.
+    const down = await tms(['status'], { apiKey: 'key_live_x', env: { TMS_SERVER: stubBase } });
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain(`cannot reach ${stubBase}: ECONNREFUSED. Is the server running`);
   });
 });

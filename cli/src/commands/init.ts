@@ -4,7 +4,7 @@ import { access, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CONFIG_FILE, configProblems, type CliConfig } from '../config-file.ts';
 import { FORMAT_IDS } from '../formats.ts';
-import { usageError } from '../errors.ts';
+import { CliError, EXIT, usageError } from '../errors.ts';
 import type { Context } from '../context.ts';
 
 export const INIT_HELP = `tms init [--server URL] [--source-language L] [--file PATH:FORMAT]... [--force]
@@ -12,7 +12,25 @@ export const INIT_HELP = `tms init [--server URL] [--source-language L] [--file 
 Writes ${CONFIG_FILE} in the current directory. PATH contains {language}, e.g.
   --file locales/{language}.json:i18next  --file android/res/values-{language}/strings.xml:android
 In a terminal, asks for whatever the flags leave out. --force overwrites an existing file.
-Formats: ${FORMAT_IDS.join(', ')}`;
+Formats: ${FORMAT_IDS.join(', ')}
+A language whose file lives elsewhere (Android's values/) gets "languagePaths" in the file: docs/cli.md.
+The API key is never written: commands take it from TMS_API_KEY or --api-key.`;
+
+/** Where each format's files usually live, offered as the default path. */
+const DEFAULT_PATHS: Record<string, string> = {
+  json: 'locales/{language}.json',
+  'json-nested': 'locales/{language}.json',
+  i18next: 'locales/{language}/translation.json',
+  xliff: 'src/locale/messages.{language}.xlf',
+  xliff2: 'src/locale/messages.{language}.xlf',
+  po: 'locale/{language}/LC_MESSAGES/messages.po',
+  android: 'app/src/main/res/values-{language}/strings.xml',
+  'ios-strings': '{language}.lproj/Localizable.strings',
+  'ios-stringsdict': '{language}.lproj/Localizable.stringsdict',
+  arb: 'lib/l10n/app_{language}.arb',
+  yaml: 'config/locales/{language}.yml',
+  csv: 'translations/{language}.csv',
+};
 
 function parseFile(spec: string) {
   const at = spec.lastIndexOf(':');
@@ -32,13 +50,19 @@ export async function init(ctx: Context, flags: { server?: string; 'source-langu
   let sourceLanguage = flags['source-language'];
   let files = (flags.file ?? []).map(parseFile);
   if (ctx.interactive) {
-    const { input, select } = await import('@inquirer/prompts');
-    server ??= await input({ message: 'tms server URL', default: 'http://127.0.0.1:3000' });
-    sourceLanguage ??= await input({ message: 'Source language of the project', default: 'en' });
-    if (files.length === 0) {
-      const format = await select({ message: 'File format', choices: FORMAT_IDS.map((f) => ({ value: f })) });
-      const path = await input({ message: 'Path of each language\'s file ({language} is replaced)', default: `locales/{language}.${format === 'android' ? 'xml' : 'json'}` });
-      files = [{ path, format }];
+    const { confirm, input, select } = await import('@inquirer/prompts');
+    try {
+      server ??= await input({ message: 'tms server URL', default: 'http://127.0.0.1:3000' });
+      sourceLanguage ??= await input({ message: 'Source language of the project', default: 'en' });
+      while (files.length === 0 || (!flags.file?.length && (await confirm({ message: 'Another file layout?', default: false })))) {
+        const format = await select({ message: 'File format', choices: FORMAT_IDS.map((f) => ({ value: f })) });
+        const path = await input({ message: "Path of each language's file ({language} is replaced)", default: DEFAULT_PATHS[format] ?? `locales/{language}.${format}` });
+        files.push({ path, format });
+      }
+    } catch (error) {
+      // Ctrl+C in a prompt.
+      if ((error as Error).name === 'ExitPromptError') throw new CliError('cancelled; nothing was written', EXIT.failed);
+      throw error;
     }
   }
   const config: CliConfig = { server: server ?? '', sourceLanguage: sourceLanguage ?? '', files };

@@ -6,8 +6,10 @@ import { CliError, EXIT, usageError } from '../errors.ts';
 
 export const PUBLISH_HELP = `tms publish [--wait] [--timeout SECONDS] [--json]
 
-Queues a rebuild of the cache apps read (/v1/cached/...). --wait waits until it is ready (default
-timeout 120 s; exit 1 when it passes).`;
+Queues a rebuild of the cache apps read (/v1/cached/...).
+--wait           wait until a build newer than the request is ready
+--timeout S      how long --wait waits (default 120 s; exit 1 when it passes)
+Common: --api-key KEY (else TMS_API_KEY), --config FILE, --json, --wait-for-quota`;
 
 type CacheStatus = { last_rebuilt_at: string | null; ready: boolean };
 

@@ -2,24 +2,28 @@
 // is not touched (same bytes, same mtime, no git diff), and the ETag of the local file makes the
 // server answer 304 without sending it again. Writes go to a temporary file renamed into place, so
 // an interrupted pull never leaves half a file.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { pathFor, type CliConfig } from '../config-file.ts';
+import { pathFor, type LoadedConfig } from '../config-file.ts';
 import type { Client } from '../client.ts';
 import type { Context } from '../context.ts';
 import { etagOf } from '../etag.ts';
 import { needsSource } from '../formats.ts';
 import { languagesFor } from '../project.ts';
-import { usageError } from '../errors.ts';
+import { CliError, EXIT, usageError } from '../errors.ts';
 
 export const PULL_HELP = `tms pull [--language L]... [--status approved|review|draft|all] [--json]
 
 Writes each language's file (default: every language of the project) to its mapped path, creating
-folders. --status picks the values (default approved). Unchanged files are left as they are.`;
+folders, through a temporary file renamed into place. Unchanged files are left as they are (same
+bytes, same mtime); the local file's ETag spares the download.
+--language L   only this language (repeatable)
+--status S     which values: approved (default), review, draft or all
+Common: --api-key KEY (else TMS_API_KEY), --config FILE, --json, --wait-for-quota`;
 
 const STATUSES = ['approved', 'review', 'draft', 'all'];
 
-export async function pull(ctx: Context, config: CliConfig, client: Client, flags: { language?: string[]; status?: string }) {
+export async function pull(ctx: Context, config: LoadedConfig, client: Client, flags: { language?: string[]; status?: string }) {
   const status = flags.status ?? 'approved';
   if (!STATUSES.includes(status)) throw usageError(`--status must be one of ${STATUSES.join(', ')}`);
   const languages = await languagesFor(client, flags.language);
@@ -28,7 +32,7 @@ export async function pull(ctx: Context, config: CliConfig, client: Client, flag
   const results = await ctx.out.progress(
     'pulling',
     jobs.map(({ mapping, language, path }) => async () => {
-      const target = resolve(ctx.cwd, path);
+      const target = resolve(config.root, path);
       const local = await readFile(target).catch(() => null);
       const query = new URLSearchParams({ format: mapping.format, status });
       if (needsSource(mapping.format)) query.set('source', config.sourceLanguage);
@@ -41,15 +45,21 @@ export async function pull(ctx: Context, config: CliConfig, client: Client, flag
         const bytes = new Uint8Array(await res.arrayBuffer());
         if (local && Buffer.compare(local, bytes) === 0) state = 'unchanged';
         else {
-          await mkdir(dirname(target), { recursive: true });
           const temporary = `${target}.tms-${process.pid}.tmp`;
-          await writeFile(temporary, bytes);
-          await rename(temporary, target);
+          try {
+            await mkdir(dirname(target), { recursive: true });
+            await writeFile(temporary, bytes);
+            await rename(temporary, target);
+          } catch (error) {
+            await rm(temporary, { force: true });
+            throw new CliError(`cannot write ${path}: ${(error as Error).message}`, EXIT.failed);
+          }
           state = local ? 'written' : 'created';
         }
       }
       ctx.out.line(`${path} (${language}, ${mapping.format}): ${state}`);
-      return { path, language, format: mapping.format, state };
+      // downloaded: false when the server answered 304 to the local file's ETag.
+      return { path, language, format: mapping.format, state, downloaded: res.status !== 304 };
     }),
   );
   ctx.out.result({ status, files: results });

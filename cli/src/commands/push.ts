@@ -3,24 +3,29 @@
 // files no longer have (restorable through the admin API).
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { pathFor, type CliConfig } from '../config-file.ts';
+import { pathFor, type LoadedConfig } from '../config-file.ts';
 import type { Client } from '../client.ts';
 import type { Context } from '../context.ts';
-import { keysOf } from '../formats.ts';
+import type { FileKey } from '../file-keys/index.ts';
 import { groupOfNewKey, languagesFor, serverKeys, type ServerKey } from '../project.ts';
-import { usageError } from '../errors.ts';
+import { CliError, EXIT, usageError } from '../errors.ts';
 
 export const PUSH_HELP = `tms push [--language L]... [--status draft|review|approved] [--conflict overwrite|keep|fail]
          [--dry-run] [--remove-unused] [--json]
 
-Uploads each mapped file that exists, for every language of the project (or the --language ones).
---status     status of the written values (default: approved: the files a team has are what it ships)
---conflict   overwrite (default), keep existing values, or fail (nothing written) if any would change
---dry-run    say what would change; change nothing
+Uploads each mapped file that exists, for every language of the project (or the --language ones),
+and prints per file the keys created, values created / updated / unchanged and translation units.
+--language L     only this language (repeatable)
+--status S       status of the written values: approved (default: the files a team has are what
+                 it ships), review or draft
+--conflict C     existing values that differ: overwrite (default), keep them, or fail: nothing is
+                 written and the keys that would change are named (exit 1)
+--dry-run        say what would change; change nothing
 --remove-unused  also delete (soft, restorable) the keys of the pushed groups that the source
-             language's files no longer have; listed first in a dry run`;
+                 language's files no longer have; a dry run lists them first
+Common: --api-key KEY (else TMS_API_KEY), --config FILE, --json, --wait-for-quota`;
 
-type ImportAnswer = {
+export type ImportAnswer = {
   keys_created: number;
   values_created: number;
   values_updated: number;
@@ -29,12 +34,15 @@ type ImportAnswer = {
   warnings: string[];
 };
 
+type Upload = { language: string; format: string; path: string; body: Buffer };
+
 const STATUSES = ['draft', 'review', 'approved'];
 const CONFLICTS = ['overwrite', 'keep', 'fail'];
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export async function push(
   ctx: Context,
-  config: CliConfig,
+  config: LoadedConfig,
   client: Client,
   flags: { language?: string[]; status?: string; conflict?: string; 'dry-run'?: boolean; 'remove-unused'?: boolean },
 ) {
@@ -43,25 +51,33 @@ export async function push(
   if (!STATUSES.includes(status)) throw usageError(`--status must be one of ${STATUSES.join(', ')}`);
   if (!CONFLICTS.includes(conflict)) throw usageError(`--conflict must be one of ${CONFLICTS.join(', ')}`);
   const dryRun = Boolean(flags['dry-run']);
+  const removeUnused = Boolean(flags['remove-unused']);
+  if (removeUnused && flags.language?.length && !flags.language.includes(config.sourceLanguage)) {
+    throw usageError(`--remove-unused needs the source language's files: add --language ${config.sourceLanguage}`);
+  }
   const languages = await languagesFor(client, flags.language);
 
   // Every file first: a missing one is skipped, an unreadable one stops the push before any upload.
-  const uploads: { language: string; format: string; path: string; body: Buffer }[] = [];
+  const uploads: Upload[] = [];
   const skipped: string[] = [];
   for (const mapping of config.files) {
     for (const language of languages) {
       const path = pathFor(mapping, language);
-      const body = await readFile(resolve(ctx.cwd, path)).catch(() => null);
+      const body = await readFile(resolve(config.root, path)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return null;
+        throw new CliError(`cannot read ${path}: ${error.message}`, EXIT.failed);
+      });
       if (body === null) skipped.push(path);
       else uploads.push({ language, format: mapping.format, path, body });
     }
   }
+  // The source files' keys, read before anything is sent: a file the CLI cannot read stops here.
+  const sources = removeUnused ? await readSources(config, uploads) : [];
 
-  const unused = flags['remove-unused'] ? await unusedKeys(config, client, uploads) : [];
-  if (unused.length) {
-    ctx.out.line(`${dryRun ? 'would remove' : 'removing'} ${unused.length} unused key${unused.length === 1 ? '' : 's'}: ${unused.map((k) => k.key).join(', ')}`);
-  }
-
+  // A dry run with --remove-unused lists the keys first: its file lines wait until then.
+  const held: string[] = [];
+  const say = (text: string) => (dryRun && removeUnused ? held.push(text) : ctx.out.line(text));
+  const flush = () => held.splice(0).forEach((text) => ctx.out.line(text));
   const results = await ctx.out.progress(
     'pushing',
     uploads.map((u) => async () => {
@@ -71,36 +87,92 @@ export async function push(
         headers: { 'Content-Type': 'application/octet-stream' },
       });
       const answer = (await res.json()) as ImportAnswer;
-      ctx.out.line(
-        `${u.path} (${u.language}, ${u.format}): ${dryRun ? 'would create' : 'created'} ${answer.keys_created} keys, ` +
-          `${answer.values_created} values; ${dryRun ? 'would update' : 'updated'} ${answer.values_updated}; ` +
-          `unchanged ${answer.values_unchanged}; ${answer.translation_units} translation units`,
+      say(
+        `${u.path} (${u.language}, ${u.format}): ${dryRun ? 'would create' : 'created'} ${plural(answer.keys_created, 'key')}, ` +
+          `${plural(answer.values_created, 'value')}; ${dryRun ? 'would update' : 'updated'} ${answer.values_updated}; ` +
+          `unchanged ${answer.values_unchanged}; ${plural(answer.translation_units, 'translation unit')}`,
       );
-      for (const warning of answer.warnings) ctx.out.line(`  warning: ${warning}`);
+      for (const warning of answer.warnings) say(`  warning: ${warning}`);
       return { path: u.path, language: u.language, format: u.format, ...answer };
     }),
-  );
-  for (const path of skipped) ctx.out.line(`${path}: no file, skipped`);
+  ).catch((error: unknown) => {
+    flush();
+    throw error;
+  });
+  for (const path of skipped) say(`${path}: no file, skipped`);
 
-  if (!dryRun) for (const key of unused) await client.request('DELETE', `/v1/keys/${key.id}`);
+  let unused: ServerKey[] = [];
+  if (removeUnused) {
+    const answers = new Map(results.map((r) => [r.path, r]));
+    try {
+      // After a real push every key of the files is on the server, in its group; a dry run sees the
+      // keys as they are, and places the keys it would create by their name (or csv's group column).
+      unused = unusedKeys(
+        sources.map((s) => ({ ...s, answer: answers.get(s.path)! })),
+        await serverKeys(client),
+        !dryRun,
+      );
+    } finally {
+      // On an error, or with nothing to list first, the file lines need not wait.
+      if (unused.length === 0) flush();
+    }
+    const names = unused.map((k) => k.key).join(', ');
+    if (dryRun) ctx.out.line(unused.length ? `would remove ${plural(unused.length, 'unused key')}: ${names}` : 'no unused keys');
+    for (const path of skipped.filter((p) => config.files.some((m) => pathFor(m, config.sourceLanguage) === p))) {
+      ctx.out.line(`note: ${path} does not exist, so keys only it would have count as unused`);
+    }
+    flush();
+    if (!dryRun) {
+      for (const key of unused) await client.request('DELETE', `/v1/keys/${key.id}`, { accept: [404] });
+      ctx.out.line(unused.length ? `removed ${plural(unused.length, 'unused key')} (restorable): ${names}` : 'no unused keys');
+    }
+  }
   ctx.out.result({ dry_run: dryRun, files: results, skipped, removed: unused.map((k) => ({ id: k.id, key: k.key, group: k.group_name })) });
   return 0;
 }
 
-/** Keys of the groups the source files touch that those files no longer have. */
-async function unusedKeys(config: CliConfig, client: Client, uploads: { language: string; format: string; path: string; body: Buffer }[]): Promise<ServerKey[]> {
-  const sources = uploads.filter((u) => u.language === config.sourceLanguage);
-  if (sources.length === 0) throw usageError(`--remove-unused needs the source language's files (${config.sourceLanguage}) in the push`);
-  const inFiles = new Set<string>();
-  for (const s of sources) {
+export type Source = { path: string; keys: FileKey[] };
+
+async function readSources(config: LoadedConfig, uploads: Upload[]): Promise<Source[]> {
+  const files = uploads.filter((u) => u.language === config.sourceLanguage);
+  if (files.length === 0) throw usageError(`--remove-unused needs the source language's files (${config.sourceLanguage}); none of its mapped files exists`);
+  const { keysOf } = await import('../file-keys/index.ts');
+  const sources: Source[] = [];
+  for (const f of files) {
     try {
-      for (const key of await keysOf(s.format, s.body, s.language)) inFiles.add(key);
+      sources.push({ path: f.path, keys: await keysOf(f.format, f.body, f.language) });
     } catch (error) {
-      throw usageError(`${s.path} cannot be read as ${s.format}: ${(error as Error).message}`);
+      throw new CliError(`${f.path} cannot be read as ${f.format}: ${(error as Error).message}; nothing was pushed`, EXIT.failed);
     }
   }
-  const keys = await serverKeys(client);
-  const groupOf = new Map(keys.map((k) => [k.key, k.group_name]));
-  const pushedGroups = new Set([...inFiles].map((key) => groupOf.get(key) ?? groupOfNewKey(key)));
-  return keys.filter((k) => pushedGroups.has(k.group_name) && !inFiles.has(k.key));
+  return sources;
+}
+
+/**
+ * The keys of the groups the source files touch that those files no longer have. Checked against
+ * the server's own reading: every key the server read in a file must be one the CLI found there,
+ * else nothing is removed (a key the CLI missed would be deleted).
+ */
+export function unusedKeys(sources: (Source & { answer: ImportAnswer })[], keys: ServerKey[], afterPush: boolean): ServerKey[] {
+  const onServer = new Map(keys.map((k) => [k.key, k]));
+  const inFiles = new Set<string>();
+  const groups = new Set<string>();
+  for (const { path, keys: fileKeys, answer } of sources) {
+    const read = answer.values_created + answer.values_updated + answer.values_unchanged;
+    const known = new Set(fileKeys.map((k) => k.key).filter((k) => onServer.has(k))).size;
+    if (known < read - (afterPush ? 0 : answer.keys_created)) {
+      throw new CliError(
+        `--remove-unused: the server read ${read} keys in ${path}, but the CLI recognised only ${known} of them, so it cannot tell which keys are unused; ` +
+          `nothing was removed${afterPush ? ' (the files were pushed)' : ''}. Please report this with the file.`,
+        EXIT.failed,
+      );
+    }
+    for (const { key, group } of fileKeys) {
+      inFiles.add(key);
+      const stored = onServer.get(key);
+      if (stored) groups.add(stored.group_name);
+      else if (!afterPush) groups.add(group ?? groupOfNewKey(key));
+    }
+  }
+  return keys.filter((k) => groups.has(k.group_name) && !inFiles.has(k.key));
 }

@@ -7,7 +7,8 @@ import { registeredLanguages, serverKeys } from '../project.ts';
 export const STATUS_HELP = `tms status [--json]
 
 Languages with their counts per status and missing values, the cache's state, API calls today and
-translation units used this month.`;
+translation units used this month against the allowance.
+Common: --api-key KEY (else TMS_API_KEY), --config FILE, --json, --wait-for-quota`;
 
 type Usage = { calls_today: number; daily_limit: number; translation_units_used: number; translation_units_allowance: number; cycle_resets_at: string };
 type CacheStatus = { last_rebuilt_at: string | null; ready: boolean };
