@@ -10,7 +10,7 @@ import { LanguageParam } from '../http/params.ts';
 import { validParams } from '../http/validate.ts';
 import { isNotModified, pickEncoding } from '../http/conditional.ts';
 import { routeGroup } from '../http/route-group.ts';
-import { respond } from '../http/response-headers.ts';
+import { addHeaders, respond } from '../http/response-headers.ts';
 import { LanguageCode } from '../../core/languages/language-code.ts';
 import { cachedGroup, cachedLanguage, cachedManifest, cachedValue, type CachedFile } from '../../core/cache/read-cached.ts';
 import { Manifest } from '../../core/manifest/schemas.ts';
@@ -20,6 +20,7 @@ const tag = 'Cached translations';
 
 /** Edge and client caches may keep a response a minute; after that they revalidate (a cheap 304). */
 export const CACHED_CACHE_CONTROL = 'public, max-age=60';
+const NO_STORE = { 'Cache-Control': 'no-store' };
 // X-API-Key selects the project: a shared cache must key on it (CloudFront puts it in its key).
 const VARY = 'Accept-Encoding, X-API-Key';
 
@@ -62,8 +63,9 @@ async function serveFile(c: Context<AppEnv>, file: CachedFile, encodings = true)
 
 const routes = new Hono<AppEnv>()
   .use('*', async (c, next) => {
-    // Errors (503 before the first build, 404s) must never be cached by an edge or a client.
-    c.header('Cache-Control', 'no-store');
+    // Errors (503 before the first build, 404s) must never be cached by an edge or a client. A
+    // pending header, so a served file's own Cache-Control wins without a Headers object per request.
+    addHeaders(c, NO_STORE);
     await next();
   })
   .use('*', apiKeyAuth(), dailyQuota())

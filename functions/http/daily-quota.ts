@@ -1,8 +1,10 @@
 // The daily API-call quota (spec sections 7 and 8), declared by each route group right after
 // apiKeyAuth(): `.use('*', apiKeyAuth(), dailyQuota())`. Counting is one store round trip, done before the
 // handler so that a refused call never runs it. Conditional reads are the exception: a 304 costs the
-// caller nothing, so they run first and are counted only when they turn out not to be a 304 (a 304
-// still reports the caller's standing, read from the store without counting: one round trip too).
+// caller nothing, so they run first and are counted only when they turn out not to be a 304. Their
+// standing is read (without counting) before the handler, so that a 304, the revalidation hot path,
+// is built in one go with every header like any other fast answer; a conditional read that turns
+// out a 200 then counts (a second round trip) and its headers replace the peeked ones.
 // Every counted answer, errors from handlers included, says where the caller stands (docs/rate-limits.md).
 import type { Context, MiddlewareHandler } from 'hono';
 import { AppError } from '../../core/errors.ts';
@@ -10,7 +12,7 @@ import { dailyCallLimit, type CallTally } from '../../core/usage/count-call.ts';
 import { rateLimitHeaders } from './rate-limit-headers.ts';
 import type { AppEnv } from './app-env.ts';
 import { errorResponse } from './errors.ts';
-import { addHeaders } from './response-headers.ts';
+import { addHeaders, dropPendingHeaders } from './response-headers.ts';
 
 export function quotaExceeded(tally: CallTally): AppError<CallTally> {
   return new AppError(
@@ -33,8 +35,11 @@ function isConditionalRead(c: Context<AppEnv>): boolean {
 function setHeaders(c: Context<AppEnv>, tally: CallTally): void {
   // After next(): c.res is the final answer, the one app.onError made from a handler's throw included.
   // Set on it directly: c.header() now would rebuild the answer as a streamed Response (slow path).
+  // Peeked values still pending (an error answer gets them from applyHeaders later) must not win.
+  const fresh = rateLimitHeaders(tally);
+  dropPendingHeaders(c, fresh);
   const headers = c.res.headers;
-  for (const [name, value] of Object.entries(rateLimitHeaders(tally))) headers.set(name, value);
+  for (const name in fresh) headers.set(name, fresh[name]!);
 }
 
 export const dailyQuota = (): MiddlewareHandler<AppEnv> =>
@@ -52,11 +57,9 @@ export const dailyQuota = (): MiddlewareHandler<AppEnv> =>
       return next();
     }
 
+    addHeaders(c, rateLimitHeaders(await calls.peek(account)));
     await next();
-    if (c.res.status === 304) {
-      setHeaders(c, await calls.peek(account));
-      return;
-    }
+    if (c.res.status === 304) return;
     const tally = await calls.count(account);
     if (!tally.allowed) {
       replaceWithRefusal(c, tally);
@@ -73,6 +76,7 @@ export const dailyQuota = (): MiddlewareHandler<AppEnv> =>
 function replaceWithRefusal(c: Context<AppEnv>, tally: CallTally): void {
   const error = quotaExceeded(tally);
   const mapped = errorResponse(error, c);
+  dropPendingHeaders(c, rateLimitHeaders(tally));
   const headers = new Headers(rateLimitHeaders(tally));
   headers.set('Retry-After', String(tally.resetSeconds));
   headers.set('Cache-Control', 'no-store');

@@ -15,6 +15,15 @@ export function addHeaders(c: Context<AppEnv>, headers: Record<string, string>):
   for (const name in headers) pending.push(name, headers[name]!);
 }
 
+/** Forgets pending headers of these names (a later, truer value is being set another way). */
+export function dropPendingHeaders(c: Context<AppEnv>, names: Record<string, string>): void {
+  const pending = c.get('pendingHeaders');
+  if (!pending) return;
+  const kept: string[] = [];
+  for (let i = 0; i < pending.length; i += 2) if (!(pending[i]! in names)) kept.push(pending[i]!, pending[i + 1]!);
+  c.set('pendingHeaders', kept);
+}
+
 /**
  * A Response carrying the pending headers, built in one go (the fast path for buffered bodies).
  * `headers` is the handler's own fresh object; its entries win over pending ones of the same name.

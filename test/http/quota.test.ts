@@ -252,9 +252,11 @@ describe('conditional reads and round trips', () => {
     expect(ops.increment).toBe(before.increment);
     expect(ops.get).toBe(before.get + 3);
     // A revalidation that finds a changed resource is an ordinary counted call.
+    // Its standing was read before the handler (so that a 304 is built in one go), then it counts.
     const changed = await get(p, '/v1/resource', { 'If-None-Match': '"stale"' });
     expect(changed.status).toBe(200);
     expectQuotaHeaders(changed, 5_000, 4_998);
+    expect(ops).toEqual({ increment: before.increment + 1, get: before.get + 4 });
   });
 
   it('over the limit, revalidations still get their 304; a changed resource is a clean 429', async () => {
