@@ -4,35 +4,63 @@ import { transaction } from '../db/transaction.ts';
 import { actorId } from '../actor.ts';
 import { useCase } from '../use-case.ts';
 import { assertKeyCapacity, lockProject } from '../projects/lock-project.ts';
+import { PLAN_LIMITS, PLANS } from '../accounts/plans.ts';
 import { CreateKeyCommand, type KeyRecord } from './schemas.ts';
 
 export const keyExists = (key: string) => conflict(`A key named '${key}' already exists in this project`);
 
+// Each plan's key limit by plan name, for the statement to look up under the lock (null: unlimited).
+const KEY_LIMITS = JSON.stringify(Object.fromEntries(PLANS.map((plan) => [plan, PLAN_LIMITS[plan].keysPerProject])));
+
+type Created = KeyRecord & { event_id: string | null; created: boolean };
+
 export const createKey = useCase(CreateKeyCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<KeyRecord> =>
   transaction(deps, async (tx) => {
     const { projectId } = input;
-    const { plan, limits } = await lockProject(tx.sql, projectId);
-    const [taken] = await tx.sql`
-      select 1 from translation_keys where project_id = ${projectId} and key = ${input.key} and deleted_at is null`;
-    if (taken) throw keyExists(input.key);
-    await assertKeyCapacity(tx.sql, projectId, plan, limits.keysPerProject, 1);
-    // The key and its event in one statement: this write holds the project lock, so every round
-    // trip saved inside it is throughput for concurrent key creation. Events an enclosing use-case
-    // recorded before go in first (no round trip when there are none), so ids keep the writes' order.
+    // Events an enclosing use-case recorded before go in first (no round trip when there are
+    // none), so ids keep the writes' order.
     await tx.flush();
-    const [row] = await tx.sql<(KeyRecord & { event_id: string })[]>`
-      with created as (
-        insert into translation_keys (project_id, key, group_name, description)
-        values (${projectId}, ${input.key}, ${input.group_name}, ${input.description})
-        returning id, project_id, key, group_name, description
-      ), event as (
-        insert into domain_events (type, project_id, actor_type, actor_id, entity_type, entity_id, after)
-        select 'key.created', created.project_id, ${input.actor.type}, ${actorId(input.actor)}, 'key', created.id::text, to_jsonb(created)
-        from created
-        returning id
-      )
-      select created.*, (select id from event) as event_id from created`;
-    const { event_id, ...key } = row!;
+    // Two statements sent together (postgres.js pipelines them on the transaction's connection),
+    // so the project lock is held for one round trip and the commit's. Postgres runs the second
+    // only once the first holds the lock, and in READ COMMITTED a statement's snapshot is taken
+    // when it starts: the count and the name check see every key committed before the lock was
+    // granted. That is what keeps the plan limit and unique names exact under concurrency.
+    const [project, [row]] = await Promise.all([
+      lockProject(tx.sql, projectId),
+      tx.sql<Created[]>`
+        with project as (
+          select p.id, (${KEY_LIMITS}::text::jsonb ->> a.plan)::int as max_keys
+          from projects p join accounts a on a.id = p.account_id where p.id = ${projectId}
+        ), live as (
+          -- Counted only when the plan has a limit (a one-time filter: no scan otherwise).
+          select count(*)::int as keys from translation_keys
+          where project_id = ${projectId} and deleted_at is null and (select max_keys from project) is not null
+        ), created as (
+          insert into translation_keys (project_id, key, group_name, description)
+          select project.id, ${input.key}, ${input.group_name}, ${input.description}
+          from project, live
+          where project.max_keys is null or live.keys + 1 <= project.max_keys
+          on conflict (project_id, key) where deleted_at is null do nothing
+          returning id, project_id, key, group_name, description
+        ), event as (
+          insert into domain_events (type, project_id, actor_type, actor_id, entity_type, entity_id, after)
+          select 'key.created', created.project_id, ${input.actor.type}, ${actorId(input.actor)}, 'key', created.id::text, to_jsonb(created)
+          from created
+          returning id
+        )
+        select created.*, created.id is not null as created, (select id from event) as event_id
+        from (select 1) as one left join created on true`,
+    ]);
+    if (!row?.created) {
+      // Nothing inserted: the name is taken (409 first, as a client fixing names expects), or the
+      // plan's limit is reached (402 with the count, from the same check the other writes use).
+      const [taken] = await tx.sql`
+        select 1 from translation_keys where project_id = ${projectId} and key = ${input.key} and deleted_at is null`;
+      if (taken) throw keyExists(input.key);
+      await assertKeyCapacity(tx.sql, projectId, project.plan, project.limits.keysPerProject, 1);
+      throw new Error('key neither created nor refused');
+    }
+    const { event_id, created: _created, ...key } = row;
     tx.inserted({ id: Number(event_id), type: 'key.created', projectId, actor: input.actor, entity: { type: 'key', id: key.id }, after: key });
     return key;
   }),
