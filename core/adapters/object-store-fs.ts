@@ -16,6 +16,7 @@ export function createFsObjectStore(rootDir: string): ObjectStore {
   // Inside the root so that rename() never crosses a filesystem boundary.
   const tempDir = join(resolve(rootDir), 'tmp');
   const pathOf = (key: string) => join(objectsDir, ...assertSafeKey(key));
+  let tempDirMade = false;
 
   return {
     async put(key, body, options = {}) {
@@ -27,18 +28,27 @@ export function createFsObjectStore(rootDir: string): ObjectStore {
         contentEncoding: options.contentEncoding,
       };
       const temp = join(tempDir, `${randomUUID()}.tmp`);
-      await mkdir(tempDir, { recursive: true });
+      if (!tempDirMade) {
+        await mkdir(tempDir, { recursive: true });
+        tempDirMade = true;
+      }
       // No fsync: this is a cache that a rebuild recreates, and readers only need atomicity.
       await writeFile(temp, Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), body]));
-      // A concurrent delete may prune a directory while mkdir builds the path (recursive mkdir then
-      // fails with ENOENT) or between mkdir and rename: make it again.
+      // The rename is tried first: a build writes thousands of files into a few directories, and a
+      // recursive mkdir before each (a system call per path level, on the thread pool that also
+      // compresses) cost more than the writes. ENOENT means the directory is missing: never made,
+      // or pruned by a concurrent delete (even between our mkdir and rename): make it and retry.
       for (let attempt = 1; ; attempt++) {
         try {
-          await mkdir(dirname(file), { recursive: true });
           await rename(temp, file);
           return { etag };
         } catch (err) {
-          if (errorCode(err) === 'ENOENT' && attempt < 20) continue;
+          if (errorCode(err) === 'ENOENT' && attempt < 20) {
+            await mkdir(dirname(file), { recursive: true }).catch((e: unknown) => {
+              if (errorCode(e) !== 'ENOENT') throw e;
+            });
+            continue;
+          }
           await rm(temp, { force: true });
           throw err;
         }
@@ -77,6 +87,7 @@ export function createFsObjectStore(rootDir: string): ObjectStore {
     },
 
     async delete(keys) {
+      const parents = new Set<string>();
       await Promise.all(
         keys.map(async (key) => {
           const file = pathOf(key);
@@ -86,16 +97,24 @@ export function createFsObjectStore(rootDir: string): ObjectStore {
             if (['ENOENT', 'EISDIR', 'ENOTDIR'].includes(errorCode(err) ?? '')) return;
             throw err;
           }
-          // Prune emptied directories, or every deleted build would leave its folder behind.
-          for (let dir = dirname(file); dir !== objectsDir; dir = dirname(dir)) {
-            try {
-              await rmdir(dir);
-            } catch {
-              break; // not empty (or already gone): the ancestors are not empty either
-            }
-          }
+          parents.add(dirname(file));
         }),
       );
+      // Prune emptied directories, or every deleted build would leave its folder behind: each one
+      // once, deepest first, after all the unlinks (not one failed rmdir per deleted file).
+      const pending = new Set<string>();
+      for (const dir of parents) for (let d = dir; d !== objectsDir && d.startsWith(objectsDir); d = dirname(d)) pending.add(d);
+      const deepestFirst = [...pending].sort((a, b) => b.split('/').length - a.split('/').length);
+      const notEmpty = new Set<string>();
+      for (const dir of deepestFirst) {
+        if (notEmpty.has(dir)) continue;
+        try {
+          await rmdir(dir);
+        } catch {
+          // Not empty (or already gone): its ancestors are not empty either.
+          for (let d = dirname(dir); d !== objectsDir && d.startsWith(objectsDir); d = dirname(d)) notEmpty.add(d);
+        }
+      }
     },
   };
 }

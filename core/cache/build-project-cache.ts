@@ -2,6 +2,7 @@
 // in-process queue. Idempotent and safe to retry: a build writes only new immutable names, and
 // publishes by writing the pointer last; a crash before that leaves the previous build serving.
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import type { Deps } from '../deps.ts';
 import type { RebuildMessage } from '../ports/rebuild-queue.ts';
 import type { ObjectStore } from '../ports/object-store.ts';
@@ -17,6 +18,7 @@ import {
   pointerKey,
   type BuildIndex,
   type Encoding,
+  type FileEntry,
   type Pointer,
 } from './layout.ts';
 import { readPointer } from './read-pointer.ts';
@@ -31,6 +33,8 @@ export type BuildResult =
 
 const CONTENT_TYPE = 'application/json; charset=utf-8';
 const PUT_CONCURRENCY = 16;
+// Each compression runs gzip and brotli side by side on libuv's thread pool (4 threads by default).
+const ENCODE_CONCURRENCY = Math.max(2, Math.min(4, availableParallelism()));
 
 export async function buildProjectCache(
   deps: Pick<Deps, 'sql' | 'events' | 'objects' | 'clock' | 'log'>,
@@ -41,37 +45,42 @@ export async function buildProjectCache(
   const [project] = await deps.sql`select 1 from projects where id = ${projectId}`;
   if (!project) return { status: 'skipped', reason: 'no-project' };
 
-  const snapshot = await exportSnapshot(deps.sql, projectId, message.seq);
-  if (!snapshot) return { status: 'skipped', reason: 'covered' };
-
   const previous = await readPointer(deps.objects, projectId);
   const stamp = deps.clock.now().toISOString().replace(/[-:.]/g, '');
   const buildId = `${stamp}-${randomBytes(4).toString('hex')}`;
 
-  // Encoded and uploaded one language at a time, each language's strings dropped once written:
-  // only one language's compressed variants are ever held, which bounds a large build's memory.
+  // Encoded and uploaded one language at a time while the snapshot reads the next. Within a
+  // language, files go through PUT_CONCURRENCY workers that each compress a file and upload its
+  // variants (object stores are latency-bound), with at most ENCODE_CONCURRENCY compressions at a
+  // time (they are CPU-bound, on libuv's thread pool): only a few files' compressed variants are
+  // ever held, which bounds a large build's memory.
   let files = 0;
-  const upload = async (puts: Put[]) => {
-    await putAll(deps.objects, puts);
-    files += puts.length;
-  };
   const languages: BuildIndex['languages'] = {};
-  for (let language = snapshot.languages.shift(); language; language = snapshot.languages.shift()) {
-    const puts: Put[] = [];
-    const file = await encodeVariants(language.json);
-    queueFile(puts, file, (e) => languageKey(projectId, buildId, language.code, e));
+  const encoding = createLimiter(ENCODE_CONCURRENCY);
+  const snapshot = await exportSnapshot(deps.sql, projectId, message.seq, async (language) => {
     const groups: BuildIndex['languages'][string]['groups'] = {};
-    for (const [group, json] of language.groups) {
-      const groupFile = await encodeVariants(json);
-      queueFile(puts, groupFile, (e) => groupKey(projectId, buildId, language.code, group, e));
-      groups[group] = groupFile.entry;
+    const jobs: { body: string; keyOf: (e: Encoding) => string; done: (entry: FileEntry) => void }[] = [];
+    let file: FileEntry | undefined;
+    jobs.push({ body: language.json, keyOf: (e) => languageKey(projectId, buildId, language.code, e), done: (entry) => (file = entry) });
+    for (const [group, body] of language.groups) {
+      jobs.push({ body, keyOf: (e) => groupKey(projectId, buildId, language.code, group, e), done: (entry) => (groups[group] = entry) });
     }
-    languages[language.code] = { file: file.entry, groups };
-    await upload(puts);
-  }
+    language.groups.clear();
+    await eachConcurrently(jobs, PUT_CONCURRENCY, async (job) => {
+      const encoded = await encoding(() => encodeVariants(job.body));
+      const puts: Put[] = [];
+      queueFile(puts, encoded, job.keyOf);
+      await putAll(deps.objects, puts);
+      files += puts.length;
+      job.done(encoded.entry);
+    });
+    languages[language.code] = { file: file!, groups };
+  });
+  if (!snapshot) return { status: 'skipped', reason: 'covered' };
   // The manifest is small and served as stored (identity only): it is not compressed at all.
   const manifest = Buffer.from(JSON.stringify({ project_id: projectId, languages: snapshot.manifest }), 'utf8');
-  await upload([{ key: manifestKey(projectId, buildId), body: manifest, encoding: 'identity' }]);
+  await putAll(deps.objects, [{ key: manifestKey(projectId, buildId), body: manifest, encoding: 'identity' }]);
+  files += 1;
 
   const builtAt = deps.clock.now().toISOString();
   const index: BuildIndex = { build_id: buildId, project_id: projectId, built_at: builtAt, manifest: { etag: `"${contentHash(manifest)}"` }, languages };
@@ -110,17 +119,37 @@ function queueFile(puts: Put[], file: EncodedFile, keyOf: (e: Encoding) => strin
 }
 
 async function putAll(objects: ObjectStore, puts: Put[]) {
+  await eachConcurrently(puts, PUT_CONCURRENCY, async (put) => {
+    await objects.put(put.key, put.body, {
+      contentType: CONTENT_TYPE,
+      ...(put.encoding === 'identity' ? {} : { contentEncoding: put.encoding }),
+    });
+  });
+}
+
+/** Runs `work` on every item, at most `concurrency` at a time, in order of the items. */
+async function eachConcurrently<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>) {
   let next = 0;
   const worker = async () => {
-    while (next < puts.length) {
-      const put = puts[next++]!;
-      await objects.put(put.key, put.body, {
-        contentType: CONTENT_TYPE,
-        ...(put.encoding === 'identity' ? {} : { contentEncoding: put.encoding }),
-      });
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+}
+
+/** A gate letting at most `limit` tasks run at once; the others wait their turn in order. */
+function createLimiter(limit: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await task();
+    } finally {
+      running--;
+      waiting.shift()?.();
     }
   };
-  await Promise.all(Array.from({ length: Math.min(PUT_CONCURRENCY, puts.length) }, worker));
 }
 
 /**

@@ -1,6 +1,8 @@
 // Reads everything a build needs from one consistent snapshot: a REPEATABLE READ, read-only
-// transaction. Postgres returns the response bodies' translations objects as JSON text, so the
-// transaction is short and no rows are held in memory.
+// transaction. Postgres returns the response bodies' translations objects as JSON text, so no rows
+// are held in memory. Languages are handed over one at a time while the next is read: the caller
+// compresses and uploads one language while Postgres aggregates the next, and at most two
+// languages' bodies are alive at once (a 100,000-key x 10-language build held all of them).
 import type { Sql } from '../db/client.ts';
 import { readManifest } from '../manifest/read-manifest.ts';
 import type { ManifestLanguage } from '../manifest/schemas.ts';
@@ -19,7 +21,6 @@ export type Snapshot = {
   seq: number;
   /** The languages of GET /v1/manifest as of the snapshot. */
   manifest: ManifestLanguage[];
-  languages: LanguageExport[];
 };
 
 const BUILD_LOCK = 7_142_002;
@@ -27,8 +28,15 @@ const BUILD_LOCK = 7_142_002;
 /**
  * Returns null when the request is already covered (built_seq >= minSeq). Holds a per-project
  * advisory lock for the transaction, so builds of one project never overlap even across processes.
+ * `onLanguage` gets each language of the manifest in turn; the next is read while it runs, and the
+ * snapshot resolves once the last one's call has.
  */
-export async function exportSnapshot(sql: Sql, projectId: string, minSeq: number): Promise<Snapshot | null> {
+export async function exportSnapshot(
+  sql: Sql,
+  projectId: string,
+  minSeq: number,
+  onLanguage: (language: LanguageExport) => Promise<void>,
+): Promise<Snapshot | null> {
   return sql.begin('isolation level repeatable read read only', async (tx) => {
     // A 100,000-key project's snapshot takes seconds; the builder Lambda's own limit is 5 minutes.
     await tx`set local statement_timeout = '5min'`;
@@ -41,26 +49,39 @@ export async function exportSnapshot(sql: Sql, projectId: string, minSeq: number
     // The manifest exactly as GET /v1/manifest shows it, as of the snapshot.
     const { languages: manifest } = await readManifest({ sql: tx }, { projectId });
 
-    // The bodies as the live approved reads make them (core/translations/translations-json.ts):
-    // Postgres builds each translations object as text, so no rows are held in memory.
-    const languages: LanguageExport[] = [];
-    for (const { code } of manifest) {
-      const approved = tx`t.status = 'approved'`;
-      const live = tx`
-        from translations t join translation_keys k on k.id = t.key_id
-        where t.project_id = ${projectId} and t.language = ${code} and k.project_id = ${projectId}
-          and k.deleted_at is null and t.status = 'approved'`;
-      const [all] = await tx<{ count: number; translations: string }[]>`
-        select count(*)::int as count, ${translationsObject(tx, 'value', approved)} as translations ${live}`;
-      const groups = new Map<string, string>();
-      for (const g of await tx<{ group_name: string; count: number; translations: string }[]>`
-        select k.group_name, count(*)::int as count, ${translationsObject(tx, 'value', approved)} as translations ${live}
-        group by k.group_name`) {
-        groups.set(g.group_name, envelope({ project_id: projectId, language: code, group: g.group_name, status_filter: 'approved', count: g.count }, g.translations));
+    // The bodies as the live approved reads make them (core/translations/translations-json.ts).
+    // One pass per language: grouping sets aggregate each group and the whole language from the
+    // same rows, so each row is joined and turned into JSON once, not once per body.
+    let handing: Promise<void> = Promise.resolve();
+    try {
+      for (const { code } of manifest) {
+        const approved = tx`t.status = 'approved'`;
+        const rows = await tx<{ group_name: string | null; whole: boolean; count: number; translations: string }[]>`
+          select k.group_name, grouping(k.group_name) = 1 as whole, count(*)::int as count,
+                 ${translationsObject(tx, 'value', approved)} as translations
+          from translations t join translation_keys k on k.id = t.key_id
+          where t.project_id = ${projectId} and t.language = ${code} and k.project_id = ${projectId}
+            and k.deleted_at is null and t.status = 'approved'
+          group by grouping sets ((k.group_name), ())`;
+        const groups = new Map<string, string>();
+        let json = envelope({ project_id: projectId, language: code, status_filter: 'approved', count: 0 }, '{}');
+        for (const row of rows) {
+          if (row.whole) json = envelope({ project_id: projectId, language: code, status_filter: 'approved', count: row.count }, row.translations);
+          else groups.set(row.group_name!, envelope({ project_id: projectId, language: code, group: row.group_name!, status_filter: 'approved', count: row.count }, row.translations));
+        }
+        rows.length = 0;
+        // One language in the caller's hands at a time: the one read just now waits for it.
+        await handing;
+        handing = onLanguage({ code, json, groups });
+        // Handled now (the error is rethrown by the awaits above and below), so that a failure
+        // while the next language is read is not an unhandled rejection.
+        handing.catch(() => {});
       }
-      const json = envelope({ project_id: projectId, language: code, status_filter: 'approved', count: all!.count }, all!.translations);
-      languages.push({ code, json, groups });
+      await handing;
+    } finally {
+      // Never leave a call running after the transaction ends (a failed read, a failed upload).
+      await handing.catch(() => {});
     }
-    return { seq, manifest, languages };
+    return { seq, manifest };
   });
 }

@@ -95,7 +95,8 @@ describe('atomic publishing', () => {
     const failing = await startTestApp();
     try {
       const p = await failing.newProject();
-      await seed(failing, p, { 'home.title': { de: ['Erste', 'approved'] } });
+      // Two languages: the first one's upload fails while the snapshot reads the second.
+      await seed(failing, p, { 'home.title': { de: ['Erste', 'approved'], fr: ['Premier', 'approved'] } });
       await rebuild(failing, p);
       const objects = failing.runtime.deps.objects;
       let puts = 0;
