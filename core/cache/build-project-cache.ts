@@ -84,7 +84,7 @@ export async function buildProjectCache(
 
   const builtAt = deps.clock.now().toISOString();
   const index: BuildIndex = { build_id: buildId, project_id: projectId, built_at: builtAt, manifest: { etag: `"${contentHash(manifest)}"` }, languages };
-  await deps.objects.put(indexKey(projectId, buildId), Buffer.from(JSON.stringify(index)), { contentType: CONTENT_TYPE });
+  await deps.objects.put(indexKey(projectId, buildId), Buffer.from(JSON.stringify(index)), { contentType: CONTENT_TYPE, fresh: true });
   // Publishing: the one small write that makes the whole build current at once.
   const pointer: Pointer = { build_id: buildId, built_at: builtAt, seq: snapshot.seq };
   await deps.objects.put(pointerKey(projectId), Buffer.from(JSON.stringify(pointer)), { contentType: CONTENT_TYPE });
@@ -120,8 +120,10 @@ function queueFile(puts: Put[], file: EncodedFile, keyOf: (e: Encoding) => strin
 
 async function putAll(objects: ObjectStore, puts: Put[]) {
   await eachConcurrently(puts, PUT_CONCURRENCY, async (put) => {
+    // Every file of a build is new, under the build's own id, and read only once the pointer names it.
     await objects.put(put.key, put.body, {
       contentType: CONTENT_TYPE,
+      fresh: true,
       ...(put.encoding === 'identity' ? {} : { contentEncoding: put.encoding }),
     });
   });

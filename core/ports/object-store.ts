@@ -7,6 +7,12 @@ export type PutOptions = {
   contentType?: string;
   /** 'gzip' | 'br' for stored pre-compressed variants. */
   contentEncoding?: string;
+  /**
+   * The key is new and written once (a build's files, under a fresh build id): no reader looks for
+   * it before a later write (the pointer) names it. An adapter may then skip what makes an
+   * overwrite atomic for readers (the filesystem store writes in place instead of renaming).
+   */
+  fresh?: boolean;
 };
 
 export type StoredObject = {

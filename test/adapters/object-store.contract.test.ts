@@ -54,6 +54,19 @@ function objectStoreContract(name: string, options: { create: () => Promise<Obje
       expect((await found(store, 'p/en.json')).contentEncoding).toBeUndefined();
     });
 
+    it('a fresh put stores like any other, in new directories too; on an existing key it still replaces the object', async () => {
+      const first = await store.put('builds/b1/languages/de/groups/g.json.br', utf8('one'), { contentEncoding: 'br', fresh: true });
+      const stored = await found(store, 'builds/b1/languages/de/groups/g.json.br');
+      expect(stored.etag).toBe(first.etag);
+      expect(stored.contentEncoding).toBe('br');
+      expect(asBuffer(stored.body).toString()).toBe('one');
+      // A caller that wrongly says fresh (a retried build reusing a key) must not get a mix.
+      await store.put('builds/b1/languages/de/groups/g.json.br', utf8('two'), { fresh: true });
+      const replaced = await found(store, 'builds/b1/languages/de/groups/g.json.br');
+      expect(asBuffer(replaced.body).toString()).toBe('two');
+      expect(replaced.contentEncoding).toBeUndefined();
+    });
+
     it('gives a strong quoted etag, the same from put and get, stable for the same bytes', async () => {
       const { etag } = await store.put('k', utf8('one'));
       expect(etag).toMatch(/^"[^"]+"$/);
