@@ -13,6 +13,7 @@ import { createJsonLogger } from '../core/log.ts';
 import { createApi } from './http/create-api.ts';
 import { allRouteGroups } from './route-groups.ts';
 import { docsGroup } from './docs/routes.ts';
+import { installGracefulShutdown } from './graceful-shutdown.ts';
 
 async function main() {
   // Everything this process writes (the embedded database, the admin token, built cache files) is
@@ -47,17 +48,14 @@ async function main() {
     }
   });
   hardenNodeServer(server as Server, { requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS, headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS });
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info('shutting down', { signal });
-    server.close();
-    await runtime.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  installGracefulShutdown({
+    server: server as Server,
+    runtime,
+    log,
+    timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    say: (line) => process.stdout.write(`${line}\n`),
+    exit: (code) => process.exit(code),
+  });
 }
 
 main().catch((error) => {

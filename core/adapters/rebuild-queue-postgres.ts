@@ -24,6 +24,11 @@ export type PostgresRebuildQueue = RebuildQueue & {
   idle(): Promise<void>;
   /** Makes every debounced (not failed) pending build due now and wakes the worker (tests). */
   due(): Promise<void>;
+  /**
+   * Takes no new builds from now on and resolves once the running ones finished (shutdown). Sends
+   * are still recorded: the next process, or another replica, builds them.
+   */
+  drain(): Promise<void>;
   /** Gives this process's claims back at once, for an exit that cannot wait for its builds. */
   abandon(): Promise<void>;
 };
@@ -64,6 +69,8 @@ export function createPostgresRebuildQueue(options: PostgresRebuildQueueOptions)
   const owner = options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const running = new Map<string, Promise<void>>();
   let closed = false;
+  // Set by drain() and close(): the loop ends and no build is claimed any more.
+  let stopped = false;
 
   // The loop sleeps until woken (a local send, a finished build, close) or until the next due time.
   let woken = false;
@@ -74,7 +81,7 @@ export function createPostgresRebuildQueue(options: PostgresRebuildQueueOptions)
   };
   const nap = (ms: number) =>
     new Promise<void>((resolve) => {
-      if (woken || closed) return resolve();
+      if (woken || stopped) return resolve();
       const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
@@ -121,6 +128,7 @@ export function createPostgresRebuildQueue(options: PostgresRebuildQueueOptions)
   }
 
   function run({ project_id: projectId, seq }: Claim) {
+    log.info('rebuild started', { project_id: projectId, seq });
     const renew = setInterval(() => {
       sql`update cache_state set lease_until = now() + make_interval(secs => ${secs(leaseMs)})
           where project_id = ${projectId} and lease_owner = ${owner}`.catch((error) =>
@@ -160,18 +168,18 @@ export function createPostgresRebuildQueue(options: PostgresRebuildQueueOptions)
         log.warn('stale rebuild claims not cleared', { error: String(error) }),
       );
     }
-    while (!closed) {
+    while (!stopped) {
       woken = false;
       let wait = pollMs;
       try {
         if (running.size < concurrency) {
           const claimed = await claim();
-          if (claimed && !closed) {
+          if (claimed && !stopped) {
             run(claimed);
             continue;
           }
           if (claimed) {
-            // Closed between the claim and now: give it straight back for the next process.
+            // Stopped between the claim and now: give it straight back for the next process.
             await sql`update cache_state set lease_owner = null, lease_until = null
                       where project_id = ${claimed.project_id} and lease_owner = ${owner}`;
             break;
@@ -212,13 +220,19 @@ export function createPostgresRebuildQueue(options: PostgresRebuildQueueOptions)
       await sql`update cache_state set not_before = null where requested_seq > built_seq and attempts = 0 and not_before is not null`;
       wake();
     },
+    async drain() {
+      stopped = true;
+      wake();
+      await looping;
+      await Promise.all(running.values());
+    },
     async abandon() {
-      closed = true;
+      stopped = closed = true;
       wake();
       await sql`update cache_state set lease_owner = null, lease_until = null where lease_owner = ${owner}`;
     },
     async close() {
-      closed = true;
+      stopped = closed = true;
       wake();
       await looping;
       await Promise.all(running.values());

@@ -9,7 +9,8 @@
 // after holdMs (ten debounces): the timer makes it due as soon as the writes pause, as before; if
 // the process dies first, whichever process runs next builds once the hold has passed. The hold is
 // also the longest a continuous burst waits for a build. The project's setting is read when the
-// hold is made and again when the timer fires.
+// hold is made and again when the timer fires (a project found off is asked again after holdMs, or
+// at once after a project.updated event of this process).
 import type { Logger } from '../log.ts';
 import type { EventSubscriber } from '../events/event-bus.ts';
 import { changesContent } from '../events/domain-event.ts';
@@ -63,7 +64,15 @@ export function createAutoRebuilder(options: {
   return {
     async subscriber(events) {
       const projects = new Set<string>();
-      for (const event of events) if (event.projectId && changesContent(event.type)) projects.add(event.projectId);
+      for (const event of events) {
+        if (!event.projectId) continue;
+        if (changesContent(event.type)) projects.add(event.projectId);
+        // The setting may have changed: the next write asks again instead of trusting "off".
+        else if (event.type === 'project.updated') {
+          const entry = waiting.get(event.projectId);
+          if (entry) entry.heldUntil = 0;
+        }
+      }
       await Promise.all([...projects].map(schedule));
     },
     async flush() {
