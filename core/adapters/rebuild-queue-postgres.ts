@@ -116,13 +116,14 @@ export function createPostgresRebuildQueue(options: PostgresRebuildQueueOptions)
 
   /** Milliseconds until the earliest pending build not running here may start (capped by pollMs). */
   async function nextDueIn(): Promise<number> {
+    const mine = [...running.keys()];
     const [row] = await sql<{ ms: number | null }[]>`
       select extract(epoch from min(greatest(
         coalesce(not_before, '-infinity'),
         coalesce(lease_until, '-infinity'),
         coalesce(last_started_at + make_interval(secs => ${secs(minIntervalMs)}), '-infinity')
       )) - now()) * 1000 as ms
-      from cache_state where requested_seq > built_seq`;
+      from cache_state where requested_seq > built_seq and project_id::text <> all(${sql.array(mine)}::text[])`;
     const ms = row?.ms === null || row?.ms === undefined ? pollMs : Number(row.ms);
     return Math.min(pollMs, Math.max(5, Math.ceil(ms)));
   }
@@ -138,8 +139,6 @@ export function createPostgresRebuildQueue(options: PostgresRebuildQueueOptions)
     const work = (async () => {
       try {
         await handle({ projectId, seq });
-        await sql`update cache_state set lease_owner = null, lease_until = null
-                  where project_id = ${projectId} and lease_owner = ${owner}`;
       } catch (error) {
         log.error('rebuild failed', { project_id: projectId, seq, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
         // Retried after a backoff that doubles per failure; a new request retries at once.
@@ -147,12 +146,13 @@ export function createPostgresRebuildQueue(options: PostgresRebuildQueueOptions)
           update cache_state set lease_owner = null, lease_until = null, attempts = attempts + 1,
             failed_at = now(), last_error = ${BUILD_FAILED_MESSAGE},
             not_before = now() + make_interval(secs => least(${secs(maxRetryMs)}, ${secs(retryBaseMs)} * power(2, least(attempts, 30))))
-          where project_id = ${projectId} and lease_owner = ${owner}`.catch((releaseError) =>
-          // The claim then lapses after leaseMs and the build is retried by whoever takes it.
-          log.error('failed rebuild not released', { project_id: projectId, error: String(releaseError) }),
-        );
+          where project_id = ${projectId} and lease_owner = ${owner}`;
+        return;
       }
+      await sql`update cache_state set lease_owner = null, lease_until = null
+                where project_id = ${projectId} and lease_owner = ${owner}`;
     })()
+      // The claim then lapses after leaseMs, and whoever takes it next builds again if still pending.
       .catch((error) => log.error('rebuild claim not released', { project_id: projectId, error: String(error) }))
       .finally(() => {
         clearInterval(renew);
