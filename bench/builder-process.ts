@@ -33,10 +33,13 @@ async function main() {
   if (!url || !projectId || !objectsDir) throw new Error('BENCH_DATABASE_URL, BENCH_PROJECT_ID and BENCH_OBJECTS_DIR are required');
   const sql = createSql(url, { max: 2, prepare: true, connectTimeoutSeconds: 5 });
   try {
-    // A new request sequence number, as POST /v1/cache/rebuild records it, so the build is not "covered".
+    // A new request sequence number, as POST /v1/cache/rebuild records it, so the build is not
+    // "covered"; claimed (a lease, as a worker takes it) so that no server's rebuild worker on this
+    // database builds it at the same time.
     const [row] = await sql<{ seq: number }[]>`
-      insert into cache_state (project_id, requested_seq) values (${projectId}, 1)
-      on conflict (project_id) do update set requested_seq = cache_state.requested_seq + 1
+      insert into cache_state (project_id, requested_seq, lease_owner, lease_until) values (${projectId}, 1, 'bench-builder', now() + interval '1 hour')
+      on conflict (project_id) do update set requested_seq = cache_state.requested_seq + 1,
+        lease_owner = excluded.lease_owner, lease_until = excluded.lease_until
       returning requested_seq::int as seq`;
     const before = await memory();
     const started = performance.now();
@@ -45,6 +48,7 @@ async function main() {
       { projectId, seq: row!.seq },
     );
     const ms = Math.round(performance.now() - started);
+    await sql`update cache_state set lease_owner = null, lease_until = null where project_id = ${projectId} and lease_owner = 'bench-builder'`;
     const after = await memory();
     const report: StandaloneBuild = {
       ms,

@@ -25,7 +25,7 @@ export type DepsInput = {
   sql: Sql;
   counters: CounterStore;
   objects: ObjectStore;
-  /** Makes the queue; an in-process queue runs `build` (the core builder over these same deps). */
+  /** Makes the queue; a queue whose worker runs in this process runs `build` (the core builder over these same deps). */
   queue: (build: (message: RebuildMessage) => Promise<void>) => RebuildQueue;
   adminToken: string;
   clock?: Clock;
@@ -37,7 +37,7 @@ export function assembleDeps(input: DepsInput): Deps {
   const cache = createCacheReader({ objects, log });
   const build = async (message: RebuildMessage) => {
     const result = await buildProjectCache(deps, message);
-    // The in-process builder tells this process's reader at once; others see it within a second.
+    // A build in this process tells this process's reader at once; others see it within a second.
     if (result.status === 'built') cache.invalidate(message.projectId);
   };
   const events = createEventBus(log);
@@ -63,7 +63,7 @@ export function assembleDeps(input: DepsInput): Deps {
         const [row] = await sql<{ on: boolean }[]>`select auto_rebuild as on from projects where id = ${projectId}`;
         return row?.on === true;
       },
-      request: (projectId) => requestRebuild(deps, { projectId, actor: AUTO_REBUILD }),
+      request: (projectId, delayMs) => requestRebuild(deps, { projectId, actor: AUTO_REBUILD, ...(delayMs ? { delayMs } : {}) }),
       log,
     }),
     clock,

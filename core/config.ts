@@ -1,6 +1,6 @@
 // Environment -> typed Config. Nothing set at all means embedded local mode: PGlite under the data
-// dir, in-memory counters, a filesystem object store and an in-process rebuild queue. Lambda entries
-// build the same Config from SST's linked resources (functions/lambda/resource-env.ts).
+// dir, in-memory counters, a filesystem object store and the rebuild queue in that same database.
+// Lambda entries build the same Config from SST's linked resources (functions/lambda/resource-env.ts).
 import * as v from 'valibot';
 
 const optionalString = v.optional(v.pipe(v.string(), v.trim(), v.transform((s) => (s === '' ? undefined : s))));
@@ -46,7 +46,7 @@ export const EnvSchema = v.object({
   /** Set by Lambda; the region for S3 and SQS when S3_REGION is not. */
   AWS_REGION: optionalString,
   S3_FORCE_PATH_STYLE: boolFrom(false),
-  /** SQS queue for rebuild requests; unset means the in-process queue and builder. */
+  /** SQS queue for rebuild requests; unset means the durable queue in Postgres, built by every process's worker. */
   SQS_QUEUE_URL: optionalString,
   SQS_ENDPOINT: optionalString,
   SQS_DEAD_LETTER_QUEUE_URL: optionalString,
@@ -61,6 +61,10 @@ export const EnvSchema = v.object({
   /** The self-hosted server gives a client this long to send a whole request, and its headers. */
   HTTP_REQUEST_TIMEOUT_MS: intFrom(30000, 1000, 600000),
   HTTP_HEADERS_TIMEOUT_MS: intFrom(10000, 1000, 600000),
+  /** How often a process's rebuild worker looks for builds that another process queued (no SQS). */
+  REBUILD_POLL_MS: intFrom(2000, 50, 60000),
+  /** On SIGTERM / Ctrl-C, how long `npm start` waits for in-flight requests and the running build. */
+  SHUTDOWN_TIMEOUT_MS: intFrom(10000, 0, 600000),
   /** Debounce for auto_rebuild after writes. */
   AUTO_REBUILD_DEBOUNCE_MS: intFrom(2000, 0, 600000),
   LOG_REQUESTS: boolFrom(true),

@@ -12,12 +12,15 @@ import { resolveAdminToken } from './auth/admin-token.ts';
 import { createCounterStore } from './adapters/counter-store.ts';
 import { createObjectStore, createRebuildQueue } from './adapters/cache-adapters.ts';
 import { assembleDeps } from './assemble-deps.ts';
+import type { PostgresRebuildQueue } from './adapters/rebuild-queue-postgres.ts';
 
 export type Runtime = {
   deps: Deps;
   /** Where the admin token came from, so the local server can tell a newcomer. */
   adminTokenSource: Awaited<ReturnType<typeof resolveAdminToken>>;
   embedded: EmbeddedPostgres | undefined;
+  /** The rebuild worker of this process (unset on SQS, where the builder Lambda builds). */
+  rebuilds: PostgresRebuildQueue | undefined;
   close(): Promise<void>;
 };
 
@@ -45,20 +48,29 @@ export async function createRuntime(
     const counters = createCounterStore(config, options.counterKeyPrefix);
     closers.push(() => counters.close());
     const adminTokenSource = await resolveAdminToken(config.TMS_ADMIN_TOKEN, dataDir);
+    let rebuilds: PostgresRebuildQueue | undefined;
     const deps = assembleDeps({
       config,
       log,
       sql,
       counters,
       objects: createObjectStore(config, dataDir),
-      queue: (build) => createRebuildQueue(config, { log, build }),
+      queue: (build) => {
+        // PGlite's data dir belongs to this one process: any claim in it is a killed run's leftover.
+        const made = createRebuildQueue(config, { log, sql, build, soleWorker: embedded !== undefined });
+        rebuilds = made.worker;
+        return made.queue;
+      },
       adminToken: adminTokenSource.token,
     });
+    // Pending auto rebuilds are made due first; the queue then finishes its running builds and
+    // leaves the rest in the database for the next process.
     closers.push(() => deps.queue.close(), () => deps.autoRebuild.flush());
     return {
       deps,
       adminTokenSource,
       embedded,
+      rebuilds,
       async close() {
         for (const close of closers.reverse()) await close().catch(() => {});
         await sql.end({ timeout: 5 });

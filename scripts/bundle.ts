@@ -79,8 +79,8 @@ const deniedEverywhere: { pattern: RegExp; why: string }[] = [
   { pattern: /^functions\/(local|migrate|route-groups)\.ts$/, why: 'local server / migrate command / every route group' },
   { pattern: /^core\/(create-runtime|db\/embedded|db\/migrate|db\/open-database)\.ts$/, why: 'long-running runtime, embedded database, migrations' },
   {
-    pattern: /^core\/adapters\/(counter-store|cache-adapters|counter-store-redis|object-store-fs|rebuild-queue-memory)\.ts$/,
-    why: 'adapter selectors import every adapter; fs and in-process adapters are not for Lambda',
+    pattern: /^core\/adapters\/(counter-store|cache-adapters|counter-store-redis|object-store-fs|rebuild-queue-postgres)\.ts$/,
+    why: 'adapter selectors import every adapter; the fs store and the Postgres queue\'s worker are not for Lambda',
   },
 ];
 

@@ -1,13 +1,15 @@
 // Picks the cache pipeline's adapters from configuration: S3 and SQS when named, otherwise a
-// directory under the data dir and the in-process queue (local mode needs no setting at all).
+// directory under the data dir and the durable queue in Postgres, with its worker in this process
+// (local mode needs no setting at all).
 import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { ObjectStore } from '../ports/object-store.ts';
+import type { Sql } from '../db/client.ts';
 import type { RebuildMessage, RebuildQueue } from '../ports/rebuild-queue.ts';
 import { createFsObjectStore } from './object-store-fs.ts';
 import { s3ObjectStoreFromConfig } from './object-store-s3.ts';
-import { createInProcessRebuildQueue } from './rebuild-queue-memory.ts';
+import { createPostgresRebuildQueue, type PostgresRebuildQueue } from './rebuild-queue-postgres.ts';
 import { createSqsRebuildQueue, sqsClientFromConfig } from './rebuild-queue-sqs.ts';
 
 export function createObjectStore(
@@ -18,10 +20,20 @@ export function createObjectStore(
   return bucket ? s3ObjectStoreFromConfig({ ...config, S3_BUCKET: bucket }) : createFsObjectStore(join(dataDir, 'objects'));
 }
 
+/** The queue, and its worker when builds run in this process (not on SQS, where the builder Lambda runs them). */
 export function createRebuildQueue(
-  config: Pick<Config, 'SQS_QUEUE_URL' | 'SQS_ENDPOINT' | 'AWS_REGION'>,
-  options: { log: Logger; build: (message: RebuildMessage) => Promise<void> },
-): RebuildQueue {
-  if (!config.SQS_QUEUE_URL) return createInProcessRebuildQueue({ handle: options.build, log: options.log });
-  return createSqsRebuildQueue({ queueUrl: config.SQS_QUEUE_URL, client: sqsClientFromConfig(config) });
+  config: Pick<Config, 'SQS_QUEUE_URL' | 'SQS_ENDPOINT' | 'AWS_REGION' | 'REBUILD_POLL_MS'>,
+  options: { log: Logger; sql: Sql; build: (message: RebuildMessage) => Promise<void>; soleWorker: boolean },
+): { queue: RebuildQueue; worker: PostgresRebuildQueue | undefined } {
+  if (config.SQS_QUEUE_URL) {
+    return { queue: createSqsRebuildQueue({ queueUrl: config.SQS_QUEUE_URL, client: sqsClientFromConfig(config) }), worker: undefined };
+  }
+  const worker = createPostgresRebuildQueue({
+    sql: options.sql,
+    handle: options.build,
+    log: options.log,
+    pollMs: config.REBUILD_POLL_MS,
+    soleWorker: options.soleWorker,
+  });
+  return { queue: worker, worker };
 }

@@ -1,9 +1,16 @@
 // The spec's "portal setting": with auto_rebuild on, writes queue a rebuild, debounced per project
 // so that a burst of edits costs one build. It is a subscriber of committed domain events: any
 // event that changes what a project serves (keys, groups, languages, translations), whoever made
-// it (API, portal, import, restore), schedules it. In a long-running process the debounce is a
-// timer; on Lambda (debounceMs 0) each write queues at once and the builder's sequence check
-// coalesces them. The project's setting is read when the timer fires, so it is never stale.
+// it (API, portal, import, restore), schedules it. On Lambda (debounceMs 0) each write queues at
+// once and the builder's sequence check coalesces them.
+//
+// In a long-running process the debounce is a timer, which a kill would lose. So the first write of
+// a quiet period also records a held request in the durable queue (cache_state) that becomes due
+// after holdMs (ten debounces): the timer makes it due as soon as the writes pause, as before; if
+// the process dies first, whichever process runs next builds once the hold has passed. The hold is
+// also the longest a continuous burst waits for a build. The project's setting is read when the
+// hold is made and again when the timer fires (a project found off is asked again after holdMs, or
+// at once after a project.updated event of this process).
 import type { Logger } from '../log.ts';
 import type { EventSubscriber } from '../events/event-bus.ts';
 import { changesContent } from '../events/domain-event.ts';
@@ -17,37 +24,61 @@ export type AutoRebuilder = {
 
 export function createAutoRebuilder(options: {
   debounceMs: number;
-  /** Whether the project has auto_rebuild on (read when a rebuild would fire). */
+  /** Whether the project has auto_rebuild on. */
   enabled: (projectId: string) => Promise<boolean>;
-  request: (projectId: string) => Promise<unknown>;
+  /** Queues a rebuild: due now, or held for delayMs. */
+  request: (projectId: string, delayMs?: number) => Promise<unknown>;
   log: Logger;
 }): AutoRebuilder {
-  const timers = new Map<string, NodeJS.Timeout>();
-  const fire = async (projectId: string) => {
-    timers.delete(projectId);
+  const { debounceMs } = options;
+  const holdMs = debounceMs * 10;
+  // Per project with a quiet period running: its timer, and until when the durable hold lasts.
+  const waiting = new Map<string, { timer?: NodeJS.Timeout; heldUntil: number }>();
+
+  const attempt = async (projectId: string, delayMs?: number) => {
     try {
-      if (await options.enabled(projectId)) await options.request(projectId);
+      if (await options.enabled(projectId)) await options.request(projectId, delayMs);
     } catch (error) {
       options.log.error('auto rebuild not queued', { project_id: projectId, error: String(error) });
     }
   };
+  const fire = async (projectId: string) => {
+    waiting.delete(projectId);
+    await attempt(projectId);
+  };
   const schedule = async (projectId: string) => {
-    if (options.debounceMs <= 0) return fire(projectId);
-    clearTimeout(timers.get(projectId));
-    const timer = setTimeout(() => void fire(projectId), options.debounceMs);
+    if (debounceMs <= 0) return void (await attempt(projectId));
+    let entry = waiting.get(projectId);
+    if (!entry) waiting.set(projectId, (entry = { heldUntil: 0 }));
+    clearTimeout(entry.timer);
+    const timer = setTimeout(() => void fire(projectId), debounceMs);
     timer.unref();
-    timers.set(projectId, timer);
+    entry.timer = timer;
+    if (Date.now() >= entry.heldUntil) {
+      // Marked first, so that concurrent writes of the project make one hold, not one each. A
+      // project found off is not asked again until then either: the timer's check decides.
+      entry.heldUntil = Date.now() + holdMs;
+      await attempt(projectId, holdMs);
+    }
   };
   return {
     async subscriber(events) {
       const projects = new Set<string>();
-      for (const event of events) if (event.projectId && changesContent(event.type)) projects.add(event.projectId);
+      for (const event of events) {
+        if (!event.projectId) continue;
+        if (changesContent(event.type)) projects.add(event.projectId);
+        // The setting may have changed: the next write asks again instead of trusting "off".
+        else if (event.type === 'project.updated') {
+          const entry = waiting.get(event.projectId);
+          if (entry) entry.heldUntil = 0;
+        }
+      }
       await Promise.all([...projects].map(schedule));
     },
     async flush() {
-      const pending = [...timers.keys()];
-      for (const projectId of pending) clearTimeout(timers.get(projectId));
-      await Promise.all(pending.map(fire));
+      const pending = [...waiting.entries()];
+      for (const [, entry] of pending) clearTimeout(entry.timer);
+      await Promise.all(pending.map(([projectId]) => fire(projectId)));
     },
   };
 }

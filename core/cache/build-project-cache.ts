@@ -1,5 +1,5 @@
 // The builder: one core function behind both the SQS handler (functions/builder) and the
-// in-process queue. Idempotent and safe to retry: a build writes only new immutable names, and
+// Postgres queue's worker. Idempotent and safe to retry: a build writes only new immutable names, and
 // publishes by writing the pointer last; a crash before that leaves the previous build serving.
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
@@ -96,7 +96,8 @@ export async function buildProjectCache(
       on conflict (project_id) do update set
         built_seq = greatest(cache_state.built_seq, excluded.built_seq),
         last_build_id = excluded.last_build_id,
-        last_rebuilt_at = excluded.last_rebuilt_at`;
+        last_rebuilt_at = excluded.last_rebuilt_at,
+        attempts = 0, failed_at = null, last_error = null`;
     tx.record({
       type: 'cache.built',
       projectId,

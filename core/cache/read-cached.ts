@@ -8,6 +8,7 @@ import { useCase } from '../use-case.ts';
 import { isGroupName } from '../validation.ts';
 import { LanguageCode } from '../languages/language-code.ts';
 import { contentHash } from './encode-variants.ts';
+import { readBuildState, type BuildState } from './build-state.ts';
 import { groupKey, languageKey, manifestKey, type BuildIndex, type Encoding, type FileEntry } from './layout.ts';
 
 type CacheDeps = Pick<Deps, 'cache'>;
@@ -111,10 +112,13 @@ export const cachedManifest = useCase(ProjectCommand, async (deps: CacheDeps, { 
   return fileOf(deps, index, entry, () => manifestKey(projectId, index.build_id));
 });
 
-export type CacheStatus = { project_id: string; last_rebuilt_at: string | null; ready: boolean };
+export type CacheStatus = { project_id: string; last_rebuilt_at: string | null; ready: boolean } & BuildState;
 
-/** What the cached endpoints serve right now (a fresh pointer read, not the serving TTL). */
-export const cacheStatus = useCase(ProjectCommand, async (deps: CacheDeps, { projectId }): Promise<CacheStatus> => {
-  const pointer = await deps.cache.pointer(projectId, { fresh: true });
-  return { project_id: projectId, last_rebuilt_at: pointer?.built_at ?? null, ready: pointer !== null };
+/**
+ * What the cached endpoints serve right now (a fresh pointer read, not the serving TTL), and beside
+ * the spec's fields whether a requested build is still to come or failing (core/cache/build-state.ts).
+ */
+export const cacheStatus = useCase(ProjectCommand, async (deps: CacheDeps & Pick<Deps, 'sql'>, { projectId }): Promise<CacheStatus> => {
+  const [pointer, state] = await Promise.all([deps.cache.pointer(projectId, { fresh: true }), readBuildState(deps.sql, projectId)]);
+  return { project_id: projectId, last_rebuilt_at: pointer?.built_at ?? null, ready: pointer !== null, ...state };
 });

@@ -6,6 +6,7 @@
 //    is configured, instead of blocking its message group through every redelivery.
 import { parseRebuildMessage } from '../../core/adapters/rebuild-queue-sqs.ts';
 import { buildProjectCache } from '../../core/cache/build-project-cache.ts';
+import { recordBuildFailure } from '../../core/cache/build-state.ts';
 import type { Deps } from '../../core/deps.ts';
 import type { RebuildMessage } from '../../core/ports/rebuild-queue.ts';
 
@@ -64,6 +65,10 @@ export async function handleRebuildRecords(
           receive_count: record.attributes?.ApproximateReceiveCount,
           error: error instanceof Error ? (error.stack ?? error.message) : String(error),
         });
+        // GET /v1/cache/status shows it as failed until a build succeeds; SQS redelivers the record.
+        await recordBuildFailure(deps.sql, message.projectId).catch((recordError) =>
+          deps.log.warn('build failure not recorded', { project_id: message.projectId, error: String(recordError) }),
+        );
         failures.push(...group.slice(i).map((r) => r.messageId));
         return;
       }

@@ -11,27 +11,28 @@ import {
   SendMessageCommand,
 } from '@aws-sdk/client-sqs';
 import type { Message, SQSClient } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createInProcessRebuildQueue } from '../../core/adapters/rebuild-queue-memory.ts';
-import { createSqsClient, createSqsRebuildQueue, parseRebuildMessage } from '../../core/adapters/rebuild-queue-sqs.ts';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createPostgresRebuildQueue, type PostgresRebuildQueue, type PostgresRebuildQueueOptions } from '../../core/adapters/rebuild-queue-postgres.ts';
+import { BUILD_FAILED_MESSAGE, readBuildState } from '../../core/cache/build-state.ts';
+import { createSql, type Sql } from '../../core/db/client.ts';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../core/db/embedded.ts';
 import { createMemoryLogger, silentLogger } from '../../core/log.ts';
+import { createSqsClient, createSqsRebuildQueue, parseRebuildMessage } from '../../core/adapters/rebuild-queue-sqs.ts';
 import type { RebuildMessage, RebuildQueue } from '../../core/ports/rebuild-queue.ts';
 import { startSqsEmulator } from '../support/sqs-emulator.ts';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A promise with its resolve function, to hold a build open until the test lets it finish. */
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { open, opened };
-}
 
 type QueueUnderTest = {
   queue: RebuildQueue;
   /** The next message the consumer side received, in the form the builder would see. */
   next(): Promise<RebuildMessage>;
+  /** A project the queue may take requests for (a row in `projects` for the Postgres queue). */
+  newProject?(): Promise<string>;
 };
+
+const projectOf = (subject: QueueUnderTest) => (subject.newProject ? subject.newProject() : Promise.resolve(randomUUID()));
 
 function rebuildQueueContract(name: string, create: () => Promise<QueueUnderTest>) {
   describe(`RebuildQueue contract: ${name}`, () => {
@@ -41,13 +42,13 @@ function rebuildQueueContract(name: string, create: () => Promise<QueueUnderTest
     });
 
     it('delivers a sent message to the consumer with the same payload', async () => {
-      const message = { projectId: randomUUID(), seq: 7 };
+      const message = { projectId: await projectOf(subject), seq: 7 };
       await subject.queue.send(message);
       expect(await subject.next()).toEqual(message);
     });
 
     it('delivers messages of several projects', async () => {
-      const messages = [0, 1, 2].map((seq) => ({ projectId: randomUUID(), seq }));
+      const messages = await Promise.all([1, 2, 3].map(async (seq) => ({ projectId: await projectOf(subject), seq })));
       for (const message of messages) await subject.queue.send(message);
       const received = [await subject.next(), await subject.next(), await subject.next()];
       expect(received.sort((a, b) => a.seq - b.seq)).toEqual(messages);
@@ -61,14 +62,86 @@ function rebuildQueueContract(name: string, create: () => Promise<QueueUnderTest
 }
 
 // ---------------------------------------------------------------------------------------------
-// In-process queue
+// Postgres queue (embedded PGlite by default, real Postgres with DATABASE_URL)
 
-rebuildQueueContract('in-process', async () => {
+let db: TestDatabase;
+let embedded: EmbeddedPostgres | undefined;
+let pg: Sql;
+/** A second pool on the same database, for a second "replica" (real Postgres only: PGlite's socket takes one). */
+let pg2: Sql | undefined;
+const openQueues: PostgresRebuildQueue[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  if (db.kind === 'embedded') {
+    embedded = await startEmbeddedPostgres({ loadDataDir: db.tarball });
+    pg = createSql(embedded.url, { path: embedded.path, max: 1, prepare: true, connectTimeoutSeconds: 5 });
+  } else {
+    pg = createSql(db.url, { max: 4, prepare: true, connectTimeoutSeconds: 5 });
+    pg2 = createSql(db.url, { max: 4, prepare: true, connectTimeoutSeconds: 5 });
+  }
+});
+afterAll(async () => {
+  await pg?.end();
+  await pg2?.end();
+  await embedded?.close();
+  if (db?.kind === 'postgres') await db.drop();
+});
+afterEach(async () => {
+  for (const queue of openQueues.splice(0)) await queue.close();
+  // Each test starts with an empty queue: a leftover row would be built by the next test's worker.
+  await pg`delete from cache_state`;
+});
+
+async function newProject(): Promise<string> {
+  const [row] = await pg<{ id: string }[]>`
+    with a as (insert into accounts (name, plan) values ('queue test', 'team') returning id)
+    insert into projects (account_id, name) select id, 'queue test' from a returning id`;
+  return row!.id;
+}
+
+function pgQueue(options: Partial<PostgresRebuildQueueOptions> & Pick<PostgresRebuildQueueOptions, 'handle'>): PostgresRebuildQueue {
+  const queue = createPostgresRebuildQueue({ sql: pg, log: silentLogger, pollMs: 50, ...options });
+  openQueues.push(queue);
+  return queue;
+}
+
+/** What requestRebuild does: bump the project's sequence (committed), then send it. */
+async function request(queue: RebuildQueue, projectId: string, sql: Sql = pg): Promise<number> {
+  const [row] = await sql<{ seq: number }[]>`
+    insert into cache_state (project_id, requested_seq) values (${projectId}, 1)
+    on conflict (project_id) do update set requested_seq = cache_state.requested_seq + 1, not_before = null
+    returning requested_seq::int as seq`;
+  await queue.send({ projectId, seq: row!.seq });
+  return row!.seq;
+}
+
+/** What a build does with cache_state: it covers the sequence it saw when it started. */
+async function markBuilt(projectId: string, seq: number, sql: Sql = pg) {
+  await sql`update cache_state set built_seq = greatest(built_seq, ${seq}), attempts = 0, failed_at = null, last_error = null where project_id = ${projectId}`;
+}
+
+/** A promise with its resolve function, to hold a build open until the test lets it finish. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { open, opened };
+}
+
+async function until(condition: () => Promise<boolean> | boolean, ms = 10_000) {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(20);
+  }
+}
+
+rebuildQueueContract('postgres', async () => {
   const received: RebuildMessage[] = [];
   const waiting: ((message: RebuildMessage) => void)[] = [];
-  const queue = createInProcessRebuildQueue({
-    log: silentLogger,
+  const queue = pgQueue({
     handle: async (message) => {
+      await markBuilt(message.projectId, message.seq);
       const waiter = waiting.shift();
       if (waiter) waiter(message);
       else received.push(message);
@@ -76,6 +149,7 @@ rebuildQueueContract('in-process', async () => {
   });
   return {
     queue,
+    newProject,
     next: () => {
       const message = received.shift();
       return message ? Promise.resolve(message) : new Promise((resolve) => waiting.push(resolve));
@@ -83,218 +157,280 @@ rebuildQueueContract('in-process', async () => {
   };
 });
 
-describe('in-process rebuild queue', () => {
-  it('collapses ten sends during a slow build into one more build, with the highest seq', async () => {
-    const projectId = randomUUID();
+describe('Postgres rebuild queue', () => {
+  it('collapses ten requests during a slow build into one more build, with the highest seq', async () => {
+    const projectId = await newProject();
     const calls: number[] = [];
     const build = gate();
     const started = gate();
-    const queue = createInProcessRebuildQueue({
-      log: silentLogger,
+    const queue = pgQueue({
       handle: async ({ seq }) => {
         calls.push(seq);
         started.open();
         await build.opened;
+        await markBuilt(projectId, seq);
       },
     });
-    await queue.send({ projectId, seq: 0 });
+    await request(queue, projectId);
     await started.opened;
-    for (let seq = 1; seq <= 10; seq++) await queue.send({ projectId, seq });
+    expect(await readBuildState(pg, projectId)).toMatchObject({ pending: true, build_state: 'building' });
+    for (let i = 0; i < 10; i++) await request(queue, projectId);
     build.open();
     await queue.idle();
-    expect(calls).toEqual([0, 10]);
+    expect(calls).toEqual([1, 11]);
+    expect(await readBuildState(pg, projectId)).toEqual({ pending: false, build_state: 'idle', failed_at: null, last_error: null });
   });
 
-  it('turns a burst of ten sends into at most two builds even when builds are instant', async () => {
-    const projectId = randomUUID();
-    const calls: { seq: number; at: number }[] = [];
-    const queue = createInProcessRebuildQueue({ log: silentLogger, handle: async ({ seq }) => void calls.push({ seq, at: Date.now() }) });
-    const sentAt = Date.now();
-    for (let seq = 1; seq <= 10; seq++) {
-      await queue.send({ projectId, seq });
-      await sleep(2); // calls a few milliseconds apart, slower than the builds themselves
-    }
-    await queue.idle();
-    expect(calls.map((c) => c.seq)).toEqual([1, 10]);
-    expect(calls[0]!.at - sentAt, 'a lone rebuild is not delayed').toBeLessThan(20);
-  });
-
-  it('with minIntervalMs 0, builds again as soon as the previous build finished', async () => {
-    const projectId = randomUUID();
+  it('turns a burst of ten requests into at most two builds even when builds are instant', async () => {
+    const projectId = await newProject();
     const calls: number[] = [];
-    const queue = createInProcessRebuildQueue({ log: silentLogger, minIntervalMs: 0, handle: async ({ seq }) => void calls.push(seq) });
-    for (let seq = 1; seq <= 3; seq++) {
-      await queue.send({ projectId, seq });
-      await sleep(5);
-    }
-    await queue.idle();
-    expect(calls).toEqual([1, 2, 3]);
-  });
-
-  it('keeps the highest seq when sends arrive out of order', async () => {
-    const projectId = randomUUID();
-    const calls: number[] = [];
-    const build = gate();
-    const queue = createInProcessRebuildQueue({
-      log: silentLogger,
+    const queue = pgQueue({
+      // A burst is requests closer together than this: wide, since each request here is a
+      // database round trip on a shared, loaded machine (the default is 100 ms).
+      minIntervalMs: 2000,
       handle: async ({ seq }) => {
         calls.push(seq);
-        await build.opened;
+        await markBuilt(projectId, seq);
       },
     });
-    await queue.send({ projectId, seq: 1 });
-    await queue.send({ projectId, seq: 5 });
-    await queue.send({ projectId, seq: 3 });
-    build.open();
+    for (let i = 0; i < 10; i++) {
+      await request(queue, projectId);
+      await sleep(2);
+    }
     await queue.idle();
-    expect(calls).toEqual([1, 5]);
-  });
-
-  it('returns from send before the build finishes', async () => {
-    const build = gate();
-    let finished = false;
-    const queue = createInProcessRebuildQueue({
-      log: silentLogger,
-      handle: async () => {
-        await build.opened;
-        finished = true;
-      },
-    });
-    await queue.send({ projectId: randomUUID(), seq: 1 });
-    expect(finished).toBe(false);
-    build.open();
-    await queue.idle();
-    expect(finished).toBe(true);
+    expect(calls.length).toBeLessThanOrEqual(2);
+    expect(calls.at(-1)).toBe(10);
   });
 
   it('never overlaps builds of one project, while different projects build in parallel', async () => {
-    const projects = [randomUUID(), randomUUID()];
+    const projects = [await newProject(), await newProject()];
     const runningPerProject = new Map<string, number>();
     let running = 0;
     let maxRunning = 0;
     let maxPerProject = 0;
-    const queue = createInProcessRebuildQueue({
-      log: silentLogger,
-      handle: async ({ projectId }) => {
+    const queue = pgQueue({
+      handle: async ({ projectId, seq }) => {
         const mine = (runningPerProject.get(projectId) ?? 0) + 1;
         runningPerProject.set(projectId, mine);
         maxPerProject = Math.max(maxPerProject, mine);
         maxRunning = Math.max(maxRunning, ++running);
-        await sleep(15);
+        await sleep(40);
         runningPerProject.set(projectId, mine - 1);
         running--;
+        await markBuilt(projectId, seq);
       },
     });
-    for (let seq = 1; seq <= 20; seq++) {
-      for (const projectId of projects) await queue.send({ projectId, seq });
-      await sleep(4);
+    for (let i = 0; i < 10; i++) {
+      for (const projectId of projects) await request(queue, projectId);
+      await sleep(10);
     }
     await queue.idle();
     expect(maxPerProject).toBe(1);
+    // Two projects can build side by side (on PGlite too: the builds here hold no connection).
     expect(maxRunning).toBe(2);
   });
 
-  it('always ends with a build that saw every write committed before the last send', async () => {
-    const projects: string[] = [randomUUID(), randomUUID(), randomUUID()];
-    const committed = new Map(projects.map((p) => [p, 0])); // stands in for the database
+  it('always ends with a build that started after the last request', async () => {
+    const projects = [await newProject(), await newProject(), await newProject()];
     const lastBuildSaw = new Map<string, number>();
-    const queue = createInProcessRebuildQueue({
-      log: silentLogger,
+    const queue = pgQueue({
       handle: async ({ projectId }) => {
-        const snapshot = committed.get(projectId)!; // a build reads the state when it starts
-        await sleep(Math.random() * 5);
-        lastBuildSaw.set(projectId, snapshot);
+        // A build reads the state when it starts, as the snapshot does.
+        const [row] = await pg<{ seq: number }[]>`select requested_seq::int as seq from cache_state where project_id = ${projectId}`;
+        await sleep(Math.random() * 10);
+        lastBuildSaw.set(projectId, row!.seq);
+        await markBuilt(projectId, row!.seq);
       },
     });
-    for (let i = 0; i < 60; i++) {
+    const requested = new Map<string, number>();
+    for (let i = 0; i < 30; i++) {
       const projectId = projects[i % projects.length]!;
-      const version = committed.get(projectId)! + 1;
-      committed.set(projectId, version);
-      await queue.send({ projectId, seq: version });
-      if (Math.random() < 0.5) await sleep(Math.random() * 4);
+      requested.set(projectId, await request(queue, projectId));
+      if (Math.random() < 0.5) await sleep(Math.random() * 8);
     }
     await queue.idle();
-    expect(lastBuildSaw).toEqual(committed);
+    expect(lastBuildSaw).toEqual(requested);
   });
 
-  it('logs a failing build and still runs later ones', async () => {
-    const projectId = randomUUID();
+  it('shows a failed build as failed, retries it after a backoff, and clears the failure once a build succeeds', async () => {
+    const projectId = await newProject();
     const log = createMemoryLogger();
     const calls: number[] = [];
-    const queue = createInProcessRebuildQueue({
+    const queue = pgQueue({
       log,
+      retryBaseMs: 300,
       handle: async ({ seq }) => {
-        calls.push(seq);
-        if (seq === 1) throw new Error('build exploded');
+        calls.push(Date.now());
+        if (calls.length === 1) throw new Error('disk full at /secret/path');
+        await markBuilt(projectId, seq);
       },
     });
-    await queue.send({ projectId, seq: 1 });
+    await request(queue, projectId);
+    const failure = () => log.lines.find((line) => line.msg === 'rebuild failed');
+    await until(() => calls.length === 1 && failure() !== undefined);
+    await until(async () => (await readBuildState(pg, projectId)).build_state === 'failed');
+    const failed = await readBuildState(pg, projectId);
+    expect(failed).toMatchObject({ pending: true, build_state: 'failed', last_error: BUILD_FAILED_MESSAGE, failed_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+    expect(JSON.stringify(failed)).not.toContain('secret');
+    expect(log.lines[0]).toMatchObject({ level: 'info', msg: 'rebuild started', project_id: projectId, seq: 1 });
+    expect(failure()).toMatchObject({ level: 'error', msg: 'rebuild failed', project_id: projectId, seq: 1 });
+    expect(String(failure()!.error)).toContain('disk full at /secret/path');
+    // Retried by the worker on its own, not before the backoff.
+    await until(() => calls.length === 2);
+    expect(calls[1]! - calls[0]!).toBeGreaterThanOrEqual(250);
     await queue.idle();
-    await queue.send({ projectId, seq: 2 });
-    await queue.idle();
-    expect(calls).toEqual([1, 2]);
-    expect(log.lines).toHaveLength(1);
-    expect(log.lines[0]).toMatchObject({ level: 'error', msg: 'rebuild failed', projectId, seq: 1 });
-    expect(String(log.lines[0]!.error)).toContain('build exploded');
+    expect(await readBuildState(pg, projectId)).toEqual({ pending: false, build_state: 'idle', failed_at: null, last_error: null });
   });
 
-  it('close() waits for the running and the pending build, and refuses new sends', async () => {
-    const projectId = randomUUID();
-    const finished: number[] = [];
-    const build = gate();
-    const queue = createInProcessRebuildQueue({
-      log: silentLogger,
+  it('a new request retries a failed build at once instead of waiting for the backoff', async () => {
+    const projectId = await newProject();
+    const calls: number[] = [];
+    const queue = pgQueue({
+      retryBaseMs: 60_000,
       handle: async ({ seq }) => {
-        await build.opened;
-        finished.push(seq);
+        calls.push(seq);
+        if (calls.length === 1) throw new Error('flaky');
+        await markBuilt(projectId, seq);
       },
     });
-    await queue.send({ projectId, seq: 1 });
-    await queue.send({ projectId, seq: 2 });
+    await request(queue, projectId);
+    await until(async () => (await readBuildState(pg, projectId)).build_state === 'failed');
+    await request(queue, projectId);
+    await until(() => calls.length === 2);
+    expect(calls).toEqual([1, 2]);
+  });
+
+  it('builds what was pending before the worker started, and a request held until later only then', async () => {
+    const [early, held] = [await newProject(), await newProject()];
+    await pg`insert into cache_state (project_id, requested_seq) values (${early}, 3)`;
+    await pg`insert into cache_state (project_id, requested_seq, not_before) values (${held}, 1, now() + interval '400 milliseconds')`;
+    const built: { projectId: string; at: number }[] = [];
+    const started = Date.now();
+    const queue = pgQueue({
+      handle: async ({ projectId, seq }) => {
+        built.push({ projectId, at: Date.now() - started });
+        await markBuilt(projectId, seq);
+      },
+    });
+    await until(() => built.length === 2);
+    expect(built.map((b) => b.projectId)).toEqual([early, held]);
+    expect(built[1]!.at).toBeGreaterThanOrEqual(350);
+    await queue.close();
+  });
+
+  it('retakes the claim of a worker that died once its lease lapses; a sole worker clears such claims at once', async () => {
+    const [lapsing, cleared] = [await newProject(), await newProject()];
+    // As a killed process leaves it: claimed, pending, never released.
+    await pg`insert into cache_state (project_id, requested_seq, lease_owner, lease_until, last_started_at)
+             values (${lapsing}, 1, 'dead-worker', now() + interval '500 milliseconds', now())`;
+    const built: { projectId: string; at: number }[] = [];
+    const started = Date.now();
+    const handle = async ({ projectId, seq }: RebuildMessage) => {
+      built.push({ projectId, at: Date.now() - started });
+      await markBuilt(projectId, seq);
+    };
+    expect((await readBuildState(pg, lapsing)).build_state).toBe('building');
+    pgQueue({ handle });
+    await until(() => built.length === 1);
+    expect(built[0]).toMatchObject({ projectId: lapsing });
+    expect(built[0]!.at).toBeGreaterThanOrEqual(400);
+
+    await pg`insert into cache_state (project_id, requested_seq, lease_owner, lease_until, last_started_at)
+             values (${cleared}, 1, 'dead-worker', now() + interval '1 hour', now() - interval '1 hour')`;
+    pgQueue({ handle, soleWorker: true });
+    await until(() => built.length === 2);
+    expect(built[1]).toMatchObject({ projectId: cleared });
+  });
+
+  it('renews its lease while a build runs longer than the lease, so no other worker takes it', async () => {
+    const projectId = await newProject();
+    const build = gate();
+    let calls = 0;
+    const handle = async ({ seq }: RebuildMessage) => {
+      calls++;
+      await build.opened;
+      await markBuilt(projectId, seq);
+    };
+    const first = pgQueue({ handle, leaseMs: 300 });
+    await request(first, projectId);
+    await until(() => calls === 1);
+    pgQueue({ handle, leaseMs: 300 }); // another worker, polling every 50 ms
+    await sleep(900);
+    expect(calls).toBe(1);
+    build.open();
+    await first.idle();
+    expect(calls).toBe(1);
+  });
+
+  it('two workers over one database (two pools on real Postgres) build a burst at most twice, never side by side', async () => {
+    const projectId = await newProject();
+    let running = 0;
+    let overlap = false;
+    const builds: string[] = [];
+    const worker = (name: string, sql: Sql) =>
+      pgQueue({
+        sql,
+        handle: async ({ seq }) => {
+          if (++running > 1) overlap = true;
+          builds.push(name);
+          await sleep(30);
+          running--;
+          await markBuilt(projectId, seq, sql);
+        },
+      });
+    const a = worker('a', pg);
+    const b = worker('b', pg2 ?? pg);
+    for (let i = 0; i < 10; i++) {
+      await request(i % 2 ? a : b, projectId, i % 2 ? pg : (pg2 ?? pg));
+      await sleep(3);
+    }
+    await until(async () => !(await readBuildState(pg, projectId)).pending);
+    await a.idle();
+    await b.idle();
+    expect(overlap).toBe(false);
+    expect(builds.length).toBeGreaterThanOrEqual(1);
+    expect(builds.length).toBeLessThanOrEqual(2);
+  });
+
+  it('close() waits for the running build, leaves pending requests for the next worker, and refuses sends', async () => {
+    const projectId = await newProject();
+    const build = gate();
+    const started = gate();
+    const calls: number[] = [];
+    const queue = pgQueue({
+      handle: async ({ seq }) => {
+        calls.push(seq);
+        started.open();
+        await build.opened;
+        await markBuilt(projectId, seq);
+      },
+    });
+    await request(queue, projectId);
+    await started.opened;
+    await request(queue, projectId);
+    expect(queue.building()).toBe(1);
     let closed = false;
     const closing = queue.close().then(() => (closed = true));
     await expect(queue.send({ projectId, seq: 3 })).rejects.toThrow(/closed/);
-    await sleep(10);
+    await sleep(50);
     expect(closed).toBe(false);
     build.open();
     await closing;
-    expect(finished).toEqual([1, 2]);
-  });
-
-  it('idle() resolves at once when nothing runs, and otherwise only after the last build, also one sent while waiting', async () => {
-    const projectId = randomUUID();
-    const finished: number[] = [];
-    const builds = [gate(), gate()];
-    const queue = createInProcessRebuildQueue({
-      log: silentLogger,
-      minIntervalMs: 0,
+    expect(calls).toEqual([1]);
+    expect(await readBuildState(pg, projectId)).toMatchObject({ pending: true, build_state: 'queued' });
+    // The next process builds it.
+    const next: number[] = [];
+    const again = pgQueue({
       handle: async ({ seq }) => {
-        await builds[seq - 1]!.opened;
-        finished.push(seq);
+        next.push(seq);
+        await markBuilt(projectId, seq);
       },
     });
-    const settledWithin = (promise: Promise<unknown>, ms: number) =>
-      Promise.race([promise.then(() => true), sleep(ms).then(() => false)]);
-
-    expect(await settledWithin(queue.idle(), 50), 'nothing sent: idle at once').toBe(true);
-
-    await queue.send({ projectId, seq: 1 });
-    let idle = false;
-    const idling = queue.idle().then(() => (idle = true));
-    await sleep(10);
-    expect(idle, 'a build is running').toBe(false);
-    await queue.send({ projectId, seq: 2 }); // joins while idle() waits
-    builds[0]!.open();
-    await sleep(10);
-    expect(finished).toEqual([1]);
-    expect(idle, 'the build sent while waiting is pending').toBe(false);
-    builds[1]!.open();
-    await idling;
-    expect(finished).toEqual([1, 2]);
-    expect(await settledWithin(queue.idle(), 50), 'all done: idle at once again').toBe(true);
-    await queue.close();
+    await again.idle();
+    expect(next).toEqual([2]);
   });
 });
+
 
 // ---------------------------------------------------------------------------------------------
 // SQS queue over the emulator

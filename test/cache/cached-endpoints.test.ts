@@ -11,7 +11,9 @@ describe('before the first build', () => {
   it('status is not ready and every cached endpoint answers 503 with a detail string', async () => {
     const p = await t.newProject();
     await seed(t, p, { 'home.title': { de: ['Hallo', 'approved'] } });
-    expect(await (await t.call(p.apiKey, 'GET', '/v1/cache/status')).json()).toEqual({ project_id: p.projectId, last_rebuilt_at: null, ready: false });
+    expect(await (await t.call(p.apiKey, 'GET', '/v1/cache/status')).json()).toEqual({
+      project_id: p.projectId, last_rebuilt_at: null, ready: false, pending: false, build_state: 'idle', failed_at: null, last_error: null,
+    });
     for (const path of CACHED) {
       const res = await t.call(p.apiKey, 'GET', path);
       expect(res.status, path).toBe(503);

@@ -2,7 +2,6 @@
 // build leaves the previous one serving, and auto_rebuild queues debounced builds after writes.
 import { describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../core/log.ts';
-import type { InProcessRebuildQueue } from '../../core/adapters/rebuild-queue-memory.ts';
 import { buildProjectCache } from '../../core/cache/build-project-cache.ts';
 import { buildsPrefix } from '../../core/cache/layout.ts';
 import type { ObjectStore } from '../../core/ports/object-store.ts';
@@ -11,7 +10,7 @@ import { rebuild, seed } from '../support/cache-helpers.ts';
 
 const log = createMemoryLogger();
 const t = useTestApp({ log });
-const idle = () => (t.runtime.deps.queue as InProcessRebuildQueue).idle();
+const idle = () => t.runtime.rebuilds!.idle();
 const builds = (projectId: string) => log.lines.filter((l) => l.msg === 'cache built' && l.project_id === projectId);
 
 describe('coalescing', () => {
@@ -98,6 +97,8 @@ describe('atomic publishing', () => {
       // Two languages: the first one's upload fails while the snapshot reads the second.
       await seed(failing, p, { 'home.title': { de: ['Erste', 'approved'], fr: ['Premier', 'approved'] } });
       await rebuild(failing, p);
+      // From here the test drives the builder by hand: the worker must not build the request itself.
+      await failing.runtime.rebuilds!.close();
       const objects = failing.runtime.deps.objects;
       let puts = 0;
       const flaky: ObjectStore = {
@@ -142,13 +143,13 @@ describe('auto_rebuild', () => {
       while (Date.now() < deadline && !(await (await app.call(p.apiKey, 'GET', '/v1/cache/status')).json()).ready) {
         await new Promise((r) => setTimeout(r, 50));
       }
-      await (app.runtime.deps.queue as InProcessRebuildQueue).idle();
+      await app.runtime.rebuilds!.idle();
       expect(await (await app.call(p.apiKey, 'GET', '/v1/cached/translations/de/home/home.title')).json()).toEqual({ value: 'd' });
       expect(builds(p.projectId)).toHaveLength(1);
       // Reads do not trigger builds.
       await app.call(p.apiKey, 'GET', '/v1/keys');
       await new Promise((r) => setTimeout(r, 400));
-      await (app.runtime.deps.queue as InProcessRebuildQueue).idle();
+      await app.runtime.rebuilds!.idle();
       expect(builds(p.projectId)).toHaveLength(1);
     } finally {
       await app.close();

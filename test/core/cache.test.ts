@@ -72,13 +72,21 @@ describe('requestRebuild', () => {
 describe('builds and cached reads', () => {
   it('is not ready before the first build; then serves the approved values as of the build, and the manifest stored once', async () => {
     const { p, ids } = await projectWithValues();
-    expect(await cacheStatus(core.deps, { projectId: p.projectId })).toEqual({ project_id: p.projectId, last_rebuilt_at: null, ready: false });
+    expect(await cacheStatus(core.deps, { projectId: p.projectId })).toEqual({
+      project_id: p.projectId,
+      last_rebuilt_at: null,
+      ready: false,
+      pending: false,
+      build_state: 'idle',
+      failed_at: null,
+      last_error: null,
+    });
     await domainError(cachedLanguage(core.deps, { projectId: p.projectId, language: 'de' }), 'not_ready');
 
     const since = await core.lastEventId();
     const message = await rebuild(p);
     const status = await cacheStatus(core.deps, { projectId: p.projectId });
-    expect(status).toMatchObject({ ready: true, last_rebuilt_at: expect.any(String) });
+    expect(status).toMatchObject({ ready: true, last_rebuilt_at: expect.any(String), pending: false, build_state: 'idle' });
 
     const language = await cachedLanguage(core.deps, { projectId: p.projectId, language: 'de' });
     expect(JSON.parse(text(await language.load('identity')))).toEqual({

@@ -312,7 +312,9 @@ async function runBuilder(records: SqsEventRecord[]) {
 describe('the cache over SQS and S3', () => {
   it('before any build: status and cached reads answer as the local server', async () => {
     const status = await same('cacheBuilds', { method: 'GET', path: '/v1/cache/status', headers: withKey(p) });
-    expect(status.json()).toEqual({ project_id: p.projectId, last_rebuilt_at: null, ready: false });
+    expect(status.json()).toEqual({
+      project_id: p.projectId, last_rebuilt_at: null, ready: false, pending: false, build_state: 'idle', failed_at: null, last_error: null,
+    });
     const notReady = await same('cached', { method: 'GET', path: '/v1/cached/translations/de', headers: withKey(p) });
     expect(notReady.status).toBe(503);
   });

@@ -19,6 +19,10 @@ export type LocalServer = {
   /** Waits until the output matches, or throws with the output after 10 s. */
   waitForOutput(pattern: RegExp): Promise<void>;
   stop(): Promise<void>;
+  /** Sends a signal (SIGKILL for a crash, SIGINT for Ctrl-C). */
+  kill(signal: NodeJS.Signals): void;
+  /** Resolves with the exit code (null when a signal ended it) once the process has exited. */
+  exited(): Promise<number | null>;
 };
 
 const running = new Set<ChildProcess>();
@@ -64,12 +68,15 @@ export async function startLocalServer(env: Record<string, string>): Promise<Loc
       child.once('exit', onExit);
       check();
     });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await waitForOutput(/"msg":"tms listening"/, 30_000);
   const url = /"msg":"tms listening","url":"([^"]+)"/.exec(out)![1]!;
   return {
     url,
     output: () => out,
     waitForOutput,
+    kill: (signal) => void child.kill(signal),
+    exited: () => exited,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

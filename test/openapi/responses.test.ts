@@ -4,7 +4,6 @@
 // schema. Every operation must be called with a 2xx at least once, so a new route gets a call here.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { InProcessRebuildQueue } from '../../core/adapters/rebuild-queue-memory.ts';
 import { ADMIN_TOKEN, useTestApp, type TestProject } from '../support/test-app.ts';
 import { deref, operations, validate, type Doc, type Operation } from './openapi-support.ts';
 
@@ -129,7 +128,7 @@ describe('every answer is one the document promises', () => {
   it('the cache and the cached reads, with their ETags and 304s', async () => {
     expect((await call('readCachedManifest')).status).toBe(503);
     expect((await call('rebuildCache')).status).toBe(202);
-    await (t.runtime.deps.queue as InProcessRebuildQueue).idle();
+    await t.runtime.rebuilds!.idle();
     const status = await call('readCacheStatus');
     expect((await status.json()).ready).toBe(true);
 

@@ -1,12 +1,11 @@
-// Helpers for tests of the cache pipeline on the in-process queue.
-import type { InProcessRebuildQueue } from '../../core/adapters/rebuild-queue-memory.ts';
+// Helpers for tests of the cache pipeline on the local server's queue (its worker builds in process).
 import type { TestApp, TestProject } from './test-app.ts';
 
-/** POST /v1/cache/rebuild and wait for the in-process builder to finish. */
+/** POST /v1/cache/rebuild and wait for this process's worker to build it. */
 export async function rebuild(t: TestApp, p: TestProject): Promise<void> {
   const res = await t.call(p.apiKey, 'POST', '/v1/cache/rebuild');
   if (res.status !== 202) throw new Error(`rebuild: ${res.status} ${await res.text()}`);
-  await (t.runtime.deps.queue as InProcessRebuildQueue).idle();
+  await t.runtime.rebuilds!.idle();
 }
 
 /** Creates keys (group.name) with values per language: { 'home.title': { de: ['Hallo', 'approved'] } }. */
