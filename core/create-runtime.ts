@@ -54,7 +54,7 @@ export async function createRuntime(
       queue: (build) => createRebuildQueue(config, { log, build }),
       adminToken: adminTokenSource.token,
     });
-    closers.push(() => deps.queue.close(), () => deps.autoRebuild.flush());
+    closers.push(() => deps.queue.close(), () => deps.autoRebuild.flush(), async () => deps.statistics.close());
     return {
       deps,
       adminTokenSource,

@@ -46,9 +46,10 @@ export async function exportSnapshot(sql: Sql, projectId: string, minSeq: number
     const languages: LanguageExport[] = [];
     for (const { code } of manifest) {
       const approved = tx`t.status = 'approved'`;
+      // Keys only through their primary key, as the live read finds them: linear without statistics.
       const live = tx`
         from translations t join translation_keys k on k.id = t.key_id
-        where t.project_id = ${projectId} and t.language = ${code} and k.project_id = ${projectId}
+        where t.project_id = ${projectId} and t.language = ${code}
           and k.deleted_at is null and t.status = 'approved'`;
       const [all] = await tx<{ count: number; translations: string }[]>`
         select count(*)::int as count, ${translationsObject(tx, 'value', approved)} as translations ${live}`;
