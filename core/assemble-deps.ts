@@ -16,7 +16,7 @@ import { buildProjectCache } from './cache/build-project-cache.ts';
 import { requestRebuild } from './cache/request-rebuild.ts';
 import { createEventBus } from './events/event-bus.ts';
 import { systemActor } from './actor.ts';
-import { createLiveMemo } from './live/live-memo.ts';
+import { createLiveMemo } from './translations/live-memo.ts';
 import { createStatisticsRefresher } from './db/refresh-statistics.ts';
 
 /** The live-read memo's budget: bodies of a few hundred large languages, in a fraction of a Lambda's memory. */

@@ -3,8 +3,8 @@ import type { Sql, TransactionSql } from '../db/client.ts';
 import { iso639_1, languageName } from '../languages/language-code.ts';
 import * as v from 'valibot';
 import { InProject } from '../commands.ts';
-import type { LiveBody } from '../live/live-memo.ts';
-import { liveRead, type LiveReadDeps } from '../live/versioned-read.ts';
+import type { LiveBody } from '../translations/live-memo.ts';
+import { liveRead, type LiveReadDeps } from '../translations/live-read.ts';
 import { useCase } from '../use-case.ts';
 import type { Manifest } from './schemas.ts';
 

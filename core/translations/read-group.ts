@@ -1,5 +1,5 @@
-import type { LiveBody } from '../live/live-memo.ts';
-import { liveRead, type LiveReadDeps } from '../live/versioned-read.ts';
+import type { LiveBody } from './live-memo.ts';
+import { liveRead, type LiveReadDeps } from './live-read.ts';
 import { notFound } from '../errors.ts';
 import { isGroupName } from '../validation.ts';
 import { useCase } from '../use-case.ts';

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import type { LiveBody } from '../live/live-memo.ts';
-import { liveRead, type LiveReadDeps } from '../live/versioned-read.ts';
+import type { LiveBody } from './live-memo.ts';
+import { liveRead, type LiveReadDeps } from './live-read.ts';
 import { notFound } from '../errors.ts';
 import { isGroupName, KeyName } from '../validation.ts';
 import { useCase } from '../use-case.ts';

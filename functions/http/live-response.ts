@@ -7,7 +7,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from './app-env.ts';
 import { isNotModified } from './conditional.ts';
 import { respond } from './response-headers.ts';
-import type { LiveBody } from '../../core/live/live-memo.ts';
+import type { LiveBody } from '../../core/translations/live-memo.ts';
 
 export const LIVE_CACHE_CONTROL = 'private, no-cache';
 

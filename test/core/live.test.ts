@@ -2,8 +2,8 @@
 // and the service's own statistics refresh.
 import { describe, expect, it } from 'vitest';
 import type postgres from 'postgres';
-import { createLiveMemo, type LiveBody } from '../../core/live/live-memo.ts';
-import { strongEtag } from '../../core/live/versioned-read.ts';
+import { createLiveMemo, type LiveBody } from '../../core/translations/live-memo.ts';
+import { strongEtag } from '../../core/translations/live-read.ts';
 import { addLanguage } from '../../core/languages/add-language.ts';
 import { readLanguage } from '../../core/translations/read-language.ts';
 import { readGroup } from '../../core/translations/read-group.ts';

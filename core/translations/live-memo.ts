@@ -1,5 +1,5 @@
 // The live reads' memo: response bodies by (project, endpoint, parameters), each stored with the
-// project's content version it was built for (core/live/versioned-read.ts). Least recently used,
+// project's content version it was built for (core/translations/live-read.ts). Least recently used,
 // bounded by the bytes of the bodies it holds, one per process. It never decides whether a body is
 // current: the database's version does, on every request.
 
