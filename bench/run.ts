@@ -18,18 +18,20 @@ import { describeMachine } from './machine.ts';
 import { runLoad, stopActiveLoad, type LoadRequest, type LoadSpec } from './measure.ts';
 import { timeRebuild, timeStandaloneBuild, type RebuildRun } from './rebuild.ts';
 import { measureFiles, type FilesReport } from './files.ts';
-import { evaluate, renderText, RESULTS_DIR, writeResults, type RebuildRow, type Report, type ScenarioRow } from './report.ts';
+import { ANALYZED_SUFFIX, evaluate, renderText, RESULTS_DIR, writeResults, type RebuildRow, type Report, type ScenarioRow } from './report.ts';
 import { SCENARIOS, type Scenario, type ScenarioContext } from './scenarios.ts';
 import { LARGE_SHAPE, seedDirect, seedThroughApi, STANDARD_SHAPE, type BenchProject, type SeedReport } from './seed.ts';
 import { startService, type ServiceProcess } from './server-process.ts';
 
-const USAGE = `usage: npx tsx bench/run.ts [--duration <s>] [--warmup <s>] [--only <substring>] [--large] [--profile] [--no-analyze]
+const USAGE = `usage: npx tsx bench/run.ts [--duration <s>] [--warmup <s>] [--only <substring>] [--large] [--profile] [--analyze-first]
   --duration  seconds measured per scenario, for the service and again for the ceiling (default 5)
   --warmup    seconds of unrecorded load before each measurement (default 1)
   --only      run only the load scenarios whose name contains this (the 10,000-key rebuild always runs; "files" for imports and exports)
   --large     also time the rebuild of 100,000 keys x 10 languages (needs DATABASE_URL)
   --profile   run the service with --cpu-prof; profiles go to bench/results/profiles/
-  --no-analyze  do not ANALYZE after seeding (measure the tables as the seed left them)
+  --analyze-first  ANALYZE right after the seed, before any measurement (the old default). By default the
+              live rows and the 10,000-key rebuild are measured as the seed left the tables, then again after ANALYZE
+  --no-analyze  accepted for older scripts (measuring as seeded is the default now)
   DATABASE_URL=postgres://...  real Postgres: an admin connection, used to create and drop a throwaway database`;
 
 const STANDARD_REBUILD_RUNS = 3;
@@ -39,7 +41,7 @@ const TARGETS = {
   largeBuilder: { seconds: null, peakBytes: 512 * 2 ** 20 },
 };
 
-type Options = { duration: number; warmup: number; only: string | null; large: boolean; profile: boolean; analyze: boolean };
+type Options = { duration: number; warmup: number; only: string | null; large: boolean; profile: boolean; analyzeFirst: boolean };
 
 function parseOptions(): Options {
   const { values } = parseArgs({
@@ -49,6 +51,7 @@ function parseOptions(): Options {
       only: { type: 'string' },
       large: { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
+      'analyze-first': { type: 'boolean', default: false },
       'no-analyze': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -60,7 +63,8 @@ function parseOptions(): Options {
   const duration = Number(values.duration);
   const warmup = Number(values.warmup);
   if (!(duration > 0) || !(warmup >= 0)) throw new Error(`--duration must be > 0 and --warmup >= 0\n${USAGE}`);
-  return { duration, warmup, only: values.only ?? null, large: values.large, profile: values.profile, analyze: !values['no-analyze'] };
+  if (values['analyze-first'] && values['no-analyze']) throw new Error(`--analyze-first and --no-analyze contradict each other\n${USAGE}`);
+  return { duration, warmup, only: values.only ?? null, large: values.large, profile: values.profile, analyzeFirst: values['analyze-first'] };
 }
 
 const say = (text: string) => process.stderr.write(`[bench] ${text}\n`);
@@ -246,30 +250,36 @@ async function main(): Promise<number> {
     say(`seeding ${STANDARD_SHAPE.keys} keys x ${STANDARD_SHAPE.languages.length} languages through the API...`);
     const { project, report: seed } = await seedThroughApi(service.url, adminToken, STANDARD_SHAPE, (done) => say(`  ${done} keys`));
     say(`seeded in ${seed.seconds} s (${seed.requestsPerSecond} req/s)`);
-    if (options.analyze) {
+    let http: HttpClient = createHttpClient(service.url, 4);
+    cleanup.add('close the client', () => http.close());
+    // ANALYZE, as autovacuum would some time after a bulk load. On PGlite the database files belong
+    // to the service process: stop it, analyze, start it again (its memo starts empty again).
+    const analyze = async () => {
       if (db) {
         seed.analyzeMs = await analyzePostgres(db.connect(1));
       } else {
-        // PGlite's files belong to the service process: stop it, analyze, start it again.
         await service.stop();
         seed.analyzeMs = await analyzeEmbedded(dataDir);
         service = await startService(serviceOptions);
+        // The restarted service listens on another port.
+        http.close();
+        http = createHttpClient(service.url, 4);
+        context.http = http;
         say(`service restarted at ${service.url} (pid ${service.pid})`);
       }
-      say(`ANALYZE after the seed: ${seed.analyzeMs} ms`);
-    } else {
-      notes.push('--no-analyze: measured without ANALYZE after the seed (on PGlite the tables then have no statistics at all).');
-    }
-
-    const http: HttpClient = createHttpClient(service.url, 4);
-    cleanup.add('close the client', () => http.close());
+      say(`ANALYZE: ${seed.analyzeMs} ms`);
+    };
     const context: ScenarioContext = { http, project };
+    if (options.analyzeFirst) await analyze();
     const selected = SCENARIOS.filter((s) => !options.only || s.name.includes(options.only));
     const rows: ScenarioRow[] = [];
-    const runFamily = async (family: Scenario['family']) => {
+    const measured: Scenario[] = [...SCENARIOS];
+    const runFamily = async (family: Scenario['family'], suffix = '') => {
       for (const scenario of selected.filter((s) => s.family === family)) {
         if (interrupted) return;
-        rows.push(await measureScenario(scenario, context, service, ceiling, options));
+        const named = suffix ? { ...scenario, name: scenario.name + suffix } : scenario;
+        if (suffix) measured.push(named);
+        rows.push(await measureScenario(named, context, service, ceiling, options));
       }
     };
 
@@ -280,6 +290,14 @@ async function main(): Promise<number> {
     rebuilds.push(
       await measureRebuild('rebuild-10k-x3', 'service', project, STANDARD_REBUILD_RUNS, TARGETS.standard, inService(project), service.recentOutput),
     );
+    if (!options.analyzeFirst && !interrupted) {
+      // The same rows beside them, as they are once the planner has statistics.
+      await analyze();
+      await runFamily('live', ANALYZED_SUFFIX);
+      rebuilds.push(
+        await measureRebuild(`rebuild-10k-x3${ANALYZED_SUFFIX}`, 'service', project, 1, TARGETS.standard, inService(project), service.recentOutput),
+      );
+    }
     await runFamily('cached');
     await runFamily('write');
     let fileReport: FilesReport | null = null;
@@ -310,7 +328,7 @@ async function main(): Promise<number> {
     }
     if (interrupted) return 130;
 
-    evaluate(rows, SCENARIOS);
+    evaluate(rows, measured);
     const finished = new Date();
     const report: Report = {
       startedAt: started.toISOString(),
@@ -325,7 +343,7 @@ async function main(): Promise<number> {
         only: options.only,
         large: options.large,
         profile: options.profile,
-        analyze: options.analyze,
+        analyze: options.analyzeFirst ? 'first' : 'after',
       },
       seed,
       largeSeed,

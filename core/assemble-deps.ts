@@ -16,6 +16,13 @@ import { buildProjectCache } from './cache/build-project-cache.ts';
 import { requestRebuild } from './cache/request-rebuild.ts';
 import { createEventBus } from './events/event-bus.ts';
 import { systemActor } from './actor.ts';
+import { createLiveMemo } from './translations/live-memo.ts';
+import { createStatisticsRefresher } from './db/refresh-statistics.ts';
+
+/** The live-read memo's budget: bodies of a few hundred large languages, in a fraction of a Lambda's memory. */
+const LIVE_MEMO_BYTES = 64 * 2 ** 20;
+/** At most one statistics look (and ANALYZE) per interval, per process. */
+const STATISTICS_INTERVAL_MS = 5_000;
 
 const AUTO_REBUILD = systemActor('auto-rebuild');
 
@@ -57,6 +64,8 @@ export function assembleDeps(input: DepsInput): Deps {
     objects,
     queue: input.queue(build),
     cache,
+    liveMemo: createLiveMemo({ maxBytes: LIVE_MEMO_BYTES }),
+    statistics: createStatisticsRefresher({ sql, log, minIntervalMs: STATISTICS_INTERVAL_MS }),
     autoRebuild: createAutoRebuilder({
       debounceMs: config.AUTO_REBUILD_DEBOUNCE_MS,
       enabled: async (projectId) => {
@@ -71,5 +80,6 @@ export function assembleDeps(input: DepsInput): Deps {
     adminToken: input.adminToken,
   };
   events.subscribe(deps.autoRebuild.subscriber);
+  events.subscribe(deps.statistics.subscriber);
   return deps;
 }

@@ -65,7 +65,7 @@ export async function createRuntime(
     });
     // Pending auto rebuilds are made due first; the queue then finishes its running builds and
     // leaves the rest in the database for the next process.
-    closers.push(() => deps.queue.close(), () => deps.autoRebuild.flush());
+    closers.push(() => deps.queue.close(), () => deps.autoRebuild.flush(), async () => deps.statistics.close());
     return {
       deps,
       adminTokenSource,

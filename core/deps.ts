@@ -12,6 +12,8 @@ import type { RebuildQueue } from './ports/rebuild-queue.ts';
 import type { CacheReader } from './cache/cache-reader.ts';
 import type { AutoRebuilder } from './cache/auto-rebuild.ts';
 import type { EventBus } from './events/event-bus.ts';
+import type { LiveMemo } from './translations/live-memo.ts';
+import type { StatisticsRefresher } from './db/refresh-statistics.ts';
 
 export type Clock = { now(): Date };
 export const systemClock: Clock = { now: () => new Date() };
@@ -36,6 +38,10 @@ export type Deps = {
   queue: RebuildQueue;
   /** The serving side of the cache: current pointers and hot objects, bounded, in memory. */
   cache: CacheReader;
+  /** Live read bodies by the project content version they were built for (core/translations/live-*.ts). */
+  liveMemo: LiveMemo;
+  /** ANALYZE of the content tables after large changes, off the request path (core/db/refresh-statistics.ts). */
+  statistics: StatisticsRefresher;
   /** Queues debounced rebuilds after content-changing events for projects with auto_rebuild on. */
   autoRebuild: AutoRebuilder;
   clock: Clock;

@@ -51,7 +51,8 @@ export async function exportSnapshot(
 
     // The bodies as the live approved reads make them (core/translations/translations-json.ts).
     // One pass per language: grouping sets aggregate each group and the whole language from the
-    // same rows, so each row is joined and turned into JSON once, not once per body.
+    // same rows, so each row is joined and turned into JSON once, not once per body. Keys are
+    // reached only through their primary key, as the live read finds them: linear without statistics.
     let handing: Promise<void> = Promise.resolve();
     try {
       for (const { code } of manifest) {
@@ -60,7 +61,7 @@ export async function exportSnapshot(
           select k.group_name, grouping(k.group_name) = 1 as whole, count(*)::int as count,
                  ${translationsObject(tx, 'value', approved)} as translations
           from translations t join translation_keys k on k.id = t.key_id
-          where t.project_id = ${projectId} and t.language = ${code} and k.project_id = ${projectId}
+          where t.project_id = ${projectId} and t.language = ${code}
             and k.deleted_at is null and t.status = 'approved'
           group by grouping sets ((k.group_name), ())`;
         const groups = new Map<string, string>();

@@ -22,7 +22,6 @@ const Description = storableText('description', 1_000);
 /** How many names a 409 lists; the count says how many there are in all. */
 const LISTED = 20;
 /** Imports that write at least this many rows refresh the planner's statistics afterwards. */
-const ANALYZE_AFTER_ROWS = 1_000;
 
 type Stored = { key: string; key_id: string | null; description: string | null; value: string | null; status: TranslationStatus | null };
 
@@ -189,13 +188,7 @@ export const importFile = useCase(
       return answer;
     });
 
-    // Bulk changes the planner has not seen: refresh its statistics now, off the request's path,
-    // instead of leaving the next reads to plans made for an empty table (no autovacuum here).
-    if (!input.dryRun && result.keys_created + result.values_created + result.values_updated >= ANALYZE_AFTER_ROWS) {
-      void deps.sql`analyze translation_keys, translations`.catch((error) =>
-        deps.log.warn('analyze after import failed', { error: String(error) }),
-      );
-    }
+    // Its statistics are refreshed after commit by core/db/refresh-statistics.ts (the import's event).
     return result;
   },
 );

@@ -1,4 +1,5 @@
-import type { Deps } from '../deps.ts';
+import type { LiveBody } from './live-memo.ts';
+import { liveRead, type LiveReadDeps } from './live-read.ts';
 import { notFound } from '../errors.ts';
 import { isGroupName } from '../validation.ts';
 import { useCase } from '../use-case.ts';
@@ -10,18 +11,29 @@ export const groupHasNoValues = (language: string, group: string, filter: Status
     `No ${filter === 'all' ? '' : `${filter} `}translations for group '${group}' in language '${language}'`,
   );
 
-/** The live values of one group in one language, in one query: the body, serialized; 404 when none match. */
-export const readGroup = useCase(ReadGroupCommand, async (deps: Pick<Deps, 'sql'>, input): Promise<string> => {
+/**
+ * The live values of one group in one language, in one query: the body, serialized; 404 when none
+ * match. The group's keys are found by (project_id, group_name) and their values only through the
+ * values' primary key (key_id, language): no `t.project_id` condition, which would let an
+ * unanalyzed planner scan the language's values once per key (docs/decisions.md).
+ */
+export const readGroup = useCase(ReadGroupCommand, async (deps: LiveReadDeps, input): Promise<LiveBody> => {
   const { projectId, language, group, status: filter } = input;
   // A name that could never be a group has no values; no need to ask the database.
   if (!isGroupName(group)) throw groupHasNoValues(language, group, filter);
   const { sql } = deps;
   const passes = filter === 'all' ? sql`true` : sql`t.status = ${filter}`;
-  const [row] = await sql<{ count: number; translations: string }[]>`
-    select count(*)::int as count, ${translationsObject(sql, filter === 'all' ? 'value-status' : 'value', sql`true`)} as translations
-    from translation_keys k join translations t on t.key_id = k.id and t.language = ${language}
-    where k.project_id = ${projectId} and k.group_name = ${group} and k.deleted_at is null
-      and t.project_id = ${projectId} and ${passes}`;
-  if (!row || row.count === 0) throw groupHasNoValues(language, group, filter);
-  return envelope({ project_id: projectId, language, group, status_filter: filter, count: row.count }, row.translations);
+  return liveRead<{ count: number; translations: string }>(
+    deps,
+    projectId,
+    `${projectId} group ${language} ${filter} ${group}`,
+    (fresh) => sql`
+      select count(*)::int as count, ${translationsObject(sql, filter === 'all' ? 'value-status' : 'value', sql`true`)} as translations
+      from translation_keys k join translations t on t.key_id = k.id and t.language = ${language}
+      where ${fresh} and k.project_id = ${projectId} and k.group_name = ${group} and k.deleted_at is null and ${passes}`,
+    ([row]) => {
+      if (!row || row.count === 0) throw groupHasNoValues(language, group, filter);
+      return envelope({ project_id: projectId, language, group, status_filter: filter, count: row.count }, row.translations);
+    },
+  );
 });

@@ -5,7 +5,8 @@ import { dailyQuota } from '../http/daily-quota.ts';
 import { describe } from '../http/describe.ts';
 import { routeGroup } from '../http/route-group.ts';
 import { Manifest } from '../../core/manifest/schemas.ts';
-import { readManifest } from '../../core/manifest/read-manifest.ts';
+import { readLiveManifest } from '../../core/manifest/read-manifest.ts';
+import { liveResponse } from '../http/live-response.ts';
 
 const routes = new Hono<AppEnv>()
   .use('*', apiKeyAuth(), dailyQuota())
@@ -16,9 +17,10 @@ const routes = new Hono<AppEnv>()
       tag: 'Manifest',
       input: false,
       summary: 'Languages with at least one live value, ordered by code, with their approved counts',
-      responses: { 200: Manifest },
+      headers: ['IfNoneMatch'],
+      responses: { 200: { schema: Manifest, headers: ['ETag', 'Cache-Control'] }, 304: { headers: ['ETag', 'Cache-Control'] } },
     }),
-    async (c) => c.json(await readManifest(c.get('deps'), { projectId: c.get('principal').projectId })),
+    async (c) => liveResponse(c, await readLiveManifest(c.get('deps'), { projectId: c.get('principal').projectId })),
   );
 
 export const manifestGroup = routeGroup('manifest', routes);

@@ -1,22 +1,22 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { AppEnv } from '../http/app-env.ts';
 import { apiKeyAuth } from '../http/api-key-auth.ts';
 import { dailyQuota } from '../http/daily-quota.ts';
-import { describe } from '../http/describe.ts';
+import { describe, type HeaderName } from '../http/describe.ts';
 import { LanguageParam } from '../http/params.ts';
 import { validParams, validQuery } from '../http/validate.ts';
 import { routeGroup } from '../http/route-group.ts';
-import { respond } from '../http/response-headers.ts';
-
-// Bodies serialized by core (the translations object comes from Postgres as JSON text).
-const serializedJson = (c: Context<AppEnv>, json: string) => respond(c, json, 200, { 'Content-Type': 'application/json' });
+import { liveResponse } from '../http/live-response.ts';
 import { GroupTranslations, KeyTranslation, LanguageTranslations, TranslationsQuery } from '../../core/translations/schemas.ts';
 import { readLanguage } from '../../core/translations/read-language.ts';
 import { readGroup } from '../../core/translations/read-group.ts';
 import { readKey } from '../../core/translations/read-key.ts';
 
 const tag = 'Live translations';
+
+// Live bodies carry a strong ETag and `private, no-cache`; If-None-Match is a 304 while unchanged.
+const LIVE_RESPONSES = { headers: ['ETag', 'Cache-Control'] as HeaderName[] };
 
 // Group and key segments are any string (URL-decoded by Hono): a name that cannot exist is a 404.
 const GroupParams = v.object({ ...LanguageParam.entries, group: v.string() });
@@ -30,12 +30,13 @@ const routes = new Hono<AppEnv>()
       operationId: 'readLanguageTranslations',
       tag,
       summary: 'All live values of a language, keyed by full key name (?status=approved|draft|review|all)',
-      responses: { 200: LanguageTranslations, 404: null },
+      headers: ['IfNoneMatch'],
+      responses: { 200: { schema: LanguageTranslations, ...LIVE_RESPONSES }, 304: LIVE_RESPONSES, 404: null },
     }),
     validParams(LanguageParam),
     validQuery(TranslationsQuery),
     async (c) =>
-      serializedJson(c, await readLanguage(c.get('deps'), { projectId: c.get('principal').projectId, ...c.req.valid('param'), ...c.req.valid('query') })),
+      liveResponse(c, await readLanguage(c.get('deps'), { projectId: c.get('principal').projectId, ...c.req.valid('param'), ...c.req.valid('query') })),
   )
   .get(
     '/:language/:group',
@@ -43,13 +44,14 @@ const routes = new Hono<AppEnv>()
       operationId: 'readGroupTranslations',
       tag,
       summary: "One group's live values in a language (?status=approved|draft|review|all)",
-      responses: { 200: GroupTranslations, 404: null },
+      headers: ['IfNoneMatch'],
+      responses: { 200: { schema: GroupTranslations, ...LIVE_RESPONSES }, 304: LIVE_RESPONSES, 404: null },
     }),
     validParams(GroupParams),
     validQuery(TranslationsQuery),
     async (c) => {
       const { language, group } = c.req.valid('param');
-      return serializedJson(c, await readGroup(c.get('deps'), { projectId: c.get('principal').projectId, language, group, ...c.req.valid('query') }));
+      return liveResponse(c, await readGroup(c.get('deps'), { projectId: c.get('principal').projectId, language, group, ...c.req.valid('query') }));
     },
   )
   .get(
@@ -58,13 +60,14 @@ const routes = new Hono<AppEnv>()
       operationId: 'readKeyTranslation',
       tag,
       summary: 'One live value by full key name (?status=approved|draft|review|all)',
-      responses: { 200: KeyTranslation, 404: null },
+      headers: ['IfNoneMatch'],
+      responses: { 200: { schema: KeyTranslation, ...LIVE_RESPONSES }, 304: LIVE_RESPONSES, 404: null },
     }),
     validParams(KeyParams),
     validQuery(TranslationsQuery),
     async (c) => {
       const { language, group, key } = c.req.valid('param');
-      return c.json(await readKey(c.get('deps'), { projectId: c.get('principal').projectId, language, group, key, ...c.req.valid('query') }));
+      return liveResponse(c, await readKey(c.get('deps'), { projectId: c.get('principal').projectId, language, group, key, ...c.req.valid('query') }));
     },
   );
 

@@ -13,7 +13,7 @@ import { restoreGroup } from '../../core/groups/restore-group.ts';
 import { addLanguage } from '../../core/languages/add-language.ts';
 import { putTranslation } from '../../core/translations/put-translation.ts';
 import { readGroup } from '../../core/translations/read-group.ts';
-import { domainError, liveKeyCount, seedKeys, useCore } from './support/core-harness.ts';
+import { domainError, liveKeyCount, seedKeys, useCore, liveJson, bodyJson } from './support/core-harness.ts';
 
 const core = useCore();
 
@@ -116,7 +116,7 @@ describe('deleteGroup and restoreGroup', () => {
     });
     // The key deleted on its own before the group delete stays deleted.
     expect(await keysIn(p.projectId, 'g')).toEqual(['g.a', 'g.b']);
-    expect(JSON.parse(await readGroup(core.deps, { projectId: p.projectId, language: 'de', group: 'g' })).translations).toEqual({
+    expect(bodyJson(await readGroup(core.deps, { projectId: p.projectId, language: 'de', group: 'g' })).translations).toEqual({
       'g.a': 'g.a de',
       'g.b': 'g.b de',
     });

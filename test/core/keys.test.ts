@@ -10,7 +10,7 @@ import { listKeys } from '../../core/keys/list-keys.ts';
 import { addLanguage } from '../../core/languages/add-language.ts';
 import { putTranslation } from '../../core/translations/put-translation.ts';
 import { readKey } from '../../core/translations/read-key.ts';
-import { domainError, liveKeyCount, seedKeys, useCore } from './support/core-harness.ts';
+import { domainError, liveKeyCount, seedKeys, useCore, liveJson, bodyJson } from './support/core-harness.ts';
 
 const core = useCore();
 
@@ -142,7 +142,7 @@ describe('deleteKey and restoreKey', () => {
     await domainError(deleteKey(core.deps, { projectId: p.projectId, keyId: key.id, actor: p.actor }), 'not_found');
 
     expect(await restoreKey(core.deps, { projectId: p.projectId, keyId: key.id, actor: p.actor })).toEqual(key);
-    expect(await readKey(core.deps, { projectId: p.projectId, language: 'de', group: 'g', key: 'k' })).toMatchObject({ value: 'Wert' });
+    expect(await liveJson(readKey(core.deps, { projectId: p.projectId, language: 'de', group: 'g', key: 'k' }))).toMatchObject({ value: 'Wert' });
     await domainError(restoreKey(core.deps, { projectId: p.projectId, keyId: key.id, actor: p.actor }), 'not_found');
 
     const events = await core.events({ projectId: p.projectId }, since);

@@ -9,7 +9,7 @@ import { createKey } from '../../core/keys/create-key.ts';
 import { deleteKey } from '../../core/keys/delete-key.ts';
 import { putTranslation } from '../../core/translations/put-translation.ts';
 import { readLanguage } from '../../core/translations/read-language.ts';
-import { domainError, useCore } from './support/core-harness.ts';
+import { domainError, useCore, liveJson, bodyJson } from './support/core-harness.ts';
 
 const core = useCore();
 
@@ -115,6 +115,6 @@ describe('removeLanguage', () => {
     await addLanguage(core.deps, { projectId: b.projectId, code: 'de', actor: b.actor });
     expect(await removeLanguage(core.deps, { projectId: b.projectId, code: 'de', actor: b.actor })).toMatchObject({ translations_deleted: 0 });
     expect(await codes(a.projectId)).toEqual(['de']);
-    expect(JSON.parse(await readLanguage(core.deps, { projectId: a.projectId, language: 'de', status: 'all' })).count).toBe(1);
+    expect(bodyJson(await readLanguage(core.deps, { projectId: a.projectId, language: 'de', status: 'all' })).count).toBe(1);
   });
 });

@@ -11,7 +11,7 @@ import { readKey } from '../../core/translations/read-key.ts';
 import { readGroup } from '../../core/translations/read-group.ts';
 import { readLanguage } from '../../core/translations/read-language.ts';
 import { transaction } from '../../core/db/transaction.ts';
-import { domainError, useCore, type CoreProject } from './support/core-harness.ts';
+import { domainError, useCore, type CoreProject, liveJson, bodyJson } from './support/core-harness.ts';
 
 const core = useCore();
 
@@ -130,7 +130,7 @@ describe('reads', () => {
     const other = await createKey(core.deps, { projectId: p.projectId, key: 'o.k', group_name: 'o', actor: p.actor });
     await put(p, other.id, 'other', 'approved');
 
-    expect(await readKey(core.deps, { projectId: p.projectId, language: 'de', group: 'g', key: 'g.approved' })).toEqual({
+    expect(await liveJson(readKey(core.deps, { projectId: p.projectId, language: 'de', group: 'g', key: 'g.approved' }))).toEqual({
       key: 'g.approved',
       group: 'g',
       language: 'de',
@@ -138,12 +138,12 @@ describe('reads', () => {
       status: 'approved',
     });
     await domainError(readKey(core.deps, { projectId: p.projectId, language: 'de', group: 'g', key: 'g.draft' }), 'not_found');
-    expect(await readKey(core.deps, { projectId: p.projectId, language: 'de', group: 'g', key: 'g.draft', status: 'draft' })).toMatchObject({ status: 'draft' });
+    expect(await liveJson(readKey(core.deps, { projectId: p.projectId, language: 'de', group: 'g', key: 'g.draft', status: 'draft' }))).toMatchObject({ status: 'draft' });
     // A key read names the key's own group, and a name that could never exist is simply not found.
     await domainError(readKey(core.deps, { projectId: p.projectId, language: 'de', group: 'o', key: 'g.approved' }), 'not_found');
     await domainError(readKey(core.deps, { projectId: p.projectId, language: 'de', group: 'g', key: '.' }), 'not_found');
 
-    expect(JSON.parse(await readGroup(core.deps, { projectId: p.projectId, language: 'de', group: 'g' }))).toEqual({
+    expect(bodyJson(await readGroup(core.deps, { projectId: p.projectId, language: 'de', group: 'g' }))).toEqual({
       project_id: p.projectId,
       language: 'de',
       group: 'g',
@@ -151,14 +151,14 @@ describe('reads', () => {
       count: 1,
       translations: { 'g.approved': 'approved text' },
     });
-    expect(JSON.parse(await readGroup(core.deps, { projectId: p.projectId, language: 'de', group: 'g', status: 'all' })).translations).toEqual({
+    expect(bodyJson(await readGroup(core.deps, { projectId: p.projectId, language: 'de', group: 'g', status: 'all' })).translations).toEqual({
       'g.approved': { value: 'approved text', status: 'approved' },
       'g.draft': { value: 'draft text', status: 'draft' },
       'g.review': { value: 'review text', status: 'review' },
     });
-    const review = JSON.parse(await readLanguage(core.deps, { projectId: p.projectId, language: 'de', status: 'review' }));
+    const review = bodyJson(await readLanguage(core.deps, { projectId: p.projectId, language: 'de', status: 'review' }));
     expect(review).toMatchObject({ count: 1, status_filter: 'review', translations: { 'g.review': 'review text' } });
-    const all = JSON.parse(await readLanguage(core.deps, { projectId: p.projectId, language: 'de', status: 'all' }));
+    const all = bodyJson(await readLanguage(core.deps, { projectId: p.projectId, language: 'de', status: 'all' }));
     expect(all.count).toBe(4);
     expect(all.translations['o.k']).toEqual({ value: 'other', status: 'approved', group: 'o' });
     const badFilter = await domainError(readLanguage(core.deps, { projectId: p.projectId, language: 'de', status: 'final' } as never), 'validation');

@@ -2,6 +2,7 @@
 // test file (test/support/test-database.ts: embedded PGlite, or a clone on real Postgres when
 // DATABASE_URL is set), Deps wired by the production assembleDeps, memory objects, Redis counters
 // when REDIS_URL is set, and a queue that records what it was sent (builds run when a test says so).
+import type { LiveBody } from '../../../core/translations/live-memo.ts';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../../core/config.ts';
@@ -213,3 +214,9 @@ export const liveKeyCount = async (deps: Pick<Deps, 'sql'>, projectId: string, g
     where project_id = ${projectId} and deleted_at is null ${group === undefined ? deps.sql`` : deps.sql`and group_name = ${group}`}`;
   return row!.n;
 };
+
+/** The JSON of a live read's body (live reads return bytes with their version and ETag). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const liveJson = async (read: Promise<LiveBody>): Promise<any> => JSON.parse(Buffer.from((await read).body).toString('utf8'));
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const bodyJson = (live: LiveBody): any => JSON.parse(Buffer.from(live.body).toString('utf8'));

@@ -1,0 +1,118 @@
+// The planner's statistics, kept fresh by the service itself. PGlite never runs autovacuum, and many
+// Postgres setups (CI, some managed ones, this project's test machines) run without it: after a
+// bulk change the planner would keep planning for the tables as they were. The live reads' plans
+// stay linear without statistics (docs/decisions.md, "No cliff without statistics"), but fresh
+// statistics still choose better plans (a hash join for a whole language), so this subscriber of
+// committed domain events does what autovacuum's ANALYZE would:
+// - after a bulk change the service made itself (an import, a group deleted or restored, a language
+//   removed), ANALYZE of the content tables;
+// - after any other content change, at most once per interval, a look at pg_stat_user_tables, and
+//   ANALYZE of the tables changed by more than autovacuum's default threshold (50 rows + 10%), which
+//   catches a project seeded through thousands of single calls.
+// Always after commit and off the request's path (never awaited by the write), throttled to one run
+// per interval with one trailing run, so a burst of writes costs one ANALYZE. ANALYZE takes a lock
+// that neither reads nor writes wait for.
+import type { Sql } from './client.ts';
+import type { Logger } from '../log.ts';
+import type { EventSubscriber } from '../events/event-bus.ts';
+import { changesContent, type EventType, type RecordedEvent } from '../events/domain-event.ts';
+
+export type StatisticsRefresher = {
+  subscriber: EventSubscriber;
+  /** Waits for a run in progress and runs a pending one now (shutdown, tests). */
+  flush(): Promise<void>;
+  /** Stops the timer; later events are ignored. */
+  close(): void;
+};
+
+const CONTENT_TABLES = ['translation_keys', 'translations', 'project_languages'] as const;
+const BULK_EVENTS: ReadonlySet<EventType> = new Set(['group.deleted', 'group.restored', 'language.removed']);
+/** An import is bulk from this many rows written; a smaller one waits for the counters' verdict. */
+const BULK_IMPORT_ROWS = 1_000;
+
+function isBulk(event: RecordedEvent): boolean {
+  if (BULK_EVENTS.has(event.type)) return true;
+  if (event.type !== 'translation.imported') return false;
+  const after = (event.after ?? {}) as Record<string, unknown>;
+  const rows = ['keys_created', 'values_created', 'values_updated'].reduce((sum, field) => sum + (Number(after[field]) || 0), 0);
+  return rows >= BULK_IMPORT_ROWS;
+}
+
+/** autovacuum_analyze_threshold and autovacuum_analyze_scale_factor's defaults. */
+const THRESHOLD_ROWS = 50;
+const THRESHOLD_SCALE = 0.1;
+
+export function createStatisticsRefresher(options: { sql: Sql; log: Logger; minIntervalMs: number }): StatisticsRefresher {
+  const { sql, log, minIntervalMs } = options;
+  let lastRunAt = -Infinity;
+  let running: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  /** What the next run must do: analyze unconditionally, or look at the counters first. */
+  let pending: 'bulk' | 'check' | undefined;
+  let closed = false;
+
+  const tablesPastThreshold = async (): Promise<string[]> => {
+    const rows = await sql<{ relname: string; changed: number; tuples: number }[]>`
+      select s.relname, s.n_mod_since_analyze::float8 as changed, greatest(c.reltuples, 0)::float8 as tuples
+      from pg_stat_user_tables s join pg_class c on c.oid = s.relid
+      where s.schemaname = current_schema() and s.relname in ${sql(CONTENT_TABLES)}`;
+    return rows.filter((r) => r.changed > THRESHOLD_ROWS + THRESHOLD_SCALE * r.tuples).map((r) => r.relname);
+  };
+
+  const run = async (kind: 'bulk' | 'check') => {
+    lastRunAt = performance.now();
+    try {
+      const tables = kind === 'bulk' ? [...CONTENT_TABLES] : await tablesPastThreshold();
+      if (tables.length === 0) return;
+      const started = performance.now();
+      await sql.unsafe(`analyze ${tables.join(', ')}`);
+      log.info('statistics refreshed', { tables, reason: kind, ms: Math.round(performance.now() - started) });
+    } catch (error) {
+      log.warn('statistics refresh failed', { error: String(error) });
+    }
+  };
+
+  const start = () => {
+    timer = undefined;
+    if (closed || !pending || running) return;
+    const kind = pending;
+    pending = undefined;
+    running = run(kind).finally(() => {
+      running = undefined;
+      if (pending) schedule();
+    });
+  };
+
+  const schedule = () => {
+    if (closed || timer || running) return;
+    const wait = lastRunAt + minIntervalMs - performance.now();
+    if (wait <= 0) return start();
+    timer = setTimeout(start, wait);
+    timer.unref();
+  };
+
+  return {
+    subscriber(events) {
+      let kind: 'bulk' | 'check' | undefined;
+      for (const event of events) {
+        if (isBulk(event)) kind = 'bulk';
+        else if (!kind && changesContent(event.type)) kind = 'check';
+      }
+      if (!kind) return;
+      if (pending !== 'bulk') pending = kind;
+      schedule();
+    },
+    async flush() {
+      await running;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      if (pending) start();
+      await running;
+    },
+    close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}

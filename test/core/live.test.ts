@@ -1,0 +1,174 @@
+// The live reads' machinery: the memo's bounds, query plans that stay linear without statistics,
+// and the service's own statistics refresh.
+import { describe, expect, it } from 'vitest';
+import type postgres from 'postgres';
+import { createLiveMemo, type LiveBody } from '../../core/translations/live-memo.ts';
+import { strongEtag } from '../../core/translations/live-read.ts';
+import { addLanguage } from '../../core/languages/add-language.ts';
+import { readLanguage } from '../../core/translations/read-language.ts';
+import { readGroup } from '../../core/translations/read-group.ts';
+import { readKey } from '../../core/translations/read-key.ts';
+import { readLiveManifest } from '../../core/manifest/read-manifest.ts';
+import type { RecordedEvent } from '../../core/events/domain-event.ts';
+import { bodyJson, useCore } from './support/core-harness.ts';
+
+const core = useCore();
+
+const entry = (version: number, bytes: number): LiveBody => {
+  const body = new Uint8Array(bytes);
+  return { version: String(version), body, etag: strongEtag(body) };
+};
+
+describe('live memo', () => {
+  it('keeps the most recently used bodies within its byte budget', () => {
+    const memo = createLiveMemo({ maxBytes: 10_000 });
+    memo.set('a', entry(1, 3_000));
+    memo.set('b', entry(1, 3_000));
+    memo.set('c', entry(1, 3_000));
+    expect(memo.get('a')?.version).toBe('1'); // a is now the most recently used
+    memo.set('d', entry(1, 3_000));
+    expect(memo.get('b')).toBeUndefined();
+    expect(memo.get('a')).toBeDefined();
+    expect(memo.get('c')).toBeDefined();
+    expect(memo.get('d')).toBeDefined();
+    expect(memo.size().entries).toBe(3);
+    expect(memo.size().bytes).toBeLessThanOrEqual(10_000);
+  });
+
+  it('does not keep a body larger than the budget, and never replaces a later version by an earlier one', () => {
+    const memo = createLiveMemo({ maxBytes: 10_000 });
+    memo.set('big', entry(1, 20_000));
+    expect(memo.get('big')).toBeUndefined();
+    memo.set('k', entry(7, 10));
+    memo.set('k', entry(6, 10));
+    expect(memo.get('k')?.version).toBe('7');
+    memo.set('k', entry(8, 10));
+    expect(memo.get('k')?.version).toBe('8');
+    expect(memo.size()).toEqual({ entries: 1, bytes: memo.size().bytes });
+  });
+
+  it('gives a strong ETag of the bytes', () => {
+    const a = new TextEncoder().encode('{"a":1}');
+    expect(strongEtag(a)).toBe(strongEtag(new TextEncoder().encode('{"a":1}')));
+    expect(strongEtag(a)).not.toBe(strongEtag(new TextEncoder().encode('{"a":2}')));
+  });
+});
+
+type PlanNode = {
+  'Node Type': string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Join Filter'?: number;
+  'Rows Removed by Index Recheck'?: number;
+  Plans?: PlanNode[];
+};
+
+/** Rows every node of an executed plan produced or threw away, over all its loops. */
+function rowsTouched(node: PlanNode): number {
+  const own =
+    (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0)) * node['Actual Loops'] +
+    (node['Rows Removed by Join Filter'] ?? 0);
+  return own + (node.Plans ?? []).reduce((sum, child) => sum + rowsTouched(child), 0);
+}
+
+describe('live read plans without statistics', () => {
+  it('touch rows in proportion to the project, not its square, right after a bulk load', async () => {
+    const { deps } = core;
+    const p = await core.newProject('business');
+    for (const code of ['de', 'en', 'fr']) await addLanguage(deps, { projectId: p.projectId, code, actor: p.actor });
+    const KEYS = 2_000;
+    // Loaded in one statement, straight after the tables were last seen small: the planner's
+    // picture (no statistics, or a tiny table's) is the one a freshly seeded project meets.
+    await deps.sql`
+      with created as (
+        insert into translation_keys (project_id, key, group_name)
+        select ${p.projectId}, 'g' || (n % 10) || '.k' || n, 'g' || (n % 10) from generate_series(1, ${KEYS}::int) as n
+        returning id)
+      insert into translations (key_id, project_id, language, value, status)
+      select c.id, ${p.projectId}, l, 'v', 'approved' from created c cross join unnest(array['de', 'en', 'fr']) as l`;
+    const [key] = await deps.sql<{ key: string; group_name: string }[]>`
+      select key, group_name from translation_keys where project_id = ${p.projectId} order by key limit 1`;
+
+    // The statements exactly as the use-cases send them, captured through postgres.js' debug hook.
+    const options = deps.sql.options as unknown as { debug: unknown };
+    const captured: { query: string; parameters: unknown[] }[] = [];
+    options.debug = (_connection: number, query: string, parameters: unknown[]) => void captured.push({ query, parameters });
+    const reads: [string, () => Promise<LiveBody>][] = [
+      ['language', () => readLanguage(deps, { projectId: p.projectId, language: 'de' })],
+      ['group', () => readGroup(deps, { projectId: p.projectId, language: 'de', group: 'g1' })],
+      ['key', () => readKey(deps, { projectId: p.projectId, language: 'de', group: key!.group_name, key: key!.key })],
+      ['manifest', () => readLiveManifest(deps, { projectId: p.projectId })],
+    ];
+    const statements: [string, { query: string; parameters: unknown[] }][] = [];
+    try {
+      for (const [name, run] of reads) {
+        captured.length = 0;
+        const live = await run();
+        expect(bodyJson(live)).toBeTypeOf('object');
+        expect(captured, name).toHaveLength(1);
+        statements.push([name, captured[0]!]);
+      }
+    } finally {
+      options.debug = false;
+    }
+    const values = KEYS * 3;
+    for (const [name, { query, parameters }] of statements) {
+      // A version of -1 never matches: the body part runs, as on a memo miss.
+      const [row] = await deps.sql.unsafe(`explain (analyze, format json) ${query}`, parameters as postgres.ParameterOrJSON<never>[]);
+      const plan = (row!['QUERY PLAN'] as { Plan: PlanNode }[])[0]!.Plan;
+      // Quadratic plans touch KEYS x KEYS rows (4,000,000 here); linear ones a few per value.
+      expect(rowsTouched(plan), `${name}: ${JSON.stringify(plan).slice(0, 2_000)}`).toBeLessThan(10 * values);
+    }
+  });
+});
+
+describe('statistics refresh', () => {
+  const event = (type: RecordedEvent['type'], projectId: string, after?: unknown): RecordedEvent =>
+    ({ id: 0, type, projectId, actor: { type: 'system', id: 'test' }, entity: { type: 'group', id: 'x' }, after }) as RecordedEvent;
+
+  const analyzedAt = async () => {
+    const rows = await core.deps.sql<{ relname: string; at: string | null }[]>`
+      select relname, greatest(last_analyze, last_autoanalyze)::text as at from pg_stat_user_tables
+      where schemaname = current_schema() and relname in ('translation_keys', 'translations', 'project_languages')`;
+    return Object.fromEntries(rows.map((r) => [r.relname, r.at]));
+  };
+
+  it('analyzes the content tables after a bulk change, and after enough single changes, not after a few', async () => {
+    const { deps } = core;
+    const p = await core.newProject('business');
+    await deps.statistics.flush();
+    const before = await analyzedAt();
+
+    // A bulk event: analyzed whatever the counters say.
+    deps.statistics.subscriber([event('group.deleted', p.projectId)]);
+    await deps.statistics.flush();
+    const afterBulk = await analyzedAt();
+    for (const table of ['translation_keys', 'translations', 'project_languages']) {
+      expect(afterBulk[table], table).not.toBeNull();
+      expect(afterBulk[table], table).not.toBe(before[table]);
+    }
+
+    // A small import is no bulk change; nothing changed since: nothing analyzed.
+    deps.statistics.subscriber([event('translation.imported', p.projectId, { keys_created: 3, values_created: 3, values_updated: 0 })]);
+    await deps.statistics.flush();
+    expect(await analyzedAt()).toEqual(afterBulk);
+
+    // Many single changes: once the counters show more than 50 rows + 10% changed, analyzed.
+    await deps.sql`
+      insert into translation_keys (project_id, key, group_name)
+      select ${p.projectId}, 'many.k' || n, 'many' from generate_series(1, 500) as n`;
+    // Backends report their counters when idle, within a second or so: wait for them.
+    for (let i = 0; i < 200; i++) {
+      const [row] = await deps.sql<{ n: number }[]>`
+        select n_mod_since_analyze::int as n from pg_stat_user_tables where schemaname = current_schema() and relname = 'translation_keys'`;
+      if (row!.n >= 500) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    deps.statistics.subscriber([event('key.created', p.projectId)]);
+    await deps.statistics.flush();
+    const afterMany = await analyzedAt();
+    expect(afterMany.translation_keys).not.toBe(afterBulk.translation_keys);
+    expect(afterMany.project_languages).toBe(afterBulk.project_languages);
+  });
+});
