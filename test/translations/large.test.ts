@@ -92,7 +92,9 @@ describe('10,000 keys in one language', () => {
       statements = [];
       const res = await request();
       expect(res.status).toBeLessThan(300);
-      expect(statements).toHaveLength(1);
+      // The rebuild worker polls its queue (cache_state) and the statistics refresher may analyze,
+      // both in the background on this same client: their statements are not the request's.
+      expect(statements.filter((q) => !/\bcache_state\b|^\s*analyze\b/i.test(q))).toHaveLength(1);
       if (method !== 'GET') await t.call(p.apiKey, 'PUT', `/v1/keys/${id}/translations/de`, { value: valueOf(1), status: 'approved' });
     });
   });
