@@ -118,10 +118,11 @@ export function createPostgresRebuildQueue(options: PostgresRebuildQueueOptions)
   async function nextDueIn(): Promise<number> {
     const mine = [...running.keys()];
     const [row] = await sql<{ ms: number | null }[]>`
+      -- now(), not -infinity, for "no constraint": Postgres before 17 cannot subtract infinities.
       select extract(epoch from min(greatest(
-        coalesce(not_before, '-infinity'),
-        coalesce(lease_until, '-infinity'),
-        coalesce(last_started_at + make_interval(secs => ${secs(minIntervalMs)}), '-infinity')
+        coalesce(not_before, now()),
+        coalesce(lease_until, now()),
+        coalesce(last_started_at + make_interval(secs => ${secs(minIntervalMs)}), now())
       )) - now()) * 1000 as ms
       from cache_state where requested_seq > built_seq and project_id::text <> all(${sql.array(mine)}::text[])`;
     const ms = row?.ms === null || row?.ms === undefined ? pollMs : Number(row.ms);

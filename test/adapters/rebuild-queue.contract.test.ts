@@ -370,6 +370,7 @@ describe('Postgres rebuild queue', () => {
     const worker = (name: string, sql: Sql) =>
       pgQueue({
         sql,
+        minIntervalMs: 2000, // wider than the burst on a loaded machine, as in the one-worker burst test
         handle: async ({ seq }) => {
           if (++running > 1) overlap = true;
           builds.push(name);
