@@ -17,7 +17,7 @@ const clock: Clock = { now: () => now };
 const core = useCore({ clock });
 
 const PASSWORD = 'correct horse battery';
-let owner: { id: string; accountId: string };
+let owner: { id: string; email: string; accountId: string };
 
 describe('first-owner setup', () => {
   it('refuses a wrong admin token and invalid input, writing nothing', async () => {

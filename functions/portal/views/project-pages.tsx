@@ -1,0 +1,123 @@
+// A project's Languages and API keys tabs.
+import type { FC } from 'hono/jsx';
+import type { SessionUser } from '../../../core/users/schemas.ts';
+import type { ProjectAccess } from '../../../core/users/memberships.ts';
+import type { ApiKeyRow } from '../../../core/portal/api-keys.ts';
+import { may } from '../../../core/users/permissions.ts';
+import { CsrfField, Layout, Notice, P } from './layout.tsx';
+import { ProjectNav } from './project-nav.tsx';
+import { SecretShownOnce } from './projects-page.tsx';
+
+type Common = { user: SessionUser; csrf: string; access: ProjectAccess; cache: { last_rebuilt_at: string | null; ready: boolean }; notice?: string | undefined; error?: string | undefined };
+
+export const LanguagesPage: FC<Common & { languages: { code: string; values: number }[]; confirm?: { code: string; values: number } | undefined }> = ({
+  user,
+  csrf,
+  access,
+  cache,
+  notice,
+  error,
+  languages,
+  confirm,
+}) => {
+  const base = `${P}/projects/${access.projectId}`;
+  const manage = may(access.role, 'languages.manage');
+  return (
+    <Layout title={`${access.projectName}: languages`} user={user} csrf={csrf}>
+      <ProjectNav access={access} current="languages" csrf={csrf} cache={cache} />
+      {notice ? <Notice kind="ok">{notice}</Notice> : null}
+      {error ? <Notice kind="error">{error}</Notice> : null}
+      {confirm ? (
+        <form method="post" action={`${base}/languages/${confirm.code}/remove`} class="card stack danger-zone">
+          <CsrfField csrf={csrf} />
+          <input type="hidden" name="confirmed" value="yes" />
+          <p>
+            Removing <strong>{confirm.code}</strong> deletes its <strong>{confirm.values}</strong> value{confirm.values === 1 ? '' : 's'} for good.
+          </p>
+          <div class="row">
+            <button type="submit" class="danger">
+              Remove {confirm.code} and its {confirm.values} values
+            </button>
+            <a href={`${base}/languages`}>Cancel</a>
+          </div>
+        </form>
+      ) : null}
+      {languages.length === 0 ? <p class="empty">No languages yet.</p> : null}
+      <ul class="list">
+        {languages.map((l) => (
+          <li class="row between">
+            <span>
+              <strong class="mono">{l.code}</strong> <span class="hint">{l.values} values</span>
+            </span>
+            {manage ? (
+              <form method="post" action={`${base}/languages/${l.code}/remove`} class="inline">
+                <CsrfField csrf={csrf} />
+                <button type="submit" class="link danger">
+                  Remove…
+                </button>
+              </form>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      {manage ? (
+        <form method="post" action={`${base}/languages`} class="row">
+          <CsrfField csrf={csrf} />
+          <label class="grow">
+            Language code <span class="hint">(BCP 47: de, pt-BR, zh-Hant)</span>
+            <input name="code" required maxlength={20} />
+          </label>
+          <button type="submit">Add language</button>
+        </form>
+      ) : null}
+    </Layout>
+  );
+};
+
+export const ApiKeysPage: FC<Common & { keys: ApiKeyRow[]; created?: string | undefined }> = ({ user, csrf, access, cache, notice, error, keys, created }) => {
+  const base = `${P}/projects/${access.projectId}`;
+  return (
+    <Layout title={`${access.projectName}: API keys`} user={user} csrf={csrf}>
+      <ProjectNav access={access} current="api-keys" csrf={csrf} cache={cache} />
+      {notice ? <Notice kind="ok">{notice}</Notice> : null}
+      {error ? <Notice kind="error">{error}</Notice> : null}
+      {created ? <SecretShownOnce label="New API key" value={created} id="new-api-key" /> : null}
+      <table class="table">
+        <caption class="sr-only">API keys of {access.projectName}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Key id</th>
+            <th scope="col">Created</th>
+            <th scope="col">State</th>
+            <th scope="col">
+              <span class="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((k) => (
+            <tr>
+              <td class="mono">{k.id.slice(0, 8)}</td>
+              <td>{k.created_at.replace('T', ' ').slice(0, 16)} UTC</td>
+              <td>{k.revoked_at ? `revoked ${k.revoked_at.slice(0, 10)}` : 'active'}</td>
+              <td>
+                {k.revoked_at ? null : (
+                  <form method="post" action={`${base}/api-keys/${k.id}/revoke`} class="inline" data-confirm="Revoke this key? Apps using it stop working at once.">
+                    <CsrfField csrf={csrf} />
+                    <button type="submit" class="link danger" aria-label={`Revoke key ${k.id.slice(0, 8)}`}>
+                      Revoke
+                    </button>
+                  </form>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <form method="post" action={`${base}/api-keys`}>
+        <CsrfField csrf={csrf} />
+        <button type="submit">Create API key</button>
+      </form>
+    </Layout>
+  );
+};
