@@ -7,10 +7,12 @@ export type PortalResponse = { status: number; headers: Headers; text: string; l
 export class PortalClient {
   readonly cookies = new Map<string, string>();
   csrf = '';
-  constructor(
-    private readonly app: Api,
-    private readonly origin = 'http://localhost',
-  ) {}
+  private readonly app: Api;
+  private readonly origin: string;
+  constructor(app: Api, origin = 'http://localhost') {
+    this.app = app;
+    this.origin = origin;
+  }
 
   private store(res: Response) {
     for (const line of res.headers.getSetCookie()) {
