@@ -10,7 +10,7 @@ a{color:var(--accent)}a:focus-visible,button:focus-visible,input:focus-visible,s
 .skip{position:absolute;left:-999px}.skip:focus{left:8px;top:8px;background:#fff;padding:8px;z-index:10}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 header.top{display:flex;justify-content:space-between;align-items:center;gap:1rem;padding:.6rem 1.2rem;background:#14161a;color:#fff;flex-wrap:wrap}
-header.top a.brand{color:#fff;font-weight:700;text-decoration:none;font-size:1.2rem}header.top nav{display:flex;gap:.8rem;align-items:center;flex-wrap:wrap}
+header.top a.brand{color:#fff;font-weight:700;text-decoration:none;font-size:1.2rem}header.top nav{display:flex;gap:.8rem;align-items:baseline;flex-wrap:wrap}
 header.top .who{color:#d0d0d8}header.top button.link{color:#cfe0ff}
 main{max-width:46rem;margin:0 auto;padding:1.2rem}main.wide{max-width:none}
 h1{font-size:1.6rem;margin:.4rem 0 1rem}h2{font-size:1.2rem;margin:.2rem 0}.lead{font-size:1.05rem;color:var(--muted)}

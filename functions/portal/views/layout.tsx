@@ -23,6 +23,8 @@ export const Layout: FC<PageProps> = ({ title, user, csrf, children, wide }) => 
       <meta name="viewport" content="width=device-width, initial-scale=1" />
       <meta name="csrf-token" content={csrf} />
       <title>{`${title} · tms`}</title>
+      {/* No favicon request (it would be a 404 at the site root). */}
+      <link rel="icon" href="data:," />
       <link rel="stylesheet" href={`${P}/assets/portal.css?v=${ASSET_VERSION}`} />
       <script src={`${P}/assets/portal.js?v=${ASSET_VERSION}`} defer></script>
     </head>
