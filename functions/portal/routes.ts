@@ -17,6 +17,7 @@ import { acceptInvite, createInvite, findInvite } from '../../core/users/invites
 import { listMemberships, listProjectsOf, projectAccess, type ProjectAccess } from '../../core/users/memberships.ts';
 import { assertMay, may, mayEditLanguage, type Permission } from '../../core/users/permissions.ts';
 import { editorPage, groupNames } from '../../core/portal/editor-page.ts';
+import { deleteKeys, setStatuses } from '../../core/portal/bulk-actions.ts';
 import { assertApiKeyOfProject, listApiKeys, valuesInLanguage } from '../../core/portal/api-keys.ts';
 import { createProject } from '../../core/accounts/create-project.ts';
 import { updateProject } from '../../core/accounts/update-project.ts';
@@ -254,6 +255,30 @@ const routes = new Hono<PortalEnv>()
     const written = await putTranslation(deps, { projectId: a.projectId, keyId: c.req.param('key_id'), language, value: f.value ?? '', status, actor: userActor(c) });
     if (wantsJson(c)) return c.json(written);
     return back(c, f.return_to, `${P}/projects/${a.projectId}`);
+  })
+
+  .post('/projects/:project_id/bulk', async (c) => {
+    const a = await access(c, 'project.view');
+    const body = await c.req.parseBody({ all: true });
+    const list = (name: string) => ([] as unknown[]).concat(body[name] ?? []).filter((x): x is string => typeof x === 'string');
+    const action = list('action')[0];
+    const keyIds = list('key');
+    const returnTo = list('return_to')[0];
+    const deps = c.get('deps');
+    if (keyIds.length === 0) throw new AppError('validation', 'Select at least one key first', { issues: [{ loc: ['key'], msg: 'select at least one key', type: 'missing' }] });
+    if (action === 'delete') {
+      assertMay(a.role, 'keys.manage');
+      await deleteKeys(deps, { projectId: a.projectId, keyIds, actor: userActor(c) });
+    } else if (action === 'approved' || action === 'review' || action === 'draft') {
+      assertMay(a.role, action === 'approved' ? 'values.approve' : 'values.edit');
+      // Only the shown languages the member may edit.
+      const languages = list('lang').filter((l) => mayEditLanguage(a, l));
+      if (languages.length === 0) throw new AppError('forbidden', 'None of the shown languages is yours to edit');
+      await setStatuses(deps, { projectId: a.projectId, keyIds, languages, status: action, skipApproved: !may(a.role, 'values.approve'), actor: userActor(c) });
+    } else {
+      throw new AppError('validation', 'Choose an action', { issues: [{ loc: ['action'], msg: 'must be approved, review, draft or delete', type: 'value' }] });
+    }
+    return back(c, returnTo, `${P}/projects/${a.projectId}`);
   })
 
   // Publishing.

@@ -172,7 +172,7 @@ describe.skipIf(!HAVE_BROWSER)('the portal in Chromium', () => {
     const page = await context.newPage();
     await page.goto(`${base}/portal/sign-in`);
     await checkA11y(page, 'sign-in');
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
     expect(overflow).toBeLessThanOrEqual(0);
     await page.getByLabel('Email').fill('owner@example.com');
     await page.getByLabel('Password').fill(PASSWORD);

@@ -84,3 +84,32 @@ describe('editorPage', () => {
     await expect(page({ search: 'x'.repeat(201) })).rejects.toMatchObject({ code: 'validation' });
   });
 });
+
+describe('bulk actions', () => {
+  it('setStatuses changes only the selected values in the chosen languages, one event each, and can leave approved ones alone', async () => {
+    const { setStatuses } = await import('../../core/portal/bulk-actions.ts');
+    const since = await core.lastEventId();
+    // settings.item000 has de (draft) and fr; home.item003 has de (approved); home.item005 has none.
+    const res = await setStatuses(core.deps, { projectId: p.projectId, keyIds: [ids['settings.item000']!, ids['home.item003']!, ids['home.item005']!], languages: ['de'], status: 'review', skipApproved: true, actor: p.actor });
+    expect(res).toEqual({ changed: 1 });
+    const events = await core.events({ projectId: p.projectId }, since);
+    expect(events.map((e) => [e.type, e.entity_id, e.before, e.after])).toEqual([
+      ['translation.written', `${ids['settings.item000']}/de`, { value: 'Wert 0', status: 'draft' }, { value: 'Wert 0', status: 'review' }],
+    ]);
+    const after = await page({ languages: ['de', 'fr'], search: 'settings.item000' });
+    expect([after.rows[0]!.values.de!.status, after.rows[0]!.values.fr!.status]).toEqual(['review', 'draft']);
+    expect((await setStatuses(core.deps, { projectId: p.projectId, keyIds: [ids['home.item003']!], languages: ['de'], status: 'review', actor: p.actor })).changed).toBe(1);
+    // Another project's key is not touched.
+    const [foreignKey] = await core.deps.sql<{ id: string }[]>`select id from translation_keys where project_id = ${other.projectId}`;
+    expect((await setStatuses(core.deps, { projectId: p.projectId, keyIds: [foreignKey!.id], languages: ['de'], status: 'approved', actor: p.actor })).changed).toBe(0);
+  });
+
+  it('deleteKeys deletes all or nothing', async () => {
+    const { deleteKeys } = await import('../../core/portal/bulk-actions.ts');
+    const [foreignKey] = await core.deps.sql<{ id: string }[]>`select id from translation_keys where project_id = ${other.projectId}`;
+    await expect(deleteKeys(core.deps, { projectId: p.projectId, keyIds: [ids['home.item007']!, foreignKey!.id], actor: p.actor })).rejects.toMatchObject({ code: 'not_found' });
+    expect((await page({ search: 'home.item007' })).rows).toHaveLength(1);
+    expect(await deleteKeys(core.deps, { projectId: p.projectId, keyIds: [ids['home.item007']!, ids['home.item009']!], actor: p.actor })).toEqual({ deleted: 2 });
+    expect((await page({ search: 'home.item00' })).rows.map((r) => r.key)).not.toContain('home.item007');
+  });
+});

@@ -40,7 +40,7 @@ it('the table in core is the table written here, and the one in docs/portal.md',
 });
 
 type Fixture = { p: TestProject; keyId: string };
-type Case = { name: string; permission: Permission; request: (f: Fixture) => Promise<{ method: 'GET' | 'POST'; path: string; fields?: Record<string, string> }> };
+type Case = { name: string; permission: Permission; request: (f: Fixture) => Promise<{ method: 'GET' | 'POST'; path: string; fields?: Record<string, string | string[]> }> };
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${counter++}`;
@@ -63,6 +63,21 @@ const CASES: Case[] = [
     name: 'approve',
     permission: 'values.approve',
     request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/keys/${await newKey(p)}/values/de`, fields: { value: 'Hallo', status: 'approved' } }),
+  },
+  {
+    name: 'send selected to review',
+    permission: 'values.edit',
+    request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/bulk`, fields: { action: 'review', key: [await valued(p), await valued(p)], lang: 'de' } }),
+  },
+  {
+    name: 'approve selected',
+    permission: 'values.approve',
+    request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/bulk`, fields: { action: 'approved', key: [await valued(p)], lang: 'de' } }),
+  },
+  {
+    name: 'delete selected',
+    permission: 'keys.manage',
+    request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/bulk`, fields: { action: 'delete', key: [await newKey(p), await newKey(p)] } }),
   },
   { name: 'create a key', permission: 'keys.manage', request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/keys`, fields: { key: `k.${unique()}` } }) },
   { name: 'delete a key', permission: 'keys.manage', request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/keys/${await newKey(p)}/delete` }) },
@@ -105,6 +120,13 @@ let fixture: Fixture;
 async function newKey(p: TestProject): Promise<string> {
   const res = await t.call(p.apiKey, 'POST', '/v1/keys', { key: `k.${unique()}` });
   return ((await res.json()) as { id: string }).id;
+}
+
+/** A key with a draft value in de. */
+async function valued(p: TestProject): Promise<string> {
+  const id = await newKey(p);
+  expect((await t.call(p.apiKey, 'PUT', `/v1/keys/${id}/translations/de`, { value: 'Hallo' })).status).toBe(200);
+  return id;
 }
 
 const clients = new Map<Role | 'stranger', PortalClient>();

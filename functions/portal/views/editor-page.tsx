@@ -122,6 +122,27 @@ export const EditorView: FC<{
         </details>
       ) : null}
 
+      {page.rows.length > 0 ? (
+        <form method="post" action={`${base}/bulk`} id="bulk" class="row wrap bulk">
+          <CsrfField csrf={csrf} />
+          <input type="hidden" name="return_to" value={here} />
+          {filters.languages.map((l) => (
+            <input type="hidden" name="lang" value={l} />
+          ))}
+          <label>
+            With the selected keys
+            <select name="action">
+              {may(access.role, 'values.approve') ? <option value="approved">Approve values ({filters.languages.join(', ')})</option> : null}
+              <option value="review">Send values to review ({filters.languages.join(', ')})</option>
+              <option value="draft">Set values back to draft ({filters.languages.join(', ')})</option>
+              {may(access.role, 'keys.manage') ? <option value="delete">Delete keys</option> : null}
+            </select>
+          </label>
+          <button type="submit" data-confirm="Apply this to every selected key?">
+            Apply to selected
+          </button>
+        </form>
+      ) : null}
       {page.rows.length === 0 ? (
         <p class="empty">{filters.search || filters.group || filters.status || filters.missing ? 'No key matches these filters.' : 'No keys yet.'}</p>
       ) : (
@@ -130,6 +151,9 @@ export const EditorView: FC<{
             <caption class="sr-only">Keys and their values</caption>
             <thead>
               <tr>
+                <th scope="col">
+                  <span class="sr-only">Select</span>
+                </th>
                 <th scope="col">Key</th>
                 {filters.languages.map((l) => (
                   <th scope="col">{l}</th>
@@ -139,6 +163,9 @@ export const EditorView: FC<{
             <tbody>
               {page.rows.map((row) => (
                 <tr>
+                  <td>
+                    <input type="checkbox" name="key" value={row.id} form="bulk" aria-label={`Select ${row.key}`} />
+                  </td>
                   <th scope="row" class="keycell">
                     <span class="mono keyname">{row.key}</span>
                     <span class="badge muted">{row.group_name}</span>
