@@ -18,6 +18,9 @@ import { listMemberships, listProjectsOf, projectAccess, type ProjectAccess } fr
 import { assertMay, may, mayEditLanguage, type Permission } from '../../core/users/permissions.ts';
 import { editorPage, groupNames } from '../../core/portal/editor-page.ts';
 import { deleteKeys, setStatuses } from '../../core/portal/bulk-actions.ts';
+import { listTrash } from '../../core/portal/trash.ts';
+import { restoreKey } from '../../core/keys/restore-key.ts';
+import { restoreGroup } from '../../core/groups/restore-group.ts';
 import { assertApiKeyOfProject, listApiKeys, valuesInLanguage } from '../../core/portal/api-keys.ts';
 import { createProject } from '../../core/accounts/create-project.ts';
 import { updateProject } from '../../core/accounts/update-project.ts';
@@ -40,7 +43,7 @@ import { ErrorPage, P } from './views/layout.tsx';
 import { InvitePage, SetupPage, SignInPage } from './views/auth-pages.tsx';
 import { MembersPage, ProjectCreatedPage, ProjectsPage, type MemberRow } from './views/projects-page.tsx';
 import { EditorView, type EditorFilters } from './views/editor-page.tsx';
-import { ApiKeysPage, LanguagesPage } from './views/project-pages.tsx';
+import { ApiKeysPage, LanguagesPage, TrashPage } from './views/project-pages.tsx';
 
 type C = Context<PortalEnv>;
 
@@ -318,6 +321,29 @@ const routes = new Hono<PortalEnv>()
     return renderLanguages(c, a, undefined, `Removed ${removed.code} and its ${removed.translations_deleted} values.`);
   })
 
+  // Trash: the admin API's restores, as the portal user.
+  .get('/projects/:project_id/trash', async (c) => renderTrash(c, await access(c, 'keys.manage')))
+  .post('/projects/:project_id/trash/keys/:key_id/restore', async (c) => {
+    const a = await access(c, 'keys.manage');
+    const keyId = c.req.param('key_id');
+    if (!/^[0-9a-f-]{36}$/i.test(keyId)) throw new AppError('not_found', 'Deleted key not found');
+    const result = await orFormError(
+      () => restoreKey(c.get('deps'), { projectId: a.projectId, keyId, actor: userActor(c) }),
+      (error) => renderTrash(c, a, undefined, `Not restored: ${error}`),
+      c,
+    );
+    return result instanceof Response ? result : renderTrash(c, a, `Restored ${result.key}.`);
+  })
+  .post('/projects/:project_id/trash/groups/:group_name/restore', async (c) => {
+    const a = await access(c, 'keys.manage');
+    const result = await orFormError(
+      () => restoreGroup(c.get('deps'), { projectId: a.projectId, name: c.req.param('group_name'), actor: userActor(c) }),
+      (error) => renderTrash(c, a, undefined, `Not restored: ${error}`),
+      c,
+    );
+    return result instanceof Response ? result : renderTrash(c, a, `Restored ${result.keys_restored} keys of ${result.group_name}.`);
+  })
+
   // API keys.
   .get('/projects/:project_id/api-keys', async (c) => renderApiKeys(c, await access(c, 'api_keys.manage')))
   .post('/projects/:project_id/api-keys', async (c) => {
@@ -352,6 +378,12 @@ async function renderLanguages(c: C, a: ProjectAccess, confirm?: { code: string;
   const [list, cache] = await Promise.all([listLanguages(deps, { projectId: a.projectId }), cacheOf(c, a.projectId)]);
   const languages = await Promise.all(list.languages.map(async (l) => ({ code: l.code, values: await valuesInLanguage(deps, a.projectId, l.code) })));
   return page(c, LanguagesPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, languages, confirm, notice }));
+}
+
+async function renderTrash(c: C, a: ProjectAccess, notice?: string, error?: string) {
+  const deps = c.get('deps');
+  const [trash, cache] = await Promise.all([listTrash(deps, a.projectId), cacheOf(c, a.projectId)]);
+  return page(c, TrashPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, ...trash, notice, error }));
 }
 
 async function renderApiKeys(c: C, a: ProjectAccess, created?: string, status: 200 | 201 = 200) {

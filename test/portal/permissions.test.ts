@@ -79,6 +79,16 @@ const CASES: Case[] = [
     permission: 'keys.manage',
     request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/bulk`, fields: { action: 'delete', key: [await newKey(p), await newKey(p)] } }),
   },
+  { name: 'see the trash', permission: 'keys.manage', request: async ({ p }) => ({ method: 'GET', path: `/portal/projects/${p.projectId}/trash` }) },
+  {
+    name: 'restore a key',
+    permission: 'keys.manage',
+    request: async ({ p }) => {
+      const id = await newKey(p);
+      expect((await t.call(p.apiKey, 'DELETE', `/v1/keys/${id}`)).status).toBeLessThan(300);
+      return { method: 'POST', path: `/portal/projects/${p.projectId}/trash/keys/${id}/restore` };
+    },
+  },
   { name: 'create a key', permission: 'keys.manage', request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/keys`, fields: { key: `k.${unique()}` } }) },
   { name: 'delete a key', permission: 'keys.manage', request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/keys/${await newKey(p)}/delete` }) },
   { name: 'add a language', permission: 'languages.manage', request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/languages`, fields: { code: nextLanguage() } }) },
@@ -166,6 +176,29 @@ describe.each(CASES)('$name ($permission)', (c) => {
     const client = clients.get('stranger')!;
     const res = method === 'GET' ? await client.get(path) : await client.post(path, fields ?? {});
     expect(res.status).toBe(404);
+  });
+});
+
+describe('trash', () => {
+  it('restores a key with its values, and explains a 409 when its name is taken again', async () => {
+    const { p } = fixture;
+    const dev = clients.get('developer')!;
+    const id = await valued(p);
+    const name = ((await (await t.call(p.apiKey, 'GET', `/v1/keys`)).json()) as { keys: { id: string; key: string }[] }).keys.find((k) => k.id === id)!.key;
+    await t.call(p.apiKey, 'DELETE', `/v1/keys/${id}`);
+    expect((await dev.get(`/portal/projects/${p.projectId}/trash`)).text).toContain(name);
+    await t.call(p.apiKey, 'POST', '/v1/keys', { key: name });
+    const clash = await dev.post(`/portal/projects/${p.projectId}/trash/keys/${id}/restore`);
+    expect(clash.status).toBe(409);
+    expect(clash.text).toContain('Not restored');
+    expect(clash.text).toContain('already exists');
+    const live = ((await (await t.call(p.apiKey, 'GET', `/v1/keys`)).json()) as { keys: { id: string; key: string }[] }).keys.find((k) => k.key === name)!;
+    await t.call(p.apiKey, 'DELETE', `/v1/keys/${live.id}`);
+    const ok = await dev.post(`/portal/projects/${p.projectId}/trash/keys/${id}/restore`);
+    expect(ok.status).toBe(200);
+    expect(ok.text).toContain(`Restored ${name}`);
+    const values = (await (await t.call(p.apiKey, 'GET', '/v1/translations/de?status=all')).json()) as { translations: Record<string, { value: string }> };
+    expect(values.translations[name]?.value).toBe('Hallo');
   });
 });
 

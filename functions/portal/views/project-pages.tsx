@@ -3,6 +3,7 @@ import type { FC } from 'hono/jsx';
 import type { SessionUser } from '../../../core/users/schemas.ts';
 import type { ProjectAccess } from '../../../core/users/memberships.ts';
 import type { ApiKeyRow } from '../../../core/portal/api-keys.ts';
+import type { TrashedGroup, TrashedKey } from '../../../core/portal/trash.ts';
 import { may } from '../../../core/users/permissions.ts';
 import { CsrfField, Layout, Notice, P } from './layout.tsx';
 import { ProjectNav } from './project-nav.tsx';
@@ -118,6 +119,53 @@ export const ApiKeysPage: FC<Common & { keys: ApiKeyRow[]; created?: string | un
         <CsrfField csrf={csrf} />
         <button type="submit">Create API key</button>
       </form>
+    </Layout>
+  );
+};
+
+export const TrashPage: FC<Common & { keys: TrashedKey[]; groups: TrashedGroup[] }> = ({ user, csrf, access, cache, notice, error, keys, groups }) => {
+  const base = `${P}/projects/${access.projectId}`;
+  const when = (iso: string) => `${iso.replace('T', ' ').slice(0, 16)} UTC`;
+  return (
+    <Layout title={`${access.projectName}: trash`} user={user} csrf={csrf}>
+      <ProjectNav access={access} current="trash" csrf={csrf} cache={cache} />
+      {notice ? <Notice kind="ok">{notice}</Notice> : null}
+      {error ? <Notice kind="error">{error}</Notice> : null}
+      <h2>Deleted groups</h2>
+      {groups.length === 0 ? <p class="empty">No deleted group.</p> : null}
+      <ul class="list">
+        {groups.map((g) => (
+          <li class="row between">
+            <span>
+              <strong>{g.group_name}</strong> <span class="hint">{g.keys} keys, deleted {when(g.deleted_at)}</span>
+            </span>
+            <form method="post" action={`${base}/trash/groups/${encodeURIComponent(g.group_name)}/restore`} class="inline">
+              <CsrfField csrf={csrf} />
+              <button type="submit" class="secondary" aria-label={`Restore group ${g.group_name}`}>
+                Restore
+              </button>
+            </form>
+          </li>
+        ))}
+      </ul>
+      <h2>Deleted keys</h2>
+      {keys.length === 0 ? <p class="empty">The trash is empty.</p> : null}
+      <ul class="list">
+        {keys.map((k) => (
+          <li class="row between">
+            <span>
+              <strong class="mono">{k.key}</strong> <span class="badge muted">{k.group_name}</span> <span class="hint">deleted {when(k.deleted_at)}</span>
+            </span>
+            <form method="post" action={`${base}/trash/keys/${k.id}/restore`} class="inline">
+              <CsrfField csrf={csrf} />
+              <button type="submit" class="secondary" aria-label={`Restore key ${k.key}`}>
+                Restore
+              </button>
+            </form>
+          </li>
+        ))}
+      </ul>
+      <p class="hint">A restore brings the key back with its values. If a live key has taken its name meanwhile, the restore is refused (rename or delete that key first).</p>
     </Layout>
   );
 };
