@@ -19,6 +19,7 @@ import { assertMay, may, mayEditLanguage, type Permission } from '../../core/use
 import { editorPage, groupNames } from '../../core/portal/editor-page.ts';
 import { deleteKeys, setStatuses } from '../../core/portal/bulk-actions.ts';
 import { listTrash } from '../../core/portal/trash.ts';
+import { listActivity, valueAfterEvent, valueHistory } from '../../core/portal/activity.ts';
 import { restoreKey } from '../../core/keys/restore-key.ts';
 import { restoreGroup } from '../../core/groups/restore-group.ts';
 import { assertApiKeyOfProject, listApiKeys, valuesInLanguage } from '../../core/portal/api-keys.ts';
@@ -44,6 +45,7 @@ import { InvitePage, SetupPage, SignInPage } from './views/auth-pages.tsx';
 import { MembersPage, ProjectCreatedPage, ProjectsPage, type MemberRow } from './views/projects-page.tsx';
 import { EditorView, type EditorFilters } from './views/editor-page.tsx';
 import { ApiKeysPage, LanguagesPage, TrashPage } from './views/project-pages.tsx';
+import { ActivityPage, HistoryPage } from './views/activity-pages.tsx';
 
 type C = Context<PortalEnv>;
 
@@ -244,17 +246,10 @@ const routes = new Hono<PortalEnv>()
   .post('/projects/:project_id/keys/:key_id/values/:language', async (c) => {
     const a = await access(c, 'values.edit');
     const language = c.req.param('language');
-    if (!mayEditLanguage(a, language)) throw new AppError('forbidden', `Your membership does not include ${language}`);
     const f = await form(c);
     const status = (f.status ?? 'draft') as TranslationStatus;
     const deps = c.get('deps');
-    if (!may(a.role, 'values.approve')) {
-      if (status === 'approved') throw new AppError('forbidden', `Your role (${a.role}) cannot approve values`);
-      // Changing an approved text would silently un-approve it: that is a reviewer's call.
-      const [current] = await deps.sql<{ status: string }[]>`
-        select status from translations where project_id = ${a.projectId} and key_id = ${c.req.param('key_id')}::uuid and language = ${language}`;
-      if (current?.status === 'approved') throw new AppError('forbidden', 'This value is approved: only a reviewer or developer can change it');
-    }
+    await assertMayWriteValue(c, a, language, status);
     const written = await putTranslation(deps, { projectId: a.projectId, keyId: c.req.param('key_id'), language, value: f.value ?? '', status, actor: userActor(c) });
     if (wantsJson(c)) return c.json(written);
     return back(c, f.return_to, `${P}/projects/${a.projectId}`);
@@ -282,6 +277,32 @@ const routes = new Hono<PortalEnv>()
       throw new AppError('validation', 'Choose an action', { issues: [{ loc: ['action'], msg: 'must be approved, review, draft or delete', type: 'value' }] });
     }
     return back(c, returnTo, `${P}/projects/${a.projectId}`);
+  })
+
+  // Activity and history.
+  .get('/projects/:project_id/activity', async (c) => {
+    const a = await access(c, 'project.view');
+    const deps = c.get('deps');
+    const before = Number(c.req.query('before'));
+    const [log, cache] = await Promise.all([listActivity(deps, a.projectId, Number.isSafeInteger(before) && before > 0 ? before : undefined), cacheOf(c, a.projectId)]);
+    const keyIds = [...new Set(log.items.flatMap((e) => (e.entity_type === 'translation' ? [e.entity_id.split('/')[0]!] : e.entity_type === 'key' ? [e.entity_id] : [])))].filter((id) => /^[0-9a-f-]{36}$/.test(id));
+    const names = keyIds.length
+      ? await deps.sql<{ id: string; key: string }[]>`select id, key from translation_keys where project_id = ${a.projectId} and id = any(${keyIds}::uuid[])`
+      : [];
+    return page(c, ActivityPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, ...log, keyNames: Object.fromEntries(names.map((n) => [n.id, n.key])) }));
+  })
+  .get('/projects/:project_id/keys/:key_id/values/:language/history', async (c) => renderHistory(c, await access(c, 'project.view')))
+  .post('/projects/:project_id/keys/:key_id/values/:language/revert', async (c) => {
+    const a = await access(c, 'values.edit');
+    const f = await form(c);
+    const deps = c.get('deps');
+    const version = await valueAfterEvent(deps, a.projectId, Number(f.event_id));
+    if (!version || version.keyId !== c.req.param('key_id') || version.language !== c.req.param('language')) throw new AppError('not_found', 'That version of the value was not found');
+    // The old text comes back; an approval comes back only from someone who may approve.
+    const status = (version.status === 'approved' && !may(a.role, 'values.approve') ? 'review' : version.status) as TranslationStatus;
+    await assertMayWriteValue(c, a, version.language, status);
+    await putTranslation(deps, { projectId: a.projectId, keyId: version.keyId, language: version.language, value: version.value, status, actor: userActor(c) });
+    return renderHistory(c, a, `Reverted to "${version.value}" (${status}).`);
   })
 
   // Publishing.
@@ -378,6 +399,32 @@ async function renderLanguages(c: C, a: ProjectAccess, confirm?: { code: string;
   const [list, cache] = await Promise.all([listLanguages(deps, { projectId: a.projectId }), cacheOf(c, a.projectId)]);
   const languages = await Promise.all(list.languages.map(async (l) => ({ code: l.code, values: await valuesInLanguage(deps, a.projectId, l.code) })));
   return page(c, LanguagesPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, languages, confirm, notice }));
+}
+
+/** Language limits, approval, and a translator's hands off approved values. */
+async function assertMayWriteValue(c: C, a: ProjectAccess, language: string, status: TranslationStatus) {
+  if (!mayEditLanguage(a, language)) throw new AppError('forbidden', `Your membership does not include ${language}`);
+  if (may(a.role, 'values.approve')) return;
+  if (status === 'approved') throw new AppError('forbidden', `Your role (${a.role}) cannot approve values`);
+  const keyId = c.req.param('key_id') ?? '';
+  if (!/^[0-9a-f-]{36}$/i.test(keyId)) return;
+  // Changing an approved text would silently un-approve it: that is a reviewer's call.
+  const [current] = await c.get('deps').sql<{ status: string }[]>`
+    select status from translations where project_id = ${a.projectId} and key_id = ${keyId}::uuid and language = ${language}`;
+  if (current?.status === 'approved') throw new AppError('forbidden', 'This value is approved: only a reviewer or developer can change it');
+}
+
+async function renderHistory(c: C, a: ProjectAccess, notice?: string) {
+  const deps = c.get('deps');
+  const keyId = c.req.param('key_id') ?? '';
+  const language = c.req.param('language') ?? '';
+  const [key] = /^[0-9a-f-]{36}$/i.test(keyId) ? await deps.sql<{ key: string }[]>`select key from translation_keys where id = ${keyId} and project_id = ${a.projectId}` : [];
+  if (!key) throw new AppError('not_found', 'Key not found');
+  const [items, cache] = await Promise.all([valueHistory(deps, a.projectId, keyId, language), cacheOf(c, a.projectId)]);
+  return page(
+    c,
+    HistoryPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, keyName: key.key, language, keyId, items, mayRevert: mayEditLanguage(a, language), notice }),
+  );
 }
 
 async function renderTrash(c: C, a: ProjectAccess, notice?: string, error?: string) {

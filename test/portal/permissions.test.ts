@@ -79,6 +79,23 @@ const CASES: Case[] = [
     permission: 'keys.manage',
     request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/bulk`, fields: { action: 'delete', key: [await newKey(p), await newKey(p)] } }),
   },
+  { name: 'see the activity', permission: 'project.view', request: async ({ p }) => ({ method: 'GET', path: `/portal/projects/${p.projectId}/activity` }) },
+  {
+    name: 'see a value\'s history',
+    permission: 'project.view',
+    request: async ({ p }) => ({ method: 'GET', path: `/portal/projects/${p.projectId}/keys/${await valued(p)}/values/de/history` }),
+  },
+  {
+    name: 'revert a value',
+    permission: 'values.edit',
+    request: async ({ p }) => {
+      const id = await valued(p);
+      await t.call(p.apiKey, 'PUT', `/v1/keys/${id}/translations/de`, { value: 'Servus' });
+      const [first] = await t.runtime.deps.sql<{ id: string }[]>`
+        select id from domain_events where entity_id = ${`${id}/de`} and type = 'translation.written' order by id limit 1`;
+      return { method: 'POST', path: `/portal/projects/${p.projectId}/keys/${id}/values/de/revert`, fields: { event_id: String(first!.id) } };
+    },
+  },
   { name: 'see the trash', permission: 'keys.manage', request: async ({ p }) => ({ method: 'GET', path: `/portal/projects/${p.projectId}/trash` }) },
   {
     name: 'restore a key',
@@ -176,6 +193,31 @@ describe.each(CASES)('$name ($permission)', (c) => {
     const client = clients.get('stranger')!;
     const res = method === 'GET' ? await client.get(path) : await client.post(path, fields ?? {});
     expect(res.status).toBe(404);
+  });
+});
+
+describe('activity', () => {
+  it('shows who changed what from every path, and a revert brings an old text back as the user', async () => {
+    const { p } = fixture;
+    const rv = clients.get('reviewer')!;
+    const id = await valued(p);
+    await rv.post(`/portal/projects/${p.projectId}/keys/${id}/values/de`, { value: 'Servus', status: 'approved' });
+    const log = await rv.get(`/portal/projects/${p.projectId}/activity`);
+    expect(log.status).toBe(200);
+    expect(log.text).toMatch(/reviewer-[a-z0-9]+@example\.com/);
+    expect(log.text).toContain(`API key ${p.apiKeyId.slice(0, 8)}`);
+    expect(log.text).toContain('&quot;Hallo&quot; (draft) → &quot;Servus&quot; (approved)');
+
+    const history = await rv.get(`/portal/projects/${p.projectId}/keys/${id}/values/de/history`);
+    const eventId = /name="event_id" value="(\d+)"/.exec(history.text)![1]!;
+    const reverted = await rv.post(`/portal/projects/${p.projectId}/keys/${id}/values/de/revert`, { event_id: eventId });
+    expect(reverted.status).toBe(200);
+    expect(reverted.text).toContain('Reverted to &quot;Hallo&quot; (draft)');
+    const [last] = await t.runtime.deps.sql<{ actor_type: string; after: { value: string } }[]>`
+      select actor_type, after from domain_events where entity_id = ${`${id}/de`} order by id desc limit 1`;
+    expect([last!.actor_type, last!.after.value]).toEqual(['user', 'Hallo']);
+    // An event of another value, or of another project, is not a version of this one.
+    expect((await rv.post(`/portal/projects/${p.projectId}/keys/${await valued(p)}/values/de/revert`, { event_id: eventId })).status).toBe(404);
   });
 });
 

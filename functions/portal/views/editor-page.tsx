@@ -205,6 +205,11 @@ export const EditorView: FC<{
                               ))}
                             </select>
                             {editable ? <button type="submit">Save</button> : <span class="hint">read only</span>}
+                            {value ? (
+                              <a href={`${base}/keys/${row.id}/values/${l}/history`} class="hint" aria-label={`History of ${row.key} in ${l}`}>
+                                History
+                              </a>
+                            ) : null}
                             <output class="saved" aria-live="polite"></output>
                           </div>
                         </form>

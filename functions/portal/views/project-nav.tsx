@@ -57,6 +57,7 @@ export const ProjectNav: FC<{ access: ProjectAccess; current: 'editor' | 'langua
         {tab('languages', `${base}/languages`, 'Languages')}
         {may(access.role, 'api_keys.manage') ? tab('api-keys', `${base}/api-keys`, 'API keys') : null}
         {may(access.role, 'keys.manage') ? tab('trash', `${base}/trash`, 'Trash') : null}
+        {tab('activity', `${base}/activity`, 'Activity')}
       </nav>
     </>
   );
