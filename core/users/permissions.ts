@@ -17,6 +17,8 @@ export const PERMISSIONS = {
   'languages.manage': ['owner', 'developer'],
   /** Create and revoke the project's API keys. */
   'api_keys.manage': ['owner', 'developer'],
+  /** Import files (with a dry-run preview) and export them. */
+  'files.transfer': ['owner', 'developer'],
   /** Queue a cache rebuild; turn auto-rebuild on or off. */
   'project.publish': ['owner', 'developer'],
   /** Create a project in the account (within the plan's limits). */

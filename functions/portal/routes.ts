@@ -46,6 +46,12 @@ import { MembersPage, ProjectCreatedPage, ProjectsPage, type MemberRow } from '.
 import { EditorView, type EditorFilters } from './views/editor-page.tsx';
 import { ApiKeysPage, LanguagesPage, TrashPage } from './views/project-pages.tsx';
 import { ActivityPage, HistoryPage } from './views/activity-pages.tsx';
+import { FilesPage, type ImportChoice } from './views/files-page.tsx';
+import { importFile } from '../../core/files/import-file.ts';
+import { exportFile } from '../../core/files/export-file.ts';
+import type { ImportResult } from '../../core/files/schemas.ts';
+import { FORMATS } from '../../core/formats/index.ts';
+import { MAX_IMPORT_BYTES } from '../import/routes.ts';
 
 type C = Context<PortalEnv>;
 
@@ -342,6 +348,52 @@ const routes = new Hono<PortalEnv>()
     return renderLanguages(c, a, undefined, `Removed ${removed.code} and its ${removed.translations_deleted} values.`);
   })
 
+  // Import (dry run first, then apply) and export: the files API's core functions.
+  .get('/projects/:project_id/files', async (c) => renderFiles(c, await access(c, 'files.transfer')))
+  .post('/projects/:project_id/import', async (c) => {
+    const a = await access(c, 'files.transfer');
+    const body = await c.req.parseBody();
+    const text = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : '');
+    const choice: ImportChoice = { language: text('language'), format: text('format'), status: text('status') || 'draft', conflict: text('conflict') || 'overwrite', group: text('group') || 'Default' };
+    const apply = text('apply') === 'yes';
+    let bytes: Uint8Array<ArrayBuffer>;
+    if (apply) bytes = new Uint8Array(Buffer.from(text('file_base64'), 'base64'));
+    else {
+      const file = body.file;
+      if (!(file instanceof File) || file.size === 0) throw new AppError('validation', 'Choose a file to import', { issues: [{ loc: ['file'], msg: 'choose a file', type: 'missing' }] });
+      if (file.size > MAX_IMPORT_BYTES) throw new AppError('too_large', 'The file is larger than 10 MiB');
+      bytes = new Uint8Array(await file.arrayBuffer());
+    }
+    const result = await orFormError(
+      () =>
+        importFile(c.get('deps'), {
+          projectId: a.projectId,
+          actor: userActor(c),
+          language: choice.language,
+          format: choice.format as 'json',
+          status: choice.status as TranslationStatus,
+          conflict: choice.conflict as 'overwrite',
+          group: choice.group,
+          dryRun: !apply,
+          body: bytes,
+        }),
+      (error) => renderFiles(c, a, { error }),
+      c,
+    );
+    if (result instanceof Response) return result;
+    return apply ? renderFiles(c, a, { applied: result }) : renderFiles(c, a, { preview: { result, choice, file: Buffer.from(bytes).toString('base64') } });
+  })
+  .get('/projects/:project_id/export', async (c) => {
+    const a = await access(c, 'files.transfer');
+    const file = await exportFile(c.get('deps'), {
+      projectId: a.projectId,
+      language: c.req.query('language') ?? '',
+      format: (c.req.query('format') ?? 'json') as 'json',
+      status: (c.req.query('status') ?? 'approved') as 'approved',
+    });
+    return c.body(file.body as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': file.contentType, 'Content-Disposition': `attachment; filename="${file.filename}"` });
+  })
+
   // Trash: the admin API's restores, as the portal user.
   .get('/projects/:project_id/trash', async (c) => renderTrash(c, await access(c, 'keys.manage')))
   .post('/projects/:project_id/trash/keys/:key_id/restore', async (c) => {
@@ -427,6 +479,12 @@ async function renderHistory(c: C, a: ProjectAccess, notice?: string) {
   );
 }
 
+async function renderFiles(c: C, a: ProjectAccess, extra: { preview?: { result: ImportResult; choice: ImportChoice; file: string }; applied?: ImportResult; error?: string } = {}) {
+  const deps = c.get('deps');
+  const [list, cache] = await Promise.all([listLanguages(deps, { projectId: a.projectId }), cacheOf(c, a.projectId)]);
+  return page(c, FilesPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, languages: list.languages.map((l) => l.code), formats: Object.keys(FORMATS), ...extra }));
+}
+
 async function renderTrash(c: C, a: ProjectAccess, notice?: string, error?: string) {
   const deps = c.get('deps');
   const [trash, cache] = await Promise.all([listTrash(deps, a.projectId), cacheOf(c, a.projectId)]);
@@ -456,4 +514,5 @@ routes.onError((thrown, c) => {
 routes.notFound((c) => page(c, ErrorPage({ status: 404, message: 'There is no page at this address.', user: c.get('session')?.user, csrf: c.get('csrf') ?? '' }), 404));
 
 // The group's routes are typed with the portal's context, a superset of AppEnv's.
-export const portalGroup = routeGroup('portal', routes as unknown as Hono<AppEnv>);
+// File imports take up to 10 MiB, and the preview's "Apply" sends the file back base64-encoded.
+export const portalGroup = routeGroup('portal', routes as unknown as Hono<AppEnv>, { maxBodyBytes: Math.ceil((MAX_IMPORT_BYTES * 4) / 3) + 64 * 1024 });

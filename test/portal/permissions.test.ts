@@ -23,6 +23,7 @@ const EXPECTED: Record<Permission, [boolean, boolean, boolean, boolean]> = {
   'keys.manage': [Y, Y, N, N],
   'languages.manage': [Y, Y, N, N],
   'api_keys.manage': [Y, Y, N, N],
+  'files.transfer': [Y, Y, N, N],
   'project.publish': [Y, Y, N, N],
   'projects.create': [Y, N, N, N],
   'members.manage': [Y, N, N, N],
@@ -96,6 +97,17 @@ const CASES: Case[] = [
       return { method: 'POST', path: `/portal/projects/${p.projectId}/keys/${id}/values/de/revert`, fields: { event_id: String(first!.id) } };
     },
   },
+  { name: 'see import and export', permission: 'files.transfer', request: async ({ p }) => ({ method: 'GET', path: `/portal/projects/${p.projectId}/files` }) },
+  {
+    name: 'import a file',
+    permission: 'files.transfer',
+    request: async ({ p }) => ({
+      method: 'POST',
+      path: `/portal/projects/${p.projectId}/import`,
+      fields: { language: 'de', format: 'json', status: 'draft', conflict: 'overwrite', group: 'Default', apply: 'yes', file_base64: Buffer.from(`{"imported.${unique()}":"Hallo"}`).toString('base64') },
+    }),
+  },
+  { name: 'export a file', permission: 'files.transfer', request: async ({ p }) => ({ method: 'GET', path: `/portal/projects/${p.projectId}/export?language=de&format=po` }) },
   { name: 'see the trash', permission: 'keys.manage', request: async ({ p }) => ({ method: 'GET', path: `/portal/projects/${p.projectId}/trash` }) },
   {
     name: 'restore a key',
