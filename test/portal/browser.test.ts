@@ -162,6 +162,42 @@ describe.skipIf(!HAVE_BROWSER)('the portal in Chromium', () => {
     await owner.getByText(/revoked/).waitFor();
     expect((await t.call(second, 'GET', '/v1/languages')).status).toBe(401);
 
+    // Import with a preview first.
+    await owner.getByRole('link', { name: 'Import / export' }).click();
+    await owner.getByLabel(/^File/).setInputFiles({ name: 'de.json', mimeType: 'application/json', buffer: Buffer.from('{"home": {"subtitle": "Schön, dass du da bist"}}') });
+    await owner.getByRole('combobox', { name: 'Format' }).first().selectOption('i18next');
+    await owner.getByRole('button', { name: 'Preview import' }).click();
+    await owner.getByText('1 new keys').waitFor();
+    await checkA11y(owner, 'import-preview');
+    expect((await t.call(apiKey, 'GET', '/v1/translations/de?status=all')).status).toBe(200);
+    expect(JSON.stringify(await (await t.call(apiKey, 'GET', '/v1/translations/de?status=all')).json())).not.toContain('subtitle');
+    await owner.getByRole('button', { name: 'Apply this import' }).click();
+    await owner.getByText(/Imported into de/).waitFor();
+    expect(JSON.stringify(await (await t.call(apiKey, 'GET', '/v1/translations/de?status=all')).json())).toContain('Schön, dass du da bist');
+
+    // Delete the imported key in the editor, restore it from the trash.
+    await owner.getByRole('link', { name: 'Editor' }).click();
+    await owner.getByRole('button', { name: 'Delete key home.subtitle' }).click();
+    await owner.getByText('home.subtitle').waitFor({ state: 'detached' });
+    await owner.getByRole('link', { name: 'Trash' }).click();
+    await checkA11y(owner, 'trash');
+    await owner.getByRole('button', { name: 'Restore key home.subtitle' }).click();
+    await owner.getByText('Restored home.subtitle.').waitFor();
+
+    // Activity shows the reviewer's approval; the value's history reverts the translator's text.
+    await owner.getByRole('link', { name: 'Activity' }).click();
+    await owner.getByText('rv@example.com').first().waitFor();
+    await checkA11y(owner, 'activity');
+    await reviewer.getByLabel('home.title in de', { exact: true }).fill('Hallo');
+    await reviewer.getByRole('button', { name: 'Save' }).first().click();
+    await reviewer.getByText('Saved').waitFor();
+    await reviewer.getByRole('link', { name: 'History of home.title in de' }).click();
+    await checkA11y(reviewer, 'history');
+    await reviewer.getByRole('button', { name: /Revert to this/ }).first().click();
+    await reviewer.getByText(/Reverted to "Willkommen"/).waitFor();
+    const live = (await (await t.call(apiKey, 'GET', '/v1/translations/de')).json()) as { translations: Record<string, string> };
+    expect(live.translations['home.title']).toBe('Willkommen');
+
     await owner.goto(`${base}/portal`);
     await checkA11y(owner, 'projects');
     for (const page of [owner, translator, reviewer]) expect((page as Page & { errors: string[] }).errors).toEqual([]);

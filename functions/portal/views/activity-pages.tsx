@@ -114,7 +114,7 @@ export const HistoryPage: FC<Common & { keyName: string; language: string; keyId
                   <form method="post" action={`${base}/keys/${keyId}/values/${language}/revert`} class="inline">
                     <CsrfField csrf={csrf} />
                     <input type="hidden" name="event_id" value={String(e.id)} />
-                    <button type="submit" class="secondary" aria-label={`Revert to the version of ${when(e.occurred_at)}`}>
+                    <button type="submit" class="secondary" aria-label={`Revert to this: the version of ${when(e.occurred_at)}`}>
                       Revert to this
                     </button>
                   </form>
