@@ -28,6 +28,10 @@ export const EVENT_TYPES = [
   'member.added',
   /** An owner created an invitation link (its token is never recorded). */
   'member.invited',
+  /** An owner changed a member's role or language limits. */
+  'member.updated',
+  /** An owner removed a member from an account. */
+  'member.removed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

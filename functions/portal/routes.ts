@@ -14,6 +14,7 @@ import { needsSetup, setupFirstOwner } from '../../core/users/setup.ts';
 import { signIn } from '../../core/users/sign-in.ts';
 import { createSession, endAllSessions, endSession } from '../../core/users/sessions.ts';
 import { acceptInvite, createInvite, findInvite } from '../../core/users/invites.ts';
+import { changeRole, removeMember } from '../../core/users/members.ts';
 import { listMemberships, listProjectsOf, projectAccess, type ProjectAccess } from '../../core/users/memberships.ts';
 import { assertMay, may, mayEditLanguage, type Permission } from '../../core/users/permissions.ts';
 import { editorPage, groupNames } from '../../core/portal/editor-page.ts';
@@ -187,6 +188,26 @@ const routes = new Hono<PortalEnv>()
     const invite = await createInvite(c.get('deps'), { userId: user.id, accountId: c.req.param('account_id'), role: (f.role ?? '') as 'translator', languages });
     const origin = new URL(c.req.url).origin;
     return renderMembers(c, `${origin}${P}/invite/${invite.token}`);
+  })
+  .post('/accounts/:account_id/members/:member_id/role', async (c) => {
+    const user = requireUser(c);
+    const f = await form(c);
+    const languages = (f.languages ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const done = await orFormError(
+      () => changeRole(c.get('deps'), { userId: user.id, accountId: c.req.param('account_id'), memberId: c.req.param('member_id'), role: (f.role ?? '') as 'translator', languages }),
+      (error) => renderMembers(c, undefined, error),
+      c,
+    );
+    return done instanceof Response ? done : c.redirect(`${P}/accounts/${c.req.param('account_id')}/members`, 303);
+  })
+  .post('/accounts/:account_id/members/:member_id/remove', async (c) => {
+    const user = requireUser(c);
+    const done = await orFormError(
+      () => removeMember(c.get('deps'), { userId: user.id, accountId: c.req.param('account_id'), memberId: c.req.param('member_id') }),
+      (error) => renderMembers(c, undefined, error),
+      c,
+    );
+    return done instanceof Response ? done : c.redirect(`${P}/accounts/${c.req.param('account_id')}/members`, 303);
   })
   .post('/accounts/:account_id/projects', async (c) => {
     const user = requireUser(c);
@@ -433,7 +454,7 @@ const routes = new Hono<PortalEnv>()
     return c.redirect(`${P}/projects/${a.projectId}/api-keys`, 303);
   });
 
-async function renderMembers(c: C, inviteLink?: string) {
+async function renderMembers(c: C, inviteLink?: string, error?: string) {
   const user = requireUser(c);
   const accountId = c.req.param('account_id') ?? '';
   const deps = c.get('deps');
@@ -443,7 +464,7 @@ async function renderMembers(c: C, inviteLink?: string) {
   const members = await deps.sql<MemberRow[]>`
     select m.user_id, u.email, m.role, m.languages from memberships m join users u on u.id = m.user_id
     where m.account_id = ${accountId} order by u.email`;
-  return page(c, MembersPage({ user, csrf: c.get('csrf'), accountId, accountName: membership.account_name, members, inviteLink }), inviteLink ? 201 : 200);
+  return page(c, MembersPage({ user, csrf: c.get('csrf'), accountId, accountName: membership.account_name, members, inviteLink, error }), inviteLink ? 201 : 200);
 }
 
 async function renderLanguages(c: C, a: ProjectAccess, confirm?: { code: string; values: number }, notice?: string) {

@@ -29,6 +29,7 @@ import { listKeys } from '../../core/keys/list-keys.ts';
 import { listLanguages } from '../../core/languages/list-languages.ts';
 import { setupFirstOwner } from '../../core/users/setup.ts';
 import { acceptInvite, createInvite } from '../../core/users/invites.ts';
+import { changeRole, removeMember } from '../../core/users/members.ts';
 import { domainError, useCore, type CoreProject } from './support/core-harness.ts';
 
 const core = useCore();
@@ -115,6 +116,18 @@ describe('every write records its events', () => {
       types: ['member.added'],
       actorOf: (ids) => ({ type: 'user', id: ids.member! }),
       run: async (_p, ids) => (ids.member = (await acceptInvite(core.deps, { token: ids.invite!, email: 'member@example.com', password: 'another passphrase' })).id),
+    },
+    {
+      name: 'changeRole',
+      types: ['member.updated'],
+      actorOf: (ids) => ({ type: 'user', id: ids.owner! }),
+      run: (_p, ids) => changeRole(core.deps, { userId: ids.owner!, accountId: ids.ownerAccount!, memberId: ids.member!, role: 'reviewer' }),
+    },
+    {
+      name: 'removeMember',
+      types: ['member.removed'],
+      actorOf: (ids) => ({ type: 'user', id: ids.owner! }),
+      run: (_p, ids) => removeMember(core.deps, { userId: ids.owner!, accountId: ids.ownerAccount!, memberId: ids.member! }),
     },
   ];
 

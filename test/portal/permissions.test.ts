@@ -144,6 +144,16 @@ const CASES: Case[] = [
   { name: 'turn auto-publish on', permission: 'project.publish', request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/settings`, fields: { auto_rebuild: 'true' } }) },
   { name: 'create a project', permission: 'projects.create', request: async ({ p }) => ({ method: 'POST', path: `/portal/accounts/${p.accountId}/projects`, fields: { name: `P ${unique()}` } }) },
   { name: 'see the members', permission: 'members.manage', request: async ({ p }) => ({ method: 'GET', path: `/portal/accounts/${p.accountId}/members` }) },
+  {
+    name: 'change a member\'s role',
+    permission: 'members.manage',
+    request: async ({ p }) => ({ method: 'POST', path: `/portal/accounts/${p.accountId}/members/${await memberId(p.accountId)}/role`, fields: { role: 'reviewer', languages: 'de' } }),
+  },
+  {
+    name: 'remove a member',
+    permission: 'members.manage',
+    request: async ({ p }) => ({ method: 'POST', path: `/portal/accounts/${p.accountId}/members/${await memberId(p.accountId)}/remove` }),
+  },
   { name: 'invite a member', permission: 'members.manage', request: async ({ p }) => ({ method: 'POST', path: `/portal/accounts/${p.accountId}/invites`, fields: { role: 'translator' } }) },
 ];
 
@@ -166,6 +176,14 @@ async function valued(p: TestProject): Promise<string> {
   const id = await newKey(p);
   expect((await t.call(p.apiKey, 'PUT', `/v1/keys/${id}/translations/de`, { value: 'Hallo' })).status).toBe(200);
   return id;
+}
+
+/** A fresh translator of the account, to be changed or removed. */
+async function memberId(accountId: string): Promise<string> {
+  const [user] = await t.runtime.deps.sql<{ id: string }[]>`
+    insert into users (email, password_hash) values (${`m-${unique()}@example.com`}, 'scrypt$1$1$1$x$y') returning id`;
+  await t.runtime.deps.sql`insert into memberships (user_id, account_id, role) values (${user!.id}, ${accountId}, 'translator')`;
+  return user!.id;
 }
 
 const clients = new Map<Role | 'stranger', PortalClient>();

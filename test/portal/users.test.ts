@@ -12,7 +12,8 @@ import { createProject } from '../../core/accounts/create-project.ts';
 import { ADMIN } from '../../core/actor.ts';
 import { domainError, useCore } from '../core/support/core-harness.ts';
 
-let now = new Date('2026-11-23T09:00:00Z');
+// Starts at the real time: the counters expire their windows by the real clock.
+let now = new Date();
 const clock: Clock = { now: () => now };
 const core = useCore({ clock });
 
@@ -134,6 +135,31 @@ describe('invitations and memberships', () => {
     expect(memberships.map((m) => [m.account_id, m.role]).sort()).toEqual([[owner.accountId, 'translator'], [second, 'reviewer']].sort());
   });
 });
+
+describe('members', () => {
+  it('owners change roles and remove members, but never the last owner', async () => {
+    const { changeRole, removeMember } = await import('../../core/users/members.ts');
+    const [member] = await core.deps.sql<{ id: string }[]>`select id from users where email = 'tr@example.com'`;
+    await changeRole(core.deps, { userId: owner.id, accountId: owner.accountId, memberId: member!.id, role: 'reviewer', languages: ['fr'] });
+    expect(await projectAccessRole(member!.id)).toEqual({ role: 'reviewer', languages: ['fr'] });
+    expect((await domainError(changeRole(core.deps, { userId: member!.id, accountId: owner.accountId, memberId: owner.id, role: 'translator' }))).code).toBe('forbidden');
+    expect((await domainError(changeRole(core.deps, { userId: owner.id, accountId: owner.accountId, memberId: owner.id, role: 'developer' }))).code).toBe('conflict');
+    expect((await domainError(removeMember(core.deps, { userId: owner.id, accountId: owner.accountId, memberId: owner.id }))).code).toBe('conflict');
+    await changeRole(core.deps, { userId: owner.id, accountId: owner.accountId, memberId: member!.id, role: 'owner', languages: ['fr'] });
+    expect(await projectAccessRole(member!.id)).toEqual({ role: 'owner', languages: null });
+    // With two owners, one may step down.
+    await changeRole(core.deps, { userId: owner.id, accountId: owner.accountId, memberId: owner.id, role: 'developer' });
+    await removeMember(core.deps, { userId: member!.id, accountId: owner.accountId, memberId: owner.id });
+    expect((await listMemberships(core.deps, owner.id)).map((m) => m.account_id)).not.toContain(owner.accountId);
+    expect((await domainError(removeMember(core.deps, { userId: member!.id, accountId: owner.accountId, memberId: crypto.randomUUID() }))).code).toBe('not_found');
+  });
+});
+
+async function projectAccessRole(userId: string) {
+  const [row] = await core.deps.sql<{ role: string; languages: string[] | null }[]>`
+    select role, languages from memberships where user_id = ${userId} and account_id = ${owner.accountId}`;
+  return row;
+}
 
 /** A second account the owner also owns (made directly: account creation for users is not a portal action yet). */
 async function setupSecondAccount(): Promise<string> {

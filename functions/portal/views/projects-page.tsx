@@ -109,16 +109,50 @@ export const MembersPage: FC<{
       <thead>
         <tr>
           <th scope="col">Email</th>
-          <th scope="col">Role</th>
-          <th scope="col">Languages</th>
+          <th scope="col">Role and languages</th>
+          <th scope="col">
+            <span class="sr-only">Actions</span>
+          </th>
         </tr>
       </thead>
       <tbody>
         {members.map((m) => (
           <tr>
             <td>{m.email}</td>
-            <td>{m.role}</td>
-            <td>{m.languages?.length ? m.languages.join(', ') : 'all'}</td>
+            <td>
+              <form method="post" action={`${P}/accounts/${accountId}/members/${m.user_id}/role`} class="row wrap">
+                <CsrfField csrf={csrf} />
+                <label>
+                  <span class="sr-only">Role of {m.email}</span>
+                  <select name="role">
+                    {ROLES.map((r) => (
+                      <option value={r} selected={r === m.role}>
+                        {r}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <label>
+                  <span class="sr-only">Languages of {m.email}</span>
+                  <input name="languages" value={m.languages?.join(', ') ?? ''} placeholder="all" size={10} />
+                </label>
+                <button type="submit" class="secondary" aria-label={`Save the role of ${m.email}`}>
+                  Save
+                </button>
+              </form>
+            </td>
+            <td>
+              {m.user_id === user.id ? (
+                <span class="hint">you</span>
+              ) : (
+                <form method="post" action={`${P}/accounts/${accountId}/members/${m.user_id}/remove`} class="inline" data-confirm={`Remove ${m.email} from ${accountName}?`}>
+                  <CsrfField csrf={csrf} />
+                  <button type="submit" class="link danger" aria-label={`Remove ${m.email}`}>
+                    Remove
+                  </button>
+                </form>
+              )}
+            </td>
           </tr>
         ))}
       </tbody>
