@@ -278,6 +278,7 @@ const routes = new Hono<PortalEnv>()
     const deps = c.get('deps');
     await assertMayWriteValue(c, a, language, status);
     const written = await putTranslation(deps, { projectId: a.projectId, keyId: c.req.param('key_id'), language, value: f.value ?? '', status, actor: userActor(c) });
+    if (status === 'approved') await publishAfter(c, a);
     if (wantsJson(c)) return c.json(written);
     return back(c, f.return_to, `${P}/projects/${a.projectId}`);
   })
@@ -294,12 +295,14 @@ const routes = new Hono<PortalEnv>()
     if (action === 'delete') {
       assertMay(a.role, 'keys.manage');
       await deleteKeys(deps, { projectId: a.projectId, keyIds, actor: userActor(c) });
+      await publishAfter(c, a);
     } else if (action === 'approved' || action === 'review' || action === 'draft') {
       assertMay(a.role, action === 'approved' ? 'values.approve' : 'values.edit');
       // Only the shown languages the member may edit.
       const languages = list('lang').filter((l) => mayEditLanguage(a, l));
       if (languages.length === 0) throw new AppError('forbidden', 'None of the shown languages is yours to edit');
-      await setStatuses(deps, { projectId: a.projectId, keyIds, languages, status: action, skipApproved: !may(a.role, 'values.approve'), actor: userActor(c) });
+      const { changed } = await setStatuses(deps, { projectId: a.projectId, keyIds, languages, status: action, skipApproved: !may(a.role, 'values.approve'), actor: userActor(c) });
+      if (changed > 0) await publishAfter(c, a);
     } else {
       throw new AppError('validation', 'Choose an action', { issues: [{ loc: ['action'], msg: 'must be approved, review, draft or delete', type: 'value' }] });
     }
@@ -329,6 +332,7 @@ const routes = new Hono<PortalEnv>()
     const status = (version.status === 'approved' && !may(a.role, 'values.approve') ? 'review' : version.status) as TranslationStatus;
     await assertMayWriteValue(c, a, version.language, status);
     await putTranslation(deps, { projectId: a.projectId, keyId: version.keyId, language: version.language, value: version.value, status, actor: userActor(c) });
+    if (status === 'approved') await publishAfter(c, a);
     return renderHistory(c, a, `Reverted to "${version.value}" (${status}).`);
   })
 
@@ -402,6 +406,7 @@ const routes = new Hono<PortalEnv>()
       c,
     );
     if (result instanceof Response) return result;
+    if (apply) await publishAfter(c, a);
     return apply ? renderFiles(c, a, { applied: result }) : renderFiles(c, a, { preview: { result, choice, file: Buffer.from(bytes).toString('base64') } });
   })
   .get('/projects/:project_id/export', async (c) => {
@@ -472,6 +477,15 @@ async function renderLanguages(c: C, a: ProjectAccess, confirm?: { code: string;
   const [list, cache] = await Promise.all([listLanguages(deps, { projectId: a.projectId }), cacheOf(c, a.projectId)]);
   const languages = await Promise.all(list.languages.map(async (l) => ({ code: l.code, values: await valuesInLanguage(deps, a.projectId, l.code) })));
   return page(c, LanguagesPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, languages, confirm, notice }));
+}
+
+/**
+ * The spec rebuilds the cache after portal approvals and bulk changes, whatever the project's
+ * auto-rebuild setting. Queued at once: the builder's sequence check folds a burst of requests into
+ * the builds it needs (as auto-rebuild does on Lambda).
+ */
+async function publishAfter(c: C, a: ProjectAccess) {
+  await requestRebuild(c.get('deps'), { projectId: a.projectId, actor: userActor(c) });
 }
 
 /** Language limits, approval, and a translator's hands off approved values. */

@@ -289,9 +289,16 @@ describe('language limits and approved values', () => {
     expect(refused.status).toBe(403);
     expect(JSON.parse(refused.text)).toEqual({ detail: expect.stringContaining('approved') });
     const reviewer = clients.get('reviewer')!;
+    const rebuilds = async () => (await t.runtime.deps.sql<{ n: number }[]>`
+      select count(*)::int as n from domain_events where project_id = ${p.projectId} and type = 'cache.rebuild_requested' and actor_type = 'user'`)[0]!.n;
+    const before = await rebuilds();
+    expect((await tr.post(`/portal/projects/${p.projectId}/keys/${key}/values/de`, { value: 'Hallo', status: 'review' })).status).toBe(403);
+    expect(await rebuilds()).toBe(before);
     const ok = await reviewer.post(`/portal/projects/${p.projectId}/keys/${key}/values/de`, { value: 'Servus', status: 'approved' }, { Accept: 'application/json' });
     expect(ok.status).toBe(200);
     expect(JSON.parse(ok.text)).toMatchObject({ value: 'Servus', status: 'approved' });
+    // An approval in the portal queues a rebuild, as the spec says of portal actions.
+    expect(await rebuilds()).toBe(before + 1);
     const read = (await (await t.call(p.apiKey, 'GET', `/v1/translations/de`)).json()) as { translations: Record<string, string> };
     expect(Object.values(read.translations)).toContain('Servus');
     const [event] = await t.runtime.deps.sql<{ actor_type: string }[]>`
