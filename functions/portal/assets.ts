@@ -31,7 +31,7 @@ form.inline{display:inline}.hint{color:var(--muted);font-weight:400;font-size:.9
 .tabs{display:flex;gap:.2rem;border-bottom:1px solid var(--line);margin:.6rem 0 1rem}.tab{padding:.5rem .9rem;text-decoration:none;border-bottom:3px solid transparent;color:var(--fg)}.tab.active{border-color:var(--accent);font-weight:600}
 .filters{display:flex;flex-wrap:wrap;gap:.6rem;align-items:flex-end;margin-bottom:.8rem}.filters fieldset{border:1px solid var(--line);border-radius:6px;display:flex;gap:.6rem;padding:.2rem .6rem}
 .table-scroll{overflow-x:auto}.table{width:100%;border-collapse:collapse;background:#fff}.table th,.table td{border-bottom:1px solid var(--line);padding:.5rem;text-align:left;vertical-align:top}
-.editor td{min-width:16rem}.editor td:first-child,.editor th:first-child{width:2.2rem;min-width:0}.nowrap{white-space:nowrap}.change{word-break:break-word;font-size:.9rem}.bulk{margin-bottom:.6rem}.keycell{min-width:12rem;font-weight:400}.keyname{font-weight:600;display:block;word-break:break-all}
+.editor td{min-width:16rem}.editor td:first-child,.editor th:first-child{width:2.2rem;min-width:0}.nowrap{white-space:nowrap}.change{word-break:break-word;font-size:.9rem}.bulk{margin-bottom:.6rem}meter{width:100%;height:1.2rem}.keycell{min-width:12rem;font-weight:400}.keyname{font-weight:600;display:block;word-break:break-all}
 .status-draft{color:var(--draft)}.status-review{color:var(--review)}.status-approved{color:var(--approved);font-weight:600}
 .saved{font-size:.85rem;color:var(--ok)}.saved.error{color:var(--danger)}
 .pager{display:flex;gap:1rem;margin:1rem 0}.list{list-style:none;padding:0}.list li{padding:.5rem 0;border-bottom:1px solid var(--line)}

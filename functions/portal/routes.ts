@@ -30,6 +30,7 @@ import { createApiKey } from '../../core/accounts/create-api-key.ts';
 import { revokeApiKey } from '../../core/accounts/revoke-api-key.ts';
 import { createKey } from '../../core/keys/create-key.ts';
 import { deleteKey } from '../../core/keys/delete-key.ts';
+import { updateKey } from '../../core/keys/update-key.ts';
 import { putTranslation } from '../../core/translations/put-translation.ts';
 import { listLanguages } from '../../core/languages/list-languages.ts';
 import { addLanguage } from '../../core/languages/add-language.ts';
@@ -45,7 +46,8 @@ import { ErrorPage, P } from './views/layout.tsx';
 import { InvitePage, SetupPage, SignInPage } from './views/auth-pages.tsx';
 import { MembersPage, ProjectCreatedPage, ProjectsPage, type MemberRow } from './views/projects-page.tsx';
 import { EditorView, type EditorFilters } from './views/editor-page.tsx';
-import { ApiKeysPage, LanguagesPage, TrashPage } from './views/project-pages.tsx';
+import { ApiKeysPage, LanguagesPage, TrashPage, UsagePage } from './views/project-pages.tsx';
+import { readUsage } from '../../core/usage/read-usage.ts';
 import { ActivityPage, HistoryPage } from './views/activity-pages.tsx';
 import { FilesPage, type ImportChoice } from './views/files-page.tsx';
 import { importFile } from '../../core/files/import-file.ts';
@@ -264,6 +266,12 @@ const routes = new Hono<PortalEnv>()
     });
     return back(c, f.return_to, `${P}/projects/${a.projectId}`);
   })
+  .post('/projects/:project_id/keys/:key_id', async (c) => {
+    const a = await access(c, 'keys.manage');
+    const f = await form(c);
+    await updateKey(c.get('deps'), { projectId: a.projectId, keyId: c.req.param('key_id'), group_name: f.group_name ?? '', description: f.description ? f.description : null, actor: userActor(c) });
+    return back(c, f.return_to, `${P}/projects/${a.projectId}`);
+  })
   .post('/projects/:project_id/keys/:key_id/delete', async (c) => {
     const a = await access(c, 'keys.manage');
     const f = await form(c);
@@ -307,6 +315,12 @@ const routes = new Hono<PortalEnv>()
       throw new AppError('validation', 'Choose an action', { issues: [{ loc: ['action'], msg: 'must be approved, review, draft or delete', type: 'value' }] });
     }
     return back(c, returnTo, `${P}/projects/${a.projectId}`);
+  })
+
+  .get('/projects/:project_id/usage', async (c) => {
+    const a = await access(c, 'project.view');
+    const [usage, cache] = await Promise.all([readUsage(c.get('deps'), { projectId: a.projectId }), cacheOf(c, a.projectId)]);
+    return page(c, UsagePage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, usage }));
   })
 
   // Activity and history.

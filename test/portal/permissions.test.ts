@@ -80,6 +80,7 @@ const CASES: Case[] = [
     permission: 'keys.manage',
     request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/bulk`, fields: { action: 'delete', key: [await newKey(p), await newKey(p)] } }),
   },
+  { name: 'see the usage', permission: 'project.view', request: async ({ p }) => ({ method: 'GET', path: `/portal/projects/${p.projectId}/usage` }) },
   { name: 'see the activity', permission: 'project.view', request: async ({ p }) => ({ method: 'GET', path: `/portal/projects/${p.projectId}/activity` }) },
   {
     name: 'see a value\'s history',
@@ -119,6 +120,11 @@ const CASES: Case[] = [
     },
   },
   { name: 'create a key', permission: 'keys.manage', request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/keys`, fields: { key: `k.${unique()}` } }) },
+  {
+    name: 'describe a key and change its group',
+    permission: 'keys.manage',
+    request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/keys/${await newKey(p)}`, fields: { group_name: 'moved', description: 'Shown on the home screen' } }),
+  },
   { name: 'delete a key', permission: 'keys.manage', request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/keys/${await newKey(p)}/delete` }) },
   { name: 'add a language', permission: 'languages.manage', request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/languages`, fields: { code: nextLanguage() } }) },
   {

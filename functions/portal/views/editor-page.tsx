@@ -171,6 +171,28 @@ export const EditorView: FC<{
                     <span class="badge muted">{row.group_name}</span>
                     {row.description ? <p class="hint">{row.description}</p> : null}
                     {may(access.role, 'keys.manage') ? (
+                      <details>
+                        <summary class="hint">Edit</summary>
+                        <form method="post" action={`${base}/keys/${row.id}`} class="stack">
+                          <CsrfField csrf={csrf} />
+                          <input type="hidden" name="return_to" value={here} />
+                          <label>
+                            Group
+                            <input name="group_name" value={row.group_name} maxlength={200} required />
+                          </label>
+                          <label>
+                            Description
+                            <textarea name="description" rows={2} maxlength={1000}>
+                              {row.description ?? ''}
+                            </textarea>
+                          </label>
+                          <button type="submit" class="secondary" aria-label={`Save key ${row.key}`}>
+                            Save key
+                          </button>
+                        </form>
+                      </details>
+                    ) : null}
+                    {may(access.role, 'keys.manage') ? (
                       <form method="post" action={`${base}/keys/${row.id}/delete`} data-confirm={`Delete the key ${row.key}? It can be restored from the trash.`}>
                         <CsrfField csrf={csrf} />
                         <input type="hidden" name="return_to" value={here} />

@@ -4,7 +4,7 @@ import type { ProjectAccess } from '../../../core/users/memberships.ts';
 import { may } from '../../../core/users/permissions.ts';
 import { CsrfField, P } from './layout.tsx';
 
-export const ProjectNav: FC<{ access: ProjectAccess; current: 'editor' | 'languages' | 'api-keys' | 'trash' | 'activity' | 'files'; csrf: string; cache: { last_rebuilt_at: string | null; ready: boolean }; publishing?: boolean }> = ({
+export const ProjectNav: FC<{ access: ProjectAccess; current: 'editor' | 'languages' | 'api-keys' | 'trash' | 'activity' | 'files' | 'usage'; csrf: string; cache: { last_rebuilt_at: string | null; ready: boolean }; publishing?: boolean }> = ({
   access,
   current,
   csrf,
@@ -59,6 +59,7 @@ export const ProjectNav: FC<{ access: ProjectAccess; current: 'editor' | 'langua
         {may(access.role, 'files.transfer') ? tab('files', `${base}/files`, 'Import / export') : null}
         {may(access.role, 'keys.manage') ? tab('trash', `${base}/trash`, 'Trash') : null}
         {tab('activity', `${base}/activity`, 'Activity')}
+        {tab('usage', `${base}/usage`, 'Usage')}
       </nav>
     </>
   );

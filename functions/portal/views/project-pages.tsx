@@ -4,6 +4,7 @@ import type { SessionUser } from '../../../core/users/schemas.ts';
 import type { ProjectAccess } from '../../../core/users/memberships.ts';
 import type { ApiKeyRow } from '../../../core/portal/api-keys.ts';
 import type { TrashedGroup, TrashedKey } from '../../../core/portal/trash.ts';
+import type { Usage } from '../../../core/usage/read-usage.ts';
 import { may } from '../../../core/users/permissions.ts';
 import { CsrfField, Layout, Notice, P } from './layout.tsx';
 import { ProjectNav } from './project-nav.tsx';
@@ -169,3 +170,28 @@ export const TrashPage: FC<Common & { keys: TrashedKey[]; groups: TrashedGroup[]
     </Layout>
   );
 };
+
+const Meter: FC<{ label: string; used: number; limit: number; hint: string }> = ({ label, used, limit, hint }) => (
+  <div class="card stack">
+    <strong>{label}</strong>
+    <meter min={0} max={Math.max(limit, 1)} value={Math.min(used, Math.max(limit, 1))} high={Math.max(limit, 1) * 0.8} aria-label={label}>
+      {used} of {limit}
+    </meter>
+    <span>
+      {used.toLocaleString('en-US')} of {limit.toLocaleString('en-US')} <span class="hint">{hint}</span>
+    </span>
+  </div>
+);
+
+export const UsagePage: FC<Common & { usage: Usage }> = ({ user, csrf, access, cache, usage }) => (
+  <Layout title={`${access.projectName}: usage`} user={user} csrf={csrf}>
+    <ProjectNav access={access} current="usage" csrf={csrf} cache={cache} />
+    <Meter label="API calls today" used={usage.calls_today} limit={usage.daily_limit} hint="(the account's daily limit; resets at midnight UTC)" />
+    <Meter
+      label="Translation units this cycle"
+      used={usage.translation_units_used}
+      limit={usage.translation_units_allowance}
+      hint={`(the account's monthly allowance; resets ${usage.cycle_resets_at.slice(0, 10)})`}
+    />
+  </Layout>
+);
