@@ -54,9 +54,11 @@ import { importFile } from '../../core/files/import-file.ts';
 import { exportFile } from '../../core/files/export-file.ts';
 import type { ImportResult } from '../../core/files/schemas.ts';
 import { FORMATS } from '../../core/formats/index.ts';
-import { MAX_IMPORT_BYTES } from '../import/routes.ts';
 
 type C = Context<PortalEnv>;
+
+/** The largest file the portal imports: the limit of POST /v1/import (functions/import/routes.ts). */
+const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
 
 /** A page component's output as the answer (hono/jsx renders components to escaped HTML strings). */
 const page = (c: C, node: ReturnType<FC>, status: 200 | 201 | ContentfulStatusCode = 200, headers?: Record<string, string>) =>
