@@ -23,7 +23,8 @@ export function setSessionCookie(c: Context<PortalEnv>, token: string): void {
 
 export function clearSessionCookie(c: Context<PortalEnv>): void {
   const secure = c.get('secure');
-  deleteCookie(c, cookieName(secure, SESSION), { path: '/', secure, ...(secure ? { prefix: 'host' as const } : {}) });
+  // The name already carries the __Host- prefix over HTTPS (no `prefix` option: Hono would add a second).
+  deleteCookie(c, cookieName(secure, SESSION), { path: '/', secure });
 }
 
 export const sessionToken = (c: Context<PortalEnv>) => getCookie(c, cookieName(c.get('secure'), SESSION));

@@ -71,6 +71,18 @@ describe('every page', () => {
     expect(cookie).toMatch(/SameSite=Lax/);
     expect(cookie).toMatch(/Secure/);
     expect(cookie).toMatch(/Path=\//);
+
+    // Signing out clears that same cookie.
+    const token = cookie.split(';')[0]!;
+    const page = await t.app.request('https://portal.example/portal', { headers: { Cookie: token } });
+    const csrf = /name="csrf-token" content="([^"]+)"/.exec(await page.text())![1]!;
+    const out = await t.app.request('https://portal.example/portal/sign-out', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: token },
+      body: new URLSearchParams({ _csrf: csrf }).toString(),
+    });
+    expect(out.status).toBe(303);
+    expect(out.headers.getSetCookie()).toContainEqual(expect.stringMatching(/^__Host-tms_session=; Max-Age=0; Path=\/; .*Secure/));
   });
 });
 
