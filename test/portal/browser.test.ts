@@ -98,13 +98,13 @@ describe.skipIf(!HAVE_BROWSER)('the portal in Chromium', () => {
     await owner.getByLabel('Group', { exact: true }).last().fill('home');
     await owner.getByLabel(/Description/).fill('Title of the home screen');
     await owner.getByRole('button', { name: 'Create key' }).click();
-    await owner.getByText('Title of the home screen').waitFor();
+    await owner.locator('.keycell p.hint', { hasText: 'Title of the home screen' }).waitFor();
 
     // Invitations for a translator and a reviewer.
     const invite = async (role: string) => {
       await owner.goto(`${base}/portal`);
       await owner.getByRole('link', { name: 'Members' }).click();
-      await owner.getByLabel('Role').selectOption(role);
+      await owner.locator('form[action$="/invites"]').getByLabel('Role').selectOption(role);
       await owner.getByRole('button', { name: 'Create invitation link' }).click();
       return owner.getByLabel(/Invitation link/).inputValue();
     };
