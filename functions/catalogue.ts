@@ -49,6 +49,7 @@ export const CATALOGUE = [
   { name: 'export', component: 'Export', dir: 'export', prefix: '/v1/export', ports: ['database', 'counters'], budgetKb: 600, purpose: 'File export (every format)' },
   { name: 'usage', component: 'Usage', dir: 'usage', prefix: '/v1/usage', ports: ['database', 'counters'], budgetKb: 300, purpose: 'Calls today and translation units this cycle' },
   { name: 'admin', component: 'Admin', dir: 'admin', prefix: '/admin/v1', ports: ['database', 'counters', 'adminToken'], budgetKb: 300, purpose: 'Accounts, projects, API keys (admin token)' },
+  { name: 'portal', component: 'Portal', dir: 'portal', prefix: '/portal', ports: ['database', 'counters', 'queue', 'objects', 'adminToken'], budgetKb: 1320, purpose: 'The portal: pages for owners, developers, reviewers and translators' },
   { name: 'builder', component: 'Builder', dir: 'builder', ports: ['database', 'objects', 'deadLetter'], budgetKb: 680, purpose: 'Builds the cached files of one project per queue message' },
 ] as const satisfies readonly CatalogueEntry[];
 

@@ -41,9 +41,9 @@ async function main() {
     // only where it is kept, so that it does not land in every log collector on every start.
     // Production sets TMS_ADMIN_TOKEN and never sees either.
     if (admin.source === 'generated') {
-      process.stdout.write(`\n  tms is running at ${base}\n  Admin token (generated now, kept in ${admin.path}):\n    ${admin.token}\n\n`);
+      process.stdout.write(`\n  tms is running at ${base}\n  Portal: ${base}/portal\n  Admin token (generated now, kept in ${admin.path}):\n    ${admin.token}\n\n`);
     } else if (admin.source !== 'env') {
-      process.stdout.write(`\n  tms is running at ${base}\n  Admin token: in ${admin.path}\n\n`);
+      process.stdout.write(`\n  tms is running at ${base}\n  Portal: ${base}/portal\n  Admin token: in ${admin.path}\n\n`);
     }
   });
   hardenNodeServer(server as Server, { requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS, headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS });

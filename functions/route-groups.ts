@@ -13,6 +13,7 @@ import { translationsGroup } from './translations/routes.ts';
 import { importGroup } from './import/routes.ts';
 import { exportGroup } from './export/routes.ts';
 import { usageGroup } from './usage/routes.ts';
+import { portalGroup } from './portal/routes.ts';
 import { HTTP_FUNCTIONS, type HttpFunctionName } from './catalogue.ts';
 import type { RouteGroup } from './http/route-group.ts';
 
@@ -29,6 +30,7 @@ const byName: Record<HttpFunctionName, RouteGroup> = {
   export: exportGroup,
   usage: usageGroup,
   admin: adminGroup,
+  portal: portalGroup,
 };
 
 export const allRouteGroups: readonly RouteGroup[] = HTTP_FUNCTIONS.map((entry) => {

@@ -24,10 +24,18 @@ export const EVENT_TYPES = [
   'translation.imported',
   'cache.rebuild_requested',
   'cache.built',
+  /** A portal user joined an account (first-owner setup, an accepted invitation). */
+  'member.added',
+  /** An owner created an invitation link (its token is never recorded). */
+  'member.invited',
+  /** An owner changed a member's role or language limits. */
+  'member.updated',
+  /** An owner removed a member from an account. */
+  'member.removed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export type EntityType = 'account' | 'project' | 'api_key' | 'key' | 'group' | 'language' | 'translation' | 'cache';
+export type EntityType = 'account' | 'project' | 'api_key' | 'key' | 'group' | 'language' | 'translation' | 'cache' | 'member';
 
 export type DomainEvent = {
   type: EventType;

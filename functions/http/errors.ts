@@ -12,7 +12,8 @@ import type { AuthThrottleData } from '../../core/auth/failed-auth-limiter.ts';
 import type { AppEnv } from './app-env.ts';
 import { rateLimitHeaders } from './rate-limit-headers.ts';
 
-function statusOf(code: AppErrorCode): ContentfulStatusCode {
+/** The HTTP status of an error code (exported for the portal, which answers errors as pages). */
+export function statusOf(code: AppErrorCode): ContentfulStatusCode {
   switch (code) {
     case 'not_found':
       return 404;

@@ -27,13 +27,16 @@ import { importFile } from '../../core/files/import-file.ts';
 import { requestRebuild } from '../../core/cache/request-rebuild.ts';
 import { listKeys } from '../../core/keys/list-keys.ts';
 import { listLanguages } from '../../core/languages/list-languages.ts';
+import { setupFirstOwner } from '../../core/users/setup.ts';
+import { acceptInvite, createInvite } from '../../core/users/invites.ts';
+import { changeRole, removeMember } from '../../core/users/members.ts';
 import { domainError, useCore, type CoreProject } from './support/core-harness.ts';
 
 const core = useCore();
 
 describe('every write records its events', () => {
   // One write of each kind, in an order that sets up the next; what each must record, exactly.
-  type Step = { name: string; types: EventType[]; actor?: Actor; run: (p: CoreProject, ids: Record<string, string>) => Promise<unknown> };
+  type Step = { name: string; types: EventType[]; actor?: Actor; actorOf?: (ids: Record<string, string>) => Actor; run: (p: CoreProject, ids: Record<string, string>) => Promise<unknown> };
   const user: Actor = { type: 'user', id: crypto.randomUUID() };
   const steps: Step[] = [
     { name: 'addLanguage', types: ['language.added'], run: (p) => addLanguage(core.deps, { projectId: p.projectId, code: 'de', actor: p.actor }) },
@@ -93,6 +96,39 @@ describe('every write records its events', () => {
       run: (p) => createProject(core.deps, { accountId: p.accountId, name: 'second', actor: ADMIN }),
     },
     { name: 'createAccount', types: ['account.created'], actor: ADMIN, run: () => createAccount(core.deps, { name: 'another', plan: 'free', actor: ADMIN }) },
+    {
+      name: 'setupFirstOwner',
+      types: ['account.created', 'member.added'],
+      actor: ADMIN,
+      run: async (_p, ids) => {
+        const owner = await setupFirstOwner(core.deps, { adminToken: core.deps.adminToken, email: 'owner@example.com', password: 'a long passphrase', accountName: 'Team', plan: 'free' });
+        [ids.owner, ids.ownerAccount] = [owner.id, owner.accountId];
+      },
+    },
+    {
+      name: 'createInvite',
+      types: ['member.invited'],
+      actorOf: (ids) => ({ type: 'user', id: ids.owner! }),
+      run: async (_p, ids) => (ids.invite = (await createInvite(core.deps, { userId: ids.owner!, accountId: ids.ownerAccount!, role: 'translator' })).token),
+    },
+    {
+      name: 'acceptInvite',
+      types: ['member.added'],
+      actorOf: (ids) => ({ type: 'user', id: ids.member! }),
+      run: async (_p, ids) => (ids.member = (await acceptInvite(core.deps, { token: ids.invite!, email: 'member@example.com', password: 'another passphrase' })).id),
+    },
+    {
+      name: 'changeRole',
+      types: ['member.updated'],
+      actorOf: (ids) => ({ type: 'user', id: ids.owner! }),
+      run: (_p, ids) => changeRole(core.deps, { userId: ids.owner!, accountId: ids.ownerAccount!, memberId: ids.member!, role: 'reviewer' }),
+    },
+    {
+      name: 'removeMember',
+      types: ['member.removed'],
+      actorOf: (ids) => ({ type: 'user', id: ids.owner! }),
+      run: (_p, ids) => removeMember(core.deps, { userId: ids.owner!, accountId: ids.ownerAccount!, memberId: ids.member! }),
+    },
   ];
 
   it('covers every event type there is', () => {
@@ -108,7 +144,7 @@ describe('every write records its events', () => {
       await step.run(p, ids);
       const rows = await core.deps.sql<{ id: number; type: string; actor_type: string; actor_id: string | null }[]>`
         select id::int, type, actor_type, actor_id from domain_events where id > ${since} order by id`;
-      const actor = step.actor ?? p.actor;
+      const actor = step.actorOf?.(ids) ?? step.actor ?? p.actor;
       expect(rows.map((r) => r.type), step.name).toEqual(step.types);
       for (const row of rows) {
         expect([row.actor_type, row.actor_id], step.name).toEqual([actor.type, actor.type === 'admin' ? null : actor.id]);

@@ -1,0 +1,30 @@
+// The trash's reads: a project's soft-deleted keys, newest first, and the groups whose last delete
+// can be undone (restoreKey and restoreGroup do the restoring, as the admin API does).
+import type { Deps } from '../deps.ts';
+
+export type TrashedKey = { id: string; key: string; group_name: string; deleted_at: string };
+export type TrashedGroup = { group_name: string; keys: number; deleted_at: string };
+
+export const TRASH_LIMIT = 200;
+
+export async function listTrash(deps: Pick<Deps, 'sql'>, projectId: string): Promise<{ keys: TrashedKey[]; groups: TrashedGroup[] }> {
+  const [keys, groups] = await Promise.all([
+    deps.sql<{ id: string; key: string; group_name: string; deleted_at: Date }[]>`
+      select id, key, group_name, deleted_at from translation_keys
+      where project_id = ${projectId} and deleted_at is not null
+      order by deleted_at desc, key limit ${TRASH_LIMIT}`,
+    // A group's last delete: the keys soft-deleted together at its latest deleted_at.
+    deps.sql<{ group_name: string; keys: number; deleted_at: Date }[]>`
+      select k.group_name, count(*)::int as keys, k.deleted_at from translation_keys k
+      where k.project_id = ${projectId} and k.deleted_at = (
+        select max(deleted_at) from translation_keys where project_id = ${projectId} and group_name = k.group_name)
+      group by k.group_name, k.deleted_at
+      having count(*) > 1
+      order by k.deleted_at desc limit ${TRASH_LIMIT}`,
+  ]);
+  const iso = (d: Date) => new Date(d).toISOString();
+  return {
+    keys: keys.map((k) => ({ ...k, deleted_at: iso(k.deleted_at) })),
+    groups: groups.map((g) => ({ ...g, deleted_at: iso(g.deleted_at) })),
+  };
+}

@@ -1,0 +1,92 @@
+// Invitations: an owner creates a one-time link (shown once, to copy; it expires after INVITE_DAYS);
+// whoever opens it chooses a password and joins the account with the invite's role. An address
+// that already has a user joins with that user's password (no second account for one address).
+import type { Deps } from '../deps.ts';
+import { AppError, conflict, notFound } from '../errors.ts';
+import { transaction } from '../db/transaction.ts';
+import { useCase } from '../use-case.ts';
+import { hashPassword, verifyPassword } from './password.ts';
+import { assertMay } from './permissions.ts';
+import { randomToken, sha256Hex } from './sessions.ts';
+import { AcceptInviteCommand, CreateInviteCommand, type Role, type SessionUser } from './schemas.ts';
+
+export const INVITE_DAYS = 7;
+
+export type CreatedInvite = { id: string; token: string; role: Role; languages: string[] | null; expires_at: string };
+
+export const createInvite = useCase(CreateInviteCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx' | 'clock'>, input): Promise<CreatedInvite> =>
+  transaction(deps, async (tx) => {
+    const [member] = await tx.sql<{ role: Role }[]>`
+      select role from memberships where user_id = ${input.userId} and account_id = ${input.accountId}`;
+    if (!member) throw notFound('Account not found');
+    assertMay(member.role, 'members.manage');
+    // Language limits only mean something for the roles that have them.
+    const languages = input.role === 'translator' || input.role === 'reviewer' ? (input.languages?.length ? input.languages : null) : null;
+    const token = randomToken();
+    const expiresAt = new Date(deps.clock.now().getTime() + INVITE_DAYS * 86_400_000);
+    const [row] = await tx.sql<{ id: string }[]>`
+      insert into invites (token_hash, account_id, role, languages, created_by, expires_at)
+      values (${sha256Hex(token)}, ${input.accountId}, ${input.role}, ${languages}, ${input.userId}, ${expiresAt})
+      returning id`;
+    tx.record({
+      type: 'member.invited',
+      projectId: null,
+      accountId: input.accountId,
+      actor: { type: 'user', id: input.userId },
+      entity: { type: 'member', id: row!.id },
+      after: { role: input.role, languages, expires_at: expiresAt.toISOString() },
+    });
+    return { id: row!.id, token, role: input.role, languages, expires_at: expiresAt.toISOString() };
+  }),
+);
+
+type OpenInvite = { id: string; account_id: string; account_name: string; role: Role; languages: string[] | null };
+
+const inviteGone = () => notFound('This invitation link is unknown, already used or expired: ask for a new one');
+
+/** The invite a link's token names, while it is unused and unexpired. */
+export async function findInvite(deps: Pick<Deps, 'sql' | 'clock'>, token: string): Promise<OpenInvite | null> {
+  if (token.length > 200) return null;
+  const [row] = await deps.sql<OpenInvite[]>`
+    select i.id, i.account_id, a.name as account_name, i.role, i.languages
+    from invites i join accounts a on a.id = i.account_id
+    where i.token_hash = ${sha256Hex(token)} and i.accepted_at is null and i.expires_at > ${deps.clock.now()}`;
+  return row ?? null;
+}
+
+export const acceptInvite = useCase(AcceptInviteCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx' | 'clock'>, input): Promise<SessionUser & { accountId: string }> => {
+  const invite = await findInvite(deps, input.token);
+  if (!invite) throw inviteGone();
+  const [existing] = await deps.sql<{ id: string; password_hash: string }[]>`select id, password_hash from users where email = ${input.email}`;
+  if (existing && !(await verifyPassword(input.password, existing.password_hash))) {
+    throw new AppError('unauthorized', 'This address already has an account: enter its password to join');
+  }
+  const passwordHash = existing ? null : await hashPassword(input.password);
+  return transaction(deps, async (tx) => {
+    // The link is used once: the first acceptance takes it, a concurrent second finds nothing.
+    const [taken] = await tx.sql`
+      update invites set accepted_at = ${deps.clock.now()} where id = ${invite.id} and accepted_at is null returning 1`;
+    if (!taken) throw inviteGone();
+    let userId = existing?.id;
+    if (!userId) {
+      const [user] = await tx.sql<{ id: string }[]>`
+        insert into users (email, password_hash) values (${input.email}, ${passwordHash}) returning id`;
+      userId = user!.id;
+    }
+    const added = await tx.sql`
+      insert into memberships (user_id, account_id, role, languages)
+      values (${userId}, ${invite.account_id}, ${invite.role}, ${invite.languages})
+      on conflict do nothing returning 1`;
+    if (added.length === 0) throw conflict('You are already a member of this account');
+    await tx.sql`update invites set accepted_by = ${userId} where id = ${invite.id}`;
+    tx.record({
+      type: 'member.added',
+      projectId: null,
+      accountId: invite.account_id,
+      actor: { type: 'user', id: userId },
+      entity: { type: 'member', id: userId },
+      after: { email: input.email, role: invite.role, languages: invite.languages, invite_id: invite.id },
+    });
+    return { id: userId, email: input.email, accountId: invite.account_id };
+  });
+});

@@ -1,0 +1,76 @@
+// The portal's one stylesheet and one script, served by the portal itself (no CDN; the CSP allows
+// only 'self'). The script is progressive enhancement: every form works without it.
+import { createHash } from 'node:crypto';
+
+export const PORTAL_CSS = `
+:root{--bg:#f7f7f5;--fg:#1d1d1f;--muted:#5b5b63;--line:#d9d9de;--card:#fff;--accent:#1f57c3;--accent-fg:#fff;--danger:#b3261e;--ok:#17623a;
+--draft:#6b6b73;--review:#8a5a00;--approved:#17623a;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-size:16px;line-height:1.5}
+*{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--fg)}
+a{color:var(--accent)}a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible,summary:focus-visible{outline:3px solid #f5a623;outline-offset:2px}
+.skip{position:absolute;left:-999px}.skip:focus{left:8px;top:8px;background:#fff;padding:8px;z-index:10}
+.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+header.top{display:flex;justify-content:space-between;align-items:center;gap:1rem;padding:.6rem 1.2rem;background:#14161a;color:#fff;flex-wrap:wrap}
+header.top a.brand{color:#fff;font-weight:700;text-decoration:none;font-size:1.2rem}header.top nav{display:flex;gap:.8rem;align-items:baseline;flex-wrap:wrap}
+header.top .who{color:#d0d0d8}header.top button.link{color:#cfe0ff}
+main{max-width:46rem;margin:0 auto;padding:1.2rem}main.wide{max-width:none}
+h1{font-size:1.6rem;margin:.4rem 0 1rem}h2{font-size:1.2rem;margin:.2rem 0}.lead{font-size:1.05rem;color:var(--muted)}
+.card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:1rem;margin:.8rem 0}
+.stack{display:flex;flex-direction:column;gap:.8rem}.row{display:flex;gap:.6rem;align-items:flex-end}.row.wrap,.wrap{flex-wrap:wrap}.between{justify-content:space-between;align-items:center}.grow{flex:1}
+label{display:flex;flex-direction:column;gap:.2rem;font-weight:600;font-size:.95rem}label.check{flex-direction:row;align-items:center;font-weight:400}
+input,select,textarea{font:inherit;padding:.45rem .55rem;border:1px solid #8e8e96;border-radius:6px;background:#fff;color:var(--fg);min-width:0}
+textarea{width:100%;resize:vertical}textarea.missing{background:#fff7e6}textarea[readonly]{background:#f0f0f2}
+button,.button{font:inherit;font-weight:600;padding:.45rem .9rem;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:var(--accent-fg);cursor:pointer;text-decoration:none;display:inline-block}
+button.secondary{background:#fff;color:var(--accent)}button.danger{background:var(--danger);border-color:var(--danger)}
+button.link{background:none;border:none;color:var(--accent);padding:0;font-weight:400;text-decoration:underline}button.link.danger{color:var(--danger)}
+form.inline{display:inline}.hint{color:var(--muted);font-weight:400;font-size:.9rem}
+.badge{display:inline-block;font-size:.75rem;font-weight:600;padding:.05rem .45rem;border-radius:99px;background:#e3ebfb;color:#183f8f;vertical-align:middle}.badge.muted{background:#ececef;color:#3f3f46}
+.notice{padding:.7rem 1rem;border-radius:6px;margin:.8rem 0}.notice-error{background:#fdecea;color:#7a1712;border:1px solid #f3b8b3}.notice-ok{background:#e7f5ec;color:#0f4a2a;border:1px solid #a9dcbb}
+.empty{color:var(--muted);padding:1rem;border:1px dashed var(--line);border-radius:8px;background:#fff}
+.cards{list-style:none;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:.8rem}.card.project{display:flex;flex-direction:column;text-decoration:none;color:var(--fg)}
+.account{margin-bottom:2rem}.crumbs{color:var(--muted);margin:0}.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace}
+.tabs{display:flex;gap:.2rem;border-bottom:1px solid var(--line);margin:.6rem 0 1rem}.tab{padding:.5rem .9rem;text-decoration:none;border-bottom:3px solid transparent;color:var(--fg)}.tab.active{border-color:var(--accent);font-weight:600}
+.filters{display:flex;flex-wrap:wrap;gap:.6rem;align-items:flex-end;margin-bottom:.8rem}.filters fieldset{border:1px solid var(--line);border-radius:6px;display:flex;gap:.6rem;padding:.2rem .6rem}
+.table-scroll{overflow-x:auto}.table{width:100%;border-collapse:collapse;background:#fff}.table th,.table td{border-bottom:1px solid var(--line);padding:.5rem;text-align:left;vertical-align:top}
+.editor td{min-width:16rem}.editor td:first-child,.editor th:first-child{width:2.2rem;min-width:0}.nowrap{white-space:nowrap}.change{word-break:break-word;font-size:.9rem}.bulk{margin-bottom:.6rem}meter{width:100%;height:1.2rem}.keycell{min-width:12rem;font-weight:400}.keyname{font-weight:600;display:block;word-break:break-all}
+.status-draft{color:var(--draft)}.status-review{color:var(--review)}.status-approved{color:var(--approved);font-weight:600}
+.saved{font-size:.85rem;color:var(--ok)}.saved.error{color:var(--danger)}
+.pager{display:flex;gap:1rem;margin:1rem 0}.list{list-style:none;padding:0}.list li{padding:.5rem 0;border-bottom:1px solid var(--line)}
+.secret{background:#fffbe6;border:1px solid #e8d48a;border-radius:8px;padding:1rem;margin:1rem 0}.danger-zone{border-color:var(--danger)}
+@media (max-width:40rem){main{padding:.8rem}.row{flex-wrap:wrap}h1{font-size:1.35rem}}
+`;
+
+export const PORTAL_JS = `
+(function(){
+  var csrf=(document.querySelector('meta[name=csrf-token]')||{}).content;
+  document.addEventListener('click',function(e){
+    var b=e.target.closest&&e.target.closest('[data-copy]');if(!b)return;
+    var input=document.getElementById(b.getAttribute('data-copy'));if(!input)return;
+    input.select();(navigator.clipboard?navigator.clipboard.writeText(input.value):Promise.reject()).then(function(){b.textContent='Copied'},function(){document.execCommand&&document.execCommand('copy');b.textContent='Copied'});
+  });
+  document.addEventListener('submit',function(e){
+    var f=e.target;var msg=f.getAttribute('data-confirm');
+    if(msg&&!window.confirm(msg)){e.preventDefault();return}
+    if(!f.hasAttribute('data-inline')||!window.fetch)return;
+    e.preventDefault();
+    var out=f.querySelector('.saved');out.textContent='Saving…';out.className='saved';
+    fetch(f.action,{method:'POST',headers:{'X-CSRF-Token':csrf,'Accept':'application/json'},body:new URLSearchParams(new FormData(f))})
+      .then(function(r){return r.json().then(function(j){return{ok:r.ok,j:j}})})
+      .then(function(res){
+        if(res.ok){out.textContent='Saved';var s=f.querySelector('select');s.className='status status-'+res.j.status;f.querySelector('textarea').classList.remove('missing')}
+        else{out.className='saved error';out.textContent=typeof res.j.detail==='string'?res.j.detail:'Not saved: check the value'}
+      },function(){out.className='saved error';out.textContent='Not saved: network error'});
+  });
+  // Ctrl/Cmd+Enter in a value saves it; translators keep their hands on the keyboard.
+  document.addEventListener('keydown',function(e){
+    if(e.key==='Enter'&&(e.ctrlKey||e.metaKey)&&e.target.form&&e.target.form.hasAttribute('data-inline')){e.preventDefault();e.target.form.requestSubmit()}
+  });
+  var st=document.getElementById('cache-status');
+  if(st&&st.getAttribute('data-pending')==='true'){
+    var poll=function(){fetch(st.getAttribute('data-status-url'),{headers:{'Accept':'application/json'}}).then(function(r){return r.json()}).then(function(j){
+      if(j.ready&&j.last_rebuilt_at&&j.last_rebuilt_at!==st.getAttribute('data-since')){st.textContent='Published '+j.last_rebuilt_at.replace('T',' ').slice(0,19)+' UTC'}else{st.textContent='Publishing…';setTimeout(poll,1000)}})};
+    poll();
+  }
+})();
+`;
+
+export const ASSET_VERSION = createHash('sha256').update(PORTAL_CSS + PORTAL_JS).digest('hex').slice(0, 10);

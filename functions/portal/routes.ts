@@ -1,0 +1,569 @@
+// The portal: server-rendered pages (hono/jsx) over the same core use-cases as the API, acting as
+// the signed-in user (actor { type: 'user' }). Who may do what is core/users/permissions.ts; a
+// project the user's accounts do not own answers 404, exactly like one that does not exist.
+import { Hono, type Context } from 'hono';
+import type { FC } from 'hono/jsx';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { AppEnv } from '../http/app-env.ts';
+import { routeGroup } from '../http/route-group.ts';
+import { statusOf } from '../http/errors.ts';
+import { AppError } from '../../core/errors.ts';
+import { toDomainError } from '../../core/db/errors.ts';
+import type { Actor } from '../../core/actor.ts';
+import { needsSetup, setupFirstOwner } from '../../core/users/setup.ts';
+import { signIn } from '../../core/users/sign-in.ts';
+import { createSession, endAllSessions, endSession } from '../../core/users/sessions.ts';
+import { acceptInvite, createInvite, findInvite } from '../../core/users/invites.ts';
+import { changeRole, removeMember } from '../../core/users/members.ts';
+import { listMemberships, listProjectsOf, projectAccess, type ProjectAccess } from '../../core/users/memberships.ts';
+import { assertMay, may, mayEditLanguage, type Permission } from '../../core/users/permissions.ts';
+import { editorPage, groupNames } from '../../core/portal/editor-page.ts';
+import { deleteKeys, setStatuses } from '../../core/portal/bulk-actions.ts';
+import { listTrash } from '../../core/portal/trash.ts';
+import { listActivity, valueAfterEvent, valueHistory } from '../../core/portal/activity.ts';
+import { restoreKey } from '../../core/keys/restore-key.ts';
+import { restoreGroup } from '../../core/groups/restore-group.ts';
+import { assertApiKeyOfProject, listApiKeys, valuesInLanguage } from '../../core/portal/api-keys.ts';
+import { createProject } from '../../core/accounts/create-project.ts';
+import { updateProject } from '../../core/accounts/update-project.ts';
+import { createApiKey } from '../../core/accounts/create-api-key.ts';
+import { revokeApiKey } from '../../core/accounts/revoke-api-key.ts';
+import { createKey } from '../../core/keys/create-key.ts';
+import { deleteKey } from '../../core/keys/delete-key.ts';
+import { updateKey } from '../../core/keys/update-key.ts';
+import { putTranslation } from '../../core/translations/put-translation.ts';
+import { listLanguages } from '../../core/languages/list-languages.ts';
+import { addLanguage } from '../../core/languages/add-language.ts';
+import { removeLanguage } from '../../core/languages/remove-language.ts';
+import { requestRebuild } from '../../core/cache/request-rebuild.ts';
+import { cacheStatus } from '../../core/cache/read-cached.ts';
+import type { TranslationStatus } from '../../core/translations/schemas.ts';
+import type { PortalEnv } from './portal-env.ts';
+import { clearSessionCookie, portalSession, requireUser, sessionToken, setSessionCookie } from './session.ts';
+import { portalHeaders } from './security-headers.ts';
+import { PORTAL_CSS, PORTAL_JS } from './assets.ts';
+import { ErrorPage, P } from './views/layout.tsx';
+import { InvitePage, SetupPage, SignInPage } from './views/auth-pages.tsx';
+import { MembersPage, ProjectCreatedPage, ProjectsPage, type MemberRow } from './views/projects-page.tsx';
+import { EditorView, type EditorFilters } from './views/editor-page.tsx';
+import { ApiKeysPage, LanguagesPage, TrashPage, UsagePage } from './views/project-pages.tsx';
+import { readUsage } from '../../core/usage/read-usage.ts';
+import { ActivityPage, HistoryPage } from './views/activity-pages.tsx';
+import { FilesPage, type ImportChoice } from './views/files-page.tsx';
+import { importFile } from '../../core/files/import-file.ts';
+import { exportFile } from '../../core/files/export-file.ts';
+import type { ImportResult } from '../../core/files/schemas.ts';
+import { FORMATS } from '../../core/formats/index.ts';
+
+type C = Context<PortalEnv>;
+
+/** The largest file the portal imports: the limit of POST /v1/import (functions/import/routes.ts). */
+const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
+
+/** A page component's output as the answer (hono/jsx renders components to escaped HTML strings). */
+const page = (c: C, node: ReturnType<FC>, status: 200 | 201 | ContentfulStatusCode = 200, headers?: Record<string, string>) =>
+  c.html(node as unknown as string | Promise<string>, status as ContentfulStatusCode, headers);
+
+const userActor = (c: C): Actor => ({ type: 'user', id: requireUser(c).id });
+const wantsJson = (c: C) => (c.req.header('accept') ?? '').includes('application/json');
+
+/** The submitted form's text fields (files and repeated fields are not part of these forms). */
+async function form(c: C): Promise<Record<string, string>> {
+  const body = await c.req.parseBody();
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(body)) if (typeof v === 'string') out[k] = v;
+  return out;
+}
+
+/** Back to the page the form came from: only a portal path, never an address elsewhere. */
+function back(c: C, returnTo: string | undefined, fallback: string) {
+  const target = returnTo && returnTo.startsWith(`${P}`) && !returnTo.startsWith('//') && !returnTo.includes('\\') ? returnTo : fallback;
+  return c.redirect(target, 303);
+}
+
+/** The user's access to the project, checked against a permission: 404 if not a member, 403 if the role does not allow it. */
+async function access(c: C, permission: Permission): Promise<ProjectAccess> {
+  const user = requireUser(c);
+  const projectId = c.req.param('project_id') ?? '';
+  const found = /^[0-9a-f-]{36}$/i.test(projectId) ? await projectAccess(c.get('deps'), user.id, projectId) : null;
+  if (!found) throw new AppError('not_found', 'Project not found');
+  assertMay(found.role, permission);
+  return found;
+}
+
+/** Runs a form's use-case; an AppError becomes the form page again with its message (status kept). */
+async function orFormError<T>(work: () => Promise<T>, render: (error: string) => Response | Promise<Response>, c: C): Promise<T | Response> {
+  try {
+    return await work();
+  } catch (thrown) {
+    const error = toDomainError(thrown);
+    if (!(error instanceof AppError)) throw thrown;
+    const res = await render(error.message);
+    return new Response(res.body, { status: statusOf(error.code), headers: res.headers });
+  }
+}
+
+const cacheOf = (c: C, projectId: string) => cacheStatus(c.get('deps'), { projectId });
+
+const routes = new Hono<PortalEnv>()
+  .use('*', portalHeaders())
+  .get('/assets/portal.css', (c) => c.body(PORTAL_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=31536000, immutable' }))
+  .get('/assets/portal.js', (c) => c.body(PORTAL_JS, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=31536000, immutable' }))
+  // The home page is /portal; /portal/ (the printed address, a typed one) leads there.
+  .use('*', async (c, next) => (c.req.path === `${P}/` ? c.redirect(P, 308) : next()))
+  .use('*', portalSession())
+
+  // Home: setup on a fresh installation, sign-in when signed out, the projects otherwise.
+  .get('/', async (c) => {
+    const deps = c.get('deps');
+    if (await needsSetup(deps)) return c.redirect(`${P}/setup`, 303);
+    const session = c.get('session');
+    if (!session) return c.redirect(`${P}/sign-in`, 303);
+    const [memberships, projects] = await Promise.all([listMemberships(deps, session.user.id), listProjectsOf(deps, session.user.id)]);
+    return page(c, ProjectsPage({ user: session.user, csrf: c.get('csrf'), memberships, projects }));
+  })
+
+  .get('/setup', async (c) => {
+    if (!(await needsSetup(c.get('deps')))) return c.redirect(`${P}/sign-in`, 303);
+    return page(c, SetupPage({ csrf: c.get('csrf') }));
+  })
+  .post('/setup', async (c) => {
+    const f = await form(c);
+    const result = await orFormError(
+      () => setupFirstOwner(c.get('deps'), { adminToken: f.admin_token ?? '', email: f.email ?? '', password: f.password ?? '', accountName: f.account_name ?? '', plan: (f.plan ?? 'business') as 'business' }),
+      (error) => page(c, SetupPage({ csrf: c.get('csrf'), error, email: f.email, accountName: f.account_name })),
+      c,
+    );
+    if (result instanceof Response) return result;
+    setSessionCookie(c, (await createSession(c.get('deps'), result.id)).token);
+    return c.redirect(`${P}`, 303);
+  })
+
+  .get('/sign-in', (c) => (c.get('session') ? c.redirect(`${P}`, 303) : page(c, SignInPage({ csrf: c.get('csrf') }))))
+  .post('/sign-in', async (c) => {
+    const f = await form(c);
+    const result = await orFormError(
+      () => signIn(c.get('deps'), { email: f.email ?? '', password: f.password ?? '', address: c.get('clientAddress') }),
+      (error) => page(c, SignInPage({ csrf: c.get('csrf'), error, email: f.email })),
+      c,
+    );
+    if (result instanceof Response) return result;
+    setSessionCookie(c, (await createSession(c.get('deps'), result.id)).token);
+    return c.redirect(`${P}`, 303);
+  })
+  .post('/sign-out', async (c) => {
+    const token = sessionToken(c);
+    if (token) await endSession(c.get('deps'), token);
+    clearSessionCookie(c);
+    return c.redirect(`${P}/sign-in`, 303);
+  })
+  .post('/sign-out-everywhere', async (c) => {
+    await endAllSessions(c.get('deps'), requireUser(c).id);
+    clearSessionCookie(c);
+    return c.redirect(`${P}/sign-in`, 303);
+  })
+
+  .get('/invite/:token', async (c) => {
+    const invite = await findInvite(c.get('deps'), c.req.param('token'));
+    if (!invite) throw new AppError('not_found', 'This invitation link is unknown, already used or expired: ask for a new one');
+    return page(c, InvitePage({ csrf: c.get('csrf'), token: c.req.param('token'), accountName: invite.account_name, role: invite.role, languages: invite.languages }));
+  })
+  .post('/invite/:token', async (c) => {
+    const token = c.req.param('token');
+    const f = await form(c);
+    const invite = await findInvite(c.get('deps'), token);
+    const result = await orFormError(
+      () => acceptInvite(c.get('deps'), { token, email: f.email ?? '', password: f.password ?? '' }),
+      (error) =>
+        page(c, InvitePage({ csrf: c.get('csrf'), error, email: f.email, token, accountName: invite?.account_name ?? 'the account', role: invite?.role ?? '', languages: invite?.languages ?? null })),
+      c,
+    );
+    if (result instanceof Response) return result;
+    setSessionCookie(c, (await createSession(c.get('deps'), result.id)).token);
+    return c.redirect(`${P}`, 303);
+  })
+
+  // Accounts: members (owners) and new projects.
+  .get('/accounts/:account_id/members', async (c) => renderMembers(c))
+  .post('/accounts/:account_id/invites', async (c) => {
+    const user = requireUser(c);
+    const f = await form(c);
+    const languages = (f.languages ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const invite = await createInvite(c.get('deps'), { userId: user.id, accountId: c.req.param('account_id'), role: (f.role ?? '') as 'translator', languages });
+    const origin = new URL(c.req.url).origin;
+    return renderMembers(c, `${origin}${P}/invite/${invite.token}`);
+  })
+  .post('/accounts/:account_id/members/:member_id/role', async (c) => {
+    const user = requireUser(c);
+    const f = await form(c);
+    const languages = (f.languages ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const done = await orFormError(
+      () => changeRole(c.get('deps'), { userId: user.id, accountId: c.req.param('account_id'), memberId: c.req.param('member_id'), role: (f.role ?? '') as 'translator', languages }),
+      (error) => renderMembers(c, undefined, error),
+      c,
+    );
+    return done instanceof Response ? done : c.redirect(`${P}/accounts/${c.req.param('account_id')}/members`, 303);
+  })
+  .post('/accounts/:account_id/members/:member_id/remove', async (c) => {
+    const user = requireUser(c);
+    const done = await orFormError(
+      () => removeMember(c.get('deps'), { userId: user.id, accountId: c.req.param('account_id'), memberId: c.req.param('member_id') }),
+      (error) => renderMembers(c, undefined, error),
+      c,
+    );
+    return done instanceof Response ? done : c.redirect(`${P}/accounts/${c.req.param('account_id')}/members`, 303);
+  })
+  .post('/accounts/:account_id/projects', async (c) => {
+    const user = requireUser(c);
+    const accountId = c.req.param('account_id');
+    const membership = (await listMemberships(c.get('deps'), user.id)).find((m) => m.account_id === accountId);
+    if (!membership) throw new AppError('not_found', 'Account not found');
+    assertMay(membership.role, 'projects.create');
+    const f = await form(c);
+    const project = await createProject(c.get('deps'), { accountId, name: f.name ?? '', actor: userActor(c) });
+    return page(c, ProjectCreatedPage({ user, csrf: c.get('csrf'), projectId: project.id, name: project.name, apiKey: project.api_key.key }), 201);
+  })
+
+  // The editor.
+  .get('/projects/:project_id', async (c) => {
+    const a = await access(c, 'project.view');
+    const deps = c.get('deps');
+    const [languages, groups, cache] = await Promise.all([listLanguages(deps, { projectId: a.projectId }), groupNames(deps, a.projectId), cacheOf(c, a.projectId)]);
+    const all = languages.languages.map((l) => l.code);
+    const q = c.req.queries();
+    const chosen = (q.lang ?? []).filter((l) => all.includes(l));
+    const first = (name: string) => c.req.query(name) || undefined;
+    const filters: EditorFilters = {
+      // By default the member's own languages (or the first three), so a translator sees their work.
+      languages: chosen.length ? chosen : all.filter((l) => mayEditLanguage({ role: a.role === 'owner' || a.role === 'developer' ? 'translator' : a.role, languages: a.languages }, l)).slice(0, 3),
+      search: first('q'),
+      group: first('group'),
+      status: first('status'),
+      missing: first('missing'),
+      after: first('after'),
+    };
+    const data = await editorPage(deps, {
+      projectId: a.projectId,
+      languages: filters.languages,
+      search: filters.search,
+      group: filters.group,
+      status: filters.status as TranslationStatus | undefined,
+      missing: filters.missing && all.includes(filters.missing) ? filters.missing : undefined,
+      after: filters.after,
+    });
+    return page(
+      c,
+      EditorView({ user: requireUser(c), csrf: c.get('csrf'), access: a, allLanguages: all, groups, filters, page: data, cache, publishing: c.req.query('publishing') === '1' }),
+    );
+  })
+  .post('/projects/:project_id/keys', async (c) => {
+    const a = await access(c, 'keys.manage');
+    const f = await form(c);
+    await createKey(c.get('deps'), {
+      projectId: a.projectId,
+      actor: userActor(c),
+      key: f.key ?? '',
+      ...(f.group_name ? { group_name: f.group_name } : {}),
+      description: f.description ? f.description : null,
+    });
+    return back(c, f.return_to, `${P}/projects/${a.projectId}`);
+  })
+  .post('/projects/:project_id/keys/:key_id', async (c) => {
+    const a = await access(c, 'keys.manage');
+    const f = await form(c);
+    await updateKey(c.get('deps'), { projectId: a.projectId, keyId: c.req.param('key_id'), group_name: f.group_name ?? '', description: f.description ? f.description : null, actor: userActor(c) });
+    return back(c, f.return_to, `${P}/projects/${a.projectId}`);
+  })
+  .post('/projects/:project_id/keys/:key_id/delete', async (c) => {
+    const a = await access(c, 'keys.manage');
+    const f = await form(c);
+    await deleteKey(c.get('deps'), { projectId: a.projectId, keyId: c.req.param('key_id'), actor: userActor(c) });
+    return back(c, f.return_to, `${P}/projects/${a.projectId}`);
+  })
+  .post('/projects/:project_id/keys/:key_id/values/:language', async (c) => {
+    const a = await access(c, 'values.edit');
+    const language = c.req.param('language');
+    const f = await form(c);
+    const status = (f.status ?? 'draft') as TranslationStatus;
+    const deps = c.get('deps');
+    await assertMayWriteValue(c, a, language, status);
+    const written = await putTranslation(deps, { projectId: a.projectId, keyId: c.req.param('key_id'), language, value: f.value ?? '', status, actor: userActor(c) });
+    if (status === 'approved') await publishAfter(c, a);
+    if (wantsJson(c)) return c.json(written);
+    return back(c, f.return_to, `${P}/projects/${a.projectId}`);
+  })
+
+  .post('/projects/:project_id/bulk', async (c) => {
+    const a = await access(c, 'project.view');
+    const body = await c.req.parseBody({ all: true });
+    const list = (name: string) => ([] as unknown[]).concat(body[name] ?? []).filter((x): x is string => typeof x === 'string');
+    const action = list('action')[0];
+    const keyIds = list('key');
+    const returnTo = list('return_to')[0];
+    const deps = c.get('deps');
+    if (keyIds.length === 0) throw new AppError('validation', 'Select at least one key first', { issues: [{ loc: ['key'], msg: 'select at least one key', type: 'missing' }] });
+    if (action === 'delete') {
+      assertMay(a.role, 'keys.manage');
+      await deleteKeys(deps, { projectId: a.projectId, keyIds, actor: userActor(c) });
+      await publishAfter(c, a);
+    } else if (action === 'approved' || action === 'review' || action === 'draft') {
+      assertMay(a.role, action === 'approved' ? 'values.approve' : 'values.edit');
+      // Only the shown languages the member may edit.
+      const languages = list('lang').filter((l) => mayEditLanguage(a, l));
+      if (languages.length === 0) throw new AppError('forbidden', 'None of the shown languages is yours to edit');
+      const { changed } = await setStatuses(deps, { projectId: a.projectId, keyIds, languages, status: action, skipApproved: !may(a.role, 'values.approve'), actor: userActor(c) });
+      if (changed > 0) await publishAfter(c, a);
+    } else {
+      throw new AppError('validation', 'Choose an action', { issues: [{ loc: ['action'], msg: 'must be approved, review, draft or delete', type: 'value' }] });
+    }
+    return back(c, returnTo, `${P}/projects/${a.projectId}`);
+  })
+
+  .get('/projects/:project_id/usage', async (c) => {
+    const a = await access(c, 'project.view');
+    const [usage, cache] = await Promise.all([readUsage(c.get('deps'), { projectId: a.projectId }), cacheOf(c, a.projectId)]);
+    return page(c, UsagePage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, usage }));
+  })
+
+  // Activity and history.
+  .get('/projects/:project_id/activity', async (c) => {
+    const a = await access(c, 'project.view');
+    const deps = c.get('deps');
+    const before = Number(c.req.query('before'));
+    const [log, cache] = await Promise.all([listActivity(deps, a.projectId, Number.isSafeInteger(before) && before > 0 ? before : undefined), cacheOf(c, a.projectId)]);
+    const keyIds = [...new Set(log.items.flatMap((e) => (e.entity_type === 'translation' ? [e.entity_id.split('/')[0]!] : e.entity_type === 'key' ? [e.entity_id] : [])))].filter((id) => /^[0-9a-f-]{36}$/.test(id));
+    const names = keyIds.length
+      ? await deps.sql<{ id: string; key: string }[]>`select id, key from translation_keys where project_id = ${a.projectId} and id = any(${keyIds}::uuid[])`
+      : [];
+    return page(c, ActivityPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, ...log, keyNames: Object.fromEntries(names.map((n) => [n.id, n.key])) }));
+  })
+  .get('/projects/:project_id/keys/:key_id/values/:language/history', async (c) => renderHistory(c, await access(c, 'project.view')))
+  .post('/projects/:project_id/keys/:key_id/values/:language/revert', async (c) => {
+    const a = await access(c, 'values.edit');
+    const f = await form(c);
+    const deps = c.get('deps');
+    const version = await valueAfterEvent(deps, a.projectId, Number(f.event_id));
+    if (!version || version.keyId !== c.req.param('key_id') || version.language !== c.req.param('language')) throw new AppError('not_found', 'That version of the value was not found');
+    // The old text comes back; an approval comes back only from someone who may approve.
+    const status = (version.status === 'approved' && !may(a.role, 'values.approve') ? 'review' : version.status) as TranslationStatus;
+    await assertMayWriteValue(c, a, version.language, status);
+    await putTranslation(deps, { projectId: a.projectId, keyId: version.keyId, language: version.language, value: version.value, status, actor: userActor(c) });
+    if (status === 'approved') await publishAfter(c, a);
+    return renderHistory(c, a, `Reverted to "${version.value}" (${status}).`);
+  })
+
+  // Publishing.
+  .post('/projects/:project_id/publish', async (c) => {
+    const a = await access(c, 'project.publish');
+    await requestRebuild(c.get('deps'), { projectId: a.projectId, actor: userActor(c) });
+    return c.redirect(`${P}/projects/${a.projectId}?publishing=1`, 303);
+  })
+  .get('/projects/:project_id/cache-status', async (c) => {
+    const a = await access(c, 'project.view');
+    return c.json(await cacheOf(c, a.projectId));
+  })
+  .post('/projects/:project_id/settings', async (c) => {
+    const a = await access(c, 'project.publish');
+    const f = await form(c);
+    if (f.auto_rebuild !== 'true' && f.auto_rebuild !== 'false') throw new AppError('validation', 'auto_rebuild must be true or false', { issues: [{ loc: ['auto_rebuild'], msg: 'must be true or false', type: 'value' }] });
+    await updateProject(c.get('deps'), { projectId: a.projectId, auto_rebuild: f.auto_rebuild === 'true', actor: userActor(c) });
+    return c.redirect(`${P}/projects/${a.projectId}`, 303);
+  })
+
+  // Languages.
+  .get('/projects/:project_id/languages', async (c) => renderLanguages(c, await access(c, 'project.view')))
+  .post('/projects/:project_id/languages', async (c) => {
+    const a = await access(c, 'languages.manage');
+    const f = await form(c);
+    await addLanguage(c.get('deps'), { projectId: a.projectId, code: f.code ?? '', actor: userActor(c) });
+    return c.redirect(`${P}/projects/${a.projectId}/languages`, 303);
+  })
+  .post('/projects/:project_id/languages/:code/remove', async (c) => {
+    const a = await access(c, 'languages.manage');
+    const code = c.req.param('code');
+    const f = await form(c);
+    const deps = c.get('deps');
+    // First the count, to confirm; the removal only with the confirmation.
+    if (f.confirmed !== 'yes') return renderLanguages(c, a, { code, values: await valuesInLanguage(deps, a.projectId, code) });
+    const removed = await removeLanguage(deps, { projectId: a.projectId, code, actor: userActor(c) });
+    return renderLanguages(c, a, undefined, `Removed ${removed.code} and its ${removed.translations_deleted} values.`);
+  })
+
+  // Import (dry run first, then apply) and export: the files API's core functions.
+  .get('/projects/:project_id/files', async (c) => renderFiles(c, await access(c, 'files.transfer')))
+  .post('/projects/:project_id/import', async (c) => {
+    const a = await access(c, 'files.transfer');
+    const body = await c.req.parseBody();
+    const text = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : '');
+    const choice: ImportChoice = { language: text('language'), format: text('format'), status: text('status') || 'draft', conflict: text('conflict') || 'overwrite', group: text('group') || 'Default' };
+    const apply = text('apply') === 'yes';
+    let bytes: Uint8Array<ArrayBuffer>;
+    if (apply) bytes = new Uint8Array(Buffer.from(text('file_base64'), 'base64'));
+    else {
+      const file = body.file;
+      if (!(file instanceof File) || file.size === 0) throw new AppError('validation', 'Choose a file to import', { issues: [{ loc: ['file'], msg: 'choose a file', type: 'missing' }] });
+      if (file.size > MAX_IMPORT_BYTES) throw new AppError('too_large', 'The file is larger than 10 MiB');
+      bytes = new Uint8Array(await file.arrayBuffer());
+    }
+    const result = await orFormError(
+      () =>
+        importFile(c.get('deps'), {
+          projectId: a.projectId,
+          actor: userActor(c),
+          language: choice.language,
+          format: choice.format as 'json',
+          status: choice.status as TranslationStatus,
+          conflict: choice.conflict as 'overwrite',
+          group: choice.group,
+          dryRun: !apply,
+          body: bytes,
+        }),
+      (error) => renderFiles(c, a, { error }),
+      c,
+    );
+    if (result instanceof Response) return result;
+    if (apply) await publishAfter(c, a);
+    return apply ? renderFiles(c, a, { applied: result }) : renderFiles(c, a, { preview: { result, choice, file: Buffer.from(bytes).toString('base64') } });
+  })
+  .get('/projects/:project_id/export', async (c) => {
+    const a = await access(c, 'files.transfer');
+    const file = await exportFile(c.get('deps'), {
+      projectId: a.projectId,
+      language: c.req.query('language') ?? '',
+      format: (c.req.query('format') ?? 'json') as 'json',
+      status: (c.req.query('status') ?? 'approved') as 'approved',
+    });
+    return c.body(file.body as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': file.contentType, 'Content-Disposition': `attachment; filename="${file.filename}"` });
+  })
+
+  // Trash: the admin API's restores, as the portal user.
+  .get('/projects/:project_id/trash', async (c) => renderTrash(c, await access(c, 'keys.manage')))
+  .post('/projects/:project_id/trash/keys/:key_id/restore', async (c) => {
+    const a = await access(c, 'keys.manage');
+    const keyId = c.req.param('key_id');
+    if (!/^[0-9a-f-]{36}$/i.test(keyId)) throw new AppError('not_found', 'Deleted key not found');
+    const result = await orFormError(
+      () => restoreKey(c.get('deps'), { projectId: a.projectId, keyId, actor: userActor(c) }),
+      (error) => renderTrash(c, a, undefined, `Not restored: ${error}`),
+      c,
+    );
+    return result instanceof Response ? result : renderTrash(c, a, `Restored ${result.key}.`);
+  })
+  .post('/projects/:project_id/trash/groups/:group_name/restore', async (c) => {
+    const a = await access(c, 'keys.manage');
+    const result = await orFormError(
+      () => restoreGroup(c.get('deps'), { projectId: a.projectId, name: c.req.param('group_name'), actor: userActor(c) }),
+      (error) => renderTrash(c, a, undefined, `Not restored: ${error}`),
+      c,
+    );
+    return result instanceof Response ? result : renderTrash(c, a, `Restored ${result.keys_restored} keys of ${result.group_name}.`);
+  })
+
+  // API keys.
+  .get('/projects/:project_id/api-keys', async (c) => renderApiKeys(c, await access(c, 'api_keys.manage')))
+  .post('/projects/:project_id/api-keys', async (c) => {
+    const a = await access(c, 'api_keys.manage');
+    const created = await createApiKey(c.get('deps'), { projectId: a.projectId, actor: userActor(c) });
+    return renderApiKeys(c, a, created.key, 201);
+  })
+  .post('/projects/:project_id/api-keys/:api_key_id/revoke', async (c) => {
+    const a = await access(c, 'api_keys.manage');
+    const id = c.req.param('api_key_id');
+    if (!/^[0-9a-f-]{36}$/i.test(id)) throw new AppError('not_found', 'API key not found');
+    await assertApiKeyOfProject(c.get('deps'), a.projectId, id);
+    await revokeApiKey(c.get('deps'), { apiKeyId: id, actor: userActor(c) });
+    return c.redirect(`${P}/projects/${a.projectId}/api-keys`, 303);
+  });
+
+async function renderMembers(c: C, inviteLink?: string, error?: string) {
+  const user = requireUser(c);
+  const accountId = c.req.param('account_id') ?? '';
+  const deps = c.get('deps');
+  const membership = (await listMemberships(deps, user.id)).find((m) => m.account_id === accountId);
+  if (!membership) throw new AppError('not_found', 'Account not found');
+  assertMay(membership.role, 'members.manage');
+  const members = await deps.sql<MemberRow[]>`
+    select m.user_id, u.email, m.role, m.languages from memberships m join users u on u.id = m.user_id
+    where m.account_id = ${accountId} order by u.email`;
+  return page(c, MembersPage({ user, csrf: c.get('csrf'), accountId, accountName: membership.account_name, members, inviteLink, error }), inviteLink ? 201 : 200);
+}
+
+async function renderLanguages(c: C, a: ProjectAccess, confirm?: { code: string; values: number }, notice?: string) {
+  const deps = c.get('deps');
+  const [list, cache] = await Promise.all([listLanguages(deps, { projectId: a.projectId }), cacheOf(c, a.projectId)]);
+  const languages = await Promise.all(list.languages.map(async (l) => ({ code: l.code, values: await valuesInLanguage(deps, a.projectId, l.code) })));
+  return page(c, LanguagesPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, languages, confirm, notice }));
+}
+
+/**
+ * The spec rebuilds the cache after portal approvals and bulk changes, whatever the project's
+ * auto-rebuild setting. Queued at once: the builder's sequence check folds a burst of requests into
+ * the builds it needs (as auto-rebuild does on Lambda).
+ */
+async function publishAfter(c: C, a: ProjectAccess) {
+  await requestRebuild(c.get('deps'), { projectId: a.projectId, actor: userActor(c) });
+}
+
+/** Language limits, approval, and a translator's hands off approved values. */
+async function assertMayWriteValue(c: C, a: ProjectAccess, language: string, status: TranslationStatus) {
+  if (!mayEditLanguage(a, language)) throw new AppError('forbidden', `Your membership does not include ${language}`);
+  if (may(a.role, 'values.approve')) return;
+  if (status === 'approved') throw new AppError('forbidden', `Your role (${a.role}) cannot approve values`);
+  const keyId = c.req.param('key_id') ?? '';
+  if (!/^[0-9a-f-]{36}$/i.test(keyId)) return;
+  // Changing an approved text would silently un-approve it: that is a reviewer's call.
+  const [current] = await c.get('deps').sql<{ status: string }[]>`
+    select status from translations where project_id = ${a.projectId} and key_id = ${keyId}::uuid and language = ${language}`;
+  if (current?.status === 'approved') throw new AppError('forbidden', 'This value is approved: only a reviewer or developer can change it');
+}
+
+async function renderHistory(c: C, a: ProjectAccess, notice?: string) {
+  const deps = c.get('deps');
+  const keyId = c.req.param('key_id') ?? '';
+  const language = c.req.param('language') ?? '';
+  const [key] = /^[0-9a-f-]{36}$/i.test(keyId) ? await deps.sql<{ key: string }[]>`select key from translation_keys where id = ${keyId} and project_id = ${a.projectId}` : [];
+  if (!key) throw new AppError('not_found', 'Key not found');
+  const [items, cache] = await Promise.all([valueHistory(deps, a.projectId, keyId, language), cacheOf(c, a.projectId)]);
+  return page(
+    c,
+    HistoryPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, keyName: key.key, language, keyId, items, mayRevert: mayEditLanguage(a, language), notice }),
+  );
+}
+
+async function renderFiles(c: C, a: ProjectAccess, extra: { preview?: { result: ImportResult; choice: ImportChoice; file: string }; applied?: ImportResult; error?: string } = {}) {
+  const deps = c.get('deps');
+  const [list, cache] = await Promise.all([listLanguages(deps, { projectId: a.projectId }), cacheOf(c, a.projectId)]);
+  return page(c, FilesPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, languages: list.languages.map((l) => l.code), formats: Object.keys(FORMATS), ...extra }));
+}
+
+async function renderTrash(c: C, a: ProjectAccess, notice?: string, error?: string) {
+  const deps = c.get('deps');
+  const [trash, cache] = await Promise.all([listTrash(deps, a.projectId), cacheOf(c, a.projectId)]);
+  return page(c, TrashPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, ...trash, notice, error }));
+}
+
+async function renderApiKeys(c: C, a: ProjectAccess, created?: string, status: 200 | 201 = 200) {
+  const deps = c.get('deps');
+  const [keys, cache] = await Promise.all([listApiKeys(deps, a.projectId), cacheOf(c, a.projectId)]);
+  return page(c, ApiKeysPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, keys, created }), status);
+}
+
+// Errors as pages (or the API's envelope for the portal script's fetches), from the one status mapping.
+routes.onError((thrown, c) => {
+  const error = toDomainError(thrown);
+  if (!(error instanceof AppError)) {
+    c.get('deps')?.log.error('portal error', { request_id: c.get('requestId'), error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown) });
+  }
+  const status = error instanceof AppError ? statusOf(error.code) : 500;
+  const text = error instanceof AppError ? (status === 500 ? 'A dependency is unavailable; retry in a moment' : error.message) : 'Internal server error';
+  const headers: Record<string, string> = {};
+  const retry = error instanceof AppError ? (error.data as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds : undefined;
+  if (retry) headers['Retry-After'] = String(retry);
+  if (wantsJson(c)) return c.json({ detail: error instanceof AppError && error.code === 'validation' && error.issues ? error.issues : text }, status, headers);
+  return page(c, ErrorPage({ status, message: text, user: c.get('session')?.user, csrf: c.get('csrf') ?? '' }), status, headers);
+});
+routes.notFound((c) => page(c, ErrorPage({ status: 404, message: 'There is no page at this address.', user: c.get('session')?.user, csrf: c.get('csrf') ?? '' }), 404));
+
+// The group's routes are typed with the portal's context, a superset of AppEnv's.
+// File imports take up to 10 MiB, and the preview's "Apply" sends the file back base64-encoded.
+export const portalGroup = routeGroup('portal', routes as unknown as Hono<AppEnv>, { maxBodyBytes: Math.ceil((MAX_IMPORT_BYTES * 4) / 3) + 64 * 1024 });

@@ -1,0 +1,66 @@
+// The project's header: its tabs, the cache status and the Publish button.
+import type { FC } from 'hono/jsx';
+import type { ProjectAccess } from '../../../core/users/memberships.ts';
+import { may } from '../../../core/users/permissions.ts';
+import { CsrfField, P } from './layout.tsx';
+
+export const ProjectNav: FC<{ access: ProjectAccess; current: 'editor' | 'languages' | 'api-keys' | 'trash' | 'activity' | 'files' | 'usage'; csrf: string; cache: { last_rebuilt_at: string | null; ready: boolean }; publishing?: boolean }> = ({
+  access,
+  current,
+  csrf,
+  cache,
+  publishing,
+}) => {
+  const base = `${P}/projects/${access.projectId}`;
+  const tab = (id: typeof current, href: string, label: string) => (
+    <a href={href} aria-current={current === id ? 'page' : undefined} class={current === id ? 'tab active' : 'tab'}>
+      {label}
+    </a>
+  );
+  return (
+    <>
+      <p class="crumbs">
+        <a href={`${P}`}>Projects</a> / {access.projectName} <span class="badge muted">{access.role}</span>
+      </p>
+      <div class="row between wrap">
+        <h1>{access.projectName}</h1>
+        <div class="row wrap publish">
+          <span
+            class="hint"
+            id="cache-status"
+            role="status"
+            data-status-url={`${base}/cache-status`}
+            data-pending={publishing ? 'true' : 'false'}
+            data-since={cache.last_rebuilt_at ?? ''}
+          >
+            {publishing ? 'Publishing…' : cache.ready && cache.last_rebuilt_at ? `Published ${cache.last_rebuilt_at.replace('T', ' ').slice(0, 19)} UTC` : 'Not published yet'}
+          </span>
+          {may(access.role, 'project.publish') ? (
+            <>
+              <form method="post" action={`${base}/publish`} class="inline">
+                <CsrfField csrf={csrf} />
+                <button type="submit">Publish</button>
+              </form>
+              <form method="post" action={`${base}/settings`} class="inline">
+                <CsrfField csrf={csrf} />
+                <input type="hidden" name="auto_rebuild" value={access.autoRebuild ? 'false' : 'true'} />
+                <button type="submit" class="secondary" aria-pressed={access.autoRebuild ? 'true' : 'false'}>
+                  Auto-publish: {access.autoRebuild ? 'on' : 'off'}
+                </button>
+              </form>
+            </>
+          ) : null}
+        </div>
+      </div>
+      <nav class="tabs" aria-label="Project">
+        {tab('editor', base, 'Editor')}
+        {tab('languages', `${base}/languages`, 'Languages')}
+        {may(access.role, 'api_keys.manage') ? tab('api-keys', `${base}/api-keys`, 'API keys') : null}
+        {may(access.role, 'files.transfer') ? tab('files', `${base}/files`, 'Import / export') : null}
+        {may(access.role, 'keys.manage') ? tab('trash', `${base}/trash`, 'Trash') : null}
+        {tab('activity', `${base}/activity`, 'Activity')}
+        {tab('usage', `${base}/usage`, 'Usage')}
+      </nav>
+    </>
+  );
+};

@@ -1,0 +1,197 @@
+// A project's Languages and API keys tabs.
+import type { FC } from 'hono/jsx';
+import type { SessionUser } from '../../../core/users/schemas.ts';
+import type { ProjectAccess } from '../../../core/users/memberships.ts';
+import type { ApiKeyRow } from '../../../core/portal/api-keys.ts';
+import type { TrashedGroup, TrashedKey } from '../../../core/portal/trash.ts';
+import type { Usage } from '../../../core/usage/read-usage.ts';
+import { may } from '../../../core/users/permissions.ts';
+import { CsrfField, Layout, Notice, P } from './layout.tsx';
+import { ProjectNav } from './project-nav.tsx';
+import { SecretShownOnce } from './projects-page.tsx';
+
+type Common = { user: SessionUser; csrf: string; access: ProjectAccess; cache: { last_rebuilt_at: string | null; ready: boolean }; notice?: string | undefined; error?: string | undefined };
+
+export const LanguagesPage: FC<Common & { languages: { code: string; values: number }[]; confirm?: { code: string; values: number } | undefined }> = ({
+  user,
+  csrf,
+  access,
+  cache,
+  notice,
+  error,
+  languages,
+  confirm,
+}) => {
+  const base = `${P}/projects/${access.projectId}`;
+  const manage = may(access.role, 'languages.manage');
+  return (
+    <Layout title={`${access.projectName}: languages`} user={user} csrf={csrf}>
+      <ProjectNav access={access} current="languages" csrf={csrf} cache={cache} />
+      {notice ? <Notice kind="ok">{notice}</Notice> : null}
+      {error ? <Notice kind="error">{error}</Notice> : null}
+      {confirm ? (
+        <form method="post" action={`${base}/languages/${confirm.code}/remove`} class="card stack danger-zone">
+          <CsrfField csrf={csrf} />
+          <input type="hidden" name="confirmed" value="yes" />
+          <p>
+            Removing <strong>{confirm.code}</strong> deletes its <strong>{confirm.values}</strong> value{confirm.values === 1 ? '' : 's'} for good.
+          </p>
+          <div class="row">
+            <button type="submit" class="danger">
+              Remove {confirm.code} and its {confirm.values} values
+            </button>
+            <a href={`${base}/languages`}>Cancel</a>
+          </div>
+        </form>
+      ) : null}
+      {languages.length === 0 ? <p class="empty">No languages yet.</p> : null}
+      <ul class="list">
+        {languages.map((l) => (
+          <li class="row between">
+            <span>
+              <strong class="mono">{l.code}</strong> <span class="hint">{l.values} values</span>
+            </span>
+            {manage ? (
+              <form method="post" action={`${base}/languages/${l.code}/remove`} class="inline">
+                <CsrfField csrf={csrf} />
+                <button type="submit" class="link danger">
+                  Remove…
+                </button>
+              </form>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      {manage ? (
+        <form method="post" action={`${base}/languages`} class="row">
+          <CsrfField csrf={csrf} />
+          <label class="grow">
+            Language code <span class="hint">(BCP 47: de, pt-BR, zh-Hant)</span>
+            <input name="code" required maxlength={20} />
+          </label>
+          <button type="submit">Add language</button>
+        </form>
+      ) : null}
+    </Layout>
+  );
+};
+
+export const ApiKeysPage: FC<Common & { keys: ApiKeyRow[]; created?: string | undefined }> = ({ user, csrf, access, cache, notice, error, keys, created }) => {
+  const base = `${P}/projects/${access.projectId}`;
+  return (
+    <Layout title={`${access.projectName}: API keys`} user={user} csrf={csrf}>
+      <ProjectNav access={access} current="api-keys" csrf={csrf} cache={cache} />
+      {notice ? <Notice kind="ok">{notice}</Notice> : null}
+      {error ? <Notice kind="error">{error}</Notice> : null}
+      {created ? <SecretShownOnce label="New API key" value={created} id="new-api-key" /> : null}
+      <table class="table">
+        <caption class="sr-only">API keys of {access.projectName}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Key id</th>
+            <th scope="col">Created</th>
+            <th scope="col">State</th>
+            <th scope="col">
+              <span class="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((k) => (
+            <tr>
+              <td class="mono">{k.id.slice(0, 8)}</td>
+              <td>{k.created_at.replace('T', ' ').slice(0, 16)} UTC</td>
+              <td>{k.revoked_at ? `revoked ${k.revoked_at.slice(0, 10)}` : 'active'}</td>
+              <td>
+                {k.revoked_at ? null : (
+                  <form method="post" action={`${base}/api-keys/${k.id}/revoke`} class="inline" data-confirm="Revoke this key? Apps using it stop working at once.">
+                    <CsrfField csrf={csrf} />
+                    <button type="submit" class="link danger" aria-label={`Revoke key ${k.id.slice(0, 8)}`}>
+                      Revoke
+                    </button>
+                  </form>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <form method="post" action={`${base}/api-keys`}>
+        <CsrfField csrf={csrf} />
+        <button type="submit">Create API key</button>
+      </form>
+    </Layout>
+  );
+};
+
+export const TrashPage: FC<Common & { keys: TrashedKey[]; groups: TrashedGroup[] }> = ({ user, csrf, access, cache, notice, error, keys, groups }) => {
+  const base = `${P}/projects/${access.projectId}`;
+  const when = (iso: string) => `${iso.replace('T', ' ').slice(0, 16)} UTC`;
+  return (
+    <Layout title={`${access.projectName}: trash`} user={user} csrf={csrf}>
+      <ProjectNav access={access} current="trash" csrf={csrf} cache={cache} />
+      {notice ? <Notice kind="ok">{notice}</Notice> : null}
+      {error ? <Notice kind="error">{error}</Notice> : null}
+      <h2>Deleted groups</h2>
+      {groups.length === 0 ? <p class="empty">No deleted group.</p> : null}
+      <ul class="list">
+        {groups.map((g) => (
+          <li class="row between">
+            <span>
+              <strong>{g.group_name}</strong> <span class="hint">{g.keys} keys, deleted {when(g.deleted_at)}</span>
+            </span>
+            <form method="post" action={`${base}/trash/groups/${encodeURIComponent(g.group_name)}/restore`} class="inline">
+              <CsrfField csrf={csrf} />
+              <button type="submit" class="secondary" aria-label={`Restore group ${g.group_name}`}>
+                Restore
+              </button>
+            </form>
+          </li>
+        ))}
+      </ul>
+      <h2>Deleted keys</h2>
+      {keys.length === 0 ? <p class="empty">The trash is empty.</p> : null}
+      <ul class="list">
+        {keys.map((k) => (
+          <li class="row between">
+            <span>
+              <strong class="mono">{k.key}</strong> <span class="badge muted">{k.group_name}</span> <span class="hint">deleted {when(k.deleted_at)}</span>
+            </span>
+            <form method="post" action={`${base}/trash/keys/${k.id}/restore`} class="inline">
+              <CsrfField csrf={csrf} />
+              <button type="submit" class="secondary" aria-label={`Restore key ${k.key}`}>
+                Restore
+              </button>
+            </form>
+          </li>
+        ))}
+      </ul>
+      <p class="hint">A restore brings the key back with its values. If a live key has taken its name meanwhile, the restore is refused (rename or delete that key first).</p>
+    </Layout>
+  );
+};
+
+const Meter: FC<{ label: string; used: number; limit: number; hint: string }> = ({ label, used, limit, hint }) => (
+  <div class="card stack">
+    <strong>{label}</strong>
+    <meter min={0} max={Math.max(limit, 1)} value={Math.min(used, Math.max(limit, 1))} high={Math.max(limit, 1) * 0.8} aria-label={label}>
+      {used} of {limit}
+    </meter>
+    <span>
+      {used.toLocaleString('en-US')} of {limit.toLocaleString('en-US')} <span class="hint">{hint}</span>
+    </span>
+  </div>
+);
+
+export const UsagePage: FC<Common & { usage: Usage }> = ({ user, csrf, access, cache, usage }) => (
+  <Layout title={`${access.projectName}: usage`} user={user} csrf={csrf}>
+    <ProjectNav access={access} current="usage" csrf={csrf} cache={cache} />
+    <Meter label="API calls today" used={usage.calls_today} limit={usage.daily_limit} hint="(the account's daily limit; resets at midnight UTC)" />
+    <Meter
+      label="Translation units this cycle"
+      used={usage.translation_units_used}
+      limit={usage.translation_units_allowance}
+      hint={`(the account's monthly allowance; resets ${usage.cycle_resets_at.slice(0, 10)})`}
+    />
+  </Layout>
+);

@@ -1,0 +1,180 @@
+// The home page (the projects of every account the user belongs to) and an account's members page.
+import type { FC } from 'hono/jsx';
+import type { Membership, SessionUser } from '../../../core/users/schemas.ts';
+import type { ProjectSummary } from '../../../core/users/memberships.ts';
+import { may } from '../../../core/users/permissions.ts';
+import { ROLES } from '../../../core/users/schemas.ts';
+import { CsrfField, Layout, Notice, P } from './layout.tsx';
+
+export const ProjectsPage: FC<{ user: SessionUser; csrf: string; memberships: Membership[]; projects: ProjectSummary[]; error?: string | undefined }> = ({
+  user,
+  csrf,
+  memberships,
+  projects,
+  error,
+}) => (
+  <Layout title="Projects" user={user} csrf={csrf}>
+    <h1>Projects</h1>
+    {error ? <Notice kind="error">{error}</Notice> : null}
+    {memberships.length === 0 ? <p class="empty">You are not a member of any account yet. Ask an owner for an invitation link.</p> : null}
+    {memberships.map((m) => {
+      const own = projects.filter((p) => p.account_id === m.account_id);
+      return (
+        <section class="account" aria-labelledby={`acct-${m.account_id}`}>
+          <div class="row between">
+            <h2 id={`acct-${m.account_id}`}>
+              {m.account_name} <span class="badge">{m.plan}</span> <span class="badge muted">{m.role}</span>
+            </h2>
+            {may(m.role, 'members.manage') ? <a href={`${P}/accounts/${m.account_id}/members`}>Members</a> : null}
+          </div>
+          {own.length === 0 ? (
+            <p class="empty">No projects yet.{may(m.role, 'projects.create') ? ' Create the first one below.' : ''}</p>
+          ) : (
+            <ul class="cards">
+              {own.map((p) => (
+                <li>
+                  <a class="card project" href={`${P}/projects/${p.id}`}>
+                    <strong>{p.name}</strong>
+                    <span class="hint">
+                      {p.key_count} keys · {p.language_count} languages
+                    </span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
+          {may(m.role, 'projects.create') ? (
+            <form method="post" action={`${P}/accounts/${m.account_id}/projects`} class="row">
+              <CsrfField csrf={csrf} />
+              <label class="grow">
+                New project name
+                <input name="name" required maxlength={200} />
+              </label>
+              <button type="submit">Create project</button>
+            </form>
+          ) : null}
+        </section>
+      );
+    })}
+  </Layout>
+);
+
+export const SecretShownOnce: FC<{ label: string; value: string; id: string }> = ({ label, value, id }) => (
+  <div class="secret">
+    <label for={id}>{label}</label>
+    <div class="row">
+      <input id={id} class="grow mono" readonly value={value} />
+      <button type="button" data-copy={id}>
+        Copy
+      </button>
+    </div>
+    <p class="hint">Shown once: copy it now. It cannot be shown again.</p>
+  </div>
+);
+
+export const ProjectCreatedPage: FC<{ user: SessionUser; csrf: string; projectId: string; name: string; apiKey: string }> = ({ user, csrf, projectId, name, apiKey }) => (
+  <Layout title={`${name} created`} user={user} csrf={csrf}>
+    <h1>{name} is ready</h1>
+    <Notice kind="ok">The project was created with its first API key.</Notice>
+    <SecretShownOnce label="API key" value={apiKey} id="new-api-key" />
+    <p>
+      <a class="button" href={`${P}/projects/${projectId}/languages`}>
+        Add languages
+      </a>{' '}
+      <a href={`${P}/projects/${projectId}`}>Open the editor</a>
+    </p>
+  </Layout>
+);
+
+export type MemberRow = { user_id: string; email: string; role: string; languages: string[] | null };
+
+export const MembersPage: FC<{
+  user: SessionUser;
+  csrf: string;
+  accountId: string;
+  accountName: string;
+  members: MemberRow[];
+  inviteLink?: string | undefined;
+  error?: string | undefined;
+}> = ({ user, csrf, accountId, accountName, members, inviteLink, error }) => (
+  <Layout title={`Members of ${accountName}`} user={user} csrf={csrf}>
+    <p class="crumbs">
+      <a href={`${P}`}>Projects</a> / {accountName}
+    </p>
+    <h1>Members</h1>
+    {error ? <Notice kind="error">{error}</Notice> : null}
+    {inviteLink ? <SecretShownOnce label="Invitation link (one use, expires in 7 days)" value={inviteLink} id="invite-link" /> : null}
+    <table class="table">
+      <caption class="sr-only">Members of {accountName}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Email</th>
+          <th scope="col">Role and languages</th>
+          <th scope="col">
+            <span class="sr-only">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {members.map((m) => (
+          <tr>
+            <td>{m.email}</td>
+            <td>
+              <form method="post" action={`${P}/accounts/${accountId}/members/${m.user_id}/role`} class="row wrap">
+                <CsrfField csrf={csrf} />
+                <label>
+                  <span class="sr-only">Role of {m.email}</span>
+                  <select name="role">
+                    {ROLES.map((r) => (
+                      <option value={r} selected={r === m.role}>
+                        {r}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <label>
+                  <span class="sr-only">Languages of {m.email}</span>
+                  <input name="languages" value={m.languages?.join(', ') ?? ''} placeholder="all" size={10} />
+                </label>
+                <button type="submit" class="secondary" aria-label={`Save the role of ${m.email}`}>
+                  Save
+                </button>
+              </form>
+            </td>
+            <td>
+              {m.user_id === user.id ? (
+                <span class="hint">you</span>
+              ) : (
+                <form method="post" action={`${P}/accounts/${accountId}/members/${m.user_id}/remove`} class="inline" data-confirm={`Remove ${m.email} from ${accountName}?`}>
+                  <CsrfField csrf={csrf} />
+                  <button type="submit" class="link danger" aria-label={`Remove ${m.email}`}>
+                    Remove
+                  </button>
+                </form>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+    <h2>Invite someone</h2>
+    <form method="post" action={`${P}/accounts/${accountId}/invites`} class="card stack">
+      <CsrfField csrf={csrf} />
+      <label>
+        Role
+        <select name="role">
+          {ROLES.map((r) => (
+            <option value={r} selected={r === 'translator'}>
+              {r}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Languages <span class="hint">(translators and reviewers only; comma-separated codes, empty for all)</span>
+        <input name="languages" placeholder="de, fr" />
+      </label>
+      <button type="submit">Create invitation link</button>
+    </form>
+  </Layout>
+);

@@ -1,0 +1,218 @@
+// The portal in a real browser (Debian's Chromium through playwright-core), as its users meet it:
+// setup of the first owner, a project, a language and a key; a translator and a reviewer invited
+// and signed in; translating in the editor; the translator unable to approve; the reviewer
+// approving; publishing and a cached read that shows the new value; an API key created and revoked.
+// axe-core runs on every page: no serious or critical violation. Skipped, with one line, when no
+// Chromium is installed. PORTAL_SCREENSHOTS=1 writes the main pages to docs/portal/.
+import { existsSync, readFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { serve } from '@hono/node-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, ADMIN_TOKEN } from '../support/test-app.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const HAVE_BROWSER = existsSync(CHROMIUM);
+if (!HAVE_BROWSER) console.log(`portal browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+
+type Browser = import('playwright-core').Browser;
+type Page = import('playwright-core').Page;
+
+const t = useTestApp();
+let server: Server;
+let base: string;
+let browser: Browser;
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const SHOTS = process.env.PORTAL_SCREENSHOTS === '1';
+const PASSWORD = 'correct horse battery';
+
+async function checkA11y(page: Page, name: string) {
+  // evaluate() runs outside the page's CSP, so the policy stays strict for the page's own code.
+  await page.evaluate(AXE);
+  const violations = (await page.evaluate(async () => {
+    const result = await (globalThis as unknown as { axe: { run(o: unknown): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe.run({
+      resultTypes: ['violations'],
+    });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
+  })) as { id: string; impact: string }[];
+  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'), name).toEqual([]);
+  if (SHOTS) await page.screenshot({ path: `docs/portal/${name}.png`, fullPage: true });
+}
+
+async function newPage(): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.on('dialog', (d) => void d.accept());
+  const errors: string[] = [];
+  page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+  (page as Page & { errors: string[] }).errors = errors;
+  return page;
+}
+
+describe.skipIf(!HAVE_BROWSER)('the portal in Chromium', () => {
+  beforeAll(async () => {
+    if (SHOTS) mkdirSync('docs/portal', { recursive: true });
+    server = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+    await new Promise<void>((r) => server.once('listening', () => r()));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    server?.closeAllConnections();
+    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+  });
+
+  it('from setup to a translated, approved, published value', async () => {
+    const owner = await newPage();
+    await owner.goto(`${base}/portal/`);
+    expect(owner.url()).toBe(`${base}/portal/setup`);
+    await checkA11y(owner, 'setup');
+    await owner.getByLabel('Admin token').fill(ADMIN_TOKEN);
+    await owner.getByLabel('Your email').fill('owner@example.com');
+    await owner.getByLabel('Password').fill(PASSWORD);
+    await owner.getByLabel('Account name').fill('Acme');
+    await owner.getByRole('button', { name: 'Create owner and account' }).click();
+    await owner.getByRole('heading', { name: 'Projects' }).waitFor();
+
+    await owner.getByLabel('New project name').fill('Mobile app');
+    await owner.getByRole('button', { name: 'Create project' }).click();
+    const apiKey = await owner.getByLabel('API key').inputValue();
+    expect(apiKey).toMatch(/^key_live_/);
+    await checkA11y(owner, 'project-created');
+
+    await owner.getByRole('link', { name: 'Add languages' }).click();
+    await owner.getByLabel(/Language code/).fill('de');
+    await owner.getByRole('button', { name: 'Add language' }).click();
+    await owner.getByText('0 values').waitFor();
+    await checkA11y(owner, 'languages');
+
+    await owner.getByRole('link', { name: 'Editor' }).click();
+    await owner.getByText('New key').click();
+    await owner.getByLabel('Key name').fill('home.title');
+    await owner.getByLabel('Group', { exact: true }).last().fill('home');
+    await owner.getByLabel(/Description/).fill('Title of the home screen');
+    await owner.getByRole('button', { name: 'Create key' }).click();
+    await owner.locator('.keycell p.hint', { hasText: 'Title of the home screen' }).waitFor();
+
+    // Invitations for a translator and a reviewer.
+    const invite = async (role: string) => {
+      await owner.goto(`${base}/portal`);
+      await owner.getByRole('link', { name: 'Members' }).click();
+      await owner.locator('form[action$="/invites"]').getByLabel('Role').selectOption(role);
+      await owner.getByRole('button', { name: 'Create invitation link' }).click();
+      return owner.getByLabel(/Invitation link/).inputValue();
+    };
+    const trLink = await invite('translator');
+    await checkA11y(owner, 'members');
+    const rvLink = await invite('reviewer');
+
+    const join = async (link: string, email: string) => {
+      const page = await newPage();
+      await page.goto(link);
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel(/Password/).fill(PASSWORD);
+      await page.getByRole('button', { name: /Join/ }).click();
+      await page.getByRole('heading', { name: 'Projects' }).waitFor();
+      return page;
+    };
+    const translator = await join(trLink, 'tr@example.com');
+    await translator.getByRole('link', { name: /Mobile app/ }).click();
+    await checkA11y(translator, 'editor');
+    const status = translator.getByLabel('Status of home.title in de');
+    expect(await status.locator('option').allTextContents()).toEqual(['draft', 'review']);
+    await translator.getByLabel('home.title in de', { exact: true }).fill('Willkommen');
+    await status.selectOption('review');
+    // Ctrl+Enter in the value saves it in place.
+    await translator.getByLabel('home.title in de', { exact: true }).press('Control+Enter');
+    await translator.getByText('Saved').waitFor();
+
+    const reviewer = await join(rvLink, 'rv@example.com');
+    await reviewer.getByRole('link', { name: /Mobile app/ }).click();
+    expect(await reviewer.getByLabel('home.title in de', { exact: true }).inputValue()).toBe('Willkommen');
+    await reviewer.getByLabel('Status of home.title in de').selectOption('approved');
+    await reviewer.getByRole('button', { name: 'Save' }).click();
+    await reviewer.getByText('Saved').waitFor();
+
+    // The translator can no longer change it.
+    await translator.reload();
+    expect(await translator.getByLabel('home.title in de', { exact: true }).getAttribute('readonly')).not.toBeNull();
+
+    // Publish, and read it from the cache as an app would.
+    await owner.goto(`${base}/portal`);
+    await owner.getByRole('link', { name: /Mobile app/ }).click();
+    await owner.getByRole('button', { name: 'Publish', exact: true }).click();
+    await owner.getByText(/^Published \d{4}-/).waitFor({ timeout: 20_000 });
+    const cached = await t.call(apiKey, 'GET', '/v1/cached/translations/de');
+    expect(cached.status).toBe(200);
+    expect(((await cached.json()) as { translations: Record<string, string> }).translations).toEqual({ 'home.title': 'Willkommen' });
+
+    // An API key created (shown once) and revoked.
+    await owner.getByRole('link', { name: 'API keys' }).click();
+    await owner.getByRole('button', { name: 'Create API key' }).click();
+    const second = await owner.getByLabel('New API key').inputValue();
+    expect((await t.call(second, 'GET', '/v1/languages')).status).toBe(200);
+    await checkA11y(owner, 'api-keys');
+    await owner.getByRole('button', { name: /Revoke key/ }).last().click();
+    await owner.getByText(/revoked/).waitFor();
+    expect((await t.call(second, 'GET', '/v1/languages')).status).toBe(401);
+
+    // Import with a preview first.
+    await owner.getByRole('link', { name: 'Import / export' }).click();
+    await owner.getByLabel(/^File/).setInputFiles({ name: 'de.json', mimeType: 'application/json', buffer: Buffer.from('{"home": {"subtitle": "Schön, dass du da bist"}}') });
+    await owner.getByRole('combobox', { name: 'Format' }).first().selectOption('i18next');
+    await owner.getByRole('button', { name: 'Preview import' }).click();
+    await owner.getByText('1 new keys').waitFor();
+    await checkA11y(owner, 'import-preview');
+    expect((await t.call(apiKey, 'GET', '/v1/translations/de?status=all')).status).toBe(200);
+    expect(JSON.stringify(await (await t.call(apiKey, 'GET', '/v1/translations/de?status=all')).json())).not.toContain('subtitle');
+    await owner.getByRole('button', { name: 'Apply this import' }).click();
+    await owner.getByText(/Imported into de/).waitFor();
+    expect(JSON.stringify(await (await t.call(apiKey, 'GET', '/v1/translations/de?status=all')).json())).toContain('Schön, dass du da bist');
+
+    // Delete the imported key in the editor, restore it from the trash.
+    await owner.getByRole('link', { name: 'Editor' }).click();
+    await owner.getByRole('button', { name: 'Delete key home.subtitle' }).click();
+    await owner.getByText('home.subtitle').waitFor({ state: 'detached' });
+    await owner.getByRole('link', { name: 'Trash' }).click();
+    await checkA11y(owner, 'trash');
+    await owner.getByRole('button', { name: 'Restore key home.subtitle' }).click();
+    await owner.getByText('Restored home.subtitle.').waitFor();
+
+    // Activity shows the reviewer's approval; the value's history reverts the translator's text.
+    await owner.getByRole('link', { name: 'Activity' }).click();
+    await owner.getByText('rv@example.com').first().waitFor();
+    await checkA11y(owner, 'activity');
+    await reviewer.getByLabel('home.title in de', { exact: true }).fill('Hallo');
+    await reviewer.getByRole('button', { name: 'Save' }).first().click();
+    await reviewer.getByText('Saved').waitFor();
+    await reviewer.getByRole('link', { name: 'History of home.title in de' }).click();
+    await checkA11y(reviewer, 'history');
+    await reviewer.getByRole('button', { name: /Revert to this/ }).first().click();
+    await reviewer.getByText(/Reverted to "Willkommen"/).waitFor();
+    const live = (await (await t.call(apiKey, 'GET', '/v1/translations/de')).json()) as { translations: Record<string, string> };
+    expect(live.translations['home.title']).toBe('Willkommen');
+
+    await owner.goto(`${base}/portal`);
+    await checkA11y(owner, 'projects');
+    for (const page of [owner, translator, reviewer]) expect((page as Page & { errors: string[] }).errors).toEqual([]);
+  }, 120_000);
+
+  it('is usable at a phone\'s width', async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 740 } });
+    const page = await context.newPage();
+    await page.goto(`${base}/portal/sign-in`);
+    await checkA11y(page, 'sign-in');
+    const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.getByLabel('Email').fill('owner@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+  });
+});

@@ -1,0 +1,182 @@
+// The portal through HTTP: setup of the first owner, sign-in and sign-out, CSRF on every POST,
+// security headers, invitations, and isolation (a user never sees another account's project).
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, ADMIN_TOKEN } from '../support/test-app.ts';
+import { PortalClient } from './support/portal-client.ts';
+
+const t = useTestApp();
+const PASSWORD = 'correct horse battery';
+let owner: PortalClient;
+
+const projectIdIn = (html: string) => /\/portal\/projects\/([0-9a-f-]{36})/.exec(html)?.[1];
+
+describe('first visit', () => {
+  it('sends a fresh installation to setup, refuses a wrong token, creates the owner and signs them in', async () => {
+    owner = new PortalClient(t.app);
+    const home = await owner.get('/portal');
+    expect([home.status, home.location]).toEqual([303, '/portal/setup']);
+    const setup = await owner.get('/portal/setup');
+    expect(setup.status).toBe(200);
+    expect(setup.text).toContain('Admin token');
+
+    const wrong = await owner.post('/portal/setup', { admin_token: 'nope', email: 'owner@example.com', password: PASSWORD, account_name: 'Acme', plan: 'team' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.text).toContain('Invalid admin token');
+    expect(wrong.text).toContain('value="owner@example.com"');
+
+    const short = await owner.post('/portal/setup', { admin_token: ADMIN_TOKEN, email: 'owner@example.com', password: 'short', account_name: 'Acme', plan: 'team' });
+    expect(short.status).toBe(422);
+    expect(short.text).toContain('at least 8 characters');
+
+    const done = await owner.post('/portal/setup', { admin_token: ADMIN_TOKEN, email: 'owner@example.com', password: PASSWORD, account_name: 'Acme', plan: 'team' });
+    expect([done.status, done.location]).toEqual([303, '/portal']);
+    const projects = await owner.get('/portal');
+    expect(projects.status).toBe(200);
+    expect(projects.text).toContain('Acme');
+    expect(projects.text).toContain('owner@example.com');
+
+    const again = await new PortalClient(t.app).get('/portal/setup');
+    expect([again.status, again.location]).toEqual([303, '/portal/sign-in']);
+  });
+});
+
+describe('every page', () => {
+  it('carries the security headers, with no inline script allowed', async () => {
+    for (const path of ['/portal/sign-in', '/portal', '/portal/nowhere']) {
+      const res = await owner.get(path);
+      expect(res.headers.get('content-security-policy'), path).toContain("script-src 'self'");
+      expect(res.headers.get('content-security-policy'), path).toContain("frame-ancestors 'none'");
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+      expect(res.text).not.toMatch(/\son[a-z]+=/);
+    }
+    expect((await owner.get('/portal/nowhere')).status).toBe(404);
+    const css = await owner.get('/portal/assets/portal.css');
+    expect([css.status, css.headers.get('content-type')]).toEqual([200, 'text/css; charset=utf-8']);
+  });
+
+  it('session cookies are HttpOnly and SameSite=Lax; over HTTPS Secure and __Host- prefixed', async () => {
+    const https = new PortalClient(t.app, 'https://portal.example');
+    await https.get('/portal/sign-in');
+    const res = await t.app.request('https://portal.example/portal/sign-in', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: [...https.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+      body: new URLSearchParams({ _csrf: https.csrf, email: 'owner@example.com', password: PASSWORD }).toString(),
+    });
+    expect(res.status).toBe(303);
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('__Host-tms_session='))!;
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    expect(cookie).toMatch(/Secure/);
+    expect(cookie).toMatch(/Path=\//);
+
+    // Signing out clears that same cookie.
+    const token = cookie.split(';')[0]!;
+    const page = await t.app.request('https://portal.example/portal', { headers: { Cookie: token } });
+    const csrf = /name="csrf-token" content="([^"]+)"/.exec(await page.text())![1]!;
+    const out = await t.app.request('https://portal.example/portal/sign-out', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: token },
+      body: new URLSearchParams({ _csrf: csrf }).toString(),
+    });
+    expect(out.status).toBe(303);
+    expect(out.headers.getSetCookie()).toContainEqual(expect.stringMatching(/^__Host-tms_session=; Max-Age=0; Path=\/; .*Secure/));
+  });
+});
+
+describe('CSRF', () => {
+  it('refuses a POST without the token, with a wrong one, or labelled cross-site, and writes nothing', async () => {
+    const before = (await owner.get('/portal')).text;
+    const accountId = /\/portal\/accounts\/([0-9a-f-]{36})\/projects/.exec(before)![1]!;
+    expect((await owner.post(`/portal/accounts/${accountId}/projects`, { _csrf: '', name: 'x' })).status).toBe(403);
+    expect((await owner.post(`/portal/accounts/${accountId}/projects`, { _csrf: 'A'.repeat(43), name: 'x' })).status).toBe(403);
+    expect((await owner.post(`/portal/accounts/${accountId}/projects`, { name: 'x' }, { 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
+    // A signed-out visitor's token is not the session's.
+    const stranger = new PortalClient(t.app);
+    await stranger.get('/portal/sign-in');
+    expect((await owner.post(`/portal/accounts/${accountId}/projects`, { _csrf: stranger.csrf, name: 'x' })).status).toBe(403);
+    expect(projectIdIn((await owner.get('/portal')).text)).toBeUndefined();
+  });
+});
+
+describe('sign-in and sign-out', () => {
+  it('signs in, refuses wrong passwords with one message, signs out one device or everywhere', async () => {
+    const a = new PortalClient(t.app);
+    await a.get('/portal/sign-in');
+    const bad = await a.post('/portal/sign-in', { email: 'owner@example.com', password: 'wrong password' });
+    expect(bad.status).toBe(401);
+    expect(bad.text).toContain('Wrong email or password');
+    expect((await a.post('/portal/sign-in', { email: 'OWNER@example.com', password: PASSWORD })).location).toBe('/portal');
+    const b = new PortalClient(t.app);
+    await b.get('/portal/sign-in');
+    await b.post('/portal/sign-in', { email: 'owner@example.com', password: PASSWORD });
+    expect((await b.get('/portal')).status).toBe(200);
+
+    await a.get('/portal');
+    expect((await a.post('/portal/sign-out')).location).toBe('/portal/sign-in');
+    expect((await a.get('/portal')).location).toBe('/portal/sign-in');
+    expect((await b.get('/portal')).status).toBe(200);
+
+    await a.get('/portal/sign-in');
+    await a.post('/portal/sign-in', { email: 'owner@example.com', password: PASSWORD });
+    await a.get('/portal');
+    expect((await a.post('/portal/sign-out-everywhere')).status).toBe(303);
+    expect((await b.get('/portal')).location).toBe('/portal/sign-in');
+    expect((await owner.get('/portal')).location).toBe('/portal/sign-in');
+    await owner.get('/portal/sign-in');
+    await owner.post('/portal/sign-in', { email: 'owner@example.com', password: PASSWORD });
+  });
+
+  it('a page of a project answers 401 (a sign-in link) when signed out', async () => {
+    const anon = new PortalClient(t.app);
+    const res = await anon.get(`/portal/projects/${crypto.randomUUID()}`);
+    expect(res.status).toBe(401);
+    expect(res.text).toContain('/portal/sign-in');
+  });
+});
+
+describe('projects, invitations and isolation', () => {
+  let projectId: string;
+  beforeAll(async () => {
+    const home = (await owner.get('/portal')).text;
+    const accountId = /\/portal\/accounts\/([0-9a-f-]{36})\/projects/.exec(home)![1]!;
+    const created = await owner.post(`/portal/accounts/${accountId}/projects`, { name: 'Mobile app' });
+    expect(created.status).toBe(201);
+    expect(created.text).toMatch(/key_live_[0-9A-Za-z]{40}/);
+    projectId = projectIdIn(created.text)!;
+  });
+
+  it('a translator joins by a one-time link and sees only their account', async () => {
+    const other = await t.newProject('team');
+    const home = (await owner.get('/portal')).text;
+    const accountId = /\/portal\/accounts\/([0-9a-f-]{36})\/members/.exec(home)![1]!;
+    const invited = await owner.post(`/portal/accounts/${accountId}/invites`, { role: 'translator', languages: 'de' });
+    expect(invited.status).toBe(201);
+    const link = /value="(http:\/\/localhost\/portal\/invite\/[^"]+)"/.exec(invited.text)![1]!;
+    const path = new URL(link).pathname;
+
+    const tr = new PortalClient(t.app);
+    expect((await tr.get(path)).text).toContain('translator');
+    const joined = await tr.post(path, { email: 'tr@example.com', password: PASSWORD });
+    expect(joined.location).toBe('/portal');
+    const trHome = await tr.get('/portal');
+    expect(trHome.text).toContain('Mobile app');
+    expect(trHome.text).not.toContain('Create project');
+
+    const reuse = new PortalClient(t.app);
+    expect((await reuse.get(path)).status).toBe(404);
+
+    // Another account's project answers as if it did not exist, on every kind of page.
+    for (const p of [`/portal/projects/${other.projectId}`, `/portal/projects/${other.projectId}/languages`, `/portal/projects/${other.projectId}/cache-status`]) {
+      expect((await tr.get(p)).status, p).toBe(404);
+      expect((await owner.get(p)).status, p).toBe(404);
+    }
+    expect((await owner.post(`/portal/projects/${other.projectId}/languages`, { code: 'fr' })).status).toBe(404);
+    expect((await owner.get(`/portal/accounts/${other.accountId}/members`)).status).toBe(404);
+    expect((await t.call(other.apiKey, 'GET', '/v1/languages')).status).toBe(200);
+    expect(((await (await t.call(other.apiKey, 'GET', '/v1/languages')).json()) as { count: number }).count).toBe(0);
+    expect(projectId).toBeDefined();
+  });
+});
