@@ -4,7 +4,7 @@ import { apiKeyAuth, keyScope } from '../http/api-key-auth.ts';
 import { dailyQuota } from '../http/daily-quota.ts';
 import { describe } from '../http/describe.ts';
 import { KeyIdParam } from '../http/params.ts';
-import { requireJsonBody, validBody, validParams, validQuery } from '../http/validate.ts';
+import { noBody, requireJsonBody, validBody, validParams, validQuery } from '../http/validate.ts';
 import { routeGroup } from '../http/route-group.ts';
 import { KeyRecord, CreateKeyInput, KeyList, ListKeysQuery, UpdatedKey, UpdateKeyInput } from '../../core/keys/schemas.ts';
 import { listKeys } from '../../core/keys/list-keys.ts';
@@ -38,8 +38,9 @@ const routes = new Hono<AppEnv>()
   )
   .delete(
     '/:key_id',
-    describe({ operationId: 'deleteKey', tag, summary: 'Soft-delete a key and its values', responses: { 204: null, 404: null } }),
+    describe({ operationId: 'deleteKey', tag, body: 'none', summary: 'Soft-delete a key and its values', responses: { 204: null, 404: null } }),
     validParams(KeyIdParam),
+    noBody(),
     async (c) => {
       await deleteKey(c.get('deps'), { ...keyScope(c), keyId: c.req.valid('param').key_id });
       return c.body(null, 204);

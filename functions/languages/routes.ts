@@ -4,7 +4,7 @@ import type { AppEnv } from '../http/app-env.ts';
 import { apiKeyAuth, keyScope } from '../http/api-key-auth.ts';
 import { dailyQuota } from '../http/daily-quota.ts';
 import { describe } from '../http/describe.ts';
-import { requireJsonBody, validBody, validParams } from '../http/validate.ts';
+import { noBody, requireJsonBody, validBody, validParams } from '../http/validate.ts';
 import { routeGroup } from '../http/route-group.ts';
 import { AddedLanguage, AddLanguageInput, LanguageList, RemovedLanguage } from '../../core/languages/schemas.ts';
 import { LanguageCode } from '../../core/languages/language-code.ts';
@@ -31,10 +31,12 @@ const routes = new Hono<AppEnv>()
     describe({
       operationId: 'removeLanguage',
       tag,
+      body: 'none',
       summary: 'Unregister a language and delete its values',
       responses: { 200: RemovedLanguage, 404: null },
     }),
     validParams(v.object({ code: LanguageCode })),
+    noBody(),
     async (c) => c.json(await removeLanguage(c.get('deps'), { ...keyScope(c), code: c.req.valid('param').code })),
   );
 
