@@ -6,6 +6,7 @@ import { adminAuth } from '../http/admin-auth.ts';
 import { describe } from '../http/describe.ts';
 import { noBody, requireJsonBody, validBody, validParams } from '../http/validate.ts';
 import { routeGroup } from '../http/route-group.ts';
+import { idempotencyKey } from '../http/idempotency-key.ts';
 import { Uuid } from '../../core/validation.ts';
 import {
   Account,
@@ -38,9 +39,10 @@ const routes = new Hono<AppEnv>()
   .use('*', adminAuth())
   .post(
     '/accounts',
-    describe({ operationId: 'createAccount', tag, auth, body: 'json', summary: 'Create an account', responses: { 201: Account } }),
+    describe({ operationId: 'createAccount', tag, auth, body: 'json', idempotent: true, summary: 'Create an account', responses: { 201: Account } }),
     requireJsonBody(),
     validBody(CreateAccountInput),
+    idempotencyKey(),
     async (c) => c.json(await createAccount(c.get('deps'), { actor: ADMIN, ...c.req.valid('json') }), 201),
   )
   .patch(
@@ -65,12 +67,14 @@ const routes = new Hono<AppEnv>()
       tag,
       auth,
       body: 'json',
+      idempotent: true,
       summary: 'Create a project with its first API key',
       responses: { 201: CreatedProject, 402: null, 404: null },
     }),
     validParams(AccountIdParam),
     requireJsonBody(),
     validBody(CreateProjectInput),
+    idempotencyKey(),
     async (c) => c.json(await createProject(c.get('deps'), { actor: ADMIN, accountId: c.req.valid('param').account_id, ...c.req.valid('json') }), 201),
   )
   .patch(
@@ -83,9 +87,18 @@ const routes = new Hono<AppEnv>()
   )
   .post(
     '/projects/:project_id/api-keys',
-    describe({ operationId: 'createApiKey', tag, auth, body: 'none', summary: 'Create another API key for a project', responses: { 201: CreatedApiKey, 404: null } }),
+    describe({
+      operationId: 'createApiKey',
+      tag,
+      auth,
+      body: 'none',
+      idempotent: true,
+      summary: 'Create another API key for a project',
+      responses: { 201: CreatedApiKey, 404: null },
+    }),
     validParams(ProjectIdParam),
     noBody(),
+    idempotencyKey(),
     async (c) => c.json(await createApiKey(c.get('deps'), { actor: ADMIN, projectId: c.req.valid('param').project_id }), 201),
   )
   .delete(

@@ -101,6 +101,16 @@ const PARAMETERS = {
     description: "Optional: the project the caller means. When it is not the API key's own project, the answer is 403.",
     schema: { type: 'string', format: 'uuid' },
   },
+  IdempotencyKey: {
+    in: 'header',
+    name: 'Idempotency-Key',
+    required: false,
+    description:
+      'Optional: a token of your choosing (1 to 255 visible ASCII characters, such as a UUID), new for each operation. A retry with the same key ' +
+      'within 24 hours gets the first success again (with Idempotent-Replayed: true) instead of doing the work twice; the same key with ' +
+      'another method, path or body is a 422. Refusals and failures are not kept: a retry runs again.',
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+  },
   IfNoneMatch: {
     in: 'header',
     name: 'If-None-Match',
@@ -191,6 +201,8 @@ export function describe(options: {
   input?: boolean;
   /** Optional request headers the operation reads (besides X-API-Key and X-Project-Id). */
   headers?: readonly SharedParameter[];
+  /** The route runs idempotencyKey(): the Idempotency-Key header is documented. */
+  idempotent?: boolean;
   /** Status -> its body: a JSON schema, a richer ResponseSpec, or null (no body; the error envelope for 4xx/5xx). */
   responses: Record<number, v.GenericSchema | ResponseSpec | null>;
 }) {
@@ -229,7 +241,8 @@ export function describe(options: {
     };
   }
 
-  const parameters = [...(auth === 'apiKey' ? ['ProjectId' as const] : []), ...(options.headers ?? [])].map((name) => ({
+  const headerParams: SharedParameter[] = [...(auth === 'apiKey' ? ['ProjectId' as const] : []), ...(options.headers ?? []), ...(options.idempotent ? ['IdempotencyKey' as const] : [])];
+  const parameters = headerParams.map((name) => ({
     $ref: `#/components/parameters/${name}`,
   }));
   const file = typeof options.body === 'object' ? options.body : undefined;

@@ -6,6 +6,7 @@ import { describe } from '../http/describe.ts';
 import { KeyIdParam } from '../http/params.ts';
 import { noBody, requireJsonBody, validBody, validParams, validQuery } from '../http/validate.ts';
 import { routeGroup } from '../http/route-group.ts';
+import { idempotencyKey } from '../http/idempotency-key.ts';
 import { KeyRecord, CreateKeyInput, KeyList, ListKeysQuery, UpdatedKey, UpdateKeyInput } from '../../core/keys/schemas.ts';
 import { listKeys } from '../../core/keys/list-keys.ts';
 import { createKey } from '../../core/keys/create-key.ts';
@@ -22,9 +23,10 @@ const routes = new Hono<AppEnv>()
   )
   .post(
     '/',
-    describe({ operationId: 'createKey', tag, body: 'json', summary: 'Create a key', responses: { 201: KeyRecord, 402: null, 409: null } }),
+    describe({ operationId: 'createKey', tag, body: 'json', idempotent: true, summary: 'Create a key', responses: { 201: KeyRecord, 402: null, 409: null } }),
     requireJsonBody(),
     validBody(CreateKeyInput),
+    idempotencyKey(),
     async (c) => c.json(await createKey(c.get('deps'), { ...keyScope(c), ...c.req.valid('json') }), 201),
   )
   .patch(
