@@ -2,7 +2,7 @@
 // projects and API keys): a retry after a lost answer gets the first answer again instead of a 409 or
 // a second account. The key is claimed and the answer stored in the write's own transaction (the
 // handler runs with deps.tx set, and core's transaction() joins it), so the stored answer exists
-// if and only if the write committed. docs/decisions.md, "Idempotency-Key".
+// if and only if the write committed. docs/decisions.md and docs/operations.md, "Retrying writes".
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { transaction } from '../../core/db/transaction.ts';

@@ -1,4 +1,4 @@
--- Idempotency-Key on the writes that create (docs/decisions.md, "Idempotency-Key"): the first
+-- Idempotency-Key on the writes that create (docs/operations.md, "Retrying writes"): the first
 -- answer to a request, kept 24 hours and replayed to a retry that sends the same key. A row is
 -- inserted in the write's own transaction, so it commits if and only if the write does: a retry
 -- after a connection lost around COMMIT finds either both or neither.
