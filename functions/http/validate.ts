@@ -65,7 +65,8 @@ export const requireJsonBody = (): MiddlewareHandler<AppEnv> =>
  * restores): a body that asks for something is refused, as everywhere else (an unknown field is a
  * 422 naming it), instead of being silently ignored. No body, a blank one or `{}` is fine: HTTP
  * libraries and generated clients often send one of those with a POST. Any other bytes that are not
- * JSON are a 415, as on the routes that take JSON (docs/decisions.md, "Bodies on writes that take none, large uploads, retries and Idempotency-Key").
+ * JSON are a 415, as on the routes that take JSON (docs/decisions.md, "Bodies on writes that take
+ * none, large uploads, retries and Idempotency-Key").
  */
 export const noBody = (): MiddlewareHandler<AppEnv> =>
   async function noBody(c, next) {
