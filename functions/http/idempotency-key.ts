@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { transaction } from '../../core/db/transaction.ts';
 import { validationError } from '../../core/errors.ts';
-import { claimKey, findAnswer, storeAnswer, type StoredAnswer } from '../../core/idempotency/idempotency-keys.ts';
+import { claimKey, findAnswer, storeAnswer, type StoredAnswer } from '../../core/db/idempotency-keys.ts';
 import type { AppEnv } from './app-env.ts';
 
 const HEADER = 'Idempotency-Key';

@@ -1,6 +1,6 @@
 // Stored answers for Idempotency-Key (migration 009). The claim and the stored answer are written in
 // the caller's transaction, the write's own: they commit together or not at all.
-import type { Sql, TransactionSql } from '../db/client.ts';
+import type { Sql, TransactionSql } from './client.ts';
 
 /** How long an answer is replayed; after that the key may be used again. */
 export const IDEMPOTENCY_TTL_HOURS = 24;
