@@ -109,6 +109,26 @@ describe('413 over the body limit, readable by a client that writes its whole bo
   }
 });
 
+describe('after a drained 413 the connection stays usable', () => {
+  it('a request pipelined behind the too-large body is answered on the same connection', async () => {
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (d) => (received += d));
+      socket.on('close', () => resolve(received));
+      socket.on('error', reject);
+      socket.write(
+        `PUT /v1/keys/00000000-0000-4000-8000-000000000000/translations/de HTTP/1.1\r\nHost: x\r\nX-API-Key: ${p.apiKey}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${1.5 * MiB}\r\n\r\n`,
+      );
+      socket.write(Buffer.alloc(1.5 * MiB, 'a'));
+      socket.write('GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    });
+    const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+    expect(statuses).toEqual([413, 200]);
+  });
+});
+
 describe('the drain is bounded', () => {
   it('an import over its 10 MiB limit: 413 naming that limit, readable', async () => {
     const res = await sendWholeBodyThenRead(12 * MiB, { path: '/v1/import/de?format=json' });
