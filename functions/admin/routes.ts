@@ -4,8 +4,9 @@ import * as v from 'valibot';
 import type { AppEnv } from '../http/app-env.ts';
 import { adminAuth } from '../http/admin-auth.ts';
 import { describe } from '../http/describe.ts';
-import { requireJsonBody, validBody, validParams } from '../http/validate.ts';
+import { noBody, requireJsonBody, validBody, validParams } from '../http/validate.ts';
 import { routeGroup } from '../http/route-group.ts';
+import { idempotencyKey } from '../http/idempotency-key.ts';
 import { Uuid } from '../../core/validation.ts';
 import {
   Account,
@@ -38,9 +39,10 @@ const routes = new Hono<AppEnv>()
   .use('*', adminAuth())
   .post(
     '/accounts',
-    describe({ operationId: 'createAccount', tag, auth, body: 'json', summary: 'Create an account', responses: { 201: Account } }),
+    describe({ operationId: 'createAccount', tag, auth, body: 'json', idempotent: true, summary: 'Create an account', responses: { 201: Account } }),
     requireJsonBody(),
     validBody(CreateAccountInput),
+    idempotencyKey(),
     async (c) => c.json(await createAccount(c.get('deps'), { actor: ADMIN, ...c.req.valid('json') }), 201),
   )
   .patch(
@@ -65,12 +67,14 @@ const routes = new Hono<AppEnv>()
       tag,
       auth,
       body: 'json',
+      idempotent: true,
       summary: 'Create a project with its first API key',
       responses: { 201: CreatedProject, 402: null, 404: null },
     }),
     validParams(AccountIdParam),
     requireJsonBody(),
     validBody(CreateProjectInput),
+    idempotencyKey(),
     async (c) => c.json(await createProject(c.get('deps'), { actor: ADMIN, accountId: c.req.valid('param').account_id, ...c.req.valid('json') }), 201),
   )
   .patch(
@@ -83,14 +87,25 @@ const routes = new Hono<AppEnv>()
   )
   .post(
     '/projects/:project_id/api-keys',
-    describe({ operationId: 'createApiKey', tag, auth, summary: 'Create another API key for a project', responses: { 201: CreatedApiKey, 404: null } }),
+    describe({
+      operationId: 'createApiKey',
+      tag,
+      auth,
+      body: 'none',
+      idempotent: true,
+      summary: 'Create another API key for a project',
+      responses: { 201: CreatedApiKey, 404: null },
+    }),
     validParams(ProjectIdParam),
+    noBody(),
+    idempotencyKey(),
     async (c) => c.json(await createApiKey(c.get('deps'), { actor: ADMIN, projectId: c.req.valid('param').project_id }), 201),
   )
   .delete(
     '/api-keys/:api_key_id',
-    describe({ operationId: 'revokeApiKey', tag, auth, summary: 'Revoke an API key', responses: { 204: null, 404: null } }),
+    describe({ operationId: 'revokeApiKey', tag, auth, body: 'none', summary: 'Revoke an API key', responses: { 204: null, 404: null } }),
     validParams(v.object({ api_key_id: Uuid })),
+    noBody(),
     async (c) => {
       await revokeApiKey(c.get('deps'), { actor: ADMIN, apiKeyId: c.req.valid('param').api_key_id });
       return c.body(null, 204);
@@ -102,10 +117,12 @@ const routes = new Hono<AppEnv>()
       operationId: 'restoreKey',
       tag,
       auth,
+      body: 'none',
       summary: 'Restore a soft-deleted key with its values',
       responses: { 200: KeyRecord, 402: null, 404: null, 409: null },
     }),
     validParams(v.object({ project_id: Uuid, key_id: Uuid })),
+    noBody(),
     async (c) => {
       const { project_id, key_id } = c.req.valid('param');
       return c.json(await restoreKey(c.get('deps'), { actor: ADMIN, projectId: project_id, keyId: key_id }));
@@ -117,10 +134,12 @@ const routes = new Hono<AppEnv>()
       operationId: 'restoreGroup',
       tag,
       auth,
+      body: 'none',
       summary: "Undo a group's last delete",
       responses: { 200: RestoredGroup, 402: null, 404: null, 409: null },
     }),
     validParams(v.object({ project_id: Uuid, group_name: v.string() })),
+    noBody(),
     async (c) => {
       const { project_id, group_name } = c.req.valid('param');
       return c.json(await restoreGroup(c.get('deps'), { actor: ADMIN, projectId: project_id, name: group_name }));

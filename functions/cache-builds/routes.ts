@@ -5,6 +5,7 @@ import { apiKeyAuth, keyScope } from '../http/api-key-auth.ts';
 import { dailyQuota } from '../http/daily-quota.ts';
 import { describe } from '../http/describe.ts';
 import { routeGroup } from '../http/route-group.ts';
+import { noBody } from '../http/validate.ts';
 import { requestRebuild } from '../../core/cache/request-rebuild.ts';
 import { cacheStatus } from '../../core/cache/read-cached.ts';
 
@@ -26,8 +27,7 @@ const CacheStatus = v.object({
 
 const routes = new Hono<AppEnv>()
   .use('*', apiKeyAuth(), dailyQuota())
-  .post('/rebuild', describe({ operationId: 'rebuildCache', tag, input: false, summary: 'Queue a rebuild of the translation cache (no body)', responses: { 202: RebuildQueued } }), async (c) =>
-    // No body is read: whatever a client sends with this POST is ignored.
+  .post('/rebuild', describe({ operationId: 'rebuildCache', tag, body: 'none', summary: 'Queue a rebuild of the translation cache (no body)', responses: { 202: RebuildQueued } }), noBody(), async (c) =>
     c.json(await requestRebuild(c.get('deps'), keyScope(c)), 202),
   )
   .get('/status', describe({ operationId: 'readCacheStatus', tag, input: false, summary: 'When the cache was last built, whether it is ready, and whether a build is pending or failing', responses: { 200: CacheStatus } }), async (c) => {

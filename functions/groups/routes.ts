@@ -4,7 +4,7 @@ import type { AppEnv } from '../http/app-env.ts';
 import { apiKeyAuth, keyScope } from '../http/api-key-auth.ts';
 import { dailyQuota } from '../http/daily-quota.ts';
 import { describe } from '../http/describe.ts';
-import { requireJsonBody, validBody, validParams } from '../http/validate.ts';
+import { noBody, requireJsonBody, validBody, validParams } from '../http/validate.ts';
 import { routeGroup } from '../http/route-group.ts';
 import { GroupList, RenamedGroup, RenameGroupInput, ValidatedGroup, ValidateGroupInput } from '../../core/groups/schemas.ts';
 import { listGroups } from '../../core/groups/list-groups.ts';
@@ -49,8 +49,9 @@ const routes = new Hono<AppEnv>()
   )
   .delete(
     '/:group_name',
-    describe({ operationId: 'deleteGroup', tag, summary: 'Soft-delete every key of a group', responses: { 204: null, 404: null } }),
+    describe({ operationId: 'deleteGroup', tag, body: 'none', summary: 'Soft-delete every key of a group', responses: { 204: null, 404: null } }),
     validParams(GroupNameParam),
+    noBody(),
     async (c) => {
       await deleteGroup(c.get('deps'), { ...keyScope(c), name: c.req.valid('param').group_name });
       return c.body(null, 204);

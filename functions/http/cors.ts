@@ -5,7 +5,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './app-env.ts';
 import { addHeaders } from './response-headers.ts';
 
-const ALLOW_HEADERS = 'X-API-Key, X-Project-Id, Content-Type, If-None-Match, Authorization, X-Request-Id';
+const ALLOW_HEADERS = 'X-API-Key, X-Project-Id, Content-Type, If-None-Match, Authorization, X-Request-Id, Idempotency-Key';
 const ALLOW_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
 
 export function cors(options: { origins: '*' | readonly string[]; exposeHeaders: readonly string[] }): MiddlewareHandler<AppEnv> {

@@ -73,8 +73,8 @@ const ERRORS = {
   404: { name: 'NotFound', description: 'Not found, or not in this project' },
   409: { name: 'Conflict', description: 'Conflicts with what exists (a duplicate name, a rename target in use)' },
   413: { name: 'TooLarge', description: 'Request body over the limit: 1 MiB for JSON bodies, 10 MiB for file imports' },
-  415: { name: 'UnsupportedMediaType', description: 'The body is not application/json' },
-  422: { name: 'ValidationFailed', description: 'Invalid path, query or body (detail: the list of issues)' },
+  415: { name: 'UnsupportedMediaType', description: 'The body is not application/json (an operation that takes no body accepts none, or {})' },
+  422: { name: 'ValidationFailed', description: 'Invalid path, query or body, or a body field the operation does not take (detail: the list of issues)' },
   429: { name: 'RateLimited', description: 'Daily API-call quota exhausted beyond the grace zone; retry after Retry-After seconds' },
   500: { name: 'ServerError', description: 'Unexpected error, or a dependency is unavailable: retry once after 1 to 2 seconds' },
   503: { name: 'NotReady', description: 'Not ready: no cache build has completed yet (POST /v1/cache/rebuild)' },
@@ -100,6 +100,16 @@ const PARAMETERS = {
     required: false,
     description: "Optional: the project the caller means. When it is not the API key's own project, the answer is 403.",
     schema: { type: 'string', format: 'uuid' },
+  },
+  IdempotencyKey: {
+    in: 'header',
+    name: 'Idempotency-Key',
+    required: false,
+    description:
+      'Optional: a token of your choosing (1 to 255 visible ASCII characters, such as a UUID), new for each operation. A retry with the same key ' +
+      'within 24 hours gets the first success again (with Idempotent-Replayed: true) instead of doing the work twice; the same key with ' +
+      'another method, path or body is a 422. Refusals and failures are not kept: a retry runs again.',
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
   },
   IfNoneMatch: {
     in: 'header',
@@ -181,12 +191,18 @@ export function describe(options: {
   summary: string;
   description?: string;
   auth?: Auth;
-  /** 'json': a JSON body (validated: 413 over 1 MiB, 415 if not JSON); or a raw file. */
-  body?: 'json' | FileBody;
+  /**
+   * 'json': a JSON body (validated: 413 over 1 MiB, 415 if not JSON); a raw file; or 'none' for a
+   * write that takes no body (noBody() in validate.ts: a body with fields is a 422, other bytes 415).
+   * Every write says which: its body limit applies whatever the route reads.
+   */
+  body?: 'json' | 'none' | FileBody;
   /** False for routes that take no parameters, query or body: nothing to refuse with 422. */
   input?: boolean;
   /** Optional request headers the operation reads (besides X-API-Key and X-Project-Id). */
   headers?: readonly SharedParameter[];
+  /** The route runs idempotencyKey(): the Idempotency-Key header is documented. */
+  idempotent?: boolean;
   /** Status -> its body: a JSON schema, a richer ResponseSpec, or null (no body; the error envelope for 4xx/5xx). */
   responses: Record<number, v.GenericSchema | ResponseSpec | null>;
 }) {
@@ -201,7 +217,7 @@ export function describe(options: {
     addError(429);
   }
   if (options.body !== undefined) addError(413);
-  if (options.body === 'json') addError(415);
+  if (options.body === 'json' || options.body === 'none') addError(415);
   if (options.input !== false) addError(422);
   addError(500);
 
@@ -225,7 +241,8 @@ export function describe(options: {
     };
   }
 
-  const parameters = [...(auth === 'apiKey' ? ['ProjectId' as const] : []), ...(options.headers ?? [])].map((name) => ({
+  const headerParams: SharedParameter[] = [...(auth === 'apiKey' ? ['ProjectId' as const] : []), ...(options.headers ?? []), ...(options.idempotent ? ['IdempotencyKey' as const] : [])];
+  const parameters = headerParams.map((name) => ({
     $ref: `#/components/parameters/${name}`,
   }));
   const file = typeof options.body === 'object' ? options.body : undefined;

@@ -10,4 +10,5 @@ export const EXPOSED_HEADERS = [
   'X-RateLimit-Reset',
   'RateLimit',
   'RateLimit-Policy',
+  'Idempotent-Replayed',
 ];

@@ -12,14 +12,14 @@ const LOC: Record<Target, string> = { json: 'body', param: 'path', query: 'query
 
 type RawIssue = StandardSchemaV1.Issue & { type?: string; received?: string; expected?: string; kind?: string };
 
+const unknownField = (loc: (string | number)[]): ValidationIssue => ({ loc, msg: `Unknown field '${String(loc.at(-1))}'`, type: 'extra_forbidden' });
+
 function toIssues(target: Target, issues: readonly RawIssue[]): ValidationIssue[] {
   return issues.map((issue) => {
     const path = (issue.path ?? []).map((p) => (typeof p === 'object' ? (p.key as string | number) : (p as string | number)));
     const loc = [LOC[target], ...path];
     if (issue.kind === 'schema' && issue.received === 'undefined') return { loc, msg: 'Field required', type: 'missing' };
-    if (issue.type === 'strict_object' && issue.expected === 'never') {
-      return { loc, msg: `Unknown field '${String(path.at(-1))}'`, type: 'extra_forbidden' };
-    }
+    if (issue.type === 'strict_object' && issue.expected === 'never') return unknownField(loc);
     return { loc, msg: issue.message, type: issue.type ?? 'invalid' };
   });
 }
@@ -35,6 +35,10 @@ export const validParams = <S extends StandardSchemaV1>(schema: S) => validator(
 export const validQuery = <S extends StandardSchemaV1>(schema: S) => validator('query', schema, hook('query'));
 
 const JSON_MEDIA = /^application\/([\w.-]+\+)?json$/i;
+const mediaTypeOf = (contentType: string | undefined) => (contentType ?? '').split(';')[0]!.trim();
+const notJson = () => validationError([{ loc: ['body'], msg: 'Request body is not valid JSON', type: 'json_invalid' }]);
+const notAnObject = () => validationError([{ loc: ['body'], msg: 'Request body must be a JSON object', type: 'object_type' }]);
+const isObject = (body: unknown): body is Record<string, unknown> => body !== null && typeof body === 'object' && !Array.isArray(body);
 
 /**
  * Runs before validBody: refuses a body that is not JSON (415) or not parseable (422), so that the
@@ -42,8 +46,7 @@ const JSON_MEDIA = /^application\/([\w.-]+\+)?json$/i;
  */
 export const requireJsonBody = (): MiddlewareHandler<AppEnv> =>
   async function requireJsonBody(c, next) {
-    const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim();
-    if (!JSON_MEDIA.test(mediaType)) {
+    if (!JSON_MEDIA.test(mediaTypeOf(c.req.header('content-type')))) {
       // 415 is about HTTP itself, so it stays out of core's error codes.
       throw new HTTPException(415, { message: 'Content-Type must be application/json' });
     }
@@ -51,10 +54,35 @@ export const requireJsonBody = (): MiddlewareHandler<AppEnv> =>
     try {
       body = await c.req.json();
     } catch {
-      throw validationError([{ loc: ['body'], msg: 'Request body is not valid JSON', type: 'json_invalid' }]);
+      throw notJson();
     }
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      throw validationError([{ loc: ['body'], msg: 'Request body must be a JSON object', type: 'object_type' }]);
+    if (!isObject(body)) throw notAnObject();
+    await next();
+  };
+
+/**
+ * For writes that take no body (the DELETEs, POST /v1/cache/rebuild, the admin's new API key and
+ * restores): a body that asks for something is refused, as everywhere else (an unknown field is a
+ * 422 naming it), instead of being silently ignored. No body, a blank one or `{}` is fine: HTTP
+ * libraries and generated clients often send one of those with a POST. Any other bytes that are not
+ * JSON are a 415, as on the routes that take JSON (docs/decisions.md, "Bodies on writes that take
+ * none, large uploads, retries and Idempotency-Key").
+ */
+export const noBody = (): MiddlewareHandler<AppEnv> =>
+  async function noBody(c, next) {
+    const text = c.req.raw.body === null ? '' : await c.req.text();
+    if (text.trim() === '') return next();
+    if (!JSON_MEDIA.test(mediaTypeOf(c.req.header('content-type')))) {
+      throw new HTTPException(415, { message: 'This operation takes no request body: send none, or {}' });
     }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw notJson();
+    }
+    if (!isObject(body)) throw notAnObject();
+    const fields = Object.keys(body);
+    if (fields.length > 0) throw validationError(fields.map((field) => unknownField(['body', field])));
     await next();
   };

@@ -4,8 +4,9 @@ import { apiKeyAuth, keyScope } from '../http/api-key-auth.ts';
 import { dailyQuota } from '../http/daily-quota.ts';
 import { describe } from '../http/describe.ts';
 import { KeyIdParam } from '../http/params.ts';
-import { requireJsonBody, validBody, validParams, validQuery } from '../http/validate.ts';
+import { noBody, requireJsonBody, validBody, validParams, validQuery } from '../http/validate.ts';
 import { routeGroup } from '../http/route-group.ts';
+import { idempotencyKey } from '../http/idempotency-key.ts';
 import { KeyRecord, CreateKeyInput, KeyList, ListKeysQuery, UpdatedKey, UpdateKeyInput } from '../../core/keys/schemas.ts';
 import { listKeys } from '../../core/keys/list-keys.ts';
 import { createKey } from '../../core/keys/create-key.ts';
@@ -22,9 +23,10 @@ const routes = new Hono<AppEnv>()
   )
   .post(
     '/',
-    describe({ operationId: 'createKey', tag, body: 'json', summary: 'Create a key', responses: { 201: KeyRecord, 402: null, 409: null } }),
+    describe({ operationId: 'createKey', tag, body: 'json', idempotent: true, summary: 'Create a key', responses: { 201: KeyRecord, 402: null, 409: null } }),
     requireJsonBody(),
     validBody(CreateKeyInput),
+    idempotencyKey(),
     async (c) => c.json(await createKey(c.get('deps'), { ...keyScope(c), ...c.req.valid('json') }), 201),
   )
   .patch(
@@ -38,8 +40,9 @@ const routes = new Hono<AppEnv>()
   )
   .delete(
     '/:key_id',
-    describe({ operationId: 'deleteKey', tag, summary: 'Soft-delete a key and its values', responses: { 204: null, 404: null } }),
+    describe({ operationId: 'deleteKey', tag, body: 'none', summary: 'Soft-delete a key and its values', responses: { 204: null, 404: null } }),
     validParams(KeyIdParam),
+    noBody(),
     async (c) => {
       await deleteKey(c.get('deps'), { ...keyScope(c), keyId: c.req.valid('param').key_id });
       return c.body(null, 204);

@@ -5,7 +5,7 @@ import type { AppEnv } from '../http/app-env.ts';
 import { describe } from '../http/describe.ts';
 import { KeyIdParam, LanguageParam } from '../http/params.ts';
 import { keyScope } from '../http/api-key-auth.ts';
-import { requireJsonBody, validBody, validParams } from '../http/validate.ts';
+import { noBody, requireJsonBody, validBody, validParams } from '../http/validate.ts';
 import { PutTranslationInput, TranslationValue } from '../../core/translations/schemas.ts';
 import { putTranslation } from '../../core/translations/put-translation.ts';
 import { deleteTranslation } from '../../core/translations/delete-translation.ts';
@@ -33,8 +33,15 @@ export const translationValueRoutes = new Hono<AppEnv>()
   )
   .delete(
     '/:key_id/translations/:language',
-    describe({ operationId: 'deleteTranslation', tag, summary: 'Permanently delete the value of a key in one language', responses: { 204: null, 404: null } }),
+    describe({
+      operationId: 'deleteTranslation',
+      tag,
+      body: 'none',
+      summary: 'Permanently delete the value of a key in one language',
+      responses: { 204: null, 404: null },
+    }),
     validParams(KeyLanguageParams),
+    noBody(),
     async (c) => {
       const { key_id, language } = c.req.valid('param');
       await deleteTranslation(c.get('deps'), { ...keyScope(c), keyId: key_id, language });

@@ -142,8 +142,18 @@ describe('the document', () => {
 
   it('documents 422 exactly where there is input to refuse', () => {
     for (const o of ops) {
-      const input = o.op.requestBody !== undefined || params(o).some((p: any) => p.in === 'path' || p.in === 'query');
+      // A write that takes no body still refuses one that has fields (noBody() in validate.ts).
+      const input = o.method !== 'get' || o.op.requestBody !== undefined || params(o).some((p: any) => p.in === 'path' || p.in === 'query');
       expect('422' in o.op.responses, `${o.id}: ${input ? 'takes input but has no 422' : 'has a 422 but takes no input'}`).toBe(input);
+    }
+  });
+
+  it('documents on every write what its body can be refused with: 413 over the limit, 415 unless it takes any bytes', () => {
+    for (const o of ops.filter((o) => o.method !== 'get')) {
+      const statuses = Object.keys(o.op.responses);
+      expect(statuses, o.id).toEqual(expect.arrayContaining(['413', '422']));
+      const takesFile = Object.values<any>(o.op.requestBody?.content ?? {}).some((m) => m.schema?.format === 'binary');
+      expect(statuses.includes('415'), `${o.id}: 415 ${takesFile ? 'documented for a file body' : 'missing'}`).toBe(!takesFile);
     }
   });
 

@@ -3,7 +3,7 @@
 // anyone remembering to list it.
 import type { Hono } from 'hono';
 
-export type RouteCase = { method: string; path: string; body?: unknown };
+export type RouteCase = { method: string; path: string; body?: unknown; /** `METHOD /path/:param`, as Hono lists it. */ id: string };
 
 const KEY_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -20,19 +20,28 @@ const PARAMS: Record<string, string> = {
   api_key_id: KEY_ID,
 };
 
-// Bodies that would succeed for a real project, so that "a valid key gets through" means something.
-const BODIES: Record<string, unknown> = {
-  'POST /v1/keys': { key: 'auth.case' },
+// Bodies that would succeed for a real project, so that "a valid key gets through" means something:
+// a fresh project's, or the fixture project of test/http/unknown-fields.test.ts (names it has not got).
+// Every route that takes a JSON body has one here (unknown-fields.test.ts checks it against /openapi.json).
+export const BODIES: Record<string, unknown> = {
+  'POST /v1/keys': { key: 'auth.new' },
   'PATCH /v1/keys/:key_id': { description: 'x' },
-  'POST /v1/groups': { name: 'auth' },
+  'POST /v1/groups': { name: 'auth-new' },
   'PATCH /v1/groups/:group_name': { new_name: 'auth2' },
-  'POST /v1/languages': { code: 'de' },
+  'POST /v1/languages': { code: 'fr' },
   'PUT /v1/keys/:key_id/translations/:language': { value: 'x' },
   'POST /v1/import/:language': { auth: { case: 'x' } },
+  'POST /admin/v1/accounts': { name: 'Acme', plan: 'team' },
+  'PATCH /admin/v1/accounts/:account_id': { plan: 'business' },
+  'POST /admin/v1/accounts/:account_id/projects': { name: 'Another' },
+  'PATCH /admin/v1/projects/:project_id': { auto_rebuild: true },
 };
 
+/** The value of a path parameter in one route (`id` is `METHOD /path/:param`), or undefined for the default. */
+export type ParamValues = (name: string, id: string) => string | undefined;
+
 /** Every route of `app` under `prefix` (middleware entries, method ALL, left out). */
-export function routeCases(app: Hono<any>, prefix: string): RouteCase[] {
+export function routeCases(app: Hono<any>, prefix: string, params?: ParamValues): RouteCase[] {
   const seen = new Set<string>();
   const cases: RouteCase[] = [];
   for (const route of app.routes) {
@@ -41,11 +50,11 @@ export function routeCases(app: Hono<any>, prefix: string): RouteCase[] {
     if (seen.has(id)) continue;
     seen.add(id);
     const path = route.path.replace(/:(\w+)/g, (_, name: string) => {
-      const value = PARAMS[name];
+      const value = params?.(name, id) ?? PARAMS[name];
       if (value === undefined) throw new Error(`no sample value for path parameter :${name} (${id}): add one to PARAMS`);
       return value;
     });
-    cases.push({ method: route.method, path, ...(id in BODIES ? { body: BODIES[id] } : {}) });
+    cases.push({ method: route.method, path, id, ...(id in BODIES ? { body: BODIES[id] } : {}) });
   }
   return cases;
 }

@@ -1,0 +1,72 @@
+// Idempotency-Key on the writes that create (POST /v1/keys, /v1/languages and the admin's accounts,
+// projects and API keys): a retry after a lost answer gets the first answer again instead of a 409 or
+// a second account. The key is claimed and the answer stored in the write's own transaction (the
+// handler runs with deps.tx set, and core's transaction() joins it), so the stored answer exists
+// if and only if the write committed. docs/decisions.md and docs/operations.md, "Retrying writes".
+import { createHash } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import { transaction } from '../../core/db/transaction.ts';
+import { validationError } from '../../core/errors.ts';
+import { claimKey, findAnswer, storeAnswer, type StoredAnswer } from '../../core/db/idempotency-keys.ts';
+import type { AppEnv } from './app-env.ts';
+
+const HEADER = 'Idempotency-Key';
+/** Visible ASCII, 1 to 255 characters: a UUID or any client-made token fits. */
+const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
+
+const invalidKey = () =>
+  validationError([{ loc: ['header', HEADER], msg: `${HEADER} must be 1 to 255 visible ASCII characters`, type: 'string_pattern_mismatch' }]);
+const reusedKey = () =>
+  validationError([
+    { loc: ['header', HEADER], msg: `This ${HEADER} was already used with a different request (method, path or body)`, type: 'idempotency_key_reused' },
+  ]);
+
+/** Thrown inside the transaction to roll it back: the answer is not one to keep, or another request's was. */
+class NotStored extends Error {}
+
+function replay(answer: StoredAnswer): Response {
+  return new Response(answer.body, { status: answer.status, headers: { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true' } });
+}
+
+/** Runs last before the handler (after validation, so that refused input claims nothing). */
+export const idempotencyKey = (): MiddlewareHandler<AppEnv> =>
+  async function idempotencyKey(c, next) {
+    const key = c.req.header(HEADER);
+    if (key === undefined) return next();
+    if (!VALID_KEY.test(key)) throw invalidKey();
+    const deps = c.get('deps');
+    const scope = c.get('principal')?.projectId ?? 'admin';
+    const body = c.req.raw.body === null ? '' : await c.req.text();
+    const fingerprint = createHash('sha256').update(`${c.req.method} ${c.req.path}\n${body}`).digest('base64url');
+
+    const answerFor = (stored: StoredAnswer) => {
+      if (stored.fingerprint !== fingerprint) throw reusedKey();
+      return replay(stored);
+    };
+    const earlier = await findAnswer(deps.sql, scope, key);
+    if (earlier) return answerFor(earlier);
+
+    try {
+      await transaction(deps, async (tx) => {
+        if (!(await claimKey(tx.sql, scope, key, fingerprint))) throw new NotStored();
+        c.set('deps', { ...deps, tx });
+        try {
+          await next();
+        } finally {
+          c.set('deps', deps);
+        }
+        // Only successes are kept: a refusal (4xx) or failure rolls back with the write, and a retry
+        // runs again, which is what a client that fixed its request or waited out an outage wants.
+        if (c.error || c.res.status >= 300) throw new NotStored();
+        await storeAnswer(tx.sql, scope, key, { status: c.res.status, body: await c.res.clone().text() });
+      });
+    } catch (error) {
+      if (!(error instanceof NotStored)) throw error;
+      // Either the handler's own answer (an error response, already in c.res), or another request
+      // with this key committed while this one waited for it: answer as it did.
+      if (c.error || c.res.status >= 300) return;
+      const committed = await findAnswer(deps.sql, scope, key);
+      if (!committed) throw error;
+      return answerFor(committed);
+    }
+  };

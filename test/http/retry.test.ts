@@ -1,0 +1,104 @@
+// What a retry does after a lost answer (docs/operations.md, "Retrying writes"): every write sent
+// twice, as a client does that never saw the first answer, and the second answer as the table says.
+// The two cases are the same to the server: the first request committed. The table lists every write
+// in the route table (a new write fails here until it has a row).
+import { describe, expect, it } from 'vitest';
+import { Hono } from 'hono';
+import { useTestApp } from '../support/test-app.ts';
+import { routeCases } from '../support/route-table.ts';
+import { allRouteGroups } from '../../functions/route-groups.ts';
+
+const t = useTestApp();
+const ADMIN = { Authorization: 'Bearer test-admin-token-0123456789' };
+
+type Outcome = { first: number; retry: number; same?: boolean };
+/** Each write, by route id: the first answer, the retried one, and whether the retry's body is the first's. */
+const TABLE: Record<string, Outcome> = {
+  'POST /v1/keys': { first: 201, retry: 409 },
+  'PATCH /v1/keys/:key_id': { first: 200, retry: 200, same: true },
+  'DELETE /v1/keys/:key_id': { first: 204, retry: 404 },
+  'PUT /v1/keys/:key_id/translations/:language': { first: 200, retry: 200, same: true },
+  'DELETE /v1/keys/:key_id/translations/:language': { first: 204, retry: 404 },
+  'POST /v1/groups': { first: 201, retry: 201, same: true },
+  'PATCH /v1/groups/:group_name': { first: 200, retry: 404 },
+  'DELETE /v1/groups/:group_name': { first: 204, retry: 404 },
+  'POST /v1/languages': { first: 201, retry: 409 },
+  'DELETE /v1/languages/:code': { first: 200, retry: 404 },
+  'POST /v1/cache/rebuild': { first: 202, retry: 202, same: true },
+  'POST /v1/import/:language': { first: 200, retry: 200 },
+  'POST /admin/v1/accounts': { first: 201, retry: 201 },
+  'PATCH /admin/v1/accounts/:account_id': { first: 200, retry: 200, same: true },
+  'POST /admin/v1/accounts/:account_id/projects': { first: 201, retry: 201 },
+  'PATCH /admin/v1/projects/:project_id': { first: 200, retry: 200, same: true },
+  'POST /admin/v1/projects/:project_id/api-keys': { first: 201, retry: 201 },
+  'DELETE /admin/v1/api-keys/:api_key_id': { first: 204, retry: 204 },
+  'POST /admin/v1/projects/:project_id/keys/:key_id/restore': { first: 200, retry: 404 },
+  'POST /admin/v1/projects/:project_id/groups/:group_name/restore': { first: 200, retry: 404 },
+};
+
+const mounted = new Hono();
+for (const group of allRouteGroups) mounted.route(group.prefix, group.routes);
+const writes = [...routeCases(mounted, '/v1/'), ...routeCases(mounted, '/admin/v1/')].filter((r) => r.method !== 'GET');
+
+it('the table has a row for every write the app has, and no other', () => {
+  expect(Object.keys(TABLE).sort()).toEqual(writes.map((r) => r.id).sort());
+});
+
+/** A team project with `de`, key auth.case (with a de value) in group auth, a deleted key in group gone, a second API key. */
+async function setUp() {
+  const p = await t.newProject('team');
+  const json = async (res: Promise<Response>) => {
+    const r = await res;
+    if (r.status >= 300) throw new Error(`set-up: ${r.status} ${await r.text()}`);
+    return r.status === 204 ? undefined : r.json();
+  };
+  await json(t.call(p.apiKey, 'POST', '/v1/languages', { code: 'de' }));
+  const key = await json(t.call(p.apiKey, 'POST', '/v1/keys', { key: 'auth.case', group_name: 'auth' }));
+  await json(t.call(p.apiKey, 'PUT', `/v1/keys/${key.id}/translations/de`, { value: 'x' }));
+  const gone = await json(t.call(p.apiKey, 'POST', '/v1/keys', { key: 'gone.case', group_name: 'gone' }));
+  await json(t.call(p.apiKey, 'DELETE', '/v1/groups/gone'));
+  const extra = await json(t.call(undefined, 'POST', `/admin/v1/projects/${p.projectId}/api-keys`, undefined, ADMIN));
+  return { p, keyId: key.id as string, goneId: gone.id as string, extraId: extra.id as string };
+}
+
+const BODY: Record<string, unknown> = {
+  'POST /v1/keys': { key: 'auth.new' },
+  'PATCH /v1/keys/:key_id': { description: 'x' },
+  'PUT /v1/keys/:key_id/translations/:language': { value: 'y', status: 'approved' },
+  'POST /v1/groups': { name: 'fresh' },
+  'PATCH /v1/groups/:group_name': { new_name: 'auth2' },
+  'POST /v1/languages': { code: 'fr' },
+  'POST /admin/v1/accounts': { name: 'Acme', plan: 'team' },
+  'PATCH /admin/v1/accounts/:account_id': { plan: 'business' },
+  'POST /admin/v1/accounts/:account_id/projects': { name: 'Another' },
+  'PATCH /admin/v1/projects/:project_id': { auto_rebuild: true },
+};
+
+describe.each(writes)('$method $path', (route) => {
+  it('sent twice: the answers the table gives', async () => {
+    const s = await setUp();
+    const path = routeCases(mounted, route.id.includes(' /admin/') ? '/admin/v1/' : '/v1/', (name, id) => {
+      const restore = id.endsWith('/restore');
+      return { key_id: restore ? s.goneId : s.keyId, group_name: restore ? 'gone' : 'auth', account_id: s.p.accountId, project_id: s.p.projectId, api_key_id: s.extraId, language: 'de', code: 'de' }[name];
+    }).find((r) => r.id === route.id)!.path;
+    const send = () =>
+      route.id === 'POST /v1/import/:language'
+        ? t.call(s.p.apiKey, 'POST', `${path}?format=json&status=approved`, '{"auth.case": "z", "auth.other": "w"}', { 'Content-Type': 'application/json' })
+        : route.id.includes(' /admin/')
+          ? t.call(undefined, route.method, path, BODY[route.id], ADMIN)
+          : t.call(s.p.apiKey, route.method, path, BODY[route.id]);
+    const expected = TABLE[route.id]!;
+    const first = await send();
+    const firstText = await first.text();
+    expect(first.status, firstText).toBe(expected.first);
+    const retry = await send();
+    const retryText = await retry.text();
+    expect(retry.status, retryText).toBe(expected.retry);
+    if (expected.same) expect(JSON.parse(retryText)).toEqual(JSON.parse(firstText));
+    if (route.id === 'POST /v1/import/:language') {
+      // The second import finds every value already there: nothing created, nothing charged.
+      expect(JSON.parse(firstText)).toMatchObject({ keys_created: 1, values_created: 1, values_updated: 1, translation_units: 2 });
+      expect(JSON.parse(retryText)).toMatchObject({ keys_created: 0, values_created: 0, values_updated: 0, values_unchanged: 2, translation_units: 0 });
+    }
+  });
+});
