@@ -29,7 +29,13 @@ export function clearSessionCookie(c: Context<PortalEnv>): void {
 
 export const sessionToken = (c: Context<PortalEnv>) => getCookie(c, cookieName(c.get('secure'), SESSION));
 
-const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+// Compared as bytes: a token of the right length in characters but not in bytes (non-ASCII) must be
+// a mismatch, not a RangeError from timingSafeEqual.
+const same = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
 
 /** Finds the session, fixes the page's CSRF token, and checks it on every POST. */
 export const portalSession = (): MiddlewareHandler<PortalEnv> =>

@@ -92,6 +92,8 @@ describe('CSRF', () => {
     const accountId = /\/portal\/accounts\/([0-9a-f-]{36})\/projects/.exec(before)![1]!;
     expect((await owner.post(`/portal/accounts/${accountId}/projects`, { _csrf: '', name: 'x' })).status).toBe(403);
     expect((await owner.post(`/portal/accounts/${accountId}/projects`, { _csrf: 'A'.repeat(43), name: 'x' })).status).toBe(403);
+    // As many characters as a token, more bytes: a mismatch, never a 500.
+    expect((await owner.post(`/portal/accounts/${accountId}/projects`, { _csrf: 'é'.repeat(43), name: 'x' })).status).toBe(403);
     expect((await owner.post(`/portal/accounts/${accountId}/projects`, { name: 'x' }, { 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
     // A signed-out visitor's token is not the session's.
     const stranger = new PortalClient(t.app);
