@@ -57,6 +57,9 @@ import { FORMATS } from '../../core/formats/index.ts';
 
 type C = Context<PortalEnv>;
 
+/** A well-formed UUID (Postgres refuses anything else with an error, which must not become a 500). */
+const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+
 /** The largest file the portal imports: the limit of POST /v1/import (functions/import/routes.ts). */
 const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
 
@@ -85,7 +88,7 @@ function back(c: C, returnTo: string | undefined, fallback: string) {
 async function access(c: C, permission: Permission): Promise<ProjectAccess> {
   const user = requireUser(c);
   const projectId = c.req.param('project_id') ?? '';
-  const found = /^[0-9a-f-]{36}$/i.test(projectId) ? await projectAccess(c.get('deps'), user.id, projectId) : null;
+  const found = isUuid(projectId) ? await projectAccess(c.get('deps'), user.id, projectId) : null;
   if (!found) throw new AppError('not_found', 'Project not found');
   assertMay(found.role, permission);
   return found;
@@ -331,7 +334,7 @@ const routes = new Hono<PortalEnv>()
     const deps = c.get('deps');
     const before = Number(c.req.query('before'));
     const [log, cache] = await Promise.all([listActivity(deps, a.projectId, Number.isSafeInteger(before) && before > 0 ? before : undefined), cacheOf(c, a.projectId)]);
-    const keyIds = [...new Set(log.items.flatMap((e) => (e.entity_type === 'translation' ? [e.entity_id.split('/')[0]!] : e.entity_type === 'key' ? [e.entity_id] : [])))].filter((id) => /^[0-9a-f-]{36}$/.test(id));
+    const keyIds = [...new Set(log.items.flatMap((e) => (e.entity_type === 'translation' ? [e.entity_id.split('/')[0]!] : e.entity_type === 'key' ? [e.entity_id] : [])))].filter((id) => isUuid(id));
     const names = keyIds.length
       ? await deps.sql<{ id: string; key: string }[]>`select id, key from translation_keys where project_id = ${a.projectId} and id = any(${keyIds}::uuid[])`
       : [];
@@ -441,7 +444,7 @@ const routes = new Hono<PortalEnv>()
   .post('/projects/:project_id/trash/keys/:key_id/restore', async (c) => {
     const a = await access(c, 'keys.manage');
     const keyId = c.req.param('key_id');
-    if (!/^[0-9a-f-]{36}$/i.test(keyId)) throw new AppError('not_found', 'Deleted key not found');
+    if (!isUuid(keyId)) throw new AppError('not_found', 'Deleted key not found');
     const result = await orFormError(
       () => restoreKey(c.get('deps'), { projectId: a.projectId, keyId, actor: userActor(c) }),
       (error) => renderTrash(c, a, undefined, `Not restored: ${error}`),
@@ -469,7 +472,7 @@ const routes = new Hono<PortalEnv>()
   .post('/projects/:project_id/api-keys/:api_key_id/revoke', async (c) => {
     const a = await access(c, 'api_keys.manage');
     const id = c.req.param('api_key_id');
-    if (!/^[0-9a-f-]{36}$/i.test(id)) throw new AppError('not_found', 'API key not found');
+    if (!isUuid(id)) throw new AppError('not_found', 'API key not found');
     await assertApiKeyOfProject(c.get('deps'), a.projectId, id);
     await revokeApiKey(c.get('deps'), { apiKeyId: id, actor: userActor(c) });
     return c.redirect(`${P}/projects/${a.projectId}/api-keys`, 303);
@@ -510,7 +513,7 @@ async function assertMayWriteValue(c: C, a: ProjectAccess, language: string, sta
   if (may(a.role, 'values.approve')) return;
   if (status === 'approved') throw new AppError('forbidden', `Your role (${a.role}) cannot approve values`);
   const keyId = c.req.param('key_id') ?? '';
-  if (!/^[0-9a-f-]{36}$/i.test(keyId)) return;
+  if (!isUuid(keyId)) return;
   // Changing an approved text would silently un-approve it: that is a reviewer's call.
   const [current] = await c.get('deps').sql<{ status: string }[]>`
     select status from translations where project_id = ${a.projectId} and key_id = ${keyId}::uuid and language = ${language}`;
@@ -521,7 +524,7 @@ async function renderHistory(c: C, a: ProjectAccess, notice?: string) {
   const deps = c.get('deps');
   const keyId = c.req.param('key_id') ?? '';
   const language = c.req.param('language') ?? '';
-  const [key] = /^[0-9a-f-]{36}$/i.test(keyId) ? await deps.sql<{ key: string }[]>`select key from translation_keys where id = ${keyId} and project_id = ${a.projectId}` : [];
+  const [key] = isUuid(keyId) ? await deps.sql<{ key: string }[]>`select key from translation_keys where id = ${keyId} and project_id = ${a.projectId}` : [];
   if (!key) throw new AppError('not_found', 'Key not found');
   const [items, cache] = await Promise.all([valueHistory(deps, a.projectId, keyId, language), cacheOf(c, a.projectId)]);
   return page(

@@ -176,6 +176,11 @@ describe('projects, invitations and isolation', () => {
       expect((await owner.get(p)).status, p).toBe(404);
     }
     expect((await owner.post(`/portal/projects/${other.projectId}/languages`, { code: 'fr' })).status).toBe(404);
+    // Ids that are not UUIDs (36 characters of hex and dashes included) are a 404, never a 500.
+    for (const id of ['-'.repeat(36), 'not-a-project', `${other.projectId}0`]) {
+      expect((await owner.get(`/portal/projects/${id}`)).status, id).toBe(404);
+    }
+    expect((await owner.post(`/portal/projects/${projectId}/trash/keys/${'-'.repeat(36)}/restore`, {})).status).toBe(404);
     expect((await owner.get(`/portal/accounts/${other.accountId}/members`)).status).toBe(404);
     expect((await t.call(other.apiKey, 'GET', '/v1/languages')).status).toBe(200);
     expect(((await (await t.call(other.apiKey, 'GET', '/v1/languages')).json()) as { count: number }).count).toBe(0);
