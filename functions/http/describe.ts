@@ -5,7 +5,8 @@
 // Errors all answer with one envelope, #/components/schemas/Error, through shared responses.
 // OPENAPI_OPTIONS is the document around the operations (security schemes, those shared responses,
 // tags): createApi serves it at /openapi.json, scripts/openapi.ts writes it for the health Lambda.
-import { describeRoute, resolver, type DescribeRouteOptions, type GenerateSpecOptions } from 'hono-openapi';
+import { describeRoute, resolver, uniqueSymbol, type DescribeRouteOptions, type GenerateSpecOptions } from 'hono-openapi';
+import type { MiddlewareHandler } from 'hono';
 import * as v from 'valibot';
 import type { QuotaExceededData, ValidationIssue as CoreValidationIssue } from '../../core/errors.ts';
 
@@ -246,7 +247,7 @@ export function describe(options: {
     $ref: `#/components/parameters/${name}`,
   }));
   const file = typeof options.body === 'object' ? options.body : undefined;
-  return describeRoute({
+  return passthrough(describeRoute({
     operationId: options.operationId,
     tags: [options.tag],
     summary: options.summary,
@@ -263,5 +264,13 @@ export function describe(options: {
         }
       : {}),
     responses,
-  });
+  }));
+}
+
+// hono-openapi's describeRoute middleware is `async (_c, next) => { await next(); }`: an extra promise
+// and await on every request of every route, for metadata only read when /openapi.json is generated.
+// The same metadata on a middleware that hands next()'s promise straight back.
+function passthrough(described: MiddlewareHandler): MiddlewareHandler {
+  const middleware: MiddlewareHandler = (_c, next) => next();
+  return Object.assign(middleware, { [uniqueSymbol]: (described as unknown as Record<symbol, unknown>)[uniqueSymbol] });
 }
