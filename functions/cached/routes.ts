@@ -62,11 +62,11 @@ async function serveFile(c: Context<AppEnv>, file: CachedFile, encodings = true)
 }
 
 const routes = new Hono<AppEnv>()
-  .use('*', async (c, next) => {
+  .use('*', function noStoreUnlessServed(c, next) {
     // Errors (503 before the first build, 404s) must never be cached by an edge or a client. A
     // pending header, so a served file's own Cache-Control wins without a Headers object per request.
     addHeaders(c, NO_STORE);
-    await next();
+    return next();
   })
   .use('*', apiKeyAuth(), dailyQuota())
   .get(

@@ -27,10 +27,10 @@ export type ApiOptions = {
 export function createApi(deps: Deps, groups: readonly RouteGroup[], options: ApiOptions = {}) {
   const app = new Hono<AppEnv>();
   const clientAddress = options.clientAddress;
-  app.use('*', async (c, next) => {
+  app.use('*', function withDeps(c, next) {
     c.set('deps', deps);
     if (clientAddress) c.set('clientAddress', clientAddress(c));
-    await next();
+    return next();
   });
   app.use('*', applyHeaders());
   app.use('*', requestLog());
