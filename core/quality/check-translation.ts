@@ -1,0 +1,110 @@
+// Quality checks of one value against its source (the same key's value in the project's source
+// language): what a translator's change could break in an app. Each check gives warnings; a project
+// may turn chosen checks into blocking errors for approval (docs/quality.md).
+import { icuPlurals, parseIcu, usesIcu, type IcuParse } from './icu.ts';
+import { placeholderDifference, placeholders } from './placeholders.ts';
+import { scanTags } from './html-tags.ts';
+import { dropsFinalPeriod, edgeWhitespace, finalMark, visibleLength } from './text-edges.ts';
+
+export const QUALITY_CHECKS = ['icu_syntax', 'placeholders', 'plurals', 'html_tags', 'whitespace', 'punctuation', 'length'] as const;
+export type QualityCheck = (typeof QUALITY_CHECKS)[number];
+
+export type QualityWarning = { check: QualityCheck; message: string };
+
+export type CheckInput = {
+  /** The value checked. */
+  text: string;
+  language: string;
+  /** The key's value in the source language; null when there is none (or this is the source). */
+  source: string | null;
+  sourceLanguage: string;
+};
+
+/** A translation longer than this many times its source (and than LENGTH_SLACK more characters) is flagged. */
+export const LENGTH_RATIO = 3;
+const LENGTH_SLACK = 15;
+
+export function checkTranslation(input: CheckInput): QualityWarning[] {
+  const warnings: QualityWarning[] = [];
+  const warn = (check: QualityCheck, message: string) => warnings.push({ check, message });
+  const { text, source } = input;
+  const target = looksLikeIcu(text) ? parseIcu(text) : null;
+  const origin = source !== null && looksLikeIcu(source) ? parseIcu(source) : null;
+
+  // ICU syntax: judged when the value uses braces the ICU way (no braces at all is plain text, and a
+  // translation that dropped its source's arguments is the placeholder check's to report).
+  const sourceIsIcu = origin?.ok === true && usesIcu(origin.elements);
+  if (target && !target.ok && (source === null || sourceIsIcu || origin === null)) {
+    warn('icu_syntax', `Not valid ICU MessageFormat (${target.error} at character ${target.offset + 1})`);
+  }
+
+  if (source !== null) {
+    const diff = placeholderDifference(placeholders(source, origin), placeholders(text, target));
+    if (diff.missing.length) warn('placeholders', `Missing placeholder${plural(diff.missing)} ${diff.missing.join(', ')}`);
+    if (diff.extra.length) warn('placeholders', `Placeholder${plural(diff.extra)} not in the source: ${diff.extra.join(', ')}`);
+  }
+
+  pluralWarnings(input, target, origin, warn);
+
+  const tags = scanTags(text);
+  if (tags.unbalanced) warn('html_tags', `Unbalanced tags: ${tags.unbalanced}`);
+  else if (source !== null) {
+    const from = scanTags(source);
+    if (!from.unbalanced && from.tags.join() !== tags.tags.join()) {
+      warn('html_tags', `Tags differ from the source: ${from.tags.join(' ') || 'none'} in the source, ${tags.tags.join(' ') || 'none'} here`);
+    }
+  }
+
+  if (source !== null && source.trim() !== '' && text.trim() !== '') {
+    const a = edgeWhitespace(source);
+    const b = edgeWhitespace(text);
+    if (a.leading !== b.leading) warn('whitespace', a.leading ? 'The source starts with whitespace, this does not' : 'Starts with whitespace, the source does not');
+    if (a.trailing !== b.trailing) warn('whitespace', a.trailing ? 'The source ends with whitespace, this does not' : 'Ends with whitespace, the source does not');
+
+    const mark = finalMark(source);
+    const own = finalMark(text);
+    if (mark !== own && !(mark === 'period' && own === null && dropsFinalPeriod(input.language))) {
+      warn('punctuation', mark ? `The source ends with a ${mark}${own ? `, this with a ${own}` : ', this without one'}` : `Ends with a ${own}, the source does not`);
+    }
+
+    const from = visibleLength(source);
+    const to = visibleLength(text);
+    if (to > from * LENGTH_RATIO && to > from + LENGTH_SLACK) warn('length', `${to} characters, more than ${LENGTH_RATIO} times the source's ${from}`);
+  }
+  return warnings;
+}
+
+function pluralWarnings(input: CheckInput, target: IcuParse | null, origin: IcuParse | null, warn: (check: QualityCheck, message: string) => void) {
+  const plurals = target?.ok ? icuPlurals(target.elements) : [];
+  for (const p of plurals) {
+    const needed = pluralCategories(input.language, p.ordinal);
+    const missing = needed.filter((c) => !p.categories.includes(c));
+    if (missing.length) warn('plurals', `The plural of {${p.argument}} lacks ${missing.join(', ')}, which ${input.language} needs`);
+  }
+  if (origin?.ok && target?.ok) {
+    const have = new Set(plurals.map((p) => p.argument));
+    for (const p of icuPlurals(origin.elements)) {
+      if (!have.has(p.argument)) warn('plurals', `The source pluralizes {${p.argument}}, this does not`);
+    }
+  }
+}
+
+const categoriesCache = new Map<string, string[]>();
+/** The CLDR categories a language needs (Intl.PluralRules); an unknown code needs only `other`. */
+export function pluralCategories(language: string, ordinal = false): string[] {
+  const id = `${language}|${ordinal}`;
+  let categories = categoriesCache.get(id);
+  if (!categories) {
+    try {
+      categories = new Intl.PluralRules(language, { type: ordinal ? 'ordinal' : 'cardinal' }).resolvedOptions().pluralCategories as string[];
+    } catch {
+      categories = ['other'];
+    }
+    categoriesCache.set(id, categories);
+  }
+  return categories;
+}
+
+// i18next's {{x}} is not ICU; a value with no single brace is plain text, always valid.
+const looksLikeIcu = (text: string) => text.includes('{') && !/\{\{[^{}]*\}\}/.test(text);
+const plural = (list: string[]) => (list.length > 1 ? 's' : '');

@@ -1,0 +1,33 @@
+// HTML-like tags in values (`<b>`, `<a href="…">`, `<br/>`, rich-text components such as `<link>`):
+// a translation must keep them balanced and use the same ones as its source, or rich text renders
+// broken or React's Trans component throws.
+const TAG = /<(\/?)([A-Za-z][\w.-]*)(?:\s[^<>]*?)?(\/?)>/g;
+// Elements that never close in HTML; written `<br>` or `<br/>` alike.
+const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
+
+export type TagScan = { tags: string[]; unbalanced: string | null };
+
+export function scanTags(text: string): TagScan {
+  const open: string[] = [];
+  const tags: string[] = [];
+  const matches = [...text.matchAll(TAG)];
+  // A void name that the text closes somewhere is a component (`<link>…</link>` in React's Trans).
+  const closed = new Set(matches.filter((m) => m[1]).map((m) => m[2]!.toLowerCase()));
+  for (const m of matches) {
+    const [, closing, rawName, selfClosing] = m;
+    const name = rawName!.toLowerCase();
+    if (selfClosing || (VOID.has(name) && !closing && !closed.has(name))) {
+      tags.push(`<${name}/>`);
+      continue;
+    }
+    if (!closing) {
+      open.push(name);
+      tags.push(`<${name}>`);
+      continue;
+    }
+    const top = open.pop();
+    if (top !== name) return { tags, unbalanced: top ? `<${top}> is closed by </${name}>` : `</${name}> closes nothing` };
+  }
+  if (open.length) return { tags, unbalanced: `<${open.at(-1)}> is never closed` };
+  return { tags: tags.sort(), unbalanced: null };
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { checkTranslation, pluralCategories, type QualityCheck } from '../../core/quality/check-translation.ts';
+
+const check = (text: string, source: string | null, language = 'de', sourceLanguage = 'en') =>
+  checkTranslation({ text, source, language, sourceLanguage });
+const checks = (text: string, source: string | null, language = 'de') => check(text, source, language).map((w) => w.check);
+const only = (name: QualityCheck, text: string, source: string | null, language = 'de') =>
+  check(text, source, language).filter((w) => w.check === name);
+
+describe('quality checks', () => {
+  it('a faithful translation has no warnings, in every placeholder family', () => {
+    expect(check('Hallo {name}!', 'Hello {name}!')).toEqual([]);
+    expect(check('Hallo {{name}}!', 'Hello {{name}}!')).toEqual([]);
+    expect(check('%1$@ hat %2$d Nachrichten.', '%1$@ has %2$d messages.')).toEqual([]);
+    expect(check('%s von %s', '%s of %s')).toEqual([]);
+    expect(check('100%% sicher', '100%% sure')).toEqual([]);
+    expect(check('<b>Fett</b> und <br/> Umbruch', '<b>Bold</b> and <br> break')).toEqual([]);
+    expect(check('{count, plural, one {# Datei} other {# Dateien}}', '{count, plural, one {# file} other {# files}}')).toEqual([]);
+  });
+
+  it('ICU syntax: a broken brace is reported with where it breaks', () => {
+    const [w] = only('icu_syntax', 'Hallo {name', 'Hello {name}');
+    expect(w?.message).toMatch(/EXPECT_ARGUMENT_CLOSING_BRACE at character 7/);
+    expect(only('icu_syntax', '{count, plural, one {# Datei}}', '{count, plural, one {# file} other {# files}}')).toHaveLength(1);
+    // Plain text and i18next's double braces are not ICU.
+    expect(only('icu_syntax', 'Hallo {{name}}', 'Hello {{name}}')).toEqual([]);
+    expect(only('icu_syntax', 'Hallo', 'Hello')).toEqual([]);
+  });
+
+  it('placeholders: missing and surplus ones, positional printf kept apart', () => {
+    expect(only('placeholders', 'Hallo!', 'Hello {name}!').map((w) => w.message)).toEqual(['Missing placeholder {name}']);
+    expect(only('placeholders', 'Hallo {name} {extra}', 'Hello {name}').map((w) => w.message)).toEqual(['Placeholder not in the source: {extra}']);
+    expect(only('placeholders', '%1$s und %1$s', '%1$s and %2$s')).toHaveLength(2);
+    expect(only('placeholders', 'Hallo %@', 'Hello %s')).toHaveLength(2);
+    expect(only('placeholders', 'Hallo {{nom}}', 'Hello {{name}}')).toHaveLength(2);
+    // Arguments inside plural branches count once per plural, not once per branch.
+    expect(only('placeholders', '{n, plural, one {{who}: # Datei} other {{who}: # Dateien}}', '{n, plural, one {{who}: # file} other {{who}: # files}}')).toEqual([]);
+  });
+
+  it("plurals: every category the target language needs, and the source's plural kept", () => {
+    expect(pluralCategories('ru')).toEqual(expect.arrayContaining(['one', 'few', 'many', 'other']));
+    const [ru] = only('plurals', '{n, plural, one {# файл} other {# файлов}}', '{n, plural, one {# file} other {# files}}', 'ru');
+    expect(ru?.message).toMatch(/lacks few, many/);
+    expect(only('plurals', '{n, plural, one {# файл} few {# файла} many {# файлов} other {# файла}}', '{n, plural, one {# file} other {# files}}', 'ru')).toEqual([]);
+    // Japanese needs only "other"; a surplus "one" is harmless.
+    expect(only('plurals', '{n, plural, other {#件}}', '{n, plural, one {# item} other {# items}}', 'ja')).toEqual([]);
+    expect(only('plurals', '{n} Dateien', '{n, plural, one {# file} other {# files}}').map((w) => w.message)).toEqual(['The source pluralizes {n}, this does not']);
+    expect(pluralCategories('not a language')).toEqual(['other']);
+  });
+
+  it('HTML tags: balanced, and the same ones as the source', () => {
+    expect(only('html_tags', '<b>Fett', '<b>Bold</b>').map((w) => w.message)).toEqual(['Unbalanced tags: <b> is never closed']);
+    expect(only('html_tags', '<b>Fett</i>', '<b>Bold</b>')[0]?.message).toMatch(/<b> is closed by <\/i>/);
+    expect(only('html_tags', '<i>Fett</i>', '<b>Bold</b>')[0]?.message).toMatch(/Tags differ/);
+    expect(only('html_tags', '<link>Hier</link> klicken', '<link>Click</link> here')).toEqual([]);
+    expect(only('html_tags', 'a < b und c > d', 'a < b and c > d')).toEqual([]);
+  });
+
+  it('whitespace at the edges', () => {
+    expect(only('whitespace', 'Name:', 'Name: ').map((w) => w.message)).toEqual(['The source ends with whitespace, this does not']);
+    expect(only('whitespace', ' Name', 'Name').map((w) => w.message)).toEqual(['Starts with whitespace, the source does not']);
+  });
+
+  it('final punctuation by meaning, across scripts', () => {
+    expect(only('punctuation', 'Gespeichert', 'Saved.')[0]?.message).toBe('The source ends with a period, this without one');
+    expect(only('punctuation', 'Sind Sie sicher.', 'Are you sure?')[0]?.message).toBe('The source ends with a question, this with a period');
+    expect(only('punctuation', '保存しました。', 'Saved.', 'ja')).toEqual([]);
+    expect(only('punctuation', '¿Seguro?', 'Sure?', 'es')).toEqual([]);
+    expect(only('punctuation', 'هل أنت متأكد؟', 'Are you sure?', 'ar')).toEqual([]);
+    expect(only('punctuation', 'บันทึกแล้ว', 'Saved.', 'th')).toEqual([]);
+    expect(only('punctuation', '„Speichern“', '"Save"')).toEqual([]);
+  });
+
+  it('length: far longer than the source', () => {
+    expect(only('length', 'Speichern und schließen und dann noch sehr viel mehr Text dazu', 'Save')).toHaveLength(1);
+    expect(only('length', 'Speichern', 'Save')).toEqual([]);
+    // Graphemes, not UTF-16 units.
+    expect(only('length', '👍🏽👍🏽👍🏽', 'OK')).toEqual([]);
+  });
+
+  it('without a source value only what the value shows by itself is checked', () => {
+    expect(checks('Hallo {name', null)).toEqual(['icu_syntax']);
+    expect(checks('<b>x', null)).toEqual(['html_tags']);
+    expect(checks('{n, plural, one {# файл} other {# файлов}}', null, 'ru')).toEqual(['plurals']);
+    expect(checks('Hallo.', null)).toEqual([]);
+  });
+});
