@@ -50,6 +50,19 @@ export const EnvSchema = v.object({
   SQS_QUEUE_URL: optionalString,
   SQS_ENDPOINT: optionalString,
   SQS_DEAD_LETTER_QUEUE_URL: optionalString,
+  /** Machine translation (issue 17): which provider, when more than one is configured. */
+  MT_PROVIDER: v.optional(v.picklist(['deepl', 'openai', 'libretranslate'])),
+  DEEPL_API_KEY: optionalString,
+  /** DeepL's API root; unset means api-free.deepl.com for ":fx" keys, api.deepl.com otherwise. */
+  DEEPL_API_URL: optionalString,
+  /** An OpenAI-compatible chat-completions endpoint: the model turns it on (Ollama: http://localhost:11434/v1). */
+  OPENAI_MODEL: optionalString,
+  OPENAI_BASE_URL: v.optional(v.pipe(v.string(), v.trim(), v.url()), 'https://api.openai.com/v1'),
+  OPENAI_API_KEY: optionalString,
+  LIBRETRANSLATE_URL: optionalString,
+  LIBRETRANSLATE_API_KEY: optionalString,
+  /** How long one provider call may take. */
+  MT_TIMEOUT_MS: intFrom(30000, 1000, 300000),
   /** How long a verified API key is trusted in process before the database is asked again. */
   API_KEY_CACHE_SECONDS: intFrom(30, 0, 3600),
   /** How long a well-formed key that matched nothing is refused without asking the database again. */

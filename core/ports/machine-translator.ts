@@ -1,0 +1,36 @@
+// Machine translation providers (issue 17): DeepL, any OpenAI-compatible chat-completions endpoint
+// (hosted models, Ollama, vLLM) and LibreTranslate. Each adapter speaks its provider's protocol over
+// fetch; none configured means machine translation is off. Texts arrive protected (core/translate/
+// protect.ts): `<x id="n"/>` tags stand for placeholders and must come back unchanged.
+
+export type TranslateRequest = {
+  texts: readonly string[];
+  /** Language codes as the project registers them (BCP 47: de, pt-BR, zh-Hant). */
+  from: string;
+  to: string;
+};
+
+export interface MachineTranslator {
+  readonly provider: 'deepl' | 'openai' | 'libretranslate';
+  /** Largest batch one call takes. */
+  readonly batchSize: number;
+  /** One translation per text, in order. Rejects with ProviderError when the provider fails. */
+  translate(request: TranslateRequest): Promise<string[]>;
+}
+
+/** A provider's refusal or failure, with what the caller may do about it. */
+export class ProviderError extends Error {
+  readonly provider: MachineTranslator['provider'];
+  /** The provider's HTTP status, or 0 when it could not be reached or answered nonsense. */
+  readonly status: number;
+  /** The provider's own quota or rate limit (DeepL 456, 429): worth retrying later, not now. */
+  readonly exhausted: boolean;
+
+  constructor(provider: MachineTranslator['provider'], status: number, message: string, exhausted = false) {
+    super(message);
+    this.name = 'ProviderError';
+    this.provider = provider;
+    this.status = status;
+    this.exhausted = exhausted;
+  }
+}

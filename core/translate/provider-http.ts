@@ -1,0 +1,41 @@
+// The one HTTP call every provider adapter makes: JSON in, JSON out, a deadline, no redirects, and
+// failures as ProviderError (the body is not logged: it holds the project's texts).
+import { ProviderError, type MachineTranslator } from '../ports/machine-translator.ts';
+
+export type ProviderFetch = typeof fetch;
+
+export async function postJson(
+  provider: MachineTranslator['provider'],
+  fetchFn: ProviderFetch,
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+  timeoutMs: number,
+): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetchFn(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+      body: JSON.stringify(body),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : 'could not be reached';
+    throw new ProviderError(provider, 0, `${provider} ${reason}`);
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    const exhausted = response.status === 429 || response.status === 456;
+    throw new ProviderError(provider, response.status, `${provider} answered ${response.status}`, exhausted);
+  }
+  try {
+    return await response.json();
+  } catch {
+    throw new ProviderError(provider, 0, `${provider} answered something that is not JSON`);
+  }
+}
+
+/** `de-AT` -> `de`: the primary subtag, which every provider knows. */
+export const primary = (code: string) => code.split('-')[0]!.toLowerCase();

@@ -1,0 +1,34 @@
+// Which machine translator this server uses, from its configuration: none configured means the
+// feature is off (the translate endpoint says so), several configured means MT_PROVIDER chooses.
+import type { Config } from '../config.ts';
+import type { MachineTranslator } from '../ports/machine-translator.ts';
+import { deeplTranslator } from './providers/deepl.ts';
+import { libreTranslateTranslator } from './providers/libretranslate.ts';
+import { openAiChatTranslator } from './providers/openai-chat.ts';
+
+type MtConfig = Pick<
+  Config,
+  'MT_PROVIDER' | 'DEEPL_API_KEY' | 'DEEPL_API_URL' | 'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'OPENAI_MODEL' | 'LIBRETRANSLATE_URL' | 'LIBRETRANSLATE_API_KEY' | 'MT_TIMEOUT_MS'
+>;
+
+export function translatorFromConfig(config: MtConfig, fetchFn: typeof fetch = fetch): MachineTranslator | null {
+  const configured: MachineTranslator['provider'][] = [];
+  if (config.DEEPL_API_KEY) configured.push('deepl');
+  if (config.OPENAI_MODEL) configured.push('openai');
+  if (config.LIBRETRANSLATE_URL) configured.push('libretranslate');
+  const provider = config.MT_PROVIDER ?? (configured.length === 1 ? configured[0] : undefined);
+  if (!provider) {
+    if (configured.length > 1) throw new Error(`Several machine translation providers are configured (${configured.join(', ')}): set MT_PROVIDER to one of them`);
+    return null;
+  }
+  if (!configured.includes(provider)) throw new Error(`MT_PROVIDER=${provider} but that provider is not configured (see README, "Machine translation")`);
+  const timeoutMs = config.MT_TIMEOUT_MS;
+  switch (provider) {
+    case 'deepl':
+      return deeplTranslator({ apiKey: config.DEEPL_API_KEY!, ...(config.DEEPL_API_URL ? { url: config.DEEPL_API_URL } : {}), fetch: fetchFn, timeoutMs });
+    case 'openai':
+      return openAiChatTranslator({ url: config.OPENAI_BASE_URL, model: config.OPENAI_MODEL!, ...(config.OPENAI_API_KEY ? { apiKey: config.OPENAI_API_KEY } : {}), fetch: fetchFn, timeoutMs });
+    case 'libretranslate':
+      return libreTranslateTranslator({ url: config.LIBRETRANSLATE_URL!, ...(config.LIBRETRANSLATE_API_KEY ? { apiKey: config.LIBRETRANSLATE_API_KEY } : {}), fetch: fetchFn, timeoutMs });
+  }
+}
