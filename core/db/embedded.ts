@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 export type EmbeddedPostgres = {
@@ -21,6 +22,9 @@ export type EmbeddedPostgres = {
  * anyway, and no other client can take the service's place or starve it.
  */
 export const EMBEDDED_POOL_MAX = 1;
+
+/** Extensions the migrations create (translation memory's trigram search); every PGlite opens with them. */
+export const PGLITE_EXTENSIONS = { pg_trgm };
 const SOCKET_MAX_CONNECTIONS = 1;
 
 /**
@@ -37,6 +41,7 @@ export async function startEmbeddedPostgres(options: {
 }): Promise<EmbeddedPostgres> {
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
   const db = await PGlite.create({
+    extensions: PGLITE_EXTENSIONS,
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });

@@ -13,6 +13,7 @@ import { createKey } from '../../core/keys/create-key.ts';
 import { updateKey } from '../../core/keys/update-key.ts';
 import { deleteKey } from '../../core/keys/delete-key.ts';
 import { translationValueRoutes } from './translation-routes.ts';
+import { suggestionRoutes } from './suggestion-routes.ts';
 
 const tag = 'Keys';
 
@@ -48,6 +49,7 @@ const routes = new Hono<AppEnv>()
       return c.body(null, 204);
     },
   )
-  .route('/', translationValueRoutes);
+  .route('/', translationValueRoutes)
+  .route('/', suggestionRoutes);
 
 export const keysGroup = routeGroup('keys', routes);

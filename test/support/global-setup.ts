@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { PGLITE_EXTENSIONS } from '../../core/db/embedded.ts';
 import postgres from 'postgres';
 import { createSql } from '../../core/db/client.ts';
 import { migrate } from '../../core/db/migrate.ts';
@@ -45,7 +46,7 @@ export default async function setup(project: TestProject) {
       await admin.end();
     };
   }
-  const db = await PGlite.create();
+  const db = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 1 });
   await server.start();
   const sql = createSql(`postgres://postgres@${server.getServerConn()}/postgres`, { max: 1, prepare: true, connectTimeoutSeconds: 5 });

@@ -8,6 +8,7 @@
 // locking belong to the real-Postgres run.
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { PGLITE_EXTENSIONS } from '../../core/db/embedded.ts';
 import { createTestDatabase } from './test-database.ts';
 
 export type SharedDatabase = { url: string; kind: 'embedded' | 'postgres'; close(): Promise<void> };
@@ -15,7 +16,7 @@ export type SharedDatabase = { url: string; kind: 'embedded' | 'postgres'; close
 export async function startSharedDatabase(options: { maxConnections?: number } = {}): Promise<SharedDatabase> {
   const db = await createTestDatabase();
   if (db.kind === 'postgres') return { url: db.url, kind: 'postgres', close: () => db.drop() };
-  const pglite = await PGlite.create({ loadDataDir: db.tarball });
+  const pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS, loadDataDir: db.tarball });
   const server = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port: 0, maxConnections: options.maxConnections ?? 16 });
   await server.start();
   return {

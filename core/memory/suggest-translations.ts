@@ -1,0 +1,102 @@
+// Translation memory suggestions (issue 17): for a key and a target language, what the team already
+// translated from the same or a similar source text, anywhere in the account. Exact matches first
+// (score 1), then fuzzy ones by trigram similarity (pg_trgm), each with where it came from.
+// Only approved translations are memory; the key's own value is never suggested to itself.
+import * as v from 'valibot';
+import type { Deps } from '../deps.ts';
+import { InProject } from '../commands.ts';
+import { notFound } from '../errors.ts';
+import { LanguageCode } from '../languages/language-code.ts';
+import { languageNotRegistered } from '../languages/remove-language.ts';
+import { useCase } from '../use-case.ts';
+import { Uuid } from '../validation.ts';
+import { isoUtc } from '../db/iso-timestamp.ts';
+
+/** Below this similarity a match is noise for a translator (pg_trgm's own default is 0.3). */
+export const FUZZY_THRESHOLD = 0.5;
+export const MAX_SUGGESTIONS = 10;
+
+export const SuggestCommand = v.object({
+  ...InProject,
+  keyId: Uuid,
+  language: LanguageCode,
+  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_SUGGESTIONS)), 5),
+});
+
+export const Suggestion = v.object({
+  value: v.string(),
+  /** 1 for an exact match of the source text; otherwise the trigram similarity, 0.5 to 1. */
+  score: v.number(),
+  match: v.picklist(['exact', 'fuzzy']),
+  /** The source text the suggestion translates (equal to the key's for an exact match). */
+  source_value: v.string(),
+  origin: v.object({ project_id: Uuid, project_name: v.string(), key_id: Uuid, key: v.string(), group_name: v.string(), updated_at: v.string() }),
+});
+export type Suggestion = v.InferOutput<typeof Suggestion>;
+
+export const Suggestions = v.object({
+  key_id: Uuid,
+  language: v.string(),
+  /** The key's value in the project's source language, which the memory is searched with; null when it has none. */
+  source: v.nullable(v.object({ language: v.string(), value: v.string() })),
+  suggestions: v.array(Suggestion),
+});
+export type Suggestions = v.InferOutput<typeof Suggestions>;
+
+type Row = {
+  value: string;
+  score: number;
+  source_value: string;
+  project_id: string;
+  project_name: string;
+  key_id: string;
+  key: string;
+  group_name: string;
+  updated_at: string;
+};
+
+export const suggestTranslations = useCase(SuggestCommand, async (deps: Pick<Deps, 'sql'>, input): Promise<Suggestions> => {
+  const [key] = await deps.sql<{ account_id: string; source_language: string; registered: boolean; source: string | null }[]>`
+    select p.account_id, p.source_language,
+      exists (select 1 from project_languages l where l.project_id = p.id and l.code = ${input.language}) as registered,
+      (select t.value from translations t where t.key_id = k.id and t.language = p.source_language) as source
+    from translation_keys k join projects p on p.id = k.project_id
+    where k.id = ${input.keyId} and k.project_id = ${input.projectId} and k.deleted_at is null`;
+  if (!key) throw notFound('Key not found');
+  if (!key.registered) throw languageNotRegistered(input.language);
+  const base = { key_id: input.keyId, language: input.language };
+  if (key.source === null || key.source.trim() === '' || input.language === key.source_language) {
+    return { ...base, source: key.source === null ? null : { language: key.source_language, value: key.source }, suggestions: [] };
+  }
+  // `%` finds candidates through the trigram index at pg_trgm's own threshold (0.3); the stricter
+  // FUZZY_THRESHOLD is applied on those few rows, so no session setting is needed.
+  const rows = await deps.sql<Row[]>`
+    select t.value, case when m.value = ${key.source} then 1 else similarity(m.value, ${key.source}) end as score,
+      m.value as source_value, p.id as project_id, p.name as project_name, k.id as key_id, k.key, k.group_name,
+      ${isoUtc(deps.sql, 't.updated_at')} as updated_at
+    from memory_sources m
+    join projects p on p.id = m.project_id and p.source_language = ${key.source_language}
+    join translation_keys k on k.id = m.key_id and k.deleted_at is null
+    join translations t on t.key_id = m.key_id and t.language = ${input.language} and t.status = 'approved'
+    where m.account_id = ${key.account_id} and m.key_id <> ${input.keyId}
+      and m.value % ${key.source} and similarity(m.value, ${key.source}) >= ${FUZZY_THRESHOLD}
+    order by score desc, t.updated_at desc, k.id
+    limit ${input.limit * 4}`;
+  // The same translation reached from several keys is one suggestion (its best origin).
+  const seen = new Set<string>();
+  const suggestions: Suggestion[] = [];
+  for (const r of rows) {
+    if (seen.has(r.value)) continue;
+    seen.add(r.value);
+    const score = Math.round(Number(r.score) * 1000) / 1000;
+    suggestions.push({
+      value: r.value,
+      score,
+      match: r.source_value === key.source ? 'exact' : 'fuzzy',
+      source_value: r.source_value,
+      origin: { project_id: r.project_id, project_name: r.project_name, key_id: r.key_id, key: r.key, group_name: r.group_name, updated_at: r.updated_at },
+    });
+    if (suggestions.length === input.limit) break;
+  }
+  return { ...base, source: { language: key.source_language, value: key.source }, suggestions };
+});
