@@ -18,6 +18,7 @@ import { createEventBus } from './events/event-bus.ts';
 import { systemActor } from './actor.ts';
 import { createLiveMemo } from './translations/live-memo.ts';
 import { createStatisticsRefresher } from './db/refresh-statistics.ts';
+import { translatorFromConfig } from './translate/translator-from-config.ts';
 
 /** The live-read memo's budget: bodies of a few hundred large languages, in a fraction of a Lambda's memory. */
 const LIVE_MEMO_BYTES = 64 * 2 ** 20;
@@ -75,6 +76,7 @@ export function assembleDeps(input: DepsInput): Deps {
       request: (projectId, delayMs) => requestRebuild(deps, { projectId, actor: AUTO_REBUILD, ...(delayMs ? { delayMs } : {}) }),
       log,
     }),
+    translator: translatorFromConfig(config),
     clock,
     log,
     adminToken: input.adminToken,

@@ -52,6 +52,8 @@ export const EnvSchema = v.object({
   SQS_DEAD_LETTER_QUEUE_URL: optionalString,
   /** Machine translation (issue 17): which provider, when more than one is configured. */
   MT_PROVIDER: v.optional(v.picklist(['deepl', 'openai', 'libretranslate'])),
+  /** The provider's key when MT_PROVIDER names it (on AWS: the MachineTranslationKey secret; "none" means unset). */
+  MT_API_KEY: v.optional(v.pipe(v.string(), v.trim(), v.transform((s) => (s === '' || s === 'none' ? undefined : s)))),
   DEEPL_API_KEY: optionalString,
   /** DeepL's API root; unset means api-free.deepl.com for ":fx" keys, api.deepl.com otherwise. */
   DEEPL_API_URL: optionalString,

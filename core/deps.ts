@@ -14,6 +14,7 @@ import type { AutoRebuilder } from './cache/auto-rebuild.ts';
 import type { EventBus } from './events/event-bus.ts';
 import type { LiveMemo } from './translations/live-memo.ts';
 import type { StatisticsRefresher } from './db/refresh-statistics.ts';
+import type { MachineTranslator } from './ports/machine-translator.ts';
 
 export type Clock = { now(): Date };
 export const systemClock: Clock = { now: () => new Date() };
@@ -44,6 +45,8 @@ export type Deps = {
   statistics: StatisticsRefresher;
   /** Queues debounced rebuilds after content-changing events for projects with auto_rebuild on. */
   autoRebuild: AutoRebuilder;
+  /** The configured machine translation provider; null when none is (memory still fills exact matches). */
+  translator: MachineTranslator | null;
   clock: Clock;
   log: Logger;
   /** The admin token guarding /admin/v1 (configured, or generated into the data dir). */

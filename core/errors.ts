@@ -23,7 +23,9 @@ export type AppErrorCode =
   /** Input over a size limit. */
   | 'too_large'
   /** A dependency (the database) cannot be reached. */
-  | 'dependency';
+  | 'dependency'
+  /** A third-party service the request relies on (a machine translation provider) failed or refused. */
+  | 'upstream';
 
 export type QuotaExceededData = {
   code: 'QUOTA_EXCEEDED';

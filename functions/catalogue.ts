@@ -12,9 +12,10 @@
  * What a function needs from outside. Each maps to SST links (stacks/) and, in a bundle, to the one
  * cloud SDK it may carry (scripts/bundle.ts): database (postgres.js, DatabaseUrl), counters (the
  * daily quota: Upstash REST), queue (the rebuild queue: SQS), objects (the cache bucket: S3),
- * adminToken (the admin API's secret), deadLetter (the builder moves unreadable messages there).
+ * adminToken (the admin API's secret), deadLetter (the builder moves unreadable messages there),
+ * machineTranslation (the provider's settings and key, as SST secrets: only the translate function holds them).
  */
-export type Port = 'database' | 'counters' | 'queue' | 'objects' | 'adminToken' | 'deadLetter';
+export type Port = 'database' | 'counters' | 'queue' | 'objects' | 'adminToken' | 'deadLetter' | 'machineTranslation';
 
 export type CatalogueEntry = {
   /** Lower-case name: functions/<dir>/, dist/lambda/<name>/, and the key of stacks' `functions`. */
@@ -47,6 +48,7 @@ export const CATALOGUE = [
   { name: 'cached', component: 'Cached', dir: 'cached', prefix: '/v1/cached', ports: ['database', 'counters', 'objects'], budgetKb: 860, purpose: 'Prebuilt translation files (behind CloudFront)' },
   { name: 'import', component: 'Import', dir: 'import', prefix: '/v1/import', ports: ['database', 'counters', 'queue'], budgetKb: 1000, purpose: 'File import (every format)' },
   { name: 'export', component: 'Export', dir: 'export', prefix: '/v1/export', ports: ['database', 'counters'], budgetKb: 600, purpose: 'File export (every format)' },
+  { name: 'translate', component: 'Translate', dir: 'translate', prefix: '/v1/translate', ports: ['database', 'counters', 'queue', 'machineTranslation'], budgetKb: 800, purpose: 'Bulk translation: translation memory, then the configured machine translation provider' },
   { name: 'usage', component: 'Usage', dir: 'usage', prefix: '/v1/usage', ports: ['database', 'counters'], budgetKb: 300, purpose: 'Calls today and translation units this cycle' },
   { name: 'admin', component: 'Admin', dir: 'admin', prefix: '/admin/v1', ports: ['database', 'counters', 'adminToken'], budgetKb: 300, purpose: 'Accounts, projects, API keys (admin token)' },
   { name: 'portal', component: 'Portal', dir: 'portal', prefix: '/portal', ports: ['database', 'counters', 'queue', 'objects', 'adminToken'], budgetKb: 1320, purpose: 'The portal: pages for owners, developers, reviewers and translators' },

@@ -13,6 +13,7 @@ import { translationsGroup } from './translations/routes.ts';
 import { importGroup } from './import/routes.ts';
 import { exportGroup } from './export/routes.ts';
 import { usageGroup } from './usage/routes.ts';
+import { translateGroup } from './translate/routes.ts';
 import { portalGroup } from './portal/routes.ts';
 import { HTTP_FUNCTIONS, type HttpFunctionName } from './catalogue.ts';
 import type { RouteGroup } from './http/route-group.ts';
@@ -28,6 +29,7 @@ const byName: Record<HttpFunctionName, RouteGroup> = {
   cached: cachedRoutesGroup,
   import: importGroup,
   export: exportGroup,
+  translate: translateGroup,
   usage: usageGroup,
   admin: adminGroup,
   portal: portalGroup,

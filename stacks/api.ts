@@ -2,7 +2,7 @@
 // Hono app mounting that group), each mounted at its own path prefix on one API Gateway HTTP API, with a CloudFront
 // distribution in front that caches /v1/cached/* at the edge and passes everything else through.
 // Runtime and architecture are set for every Function in sst.config.ts.
-import { databaseEnvironment } from './secrets.ts';
+import { databaseEnvironment, machineTranslationEnvironment } from './secrets.ts';
 import { rebuildDeadLetterQueue, rebuildQueue } from './queue.ts';
 import { linksOf } from './links.ts';
 import { HTTP_FUNCTIONS, handlerOf, type CatalogueEntry, type HttpFunctionName } from '../functions/catalogue.ts';
@@ -31,7 +31,7 @@ function routeGroupFunction(entry: CatalogueEntry & { prefix: string }) {
     // API Gateway gives up on an integration after 30 seconds.
     timeout: '20 seconds',
     link: linksOf(entry.ports, { rebuildQueue, rebuildDeadLetterQueue }),
-    environment: apiEnvironment,
+    environment: entry.ports.includes('machineTranslation') ? { ...apiEnvironment, ...machineTranslationEnvironment } : apiEnvironment,
   });
   // `{proxy+}` needs at least one more segment, so the bare prefix gets its own route.
   for (const routeKey of [`ANY ${entry.prefix}`, `ANY ${entry.prefix}/{proxy+}`, ...(entry.extraRoutes ?? []).map((r) => `ANY ${r}`)]) {

@@ -18,6 +18,8 @@ export function linksOf(ports: readonly Port[], queues: { rebuildQueue?: sst.aws
         return [translationsBucket];
       case 'adminToken':
         return [secrets.adminToken];
+      case 'machineTranslation':
+        return [secrets.machineTranslationKey];
       case 'deadLetter':
         return [queues.rebuildDeadLetterQueue];
       case 'queue':

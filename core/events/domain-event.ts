@@ -22,6 +22,8 @@ export const EVENT_TYPES = [
   'translation.deleted',
   /** One import: its counts (a file of 10,000 values is one event, not 10,000). */
   'translation.imported',
+  /** One machine translation run (POST /v1/translate/{language}): its counts, memory and provider apart. */
+  'translation.machine_translated',
   'cache.rebuild_requested',
   'cache.built',
   /** A portal user joined an account (first-owner setup, an accepted invitation). */

@@ -8,12 +8,15 @@ import { openAiChatTranslator } from './providers/openai-chat.ts';
 
 type MtConfig = Pick<
   Config,
-  'MT_PROVIDER' | 'DEEPL_API_KEY' | 'DEEPL_API_URL' | 'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'OPENAI_MODEL' | 'LIBRETRANSLATE_URL' | 'LIBRETRANSLATE_API_KEY' | 'MT_TIMEOUT_MS'
+  'MT_PROVIDER' | 'MT_API_KEY' | 'DEEPL_API_KEY' | 'DEEPL_API_URL' | 'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'OPENAI_MODEL' | 'LIBRETRANSLATE_URL' | 'LIBRETRANSLATE_API_KEY' | 'MT_TIMEOUT_MS'
 >;
 
 export function translatorFromConfig(config: MtConfig, fetchFn: typeof fetch = fetch): MachineTranslator | null {
+  // A provider's own variable wins; MT_API_KEY is the key of the provider MT_PROVIDER names.
+  const keyOf = (provider: MachineTranslator['provider'], own: string | undefined) => own ?? (config.MT_PROVIDER === provider ? config.MT_API_KEY : undefined);
+  const deeplKey = keyOf('deepl', config.DEEPL_API_KEY);
   const configured: MachineTranslator['provider'][] = [];
-  if (config.DEEPL_API_KEY) configured.push('deepl');
+  if (deeplKey) configured.push('deepl');
   if (config.OPENAI_MODEL) configured.push('openai');
   if (config.LIBRETRANSLATE_URL) configured.push('libretranslate');
   const provider = config.MT_PROVIDER ?? (configured.length === 1 ? configured[0] : undefined);
@@ -25,10 +28,10 @@ export function translatorFromConfig(config: MtConfig, fetchFn: typeof fetch = f
   const timeoutMs = config.MT_TIMEOUT_MS;
   switch (provider) {
     case 'deepl':
-      return deeplTranslator({ apiKey: config.DEEPL_API_KEY!, ...(config.DEEPL_API_URL ? { url: config.DEEPL_API_URL } : {}), fetch: fetchFn, timeoutMs });
+      return deeplTranslator({ apiKey: deeplKey!, ...(config.DEEPL_API_URL ? { url: config.DEEPL_API_URL } : {}), fetch: fetchFn, timeoutMs });
     case 'openai':
-      return openAiChatTranslator({ url: config.OPENAI_BASE_URL, model: config.OPENAI_MODEL!, ...(config.OPENAI_API_KEY ? { apiKey: config.OPENAI_API_KEY } : {}), fetch: fetchFn, timeoutMs });
+      return openAiChatTranslator({ url: config.OPENAI_BASE_URL, model: config.OPENAI_MODEL!, ...(keyOf('openai', config.OPENAI_API_KEY) ? { apiKey: keyOf('openai', config.OPENAI_API_KEY)! } : {}), fetch: fetchFn, timeoutMs });
     case 'libretranslate':
-      return libreTranslateTranslator({ url: config.LIBRETRANSLATE_URL!, ...(config.LIBRETRANSLATE_API_KEY ? { apiKey: config.LIBRETRANSLATE_API_KEY } : {}), fetch: fetchFn, timeoutMs });
+      return libreTranslateTranslator({ url: config.LIBRETRANSLATE_URL!, ...(keyOf('libretranslate', config.LIBRETRANSLATE_API_KEY) ? { apiKey: keyOf('libretranslate', config.LIBRETRANSLATE_API_KEY)! } : {}), fetch: fetchFn, timeoutMs });
   }
 }

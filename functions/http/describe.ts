@@ -78,6 +78,7 @@ const ERRORS = {
   422: { name: 'ValidationFailed', description: 'Invalid path, query or body, or a body field the operation does not take (detail: the list of issues)' },
   429: { name: 'RateLimited', description: 'Daily API-call quota exhausted beyond the grace zone; retry after Retry-After seconds' },
   500: { name: 'ServerError', description: 'Unexpected error, or a dependency is unavailable: retry once after 1 to 2 seconds' },
+  502: { name: 'BadGateway', description: 'The machine translation provider failed or refused (its status in the message); nothing was written' },
   503: { name: 'NotReady', description: 'Not ready: no cache build has completed yet (POST /v1/cache/rebuild)' },
 } as const;
 type ErrorStatus = keyof typeof ERRORS;
@@ -132,6 +133,8 @@ const TAGS = [
   { name: 'Cache', description: 'Rebuilding the prebuilt translation files, and their status.' },
   { name: 'Cached translations', description: 'Reads from the last cache build: fast, with ETags and 304s, eventually consistent.' },
   { name: 'Files', description: 'Whole translation files in and out, in every supported format.' },
+  { name: 'Translation memory', description: "Suggestions from the account's approved translations of the same or similar source texts." },
+  { name: 'Machine translation', description: 'Bulk translation: translation memory first, then the configured provider.' },
   { name: 'Usage', description: "The account's API calls today and translation units this billing cycle." },
   { name: 'Health', description: 'Service and dependency health (public).' },
   { name: 'Admin', description: 'Accounts, projects and API keys (Bearer admin token): the portal back end.' },

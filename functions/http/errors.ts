@@ -36,6 +36,8 @@ export function statusOf(code: AppErrorCode): ContentfulStatusCode {
       return 413;
     case 'dependency':
       return 500;
+    case 'upstream':
+      return 502;
   }
 }
 

@@ -26,6 +26,8 @@ const TABLE: Record<string, Outcome> = {
   'DELETE /v1/languages/:code': { first: 200, retry: 404 },
   'POST /v1/cache/rebuild': { first: 202, retry: 202, same: true },
   'POST /v1/import/:language': { first: 200, retry: 200 },
+  // Only missing values are filled: the retry finds nothing left to do (here: nothing to do at all).
+  'POST /v1/translate/:language': { first: 200, retry: 200, same: true },
   'POST /admin/v1/accounts': { first: 201, retry: 201 },
   'PATCH /admin/v1/accounts/:account_id': { first: 200, retry: 200, same: true },
   'POST /admin/v1/accounts/:account_id/projects': { first: 201, retry: 201 },
@@ -68,6 +70,7 @@ const BODY: Record<string, unknown> = {
   'POST /v1/groups': { name: 'fresh' },
   'PATCH /v1/groups/:group_name': { new_name: 'auth2' },
   'POST /v1/languages': { code: 'fr' },
+  'POST /v1/translate/:language': {},
   'POST /admin/v1/accounts': { name: 'Acme', plan: 'team' },
   'PATCH /admin/v1/accounts/:account_id': { plan: 'business' },
   'POST /admin/v1/accounts/:account_id/projects': { name: 'Another' },

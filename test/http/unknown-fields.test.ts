@@ -100,8 +100,9 @@ describe.each(WRITES.filter((r) => documentedBody(r.id) !== 'file'))('$method $p
     // write takes `{}` as no body.
     const accepted = await send(f, route.method, path, takesBody ? route.body : {});
     expect(accepted.status, await accepted.clone().text()).toBeLessThan(300);
-    // POST /v1/groups only checks a name: it stores nothing (spec 4.2).
-    if (route.id !== 'POST /v1/groups') expect(await eventCount(f)).toBeGreaterThan(before);
+    // POST /v1/groups only checks a name: it stores nothing (spec 4.2). POST /v1/translate finds
+    // nothing to fill in the fixture (no source-language values): test/translate covers its writes.
+    if (route.id !== 'POST /v1/groups' && route.id !== 'POST /v1/translate/:language') expect(await eventCount(f)).toBeGreaterThan(before);
   });
 });
 

@@ -125,6 +125,16 @@ describe('every answer is one the document promises', () => {
     expect((await call('readUsage')).status).toBe(200);
   });
 
+  it('translation memory and machine translation', async () => {
+    // The test project has no source language values (its source is en, not registered): no suggestions, nothing to translate.
+    expect((await call('suggestTranslations', { params: { key_id: ids.title!, language: 'de' } })).status).toBe(200);
+    expect((await call('suggestTranslations', { params: { key_id: randomUUID(), language: 'de' } })).status).toBe(404);
+    expect((await call('suggestTranslations', { params: { key_id: ids.title!, language: 'de' }, query: { limit: '99' } })).status).toBe(422);
+    expect((await call('translateMissing', { params: { language: 'de' }, json: {} })).status).toBe(200);
+    expect((await call('translateMissing', { params: { language: 'de' }, json: { status: 'approved' } })).status).toBe(422);
+    expect((await call('translateMissing', { params: { language: 'it' }, json: {} })).status).toBe(404);
+  });
+
   it('the cache and the cached reads, with their ETags and 304s', async () => {
     expect((await call('readCachedManifest')).status).toBe(503);
     expect((await call('rebuildCache')).status).toBe(202);

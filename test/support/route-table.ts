@@ -31,6 +31,7 @@ export const BODIES: Record<string, unknown> = {
   'POST /v1/languages': { code: 'fr' },
   'PUT /v1/keys/:key_id/translations/:language': { value: 'x' },
   'POST /v1/import/:language': { auth: { case: 'x' } },
+  'POST /v1/translate/:language': {},
   'POST /admin/v1/accounts': { name: 'Acme', plan: 'team' },
   'PATCH /admin/v1/accounts/:account_id': { plan: 'business' },
   'POST /admin/v1/accounts/:account_id/projects': { name: 'Another' },

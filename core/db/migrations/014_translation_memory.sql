@@ -21,6 +21,8 @@ create table memory_sources (
 );
 create index memory_sources_value_trgm_idx on memory_sources using gin (value gin_trgm_ops);
 create index memory_sources_project_idx on memory_sources (project_id);
+-- Exact matches (machine translation fills from them first, free): hash, as values may be too long for a btree.
+create index memory_sources_value_hash_idx on memory_sources using hash (value);
 
 insert into memory_sources (key_id, account_id, project_id, language, value)
 select t.key_id, p.account_id, p.id, t.language, t.value

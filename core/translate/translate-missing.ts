@@ -1,0 +1,220 @@
+// POST /v1/translate/{language}: the spec's "bulk translation". Fills a language's values from the
+// account's translation memory first (exact matches of the source text: free, as the spec says of
+// memory hits), then from the configured machine translation provider (each value written is a
+// translation unit). Placeholders and ICU structure are protected on the way out and verified on
+// the way back; a value that came back broken is reported, never written.
+//
+// Order matters for "nothing half written": the selection is read, the units the provider's part
+// would cost are checked BEFORE the provider is called (402 costs nothing), every translation is
+// gathered in memory, and only then is everything written in one transaction, which charges the
+// units and records one event (which queues the debounced rebuild of portal actions and imports).
+import * as v from 'valibot';
+import type { Deps } from '../deps.ts';
+import { transaction } from '../db/transaction.ts';
+import { AppError, notFound, validationError } from '../errors.ts';
+import { WriteInProject } from '../commands.ts';
+import { useCase } from '../use-case.ts';
+import { GroupName, Uuid } from '../validation.ts';
+import { LanguageCode } from '../languages/language-code.ts';
+import { languageNotRegistered } from '../languages/remove-language.ts';
+import { lockProject } from '../projects/lock-project.ts';
+import { chargeUnits } from '../units/translation-units.ts';
+import { ProviderError } from '../ports/machine-translator.ts';
+import { checkTranslation } from '../quality/check-translation.ts';
+import { protect } from './protect.ts';
+
+/** Values one call fills at most; a larger project calls again (only_missing makes that resume). */
+export const MAX_VALUES_PER_CALL = 500;
+
+export const TranslateInput = v.strictObject({
+  /** Only these keys (of this project). */
+  keys: v.optional(v.pipe(v.array(Uuid), v.minLength(1, 'keys must not be empty'), v.maxLength(MAX_VALUES_PER_CALL, `at most ${MAX_VALUES_PER_CALL} keys`))),
+  /** Only keys of this group. */
+  group: v.optional(GroupName),
+  /** true (default): only keys without a value in the language; false: also replace draft and review values (approved ones never). */
+  only_missing: v.optional(v.boolean('only_missing must be a boolean'), true),
+  /** Status of the values written; a machine's draft is never approved by the machine. */
+  status: v.optional(v.picklist(['draft', 'review'], 'status must be draft or review'), 'draft'),
+  /** Say what would be done (and what it would cost) without calling the provider or writing. */
+  dry_run: v.optional(v.boolean('dry_run must be a boolean'), false),
+});
+export type TranslateInput = v.InferOutput<typeof TranslateInput>;
+
+export const TranslateCommand = v.object({ ...WriteInProject, language: LanguageCode, ...TranslateInput.entries });
+
+export const SKIP_REASONS = ['no_source', 'machine_translation_off', 'placeholders_lost', 'broken_syntax'] as const;
+
+export const TranslateResult = v.object({
+  project_id: Uuid,
+  language: v.string(),
+  source_language: v.string(),
+  dry_run: v.boolean(),
+  /** The provider used, or null when none is configured on this server (memory still fills). */
+  provider: v.nullable(v.string()),
+  /** Values written (or, in a dry run, that would be written before the provider answers). */
+  translated: v.number(),
+  from_memory: v.number(),
+  from_provider: v.number(),
+  /** Units charged: the provider's values only. */
+  translation_units: v.number(),
+  skipped: v.array(v.object({ key_id: Uuid, key: v.string(), reason: v.picklist(SKIP_REASONS) })),
+  /** Keys still to fill beyond this call's limit: call again. */
+  remaining: v.number(),
+});
+export type TranslateResult = v.InferOutput<typeof TranslateResult>;
+
+type Candidate = { key_id: string; key: string; source: string | null };
+
+export const translateMissing = useCase(
+  TranslateCommand,
+  async (deps: Pick<Deps, 'sql' | 'events' | 'tx' | 'clock' | 'config' | 'log' | 'translator'>, input): Promise<TranslateResult> => {
+    const { projectId, language } = input;
+    const [project] = await deps.sql<{ account_id: string; source_language: string; registered: boolean }[]>`
+      select p.account_id, p.source_language,
+        exists (select 1 from project_languages l where l.project_id = p.id and l.code = ${language}) as registered
+      from projects p where p.id = ${projectId}`;
+    if (!project) throw notFound('Project not found');
+    if (!project.registered) throw languageNotRegistered(language);
+    const source = project.source_language;
+    if (language === source) {
+      throw validationError([{ loc: ['path', 'language'], msg: `${language} is the project's source language: there is nothing to translate it from`, type: 'value' }]);
+    }
+
+    if (input.keys) {
+      const [found] = await deps.sql<{ missing: string[] }[]>`
+        select coalesce(array_agg(n.id), '{}') as missing from unnest(${input.keys}::uuid[]) as n(id)
+        where not exists (select 1 from translation_keys k where k.id = n.id and k.project_id = ${projectId} and k.deleted_at is null)`;
+      if (found!.missing.length) throw notFound(`Keys not found in this project: ${found!.missing.slice(0, 10).join(', ')}`);
+    }
+    const rows = await deps.sql<Candidate[]>`
+      select k.id as key_id, k.key, s.value as source
+      from translation_keys k
+      left join translations s on s.key_id = k.id and s.language = ${source}
+      left join translations t on t.key_id = k.id and t.language = ${language}
+      where k.project_id = ${projectId} and k.deleted_at is null
+        ${input.keys ? deps.sql`and k.id = any(${input.keys}::uuid[])` : deps.sql``}
+        ${input.group !== undefined ? deps.sql`and k.group_name = ${input.group}` : deps.sql``}
+        and ${input.only_missing ? deps.sql`t.key_id is null` : deps.sql`(t.key_id is null or t.status <> 'approved')`}
+      order by k.key
+      limit ${MAX_VALUES_PER_CALL + 10_000}`;
+    const remaining = Math.max(0, rows.length - MAX_VALUES_PER_CALL);
+    const chosen = rows.slice(0, MAX_VALUES_PER_CALL);
+
+    const skipped: TranslateResult['skipped'] = [];
+    const withSource = chosen.filter((r) => {
+      if (r.source !== null && r.source.trim() !== '') return true;
+      skipped.push({ key_id: r.key_id, key: r.key, reason: 'no_source' });
+      return false;
+    });
+
+    // Exact memory: approved translations in this language of the same source text, anywhere in the account.
+    const texts = [...new Set(withSource.map((r) => r.source!))];
+    const memory = new Map<string, string>();
+    if (texts.length) {
+      const hits = await deps.sql<{ source: string; value: string }[]>`
+        select distinct on (m.value) m.value as source, t.value
+        from memory_sources m
+        join projects p on p.id = m.project_id and p.source_language = ${source}
+        join translation_keys k on k.id = m.key_id and k.deleted_at is null
+        join translations t on t.key_id = m.key_id and t.language = ${language} and t.status = 'approved'
+        where m.account_id = ${project.account_id} and m.value = any(${texts}::text[])
+        order by m.value, t.updated_at desc`;
+      for (const h of hits) memory.set(h.source, h.value);
+    }
+    const fromMemory = withSource.filter((r) => memory.has(r.source!));
+    let toProvider = withSource.filter((r) => !memory.has(r.source!));
+    if (!deps.translator) {
+      for (const r of toProvider) skipped.push({ key_id: r.key_id, key: r.key, reason: 'machine_translation_off' });
+      toProvider = [];
+    }
+
+    const base = { project_id: projectId, language, source_language: source, provider: deps.translator?.provider ?? null, remaining };
+    // The units the provider's part would cost, checked before it is called.
+    await transaction(deps, async (tx) => {
+      const locked = await lockProject(tx.sql, projectId);
+      await chargeUnits(tx.sql, { account: locked, units: toProvider.length, now: deps.clock.now(), upgradeUrl: deps.config.UPGRADE_URL, dryRun: true });
+    });
+    if (input.dry_run) {
+      return { ...base, dry_run: true, translated: fromMemory.length + toProvider.length, from_memory: fromMemory.length, from_provider: toProvider.length, translation_units: toProvider.length, skipped };
+    }
+
+    const machine = toProvider.length ? await machineTranslate(deps, toProvider, source, language, skipped) : new Map<string, string>();
+    const writes = [
+      ...fromMemory.map((r) => ({ key_id: r.key_id, value: memory.get(r.source!)! })),
+      ...toProvider.filter((r) => machine.has(r.key_id)).map((r) => ({ key_id: r.key_id, value: machine.get(r.key_id)! })),
+    ];
+    const units = machine.size;
+    const written = await transaction(deps, async (tx) => {
+      const locked = await lockProject(tx.sql, projectId);
+      await chargeUnits(tx.sql, { account: locked, units, now: deps.clock.now(), upgradeUrl: deps.config.UPGRADE_URL, dryRun: false });
+      if (!writes.length) return 0;
+      // A value written meanwhile by a person wins: with only_missing nothing existing is replaced,
+      // and an approved value never is.
+      const rows = await tx.sql`
+        insert into translations (key_id, project_id, language, value, status)
+        select w.key_id, ${projectId}, ${language}, w.value, ${input.status}
+        from unnest(${writes.map((w) => w.key_id)}::uuid[], ${writes.map((w) => w.value)}::text[]) as w(key_id, value)
+        join translation_keys k on k.id = w.key_id and k.project_id = ${projectId} and k.deleted_at is null
+        on conflict (key_id, language) do update set value = excluded.value, status = excluded.status, updated_at = now()
+          where ${input.only_missing ? tx.sql`false` : tx.sql`translations.status <> 'approved'`}
+        returning key_id`;
+      if (rows.length) {
+        tx.record({
+          type: 'translation.machine_translated',
+          projectId,
+          actor: input.actor,
+          entity: { type: 'language', id: language },
+          after: { provider: base.provider, status: input.status, from_memory: fromMemory.length, from_provider: machine.size, written: rows.length, translation_units: units },
+        });
+      }
+      return rows.length;
+    });
+    return { ...base, dry_run: false, translated: written, from_memory: fromMemory.length, from_provider: machine.size, translation_units: units, skipped };
+  },
+);
+
+/** Protects, batches, translates and verifies; returns the good translations by key id. */
+async function machineTranslate(
+  deps: Pick<Deps, 'translator' | 'log'>,
+  rows: Candidate[],
+  from: string,
+  to: string,
+  skipped: TranslateResult['skipped'],
+): Promise<Map<string, string>> {
+  const translator = deps.translator!;
+  // Each distinct source text is translated once, however many keys share it.
+  const bySource = new Map<string, ReturnType<typeof protect>>();
+  for (const r of rows) if (!bySource.has(r.source!)) bySource.set(r.source!, protect(r.source!));
+  const segments = [...bySource.values()].flatMap((p) => p.segments);
+  const translated: string[] = [];
+  try {
+    for (let i = 0; i < segments.length; i += translator.batchSize) {
+      translated.push(...(await translator.translate({ texts: segments.slice(i, i + translator.batchSize), from, to })));
+    }
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    deps.log.warn('machine translation failed', { provider: error.provider, status: error.status, error: error.message });
+    throw new AppError('upstream', `${error.message}${error.exhausted ? ": the provider's own rate limit or quota; retry later" : ''}. Nothing was written.`, { data: { provider: error.provider, status: error.status } });
+  }
+  const results = new Map<string, string | null>();
+  let at = 0;
+  for (const [text, p] of bySource) {
+    const restored = p.restore(translated.slice(at, at + p.segments.length), to);
+    at += p.segments.length;
+    results.set(text, restored);
+  }
+  const out = new Map<string, string>();
+  for (const r of rows) {
+    const value = results.get(r.source!) ?? null;
+    if (value === null) {
+      skipped.push({ key_id: r.key_id, key: r.key, reason: 'placeholders_lost' });
+      continue;
+    }
+    const broken = checkTranslation({ text: value, language: to, source: r.source, sourceLanguage: from }).find(
+      (w) => w.check === 'icu_syntax' || w.check === 'placeholders' || w.check === 'html_tags',
+    );
+    if (broken) skipped.push({ key_id: r.key_id, key: r.key, reason: broken.check === 'icu_syntax' ? 'broken_syntax' : 'placeholders_lost' });
+    else out.set(r.key_id, value);
+  }
+  return out;
+}
