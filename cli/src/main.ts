@@ -11,6 +11,7 @@ import { push, PUSH_HELP } from './commands/push.ts';
 import { pull, PULL_HELP } from './commands/pull.ts';
 import { status, STATUS_HELP } from './commands/status.ts';
 import { publish, PUBLISH_HELP } from './commands/publish.ts';
+import { mcp, MCP_HELP } from './commands/mcp.ts';
 
 const HELP = `tms: push and pull translation files between this repository and a tms server
 
@@ -19,6 +20,7 @@ const HELP = `tms: push and pull translation files between this repository and a
   tms pull      download every language into its mapped file
   tms status    counts per language and status, cache state, calls and translation units
   tms publish   rebuild the cached files apps read (--wait to wait for it)
+  tms mcp       a Model Context Protocol server on stdio, for AI agents
 
 Options for every command: --api-key KEY (else TMS_API_KEY), --config FILE, --json, --help,
 --wait-for-quota (on 429, wait for the daily quota's reset instead of exiting); tms --version
@@ -42,6 +44,7 @@ const COMMANDS: Record<string, { help: string; options: Options }> = {
   pull: { help: PULL_HELP, options: { language: { type: 'string', multiple: true }, status: { type: 'string' } } },
   status: { help: STATUS_HELP, options: {} },
   publish: { help: PUBLISH_HELP, options: { wait: { type: 'boolean' }, timeout: { type: 'string' } } },
+  mcp: { help: MCP_HELP, options: { server: { type: 'string' } } },
 };
 
 export type Io = { cwd: string; env: NodeJS.ProcessEnv; stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream; stdin: NodeJS.ReadStream };
@@ -77,20 +80,25 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
   };
   try {
     if (name === 'init') return await init(ctx, values as Parameters<typeof init>[1]);
-    const config = await loadConfig(io.cwd, values.config as string | undefined);
+    // An agent's MCP client may start `tms mcp` anywhere: its server can come without a config file.
+    const serverFlag = name === 'mcp' ? ((values.server as string | undefined) ?? io.env.TMS_SERVER) : undefined;
+    if (serverFlag !== undefined && !/^https?:\/\/[^\s]+$/.test(serverFlag)) throw usageError(`--server: an http(s) URL such as "http://127.0.0.1:3000", not "${serverFlag}"`);
+    const config = serverFlag === undefined ? await loadConfig(io.cwd, values.config as string | undefined) : undefined;
     // Trimmed: a secret pasted with a trailing newline is the usual cause of a puzzling 401.
     const apiKey = ((values['api-key'] as string | undefined) ?? io.env.TMS_API_KEY)?.trim();
     if (!apiKey) throw usageError('no API key: set TMS_API_KEY or pass --api-key (it is never read from tms.config.json)');
-    const client = createClient(io.env.TMS_SERVER ?? config.server, apiKey, {
+    const client = createClient(serverFlag ?? io.env.TMS_SERVER ?? config!.server, apiKey, {
       waitForQuota: Boolean(values['wait-for-quota']),
       // Only for tests of the retry behaviour: waits are scaled by this factor.
       delayScale: io.env.TMS_RETRY_DELAY_SCALE ? Number(io.env.TMS_RETRY_DELAY_SCALE) : 1,
     });
     switch (name) {
+      case 'mcp':
+        return await mcp(client, apiKey, io);
       case 'push':
-        return await push(ctx, config, client, values as Parameters<typeof push>[3]);
+        return await push(ctx, config!, client, values as Parameters<typeof push>[3]);
       case 'pull':
-        return await pull(ctx, config, client, values as Parameters<typeof pull>[3]);
+        return await pull(ctx, config!, client, values as Parameters<typeof pull>[3]);
       case 'status':
         return await status(ctx, client);
       default:

@@ -1,0 +1,221 @@
+// `tms mcp`: a Model Context Protocol server on stdio, so that coding agents (Claude Code, Cursor,
+// Copilot, Zed...) read and write a project's translations. Every tool is one call of the HTTP API
+// with the caller's key: the server decides what that key may do. A delivery key (read-only, cached
+// files only) gets only the tools that read cached files. Nothing but protocol goes to stdout;
+// diagnostics go to stderr.
+import { readFileSync } from 'node:fs';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { CliError } from '../errors.ts';
+import type { Client } from '../client.ts';
+import { FORMAT_IDS } from '../formats.ts';
+
+export const MCP_HELP = `tms mcp: a Model Context Protocol server on stdio, for AI agents
+
+Run by an MCP client, not by hand. The server is --server, else TMS_SERVER, else tms.config.json's;
+the key is TMS_API_KEY (or --api-key). A delivery key (delivery_...) gets only the read tools.
+
+  Claude Code:  claude mcp add tms --env TMS_API_KEY=key_live_... -- npx tms mcp --server https://tms.example.com
+  Other clients: command "npx", args ["tms", "mcp", "--server", "<url>"], env {"TMS_API_KEY": "<key>"}
+
+Tools: list_keys, get_key, create_key, get_translations, set_translation, suggest_translations,
+translate_missing, import_file, export_file, publish, cache_status (a delivery key: get_manifest,
+get_cached_translations).`;
+
+const LANGUAGE = z.string().regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,4})?$/, 'a language code such as de or pt-BR').describe('Language code, e.g. "de" or "pt-BR"');
+const STATUS = z.enum(['draft', 'review', 'approved']);
+
+const text = (value: unknown): CallToolResult => ({ content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }] });
+const q = (params: Record<string, string | number | boolean | undefined>) => {
+  const entries: [string, string][] = Object.entries(params).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)] as [string, string]]));
+  return entries.length ? `?${new URLSearchParams(entries)}` : '';
+};
+const seg = encodeURIComponent;
+
+/** A tool's body: API errors (the CLI's explained messages) become tool errors the agent can read. */
+function tool<A>(run: (args: A) => Promise<CallToolResult>) {
+  return async (args: A): Promise<CallToolResult> => {
+    try {
+      return await run(args);
+    } catch (error) {
+      const message = error instanceof CliError ? error.message : `unexpected: ${(error as Error).message}`;
+      return { isError: true, content: [{ type: 'text', text: message }] };
+    }
+  };
+}
+
+export function createMcpServer(client: Client, apiKey: string): McpServer {
+  const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const server = new McpServer({ name: 'tms', version });
+  const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await client.request(method, path, {
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? new TextEncoder().encode(body) : new TextEncoder().encode(JSON.stringify(body)) }),
+      headers: { ...(body === undefined || typeof body === 'string' ? {} : { 'Content-Type': 'application/json' }), ...headers },
+    });
+    if (res.status === 204) return null;
+    const type = res.headers.get('content-type') ?? '';
+    return type.includes('json') ? res.json() : res.text();
+  };
+
+  if (apiKey.startsWith('delivery_')) {
+    server.registerTool(
+      'get_manifest',
+      { title: 'Published languages', description: 'The languages of the last published build, with their approved counts.', inputSchema: {}, annotations: { readOnlyHint: true } },
+      tool(async () => text(await send('GET', '/v1/cached/manifest'))),
+    );
+    server.registerTool(
+      'get_cached_translations',
+      {
+        title: 'Published translations',
+        description: "A language's published (approved) translations, or one group's, as apps read them.",
+        inputSchema: { language: LANGUAGE, group: z.string().optional() },
+        annotations: { readOnlyHint: true },
+      },
+      tool(async ({ language, group }: { language: string; group?: string }) =>
+        text(await send('GET', `/v1/cached/translations/${seg(language)}${group === undefined ? '' : `/${seg(group)}`}`)),
+      ),
+    );
+    return server;
+  }
+
+  server.registerTool(
+    'list_keys',
+    {
+      title: 'List keys',
+      description: 'Keys of the project, optionally searched (names and value text), filtered by group, by status in a language, or missing in a language; paginated with limit and cursor.',
+      inputSchema: {
+        search: z.string().optional(),
+        group: z.string().optional(),
+        missing: LANGUAGE.optional().describe('Only keys without a value in this language'),
+        language: LANGUAGE.optional().describe('With status: the language the status is about'),
+        status: STATUS.optional(),
+        limit: z.number().int().min(1).max(500).optional(),
+        cursor: z.string().optional(),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    tool(async (args: Record<string, string | number | undefined>) => text(await send('GET', `/v1/keys${q({ limit: 100, ...args })}`))),
+  );
+  server.registerTool(
+    'get_key',
+    { title: 'Get a key', description: 'One key by id.', inputSchema: { key_id: z.string().uuid() }, annotations: { readOnlyHint: true } },
+    tool(async ({ key_id }: { key_id: string }) => text(await send('GET', `/v1/keys/${seg(key_id)}`))),
+  );
+  server.registerTool(
+    'create_key',
+    {
+      title: 'Create a key',
+      description: 'A new translation key in a group (default "Default"), with an optional description for translators.',
+      inputSchema: { key: z.string().min(1), group_name: z.string().optional(), description: z.string().optional() },
+    },
+    tool(async (args: { key: string; group_name?: string; description?: string }) => text(await send('POST', '/v1/keys', args))),
+  );
+  server.registerTool(
+    'get_translations',
+    {
+      title: 'Read translations',
+      description: "Current values of a language (or one group), from the database: status approved by default, or draft, review or all.",
+      inputSchema: { language: LANGUAGE, group: z.string().optional(), status: z.enum(['approved', 'draft', 'review', 'all']).optional() },
+      annotations: { readOnlyHint: true },
+    },
+    tool(async ({ language, group, status }: { language: string; group?: string; status?: string }) =>
+      text(await send('GET', `/v1/translations/${seg(language)}${group === undefined ? '' : `/${seg(group)}`}${q({ status })}`)),
+    ),
+  );
+  server.registerTool(
+    'set_translation',
+    {
+      title: 'Write a value',
+      description: 'Create or overwrite the value of a key in a language (status draft unless given).',
+      inputSchema: { key_id: z.string().uuid(), language: LANGUAGE, value: z.string(), status: STATUS.optional() },
+    },
+    tool(async ({ key_id, language, ...body }: { key_id: string; language: string; value: string; status?: string }) =>
+      text(await send('PUT', `/v1/keys/${seg(key_id)}/translations/${seg(language)}`, body)),
+    ),
+  );
+  server.registerTool(
+    'suggest_translations',
+    {
+      title: 'Translation memory',
+      description: "What the team already approved for the same or a similar source text, with scores (1 = exact).",
+      inputSchema: { key_id: z.string().uuid(), language: LANGUAGE },
+      annotations: { readOnlyHint: true },
+    },
+    tool(async ({ key_id, language }: { key_id: string; language: string }) => text(await send('GET', `/v1/keys/${seg(key_id)}/suggestions/${seg(language)}`))),
+  );
+  server.registerTool(
+    'translate_missing',
+    {
+      title: 'Translate missing values',
+      description: "Fill a language's missing values: translation memory first (free), then the server's machine translation (translation units). Written as draft unless status says review.",
+      inputSchema: {
+        language: LANGUAGE,
+        keys: z.array(z.string().uuid()).optional(),
+        group: z.string().optional(),
+        status: z.enum(['draft', 'review']).optional(),
+        dry_run: z.boolean().optional(),
+      },
+    },
+    tool(async ({ language, ...body }: { language: string; keys?: string[]; group?: string; status?: string; dry_run?: boolean }) =>
+      text(await send('POST', `/v1/translate/${seg(language)}`, body)),
+    ),
+  );
+  server.registerTool(
+    'import_file',
+    {
+      title: 'Import a file',
+      description: `Import a translation file's content for one language (formats: ${FORMAT_IDS.join(', ')}); dry_run shows what would change.`,
+      inputSchema: {
+        language: LANGUAGE,
+        format: z.enum(FORMAT_IDS as [string, ...string[]]),
+        content: z.string().describe('The file as text'),
+        status: STATUS.optional(),
+        conflict: z.enum(['overwrite', 'keep', 'fail']).optional(),
+        dry_run: z.boolean().optional(),
+      },
+    },
+    tool(async ({ language, content, format, status, conflict, dry_run }: { language: string; format: string; content: string; status?: string; conflict?: string; dry_run?: boolean }) =>
+      text(await send('POST', `/v1/import/${seg(language)}${q({ format, status, conflict, dry_run })}`, content, { 'Content-Type': 'application/octet-stream' })),
+    ),
+  );
+  server.registerTool(
+    'export_file',
+    {
+      title: 'Export a file',
+      description: `A language as a translation file (formats: ${FORMAT_IDS.join(', ')}).`,
+      inputSchema: { language: LANGUAGE, format: z.enum(FORMAT_IDS as [string, ...string[]]), status: z.enum(['approved', 'draft', 'review', 'all']).optional() },
+      annotations: { readOnlyHint: true },
+    },
+    tool(async ({ language, format, status }: { language: string; format: string; status?: string }) =>
+      text(String(await send('GET', `/v1/export/${seg(language)}${q({ format, status })}`))),
+    ),
+  );
+  server.registerTool(
+    'publish',
+    { title: 'Publish', description: 'Rebuild the cached files apps read (the approved values).', inputSchema: {} },
+    tool(async () => text(await send('POST', '/v1/cache/rebuild'))),
+  );
+  server.registerTool(
+    'cache_status',
+    { title: 'Publish status', description: 'Whether the cached files are ready, when they were built, and whether a build is pending.', inputSchema: {}, annotations: { readOnlyHint: true } },
+    tool(async () => text(await send('GET', '/v1/cache/status'))),
+  );
+  return server;
+}
+
+/** Serves until the client closes stdin. */
+export async function mcp(client: Client, apiKey: string, io: { stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream }): Promise<number> {
+  const server = createMcpServer(client, apiKey);
+  const transport = new StdioServerTransport(io.stdin, io.stdout);
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    io.stdin.once('end', () => resolve());
+  });
+  await server.connect(transport);
+  io.stderr.write('tms mcp: serving on stdio\n');
+  await closed;
+  await server.close();
+  return 0;
+}
