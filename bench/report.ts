@@ -8,6 +8,7 @@ import type { RebuildRun } from './rebuild.ts';
 import type { Scenario, Target } from './scenarios.ts';
 import type { SeedReport } from './seed.ts';
 import type { FileRow, FilesReport } from './files.ts';
+import type { AssistantRow, AssistantsReport } from './assistants.ts';
 import { REPO_ROOT } from './server-process.ts';
 
 export type ScenarioRow = {
@@ -68,6 +69,8 @@ export type Report = {
   rebuilds: RebuildRow[];
   /** Imports and exports (bench/files.ts); null when the run skipped them (--only). */
   files: FilesReport | null;
+  /** Translation memory and machine translation (bench/assistants.ts); null when skipped (--only). */
+  assistants?: AssistantsReport | null;
   notes: string[];
 };
 
@@ -207,6 +210,19 @@ function filesLines(report: Report, table: (columns: typeof FILE_COLUMNS, rows: 
   ];
 }
 
+const ASSISTANT_COLUMNS: { title: string; right?: boolean; cell: (row: AssistantRow) => string }[] = [
+  { title: 'assistants', cell: (r) => r.name },
+  { title: 'figure', right: true, cell: (r) => (Number.isFinite(r.value) ? `${r.value.toLocaleString('en-US')} ${r.unit}` : '-') },
+  { title: 'p99 ms', right: true, cell: (r) => (r.p99 === undefined ? '-' : r.p99.toFixed(2)) },
+  { title: 'what', cell: (r) => r.failure ?? r.detail },
+  { title: 'target', cell: (r) => r.target },
+  { title: 'result', cell: (r) => (r.failure ? 'FAILED' : r.met === null ? '-' : r.met ? 'met' : 'MISSED') },
+];
+
+function assistantLines(report: Report, table: (columns: typeof ASSISTANT_COLUMNS, rows: AssistantRow[]) => string): string[] {
+  return report.assistants ? ['', table(ASSISTANT_COLUMNS, report.assistants.rows)] : [];
+}
+
 function textTable<R>(columns: { title: string; right?: boolean; cell: (row: R) => string }[], rows: R[]): string {
   const cells = rows.map((row) => columns.map((c) => c.cell(row)));
   const widths = columns.map((c, i) => Math.max(c.title.length, ...cells.map((r) => r[i]!.length)));
@@ -266,6 +282,7 @@ export function renderText(report: Report): string {
     '',
     textTable(REBUILD_COLUMNS, report.rebuilds),
     ...filesLines(report, textTable),
+    ...assistantLines(report, textTable),
     '',
     ...FOOTNOTES,
     ...report.notes.map((note) => `note: ${note}`),
@@ -282,6 +299,7 @@ export function renderMarkdown(report: Report): string {
     '',
     markdownTable(REBUILD_COLUMNS, report.rebuilds),
     ...filesLines(report, markdownTable),
+    ...assistantLines(report, markdownTable),
     '',
     ...[...FOOTNOTES, ...report.notes].map((line) => `- ${line}`),
     '',

@@ -18,6 +18,8 @@ import { describeMachine } from './machine.ts';
 import { runLoad, stopActiveLoad, type LoadRequest, type LoadSpec } from './measure.ts';
 import { timeRebuild, timeStandaloneBuild, type RebuildRun } from './rebuild.ts';
 import { measureFiles, type FilesReport } from './files.ts';
+import { measureAssistants, type AssistantsReport } from './assistants.ts';
+import { startMtEmulator } from '../test/support/mt-emulators.ts';
 import { ANALYZED_SUFFIX, evaluate, renderText, RESULTS_DIR, writeResults, type RebuildRow, type Report, type ScenarioRow } from './report.ts';
 import { SCENARIOS, type Scenario, type ScenarioContext } from './scenarios.ts';
 import { LARGE_SHAPE, seedDirect, seedThroughApi, STANDARD_SHAPE, type BenchProject, type SeedReport } from './seed.ts';
@@ -26,7 +28,8 @@ import { startService, type ServiceProcess } from './server-process.ts';
 const USAGE = `usage: npx tsx bench/run.ts [--duration <s>] [--warmup <s>] [--only <substring>] [--large] [--profile] [--analyze-first]
   --duration  seconds measured per scenario, for the service and again for the ceiling (default 5)
   --warmup    seconds of unrecorded load before each measurement (default 1)
-  --only      run only the load scenarios whose name contains this (the 10,000-key rebuild always runs; "files" for imports and exports)
+  --only      run only the load scenarios whose name contains this (the 10,000-key rebuild always runs; "files" for imports and exports;
+              "assistants" for translation memory and machine translation)
   --large     also time the rebuild of 100,000 keys x 10 languages (needs DATABASE_URL)
   --profile   run the service with --cpu-prof; profiles go to bench/results/profiles/
   --analyze-first  ANALYZE right after the seed, before any measurement (the old default). By default the
@@ -239,7 +242,11 @@ async function main(): Promise<number> {
 
     say(`starting the service (${mode})...`);
     const adminToken = `bench_${randomBytes(24).toString('base64url')}`;
-    const serviceOptions = { dataDir, adminToken, ...(db ? { databaseUrl: db.url } : {}), ...(profileDir ? { profileDir } : {}) };
+    // Machine translation against DeepL's protocol, emulated in this process (never the internet).
+    const mt = await startMtEmulator();
+    cleanup.add('stop the machine translation emulator', () => mt.close());
+    const mtEnv = { DEEPL_API_KEY: 'emulated-deepl-key:fx', DEEPL_API_URL: mt.url };
+    const serviceOptions = { dataDir, adminToken, env: mtEnv, ...(db ? { databaseUrl: db.url } : {}), ...(profileDir ? { profileDir } : {}) };
     let service = await startService(serviceOptions);
     cleanup.add('stop the service', () => service.stop());
     const ceiling = await startCeiling();
@@ -305,6 +312,11 @@ async function main(): Promise<number> {
       say('files: imports and exports...');
       fileReport = await measureFiles(mode, service, adminToken, project, seed.seconds, say);
     }
+    let assistants: AssistantsReport | null = null;
+    if (!interrupted && (!options.only || 'assistants'.includes(options.only))) {
+      say('assistants: translation memory and machine translation...');
+      assistants = await measureAssistants(service.url, adminToken, say);
+    }
 
     let largeSeed: SeedReport | null = null;
     if (options.large && !interrupted) {
@@ -350,6 +362,7 @@ async function main(): Promise<number> {
       scenarios: rows,
       rebuilds,
       files: fileReport,
+      assistants,
       notes,
     };
     await cleanup.run(); // stops the service first, so that a CPU profile is written before we report

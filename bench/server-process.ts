@@ -29,6 +29,8 @@ export type ServiceOptions = {
   /** Directory for --cpu-prof output; unset means no profiling. */
   profileDir?: string;
   startTimeoutMs?: number;
+  /** Extra settings (the emulated machine translation provider). */
+  env?: Record<string, string>;
 };
 
 // The service's own settings come from us alone: a stray S3_BUCKET or SQS_QUEUE_URL in the caller's
@@ -56,6 +58,7 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
     LOG_REQUESTS: 'false',
     NODE_ENV: 'production',
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+    ...options.env,
   });
   const nodeArgs = ['--import', 'tsx'];
   if (options.profileDir) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${options.profileDir}`);
