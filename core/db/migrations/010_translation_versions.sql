@@ -1,0 +1,21 @@
+-- Optimistic concurrency on values (docs/decisions.md, "Keys API: search, bulk and versions"). Every
+-- value carries a version, its strong ETag; a write that names the version it read (If-Match) is
+-- refused with 412 when the value has changed since.
+--
+-- The version comes from one sequence, not a per-row counter: a value deleted and written again
+-- starts from a fresh number, so an ETag taken before the delete can never match the new value
+-- (a per-row counter would restart at 1 and match a text its holder never saw).
+create sequence translation_version_seq as bigint;
+
+alter table translations add column version bigint not null default nextval('translation_version_seq');
+
+-- A trigger, not each writer's SQL: every path that updates a value (the PUT, bulk status, imports,
+-- a revert from the history) moves the version, including paths written later.
+create function bump_translation_version() returns trigger language plpgsql as $$
+begin
+  new.version := nextval('translation_version_seq');
+  return new;
+end $$;
+
+create trigger translations_version before update on translations
+  for each row execute function bump_translation_version();
