@@ -10,10 +10,16 @@ create sequence translation_version_seq as bigint;
 alter table translations add column version bigint not null default nextval('translation_version_seq');
 
 -- A trigger, not each writer's SQL: every path that updates a value (the PUT, bulk status, imports,
--- a revert from the history) moves the version, including paths written later.
+-- a revert from the history) moves the version, including paths written later. A write that leaves
+-- text and status as they were keeps the version: a retried PUT answers what the first did, and
+-- another editor's If-Match still holds, since what they read is still what is there.
 create function bump_translation_version() returns trigger language plpgsql as $$
 begin
-  new.version := nextval('translation_version_seq');
+  if new.value is distinct from old.value or new.status is distinct from old.status then
+    new.version := nextval('translation_version_seq');
+  else
+    new.version := old.version;
+  end if;
   return new;
 end $$;
 
