@@ -49,7 +49,7 @@ describe('If-Match', () => {
     const { detail } = await stale.json();
     expect(detail).toMatchObject({
       code: 'PRECONDITION_FAILED',
-      conflicts: [{ key_id: keyId, language: 'de', expected: Number(seen.replaceAll('"', '')), current: (await ok.clone().json()).version }],
+      conflicts: [{ key_id: keyId, language: 'de', expected: Number(seen.replaceAll('"', '')), current: ((await ok.clone().json()) as { version: number }).version }],
     });
     expect(typeof detail.message).toBe('string');
     expect((await (await t.call(p.apiKey, 'GET', url)).json()).value).toBe('zwei');
