@@ -27,7 +27,8 @@ export const KeyFilterFields = {
 export const KeyFilter = v.strictObject(KeyFilterFields);
 export type KeyFilter = v.InferOutput<typeof KeyFilter>;
 
-// LIKE treats %, _ and \ specially: a search for "50%" means those characters.
+// LIKE treats %, _ and \ specially: a search for "50%" means those characters. Folded with
+// Postgres' lower() (in the query), the same function that folded the stored values.
 export const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
 
 type AnySql = Sql | TransactionSql;
@@ -36,11 +37,12 @@ type AnySql = Sql | TransactionSql;
  * The conditions on `k` (translation_keys) beyond "live key of the project", as one fragment.
  * `statusLanguages` widens `language` to several (the editor's shown languages).
  *
- * Search is a case-insensitive substring (ILIKE), without a trigram index: pg_trgm is not there on
- * every Postgres this runs on (the embedded PGlite loads no extension). The plan stays linear in the
+ * Search is a case-insensitive substring, without a trigram index: pg_trgm is not there on every
+ * Postgres this runs on (the embedded PGlite loads no extension). The plan stays linear in the
  * project's size instead: key names are checked on the rows the (project_id, key) index yields, and
- * values are scanned once per query through translations' project index into a hashed set of key
- * ids (the `in (select ...)` below), never probed once per key. docs/portal.md has the timings.
+ * values are scanned once per query into a hashed set of key ids (the `in (select ...)` below), never
+ * probed once per key, as a plain LIKE over value_folded, the value lower-cased when it was written
+ * (migration 010). docs/portal.md, "How the editor stays fast", has the timings.
  */
 export function keyFilterSql(sql: AnySql, projectId: string, filter: KeyFilter & { statusLanguages?: string[] | undefined }): postgres.Fragment {
   const parts: postgres.Fragment[] = [];
@@ -50,8 +52,8 @@ export function keyFilterSql(sql: AnySql, projectId: string, filter: KeyFilter &
   }
   if (filter.search) {
     const pattern = likePattern(filter.search);
-    parts.push(sql`and (k.key ilike ${pattern} or k.id in (
-      select t.key_id from translations t where t.project_id = ${projectId} and t.value ilike ${pattern}))`);
+    parts.push(sql`and (lower(k.key) like lower(${pattern}) or k.id in (
+      select t.key_id from translations t where t.project_id = ${projectId} and t.value_folded like lower(${pattern})))`);
   }
   const languages = filter.statusLanguages ?? (filter.language === undefined ? undefined : [filter.language]);
   if (filter.status !== undefined || languages !== undefined) {
