@@ -41,8 +41,8 @@ type AnySql = Sql | TransactionSql;
  * Postgres this runs on (the embedded PGlite loads no extension). The plan stays linear in the
  * project's size instead: key names are checked on the rows the (project_id, key) index yields, and
  * values are scanned once per query into a hashed set of key ids (the `in (select ...)` below), never
- * probed once per key, as a plain LIKE over value_folded, the value lower-cased when it was written
- * (migration 010). docs/portal.md, "How the editor stays fast", has the timings.
+ * probed once per key, as a plain LIKE over value_folded and key_folded, the text lower-cased when
+ * it was written (migration 010). docs/portal.md, "How the editor stays fast", has the timings.
  */
 export function keyFilterSql(sql: AnySql, projectId: string, filter: KeyFilter & { statusLanguages?: string[] | undefined }): postgres.Fragment {
   const parts: postgres.Fragment[] = [];
@@ -52,7 +52,7 @@ export function keyFilterSql(sql: AnySql, projectId: string, filter: KeyFilter &
   }
   if (filter.search) {
     const pattern = likePattern(filter.search);
-    parts.push(sql`and (lower(k.key) like lower(${pattern}) or k.id in (
+    parts.push(sql`and (k.key_folded like lower(${pattern}) or k.id in (
       select t.key_id from translations t where t.project_id = ${projectId} and t.value_folded like lower(${pattern})))`);
   }
   const languages = filter.statusLanguages ?? (filter.language === undefined ? undefined : [filter.language]);

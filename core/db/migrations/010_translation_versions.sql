@@ -30,6 +30,8 @@ create trigger translations_version before update on translations
 -- No index can serve "%text%" without pg_trgm, which not every Postgres this runs on has (the
 -- embedded PGlite loads no extension), so the search scans the project's values once. Lower-casing
 -- 50,000 values per search was most of its time (ILIKE folds both sides of every comparison); this
--- column is folded once, when the value is written, and the scan is a plain LIKE over it. Measured
+-- column is folded once, when the value is written, and the scan is a plain LIKE over it (key names
+-- alike: the listing reads them from the live-name index's rows). Measured
 -- in docs/portal.md, "How the editor stays fast".
 alter table translations add column value_folded text generated always as (lower(value)) stored;
+alter table translation_keys add column key_folded text generated always as (lower(key)) stored;
