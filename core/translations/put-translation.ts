@@ -30,6 +30,7 @@ export const putTranslation = useCase(
   async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<TranslationValue> => {
     assertOutsideTransaction(deps);
     const { projectId, keyId, language, actor } = input;
+    const { sql } = deps;
     let row: Row | undefined;
     try {
       [row] = await deps.sql<Row[]>`
@@ -41,18 +42,24 @@ export const putTranslation = useCase(
         ), previous as (
           select jsonb_build_object('value', value, 'status', status) as before, version
           from translations where key_id = ${keyId} and language = ${language} and project_id = ${projectId}
-        ), written as (
-          -- With If-Match, the insert needs a matching previous value (there is none: nothing
-          -- inserted) and the update re-checks the row it locked, so a write committed meanwhile
-          -- is never overwritten.
+        ), written as (${
+          input.ifMatch === undefined
+            ? sql`
           insert into translations (key_id, project_id, language, value, status)
           select live_key.id, live_key.project_id, registered.code, ${input.value}::text, ${input.status}::text
           from live_key, registered
-          where ${versionGuard(deps.sql, input.ifMatch, deps.sql`(select version from previous)`)}
           on conflict (key_id, language) do update
             set value = excluded.value, status = excluded.status, updated_at = now()
-            where ${versionGuard(deps.sql, input.ifMatch, deps.sql`translations.version`)}
-          returning project_id, value, status, version
+          returning project_id, value, status, version`
+            : // With If-Match only an update: it re-checks the version on the row it locked (a write
+              // committed meanwhile moved it), and a value deleted meanwhile is not created again.
+              sql`
+          update translations t set value = ${input.value}::text, status = ${input.status}::text, updated_at = now()
+          from live_key, registered
+          where t.key_id = live_key.id and t.language = registered.code and t.project_id = ${projectId}
+            and ${versionGuard(sql, input.ifMatch, sql`t.version`)}
+          returning t.project_id, t.value, t.status, t.version`
+        }
         ), event as (
           insert into domain_events (type, project_id, actor_type, actor_id, entity_type, entity_id, before, after)
           select 'translation.written', written.project_id, ${actor.type}, ${actorId(actor)}, 'translation',

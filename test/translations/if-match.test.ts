@@ -74,6 +74,27 @@ describe('If-Match', () => {
     expect((await t.call(p.apiKey, 'PUT', url.replace('/de', '/fr'), { value: 'x' }, { 'If-Match': '*' })).status).toBe(404);
   });
 
+  it('a value deleted since it was read is not created again by a conditional PUT, even racing the delete', async () => {
+    const { p, url } = await oneKey();
+    const tag = etagOf(await t.call(p.apiKey, 'PUT', url, { value: 'eins' }))!;
+    expect((await t.call(p.apiKey, 'DELETE', url)).status).toBe(204);
+    const res = await t.call(p.apiKey, 'PUT', url, { value: 'zwei' }, { 'If-Match': tag });
+    expect(res.status).toBe(412);
+    expect((await res.json()).detail.conflicts[0].current).toBeNull();
+    expect((await t.call(p.apiKey, 'GET', url)).status).toBe(404);
+    for (let round = 0; round < 5; round++) {
+      const current = etagOf(await t.call(p.apiKey, 'PUT', url, { value: `r${round}` }))!;
+      const [put, del] = await Promise.all([
+        t.call(p.apiKey, 'PUT', url, { value: 'conditional' }, { 'If-Match': current }),
+        t.call(p.apiKey, 'DELETE', url),
+      ]);
+      expect(del.status).toBe(204);
+      // Either the PUT came first (then the DELETE removed it) or it met no value: never a value afterwards.
+      expect([200, 412]).toContain(put.status);
+      expect((await t.call(p.apiKey, 'GET', url)).status).toBe(404);
+    }
+  });
+
   it('DELETE with a stale ETag is 412 and the value stays; with the current one it goes; without If-Match unchanged', async () => {
     const { p, url } = await oneKey();
     const first = etagOf(await t.call(p.apiKey, 'PUT', url, { value: 'eins' }))!;
