@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 
 export const PORTAL_CSS = `
 :root{--bg:#f7f7f5;--fg:#1d1d1f;--muted:#5b5b63;--line:#d9d9de;--card:#fff;--accent:#1f57c3;--accent-fg:#fff;--danger:#b3261e;--ok:#17623a;
---draft:#6b6b73;--review:#8a5a00;--approved:#17623a;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-size:16px;line-height:1.5}
+--draft:#52525a;--review:#8a5a00;--approved:#17623a;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-size:16px;line-height:1.5}
 *{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--fg)}
 a{color:var(--accent)}a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible,summary:focus-visible{outline:3px solid #f5a623;outline-offset:2px}
 .skip{position:absolute;left:-999px}.skip:focus{left:8px;top:8px;background:#fff;padding:8px;z-index:10}
