@@ -572,7 +572,7 @@ async function renderEditor(c: C, a: ProjectAccess, q: URLSearchParams, formErro
 }
 
 /**
- * Runs an editor form's use-case; an AppError (other than "not yours") shows the editor again, as the
+ * Runs an editor form's use-case; an AppError about the input shows the editor again, as the
  * form was sent from, with the message next to the field it is about (the validation issue's field,
  * else `field`), so the user can correct it where they typed it.
  */
@@ -581,7 +581,8 @@ async function orEditorError<T>(c: C, a: ProjectAccess, returnTo: string | undef
     return await work();
   } catch (thrown) {
     const error = toDomainError(thrown);
-    if (!(error instanceof AppError) || error.code === 'forbidden' || error.code === 'dependency') throw thrown;
+    // Not yours, gone, or down: the error page says so; there is no field to show it at.
+    if (!(error instanceof AppError) || error.code === 'forbidden' || error.code === 'not_found' || error.code === 'dependency') throw thrown;
     const loc = error.code === 'validation' ? error.issues?.[0]?.loc[0] : undefined;
     const named = typeof loc === 'string' ? ({ newName: 'new_name', key_ids: 'action' } as Record<string, string>)[loc] ?? loc : field;
     const message = error.code === 'validation' && error.issues?.length ? error.issues.map((i) => i.msg).join('; ') : error.message;
