@@ -16,10 +16,14 @@ export default $config({
     };
   },
   async run() {
-    // One runtime for every Lambda in the app, including the queue subscriber.
+    // One runtime for every Lambda in the app, including the queue subscriber, and the packages no
+    // Lambda bundles (functions/catalogue.ts, NEVER_BUNDLED: imports that never run).
+    const { NEVER_BUNDLED } = await import('./functions/catalogue.ts');
     $transform(sst.aws.Function, (args) => {
       args.runtime ??= 'nodejs22.x';
       args.architecture ??= 'arm64';
+      // No stack sets `nodejs` itself; one that does must add NEVER_BUNDLED to its esbuild externals.
+      args.nodejs ??= { esbuild: { external: [...NEVER_BUNDLED] } };
     });
 
     await import('./stacks/secrets.ts');

@@ -25,7 +25,9 @@ export type AppErrorCode =
   /** A dependency (the database) cannot be reached. */
   | 'dependency'
   /** A third-party service the request relies on (a machine translation provider) failed or refused. */
-  | 'upstream';
+  | 'upstream'
+  /** A conditional write (If-Match, expected versions) found values changed since; data: PreconditionFailedData. */
+  | 'precondition_failed';
 
 export type QuotaExceededData = {
   code: 'QUOTA_EXCEEDED';
@@ -48,6 +50,12 @@ export class AppError<D = unknown> extends Error {
     this.data = extra.data;
   }
 }
+
+/** One value a conditional write expected at a version it no longer has (current: null when it is gone). */
+export type VersionConflict = { key_id: string; language: string; expected: number | '*'; current: number | null };
+export type PreconditionFailedData = { code: 'PRECONDITION_FAILED'; message: string; conflicts: VersionConflict[] };
+export const preconditionFailed = (message: string, conflicts: VersionConflict[]) =>
+  new AppError<PreconditionFailedData>('precondition_failed', message, { data: { code: 'PRECONDITION_FAILED', message, conflicts } });
 
 export const notFound = (message: string) => new AppError('not_found', message);
 export const conflict = (message: string) => new AppError('conflict', message);

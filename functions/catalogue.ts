@@ -35,6 +35,14 @@ export type CatalogueEntry = {
   purpose: string;
 };
 
+/**
+ * Packages no Lambda bundles. hono-openapi's schema converters import zod's lazily, for zod schemas,
+ * which this code never has (every schema is valibot); the CLI's MCP SDK puts zod in node_modules,
+ * where esbuild would otherwise find and bundle it (about 470 KB per function). Left as imports
+ * that never run. sst.config.ts and scripts/bundle.ts both pass this to esbuild.
+ */
+export const NEVER_BUNDLED = ['zod', 'zod/*', 'zod-to-json-schema', 'zod-openapi', 'zod-openapi/*'];
+
 // Budgets: each function's measured size (`npm run bundle:check`) plus about 25%, so that ordinary
 // growth passes and an SDK or a format library pulled in by accident fails. See docs/deploy.md.
 export const CATALOGUE = [

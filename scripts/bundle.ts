@@ -4,7 +4,7 @@
 // How it ships: SST bundles each `handler` of stacks/api.ts and stacks/queue.ts with esbuild, minified
 // ESM for Node, with a banner that defines `require` for CommonJS dependencies. This script uses the
 // same settings (below, in bundleOne), so sizes and import times here are what Lambda loads. Nothing is external except
-// Node's built-ins: the AWS SDK is bundled rather than taken from the Lambda runtime, so that the
+// Node's built-ins and NEVER_BUNDLED (functions/catalogue.ts: zod's lazy imports that never run): the AWS SDK is bundled rather than taken from the Lambda runtime, so that the
 // version deployed is the version tested (the runtime's copy changes under us without notice), and
 // so that tree shaking keeps only the commands we send. See docs/deploy.md, "Bundles".
 //
@@ -15,7 +15,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
-import { CATALOGUE, entryFileOf, type Port } from '../functions/catalogue.ts';
+import { CATALOGUE, entryFileOf, NEVER_BUNDLED, type Port } from '../functions/catalogue.ts';
 
 type Sdk = 's3' | 'sqs' | 'upstash';
 
@@ -204,6 +204,7 @@ async function bundleOne(name: string, fn: LambdaFunction): Promise<Report> {
     target: 'esnext',
     mainFields: ['module', 'main'],
     banner: { js: banner },
+    external: NEVER_BUNDLED,
     metafile: true,
     logLevel: 'warning',
   });

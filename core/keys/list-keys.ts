@@ -1,20 +1,38 @@
 import type { Deps } from '../deps.ts';
 import { isoUtc } from '../db/iso-timestamp.ts';
 import { useCase } from '../use-case.ts';
-import { isGroupName } from '../validation.ts';
-import { ListKeysCommand, type KeyItem, type KeyList } from './schemas.ts';
+import { keyFilterSql } from './key-filter.ts';
+import { decodeCursor, encodeCursor } from './key-cursor.ts';
+import { LIST_LIMIT_DEFAULT, ListKeysCommand, type KeyItem, type KeyList } from './schemas.ts';
 
-/** Live keys of the project, ordered by key name; optionally one group's. */
-export const listKeys = useCase(ListKeysCommand, async (deps: Pick<Deps, 'sql'>, { projectId, group }): Promise<KeyList> => {
-  // A filter that could never be a group name (NUL, bad characters, too long) matches no key.
-  if (group !== undefined && !isGroupName(group)) return { project_id: projectId, keys: [], count: 0 };
+/**
+ * Live keys of the project in name order (then id), filtered (key-filter.ts). With a limit or a
+ * cursor, one page and the cursor of the next; with neither, every match, as the spec lists them.
+ * The page walks the (project_id, key) index of live keys from the cursor on: page 200 of a
+ * 10,000-key project costs what page 1 does (no OFFSET, no count of everything).
+ */
+export const listKeys = useCase(ListKeysCommand, async (deps: Pick<Deps, 'sql'>, input): Promise<KeyList> => {
   const { sql } = deps;
+  const { projectId } = input;
+  const paged = input.limit !== undefined || input.cursor !== undefined;
+  const limit = input.limit ?? LIST_LIMIT_DEFAULT;
+  const after = input.cursor === undefined ? null : decodeCursor(input.cursor);
   const rows = await sql<KeyItem[]>`
-    select id, key, group_name, description,
-           ${isoUtc(sql, 'created_at')} as created_at, ${isoUtc(sql, 'updated_at')} as updated_at
-    from translation_keys
-    where project_id = ${projectId} and deleted_at is null
-      ${group === undefined ? sql`` : sql`and group_name = ${group}`}
-    order by key`;
-  return { project_id: projectId, keys: rows, count: rows.length };
+    select k.id, k.key, k.group_name, k.description,
+           ${isoUtc(sql, 'k.created_at')} as created_at, ${isoUtc(sql, 'k.updated_at')} as updated_at
+    from translation_keys k
+    where k.project_id = ${projectId} and k.deleted_at is null
+      ${after === null ? sql`` : sql`and k.key >= ${after.key} and (k.key, k.id) > (${after.key}, ${after.id}::uuid)`}
+      ${keyFilterSql(sql, projectId, input)}
+    order by k.key, k.id
+    ${paged ? sql`limit ${limit + 1}` : sql``}`;
+  if (!paged) return { project_id: projectId, keys: rows, count: rows.length };
+  const keys = rows.slice(0, limit);
+  const last = keys.at(-1);
+  return {
+    project_id: projectId,
+    keys,
+    count: keys.length,
+    next_cursor: rows.length > limit && last ? encodeCursor(last) : null,
+  };
 });

@@ -1,6 +1,9 @@
 import * as v from 'valibot';
 import { GroupName, KeyName, storableText, Uuid } from '../validation.ts';
 import { InProject, WriteInProject } from '../commands.ts';
+import { LanguageCode } from '../languages/language-code.ts';
+import { KeyFilterFields } from './key-filter.ts';
+import { Cursor } from './key-cursor.ts';
 
 export const DEFAULT_GROUP = 'Default';
 
@@ -19,16 +22,47 @@ const someChange = <T extends { group_name?: unknown; description?: unknown }>()
 export const UpdateKeyInput = v.pipe(v.strictObject(UpdateKeyFields), someChange());
 export type UpdateKeyInput = v.InferOutput<typeof UpdateKeyInput>;
 
-// Query strings tolerate unknown parameters (cache busters, tracing); only known ones are checked.
-export const ListKeysQuery = v.object({ group: v.optional(v.string('group must be given once')) });
+export const LIST_LIMIT_MAX = 500;
+export const LIST_LIMIT_DEFAULT = 100;
+const Limit = v.pipe(v.number(), v.integer('limit must be an integer'), v.minValue(1, 'limit must be 1 to 500'), v.maxValue(LIST_LIMIT_MAX, 'limit must be 1 to 500'));
+
+/**
+ * GET /v1/keys's query. Unlike the other query strings (which tolerate cache busters), this one
+ * refuses a parameter it does not know with a 422 naming it: a misspelt filter (?serach=) that
+ * silently listed every key would be taken for an answer, and a bulk action over it could follow.
+ */
+export const ListKeysQuery = v.strictObject({
+  ...KeyFilterFields,
+  limit: v.optional(
+    v.pipe(
+      v.string('limit must be given once'),
+      v.regex(/^\d{1,4}$/, 'limit must be an integer from 1 to 500'),
+      v.transform(Number),
+      Limit,
+    ),
+  ),
+  cursor: v.optional(Cursor),
+});
 
 // Use-case inputs: the HTTP body's fields plus the project and, for writes, the actor.
 export const CreateKeyCommand = v.object({ ...WriteInProject, ...CreateKeyInput.entries });
 export const UpdateKeyCommand = v.pipe(v.object({ ...WriteInProject, keyId: Uuid, ...UpdateKeyFields }), someChange());
+/** One key, by id, for reading. */
+export const GetKeyCommand = v.object({ ...InProject, keyId: Uuid });
 /** Delete and restore: one key, by id. */
 export const KeyCommand = v.object({ ...WriteInProject, keyId: Uuid });
-/** A group filter that could never name a group matches no key (not a validation error). */
-export const ListKeysCommand = v.object({ ...InProject, group: v.optional(v.string()) });
+/**
+ * The listing: a filter (a group filter that could never name a group matches no key, not a
+ * validation error), and a page when limit or cursor is given; neither keeps the spec's whole list.
+ */
+export const ListKeysCommand = v.object({
+  ...InProject,
+  ...KeyFilterFields,
+  /** The editor's shown languages, for its status filter (the API's is `language`). */
+  statusLanguages: v.optional(v.pipe(v.array(LanguageCode), v.maxLength(50))),
+  limit: v.optional(Limit),
+  cursor: v.optional(Cursor),
+});
 
 /** A key as created or restored. */
 export const KeyRecord = v.object({
@@ -50,7 +84,13 @@ export const KeyItem = v.object({
 });
 export type KeyItem = v.InferOutput<typeof KeyItem>;
 
-export const KeyList = v.object({ project_id: Uuid, keys: v.array(KeyItem), count: v.number() });
+export const KeyList = v.object({
+  project_id: Uuid,
+  keys: v.array(KeyItem),
+  count: v.number(),
+  /** Only on a page (limit or cursor asked): the cursor of the next page, null on the last one. */
+  next_cursor: v.optional(v.nullable(v.string())),
+});
 export type KeyList = v.InferOutput<typeof KeyList>;
 
 export const UpdatedKey = v.object({ id: Uuid, project_id: Uuid, updated: v.literal(true), group_name: v.string() });

@@ -5,10 +5,11 @@ import { assertOutsideTransaction, published } from '../db/transaction.ts';
 import { useCase } from '../use-case.ts';
 import { keyNotFound } from '../keys/update-key.ts';
 import { DeleteTranslationCommand, type TranslationStatus } from './schemas.ts';
+import { ifMatchFailed, versionGuard } from './if-match.ts';
 
 export const translationNotFound = (language: string) => notFound(`This key has no '${language}' translation`);
 
-type Row = { key_found: boolean; value: string | null; status: TranslationStatus | null; event_id: string | null };
+type Row = { key_found: boolean; value: string | null; status: TranslationStatus | null; event_id: string | null; current_version: string | null };
 
 /** Permanently deletes one value of a live key of the project: one statement with its event, like the PUT. */
 export const deleteTranslation = useCase(DeleteTranslationCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<void> => {
@@ -21,6 +22,7 @@ export const deleteTranslation = useCase(DeleteTranslationCommand, async (deps: 
     ), removed as (
       delete from translations t using live_key
       where t.key_id = live_key.id and t.language = ${language} and t.project_id = ${projectId}
+        and ${versionGuard(deps.sql, input.ifMatch, deps.sql`t.version`)}
       returning t.value, t.status
     ), event as (
       insert into domain_events (type, project_id, actor_type, actor_id, entity_type, entity_id, before)
@@ -29,10 +31,15 @@ export const deleteTranslation = useCase(DeleteTranslationCommand, async (deps: 
       from removed
       returning id
     )
-    select exists (select 1 from live_key) as key_found, removed.value, removed.status, (select id from event) as event_id
+    select exists (select 1 from live_key) as key_found, removed.value, removed.status, (select id from event) as event_id,
+           (select version::text from translations where key_id = ${keyId} and language = ${language} and project_id = ${projectId}) as current_version
     from (select 1) as one left join removed on true`;
   if (!row?.key_found) throw keyNotFound();
-  if (row.value === null) throw translationNotFound(language);
+  if (row.value === null) {
+    // A value that is there but at another version than If-Match names: 412; no value at all: 404.
+    if (input.ifMatch !== undefined && row.current_version !== null) throw ifMatchFailed(keyId, language, input.ifMatch, Number(row.current_version));
+    throw translationNotFound(language);
+  }
   await published(deps, [
     {
       id: Number(row.event_id),

@@ -5,6 +5,7 @@ import { useCase } from '../use-case.ts';
 import { keyNotFound } from '../keys/update-key.ts';
 import { languageNotRegistered } from '../languages/remove-language.ts';
 import { PutTranslationCommand, type TranslationStatus, type TranslationValue } from './schemas.ts';
+import { ifMatchFailed, versionGuard } from './if-match.ts';
 
 type Row = {
   key_found: boolean;
@@ -14,6 +15,8 @@ type Row = {
   status: TranslationStatus | null;
   event_id: string | null;
   before: { value: string; status: TranslationStatus } | null;
+  version: string | null;
+  previous_version: string | null;
 };
 
 /**
@@ -27,6 +30,7 @@ export const putTranslation = useCase(
   async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<TranslationValue> => {
     assertOutsideTransaction(deps);
     const { projectId, keyId, language, actor } = input;
+    const { sql } = deps;
     let row: Row | undefined;
     try {
       [row] = await deps.sql<Row[]>`
@@ -36,15 +40,26 @@ export const putTranslation = useCase(
         ), registered as (
           select code from project_languages where project_id = ${projectId} and code = ${language}
         ), previous as (
-          select jsonb_build_object('value', value, 'status', status) as before
+          select jsonb_build_object('value', value, 'status', status) as before, version
           from translations where key_id = ${keyId} and language = ${language} and project_id = ${projectId}
-        ), written as (
+        ), written as (${
+          input.ifMatch === undefined
+            ? sql`
           insert into translations (key_id, project_id, language, value, status)
           select live_key.id, live_key.project_id, registered.code, ${input.value}::text, ${input.status}::text
           from live_key, registered
           on conflict (key_id, language) do update
             set value = excluded.value, status = excluded.status, updated_at = now()
-          returning project_id, value, status
+          returning project_id, value, status, version`
+            : // With If-Match only an update: it re-checks the version on the row it locked (a write
+              // committed meanwhile moved it), and a value deleted meanwhile is not created again.
+              sql`
+          update translations t set value = ${input.value}::text, status = ${input.status}::text, updated_at = now()
+          from live_key, registered
+          where t.key_id = live_key.id and t.language = registered.code and t.project_id = ${projectId}
+            and ${versionGuard(sql, input.ifMatch, sql`t.version`)}
+          returning t.project_id, t.value, t.status, t.version`
+        }
         ), event as (
           insert into domain_events (type, project_id, actor_type, actor_id, entity_type, entity_id, before, after)
           select 'translation.written', written.project_id, ${actor.type}, ${actorId(actor)}, 'translation',
@@ -56,7 +71,8 @@ export const putTranslation = useCase(
         select exists (select 1 from live_key) as key_found,
                exists (select 1 from registered) as language_found,
                written.project_id, written.value, written.status,
-               (select id from event) as event_id, (select before from previous) as before
+               (select id from event) as event_id, (select before from previous) as before,
+               written.version::text as version, (select version from previous)::text as previous_version
         from (select 1) as one left join written on true`;
     } catch (error) {
       // The guard read a snapshot: a language removed (or a project deleted) between that snapshot
@@ -68,7 +84,11 @@ export const putTranslation = useCase(
       throw error;
     }
     if (!row?.key_found) throw keyNotFound();
-    if (!row.language_found || row.value === null || row.status === null || row.project_id === null) {
+    if (!row.language_found) throw languageNotRegistered(language);
+    if (row.value === null && input.ifMatch !== undefined) {
+      throw ifMatchFailed(keyId, language, input.ifMatch, row.previous_version === null ? null : Number(row.previous_version));
+    }
+    if (row.value === null || row.status === null || row.project_id === null) {
       throw languageNotRegistered(language);
     }
     const after = { value: row.value, status: row.status };
@@ -83,6 +103,6 @@ export const putTranslation = useCase(
         after,
       },
     ]);
-    return { key_id: keyId, language, value: row.value, status: row.status, project_id: row.project_id };
+    return { key_id: keyId, language, value: row.value, status: row.status, project_id: row.project_id, version: Number(row.version) };
   },
 );

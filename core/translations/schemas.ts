@@ -24,8 +24,21 @@ export type PutTranslationInput = v.InferOutput<typeof PutTranslationInput>;
 
 // Use-case inputs. Group and key names of reads are any string: a name that could never exist has
 // no value (404), which is the answer a reader needs, not a validation error.
-export const PutTranslationCommand = v.object({ ...WriteInProject, keyId: Uuid, language: LanguageCode, ...PutTranslationInput.entries });
-export const DeleteTranslationCommand = v.object({ ...WriteInProject, keyId: Uuid, language: LanguageCode });
+/**
+ * A write's If-Match, parsed (functions/http/if-match.ts): '*' (the value must exist) or the versions
+ * the caller accepts (an empty list matches nothing). Absent: the write is unconditional.
+ */
+export const IfMatch = v.union([v.literal('*'), v.array(v.pipe(v.number(), v.integer(), v.minValue(0)))]);
+export type IfMatch = v.InferOutput<typeof IfMatch>;
+export const PutTranslationCommand = v.object({
+  ...WriteInProject,
+  keyId: Uuid,
+  language: LanguageCode,
+  ...PutTranslationInput.entries,
+  ifMatch: v.optional(IfMatch),
+});
+export const DeleteTranslationCommand = v.object({ ...WriteInProject, keyId: Uuid, language: LanguageCode, ifMatch: v.optional(IfMatch) });
+export const GetTranslationCommand = v.object({ ...InProject, keyId: Uuid, language: LanguageCode });
 const ReadFilter = { status: v.optional(StatusFilter, 'approved') };
 export const ReadLanguageCommand = v.object({ ...InProject, language: LanguageCode, ...ReadFilter });
 export const ReadGroupCommand = v.object({ ...InProject, language: LanguageCode, group: v.string(), ...ReadFilter });
@@ -37,6 +50,8 @@ export const TranslationValue = v.object({
   value: v.string(),
   status: TranslationStatus,
   project_id: Uuid,
+  /** Changes with every write of this value: its ETag, for If-Match (docs/decisions.md). */
+  version: v.number(),
 });
 export type TranslationValue = v.InferOutput<typeof TranslationValue>;
 

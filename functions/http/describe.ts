@@ -8,7 +8,7 @@
 import { describeRoute, resolver, uniqueSymbol, type DescribeRouteOptions, type GenerateSpecOptions } from 'hono-openapi';
 import type { MiddlewareHandler } from 'hono';
 import * as v from 'valibot';
-import type { QuotaExceededData, ValidationIssue as CoreValidationIssue } from '../../core/errors.ts';
+import type { PreconditionFailedData, QuotaExceededData, ValidationIssue as CoreValidationIssue } from '../../core/errors.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The error envelope (spec section 7): detail is a string, the 422 issues, or the quota's object.
@@ -29,11 +29,28 @@ const QuotaExceeded = v.pipe(
   v.metadata({ ref: 'QuotaExceeded', description: "The monthly translation-unit quota's 402 detail." }),
 );
 
+const PreconditionFailed = v.pipe(
+  v.object({
+    code: v.literal('PRECONDITION_FAILED'),
+    message: v.string(),
+    conflicts: v.array(
+      v.object({
+        key_id: v.string(),
+        language: v.string(),
+        expected: v.union([v.number(), v.literal('*')]),
+        current: v.nullable(v.number()),
+      }),
+    ),
+  }),
+  v.metadata({ ref: 'PreconditionFailed', description: "412's detail: the values whose version is not the one expected (current: null when gone)." }),
+);
+
 const ErrorEnvelope = v.pipe(
-  v.object({ detail: v.union([v.string(), v.array(ValidationIssue), QuotaExceeded]) }),
+  v.object({ detail: v.union([v.string(), v.array(ValidationIssue), QuotaExceeded, PreconditionFailed]) }),
   v.metadata({
     ref: 'Error',
-    description: 'Every error: detail is a message, the list of validation issues (422), or the quota object (402 QUOTA_EXCEEDED).',
+    description:
+      'Every error: detail is a message, the list of validation issues (422), the quota object (402 QUOTA_EXCEEDED) or the version conflicts (412 PRECONDITION_FAILED).',
   }),
 );
 
@@ -41,8 +58,10 @@ const ErrorEnvelope = v.pipe(
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sameIssue: Same<v.InferOutput<typeof ValidationIssue>, CoreValidationIssue> = true;
 const sameQuota: Same<v.InferOutput<typeof QuotaExceeded>, QuotaExceededData> = true;
+const samePrecondition: Same<v.InferOutput<typeof PreconditionFailed>, PreconditionFailedData> = true;
 void sameIssue;
 void sameQuota;
+void samePrecondition;
 
 // ---------------------------------------------------------------------------------------------
 // Shared parts of the document: responses, headers and parameters the operations refer to.
@@ -52,7 +71,10 @@ const errorContent = { 'application/json': { schema: resolver(ErrorEnvelope) } }
 const header = (description: string, schema: object = { type: 'string' }) => ({ description, schema });
 
 const HEADERS = {
-  ETag: header('Strong validator of the body: send it back in If-None-Match to get a 304 while it is current.'),
+  ETag: header(
+    'Strong validator. Of the body on cached reads: send it back in If-None-Match to get a 304 while it is current. ' +
+      "Of a translation value's version on its reads and writes: send it back in If-Match so that a write never overwrites a change made meanwhile.",
+  ),
   'Cache-Control': header('How long a client or edge cache may keep the answer.'),
   'Last-Modified': header('When the cache build that made this body was published (HTTP date).'),
   Vary: header('Request headers the body depends on: Accept-Encoding, X-API-Key.'),
@@ -73,6 +95,10 @@ const ERRORS = {
   403: { name: 'Forbidden', description: 'The API key belongs to another project than X-Project-Id names' },
   404: { name: 'NotFound', description: 'Not found, or not in this project' },
   409: { name: 'Conflict', description: 'Conflicts with what exists (a duplicate name, a rename target in use)' },
+  412: {
+    name: 'PreconditionFailed',
+    description: 'If-Match (or expected_versions) names a version the value no longer has: nothing was written (detail: PreconditionFailed)',
+  },
   413: { name: 'TooLarge', description: 'Request body over the limit: 1 MiB for JSON bodies, 10 MiB for file imports' },
   415: { name: 'UnsupportedMediaType', description: 'The body is not application/json (an operation that takes no body accepts none, or {})' },
   422: { name: 'ValidationFailed', description: 'Invalid path, query or body, or a body field the operation does not take (detail: the list of issues)' },
@@ -112,6 +138,15 @@ const PARAMETERS = {
       'within 24 hours gets the first success again (with Idempotent-Replayed: true) instead of doing the work twice; the same key with ' +
       'another method, path or body is a 422. Refusals and failures are not kept: a retry runs again.',
     schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+  },
+  IfMatch: {
+    in: 'header',
+    name: 'If-Match',
+    required: false,
+    description:
+      'Optional: the ETag of the value as you read it ("42", from its GET, PUT or a listing of versions), or *. The write happens only if the value ' +
+      'is still at that version (or, for *, exists); otherwise 412 and nothing is written. Without it the write is unconditional.',
+    schema: { type: 'string' },
   },
   IfNoneMatch: {
     in: 'header',

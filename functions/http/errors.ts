@@ -38,6 +38,8 @@ export function statusOf(code: AppErrorCode): ContentfulStatusCode {
       return 500;
     case 'upstream':
       return 502;
+    case 'precondition_failed':
+      return 412;
   }
 }
 
@@ -55,6 +57,7 @@ function headersOf(error: AppError): Record<string, string> | undefined {
 function detailOf(error: AppError): unknown {
   if (error.code === 'validation' && error.issues) return error.issues;
   if (error.code === 'quota_exceeded' && error.data) return error.data;
+  if (error.code === 'precondition_failed' && error.data) return error.data;
   return error.message;
 }
 

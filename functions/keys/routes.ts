@@ -7,8 +7,12 @@ import { KeyIdParam } from '../http/params.ts';
 import { noBody, requireJsonBody, validBody, validParams, validQuery } from '../http/validate.ts';
 import { routeGroup } from '../http/route-group.ts';
 import { idempotencyKey } from '../http/idempotency-key.ts';
-import { KeyRecord, CreateKeyInput, KeyList, ListKeysQuery, UpdatedKey, UpdateKeyInput } from '../../core/keys/schemas.ts';
+import { KeyItem, KeyRecord, CreateKeyInput, KeyList, ListKeysQuery, UpdatedKey, UpdateKeyInput } from '../../core/keys/schemas.ts';
 import { listKeys } from '../../core/keys/list-keys.ts';
+import { getKey } from '../../core/keys/get-key.ts';
+import { BulkDeleted, BulkDeleteKeysInput, bulkDeleteKeys } from '../../core/keys/bulk-delete-keys.ts';
+import { BulkStatusInput, BulkStatusResult, bulkSetStatus } from '../../core/keys/bulk-set-status.ts';
+import { BULK_MAX_KEYS } from '../../core/keys/key-selection.ts';
 import { createKey } from '../../core/keys/create-key.ts';
 import { updateKey } from '../../core/keys/update-key.ts';
 import { deleteKey } from '../../core/keys/delete-key.ts';
@@ -19,8 +23,67 @@ const tag = 'Keys';
 
 const routes = new Hono<AppEnv>()
   .use('*', apiKeyAuth(), dailyQuota())
-  .get('/', describe({ operationId: 'listKeys', tag, summary: 'List live keys (?group filters by group name)', responses: { 200: KeyList } }), validQuery(ListKeysQuery), async (c) =>
-    c.json(await listKeys(c.get('deps'), { projectId: c.get('principal').projectId, group: c.req.valid('query').group })),
+  .get(
+    '/',
+    describe({
+      operationId: 'listKeys',
+      tag,
+      summary: 'List live keys: search, filters, and cursor pages when limit or cursor is given',
+      description:
+        'Keys in name order. Filters (all optional, combined with AND): search (case-insensitive substring of the key name or of any of its ' +
+        'values), group, status (a value of this status, in language when given), language (a value in this language), missing (no value in ' +
+        'this language). Without limit and cursor every match is listed, as the spec\'s listing; with either, one page of limit keys (1 to ' +
+        '500, default 100) and next_cursor (null on the last page): pass it back unchanged as cursor with the same filters. A query ' +
+        'parameter this operation does not know is a 422 naming it, so a misspelt filter never lists every key.',
+      responses: { 200: KeyList },
+    }),
+    validQuery(ListKeysQuery),
+    async (c) => c.json(await listKeys(c.get('deps'), { projectId: c.get('principal').projectId, ...c.req.valid('query') })),
+  )
+  .get(
+    '/:key_id',
+    describe({ operationId: 'getKey', tag, summary: 'One live key, as an item of the listing', responses: { 200: KeyItem, 404: null } }),
+    validParams(KeyIdParam),
+    async (c) => c.json(await getKey(c.get('deps'), { projectId: c.get('principal').projectId, keyId: c.req.valid('param').key_id })),
+  )
+  .post(
+    '/bulk-delete',
+    describe({
+      operationId: 'bulkDeleteKeys',
+      tag,
+      body: 'json',
+      idempotent: true,
+      summary: `Soft-delete many keys at once: key_ids (up to ${BULK_MAX_KEYS}) or a filter (as the listing's), all or nothing`,
+      description:
+        'Body: key_ids (list of key ids) or filter (an object with the listing\'s filter fields). Every key id must be a live key of the ' +
+        `project (404 naming the others, nothing deleted); a filter matching more than ${BULK_MAX_KEYS} keys is a 422. Deleted keys are ` +
+        'restorable like single deletes. 200 body: project_id, deleted (how many).',
+      responses: { 200: BulkDeleted, 404: null },
+    }),
+    requireJsonBody(),
+    validBody(BulkDeleteKeysInput),
+    idempotencyKey(),
+    async (c) => c.json(await bulkDeleteKeys(c.get('deps'), { ...keyScope(c), ...c.req.valid('json') })),
+  )
+  .post(
+    '/bulk-status',
+    describe({
+      operationId: 'bulkSetStatus',
+      tag: 'Translations',
+      body: 'json',
+      idempotent: true,
+      summary: "Set the status of many keys' values in some languages at once, all or nothing",
+      description:
+        'Body: key_ids or filter (as bulk-delete), languages (registered codes), status (draft, review or approved), and optionally ' +
+        'expected_versions: [{key_id, language, version}] as read (the ETags of the values). Any of those not at its version any more is a ' +
+        '412 listing them, and nothing changes. Values already in that status and keys without a value are left as they are. 200 body: ' +
+        'project_id, status, changed (how many values changed), values (their new versions).',
+      responses: { 200: BulkStatusResult, 404: null, 412: null },
+    }),
+    requireJsonBody(),
+    validBody(BulkStatusInput),
+    idempotencyKey(),
+    async (c) => c.json(await bulkSetStatus(c.get('deps'), { ...keyScope(c), ...c.req.valid('json') })),
   )
   .post(
     '/',

@@ -9,26 +9,49 @@ import { noBody, requireJsonBody, validBody, validParams } from '../http/validat
 import { PutTranslationInput, TranslationValue } from '../../core/translations/schemas.ts';
 import { putTranslation } from '../../core/translations/put-translation.ts';
 import { deleteTranslation } from '../../core/translations/delete-translation.ts';
+import { getTranslation } from '../../core/translations/get-translation.ts';
+import { ifMatchOf, versionEtag } from '../http/if-match.ts';
 
 const tag = 'Translations';
 const KeyLanguageParams = v.object({ ...KeyIdParam.entries, ...LanguageParam.entries });
 
+// A value's ETag is its version; no-store: a cache must not answer a later If-Match's read.
+const valueHeaders = (version: number) => ({ ETag: versionEtag(version), 'Cache-Control': 'no-store' });
+
 export const translationValueRoutes = new Hono<AppEnv>()
+  .get(
+    '/:key_id/translations/:language',
+    describe({
+      operationId: 'getTranslation',
+      tag,
+      summary: 'The value of a key in one language, whatever its status, with its version as ETag (for If-Match)',
+      responses: { 200: { schema: TranslationValue, headers: ['ETag'] }, 404: null },
+    }),
+    validParams(KeyLanguageParams),
+    async (c) => {
+      const { key_id, language } = c.req.valid('param');
+      const value = await getTranslation(c.get('deps'), { projectId: c.get('principal').projectId, keyId: key_id, language });
+      return c.json(value, 200, valueHeaders(value.version));
+    },
+  )
   .put(
     '/:key_id/translations/:language',
     describe({
       operationId: 'putTranslation',
       tag,
       body: 'json',
-      summary: 'Create or overwrite the value of a key in a registered language (status defaults to draft)',
-      responses: { 200: TranslationValue, 404: null },
+      summary: 'Create or overwrite the value of a key in a registered language (status defaults to draft); If-Match makes it conditional',
+      headers: ['IfMatch'],
+      responses: { 200: { schema: TranslationValue, headers: ['ETag'] }, 404: null, 412: null },
     }),
     validParams(KeyLanguageParams),
     requireJsonBody(),
     validBody(PutTranslationInput),
     async (c) => {
       const { key_id, language } = c.req.valid('param');
-      return c.json(await putTranslation(c.get('deps'), { ...keyScope(c), keyId: key_id, language, ...c.req.valid('json') }));
+      const ifMatch = ifMatchOf(c);
+      const written = await putTranslation(c.get('deps'), { ...keyScope(c), keyId: key_id, language, ...c.req.valid('json'), ...(ifMatch === undefined ? {} : { ifMatch }) });
+      return c.json(written, 200, valueHeaders(written.version));
     },
   )
   .delete(
@@ -37,14 +60,16 @@ export const translationValueRoutes = new Hono<AppEnv>()
       operationId: 'deleteTranslation',
       tag,
       body: 'none',
-      summary: 'Permanently delete the value of a key in one language',
-      responses: { 204: null, 404: null },
+      summary: 'Permanently delete the value of a key in one language; If-Match makes it conditional',
+      headers: ['IfMatch'],
+      responses: { 204: null, 404: null, 412: null },
     }),
     validParams(KeyLanguageParams),
     noBody(),
     async (c) => {
       const { key_id, language } = c.req.valid('param');
-      await deleteTranslation(c.get('deps'), { ...keyScope(c), keyId: key_id, language });
+      const ifMatch = ifMatchOf(c);
+      await deleteTranslation(c.get('deps'), { ...keyScope(c), keyId: key_id, language, ...(ifMatch === undefined ? {} : { ifMatch }) });
       return c.body(null, 204);
     },
   );

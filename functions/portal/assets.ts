@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 
 export const PORTAL_CSS = `
 :root{--bg:#f7f7f5;--fg:#1d1d1f;--muted:#5b5b63;--line:#d9d9de;--card:#fff;--accent:#1f57c3;--accent-fg:#fff;--danger:#b3261e;--ok:#17623a;
---draft:#6b6b73;--review:#8a5a00;--approved:#17623a;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-size:16px;line-height:1.5}
+--draft:#52525a;--review:#8a5a00;--approved:#17623a;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-size:16px;line-height:1.5}
 *{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--fg)}
 a{color:var(--accent)}a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible,summary:focus-visible{outline:3px solid #f5a623;outline-offset:2px}
 .skip{position:absolute;left:-999px}.skip:focus{left:8px;top:8px;background:#fff;padding:8px;z-index:10}
@@ -34,6 +34,7 @@ form.inline{display:inline}.hint{color:var(--muted);font-weight:400;font-size:.9
 .editor td{min-width:16rem}.editor td:first-child,.editor th:first-child{width:2.2rem;min-width:0}.nowrap{white-space:nowrap}.change{word-break:break-word;font-size:.9rem}.bulk{margin-bottom:.6rem}meter{width:100%;height:1.2rem}.keycell{min-width:12rem;font-weight:400}.keyname{font-weight:600;display:block;word-break:break-all}
 .status-draft{color:var(--draft)}.status-review{color:var(--review)}.status-approved{color:var(--approved);font-weight:600}
 .saved{font-size:.85rem;color:var(--ok)}.saved.error{color:var(--danger)}
+.field-error{color:var(--danger);font-weight:600;font-size:.9rem;margin:.2rem 0 0}[aria-invalid=true]{border-color:var(--danger);border-width:2px}
 .pager{display:flex;gap:1rem;margin:1rem 0}.list{list-style:none;padding:0}.list li{padding:.5rem 0;border-bottom:1px solid var(--line)}
 .secret{background:#fffbe6;border:1px solid #e8d48a;border-radius:8px;padding:1rem;margin:1rem 0}.danger-zone{border-color:var(--danger)}
 @media (max-width:40rem){main{padding:.8rem}.row{flex-wrap:wrap}h1{font-size:1.35rem}}
@@ -56,8 +57,11 @@ export const PORTAL_JS = `
     fetch(f.action,{method:'POST',headers:{'X-CSRF-Token':csrf,'Accept':'application/json'},body:new URLSearchParams(new FormData(f))})
       .then(function(r){return r.json().then(function(j){return{ok:r.ok,j:j}})})
       .then(function(res){
-        if(res.ok){out.textContent='Saved';var s=f.querySelector('select');s.className='status status-'+res.j.status;f.querySelector('textarea').classList.remove('missing')}
-        else{out.className='saved error';out.textContent=typeof res.j.detail==='string'?res.j.detail:'Not saved: check the value'}
+        var ta=f.querySelector('textarea');
+        if(res.ok){out.textContent='Saved';var s=f.querySelector('select');s.className='status status-'+res.j.status;ta.classList.remove('missing');ta.removeAttribute('aria-invalid');
+          // The next save must name the version just written (the value's If-Match).
+          var ver=f.querySelector('input[name=version]');if(!ver){ver=document.createElement('input');ver.type='hidden';ver.name='version';f.appendChild(ver)}ver.value=String(res.j.version)}
+        else{out.className='saved error';ta.setAttribute('aria-invalid','true');out.textContent=typeof res.j.detail==='string'?res.j.detail:Array.isArray(res.j.detail)&&res.j.detail[0]?'Not saved: '+res.j.detail[0].msg:'Not saved: check the value'}
       },function(){out.className='saved error';out.textContent='Not saved: network error'});
   });
   // Ctrl/Cmd+Enter in a value saves it; translators keep their hands on the keyboard.

@@ -17,8 +17,11 @@ import { acceptInvite, createInvite, findInvite } from '../../core/users/invites
 import { changeRole, removeMember } from '../../core/users/members.ts';
 import { listMemberships, listProjectsOf, projectAccess, type ProjectAccess } from '../../core/users/memberships.ts';
 import { assertMay, may, mayEditLanguage, type Permission } from '../../core/users/permissions.ts';
-import { editorPage, groupNames } from '../../core/portal/editor-page.ts';
-import { deleteKeys, setStatuses } from '../../core/portal/bulk-actions.ts';
+import { editorPage } from '../../core/portal/editor-page.ts';
+import { bulkDeleteKeys } from '../../core/keys/bulk-delete-keys.ts';
+import { bulkSetStatus } from '../../core/keys/bulk-set-status.ts';
+import { listGroups } from '../../core/groups/list-groups.ts';
+import { renameGroup } from '../../core/groups/rename-group.ts';
 import { listTrash } from '../../core/portal/trash.ts';
 import { listActivity, valueAfterEvent, valueHistory } from '../../core/portal/activity.ts';
 import { restoreKey } from '../../core/keys/restore-key.ts';
@@ -45,7 +48,7 @@ import { PORTAL_CSS, PORTAL_JS } from './assets.ts';
 import { ErrorPage, P } from './views/layout.tsx';
 import { InvitePage, SetupPage, SignInPage } from './views/auth-pages.tsx';
 import { MembersPage, ProjectCreatedPage, ProjectsPage, type MemberRow } from './views/projects-page.tsx';
-import { EditorView, type EditorFilters } from './views/editor-page.tsx';
+import { EditorView, type EditorFilters, type FormError } from './views/editor-page.tsx';
 import { ApiKeysPage, LanguagesPage, TrashPage, UsagePage } from './views/project-pages.tsx';
 import { readUsage } from '../../core/usage/read-usage.ts';
 import { ActivityPage, HistoryPage } from './views/activity-pages.tsx';
@@ -230,51 +233,45 @@ const routes = new Hono<PortalEnv>()
   // The editor.
   .get('/projects/:project_id', async (c) => {
     const a = await access(c, 'project.view');
-    const deps = c.get('deps');
-    const [languages, groups, cache] = await Promise.all([listLanguages(deps, { projectId: a.projectId }), groupNames(deps, a.projectId), cacheOf(c, a.projectId)]);
-    const all = languages.languages.map((l) => l.code);
-    const q = c.req.queries();
-    const chosen = (q.lang ?? []).filter((l) => all.includes(l));
-    const first = (name: string) => c.req.query(name) || undefined;
-    const filters: EditorFilters = {
-      // By default the member's own languages (or the first three), so a translator sees their work.
-      languages: chosen.length ? chosen : all.filter((l) => mayEditLanguage({ role: a.role === 'owner' || a.role === 'developer' ? 'translator' : a.role, languages: a.languages }, l)).slice(0, 3),
-      search: first('q'),
-      group: first('group'),
-      status: first('status'),
-      missing: first('missing'),
-      after: first('after'),
-    };
-    const data = await editorPage(deps, {
-      projectId: a.projectId,
-      languages: filters.languages,
-      search: filters.search,
-      group: filters.group,
-      status: filters.status as TranslationStatus | undefined,
-      missing: filters.missing && all.includes(filters.missing) ? filters.missing : undefined,
-      after: filters.after,
-    });
-    return page(
-      c,
-      EditorView({ user: requireUser(c), csrf: c.get('csrf'), access: a, allLanguages: all, groups, filters, page: data, cache, publishing: c.req.query('publishing') === '1' }),
+    return renderEditor(c, a, new URL(c.req.url).searchParams);
+  })
+  .post('/projects/:project_id/groups/:group_name/rename', async (c) => {
+    const a = await access(c, 'keys.manage');
+    const f = await form(c);
+    const name = c.req.param('group_name');
+    const renamed = await orEditorError(c, a, f.return_to, 'rename-group', 'new_name', () =>
+      renameGroup(c.get('deps'), { projectId: a.projectId, name, newName: f.new_name ?? '', actor: userActor(c) }),
     );
+    if (renamed instanceof Response) return renamed;
+    // Back to the same view, now filtered by the new name.
+    const query = returnQuery(a, f.return_to);
+    query.set('group', renamed.new_name);
+    query.delete('cursor');
+    return c.redirect(`${P}/projects/${a.projectId}?${query}`, 303);
   })
   .post('/projects/:project_id/keys', async (c) => {
     const a = await access(c, 'keys.manage');
     const f = await form(c);
-    await createKey(c.get('deps'), {
-      projectId: a.projectId,
-      actor: userActor(c),
-      key: f.key ?? '',
-      ...(f.group_name ? { group_name: f.group_name } : {}),
-      description: f.description ? f.description : null,
-    });
+    const created = await orEditorError(c, a, f.return_to, 'new-key', 'key', () =>
+      createKey(c.get('deps'), {
+        projectId: a.projectId,
+        actor: userActor(c),
+        key: f.key ?? '',
+        ...(f.group_name ? { group_name: f.group_name } : {}),
+        description: f.description ? f.description : null,
+      }),
+    );
+    if (created instanceof Response) return created;
     return back(c, f.return_to, `${P}/projects/${a.projectId}`);
   })
   .post('/projects/:project_id/keys/:key_id', async (c) => {
     const a = await access(c, 'keys.manage');
     const f = await form(c);
-    await updateKey(c.get('deps'), { projectId: a.projectId, keyId: c.req.param('key_id'), group_name: f.group_name ?? '', description: f.description ? f.description : null, actor: userActor(c) });
+    const keyId = c.req.param('key_id');
+    const updated = await orEditorError(c, a, f.return_to, `key-${keyId}`, 'group_name', () =>
+      updateKey(c.get('deps'), { projectId: a.projectId, keyId, group_name: f.group_name ?? '', description: f.description ? f.description : null, actor: userActor(c) }),
+    );
+    if (updated instanceof Response) return updated;
     return back(c, f.return_to, `${P}/projects/${a.projectId}`);
   })
   .post('/projects/:project_id/keys/:key_id/delete', async (c) => {
@@ -290,7 +287,26 @@ const routes = new Hono<PortalEnv>()
     const status = (f.status ?? 'draft') as TranslationStatus;
     const deps = c.get('deps');
     await assertMayWriteValue(c, a, language, status);
-    const written = await putTranslation(deps, { projectId: a.projectId, keyId: c.req.param('key_id'), language, value: f.value ?? '', status, actor: userActor(c) });
+    // The version the editor showed: a value changed by someone else since is not overwritten.
+    const version = /^\d{1,15}$/.test(f.version ?? '') ? Number(f.version) : undefined;
+    let written;
+    try {
+      written = await putTranslation(deps, {
+        projectId: a.projectId,
+        keyId: c.req.param('key_id'),
+        language,
+        value: f.value ?? '',
+        status,
+        actor: userActor(c),
+        ...(version === undefined ? {} : { ifMatch: [version] }),
+      });
+    } catch (thrown) {
+      const error = toDomainError(thrown);
+      if (error instanceof AppError && error.code === 'precondition_failed') {
+        throw new AppError('precondition_failed', 'Someone else changed this value since the page was loaded; nothing was saved. Reload the page to see their version.');
+      }
+      throw thrown;
+    }
     if (status === 'approved') await publishAfter(c, a);
     if (wantsJson(c)) return c.json(written);
     return back(c, f.return_to, `${P}/projects/${a.projectId}`);
@@ -304,21 +320,33 @@ const routes = new Hono<PortalEnv>()
     const keyIds = list('key');
     const returnTo = list('return_to')[0];
     const deps = c.get('deps');
-    if (keyIds.length === 0) throw new AppError('validation', 'Select at least one key first', { issues: [{ loc: ['key'], msg: 'select at least one key', type: 'missing' }] });
-    if (action === 'delete') {
-      assertMay(a.role, 'keys.manage');
-      await deleteKeys(deps, { projectId: a.projectId, keyIds, actor: userActor(c) });
-      await publishAfter(c, a);
-    } else if (action === 'approved' || action === 'review' || action === 'draft') {
-      assertMay(a.role, action === 'approved' ? 'values.approve' : 'values.edit');
-      // Only the shown languages the member may edit.
-      const languages = list('lang').filter((l) => mayEditLanguage(a, l));
-      if (languages.length === 0) throw new AppError('forbidden', 'None of the shown languages is yours to edit');
-      const { changed } = await setStatuses(deps, { projectId: a.projectId, keyIds, languages, status: action, skipApproved: !may(a.role, 'values.approve'), actor: userActor(c) });
-      if (changed > 0) await publishAfter(c, a);
-    } else {
-      throw new AppError('validation', 'Choose an action', { issues: [{ loc: ['action'], msg: 'must be approved, review, draft or delete', type: 'value' }] });
-    }
+    const invalid = (field: string, message: string) => new AppError('validation', message, { issues: [{ loc: [field], msg: message, type: 'value_error' }] });
+    // The same use-cases as POST /v1/keys/bulk-delete and bulk-status (one transaction, all or nothing).
+    const done = await orEditorError(c, a, returnTo, 'bulk', 'action', async () => {
+      if (keyIds.length === 0) throw invalid('action', 'Select at least one key first');
+      if (action === 'delete') {
+        assertMay(a.role, 'keys.manage');
+        await bulkDeleteKeys(deps, { projectId: a.projectId, key_ids: keyIds, actor: userActor(c) });
+        await publishAfter(c, a);
+      } else if (action === 'approved' || action === 'review' || action === 'draft') {
+        assertMay(a.role, action === 'approved' ? 'values.approve' : 'values.edit');
+        // Only the shown languages the member may edit.
+        const languages = list('lang').filter((l) => mayEditLanguage(a, l));
+        if (languages.length === 0) throw new AppError('forbidden', 'None of the shown languages is yours to edit');
+        const { changed } = await bulkSetStatus(deps, {
+          projectId: a.projectId,
+          key_ids: keyIds,
+          languages,
+          status: action,
+          skipApproved: !may(a.role, 'values.approve'),
+          actor: userActor(c),
+        });
+        if (changed > 0) await publishAfter(c, a);
+      } else {
+        throw invalid('action', 'Choose an action: approve, send to review, set to draft or delete');
+      }
+    });
+    if (done instanceof Response) return done;
     return back(c, returnTo, `${P}/projects/${a.projectId}`);
   })
 
@@ -503,6 +531,65 @@ async function renderLanguages(c: C, a: ProjectAccess, confirm?: { code: string;
  * auto-rebuild setting. Queued at once: the builder's sequence check folds a burst of requests into
  * the builds it needs (as auto-rebuild does on Lambda).
  */
+/** The editor's filters from a form's return_to (the page it was sent from), when it is this project's editor. */
+function returnQuery(a: ProjectAccess, returnTo: string | undefined): URLSearchParams {
+  const base = `${P}/projects/${a.projectId}`;
+  if (!returnTo || !(returnTo === base || returnTo.startsWith(`${base}?`))) return new URLSearchParams();
+  return new URLSearchParams(returnTo.slice(base.length + 1));
+}
+
+/** The editor page for these filters (the query string of /projects/:id), with a form's error shown at its field. */
+async function renderEditor(c: C, a: ProjectAccess, q: URLSearchParams, formError?: FormError, status: ContentfulStatusCode = 200) {
+  const deps = c.get('deps');
+  const [languages, groups, cache] = await Promise.all([listLanguages(deps, { projectId: a.projectId }), listGroups(deps, { projectId: a.projectId }), cacheOf(c, a.projectId)]);
+  const all = languages.languages.map((l) => l.code);
+  const chosen = q.getAll('lang').filter((l) => all.includes(l));
+  const first = (name: string) => q.get(name) || undefined;
+  const filters: EditorFilters = {
+    // By default the member's own languages (or the first three), so a translator sees their work.
+    languages: chosen.length ? chosen : all.filter((l) => mayEditLanguage({ role: a.role === 'owner' || a.role === 'developer' ? 'translator' : a.role, languages: a.languages }, l)).slice(0, 3),
+    search: first('q'),
+    group: first('group'),
+    status: first('status'),
+    missing: first('missing'),
+    cursor: first('cursor'),
+  };
+  // The API's listing (search, filters, cursor pages): the editor has no query of its own.
+  const data = await editorPage(deps, {
+    projectId: a.projectId,
+    languages: filters.languages,
+    search: filters.search,
+    group: filters.group,
+    status: filters.status as TranslationStatus | undefined,
+    missing: filters.missing && all.includes(filters.missing) ? filters.missing : undefined,
+    cursor: filters.cursor,
+  });
+  return page(
+    c,
+    EditorView({ user: requireUser(c), csrf: c.get('csrf'), access: a, allLanguages: all, groups: groups.groups, filters, page: data, cache, publishing: q.get('publishing') === '1', formError }),
+    status,
+  );
+}
+
+/**
+ * Runs an editor form's use-case; an AppError about the input shows the editor again, as the
+ * form was sent from, with the message next to the field it is about (the validation issue's field,
+ * else `field`), so the user can correct it where they typed it.
+ */
+async function orEditorError<T>(c: C, a: ProjectAccess, returnTo: string | undefined, form: string, field: string, work: () => Promise<T>): Promise<T | Response> {
+  try {
+    return await work();
+  } catch (thrown) {
+    const error = toDomainError(thrown);
+    // Not yours, gone, or down: the error page says so; there is no field to show it at.
+    if (!(error instanceof AppError) || error.code === 'forbidden' || error.code === 'not_found' || error.code === 'dependency') throw thrown;
+    const loc = error.code === 'validation' ? error.issues?.[0]?.loc[0] : undefined;
+    const named = typeof loc === 'string' ? ({ newName: 'new_name', key_ids: 'action' } as Record<string, string>)[loc] ?? loc : field;
+    const message = error.code === 'validation' && error.issues?.length ? error.issues.map((i) => i.msg).join('; ') : error.message;
+    return renderEditor(c, a, returnQuery(a, returnTo), { form, field: named, message }, statusOf(error.code));
+  }
+}
+
 async function publishAfter(c: C, a: ProjectAccess) {
   await requestRebuild(c.get('deps'), { projectId: a.projectId, actor: userActor(c) });
 }

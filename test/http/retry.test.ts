@@ -17,6 +17,9 @@ const TABLE: Record<string, Outcome> = {
   'POST /v1/keys': { first: 201, retry: 409 },
   'PATCH /v1/keys/:key_id': { first: 200, retry: 200, same: true },
   'DELETE /v1/keys/:key_id': { first: 204, retry: 404 },
+  // Over a filter: the retry finds nothing left to do (over key_ids, a bulk delete's retry is a 404).
+  'POST /v1/keys/bulk-delete': { first: 200, retry: 200 },
+  'POST /v1/keys/bulk-status': { first: 200, retry: 200 },
   'PUT /v1/keys/:key_id/translations/:language': { first: 200, retry: 200, same: true },
   'DELETE /v1/keys/:key_id/translations/:language': { first: 204, retry: 404 },
   'POST /v1/groups': { first: 201, retry: 201, same: true },
@@ -67,6 +70,8 @@ const BODY: Record<string, unknown> = {
   'POST /v1/keys': { key: 'auth.new' },
   'PATCH /v1/keys/:key_id': { description: 'x' },
   'PUT /v1/keys/:key_id/translations/:language': { value: 'y', status: 'approved' },
+  'POST /v1/keys/bulk-delete': { filter: { group: 'auth' } },
+  'POST /v1/keys/bulk-status': { filter: { group: 'auth' }, languages: ['de'], status: 'approved' },
   'POST /v1/groups': { name: 'fresh' },
   'PATCH /v1/groups/:group_name': { new_name: 'auth2' },
   'POST /v1/languages': { code: 'fr' },

@@ -179,6 +179,30 @@ describe('every answer is one the document promises', () => {
     expect((await call('exportFile', { params: { language: 'de' }, query: { format: 'xliff' } })).status).toBe(422);
   });
 
+  it('one key, one value, pages, conditional writes and bulk actions', async () => {
+    expect((await call('getKey', { params: { key_id: ids.title! } })).status).toBe(200);
+    expect((await call('getKey', { params: { key_id: randomUUID() } })).status).toBe(404);
+    const page = await call('listKeys', { query: { search: 'title', limit: '1' } });
+    expect(typeof (await page.json()).next_cursor).toBe('string'); // home.subtitle and home.title
+    expect((await call('listKeys', { query: { serach: 'title' } })).status).toBe(422);
+    const value = await call('getTranslation', { params: { key_id: ids.title!, language: 'de' } });
+    expect(value.status).toBe(200);
+    const etag = value.headers.get('etag')!;
+    const put = { params: { key_id: ids.title!, language: 'de' }, json: { value: 'Hallo!', status: 'approved' } };
+    expect((await call('putTranslation', { ...put, headers: { 'If-Match': etag } })).status).toBe(200);
+    expect((await call('putTranslation', { ...put, headers: { 'If-Match': etag } })).status).toBe(412);
+    expect((await call('deleteTranslation', { params: put.params, headers: { 'If-Match': etag } })).status).toBe(412);
+    const bulk = { key_ids: [ids.title!], languages: ['de'], status: 'review' };
+    expect((await call('bulkSetStatus', { json: { ...bulk, expected_versions: [{ key_id: ids.title!, language: 'de', version: 1 }] } })).status).toBe(412);
+    expect((await call('bulkSetStatus', { json: bulk })).status).toBe(200);
+    expect((await call('bulkSetStatus', { json: { ...bulk, status: 'approved' } })).status).toBe(200);
+    expect((await call('bulkSetStatus', { json: { ...bulk, key_ids: [randomUUID()] } })).status).toBe(404);
+    expect((await call('createKey', { json: { key: 'bulk.a', group_name: 'bulk' } })).status).toBe(201);
+    expect((await call('bulkDeleteKeys', { json: { filter: { group: 'bulk' } } })).status).toBe(200);
+    expect((await call('bulkDeleteKeys', { json: { key_ids: [randomUUID()] } })).status).toBe(404);
+    expect((await call('bulkDeleteKeys', { json: {} })).status).toBe(422);
+  });
+
   it('renames and deletes', async () => {
     expect((await call('renameGroup', { params: { group_name: 'home' }, json: { new_name: 'start' } })).status).toBe(200);
     expect((await call('renameGroup', { params: { group_name: 'home' }, json: { new_name: 'start' } })).status).toBe(404);

@@ -135,6 +135,24 @@ describe.skipIf(!HAVE_BROWSER)('the portal in Chromium', () => {
     const reviewer = await join(rvLink, 'rv@example.com');
     await reviewer.getByRole('link', { name: /Mobile app/ }).click();
     expect(await reviewer.getByLabel('home.title in de', { exact: true }).inputValue()).toBe('Willkommen');
+
+    // A second editor: the translator changes the value while the reviewer has it open. The
+    // reviewer's save is refused with the reason next to the value, never a silent overwrite.
+    await translator.getByLabel('Status of home.title in de').selectOption('draft');
+    await Promise.all([
+      translator.waitForResponse((r) => r.url().endsWith('/values/de') && r.request().method() === 'POST' && r.status() === 200),
+      translator.getByRole('button', { name: 'Save' }).click(),
+    ]);
+    await reviewer.getByLabel('Status of home.title in de').selectOption('approved');
+    await reviewer.getByRole('button', { name: 'Save' }).click();
+    await reviewer.getByText(/Someone else changed this value/).waitFor();
+    const stale = reviewer.getByLabel('home.title in de', { exact: true });
+    expect(await stale.getAttribute('aria-invalid')).toBe('true');
+    expect(await reviewer.locator(`[id="${await stale.getAttribute('aria-describedby')}"]`).textContent()).toMatch(/nothing was saved/);
+    // Chromium logs the refused save (412) as a console error: that one is expected, nothing else.
+    const logged = (reviewer as Page & { errors: string[] }).errors;
+    expect(logged.splice(0)).toEqual([expect.stringContaining('412')]);
+    await reviewer.reload();
     await reviewer.getByLabel('Status of home.title in de').selectOption('approved');
     await reviewer.getByRole('button', { name: 'Save' }).click();
     await reviewer.getByText('Saved').waitFor();

@@ -1,12 +1,15 @@
-// The editor's page query on a real database: keyset pages that together are every live key once,
-// in order; search over names and values (wildcards taken literally); filters by group, status and
-// missing language; values only of the chosen languages; nothing of another project.
+// The editor's page on a real database, through the API's listing (core/keys/list-keys.ts): cursor
+// pages that together are every live key once, in order; search over names and values (wildcards
+// taken literally); filters by group, status and missing language; values only of the chosen
+// languages, with their versions; nothing of another project. Its bulk actions are the API's.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { editorPage } from '../../core/portal/editor-page.ts';
 import { addLanguage } from '../../core/languages/add-language.ts';
 import { createKey } from '../../core/keys/create-key.ts';
 import { deleteKey } from '../../core/keys/delete-key.ts';
 import { putTranslation } from '../../core/translations/put-translation.ts';
+import { bulkDeleteKeys } from '../../core/keys/bulk-delete-keys.ts';
+import { bulkSetStatus } from '../../core/keys/bulk-set-status.ts';
 import { useCore, type CoreProject } from '../core/support/core-harness.ts';
 
 const core = useCore();
@@ -35,15 +38,15 @@ const page = (input: Partial<Parameters<typeof editorPage>[1]> = {}) => editorPa
 describe('editorPage', () => {
   it('pages through every live key once, in order, 50 at a time', async () => {
     const seen: string[] = [];
-    let after: string | undefined;
+    let cursor: string | undefined;
     let pages = 0;
     do {
-      const res = await page(after === undefined ? {} : { after });
+      const res = await page(cursor === undefined ? {} : { cursor });
       expect(res.rows.length).toBeLessThanOrEqual(50);
       seen.push(...res.rows.map((r) => r.key));
-      after = res.next ?? undefined;
+      cursor = res.next ?? undefined;
       pages++;
-    } while (after !== undefined);
+    } while (cursor !== undefined);
     expect(pages).toBe(3);
     const expected = Object.keys(ids).filter((k) => k !== 'home.item001').sort();
     expect(seen).toEqual(expected.sort((a, b) => (a < b ? -1 : 1)));
@@ -52,7 +55,7 @@ describe('editorPage', () => {
   it('carries the values of the chosen languages only', async () => {
     const res = await page({ languages: ['de'], search: 'settings.item000' });
     expect(res.rows).toHaveLength(1);
-    expect(res.rows[0]!.values).toEqual({ de: { value: 'Wert 0', status: 'draft', updated_at: expect.any(String) } });
+    expect(res.rows[0]!.values).toEqual({ de: { value: 'Wert 0', status: 'draft', version: expect.any(Number), updated_at: expect.any(String) } });
     const both = await page({ languages: ['de', 'fr'], search: 'settings.item000' });
     expect(Object.keys(both.rows[0]!.values).sort()).toEqual(['de', 'fr']);
     expect((await page({ languages: [], search: 'settings.item000' })).rows[0]!.values).toEqual({});
@@ -86,30 +89,34 @@ describe('editorPage', () => {
 });
 
 describe('bulk actions', () => {
-  it('setStatuses changes only the selected values in the chosen languages, one event each, and can leave approved ones alone', async () => {
-    const { setStatuses } = await import('../../core/portal/bulk-actions.ts');
+  it('bulkSetStatus changes only the selected values in the chosen languages, one event each, and can leave approved ones alone', async () => {
+    const setStatuses = (input: { keyIds: string[]; languages: string[]; status: 'review' | 'approved'; skipApproved?: boolean }) =>
+      bulkSetStatus(core.deps, { projectId: p.projectId, key_ids: input.keyIds, languages: input.languages, status: input.status, skipApproved: input.skipApproved ?? false, actor: p.actor });
     const since = await core.lastEventId();
     // settings.item000 has de (draft) and fr; home.item003 has de (approved); home.item005 has none.
-    const res = await setStatuses(core.deps, { projectId: p.projectId, keyIds: [ids['settings.item000']!, ids['home.item003']!, ids['home.item005']!], languages: ['de'], status: 'review', skipApproved: true, actor: p.actor });
-    expect(res).toEqual({ changed: 1 });
+    const res = await setStatuses({ keyIds: [ids['settings.item000']!, ids['home.item003']!, ids['home.item005']!], languages: ['de'], status: 'review', skipApproved: true });
+    expect(res).toMatchObject({ changed: 1 });
     const events = await core.events({ projectId: p.projectId }, since);
     expect(events.map((e) => [e.type, e.entity_id, e.before, e.after])).toEqual([
       ['translation.written', `${ids['settings.item000']}/de`, { value: 'Wert 0', status: 'draft' }, { value: 'Wert 0', status: 'review' }],
     ]);
     const after = await page({ languages: ['de', 'fr'], search: 'settings.item000' });
     expect([after.rows[0]!.values.de!.status, after.rows[0]!.values.fr!.status]).toEqual(['review', 'draft']);
-    expect((await setStatuses(core.deps, { projectId: p.projectId, keyIds: [ids['home.item003']!], languages: ['de'], status: 'review', actor: p.actor })).changed).toBe(1);
-    // Another project's key is not touched.
+    expect((await setStatuses({ keyIds: [ids['home.item003']!], languages: ['de'], status: 'review' })).changed).toBe(1);
+    // Another project's key is not this project's: not found, and not touched.
     const [foreignKey] = await core.deps.sql<{ id: string }[]>`select id from translation_keys where project_id = ${other.projectId}`;
-    expect((await setStatuses(core.deps, { projectId: p.projectId, keyIds: [foreignKey!.id], languages: ['de'], status: 'approved', actor: p.actor })).changed).toBe(0);
+    await expect(setStatuses({ keyIds: [foreignKey!.id], languages: ['de'], status: 'approved' })).rejects.toMatchObject({ code: 'not_found' });
+    const [foreignValue] = await core.deps.sql<{ status: string }[]>`select status from translations where key_id = ${foreignKey!.id}`;
+    expect(foreignValue!.status).toBe('draft');
   });
 
-  it('deleteKeys deletes all or nothing', async () => {
-    const { deleteKeys } = await import('../../core/portal/bulk-actions.ts');
+  it('bulkDeleteKeys deletes all or nothing', async () => {
+    const deleteKeys = (deps: typeof core.deps, input: { projectId: string; keyIds: string[]; actor: typeof p.actor }) =>
+      bulkDeleteKeys(deps, { projectId: input.projectId, key_ids: input.keyIds, actor: input.actor });
     const [foreignKey] = await core.deps.sql<{ id: string }[]>`select id from translation_keys where project_id = ${other.projectId}`;
     await expect(deleteKeys(core.deps, { projectId: p.projectId, keyIds: [ids['home.item007']!, foreignKey!.id], actor: p.actor })).rejects.toMatchObject({ code: 'not_found' });
     expect((await page({ search: 'home.item007' })).rows).toHaveLength(1);
-    expect(await deleteKeys(core.deps, { projectId: p.projectId, keyIds: [ids['home.item007']!, ids['home.item009']!], actor: p.actor })).toEqual({ deleted: 2 });
+    expect(await deleteKeys(core.deps, { projectId: p.projectId, keyIds: [ids['home.item007']!, ids['home.item009']!], actor: p.actor })).toEqual({ project_id: p.projectId, deleted: 2 });
     expect((await page({ search: 'home.item00' })).rows.map((r) => r.key)).not.toContain('home.item007');
   });
 });

@@ -125,6 +125,15 @@ const CASES: Case[] = [
     permission: 'keys.manage',
     request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/keys/${await newKey(p)}`, fields: { group_name: 'moved', description: 'Shown on the home screen' } }),
   },
+  {
+    name: 'rename a group',
+    permission: 'keys.manage',
+    request: async ({ p }) => {
+      const group = `g${unique()}`;
+      await t.call(p.apiKey, 'POST', '/v1/keys', { key: `k.${unique()}`, group_name: group });
+      return { method: 'POST', path: `/portal/projects/${p.projectId}/groups/${group}/rename`, fields: { new_name: `r${unique()}` } };
+    },
+  },
   { name: 'delete a key', permission: 'keys.manage', request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/keys/${await newKey(p)}/delete` }) },
   { name: 'add a language', permission: 'languages.manage', request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/languages`, fields: { code: nextLanguage() } }) },
   {

@@ -30,6 +30,8 @@ export const BODIES: Record<string, unknown> = {
   'PATCH /v1/groups/:group_name': { new_name: 'auth2' },
   'POST /v1/languages': { code: 'fr' },
   'PUT /v1/keys/:key_id/translations/:language': { value: 'x' },
+  'POST /v1/keys/bulk-delete': { filter: { group: 'auth' } },
+  'POST /v1/keys/bulk-status': { filter: { group: 'auth' }, languages: ['de'], status: 'approved' },
   'POST /v1/import/:language': { auth: { case: 'x' } },
   'POST /v1/translate/:language': {},
   'POST /admin/v1/accounts': { name: 'Acme', plan: 'team' },

@@ -49,14 +49,14 @@ function tool<A>(run: (args: A) => Promise<CallToolResult>) {
 export function createMcpServer(client: Client, apiKey: string): McpServer {
   const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   const server = new McpServer({ name: 'tms', version });
-  const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, asText = false) => {
     const res = await client.request(method, path, {
       ...(body === undefined ? {} : { body: typeof body === 'string' ? new TextEncoder().encode(body) : new TextEncoder().encode(JSON.stringify(body)) }),
       headers: { ...(body === undefined || typeof body === 'string' ? {} : { 'Content-Type': 'application/json' }), ...headers },
     });
     if (res.status === 204) return null;
     const type = res.headers.get('content-type') ?? '';
-    return type.includes('json') ? res.json() : res.text();
+    return !asText && type.includes('json') ? res.json() : res.text();
   };
 
   if (apiKey.startsWith('delivery_')) {
@@ -189,7 +189,8 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
       annotations: { readOnlyHint: true },
     },
     tool(async ({ language, format, status }: { language: string; format: string; status?: string }) =>
-      text(String(await send('GET', `/v1/export/${seg(language)}${q({ format, status })}`))),
+      // The file exactly as the server wrote it, whatever its format.
+      text((await send('GET', `/v1/export/${seg(language)}${q({ format, status })}`, undefined, {}, true)) as string),
     ),
   );
   server.registerTool(

@@ -1,6 +1,9 @@
 // The editor: one page of keys (server-side filters and keyset pagination) with the values of the
 // chosen languages side by side. Each value is its own small form, so it works without script; the
-// portal script saves it in place instead (fetch + X-CSRF-Token) and keeps keyboard focus.
+// portal script saves it in place instead (fetch + X-CSRF-Token) and keeps keyboard focus. Each value
+// form carries the version it shows, so a change made meanwhile by someone else is refused (412)
+// with a message next to the value instead of being overwritten. A form that fails comes back with
+// its message next to the field (aria-describedby, aria-invalid).
 import type { FC } from 'hono/jsx';
 import type { SessionUser } from '../../../core/users/schemas.ts';
 import type { EditorPage as EditorData } from '../../../core/portal/editor-page.ts';
@@ -10,16 +13,43 @@ import { TRANSLATION_STATUSES } from '../../../core/translations/schemas.ts';
 import { CsrfField, Layout, Notice, P } from './layout.tsx';
 import { ProjectNav } from './project-nav.tsx';
 
-export type EditorFilters = { languages: string[]; search?: string | undefined; group?: string | undefined; status?: string | undefined; missing?: string | undefined; after?: string | undefined };
+export type EditorFilters = { languages: string[]; search?: string | undefined; group?: string | undefined; status?: string | undefined; missing?: string | undefined; cursor?: string | undefined };
 
-export function editorQuery(f: EditorFilters, after?: string): string {
+/** A failed form of the editor: which form (new-key, rename-group, key-<id>, bulk), which field, what went wrong. */
+export type FormError = { form: string; field: string; message: string };
+
+/** The attributes that tie a field to its error message, and the message element (or nothing). */
+function fieldError(error: FormError | undefined, form: string, field: string) {
+  if (!error || error.form !== form || error.field !== field) return { attrs: {}, message: null };
+  const id = `err-${form}-${field}`;
+  return {
+    attrs: { 'aria-invalid': 'true', 'aria-describedby': id },
+    message: (
+      <p id={id} class="field-error" role="alert">
+        {error.message}
+      </p>
+    ),
+  };
+}
+
+/** A form's error that is about none of its fields: shown at the top of the form. */
+function formLevelError(error: FormError | undefined, form: string, fields: string[]) {
+  if (!error || error.form !== form || fields.includes(error.field)) return null;
+  return (
+    <p class="field-error" role="alert">
+      {error.message}
+    </p>
+  );
+}
+
+export function editorQuery(f: EditorFilters, cursor?: string): string {
   const q = new URLSearchParams();
   for (const l of f.languages) q.append('lang', l);
   if (f.search) q.set('q', f.search);
   if (f.group) q.set('group', f.group);
   if (f.status) q.set('status', f.status);
   if (f.missing) q.set('missing', f.missing);
-  if (after) q.set('after', after);
+  if (cursor) q.set('cursor', cursor);
   return q.toString();
 }
 
@@ -35,9 +65,15 @@ export const EditorView: FC<{
   publishing?: boolean;
   notice?: string | undefined;
   error?: string | undefined;
-}> = ({ user, csrf, access, allLanguages, groups, filters, page, cache, publishing, notice, error }) => {
+  formError?: FormError | undefined;
+}> = ({ user, csrf, access, allLanguages, groups, filters, page, cache, publishing, notice, error, formError }) => {
   const base = `${P}/projects/${access.projectId}`;
-  const here = `${base}?${editorQuery(filters, filters.after)}`;
+  const here = `${base}?${editorQuery(filters, filters.cursor)}`;
+  const newKeyName = fieldError(formError, 'new-key', 'key');
+  const newKeyGroup = fieldError(formError, 'new-key', 'group_name');
+  const newKeyDescription = fieldError(formError, 'new-key', 'description');
+  const renameTo = fieldError(formError, 'rename-group', 'new_name');
+  const bulkAction = fieldError(formError, 'bulk', 'action');
   const statuses = TRANSLATION_STATUSES.filter((s) => s !== 'approved' || may(access.role, 'values.approve'));
   return (
     <Layout title={`${access.projectName}: editor`} user={user} csrf={csrf} wide>
@@ -99,23 +135,43 @@ export const EditorView: FC<{
         <button type="submit">Apply</button>
       </form>
 
+      {may(access.role, 'keys.manage') && filters.group && groups.includes(filters.group) ? (
+        <form method="post" action={`${base}/groups/${encodeURIComponent(filters.group)}/rename`} class="row wrap card">
+          <CsrfField csrf={csrf} />
+          <input type="hidden" name="return_to" value={here} />
+          <label class="grow">
+            {`Rename the group ${filters.group} to`}
+            <input name="new_name" required maxlength={200} value={formError?.form === 'rename-group' ? undefined : filters.group} {...renameTo.attrs} />
+            {renameTo.message}
+          </label>
+          <button type="submit" class="secondary">
+            Rename group
+          </button>
+          {formLevelError(formError, 'rename-group', ['new_name'])}
+        </form>
+      ) : null}
+
       {may(access.role, 'keys.manage') ? (
-        <details class="card">
+        <details class="card" open={formError?.form === 'new-key'}>
           <summary>New key</summary>
           <form method="post" action={`${base}/keys`} class="row wrap">
             <CsrfField csrf={csrf} />
             <input type="hidden" name="return_to" value={here} />
+            {formLevelError(formError, 'new-key', ['key', 'group_name', 'description'])}
             <label class="grow">
               Key name
-              <input name="key" required maxlength={500} placeholder="home.title" />
+              <input name="key" required maxlength={500} placeholder="home.title" {...newKeyName.attrs} />
+              {newKeyName.message}
             </label>
             <label>
               Group
-              <input name="group_name" maxlength={200} placeholder="Default" />
+              <input name="group_name" maxlength={200} placeholder="Default" {...newKeyGroup.attrs} />
+              {newKeyGroup.message}
             </label>
             <label class="grow">
               Description <span class="hint">(context for translators)</span>
-              <input name="description" maxlength={1000} />
+              <input name="description" maxlength={1000} {...newKeyDescription.attrs} />
+              {newKeyDescription.message}
             </label>
             <button type="submit">Create key</button>
           </form>
@@ -131,7 +187,7 @@ export const EditorView: FC<{
           ))}
           <label>
             With the selected keys
-            <select name="action">
+            <select name="action" {...bulkAction.attrs}>
               {may(access.role, 'values.approve') ? <option value="approved">Approve values ({filters.languages.join(', ')})</option> : null}
               <option value="review">Send values to review ({filters.languages.join(', ')})</option>
               <option value="draft">Set values back to draft ({filters.languages.join(', ')})</option>
@@ -141,6 +197,8 @@ export const EditorView: FC<{
           <button type="submit" data-confirm="Apply this to every selected key?">
             Apply to selected
           </button>
+          {bulkAction.message}
+          {formLevelError(formError, 'bulk', ['action'])}
         </form>
       ) : null}
       {page.rows.length === 0 ? (
@@ -171,20 +229,23 @@ export const EditorView: FC<{
                     <span class="badge muted">{row.group_name}</span>
                     {row.description ? <p class="hint">{row.description}</p> : null}
                     {may(access.role, 'keys.manage') ? (
-                      <details>
+                      <details open={formError?.form === `key-${row.id}`}>
                         <summary class="hint">Edit</summary>
                         <form method="post" action={`${base}/keys/${row.id}`} class="stack">
                           <CsrfField csrf={csrf} />
                           <input type="hidden" name="return_to" value={here} />
+                          {formLevelError(formError, `key-${row.id}`, ['group_name', 'description'])}
                           <label>
                             Group
-                            <input name="group_name" value={row.group_name} maxlength={200} required />
+                            <input name="group_name" value={row.group_name} maxlength={200} required {...fieldError(formError, `key-${row.id}`, 'group_name').attrs} />
+                            {fieldError(formError, `key-${row.id}`, 'group_name').message}
                           </label>
                           <label>
                             Description
-                            <textarea name="description" rows={2} maxlength={1000}>
+                            <textarea name="description" rows={2} maxlength={1000} {...fieldError(formError, `key-${row.id}`, 'description').attrs}>
                               {row.description ?? ''}
                             </textarea>
+                            {fieldError(formError, `key-${row.id}`, 'description').message}
                           </label>
                           <button type="submit" class="secondary" aria-label={`Save key ${row.key}`}>
                             Save key
@@ -211,10 +272,11 @@ export const EditorView: FC<{
                         <form method="post" action={`${base}/keys/${row.id}/values/${l}`} class="value" data-inline>
                           <CsrfField csrf={csrf} />
                           <input type="hidden" name="return_to" value={here} />
+                          {value ? <input type="hidden" name="version" value={String(value.version)} /> : null}
                           <label for={id} class="sr-only">
                             {`${row.key} in ${l}`}
                           </label>
-                          <textarea id={id} name="value" rows={2} maxlength={10000} readonly={!editable} class={value ? '' : 'missing'}>
+                          <textarea id={id} name="value" rows={2} maxlength={10000} readonly={!editable} class={value ? '' : 'missing'} aria-describedby={`${id}-msg`}>
                             {value?.value ?? ''}
                           </textarea>
                           <div class="row">
@@ -232,7 +294,7 @@ export const EditorView: FC<{
                                 History
                               </a>
                             ) : null}
-                            <output class="saved" aria-live="polite"></output>
+                            <output id={`${id}-msg`} class="saved" aria-live="polite"></output>
                           </div>
                         </form>
                       </td>
@@ -245,7 +307,7 @@ export const EditorView: FC<{
         </div>
       )}
       <nav class="pager" aria-label="Pages">
-        {filters.after ? <a href={`${base}?${editorQuery(filters)}`}>First page</a> : null}
+        {filters.cursor ? <a href={`${base}?${editorQuery(filters)}`}>First page</a> : null}
         {page.next ? (
           <a href={`${base}?${editorQuery(filters, page.next)}`} rel="next">
             Next page

@@ -1,0 +1,69 @@
+// Which live keys of a project a listing, a bulk action or the portal's editor means: one filter,
+// one SQL fragment, so that "the keys I see" and "the keys a bulk action over this filter changes"
+// can never disagree. docs/decisions.md, "Keys API: search, filters, pagination, bulk, versions".
+import * as v from 'valibot';
+import type postgres from 'postgres';
+import type { Sql, TransactionSql } from '../db/client.ts';
+import { isGroupName, storableText } from '../validation.ts';
+import { LanguageCode } from '../languages/language-code.ts';
+import { TranslationStatus } from '../translations/schemas.ts';
+
+export const SEARCH_MAX = 200;
+
+/** The filter's fields, shared by the listing's query string, the bulk bodies and the editor. */
+export const KeyFilterFields = {
+  /** Case-insensitive substring of the key name or of any of its values' text; blank means no search. */
+  search: v.optional(v.pipe(storableText('search', SEARCH_MAX), v.trim())),
+  /** Exact group name; a name that could never be a group matches no key. */
+  group: v.optional(v.pipe(v.string('group must be given once'), v.maxLength(1_000, 'group is at most 1,000 characters'))),
+  /** Keys with a value of this status (in `language` when given, else in any language). */
+  status: v.optional(TranslationStatus),
+  /** Keys with a value in this language (of `status` when given). */
+  language: v.optional(LanguageCode),
+  /** Keys without any value in this language. */
+  missing: v.optional(LanguageCode),
+} as const;
+
+export const KeyFilter = v.strictObject(KeyFilterFields);
+export type KeyFilter = v.InferOutput<typeof KeyFilter>;
+
+// LIKE treats %, _ and \ specially: a search for "50%" means those characters. Folded with
+// Postgres' lower() (in the query), the same function that folded the stored values.
+export const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+
+type AnySql = Sql | TransactionSql;
+
+/**
+ * The conditions on `k` (translation_keys) beyond "live key of the project", as one fragment.
+ * `statusLanguages` widens `language` to several (the editor's shown languages).
+ *
+ * Search is a case-insensitive substring, without a trigram index: pg_trgm is not there on every
+ * Postgres this runs on (the embedded PGlite loads no extension). The plan stays linear in the
+ * project's size instead: key names are checked on the rows the (project_id, key) index yields, and
+ * values are scanned once per query into a hashed set of key ids (the `in (select ...)` below), never
+ * probed once per key, as a plain LIKE over value_folded and key_folded, the text lower-cased when
+ * it was written (migration 010). docs/portal.md, "How the editor stays fast", has the timings.
+ */
+export function keyFilterSql(sql: AnySql, projectId: string, filter: KeyFilter & { statusLanguages?: string[] | undefined }): postgres.Fragment {
+  const parts: postgres.Fragment[] = [];
+  if (filter.group !== undefined && filter.group !== '') {
+    // A filter that could never be a group name (NUL, bad characters, too long) matches no key.
+    parts.push(isGroupName(filter.group) ? sql`and k.group_name = ${filter.group}` : sql`and false`);
+  }
+  if (filter.search) {
+    const pattern = likePattern(filter.search);
+    parts.push(sql`and (k.key_folded like lower(${pattern}) or k.id in (
+      select t.key_id from translations t where t.project_id = ${projectId} and t.value_folded like lower(${pattern})))`);
+  }
+  const languages = filter.statusLanguages ?? (filter.language === undefined ? undefined : [filter.language]);
+  if (filter.status !== undefined || languages !== undefined) {
+    parts.push(sql`and exists (
+      select 1 from translations t where t.key_id = k.id
+        ${languages === undefined ? sql`` : sql`and t.language = any(${languages}::text[])`}
+        ${filter.status === undefined ? sql`` : sql`and t.status = ${filter.status}`})`);
+  }
+  if (filter.missing !== undefined) {
+    parts.push(sql`and not exists (select 1 from translations t where t.key_id = k.id and t.language = ${filter.missing})`);
+  }
+  return parts.reduce((all, part) => sql`${all} ${part}`, sql``);
+}

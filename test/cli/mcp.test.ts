@@ -1,0 +1,103 @@
+// `tms mcp` as an agent's MCP client runs it: a child process on stdio, driven by the official
+// SDK's own client, against a real tms server over HTTP.
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestProject } from '../support/test-app.ts';
+
+const BIN = join(import.meta.dirname, '..', '..', 'cli', 'bin', 'tms.js');
+
+let t: Awaited<ReturnType<typeof startTestApp>>;
+let server: ServerType;
+let base: string;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  t = await startTestApp();
+  server = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise((resolve) => server.once('listening', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  for (const c of clients) await c.close();
+  await new Promise((resolve) => server.close(resolve));
+  await t?.close();
+});
+
+async function connect(apiKey: string, args: string[] = ['--server', base]): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...args],
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TMS_API_KEY: apiKey },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'tms-test-agent', version: '1.0.0' });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+const textOf = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as { type: string; text: string }[])[0]!.text;
+const jsonOf = (result: Awaited<ReturnType<Client['callTool']>>) => JSON.parse(textOf(result));
+
+describe('tms mcp', () => {
+  let p: TestProject;
+  let agent: Client;
+  beforeAll(async () => {
+    p = await t.newProject('team');
+    for (const code of ['en', 'de']) expect((await t.call(p.apiKey, 'POST', '/v1/languages', { code })).status).toBe(201);
+    agent = await connect(p.apiKey);
+  }, 60_000);
+
+  it('lists its tools, each with an input schema', async () => {
+    const { tools } = await agent.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(
+      ['cache_status', 'create_key', 'export_file', 'get_key', 'get_translations', 'import_file', 'list_keys', 'publish', 'set_translation', 'suggest_translations', 'translate_missing'].sort(),
+    );
+    for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
+    expect(tools.find((tool) => tool.name === 'get_translations')!.annotations?.readOnlyHint).toBe(true);
+  });
+
+  it('creates a key, writes values, reads them back, and publishes, through the API', async () => {
+    const key = jsonOf(await agent.callTool({ name: 'create_key', arguments: { key: 'home.title', group_name: 'home', description: 'Title' } }));
+    expect(key).toMatchObject({ key: 'home.title', group_name: 'home', project_id: p.projectId });
+    expect(jsonOf(await agent.callTool({ name: 'get_key', arguments: { key_id: key.id } }))).toMatchObject({ id: key.id, key: 'home.title' });
+    await agent.callTool({ name: 'set_translation', arguments: { key_id: key.id, language: 'en', value: 'Welcome', status: 'approved' } });
+    const written = jsonOf(await agent.callTool({ name: 'set_translation', arguments: { key_id: key.id, language: 'de', value: 'Willkommen' } }));
+    expect(written).toMatchObject({ value: 'Willkommen', status: 'draft' });
+
+    const drafts = jsonOf(await agent.callTool({ name: 'get_translations', arguments: { language: 'de', status: 'draft' } }));
+    expect(drafts.translations).toEqual({ 'home.title': 'Willkommen' });
+    const listed = jsonOf(await agent.callTool({ name: 'list_keys', arguments: { group: 'home' } }));
+    expect(listed.keys.map((k: { key: string }) => k.key)).toEqual(['home.title']);
+
+    const exported = textOf(await agent.callTool({ name: 'export_file', arguments: { language: 'en', format: 'json' } }));
+    expect(JSON.parse(exported)).toEqual({ 'home.title': 'Welcome' });
+    const preview = jsonOf(await agent.callTool({ name: 'import_file', arguments: { language: 'en', format: 'json', content: '{"home.title": "Hello", "home.new": "New"}', dry_run: true } }));
+    expect(preview).toMatchObject({ dry_run: true, keys_created: 1, values_updated: 1 });
+    expect((await t.call(p.apiKey, 'GET', '/v1/keys')).status).toBe(200);
+
+    expect(jsonOf(await agent.callTool({ name: 'suggest_translations', arguments: { key_id: key.id, language: 'de' } }))).toMatchObject({ source: { language: 'en', value: 'Welcome' } });
+    expect(jsonOf(await agent.callTool({ name: 'translate_missing', arguments: { language: 'de', dry_run: true } }))).toMatchObject({ dry_run: true, language: 'de' });
+
+    expect(jsonOf(await agent.callTool({ name: 'publish', arguments: {} }))).toBeTypeOf('object');
+    const status = jsonOf(await agent.callTool({ name: 'cache_status', arguments: {} }));
+    expect(status).toHaveProperty('ready');
+  });
+
+  it("answers the API's refusals as tool errors the agent can read", async () => {
+    const missing = await agent.callTool({ name: 'get_key', arguments: { key_id: '00000000-0000-4000-8000-000000000000' } });
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toMatch(/404/);
+    const invalid = await agent.callTool({ name: 'set_translation', arguments: { key_id: 'nope', language: 'de', value: 'x' } });
+    expect(invalid.isError).toBe(true);
+
+    const stranger = await connect('key_live_' + 'x'.repeat(40));
+    const refused = await stranger.callTool({ name: 'list_keys', arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/401/);
+  });
+});
