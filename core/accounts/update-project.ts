@@ -21,7 +21,7 @@ export const updateProject = useCase(UpdateProjectCommand, async (deps: Pick<Dep
     const [row] = await tx.sql<Project[]>`
       update projects set
         auto_rebuild = coalesce(${input.auto_rebuild ?? null}::boolean, auto_rebuild),
-        fallbacks = coalesce(${fallbacks}::jsonb, fallbacks)
+        fallbacks = coalesce(${fallbacks}::text::jsonb, fallbacks)
       where id = ${input.projectId}
       returning id, account_id, name, auto_rebuild, fallbacks`;
     const changed = (name: 'auto_rebuild' | 'fallbacks') => input[name] !== undefined;

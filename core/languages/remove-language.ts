@@ -30,7 +30,7 @@ export const removeLanguage = useCase(LanguageCommand, async (deps: Pick<Deps, '
     const before = project?.fallbacks ?? {};
     const after = withoutLanguage(before, code);
     if (JSON.stringify(after) !== JSON.stringify(before)) {
-      await tx.sql`update projects set fallbacks = ${JSON.stringify(after)}::jsonb where id = ${projectId}`;
+      await tx.sql`update projects set fallbacks = ${JSON.stringify(after)}::text::jsonb where id = ${projectId}`;
       tx.record({ type: 'project.updated', projectId, actor: input.actor, entity: { type: 'project', id: projectId }, before: { fallbacks: before }, after: { fallbacks: after } });
     }
     return { project_id: projectId, code, translations_deleted: row!.count, deleted: true };

@@ -12,7 +12,12 @@ export const MAX_CHAIN_LENGTH = 5;
 /** At most one chain per language; bounded so a setting stays a small JSON object. */
 export const MAX_CHAINS = 200;
 
+const OBJECT_EXPECTED = 'fallbacks must be an object: language code -> array of language codes';
+
 export const Fallbacks = v.pipe(
+  // An array is an object to a record schema: refused here first.
+  v.unknown(),
+  v.check((f) => typeof f === 'object' && f !== null && !Array.isArray(f), OBJECT_EXPECTED),
   v.record(
     LanguageCode,
     v.pipe(
@@ -20,7 +25,7 @@ export const Fallbacks = v.pipe(
       v.minLength(1, 'a fallback chain needs at least one language (omit the language to remove its chain)'),
       v.maxLength(MAX_CHAIN_LENGTH, `a fallback chain has at most ${MAX_CHAIN_LENGTH} languages`),
     ),
-    'fallbacks must be an object: language code -> array of language codes',
+    OBJECT_EXPECTED,
   ),
   v.check((f) => Object.keys(f).length <= MAX_CHAINS, `at most ${MAX_CHAINS} languages may have a fallback chain`),
   v.description('Language code -> the ordered languages whose approved values fill its missing keys in built files, e.g. {"de-AT": ["de", "en"]}'),
