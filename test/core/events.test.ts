@@ -2,6 +2,7 @@
 // should, with its actor, in the write's own transaction (a write whose event cannot be stored does
 // not happen; a rolled-back composition leaves neither rows nor events, and publishes nothing);
 // subscribers run after commit and cannot fail a write; auto-rebuild is such a subscriber.
+import { translateMissing } from '../../core/translate/translate-missing.ts';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, systemActor, type Actor } from '../../core/actor.ts';
 import { EVENT_TYPES, type EventType, type RecordedEvent } from '../../core/events/domain-event.ts';
@@ -71,6 +72,17 @@ describe('every write records its events', () => {
           body: new TextEncoder().encode('{"g.i1":"one","g.i2":"two"}'),
           actor: p.actor,
         }),
+    },
+    {
+      name: 'translateMissing',
+      types: ['translation.machine_translated'],
+      run: async (p) => {
+        // French from the imported German values, by an in-process translator (the provider port).
+        await core.deps.sql`insert into project_languages (project_id, code) values (${p.projectId}, 'fr')`;
+        await core.deps.sql`update projects set source_language = 'de' where id = ${p.projectId}`;
+        const translator = { provider: 'deepl' as const, batchSize: 10, translate: async ({ texts }: { texts: readonly string[] }) => texts.map((t) => t.toUpperCase()) };
+        await translateMissing({ ...core.deps, translator }, { projectId: p.projectId, language: 'fr', actor: p.actor });
+      },
     },
     { name: 'deleteKey', types: ['key.deleted'], run: (p, ids) => deleteKey(core.deps, { projectId: p.projectId, keyId: ids.key!, actor: p.actor }) },
     { name: 'restoreKey', types: ['key.restored'], run: (p, ids) => restoreKey(core.deps, { projectId: p.projectId, keyId: ids.key!, actor: p.actor }) },

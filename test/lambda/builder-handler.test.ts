@@ -13,7 +13,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pointerKey } from '../../core/cache/layout.ts';
 import type { RebuildHandler } from '../../functions/lambda/rebuild-handler.ts';
-import { startEmulatedAws, type EmulatedAws } from '../support/emulated-aws.ts';
+import { DISTRIBUTION_ID, startEmulatedAws, type EmulatedAws } from '../support/emulated-aws.ts';
 import { startSharedDatabase, type SharedDatabase } from '../support/shared-database.ts';
 import { startTestApp, type TestProject } from '../support/test-app.ts';
 import { seed } from '../support/cache-helpers.ts';
@@ -41,11 +41,12 @@ beforeAll(async () => {
   app = await startTestApp({
     env: aws.localEnv(db),
   });
-  // The builder's links in stacks/queue.ts: the database, the bucket and the dead-letter queue.
+  // The builder's links in stacks/builder.ts: the database, the bucket, the dead-letter queue and the CDN.
   Object.assign(process.env, aws.endpoints, linkEnv({
     DatabaseUrl: { value: db.url },
     TranslationsBucket: { name: s3.bucket },
     RebuildDeadLetterQueue: { url: deadLetterUrl },
+    EdgeCache: { distributionId: DISTRIBUTION_ID },
   }));
   builder = (await import('../../functions/builder/handler.ts')).handler;
 }, 60_000);
@@ -119,6 +120,13 @@ describe('the builder Lambda', () => {
 
     expect(await (await app.call(good.apiKey, 'GET', '/v1/cache/status')).json()).toMatchObject({ ready: true });
     expect(await (await app.call(good.apiKey, 'GET', '/v1/cached/translations/de/home/home.title')).json()).toEqual({ value: 'Hallo' });
+    // The build told CloudFront (the EdgeCache link) which paths it changed: its first build, all of them.
+    const { build_id } = await (await app.call(good.apiKey, 'GET', '/v1/cached/manifest')).json();
+    expect(aws.cloudfront.invalidations(DISTRIBUTION_ID).find((i) => i.callerReference === build_id)?.paths).toEqual([
+      '/v1/cached/manifest',
+      '/v1/cached/translations/de',
+      '/v1/cached/translations/de/*',
+    ]);
   });
 
   it('SQS redelivers the failed records in order; with the cause gone they build', async () => {
@@ -155,7 +163,8 @@ describe('the builder Lambda', () => {
     const { rebuildHandler } = await import('../../functions/lambda/rebuild-handler.ts');
     const { s3Objects } = await import('../../functions/lambda/s3-objects.ts');
     // The entry minus its dead-letter port: what a builder without the RebuildDeadLetterQueue link runs.
-    const withoutDeadLetter = rebuildHandler({ objects: s3Objects });
+    const { cloudFrontEdge } = await import('../../functions/lambda/cloudfront-edge.ts');
+    const withoutDeadLetter = rebuildHandler({ objects: s3Objects, edge: cloudFrontEdge });
     try {
       const record = sqsRecord({ messageId: 'm-1', receiptHandle: 'r-1', body: '{"projectId":"nope"}', attributes: { MessageGroupId: 'g' } });
       expect(await withoutDeadLetter({ Records: [record] })).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-1' }] });

@@ -18,6 +18,8 @@ const PARAMS: Record<string, string> = {
   account_id: KEY_ID,
   project_id: KEY_ID,
   api_key_id: KEY_ID,
+  // Well-formed (a malformed one is a 422 before auth matters); no such build: a 404 for a valid key.
+  build_id: '20260101T000000000Z-0123abcd',
 };
 
 // Bodies that would succeed for a real project, so that "a valid key gets through" means something:
