@@ -38,8 +38,6 @@ export type CreateProjectInput = v.InferOutput<typeof CreateProjectInput>;
 export const UpdateProjectInput = v.strictObject({ auto_rebuild: v.boolean('auto_rebuild must be a boolean') });
 export type UpdateProjectInput = v.InferOutput<typeof UpdateProjectInput>;
 
-export const CreatedApiKey = v.object({ id: Uuid, key: v.string(), project_id: Uuid });
-export type CreatedApiKey = v.InferOutput<typeof CreatedApiKey>;
 
 export const CreatedProject = v.object({
   id: Uuid,
@@ -58,5 +56,4 @@ export const CreateAccountCommand = v.object({ actor: Actor, ...CreateAccountInp
 export const UpdateAccountCommand = v.pipe(v.object({ actor: Actor, accountId: Uuid, ...UpdateAccountFields }), someAccountChange());
 export const CreateProjectCommand = v.object({ actor: Actor, accountId: Uuid, ...CreateProjectInput.entries });
 export const UpdateProjectCommand = v.object({ actor: Actor, projectId: Uuid, ...UpdateProjectInput.entries });
-export const CreateApiKeyCommand = v.object({ actor: Actor, projectId: Uuid });
 export const RevokeApiKeyCommand = v.object({ actor: Actor, apiKeyId: Uuid });

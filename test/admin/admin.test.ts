@@ -80,7 +80,16 @@ describe('API keys', () => {
     const res = await t.admin('POST', `/projects/${p.projectId}/api-keys`);
     expect(res.status).toBe(201);
     const extra = await res.json();
-    expect(extra).toEqual({ id: expect.any(String), key: expect.stringMatching(/^key_live_/), project_id: p.projectId });
+    expect(extra).toEqual({
+      id: expect.any(String),
+      key: expect.stringMatching(/^key_live_/),
+      project_id: p.projectId,
+      name: null,
+      kind: 'live',
+      allowed_origins: null,
+      allowed_languages: null,
+      created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+    });
     expect((await t.call(extra.key, 'GET', '/v1/keys')).status).toBe(200); // now cached in process
     expect((await t.admin('DELETE', `/api-keys/${extra.id}`)).status).toBe(204);
     expect((await t.call(extra.key, 'GET', '/v1/keys')).status).toBe(401);

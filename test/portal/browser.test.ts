@@ -152,14 +152,46 @@ describe.skipIf(!HAVE_BROWSER)('the portal in Chromium', () => {
     expect(cached.status).toBe(200);
     expect(((await cached.json()) as { translations: Record<string, string> }).translations).toEqual({ 'home.title': 'Willkommen' });
 
-    // An API key created (shown once) and revoked.
+    // An API key created with a name (shown once, with a copy button), its last use shown, then revoked.
     await owner.getByRole('link', { name: 'API keys' }).click();
+    await owner.getByLabel(/^Name/).fill('  Staging server  ');
     await owner.getByRole('button', { name: 'Create API key' }).click();
     const second = await owner.getByLabel('New API key').inputValue();
+    expect(second).toMatch(/^key_live_/);
+    await owner.locator('[data-copy="new-api-key"]').waitFor();
+    const stagingRow = owner.locator('tr', { hasText: 'Staging server' });
+    await expect(stagingRow.locator('[data-last-used]').textContent()).resolves.toBe('never');
+    await expect(stagingRow.textContent()).resolves.toContain(`key_live_…${second.slice(-4)}`);
     expect((await t.call(second, 'GET', '/v1/languages')).status).toBe(200);
+    await t.runtime.deps.apiKeys.lastUseSettled();
+    await owner.reload();
+    await expect(owner.locator('tr', { hasText: 'Staging server' }).locator('[data-last-used]').textContent()).resolves.toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
     await checkA11y(owner, 'api-keys');
-    await owner.getByRole('button', { name: /Revoke key/ }).last().click();
-    await owner.getByText(/revoked/).waitFor();
+
+    // A delivery key for a web app: de only, from one origin; read-only on the cached endpoints.
+    await owner.getByLabel(/^Name/).fill('Web app');
+    await owner.getByLabel(/^Delivery key/).check();
+    await owner.getByLabel(/^Allowed origins/).fill('https://app.example');
+    await owner.getByLabel(/^Allowed languages/).fill('de');
+    await owner.getByRole('button', { name: 'Create API key' }).click();
+    const delivery = await owner.getByLabel('New delivery key').inputValue();
+    expect(delivery).toMatch(/^delivery_/);
+    const webRow = owner.locator('tr', { hasText: 'Web app' });
+    await expect(webRow.textContent()).resolves.toContain('Delivery: cached reads only; languages de; from https://app.example');
+    await expect(webRow.locator('[data-last-used]').textContent()).resolves.toBe('never');
+    const fromApp = await t.call(delivery, 'GET', '/v1/cached/translations/de', undefined, { Origin: 'https://app.example' });
+    expect(fromApp.status).toBe(200);
+    expect(((await fromApp.json()) as { translations: Record<string, string> }).translations).toEqual({ 'home.title': 'Willkommen' });
+    expect((await t.call(delivery, 'GET', '/v1/cached/translations/de', undefined, { Origin: 'https://elsewhere.example' })).status).toBe(403);
+    expect((await t.call(delivery, 'GET', '/v1/languages')).status).toBe(403);
+    // A delivery key with a live key's options refused in the form, with the reason.
+    await owner.getByLabel(/^Allowed origins/).fill('https://app.example/with/path');
+    await owner.getByLabel(/^Delivery key/).check();
+    await owner.getByRole('button', { name: 'Create API key' }).click();
+    await owner.getByText(/no path/).waitFor();
+
+    await owner.getByRole('button', { name: 'Revoke Staging server' }).click();
+    await owner.locator('tr', { hasText: 'Staging server' }).getByText(/revoked/).waitFor();
     expect((await t.call(second, 'GET', '/v1/languages')).status).toBe(401);
 
     // Import with a preview first.
