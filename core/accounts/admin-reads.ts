@@ -25,10 +25,14 @@ type Deps_ = Pick<Deps, 'sql'>;
 const ms = (sql: Sql, column: string) => sql`to_char(${sql(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const us = (sql: Sql, column: string) => sql`to_char(${sql(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
+// Every listing orders by the table's columns, qualified: its output has a `created_at` too (text,
+// to the millisecond), which an unqualified ORDER BY would sort by instead.
 function after(sql: Sql, page: PageQuery) {
   if (page.cursor === undefined) return sql`true`;
   const { at, id } = decodeCursor(page.cursor);
-  return sql`(created_at, id) > (${at}::timestamptz, ${id}::uuid)`;
+  // ::text first: a parameter typed timestamptz goes through a JS Date in postgres.js, which keeps
+  // milliseconds only, and the page's last row would come again.
+  return sql`(created_at, id) > (${at}::text::timestamptz, ${id}::uuid)`;
 }
 
 const accountColumns = (sql: Sql) => sql`id, name, plan, daily_call_limit, translation_unit_allowance, ${ms(sql, 'created_at')} as created_at`;
@@ -39,7 +43,7 @@ export async function listAccounts(deps: Deps_, page: PageQuery) {
   const limit = page.limit ?? DEFAULT_PAGE_SIZE;
   const rows = await sql<(AccountDetails & { page_at: string })[]>`
     select ${accountColumns(sql)}, ${us(sql, 'created_at')} as page_at
-    from accounts where ${after(sql, page)} order by created_at, id limit ${limit + 1}`;
+    from accounts where ${after(sql, page)} order by accounts.created_at, accounts.id limit ${limit + 1}`;
   const { items, next_cursor } = toPage(rows, limit);
   return { accounts: items, next_cursor };
 }
@@ -57,7 +61,7 @@ export async function listProjects(deps: Deps_, accountId: string, page: PageQue
   const [rows, [account]] = await Promise.all([
     sql<(ProjectDetails & { page_at: string })[]>`
       select ${projectColumns(sql)}, ${us(sql, 'created_at')} as page_at
-      from projects where account_id = ${accountId} and ${after(sql, page)} order by created_at, id limit ${limit + 1}`,
+      from projects where account_id = ${accountId} and ${after(sql, page)} order by projects.created_at, projects.id limit ${limit + 1}`,
     sql`select 1 from accounts where id = ${accountId}`,
   ]);
   if (!account) throw notFound('Account not found');
@@ -89,7 +93,7 @@ export async function listApiKeys(deps: Deps_, projectId: string, page: PageQuer
   const [rows, [project]] = await Promise.all([
     sql<(ApiKeyRow & { page_at: string })[]>`
       select ${apiKeyColumns(sql)}, ${us(sql, 'created_at')} as page_at
-      from api_keys where project_id = ${projectId} and ${after(sql, page)} order by created_at, id limit ${limit + 1}`,
+      from api_keys where project_id = ${projectId} and ${after(sql, page)} order by api_keys.created_at, api_keys.id limit ${limit + 1}`,
     sql`select 1 from projects where id = ${projectId}`,
   ]);
   if (!project) throw notFound('Project not found');
@@ -100,7 +104,7 @@ export async function listApiKeys(deps: Deps_, projectId: string, page: PageQuer
 /** Every key of a project, oldest first (the portal's tab: a project has a handful). */
 export async function allApiKeys(deps: Deps_, projectId: string): Promise<ApiKeyInfo[]> {
   const { sql } = deps;
-  const rows = await sql<ApiKeyRow[]>`select ${apiKeyColumns(sql)} from api_keys where project_id = ${projectId} order by created_at, id`;
+  const rows = await sql<ApiKeyRow[]>`select ${apiKeyColumns(sql)} from api_keys where project_id = ${projectId} order by api_keys.created_at, api_keys.id`;
   return rows.map(toInfo);
 }
 

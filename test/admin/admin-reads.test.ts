@@ -68,6 +68,16 @@ describe('admin reads', () => {
     expect(items.map((a) => a.id)).toEqual(first.accounts.map((a: { id: string }) => a.id));
     expect(new Set(items.map((a) => a.id)).size).toBe(items.length);
     expect(pages).toBe(Math.ceil(items.length / 2));
+    // Rows created within one millisecond are neither skipped nor repeated.
+    const sql = t.runtime.deps.sql;
+    const close = await sql<{ id: string }[]>`
+      insert into accounts (name, plan, created_at)
+      select 'same-ms-' || n, 'free', timestamptz '2020-01-01 00:00:00.000001+00' + n * interval '1 microsecond' from generate_series(0, 2) n
+      returning id`;
+    const paged = await allPages('/accounts', 'accounts', 1);
+    expect(paged.items.slice(0, 3).map((a) => a.id)).toEqual(close.map((r) => r.id));
+    expect(new Set(paged.items.map((a) => a.id)).size).toBe(paged.items.length);
+    expect(paged.items).toHaveLength(items.length + 3);
     const bad = async (query: string) => (await json(t.admin('GET', `/accounts${query}`), 422)).detail[0].loc;
     expect(await bad('?limit=0')).toEqual(['query', 'limit']);
     expect(await bad('?limit=201')).toEqual(['query', 'limit']);

@@ -79,6 +79,8 @@ describe.skipIf(!HAVE_BROWSER)('the portal in Chromium', () => {
     await owner.getByLabel('Account name').fill('Acme');
     await owner.getByRole('button', { name: 'Create owner and account' }).click();
     await owner.getByRole('heading', { name: 'Projects' }).waitFor();
+    // Setup puts the operator's own account on the unlimited plan unless told otherwise.
+    expect(((await (await t.admin('GET', '/accounts')).json()) as { accounts: { plan: string }[] }).accounts.map((a) => a.plan)).toEqual(['unlimited']);
 
     await owner.getByLabel('New project name').fill('Mobile app');
     await owner.getByRole('button', { name: 'Create project' }).click();
@@ -198,6 +200,9 @@ describe.skipIf(!HAVE_BROWSER)('the portal in Chromium', () => {
     await owner.getByRole('button', { name: 'Revoke Staging server' }).click();
     await owner.locator('tr', { hasText: 'Staging server' }).getByText(/revoked/).waitFor();
     expect((await t.call(second, 'GET', '/v1/languages')).status).toBe(401);
+    // The unlimited plan's usage: counted, with no limit to measure it against.
+    await owner.getByRole('link', { name: 'Usage' }).click();
+    await expect(owner.getByText('(no limit on this plan)').count()).resolves.toBe(2);
 
     // Import with a preview first.
     await owner.getByRole('link', { name: 'Import / export' }).click();
