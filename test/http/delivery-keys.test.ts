@@ -7,6 +7,9 @@ import { startTestApp, useTestApp, type TestProject } from '../support/test-app.
 import { rebuild, seed } from '../support/cache-helpers.ts';
 import { routeCases } from '../support/route-table.ts';
 import { allRouteGroups } from '../../functions/route-groups.ts';
+import { createApiKeyVerifier } from '../../core/auth/api-key-verifier.ts';
+import { createMemoryLogger } from '../../core/log.ts';
+import type { Sql } from '../../core/db/client.ts';
 
 const t = useTestApp();
 
@@ -124,6 +127,23 @@ describe('reading with a delivery key', () => {
     const revalidated = await t.call(key, 'GET', '/v1/cached/translations/de', undefined, { 'If-None-Match': etag });
     expect(revalidated.status).toBe(304);
     expect(Number((await t.call(p.apiKey, 'GET', '/v1/languages')).headers.get('x-ratelimit-remaining'))).toBe(after - 1);
+  });
+
+  it('the hot path: one lookup however many requests (bindings are cached with the key), one last-use write a minute', async () => {
+    const { key, id } = await deliveryKey(p, { allowed_origins: ['https://app.example'], allowed_languages: ['de'] });
+    let statements = 0;
+    const sql = new Proxy(t.runtime.deps.sql, {
+      apply(target, self, args) {
+        statements++;
+        return Reflect.apply(target, self, args);
+      },
+    }) as Sql;
+    const verifier = createApiKeyVerifier({ sql, log: createMemoryLogger(), ttlMs: 30_000 });
+    for (let i = 0; i < 500; i++) {
+      expect(await verifier.verify(key)).toMatchObject({ apiKeyId: id, kind: 'delivery', allowedOrigins: ['https://app.example'], allowedLanguages: ['de'] });
+    }
+    await verifier.lastUseSettled();
+    expect(statements).toBe(2);
   });
 
   it('revoked: 401 at once', async () => {
