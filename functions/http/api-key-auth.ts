@@ -10,7 +10,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { AppError } from '../../core/errors.ts';
 import type { Actor } from '../../core/actor.ts';
-import type { Principal } from '../../core/auth/api-key-verifier.ts';
 import { canonicalLanguageCode } from '../../core/languages/language-code.ts';
 import type { AppEnv } from './app-env.ts';
 import { addHeaders } from './response-headers.ts';
@@ -33,24 +32,19 @@ export const apiKeyAuth = (options: ApiKeyAuthOptions = {}): MiddlewareHandler<A
   return async function apiKeyAuth(c, next) {
     // A router mounted inside another that already authenticated: nothing more to verify, but its
     // own rule on delivery keys still holds.
-    const known = c.get('principal');
-    if (known) {
-      if (known.kind === 'delivery' && !allowDelivery) throw deliveryKeyRefused();
-      return next();
-    }
-    const principal = await c.get('deps').apiKeys.verify(c.req.header('x-api-key'), { address: c.get('clientAddress') });
-    const claimed = c.req.header('x-project-id');
-    if (claimed !== undefined && claimed !== principal.projectId) {
-      throw new AppError('forbidden', 'This API key belongs to a different project');
+    let principal = c.get('principal');
+    if (!principal) {
+      principal = await c.get('deps').apiKeys.verify(c.req.header('x-api-key'), { address: c.get('clientAddress') });
+      const claimed = c.req.header('x-project-id');
+      if (claimed !== undefined && claimed !== principal.projectId) {
+        throw new AppError('forbidden', 'This API key belongs to a different project');
+      }
+      c.set('principal', principal);
     }
     if (principal.kind === 'delivery') {
       if (!allowDelivery) throw deliveryKeyRefused();
-      if (principal.allowedOrigins !== null) {
-        c.set('principal', principal);
-        return originBound(c, next, principal.allowedOrigins);
-      }
+      if (principal.allowedOrigins !== null) return originBound(c, next, principal.allowedOrigins);
     }
-    c.set('principal', principal);
     await next();
   };
 };
@@ -89,10 +83,6 @@ export const deliveryLanguages = (): MiddlewareHandler<AppEnv> =>
     }
     await next();
   };
-
-/** Whether a principal may read a language (the cached manifest lists only those). */
-export const mayReadLanguage = (principal: Principal, language: string) =>
-  principal.allowedLanguages === null || principal.allowedLanguages.includes(language);
 
 /** The project and actor of an API-key request: what every /v1 use-case input starts with. */
 export function keyScope(c: Context<AppEnv>): { projectId: string; actor: Actor } {
