@@ -3,6 +3,7 @@ import { PLANS } from './plans.ts';
 import { storableText, Uuid } from '../validation.ts';
 import { Actor } from '../actor.ts';
 import { Fallbacks } from '../projects/fallbacks.ts';
+import { LanguageCode } from '../languages/language-code.ts';
 
 export const PlanName = v.picklist(PLANS, `plan must be one of ${PLANS.join(', ')}`);
 
@@ -40,14 +41,17 @@ const UpdateProjectFields = {
   auto_rebuild: v.optional(v.boolean('auto_rebuild must be a boolean')),
   /** Replaces the whole setting; {} removes every chain (core/projects/fallbacks.ts). */
   fallbacks: v.optional(Fallbacks),
+  /** The language translation memory and machine translation translate from (a registered one). */
+  source_language: v.optional(LanguageCode),
 };
-const someProjectChange = <T extends { auto_rebuild?: unknown; fallbacks?: unknown }>() =>
-  v.check<T, string>((b) => b.auto_rebuild !== undefined || b.fallbacks !== undefined, 'give auto_rebuild and/or fallbacks');
+const someProjectChange = <T extends { auto_rebuild?: unknown; fallbacks?: unknown; source_language?: unknown }>() =>
+  v.check<T, string>(
+    (b) => b.auto_rebuild !== undefined || b.fallbacks !== undefined || b.source_language !== undefined,
+    'give auto_rebuild, fallbacks and/or source_language',
+  );
 export const UpdateProjectInput = v.pipe(v.strictObject(UpdateProjectFields), someProjectChange());
 export type UpdateProjectInput = v.InferOutput<typeof UpdateProjectInput>;
 
-export const CreatedApiKey = v.object({ id: Uuid, key: v.string(), project_id: Uuid });
-export type CreatedApiKey = v.InferOutput<typeof CreatedApiKey>;
 
 export const CreatedProject = v.object({
   id: Uuid,
@@ -55,6 +59,7 @@ export const CreatedProject = v.object({
   name: v.string(),
   auto_rebuild: v.boolean(),
   fallbacks: v.record(v.string(), v.array(v.string())),
+  source_language: v.string(),
   api_key: v.object({ id: Uuid, key: v.string() }),
 });
 export type CreatedProject = v.InferOutput<typeof CreatedProject>;
@@ -66,6 +71,8 @@ export const Project = v.object({
   auto_rebuild: v.boolean(),
   /** Language -> its fallback chain (core/projects/fallbacks.ts); {} when none. */
   fallbacks: v.record(v.string(), v.array(v.string())),
+  /** What translation memory and machine translation translate from (default en). */
+  source_language: v.string(),
 });
 export type Project = v.InferOutput<typeof Project>;
 
@@ -74,5 +81,4 @@ export const CreateAccountCommand = v.object({ actor: Actor, ...CreateAccountInp
 export const UpdateAccountCommand = v.pipe(v.object({ actor: Actor, accountId: Uuid, ...UpdateAccountFields }), someAccountChange());
 export const CreateProjectCommand = v.object({ actor: Actor, accountId: Uuid, ...CreateProjectInput.entries });
 export const UpdateProjectCommand = v.pipe(v.object({ actor: Actor, projectId: Uuid, ...UpdateProjectFields }), someProjectChange());
-export const CreateApiKeyCommand = v.object({ actor: Actor, projectId: Uuid });
 export const RevokeApiKeyCommand = v.object({ actor: Actor, apiKeyId: Uuid });

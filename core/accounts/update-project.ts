@@ -7,8 +7,8 @@ import { UpdateProjectCommand, type Project } from './schemas.ts';
 
 export const updateProject = useCase(UpdateProjectCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<Project> =>
   transaction(deps, async (tx) => {
-    const [before] = await tx.sql<{ auto_rebuild: boolean; fallbacks: Fallbacks }[]>`
-      select auto_rebuild, fallbacks from projects where id = ${input.projectId} for update`;
+    const [before] = await tx.sql<{ auto_rebuild: boolean; fallbacks: Fallbacks; source_language: string }[]>`
+      select auto_rebuild, fallbacks, source_language from projects where id = ${input.projectId} for update`;
     if (!before) throw notFound('Project not found');
     if (input.fallbacks !== undefined) {
       // Checked against the languages as they are in this transaction: a language removed
@@ -17,21 +17,34 @@ export const updateProject = useCase(UpdateProjectCommand, async (deps: Pick<Dep
       const issues = fallbackIssues(input.fallbacks, new Set(rows.map((r) => r.code)), ['body', 'fallbacks']);
       if (issues.length) throw validationError(issues);
     }
+    if (input.source_language !== undefined) {
+      const [registered] = await tx.sql`select 1 from project_languages where project_id = ${input.projectId} and code = ${input.source_language}`;
+      if (!registered) throw validationError([{ loc: ['body', 'source_language'], msg: `${input.source_language} is not a language of this project`, type: 'value' }]);
+    }
     const fallbacks = input.fallbacks === undefined ? null : JSON.stringify(input.fallbacks);
     const [row] = await tx.sql<Project[]>`
       update projects set
         auto_rebuild = coalesce(${input.auto_rebuild ?? null}::boolean, auto_rebuild),
-        fallbacks = coalesce(${fallbacks}::text::jsonb, fallbacks)
+        fallbacks = coalesce(${fallbacks}::text::jsonb, fallbacks),
+        source_language = coalesce(${input.source_language ?? null}::text, source_language)
       where id = ${input.projectId}
-      returning id, account_id, name, auto_rebuild, fallbacks`;
-    const changed = (name: 'auto_rebuild' | 'fallbacks') => input[name] !== undefined;
+      returning id, account_id, name, auto_rebuild, fallbacks, source_language`;
+    const changed = (name: 'auto_rebuild' | 'fallbacks' | 'source_language') => input[name] !== undefined;
     tx.record({
       type: 'project.updated',
       projectId: input.projectId,
       actor: input.actor,
       entity: { type: 'project', id: input.projectId },
-      before: { ...(changed('auto_rebuild') ? { auto_rebuild: before.auto_rebuild } : {}), ...(changed('fallbacks') ? { fallbacks: before.fallbacks } : {}) },
-      after: { ...(changed('auto_rebuild') ? { auto_rebuild: row!.auto_rebuild } : {}), ...(changed('fallbacks') ? { fallbacks: row!.fallbacks } : {}) },
+      before: {
+        ...(changed('auto_rebuild') ? { auto_rebuild: before.auto_rebuild } : {}),
+        ...(changed('fallbacks') ? { fallbacks: before.fallbacks } : {}),
+        ...(changed('source_language') ? { source_language: before.source_language } : {}),
+      },
+      after: {
+        ...(changed('auto_rebuild') ? { auto_rebuild: row!.auto_rebuild } : {}),
+        ...(changed('fallbacks') ? { fallbacks: row!.fallbacks } : {}),
+        ...(changed('source_language') ? { source_language: row!.source_language } : {}),
+      },
     });
     return row!;
   }),

@@ -15,8 +15,9 @@ import type { Sql } from '../db/client.ts';
 import { isConnectionError, toDomainError } from '../db/errors.ts';
 import type { Logger } from '../log.ts';
 import type { Plan } from '../accounts/plans.ts';
-import { hashApiKey, isWellFormedApiKey } from './api-key-format.ts';
+import { apiKeyKindOf, hashApiKey, type ApiKeyKind } from './api-key-format.ts';
 import { createFailedAuthLimiter } from './failed-auth-limiter.ts';
+import { createLastUsedRecorder, type LastUsedRecorder } from './last-used.ts';
 
 export type Principal = {
   apiKeyId: string;
@@ -25,6 +26,12 @@ export type Principal = {
   plan: Plan;
   /** Admin override of the plan's daily call limit, or null. */
   dailyCallLimit: number | null;
+  /** 'delivery': read-only on the cached endpoints (functions/http/api-key-auth.ts enforces it). */
+  kind: ApiKeyKind;
+  /** A delivery key's browser origins (exact, normalized), or null for any. */
+  allowedOrigins: readonly string[] | null;
+  /** A delivery key's languages (normalized codes), or null for all. */
+  allowedLanguages: readonly string[] | null;
 };
 
 type Entry = { principal: Principal; verifiedAt: number };
@@ -38,6 +45,8 @@ export type ApiKeyVerifier = {
   evictAccount(accountId: string): void;
   /** Forget every key of a project (its settings changed). */
   evictProject(projectId: string): void;
+  /** Resolves once the last-use writes fired so far are done (tests). */
+  lastUseSettled(): Promise<void>;
 };
 
 export const invalidApiKey = () => new AppError('unauthorized', 'Invalid API key');
@@ -53,6 +62,8 @@ export function createApiKeyVerifier(options: {
   staleIfErrorMs?: number;
   maxEntries?: number;
   now?: () => number;
+  /** Where uses are recorded (at most about once a minute per key); one over `sql` unless given. */
+  lastUsed?: LastUsedRecorder;
 }): ApiKeyVerifier {
   const { sql, log, ttlMs } = options;
   const staleIfErrorMs = options.staleIfErrorMs ?? 24 * 60 * 60 * 1000;
@@ -63,6 +74,7 @@ export function createApiKeyVerifier(options: {
   const negativeTtlMs = options.negativeTtlMs ?? 10_000;
   const unknown = new Map<string, number>();
   const failures = createFailedAuthLimiter({ perMinute: options.failuresPerMinute ?? 0, now });
+  const lastUsed = options.lastUsed ?? createLastUsedRecorder({ sql, log });
   const rememberUnknown = (hash: string) => {
     if (negativeTtlMs <= 0) return;
     unknown.delete(hash);
@@ -74,15 +86,25 @@ export function createApiKeyVerifier(options: {
     return invalidApiKey();
   };
 
-  const lookup = async (hash: string): Promise<Principal | null> => {
+  // The kind is the prefix's: a row of another kind with the same hash (impossible for keys this
+  // service mints) would not authenticate.
+  const lookup = async (hash: string, kind: ApiKeyKind): Promise<Principal | null> => {
     const rows = await sql<
-      { api_key_id: string; project_id: string; account_id: string; plan: Plan; daily_call_limit: number | null }[]
+      {
+        api_key_id: string;
+        project_id: string;
+        account_id: string;
+        plan: Plan;
+        daily_call_limit: number | null;
+        allowed_origins: string[] | null;
+        allowed_languages: string[] | null;
+      }[]
     >`
-      select k.id as api_key_id, k.project_id, p.account_id, a.plan, a.daily_call_limit
+      select k.id as api_key_id, k.project_id, p.account_id, a.plan, a.daily_call_limit, k.allowed_origins, k.allowed_languages
       from api_keys k
       join projects p on p.id = k.project_id
       join accounts a on a.id = p.account_id
-      where k.key_hash = ${hash} and k.revoked_at is null`;
+      where k.key_hash = ${hash} and k.kind = ${kind} and k.revoked_at is null`;
     const row = rows[0];
     if (!row) return null;
     return {
@@ -91,6 +113,9 @@ export function createApiKeyVerifier(options: {
       accountId: row.account_id,
       plan: row.plan,
       dailyCallLimit: row.daily_call_limit,
+      kind,
+      allowedOrigins: row.allowed_origins,
+      allowedLanguages: row.allowed_languages,
     };
   };
 
@@ -108,7 +133,8 @@ export function createApiKeyVerifier(options: {
     async verify(key, context = {}) {
       const { address } = context;
       failures.check(address);
-      if (key === undefined || !isWellFormedApiKey(key)) throw refuse(address);
+      const kind = key === undefined ? undefined : apiKeyKindOf(key);
+      if (key === undefined || kind === undefined) throw refuse(address);
       const hash = hashApiKey(key);
       const unknownUntil = unknown.get(hash);
       if (unknownUntil !== undefined) {
@@ -117,13 +143,17 @@ export function createApiKeyVerifier(options: {
       }
       const cached = byHash.get(hash);
       const age = cached ? now() - cached.verifiedAt : Infinity;
-      if (cached && age < ttlMs) return cached.principal;
+      if (cached && age < ttlMs) {
+        lastUsed.touch(cached.principal.apiKeyId);
+        return cached.principal;
+      }
       let principal: Principal | null;
       try {
-        principal = await lookup(hash);
+        principal = await lookup(hash, kind);
       } catch (error) {
         if (cached && age < staleIfErrorMs && isConnectionError(error)) {
           log.warn('api key verified from cache: database unreachable', { project_id: cached.principal.projectId });
+          lastUsed.touch(cached.principal.apiKeyId);
           return cached.principal;
         }
         throw toDomainError(error);
@@ -134,10 +164,12 @@ export function createApiKeyVerifier(options: {
         throw refuse(address);
       }
       remember(hash, principal);
+      lastUsed.touch(principal.apiKeyId);
       return principal;
     },
     evictKey: (apiKeyId) => evictWhere((p) => p.apiKeyId === apiKeyId),
     evictAccount: (accountId) => evictWhere((p) => p.accountId === accountId),
     evictProject: (projectId) => evictWhere((p) => p.projectId === projectId),
+    lastUseSettled: () => lastUsed.settled(),
   };
 }

@@ -18,14 +18,15 @@ export const HARD_LIMIT_FACTOR = 2;
 
 export type UnitAccount = { accountId: string; plan: Plan; translationUnitAllowance: number | null };
 
-export type UnitStanding = { used: number; allowance: number; limit: number; resetsAt: Date };
+/** allowance and limit are null without a limit (the unlimited plan): units are still counted. */
+export type UnitStanding = { used: number; allowance: number | null; limit: number | null; resetsAt: Date };
 
 export const allowanceOf = (account: UnitAccount) =>
   account.translationUnitAllowance ?? PLAN_LIMITS[account.plan].translationUnitsPerMonth;
 
 function standing(account: UnitAccount, used: number, now: Date): UnitStanding {
   const allowance = allowanceOf(account);
-  return { used, allowance, limit: allowance * HARD_LIMIT_FACTOR, resetsAt: nextCycleStart(now) };
+  return { used, allowance, limit: allowance === null ? null : allowance * HARD_LIMIT_FACTOR, resetsAt: nextCycleStart(now) };
 }
 
 export async function readUnits(sql: Sql | TransactionSql, account: UnitAccount, now: Date): Promise<UnitStanding> {
@@ -34,7 +35,7 @@ export async function readUnits(sql: Sql | TransactionSql, account: UnitAccount,
   return standing(account, Number(row?.used ?? 0), now);
 }
 
-function refusal(current: UnitStanding, units: number, upgradeUrl: string) {
+function refusal(current: UnitStanding & { limit: number }, units: number, upgradeUrl: string) {
   return quotaExceeded({
     used: current.used + units,
     limit: current.limit,
@@ -54,17 +55,19 @@ export async function chargeUnits(
   const { account, units, now } = input;
   const current = await readUnits(tx, account, now);
   if (units === 0) return current;
+  const { limit } = current;
   if (input.dryRun) {
-    if (current.used + units > current.limit) throw refusal(current, units, input.upgradeUrl);
+    if (limit !== null && current.used + units > limit) throw refusal({ ...current, limit }, units, input.upgradeUrl);
     return { ...current, used: current.used + units };
   }
+  // A null limit (the unlimited plan) is a null bound: the conditions then always hold.
   const [row] = await tx<{ used: string }[]>`
     insert into translation_unit_usage as u (account_id, cycle_start, used)
     select ${account.accountId}, ${cycleStart(now)}, ${units}
-    where ${units}::bigint <= ${current.limit}::bigint
+    where ${limit}::bigint is null or ${units}::bigint <= ${limit}::bigint
     on conflict (account_id, cycle_start) do update set used = u.used + excluded.used
-      where u.used + excluded.used <= ${current.limit}::bigint
+      where ${limit}::bigint is null or u.used + excluded.used <= ${limit}::bigint
     returning used`;
-  if (!row) throw refusal(await readUnits(tx, account, now), units, input.upgradeUrl);
+  if (!row) throw refusal({ ...(await readUnits(tx, account, now)), limit: limit! }, units, input.upgradeUrl);
   return standing(account, Number(row.used), now);
 }

@@ -24,20 +24,20 @@ export const COUNTER_EXPIRY_SLACK_SECONDS = 3_600;
 /** While the store is failing, at most one call per interval tries it again; the rest skip it. */
 export const DEFAULT_STORE_RETRY_INTERVAL_MS = 1_000;
 
-/** Whose quota a call counts against, and how big it is. */
-export type CallAccount = { accountId: string; limit: number };
+/** Whose quota a call counts against, and how big it is (null: no limit; calls are still counted). */
+export type CallAccount = { accountId: string; limit: number | null };
 
 export type CallTally = {
   /** Calls counted today, the one being decided included (refused ones count too). */
   used: number;
-  /** The effective daily limit (X-RateLimit-Limit). */
-  limit: number;
+  /** The effective daily limit (X-RateLimit-Limit), or null for none (no rate-limit headers then). */
+  limit: number | null;
   /** Calls tolerated beyond the limit before refusing. */
   grace: number;
   /** used <= limit + grace. */
   allowed: boolean;
-  /** Calls left within the limit itself; never negative. */
-  remaining: number;
+  /** Calls left within the limit itself; never negative; null without a limit. */
+  remaining: number | null;
   /** Whole seconds until the quota resets at the next UTC midnight; at least 1. */
   resetSeconds: number;
   /** Where the count came from: the shared store, or this process during a store outage. */
@@ -51,8 +51,8 @@ export type CallCounter = {
   peek(account: CallAccount): Promise<CallTally>;
 };
 
-/** The account's daily call limit: the admin override when set, else its plan's. */
-export function dailyCallLimit(principal: { plan: Plan; dailyCallLimit: number | null }): number {
+/** The account's daily call limit: the admin override when set, else its plan's (null: unlimited). */
+export function dailyCallLimit(principal: { plan: Plan; dailyCallLimit: number | null }): number | null {
   return principal.dailyCallLimit ?? PLAN_LIMITS[principal.plan].dailyApiCalls;
 }
 

@@ -7,8 +7,8 @@ const DAY_SECONDS = 86_400;
 
 export type QuotaDecision = {
   allowed: boolean;
-  /** Calls left within the limit itself (grace not counted); never negative. */
-  remaining: number;
+  /** Calls left within the limit itself (grace not counted); never negative; null without a limit. */
+  remaining: number | null;
 };
 
 /** 'YYYY-MM-DD' of the UTC day containing `nowMs`: the counter key's day part. */
@@ -36,12 +36,13 @@ export function secondsUntilUtcMidnight(nowMs: number): number {
 }
 
 /** Calls tolerated beyond the limit (the spec's "grace zone"): 10% of it, rounded down (a limit under 10 has none). */
-export function graceAllowance(limit: number): number {
-  return Math.floor(limit / 10);
+export function graceAllowance(limit: number | null): number {
+  return limit === null ? 0 : Math.floor(limit / 10);
 }
 
-/** `used` already counts the call being decided on. */
-export function decide(used: number, limit: number): QuotaDecision {
+/** `used` already counts the call being decided on; a null limit (the unlimited plan) allows every call. */
+export function decide(used: number, limit: number | null): QuotaDecision {
+  if (limit === null) return { allowed: true, remaining: null };
   return {
     allowed: used <= limit + graceAllowance(limit),
     remaining: Math.max(0, limit - used),

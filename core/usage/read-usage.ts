@@ -12,9 +12,9 @@ import { readUnits } from '../units/translation-units.ts';
 export const Usage = v.object({
   project_id: v.string(),
   calls_today: v.number(),
-  daily_limit: v.number(),
+  daily_limit: v.pipe(v.nullable(v.number()), v.description('null: no limit (the unlimited plan)')),
   translation_units_used: v.number(),
-  translation_units_allowance: v.number(),
+  translation_units_allowance: v.pipe(v.nullable(v.number()), v.description('null: no limit (the unlimited plan)')),
   cycle_resets_at: v.string(),
 });
 export type Usage = v.InferOutput<typeof Usage>;

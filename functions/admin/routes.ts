@@ -4,14 +4,13 @@ import * as v from 'valibot';
 import type { AppEnv } from '../http/app-env.ts';
 import { adminAuth } from '../http/admin-auth.ts';
 import { describe } from '../http/describe.ts';
-import { noBody, requireJsonBody, validBody, validParams } from '../http/validate.ts';
+import { noBody, optionalJsonBody, requireJsonBody, validBody, validParams, validQuery } from '../http/validate.ts';
 import { routeGroup } from '../http/route-group.ts';
 import { idempotencyKey } from '../http/idempotency-key.ts';
 import { Uuid } from '../../core/validation.ts';
 import {
   Account,
   CreateAccountInput,
-  CreatedApiKey,
   CreatedProject,
   CreateProjectInput,
   Project,
@@ -19,6 +18,21 @@ import {
   UpdateProjectInput,
 } from '../../core/accounts/schemas.ts';
 import { KeyRecord } from '../../core/keys/schemas.ts';
+import { ApiKeyInfo, CreateApiKeyInput, CreatedApiKey } from '../../core/accounts/api-key-schemas.ts';
+import { PageQuery } from '../../core/accounts/page-cursor.ts';
+import {
+  AccountDetails,
+  AccountPage,
+  ApiKeyIdParam,
+  getAccount,
+  getApiKey,
+  getProject,
+  listAccounts,
+  listApiKeys,
+  listProjects,
+  ProjectDetails,
+  ProjectPage,
+} from '../../core/accounts/admin-reads.ts';
 import { RestoredGroup } from '../../core/groups/schemas.ts';
 import { createAccount } from '../../core/accounts/create-account.ts';
 import { updateAccount } from '../../core/accounts/update-account.ts';
@@ -35,8 +49,54 @@ const auth = 'admin' as const;
 const AccountIdParam = v.object({ account_id: Uuid });
 const ProjectIdParam = v.object({ project_id: Uuid });
 
+const ApiKeyPage = v.object({ api_keys: v.array(ApiKeyInfo), next_cursor: v.nullable(v.string()) });
+
 const routes = new Hono<AppEnv>()
   .use('*', adminAuth())
+  .get(
+    '/accounts',
+    describe({ operationId: 'listAccounts', tag, auth, summary: 'Accounts, oldest first, a page at a time (limit, cursor)', responses: { 200: AccountPage } }),
+    validQuery(PageQuery),
+    async (c) => c.json(await listAccounts(c.get('deps'), c.req.valid('query'))),
+  )
+  .get(
+    '/accounts/:account_id',
+    describe({ operationId: 'getAccount', tag, auth, summary: 'One account: plan and limit overrides', responses: { 200: AccountDetails, 404: null } }),
+    validParams(AccountIdParam),
+    async (c) => c.json(await getAccount(c.get('deps'), c.req.valid('param').account_id)),
+  )
+  .get(
+    '/accounts/:account_id/projects',
+    describe({ operationId: 'listProjects', tag, auth, summary: "An account's projects, oldest first, a page at a time (limit, cursor)", responses: { 200: ProjectPage, 404: null } }),
+    validParams(AccountIdParam),
+    validQuery(PageQuery),
+    async (c) => c.json(await listProjects(c.get('deps'), c.req.valid('param').account_id, c.req.valid('query'))),
+  )
+  .get(
+    '/projects/:project_id',
+    describe({ operationId: 'getProject', tag, auth, summary: 'One project and its settings', responses: { 200: ProjectDetails, 404: null } }),
+    validParams(ProjectIdParam),
+    async (c) => c.json(await getProject(c.get('deps'), c.req.valid('param').project_id)),
+  )
+  .get(
+    '/projects/:project_id/api-keys',
+    describe({
+      operationId: 'listApiKeys',
+      tag,
+      auth,
+      summary: "A project's API keys (never the keys themselves): name, kind, hint, restrictions, last use, revocation; a page at a time",
+      responses: { 200: ApiKeyPage, 404: null },
+    }),
+    validParams(ProjectIdParam),
+    validQuery(PageQuery),
+    async (c) => c.json(await listApiKeys(c.get('deps'), c.req.valid('param').project_id, c.req.valid('query'))),
+  )
+  .get(
+    '/api-keys/:api_key_id',
+    describe({ operationId: 'getApiKey', tag, auth, summary: 'One API key (never the key itself)', responses: { 200: ApiKeyInfo, 404: null } }),
+    validParams(ApiKeyIdParam),
+    async (c) => c.json(await getApiKey(c.get('deps'), c.req.valid('param').api_key_id)),
+  )
   .post(
     '/accounts',
     describe({ operationId: 'createAccount', tag, auth, body: 'json', idempotent: true, summary: 'Create an account', responses: { 201: Account } }),
@@ -91,15 +151,19 @@ const routes = new Hono<AppEnv>()
       operationId: 'createApiKey',
       tag,
       auth,
-      body: 'none',
+      body: 'json',
       idempotent: true,
-      summary: 'Create another API key for a project',
+      summary: 'Create another API key for a project: a live key, or a read-only delivery key (the body is optional)',
+      description:
+        'kind "live" (default): key_live_..., every /v1 route. kind "delivery": delivery_..., only GET /v1/cached/... (403 elsewhere), ' +
+        'optionally bound to browser origins (a request with another Origin gets 403; one without Origin is served) and to languages.',
       responses: { 201: CreatedApiKey, 404: null },
     }),
     validParams(ProjectIdParam),
-    noBody(),
+    optionalJsonBody(),
+    validBody(CreateApiKeyInput),
     idempotencyKey(),
-    async (c) => c.json(await createApiKey(c.get('deps'), { actor: ADMIN, projectId: c.req.valid('param').project_id }), 201),
+    async (c) => c.json(await createApiKey(c.get('deps'), { actor: ADMIN, projectId: c.req.valid('param').project_id, ...c.req.valid('json') }), 201),
   )
   .delete(
     '/api-keys/:api_key_id',

@@ -3,7 +3,8 @@
 import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import type { AppEnv } from '../http/app-env.ts';
-import { apiKeyAuth } from '../http/api-key-auth.ts';
+import { apiKeyAuth, deliveryLanguages } from '../http/api-key-auth.ts';
+import { deliveryManifest } from './delivery-manifest.ts';
 import { dailyQuota } from '../http/daily-quota.ts';
 import { describe, type HeaderName } from '../http/describe.ts';
 import { LanguageParam } from '../http/params.ts';
@@ -114,7 +115,13 @@ const routes = new Hono<AppEnv>()
     addHeaders(c, NO_STORE);
     return next();
   })
-  .use('*', apiKeyAuth(), dailyQuota())
+  // Delivery keys read here (and only here): language-bound ones only their languages, on every
+  // route whose path names a :language, and a manifest listing only those (docs/decisions.md).
+  .use('*', apiKeyAuth({ delivery: true }))
+  .use('/translations/:language/*', deliveryLanguages())
+  .use('/builds/:build_id/translations/:language/*', deliveryLanguages())
+  .use('*', dailyQuota())
+  .use('/manifest', deliveryManifest())
   .get(
     '/manifest',
     describe({

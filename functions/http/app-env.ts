@@ -11,6 +11,8 @@ export type AppEnv = {
     requestId: string;
     /** The caller's network address, as the entry (local server, Lambda) knows it; unset in tests. */
     clientAddress: string | undefined;
+    /** The CORS middleware allowed the request's Origin (set only when one was sent). */
+    corsAllowed: boolean | undefined;
     /** Set by the API-key middleware on /v1 routes. */
     principal: Principal;
     /** Set once the daily quota has counted this request. */

@@ -1,5 +1,10 @@
 // CORS for browser apps: they send X-API-Key, which needs a preflight, and read ETag and the
-// rate-limit headers. Hono's own cors middleware touches c.res before the handler runs, which makes
+// rate-limit headers. With a list of origins (CORS_ORIGINS), the cached reads' preflight is answered
+// for any origin, because a delivery key may be bound to origins of its own that the server's list
+// does not name, and a preflight carries no key to look them up: the real request is then judged by
+// its key (api-key-auth.ts adds Access-Control-Allow-Origin for a delivery key's own origins, and
+// refuses others), while every other answer carries CORS headers only for the server's list.
+// Hono's own cors middleware touches c.res before the handler runs, which makes
 // Hono rebuild every response as a streamed one; this one hands its headers to response-headers.ts.
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './app-env.ts';
@@ -7,8 +12,17 @@ import { addHeaders } from './response-headers.ts';
 
 const ALLOW_HEADERS = 'X-API-Key, X-Project-Id, Content-Type, If-None-Match, Authorization, X-Request-Id, Idempotency-Key';
 const ALLOW_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
+/** The cached reads, preflighted from an origin the server's list does not name: reads only. */
+const OPEN_METHODS = 'GET, HEAD';
 
-export function cors(options: { origins: '*' | readonly string[]; exposeHeaders: readonly string[] }): MiddlewareHandler<AppEnv> {
+export function cors(options: {
+  origins: '*' | readonly string[];
+  exposeHeaders: readonly string[];
+  /** Path prefixes whose preflights any origin gets answered (the delivery-key reads). */
+  openPreflightPrefixes?: readonly string[];
+}): MiddlewareHandler<AppEnv> {
+  const openPrefixes = options.openPreflightPrefixes ?? [];
+  const openPreflight = (path: string) => openPrefixes.some((prefix) => path.startsWith(prefix));
   const expose = options.exposeHeaders.join(', ');
   const allowed = (origin: string | undefined): string | undefined => {
     if (options.origins === '*') return '*';
@@ -27,12 +41,14 @@ export function cors(options: { origins: '*' | readonly string[]; exposeHeaders:
       return;
     }
     const allowOrigin = allowed(origin);
+    c.set('corsAllowed', allowOrigin !== undefined);
     if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method')) {
+      const open = allowOrigin === undefined && openPreflight(c.req.path);
       const headers: Record<string, string> = {
-        'Access-Control-Allow-Methods': ALLOW_METHODS,
+        'Access-Control-Allow-Methods': open ? OPEN_METHODS : ALLOW_METHODS,
         'Access-Control-Allow-Headers': ALLOW_HEADERS,
         'Access-Control-Max-Age': '86400',
-        ...(allowOrigin ? { 'Access-Control-Allow-Origin': allowOrigin } : {}),
+        ...(allowOrigin ? { 'Access-Control-Allow-Origin': allowOrigin } : open ? { 'Access-Control-Allow-Origin': origin } : {}),
         ...(anyOrigin ? {} : { Vary: 'Origin' }),
       };
       return c.body(null, 204, headers);

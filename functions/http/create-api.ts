@@ -41,6 +41,7 @@ export function createApi(deps: Deps, groups: readonly RouteGroup[], options: Ap
     cors({
       origins: deps.config.CORS_ORIGINS === '*' ? '*' : deps.config.CORS_ORIGINS.split(',').map((o) => o.trim()),
       exposeHeaders: EXPOSED_HEADERS,
+      openPreflightPrefixes: ['/v1/cached/'],
     }),
   );
 

@@ -92,7 +92,11 @@ const RATE_LIMIT_HEADERS: HeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Rema
 const ERRORS = {
   401: { name: 'Unauthorized', description: 'Missing, malformed or revoked API key (or admin token)' },
   402: { name: 'PaymentRequired', description: 'A plan limit is reached (detail: a message), or the monthly translation-unit quota (detail: QuotaExceeded)' },
-  403: { name: 'Forbidden', description: 'The API key belongs to another project than X-Project-Id names' },
+  403: {
+    name: 'Forbidden',
+    description:
+      'The API key belongs to another project than X-Project-Id names, or a delivery key (delivery_...) was used outside the cached reads, from an Origin or for a language it is not bound to',
+  },
   404: { name: 'NotFound', description: 'Not found, or not in this project' },
   409: { name: 'Conflict', description: 'Conflicts with what exists (a duplicate name, a rename target in use)' },
   412: {
@@ -189,7 +193,7 @@ export const OPENAPI_OPTIONS = {
     tags: TAGS,
     components: {
       securitySchemes: {
-        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The project API key (key_live_...).' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The project API key: key_live_... (everything), or a read-only delivery key, delivery_... (the cached reads only).' },
         adminToken: { type: 'http', scheme: 'bearer', description: 'TMS_ADMIN_TOKEN.' },
       },
       responses: sharedResponses,

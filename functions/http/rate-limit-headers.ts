@@ -6,7 +6,9 @@ import { DAY_SECONDS, type CallTally } from '../../core/usage/count-call.ts';
 /** The policy's name in the IETF RateLimit and RateLimit-Policy fields. */
 const POLICY = 'daily';
 
+/** Without a limit (the unlimited plan) there is no policy to state: no headers. */
 export function rateLimitHeaders(tally: CallTally): Record<string, string> {
+  if (tally.limit === null) return {};
   return {
     'X-RateLimit-Limit': String(tally.limit),
     'X-RateLimit-Remaining': String(tally.remaining),

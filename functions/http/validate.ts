@@ -113,3 +113,30 @@ export const noBody = (): MiddlewareHandler<AppEnv> =>
     if (fields.length > 0) throw validationError(fields.map((field) => unknownField(['body', field])));
     await next();
   };
+
+/**
+ * Runs before validBody on a write whose JSON body is optional (the admin's new API key: a name, a
+ * kind...): no body or a blank one is read as `{}`, as noBody() accepts them; any other body must be
+ * a JSON object (415 / 422 as with requireJsonBody).
+ */
+export const optionalJsonBody = (): MiddlewareHandler<AppEnv> =>
+  async function optionalJsonBody(c, next) {
+    const text = c.req.raw.body === null ? '' : await c.req.text();
+    if (text.trim() === '') {
+      // The validator reads JSON only under a JSON content type, through this cache (Hono keeps
+      // promises there, whatever its type says).
+      (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve('{}');
+      return next();
+    }
+    if (!JSON_MEDIA.test(mediaTypeOf(c.req.header('content-type')))) {
+      throw new HTTPException(415, { message: 'Content-Type must be application/json' });
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw notJson();
+    }
+    if (!isObject(body)) throw notAnObject();
+    await next();
+  };

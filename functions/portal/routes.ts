@@ -26,7 +26,9 @@ import { listTrash } from '../../core/portal/trash.ts';
 import { listActivity, valueAfterEvent, valueHistory } from '../../core/portal/activity.ts';
 import { restoreKey } from '../../core/keys/restore-key.ts';
 import { restoreGroup } from '../../core/groups/restore-group.ts';
-import { assertApiKeyOfProject, listApiKeys, valuesInLanguage } from '../../core/portal/api-keys.ts';
+import { assertApiKeyOfProject, valuesInLanguage } from '../../core/portal/api-keys.ts';
+import { allApiKeys } from '../../core/accounts/admin-reads.ts';
+import type { CreatedApiKey } from '../../core/accounts/api-key-schemas.ts';
 import { createProject } from '../../core/accounts/create-project.ts';
 import { updateProject } from '../../core/accounts/update-project.ts';
 import { createApiKey } from '../../core/accounts/create-api-key.ts';
@@ -136,7 +138,7 @@ const routes = new Hono<PortalEnv>()
   .post('/setup', async (c) => {
     const f = await form(c);
     const result = await orFormError(
-      () => setupFirstOwner(c.get('deps'), { adminToken: f.admin_token ?? '', email: f.email ?? '', password: f.password ?? '', accountName: f.account_name ?? '', plan: (f.plan ?? 'business') as 'business' }),
+      () => setupFirstOwner(c.get('deps'), { adminToken: f.admin_token ?? '', email: f.email ?? '', password: f.password ?? '', accountName: f.account_name ?? '', plan: (f.plan ?? 'unlimited') as 'unlimited' }),
       (error) => page(c, SetupPage({ csrf: c.get('csrf'), error, email: f.email, accountName: f.account_name })),
       c,
     );
@@ -494,8 +496,27 @@ const routes = new Hono<PortalEnv>()
   .get('/projects/:project_id/api-keys', async (c) => renderApiKeys(c, await access(c, 'api_keys.manage')))
   .post('/projects/:project_id/api-keys', async (c) => {
     const a = await access(c, 'api_keys.manage');
-    const created = await createApiKey(c.get('deps'), { projectId: a.projectId, actor: userActor(c) });
-    return renderApiKeys(c, a, created.key, 201);
+    const f = await form(c);
+    // Origins one a line (or separated by commas or spaces), languages separated by commas; empty: no restriction.
+    const list = (text: string | undefined, separator: RegExp) => {
+      const items = (text ?? '').split(separator).map((s) => s.trim()).filter(Boolean);
+      return items.length ? items : undefined;
+    };
+    const delivery = f.kind === 'delivery';
+    const result = await orFormError(
+      () =>
+        createApiKey(c.get('deps'), {
+          projectId: a.projectId,
+          actor: userActor(c),
+          kind: delivery ? 'delivery' : 'live',
+          ...(f.name?.trim() ? { name: f.name } : {}),
+          ...(delivery ? { allowed_origins: list(f.allowed_origins, /[\s,]+/), allowed_languages: list(f.allowed_languages, /,/) } : {}),
+        }),
+      (error) => renderApiKeys(c, a, undefined, 200, error),
+      c,
+    );
+    if (result instanceof Response) return result;
+    return renderApiKeys(c, a, result, 201);
   })
   .post('/projects/:project_id/api-keys/:api_key_id/revoke', async (c) => {
     const a = await access(c, 'api_keys.manage');
@@ -632,10 +653,10 @@ async function renderTrash(c: C, a: ProjectAccess, notice?: string, error?: stri
   return page(c, TrashPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, ...trash, notice, error }));
 }
 
-async function renderApiKeys(c: C, a: ProjectAccess, created?: string, status: 200 | 201 = 200) {
+async function renderApiKeys(c: C, a: ProjectAccess, created?: CreatedApiKey, status: 200 | 201 = 200, error?: string) {
   const deps = c.get('deps');
-  const [keys, cache] = await Promise.all([listApiKeys(deps, a.projectId), cacheOf(c, a.projectId)]);
-  return page(c, ApiKeysPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, keys, created }), status);
+  const [keys, cache] = await Promise.all([allApiKeys(deps, a.projectId), cacheOf(c, a.projectId)]);
+  return page(c, ApiKeysPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, keys, created, error }), status);
 }
 
 // Errors as pages (or the API's envelope for the portal script's fetches), from the one status mapping.

@@ -46,6 +46,7 @@ describe('accounts and projects', () => {
       name: 'Mobile app',
       auto_rebuild: false,
       fallbacks: {},
+      source_language: 'en',
       api_key: { id: expect.any(String), key: expect.stringMatching(/^key_live_[0-9A-Za-z]{40}$/) },
     });
     expect((await t.call(project.api_key.key, 'GET', '/v1/keys')).status).toBe(200);
@@ -69,7 +70,7 @@ describe('accounts and projects', () => {
   it('PATCH project sets auto_rebuild', async () => {
     const p = await t.newProject();
     const res = await t.admin('PATCH', `/projects/${p.projectId}`, { auto_rebuild: true });
-    expect(await res.json()).toEqual({ id: p.projectId, account_id: p.accountId, name: 'project', auto_rebuild: true, fallbacks: {} });
+    expect(await res.json()).toEqual({ id: p.projectId, account_id: p.accountId, name: 'project', auto_rebuild: true, fallbacks: {}, source_language: 'en' });
     expect((await t.admin('PATCH', `/projects/${p.projectId}`, { auto_rebuild: 'yes' })).status).toBe(422);
     expect((await t.admin('PATCH', `/projects/${crypto.randomUUID()}`, { auto_rebuild: false })).status).toBe(404);
   });
@@ -81,7 +82,16 @@ describe('API keys', () => {
     const res = await t.admin('POST', `/projects/${p.projectId}/api-keys`);
     expect(res.status).toBe(201);
     const extra = await res.json();
-    expect(extra).toEqual({ id: expect.any(String), key: expect.stringMatching(/^key_live_/), project_id: p.projectId });
+    expect(extra).toEqual({
+      id: expect.any(String),
+      key: expect.stringMatching(/^key_live_/),
+      project_id: p.projectId,
+      name: null,
+      kind: 'live',
+      allowed_origins: null,
+      allowed_languages: null,
+      created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+    });
     expect((await t.call(extra.key, 'GET', '/v1/keys')).status).toBe(200); // now cached in process
     expect((await t.admin('DELETE', `/api-keys/${extra.id}`)).status).toBe(204);
     expect((await t.call(extra.key, 'GET', '/v1/keys')).status).toBe(401);

@@ -131,7 +131,7 @@ describe('API keys', () => {
 
     const events = await core.events({ projectId: p.projectId }, since);
     expect(events.map((e) => [e.type, e.entity_id, e.actor_type, e.before, e.after])).toEqual([
-      ['api_key.created', extra.id, 'admin', null, null],
+      ['api_key.created', extra.id, 'admin', null, { kind: 'live', name: null, allowed_origins: null, allowed_languages: null }],
       ['api_key.revoked', extra.id, 'admin', null, null],
     ]);
     await domainError(revokeApiKey(core.deps, { apiKeyId: crypto.randomUUID(), actor: ADMIN }), 'not_found');

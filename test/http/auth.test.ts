@@ -1,5 +1,6 @@
 // The shared auth cases of section 5, against every /v1 route the app has, and the admin token's
 // cases against every /admin/v1 route: both lists come from the route table, not from a hand list.
+// Delivery keys (delivery_…) too, on every /v1 route: 403 everywhere except the cached reads.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import { useTestApp, ADMIN_TOKEN, type TestProject } from '../support/test-app.ts';
@@ -31,27 +32,47 @@ describe.each(V1_ROUTES)('$method $path', (route) => {
   let p: TestProject;
   let other: TestProject;
   let revokedKey: string;
+  let deliveryKey: string;
+  let revokedDeliveryKey: string;
   beforeAll(async () => {
     p = await t.newProject('team');
     other = await t.newProject('team');
     const extra = await (await t.admin('POST', `/projects/${p.projectId}/api-keys`)).json();
     revokedKey = extra.key;
     expect((await t.admin('DELETE', `/api-keys/${extra.id}`)).status).toBe(204);
+    deliveryKey = (await (await t.admin('POST', `/projects/${p.projectId}/api-keys`, { kind: 'delivery' })).json()).key;
+    const revokedDelivery = await (await t.admin('POST', `/projects/${p.projectId}/api-keys`, { kind: 'delivery' })).json();
+    revokedDeliveryKey = revokedDelivery.key;
+    expect((await t.admin('DELETE', `/api-keys/${revokedDelivery.id}`)).status).toBe(204);
   });
 
   it('401 without a key', async () => {
     await expectInvalidKey(await t.call(undefined, route.method, route.path, route.body));
   });
   it('401 for malformed keys, including inner and non-HTTP whitespace', async () => {
-    for (const bad of ['nope', 'key_live_short', 'key_test_' + 'a'.repeat(40), p.apiKey.slice(0, 20) + ' ' + p.apiKey.slice(20), p.apiKey + '\u00a0', '\u00a0' + p.apiKey, p.apiKey + '!', 'key_live_' + 'a'.repeat(200)]) {
+    for (const bad of ['nope', 'key_live_short', 'delivery_short', 'delivery_' + 'a'.repeat(200), deliveryKey + '\u00a0', 'key_test_' + 'a'.repeat(40), p.apiKey.slice(0, 20) + ' ' + p.apiKey.slice(20), p.apiKey + '\u00a0', '\u00a0' + p.apiKey, p.apiKey + '!', 'key_live_' + 'a'.repeat(200)]) {
       await expectInvalidKey(await t.call(bad, route.method, route.path, route.body));
     }
   });
   it('401 for an unknown well-formed key', async () => {
     await expectInvalidKey(await t.call('key_live_' + 'Z'.repeat(40), route.method, route.path, route.body));
   });
-  it('401 for a revoked key', async () => {
+  it('401 for a revoked key, live or delivery', async () => {
     await expectInvalidKey(await t.call(revokedKey, route.method, route.path, route.body));
+    await expectInvalidKey(await t.call(revokedDeliveryKey, route.method, route.path, route.body));
+  });
+  it("401 for a key whose prefix claims the other kind (the kind is the prefix's, checked against the stored one)", async () => {
+    await expectInvalidKey(await t.call(p.apiKey.replace(/^key_live_/, 'delivery_'), route.method, route.path, route.body));
+    await expectInvalidKey(await t.call(deliveryKey.replace(/^delivery_/, 'key_live_'), route.method, route.path, route.body));
+  });
+  it('a delivery key: 403 in the envelope everywhere except the cached reads, which it may use', async () => {
+    const res = await t.call(deliveryKey, route.method, route.path, route.body);
+    if (route.method === 'GET' && route.path.startsWith('/v1/cached/')) {
+      expect([200, 404, 503]).toContain(res.status);
+    } else {
+      expect(res.status).toBe(403);
+      expect((await res.json()).detail).toMatch(/delivery key only reads cached translations/);
+    }
   });
   it('403 when X-Project-Id names another project', async () => {
     const res = await t.call(p.apiKey, route.method, route.path, route.body, { 'X-Project-Id': other.projectId });
@@ -83,7 +104,7 @@ describe.each(ADMIN_ROUTES)('admin: $method $path', (route) => {
     const p = await t.newProject('free');
     const variants: Record<string, string>[] = [{}, { Authorization: 'Bearer wrong' }, { Authorization: `Basic ${ADMIN_TOKEN}` }, { 'X-API-Key': p.apiKey }];
     for (const headers of variants) {
-      const res = await t.call(undefined, route.method, route.path, route.body ?? {}, headers);
+      const res = await t.call(undefined, route.method, route.path, route.method === 'GET' ? undefined : (route.body ?? {}), headers);
       expect(res.status, JSON.stringify(headers)).toBe(401);
     }
   });

@@ -66,7 +66,7 @@ describe('rate-limit headers', () => {
     for (const plan of ['solo', 'team', 'business'] as const) {
       const p = await t.newProject(plan);
       const res = await t.call(p.apiKey, 'GET', '/v1/keys');
-      expectQuotaHeaders(res, PLAN_LIMITS[plan].dailyApiCalls, PLAN_LIMITS[plan].dailyApiCalls - 1);
+      expectQuotaHeaders(res, PLAN_LIMITS[plan].dailyApiCalls!, PLAN_LIMITS[plan].dailyApiCalls! - 1);
     }
     const p = await t.newProject('solo');
     await setDailyLimit(t, p, 20);
@@ -146,7 +146,7 @@ describe('beyond the daily limit', () => {
     expect(list.status).toBe(200);
     expect(JSON.stringify(await list.json())).not.toContain('never.created');
     // The refused call counted: remaining reflects both.
-    expectQuotaHeaders(list, PLAN_LIMITS.team.dailyApiCalls, PLAN_LIMITS.team.dailyApiCalls - 2);
+    expectQuotaHeaders(list, PLAN_LIMITS.team.dailyApiCalls!, PLAN_LIMITS.team.dailyApiCalls! - 2);
   });
 });
 

@@ -74,6 +74,20 @@ describe('translation memory suggestions', () => {
     expect((await suggest(a, asked)).suggestions).toEqual([]);
   });
 
+  it('follows the source language setting (PATCH /admin/v1/projects/{id}), which must be a registered language', async () => {
+    const a = await project();
+    await json(await t.call(a.apiKey, 'POST', '/v1/languages', { code: 'fr' }));
+    await key(a, 'mem', { de: ['Änderungen speichern', 'approved'], fr: ['Enregistrer les modifications', 'approved'] });
+    const asked = await key(a, 'asked', { de: ['Änderungen speichern', 'draft'] });
+    expect((await suggest(a, asked, 'fr')).source).toBeNull();
+    expect((await t.admin('PATCH', `/projects/${a.projectId}`, { source_language: 'it' })).status).toBe(422);
+    const patched = await json(await t.admin('PATCH', `/projects/${a.projectId}`, { source_language: 'de' }));
+    expect(patched.source_language).toBe('de');
+    const body = await suggest(a, asked, 'fr');
+    expect(body.source).toEqual({ language: 'de', value: 'Änderungen speichern' });
+    expect(body.suggestions.map((s: { value: string }) => s.value)).toEqual(['Enregistrer les modifications']);
+  });
+
   it('answers 404 for unknown keys, other projects\' keys and unregistered languages; no source means no suggestions', async () => {
     const a = await project();
     const b = await project();

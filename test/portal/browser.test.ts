@@ -79,6 +79,8 @@ describe.skipIf(!HAVE_BROWSER)('the portal in Chromium', () => {
     await owner.getByLabel('Account name').fill('Acme');
     await owner.getByRole('button', { name: 'Create owner and account' }).click();
     await owner.getByRole('heading', { name: 'Projects' }).waitFor();
+    // Setup puts the operator's own account on the unlimited plan unless told otherwise.
+    expect(((await (await t.admin('GET', '/accounts')).json()) as { accounts: { plan: string }[] }).accounts.map((a) => a.plan)).toEqual(['unlimited']);
 
     await owner.getByLabel('New project name').fill('Mobile app');
     await owner.getByRole('button', { name: 'Create project' }).click();
@@ -170,15 +172,55 @@ describe.skipIf(!HAVE_BROWSER)('the portal in Chromium', () => {
     expect(cached.status).toBe(200);
     expect(((await cached.json()) as { translations: Record<string, string> }).translations).toEqual({ 'home.title': 'Willkommen' });
 
-    // An API key created (shown once) and revoked.
+    // An API key created with a name (shown once, with a copy button), its last use shown, then revoked.
     await owner.getByRole('link', { name: 'API keys' }).click();
+    await owner.getByLabel(/^Name/).fill('  Staging server  ');
     await owner.getByRole('button', { name: 'Create API key' }).click();
     const second = await owner.getByLabel('New API key').inputValue();
+    expect(second).toMatch(/^key_live_/);
+    await owner.locator('[data-copy="new-api-key"]').waitFor();
+    const stagingRow = owner.locator('tr', { hasText: 'Staging server' });
+    await expect(stagingRow.locator('[data-last-used]').textContent()).resolves.toBe('never');
+    await expect(stagingRow.textContent()).resolves.toContain(`key_live_…${second.slice(-4)}`);
     expect((await t.call(second, 'GET', '/v1/languages')).status).toBe(200);
+    await t.runtime.deps.apiKeys.lastUseSettled();
+    // A fresh GET of the tab (a reload would send the creating POST again).
+    await owner.goto(owner.url());
+    await expect(owner.locator('tr', { hasText: 'Staging server' }).locator('[data-last-used]').textContent()).resolves.toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
     await checkA11y(owner, 'api-keys');
-    await owner.getByRole('button', { name: /Revoke key/ }).last().click();
-    await owner.getByText(/revoked/).waitFor();
+
+    // A delivery key for a web app: de only, from one origin; read-only on the cached endpoints.
+    await owner.getByLabel(/^Name/).fill('Web app');
+    await owner.getByRole('radio', { name: /Delivery key/ }).check();
+    await owner.getByLabel(/^Allowed origins/).fill('https://app.example');
+    await owner.getByLabel(/^Allowed languages/).fill('de');
+    await owner.getByRole('button', { name: 'Create API key' }).click();
+    const delivery = await owner.getByLabel('New delivery key').inputValue();
+    expect(delivery).toMatch(/^delivery_/);
+    const webRow = owner.locator('tr', { hasText: 'Web app' });
+    await expect(webRow.textContent()).resolves.toContain('Delivery: cached reads only; languages de; from https://app.example');
+    await expect(webRow.locator('[data-last-used]').textContent()).resolves.toBe('never');
+    const fromApp = await t.call(delivery, 'GET', '/v1/cached/translations/de', undefined, { Origin: 'https://app.example' });
+    expect(fromApp.status).toBe(200);
+    expect(((await fromApp.json()) as { translations: Record<string, string> }).translations).toEqual({ 'home.title': 'Willkommen' });
+    expect((await t.call(delivery, 'GET', '/v1/cached/translations/de', undefined, { Origin: 'https://elsewhere.example' })).status).toBe(403);
+    expect((await t.call(delivery, 'GET', '/v1/languages')).status).toBe(403);
+    // An origin with a path refused in the form, with the reason (the page answers 422, which the
+    // browser logs: that one console error is expected).
+    const consoleErrors = (owner as Page & { errors: string[] }).errors;
+    const before = consoleErrors.length;
+    await owner.getByLabel(/^Allowed origins/).fill('https://app.example/with/path');
+    await owner.getByRole('radio', { name: /Delivery key/ }).check();
+    await owner.getByRole('button', { name: 'Create API key' }).click();
+    await owner.getByText(/no path/).waitFor();
+    expect(consoleErrors.splice(before)).toEqual([expect.stringContaining('422')]);
+
+    await owner.getByRole('button', { name: 'Revoke Staging server' }).click();
+    await owner.locator('tr', { hasText: 'Staging server' }).getByText(/revoked/).waitFor();
     expect((await t.call(second, 'GET', '/v1/languages')).status).toBe(401);
+    // The unlimited plan's usage: counted, with no limit to measure it against.
+    await owner.getByRole('link', { name: 'Usage' }).click();
+    await expect(owner.getByText('(no limit on this plan)').count()).resolves.toBe(2);
 
     // Import with a preview first.
     await owner.getByRole('link', { name: 'Import / export' }).click();

@@ -40,6 +40,7 @@ export const BODIES: Record<string, unknown> = {
   'PATCH /admin/v1/accounts/:account_id': { plan: 'business' },
   'POST /admin/v1/accounts/:account_id/projects': { name: 'Another' },
   'PATCH /admin/v1/projects/:project_id': { auto_rebuild: true },
+  'POST /admin/v1/projects/:project_id/api-keys': { name: 'CI' },
 };
 
 /** The value of a path parameter in one route (`id` is `METHOD /path/:param`), or undefined for the default. */

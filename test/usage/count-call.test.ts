@@ -52,9 +52,9 @@ describe('dailyCallLimit', () => {
   it("serves each plan's daily limit plus 10% grace (spec section 8), and refuses the next call", async () => {
     // The spec's figures, written out: the limits and their grace are not derived from the code.
     const spec = { free: [5_000, 500], solo: [50_000, 5_000], team: [500_000, 50_000], business: [5_000_000, 500_000] } as const;
-    expect(Object.keys(spec).sort()).toEqual([...PLANS].sort());
+    expect(Object.keys(spec).sort()).toEqual(PLANS.filter((p) => p !== 'unlimited').sort());
     const now = at('2024-03-09T12:00:00Z');
-    for (const plan of PLANS) {
+    for (const plan of Object.keys(spec) as (keyof typeof spec)[]) {
       const [limit, grace] = spec[plan];
       const store = createMemoryCounterStore({ now: () => now });
       const counter = createCallCounter({ store, log: createMemoryLogger(), now: () => now });

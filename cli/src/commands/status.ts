@@ -10,7 +10,9 @@ Languages with their counts per status and missing values, the cache's state, AP
 translation units used this month against the allowance.
 Common: --api-key KEY (else TMS_API_KEY), --config FILE, --json, --wait-for-quota`;
 
-type Usage = { calls_today: number; daily_limit: number; translation_units_used: number; translation_units_allowance: number; cycle_resets_at: string };
+// A null limit is the unlimited plan's.
+type Usage = { calls_today: number; daily_limit: number | null; translation_units_used: number; translation_units_allowance: number | null; cycle_resets_at: string };
+const ofLimit = (limit: number | null) => (limit === null ? '(no limit)' : `of ${limit}`);
 type CacheStatus = { last_rebuilt_at: string | null; ready: boolean };
 
 export async function status(ctx: Context, client: Client) {
@@ -34,8 +36,8 @@ export async function status(ctx: Context, client: Client) {
   ctx.out.line(`language  approved  review  draft  missing`);
   for (const r of rows) ctx.out.line(`${r.language.padEnd(8)}  ${String(r.approved).padStart(8)}  ${String(r.review).padStart(6)}  ${String(r.draft).padStart(5)}  ${String(r.missing).padStart(7)}`);
   ctx.out.line(`cache: ${cache.ready ? `built ${cache.last_rebuilt_at}` : 'not built yet (tms publish)'}`);
-  ctx.out.line(`API calls today: ${usage.calls_today} of ${usage.daily_limit}`);
-  ctx.out.line(`translation units this month: ${usage.translation_units_used} of ${usage.translation_units_allowance} (resets ${usage.cycle_resets_at.slice(0, 10)})`);
+  ctx.out.line(`API calls today: ${usage.calls_today} ${ofLimit(usage.daily_limit)}`);
+  ctx.out.line(`translation units this month: ${usage.translation_units_used} ${ofLimit(usage.translation_units_allowance)} (resets ${usage.cycle_resets_at.slice(0, 10)})`);
   ctx.out.result({ keys: keys.length, languages: rows, cache, usage });
   return 0;
 }

@@ -29,10 +29,10 @@ export const SetupPage: FC<FormPage & { accountName?: string | undefined }> = ({
         <input name="account_name" required maxlength={200} value={accountName ?? ''} />
       </label>
       <label>
-        Plan
+        Plan <span class="hint">(on your own server, unlimited: no limit on projects, keys, languages, calls or translation units)</span>
         <select name="plan">
           {PLANS.map((p) => (
-            <option value={p} selected={p === 'business'}>
+            <option value={p} selected={p === 'unlimited'}>
               {p}
             </option>
           ))}

@@ -2,7 +2,7 @@
 import type { FC } from 'hono/jsx';
 import type { SessionUser } from '../../../core/users/schemas.ts';
 import type { ProjectAccess } from '../../../core/users/memberships.ts';
-import type { ApiKeyRow } from '../../../core/portal/api-keys.ts';
+import type { ApiKeyInfo, CreatedApiKey } from '../../../core/accounts/api-key-schemas.ts';
 import type { TrashedGroup, TrashedKey } from '../../../core/portal/trash.ts';
 import type { Usage } from '../../../core/usage/read-usage.ts';
 import { may } from '../../../core/users/permissions.ts';
@@ -76,20 +76,35 @@ export const LanguagesPage: FC<Common & { languages: { code: string; values: num
   );
 };
 
-export const ApiKeysPage: FC<Common & { keys: ApiKeyRow[]; created?: string | undefined }> = ({ user, csrf, access, cache, notice, error, keys, created }) => {
+const when = (iso: string | null) => (iso ? `${iso.replace('T', ' ').slice(0, 16)} UTC` : null);
+
+/** What a key may do, in a few words: its kind and, for a delivery key, what binds it. */
+function scopeOf(k: ApiKeyInfo): string {
+  if (k.kind === 'live') return 'Live: full access';
+  const parts = ['Delivery: cached reads only'];
+  if (k.allowed_languages) parts.push(`languages ${k.allowed_languages.join(', ')}`);
+  if (k.allowed_origins) parts.push(`from ${k.allowed_origins.join(', ')}`);
+  return parts.join('; ');
+}
+
+export const ApiKeysPage: FC<Common & { keys: ApiKeyInfo[]; created?: CreatedApiKey | undefined }> = ({ user, csrf, access, cache, notice, error, keys, created }) => {
   const base = `${P}/projects/${access.projectId}`;
+  const label = (k: { id: string; name: string | null }) => k.name ?? `key ${k.id.slice(0, 8)}`;
   return (
     <Layout title={`${access.projectName}: API keys`} user={user} csrf={csrf}>
       <ProjectNav access={access} current="api-keys" csrf={csrf} cache={cache} />
       {notice ? <Notice kind="ok">{notice}</Notice> : null}
       {error ? <Notice kind="error">{error}</Notice> : null}
-      {created ? <SecretShownOnce label="New API key" value={created} id="new-api-key" /> : null}
+      {created ? <SecretShownOnce label={created.kind === 'delivery' ? 'New delivery key' : 'New API key'} value={created.key} id="new-api-key" /> : null}
+      {keys.length === 0 ? <p class="empty">No API key yet.</p> : null}
       <table class="table">
         <caption class="sr-only">API keys of {access.projectName}</caption>
         <thead>
           <tr>
-            <th scope="col">Key id</th>
+            <th scope="col">Name</th>
+            <th scope="col">Kind</th>
             <th scope="col">Created</th>
+            <th scope="col">Last used</th>
             <th scope="col">State</th>
             <th scope="col">
               <span class="sr-only">Actions</span>
@@ -98,15 +113,20 @@ export const ApiKeysPage: FC<Common & { keys: ApiKeyRow[]; created?: string | un
         </thead>
         <tbody>
           {keys.map((k) => (
-            <tr>
-              <td class="mono">{k.id.slice(0, 8)}</td>
-              <td>{k.created_at.replace('T', ' ').slice(0, 16)} UTC</td>
+            <tr data-api-key={k.id}>
+              <td>
+                {label(k)}
+                {k.key_hint ? <div class="mono hint">{k.key_hint}</div> : null}
+              </td>
+              <td>{scopeOf(k)}</td>
+              <td>{when(k.created_at)}</td>
+              <td data-last-used>{when(k.last_used_at) ?? 'never'}</td>
               <td>{k.revoked_at ? `revoked ${k.revoked_at.slice(0, 10)}` : 'active'}</td>
               <td>
                 {k.revoked_at ? null : (
                   <form method="post" action={`${base}/api-keys/${k.id}/revoke`} class="inline" data-confirm="Revoke this key? Apps using it stop working at once.">
                     <CsrfField csrf={csrf} />
-                    <button type="submit" class="link danger" aria-label={`Revoke key ${k.id.slice(0, 8)}`}>
+                    <button type="submit" class="link danger" aria-label={`Revoke ${label(k)}`}>
                       Revoke
                     </button>
                   </form>
@@ -116,8 +136,30 @@ export const ApiKeysPage: FC<Common & { keys: ApiKeyRow[]; created?: string | un
           ))}
         </tbody>
       </table>
-      <form method="post" action={`${base}/api-keys`}>
+      <form method="post" action={`${base}/api-keys`} class="card stack">
+        <h2>Create a key</h2>
         <CsrfField csrf={csrf} />
+        <label>
+          Name <span class="hint">(optional: where it is used, such as "CI" or "iOS app")</span>
+          <input name="name" maxlength={100} />
+        </label>
+        <fieldset>
+          <legend>Kind</legend>
+          <label>
+            <input type="radio" name="kind" value="live" checked /> Live key (key_live_…): everything, for servers and CI; keep it secret
+          </label>
+          <label>
+            <input type="radio" name="kind" value="delivery" /> Delivery key (delivery_…): reads published translations only; safe to ship in an app
+          </label>
+        </fieldset>
+        <label>
+          Allowed origins <span class="hint">(delivery keys, optional: one a line, such as https://app.example.com; empty for any)</span>
+          <textarea name="allowed_origins" rows={2}></textarea>
+        </label>
+        <label>
+          Allowed languages <span class="hint">(delivery keys, optional: comma-separated codes; empty for all)</span>
+          <input name="allowed_languages" />
+        </label>
         <button type="submit">Create API key</button>
       </form>
     </Layout>
@@ -171,17 +213,25 @@ export const TrashPage: FC<Common & { keys: TrashedKey[]; groups: TrashedGroup[]
   );
 };
 
-const Meter: FC<{ label: string; used: number; limit: number; hint: string }> = ({ label, used, limit, hint }) => (
-  <div class="card stack">
-    <strong>{label}</strong>
-    <meter min={0} max={Math.max(limit, 1)} value={Math.min(used, Math.max(limit, 1))} high={Math.max(limit, 1) * 0.8} aria-label={label}>
-      {used} of {limit}
-    </meter>
-    <span>
-      {used.toLocaleString('en-US')} of {limit.toLocaleString('en-US')} <span class="hint">{hint}</span>
-    </span>
-  </div>
-);
+const Meter: FC<{ label: string; used: number; limit: number | null; hint: string }> = ({ label, used, limit, hint }) =>
+  limit === null ? (
+    <div class="card stack">
+      <strong>{label}</strong>
+      <span>
+        {used.toLocaleString('en-US')} <span class="hint">(no limit on this plan)</span>
+      </span>
+    </div>
+  ) : (
+    <div class="card stack">
+      <strong>{label}</strong>
+      <meter min={0} max={Math.max(limit, 1)} value={Math.min(used, Math.max(limit, 1))} high={Math.max(limit, 1) * 0.8} aria-label={label}>
+        {used} of {limit}
+      </meter>
+      <span>
+        {used.toLocaleString('en-US')} of {limit.toLocaleString('en-US')} <span class="hint">{hint}</span>
+      </span>
+    </div>
+  );
 
 export const UsagePage: FC<Common & { usage: Usage }> = ({ user, csrf, access, cache, usage }) => (
   <Layout title={`${access.projectName}: usage`} user={user} csrf={csrf}>
