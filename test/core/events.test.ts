@@ -30,6 +30,10 @@ import { listLanguages } from '../../core/languages/list-languages.ts';
 import { setupFirstOwner } from '../../core/users/setup.ts';
 import { acceptInvite, createInvite } from '../../core/users/invites.ts';
 import { changeRole, removeMember } from '../../core/users/members.ts';
+import { createWebhookEndpoint } from '../../core/webhooks/create-endpoint.ts';
+import { updateWebhookEndpoint } from '../../core/webhooks/update-endpoint.ts';
+import { deleteWebhookEndpoint } from '../../core/webhooks/delete-endpoint.ts';
+import { disableFailingEndpoint } from '../../core/webhooks/attempt-delivery.ts';
 import { domainError, useCore, type CoreProject } from './support/core-harness.ts';
 
 const core = useCore();
@@ -94,6 +98,31 @@ describe('every write records its events', () => {
       types: ['project.created', 'api_key.created'],
       actor: ADMIN,
       run: (p) => createProject(core.deps, { accountId: p.accountId, name: 'second', actor: ADMIN }),
+    },
+    {
+      name: 'createWebhookEndpoint',
+      types: ['webhook.created'],
+      actor: ADMIN,
+      run: async (p, ids) =>
+        (ids.webhook = (await createWebhookEndpoint(core.deps, { projectId: p.projectId, url: 'https://93.184.216.34/hook', events: ['language.added'], actor: ADMIN })).id),
+    },
+    {
+      name: 'updateWebhookEndpoint',
+      types: ['webhook.updated'],
+      actor: ADMIN,
+      run: (p, ids) => updateWebhookEndpoint(core.deps, { projectId: p.projectId, webhookId: ids.webhook!, events: ['cache.rebuilt'], actor: ADMIN }),
+    },
+    {
+      name: 'disableFailingEndpoint',
+      types: ['webhook.disabled'],
+      actor: systemActor('webhooks'),
+      run: (p, ids) => disableFailingEndpoint(core.deps, { projectId: p.projectId, endpointId: ids.webhook! }),
+    },
+    {
+      name: 'deleteWebhookEndpoint',
+      types: ['webhook.deleted'],
+      actor: ADMIN,
+      run: (p, ids) => deleteWebhookEndpoint(core.deps, { projectId: p.projectId, webhookId: ids.webhook!, actor: ADMIN }),
     },
     { name: 'createAccount', types: ['account.created'], actor: ADMIN, run: () => createAccount(core.deps, { name: 'another', plan: 'free', actor: ADMIN }) },
     {
