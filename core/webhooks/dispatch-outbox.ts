@@ -46,6 +46,9 @@ const outboxRows = (sql: TransactionSql, where: postgres.Fragment) => sql<Outbox
 
 /** Dispatches what is due; returns how many outbox rows it consumed. */
 export async function dispatchOutbox(deps: DispatchDeps): Promise<number> {
+  // The common case, an empty outbox, costs one indexed read and no transaction.
+  const [pending] = await deps.sql<{ some: boolean }[]>`select exists (select 1 from webhook_outbox) as some`;
+  if (!pending?.some) return 0;
   let consumed = await dispatchImmediate(deps);
   const due = await deps.sql<{ project_id: string }[]>`
     select project_id from webhook_outbox where webhook_type = 'translations.changed'
