@@ -30,6 +30,12 @@ export const updateWebhookEndpoint = useCase(UpdateWebhookCommand, async (deps: 
         updated_at = now()
       where id = ${input.webhookId}
       returning ${endpointColumns(tx.sql)}`;
+    if (switched && enabled) {
+      // Back on: what waited is due now rather than at the end of its backoff (and, on SQS, handed
+      // to the queue again by the next sweep).
+      await tx.sql`update webhook_deliveries set next_attempt_at = now(), queued_at = null
+                   where endpoint_id = ${input.webhookId} and status = 'pending'`;
+    }
     tx.record({
       type: 'webhook.updated',
       projectId: input.projectId,
