@@ -26,6 +26,7 @@ export default $config({
     const { translationsBucket } = await import('./stacks/storage.ts');
     const { rebuildQueue, rebuildDeadLetterQueue } = await import('./stacks/queue.ts');
     const { api, cdn } = await import('./stacks/api.ts');
+    const { webhookQueue, webhookDeadLetterQueue } = await import('./stacks/webhooks.ts');
 
     return {
       api: api.url,
@@ -33,6 +34,8 @@ export default $config({
       bucket: translationsBucket.name,
       queue: rebuildQueue.url,
       deadLetterQueue: rebuildDeadLetterQueue.url,
+      webhookQueue: webhookQueue.url,
+      webhookDeadLetterQueue: webhookDeadLetterQueue.url,
     };
   },
 });

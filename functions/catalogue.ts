@@ -12,9 +12,10 @@
  * What a function needs from outside. Each maps to SST links (stacks/) and, in a bundle, to the one
  * cloud SDK it may carry (scripts/bundle.ts): database (postgres.js, DatabaseUrl), counters (the
  * daily quota: Upstash REST), queue (the rebuild queue: SQS), objects (the cache bucket: S3),
- * adminToken (the admin API's secret), deadLetter (the builder moves unreadable messages there).
+ * adminToken (the admin API's secret), deadLetter (the builder moves unreadable messages there),
+ * webhooks (the webhook delivery queue: SQS).
  */
-export type Port = 'database' | 'counters' | 'queue' | 'objects' | 'adminToken' | 'deadLetter';
+export type Port = 'database' | 'counters' | 'queue' | 'objects' | 'adminToken' | 'deadLetter' | 'webhooks';
 
 export type CatalogueEntry = {
   /** Lower-case name: functions/<dir>/, dist/lambda/<name>/, and the key of stacks' `functions`. */
@@ -51,6 +52,7 @@ export const CATALOGUE = [
   { name: 'admin', component: 'Admin', dir: 'admin', prefix: '/admin/v1', ports: ['database', 'counters', 'adminToken'], budgetKb: 300, purpose: 'Accounts, projects, API keys (admin token)' },
   { name: 'portal', component: 'Portal', dir: 'portal', prefix: '/portal', ports: ['database', 'counters', 'queue', 'objects', 'adminToken'], budgetKb: 1320, purpose: 'The portal: pages for owners, developers, reviewers and translators' },
   { name: 'builder', component: 'Builder', dir: 'builder', ports: ['database', 'objects', 'deadLetter'], budgetKb: 680, purpose: 'Builds the cached files of one project per queue message' },
+  { name: 'webhooks', component: 'Webhooks', dir: 'webhooks', ports: ['database', 'objects', 'webhooks'], budgetKb: 700, purpose: 'Sends webhook deliveries from their queue; every minute, turns the outbox into deliveries' },
 ] as const satisfies readonly CatalogueEntry[];
 
 export type FunctionName = (typeof CATALOGUE)[number]['name'];

@@ -33,7 +33,7 @@ type LambdaFunction = {
 const KB = 1024;
 
 // The cloud SDK behind each port of functions/catalogue.ts (the database is postgres.js, in every one).
-const sdkOfPort: Partial<Record<Port, Sdk>> = { counters: 'upstash', queue: 'sqs', deadLetter: 'sqs', objects: 's3' };
+const sdkOfPort: Partial<Record<Port, Sdk>> = { counters: 'upstash', queue: 'sqs', deadLetter: 'sqs', objects: 's3', webhooks: 'sqs' };
 
 // Every function of the catalogue, with the SDKs its ports imply and its budget. What the sizes are
 // made of, measured with esbuild 0.28 and @aws-sdk 3.11xx:

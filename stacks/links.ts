@@ -7,7 +7,10 @@ import { translationsBucket } from './storage.ts';
 
 export type Linkable = sst.Secret | sst.aws.Bucket | sst.aws.Queue;
 
-export function linksOf(ports: readonly Port[], queues: { rebuildQueue?: sst.aws.Queue; rebuildDeadLetterQueue: sst.aws.Queue }): Linkable[] {
+export function linksOf(
+  ports: readonly Port[],
+  queues: { rebuildQueue?: sst.aws.Queue; rebuildDeadLetterQueue: sst.aws.Queue; webhookQueue?: sst.aws.Queue },
+): Linkable[] {
   const links = (port: Port): Linkable[] => {
     switch (port) {
       case 'database':
@@ -23,6 +26,9 @@ export function linksOf(ports: readonly Port[], queues: { rebuildQueue?: sst.aws
       case 'queue':
         if (!queues.rebuildQueue) throw new Error('the rebuild queue cannot link to itself');
         return [queues.rebuildQueue];
+      case 'webhooks':
+        if (!queues.webhookQueue) throw new Error('the webhook queue is linked by stacks/webhooks.ts only');
+        return [queues.webhookQueue];
     }
   };
   return ports.flatMap(links);

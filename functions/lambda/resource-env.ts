@@ -17,6 +17,7 @@ export const LINKED_ENV = {
   TranslationsBucket: ['S3_BUCKET', 'name'],
   RebuildQueue: ['SQS_QUEUE_URL', 'url'],
   RebuildDeadLetterQueue: ['SQS_DEAD_LETTER_QUEUE_URL', 'url'],
+  WebhookQueue: ['WEBHOOKS_QUEUE_URL', 'url'],
 } as const satisfies Record<string, readonly [keyof Config, 'value' | 'name' | 'url']>;
 
 export type LinkName = keyof typeof LINKED_ENV;

@@ -92,11 +92,13 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
 }
 
 /** Polls `check` until it returns a truthy value or the time is up. */
-export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 10_000, what = 'condition'): Promise<NonNullable<T>> {
+type Truthy<T> = Exclude<T, false | 0 | '' | null | undefined>;
+
+export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 10_000, what = 'condition'): Promise<Truthy<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
-    if (value) return value as NonNullable<T>;
+    if (value) return value as Truthy<T>;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

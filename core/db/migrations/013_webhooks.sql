@@ -49,7 +49,8 @@ create table webhook_deliveries (
   last_error text,
   lease_owner text,
   lease_until timestamptz,
-  -- SQS mode: when the delivery was handed to the queue (null: not yet, or handed back).
+  -- SQS mode: when the queue is due to hand the delivery out (null: not in the queue); see
+  -- core/adapters/webhook-queue-sqs.ts.
   queued_at timestamptz,
   replay_of uuid,
   created_at timestamptz not null default now(),
