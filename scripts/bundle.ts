@@ -157,6 +157,7 @@ const measureEnv = {
   SST_RESOURCE_TranslationsBucket: JSON.stringify({ name: 'tms-bucket' }),
   SST_RESOURCE_RebuildQueue: JSON.stringify({ url: 'https://sqs.us-east-1.amazonaws.com/000000000000/rebuild.fifo' }),
   SST_RESOURCE_RebuildDeadLetterQueue: JSON.stringify({ url: 'https://sqs.us-east-1.amazonaws.com/000000000000/dead.fifo' }),
+  SST_RESOURCE_WebhookQueue: JSON.stringify({ url: 'https://sqs.us-east-1.amazonaws.com/000000000000/webhooks' }),
   AWS_REGION: 'us-east-1',
   LOG_REQUESTS: 'false',
 };
