@@ -36,6 +36,8 @@ export const EVENT_TYPES = [
   'webhook.created',
   'webhook.updated',
   'webhook.deleted',
+  /** A delivered or failed webhook message was queued again (admin replay). */
+  'webhook.replayed',
   /** tms turned an endpoint off after it failed continuously (WEBHOOKS_DISABLE_AFTER_SECONDS). */
   'webhook.disabled',
 ] as const;

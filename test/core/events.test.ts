@@ -34,6 +34,7 @@ import { createWebhookEndpoint } from '../../core/webhooks/create-endpoint.ts';
 import { updateWebhookEndpoint } from '../../core/webhooks/update-endpoint.ts';
 import { deleteWebhookEndpoint } from '../../core/webhooks/delete-endpoint.ts';
 import { disableFailingEndpoint } from '../../core/webhooks/attempt-delivery.ts';
+import { replayWebhookDelivery } from '../../core/webhooks/replay-delivery.ts';
 import { domainError, useCore, type CoreProject } from './support/core-harness.ts';
 
 const core = useCore();
@@ -111,6 +112,17 @@ describe('every write records its events', () => {
       types: ['webhook.updated'],
       actor: ADMIN,
       run: (p, ids) => updateWebhookEndpoint(core.deps, { projectId: p.projectId, webhookId: ids.webhook!, events: ['cache.rebuilt'], actor: ADMIN }),
+    },
+    {
+      name: 'replayWebhookDelivery',
+      types: ['webhook.replayed'],
+      actor: ADMIN,
+      run: async (p, ids) => {
+        const [failed] = await core.deps.sql<{ id: string }[]>`
+          insert into webhook_deliveries (endpoint_id, project_id, message_id, event_type, body, status, next_attempt_at)
+          values (${ids.webhook!}, ${p.projectId}, 'msg_x', 'cache.rebuilt', '{}', 'failed', null) returning id`;
+        await replayWebhookDelivery(core.deps, { projectId: p.projectId, webhookId: ids.webhook!, deliveryId: failed!.id, actor: ADMIN });
+      },
     },
     {
       name: 'disableFailingEndpoint',

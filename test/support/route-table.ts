@@ -18,6 +18,8 @@ const PARAMS: Record<string, string> = {
   account_id: KEY_ID,
   project_id: KEY_ID,
   api_key_id: KEY_ID,
+  webhook_id: KEY_ID,
+  delivery_id: KEY_ID,
 };
 
 // Bodies that would succeed for a real project, so that "a valid key gets through" means something:
@@ -35,6 +37,8 @@ export const BODIES: Record<string, unknown> = {
   'PATCH /admin/v1/accounts/:account_id': { plan: 'business' },
   'POST /admin/v1/accounts/:account_id/projects': { name: 'Another' },
   'PATCH /admin/v1/projects/:project_id': { auto_rebuild: true },
+  'POST /admin/v1/projects/:project_id/webhooks': { url: 'https://93.184.216.34/hook', events: ['cache.rebuilt'] },
+  'PATCH /admin/v1/projects/:project_id/webhooks/:webhook_id': { enabled: false },
 };
 
 /** The value of a path parameter in one route (`id` is `METHOD /path/:param`), or undefined for the default. */

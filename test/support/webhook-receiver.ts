@@ -103,3 +103,23 @@ export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 10_000
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/**
+ * For the tests that run every route (retry, unknown fields, OpenAPI conformance): an endpoint of
+ * the project that nothing listens behind (port 9 of loopback: every attempt is refused at once,
+ * nothing leaves the machine), with one failed delivery to replay. The app must allow private targets.
+ */
+export async function webhookFixture(
+  app: { admin(method: string, path: string, body?: unknown): Promise<Response>; runtime: { deps: { sql: import('../../core/db/client.ts').Sql } } },
+  projectId: string,
+): Promise<{ webhookId: string; deliveryId: string }> {
+  const res = await app.admin('POST', `/projects/${projectId}/webhooks`, { url: 'http://127.0.0.1:9/hook', events: ['cache.rebuilt'] });
+  if (res.status !== 201) throw new Error(`webhook fixture: ${res.status} ${await res.text()}`);
+  const { id } = (await res.json()) as { id: string };
+  const [delivery] = await app.runtime.deps.sql<{ id: string }[]>`
+    insert into webhook_deliveries (endpoint_id, project_id, message_id, event_type, body, status, attempts, next_attempt_at, last_error)
+    values (${id}, ${projectId}, 'msg_fixture', 'cache.rebuilt', '{"type":"cache.rebuilt","timestamp":"2026-01-01T00:00:00.000Z","data":{}}',
+            'failed', 1, null, 'connection refused')
+    returning id`;
+  return { webhookId: id, deliveryId: delivery!.id };
+}
