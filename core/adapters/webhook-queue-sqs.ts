@@ -32,9 +32,9 @@ const Body = v.object({ deliveryId: v.pipe(v.string(), v.uuid()) });
 
 /** The scheduled sweep: outbox -> deliveries -> queue. Returns how many deliveries it queued. */
 export async function sweepWebhooks(deps: DispatchDeps, sqs: WebhookSqs): Promise<number> {
-  while ((await dispatchOutbox(deps)) > 0) {
-    // Drained in batches until nothing due is left.
-  }
+  // Drained in batches until nothing due is left, within a bound: a flood of writes cannot keep
+  // one sweep from ever reaching the queue (the next sweep, a minute later, goes on).
+  for (let round = 0; round < 20 && (await dispatchOutbox(deps)) > 0; round++);
   return enqueueDueDeliveries(deps.sql, sqs);
 }
 

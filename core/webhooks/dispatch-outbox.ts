@@ -93,7 +93,14 @@ async function immediateData(deps: DispatchDeps, row: OutboxRow): Promise<unknow
     deps.log.info('webhook for a superseded build skipped', { project_id: row.project_id, build_id: buildId });
     return undefined;
   }
-  const index = v.parse(BuildIndex, JSON.parse(Buffer.from(stored.object.body).toString('utf8')));
+  let index: BuildIndex;
+  try {
+    index = v.parse(BuildIndex, JSON.parse(Buffer.from(stored.object.body).toString('utf8')));
+  } catch {
+    // Unreadable now means unreadable on every retry: announce nothing rather than block the outbox.
+    deps.log.error('webhook for a build with an unreadable index skipped', { project_id: row.project_id, build_id: buildId });
+    return undefined;
+  }
   return {
     project_id: row.project_id,
     build_id: buildId,

@@ -6,8 +6,9 @@ import { UpdateWebhookCommand, type WebhookEndpoint } from './schemas.ts';
 import { checkEndpointUrl, endpointColumns } from './endpoint-row.ts';
 
 /**
- * Changes an endpoint's url, events, description or enabled flag. Enabling clears the failure state
- * (a fresh start for the disable-after window); disabling by hand is told apart from tms' own.
+ * Changes an endpoint's url, events, description or enabled flag. Enabling, or a new url, clears the
+ * failure state (a fresh start for the disable-after window); disabling by hand is told apart from
+ * tms' own.
  */
 export const updateWebhookEndpoint = useCase(UpdateWebhookCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx' | 'config'>, input): Promise<WebhookEndpoint> => {
   if (input.url !== undefined) await checkEndpointUrl(deps.config, input.url);
@@ -26,7 +27,7 @@ export const updateWebhookEndpoint = useCase(UpdateWebhookCommand, async (deps: 
         enabled = ${enabled},
         disabled_reason = ${enabled ? null : switched ? 'manual' : tx.sql`disabled_reason`},
         disabled_at = ${enabled ? null : switched ? tx.sql`now()` : tx.sql`disabled_at`},
-        failing_since = ${switched && enabled ? null : tx.sql`failing_since`},
+        failing_since = ${(switched && enabled) || (input.url !== undefined && input.url !== before.url) ? null : tx.sql`failing_since`},
         updated_at = now()
       where id = ${input.webhookId}
       returning ${endpointColumns(tx.sql)}`;
