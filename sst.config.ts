@@ -31,6 +31,7 @@ export default $config({
     const { rebuildQueue, rebuildDeadLetterQueue } = await import('./stacks/queue.ts');
     const { api, cdn } = await import('./stacks/api.ts');
     await import('./stacks/builder.ts');
+    const { webhookQueue, webhookDeadLetterQueue } = await import('./stacks/webhooks.ts');
 
     return {
       api: api.url,
@@ -38,6 +39,8 @@ export default $config({
       bucket: translationsBucket.name,
       queue: rebuildQueue.url,
       deadLetterQueue: rebuildDeadLetterQueue.url,
+      webhookQueue: webhookQueue.url,
+      webhookDeadLetterQueue: webhookDeadLetterQueue.url,
     };
   },
 });

@@ -97,6 +97,23 @@ export const EnvSchema = v.object({
   UPGRADE_URL: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)), '/docs#tag/Admin'),
   /** Browser origins allowed to call the API: `*`, or a comma-separated list of origins. */
   CORS_ORIGINS: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)), '*'),
+  // Webhooks (core/webhooks, docs/operations.md "Webhooks").
+  /** Allow endpoints on private, loopback, link-local and unique-local addresses (tests, closed networks). */
+  WEBHOOKS_ALLOW_PRIVATE_TARGETS: boolFrom(false),
+  /** How long one attempt may take, connection to last byte; no redirect is ever followed. */
+  WEBHOOKS_TIMEOUT_MS: intFrom(10000, 100, 60000),
+  /** First retry delay; each next one is 4 times longer, at most 8 hours. */
+  WEBHOOKS_RETRY_BASE_MS: intFrom(5000, 10, 3600000),
+  /** A delivery still failing this long after its event is marked failed (one day). */
+  WEBHOOKS_RETRY_WINDOW_SECONDS: intFrom(86400, 1, 30 * 86400),
+  /** An endpoint failing every attempt for this long is disabled (three days). */
+  WEBHOOKS_DISABLE_AFTER_SECONDS: intFrom(3 * 86400, 1, 365 * 86400),
+  /** translations.changed gathers a project's changes for this long after the first one. */
+  WEBHOOKS_DEBOUNCE_MS: intFrom(5000, 0, 600000),
+  /** How often the Postgres worker looks for deliveries that another process queued. */
+  WEBHOOKS_POLL_MS: intFrom(1000, 20, 60000),
+  /** SQS queue carrying delivery attempts (AWS); unset means the Postgres worker in this process. */
+  WEBHOOKS_QUEUE_URL: optionalString,
 });
 
 export type Config = v.InferOutput<typeof EnvSchema>;

@@ -13,6 +13,7 @@ import { createCounterStore } from './adapters/counter-store.ts';
 import { createEdgeCache, createObjectStore, createRebuildQueue } from './adapters/cache-adapters.ts';
 import { assembleDeps } from './assemble-deps.ts';
 import type { PostgresRebuildQueue } from './adapters/rebuild-queue-postgres.ts';
+import { createPostgresWebhookWorker, type PostgresWebhookWorker } from './adapters/webhook-worker-postgres.ts';
 
 export type Runtime = {
   deps: Deps;
@@ -21,6 +22,8 @@ export type Runtime = {
   embedded: EmbeddedPostgres | undefined;
   /** The rebuild worker of this process (unset on SQS, where the builder Lambda builds). */
   rebuilds: PostgresRebuildQueue | undefined;
+  /** The webhook worker of this process (unset when WEBHOOKS_QUEUE_URL names SQS: the delivery Lambda sends). */
+  webhooks: PostgresWebhookWorker | undefined;
   close(): Promise<void>;
 };
 
@@ -67,11 +70,18 @@ export async function createRuntime(
     // Pending auto rebuilds are made due first; the queue then finishes its running builds and
     // leaves the rest in the database for the next process.
     closers.push(() => deps.queue.close(), () => deps.autoRebuild.flush(), async () => deps.statistics.close());
+    // Webhooks: the outbox and its deliveries live in the database; this process's worker sends them.
+    const webhooks = config.WEBHOOKS_QUEUE_URL ? undefined : createPostgresWebhookWorker({ deps, pollMs: config.WEBHOOKS_POLL_MS });
+    if (webhooks) {
+      deps.events.subscribe(() => webhooks.wake());
+      closers.push(() => webhooks.drain());
+    }
     return {
       deps,
       adminTokenSource,
       embedded,
       rebuilds,
+      webhooks,
       async close() {
         for (const close of closers.reverse()) await close().catch(() => {});
         await sql.end({ timeout: 5 });

@@ -64,7 +64,7 @@ async function main() {
 // start, or another replica, builds it again).
 type ShutdownOptions = {
   server: Server;
-  runtime: Pick<Runtime, 'close' | 'rebuilds'>;
+  runtime: Pick<Runtime, 'close' | 'rebuilds' | 'webhooks'>;
   log: Logger;
   timeoutMs: number;
   /** What a person at the terminal reads (the JSON log says the same for collectors). */
@@ -116,8 +116,9 @@ function installGracefulShutdown(options: ShutdownOptions): void {
     try {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      // No new builds from now; the running ones finish. Then requests, then the database.
-      await Promise.all([closed, runtime.rebuilds?.drain()]);
+      // No new builds or webhook attempts from now; the running ones finish (an attempt within its
+      // 10 s timeout). Then requests, then the database. Pending deliveries wait in the database.
+      await Promise.all([closed, runtime.rebuilds?.drain(), runtime.webhooks?.drain()]);
       await runtime.close();
       clearTimeout(timer);
       log.info('shut down', { ms: Math.round(performance.now() - started) });

@@ -33,7 +33,7 @@ type LambdaFunction = {
 const KB = 1024;
 
 // The cloud SDK behind each port of functions/catalogue.ts (the database is postgres.js, in every one).
-const sdkOfPort: Partial<Record<Port, Sdk>> = { counters: 'upstash', queue: 'sqs', deadLetter: 'sqs', objects: 's3', edge: 'cloudfront' };
+const sdkOfPort: Partial<Record<Port, Sdk>> = { counters: 'upstash', queue: 'sqs', deadLetter: 'sqs', objects: 's3', edge: 'cloudfront', webhooks: 'sqs' };
 
 // Every function of the catalogue, with the SDKs its ports imply and its budget. What the sizes are
 // made of, measured with esbuild 0.28 and @aws-sdk 3.11xx:
@@ -159,6 +159,7 @@ const measureEnv = {
   SST_RESOURCE_RebuildQueue: JSON.stringify({ url: 'https://sqs.us-east-1.amazonaws.com/000000000000/rebuild.fifo' }),
   SST_RESOURCE_RebuildDeadLetterQueue: JSON.stringify({ url: 'https://sqs.us-east-1.amazonaws.com/000000000000/dead.fifo' }),
   SST_RESOURCE_EdgeCache: JSON.stringify({ distributionId: 'E000000000000' }),
+  SST_RESOURCE_WebhookQueue: JSON.stringify({ url: 'https://sqs.us-east-1.amazonaws.com/000000000000/webhooks' }),
   AWS_REGION: 'us-east-1',
   LOG_REQUESTS: 'false',
 };

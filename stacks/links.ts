@@ -14,6 +14,7 @@ export function linksOf(
     rebuildDeadLetterQueue: sst.aws.Queue;
     /** The CDN's EdgeCache link (stacks/api.ts): only the builder has it. */
     edgeCache?: sst.Linkable<{ distributionId: $util.Output<string> }>;
+    webhookQueue?: sst.aws.Queue;
   },
 ): Linkable[] {
   const links = (port: Port): Linkable[] => {
@@ -36,6 +37,9 @@ export function linksOf(
       case 'edge':
         if (!queues.edgeCache) throw new Error('the edge link exists once the CDN does: link it from stacks/builder.ts');
         return [queues.edgeCache];
+      case 'webhooks':
+        if (!queues.webhookQueue) throw new Error('the webhook queue is linked by stacks/webhooks.ts only');
+        return [queues.webhookQueue];
     }
   };
   return ports.flatMap(links);

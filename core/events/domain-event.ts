@@ -34,10 +34,18 @@ export const EVENT_TYPES = [
   'member.updated',
   /** An owner removed a member from an account. */
   'member.removed',
+  /** A webhook endpoint was registered, changed or deleted (its secret is never recorded). */
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  /** A delivered or failed webhook message was queued again (admin replay). */
+  'webhook.replayed',
+  /** tms turned an endpoint off after it failed continuously (WEBHOOKS_DISABLE_AFTER_SECONDS). */
+  'webhook.disabled',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export type EntityType = 'account' | 'project' | 'api_key' | 'key' | 'group' | 'language' | 'translation' | 'cache' | 'member';
+export type EntityType = 'account' | 'project' | 'api_key' | 'key' | 'group' | 'language' | 'translation' | 'cache' | 'member' | 'webhook';
 
 export type DomainEvent = {
   type: EventType;

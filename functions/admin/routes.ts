@@ -43,6 +43,7 @@ import { revokeApiKey } from '../../core/accounts/revoke-api-key.ts';
 import { restoreKey } from '../../core/keys/restore-key.ts';
 import { restoreGroup } from '../../core/groups/restore-group.ts';
 import { ADMIN } from '../../core/actor.ts';
+import { webhookRoutes } from './webhook-routes.ts';
 
 const tag = 'Admin';
 const auth = 'admin' as const;
@@ -208,6 +209,7 @@ const routes = new Hono<AppEnv>()
       const { project_id, group_name } = c.req.valid('param');
       return c.json(await restoreGroup(c.get('deps'), { actor: ADMIN, projectId: project_id, name: group_name }));
     },
-  );
+  )
+  .route('/', webhookRoutes);
 
 export const adminGroup = routeGroup('admin', routes);

@@ -19,6 +19,7 @@ export const LINKED_ENV = {
   RebuildDeadLetterQueue: ['SQS_DEAD_LETTER_QUEUE_URL', 'url'],
   MachineTranslationKey: ['MT_API_KEY', 'value'],
   EdgeCache: ['CLOUDFRONT_DISTRIBUTION_ID', 'distributionId'],
+  WebhookQueue: ['WEBHOOKS_QUEUE_URL', 'url'],
 } as const satisfies Record<string, readonly [keyof Config, 'value' | 'name' | 'url' | 'distributionId']>;
 
 export type LinkName = keyof typeof LINKED_ENV;

@@ -31,6 +31,11 @@ import { listLanguages } from '../../core/languages/list-languages.ts';
 import { setupFirstOwner } from '../../core/users/setup.ts';
 import { acceptInvite, createInvite } from '../../core/users/invites.ts';
 import { changeRole, removeMember } from '../../core/users/members.ts';
+import { createWebhookEndpoint } from '../../core/webhooks/create-endpoint.ts';
+import { updateWebhookEndpoint } from '../../core/webhooks/update-endpoint.ts';
+import { deleteWebhookEndpoint } from '../../core/webhooks/delete-endpoint.ts';
+import { disableFailingEndpoint } from '../../core/webhooks/attempt-delivery.ts';
+import { replayWebhookDelivery } from '../../core/webhooks/replay-delivery.ts';
 import { domainError, useCore, type CoreProject } from './support/core-harness.ts';
 
 const core = useCore();
@@ -106,6 +111,42 @@ describe('every write records its events', () => {
       types: ['project.created', 'api_key.created'],
       actor: ADMIN,
       run: (p) => createProject(core.deps, { accountId: p.accountId, name: 'second', actor: ADMIN }),
+    },
+    {
+      name: 'createWebhookEndpoint',
+      types: ['webhook.created'],
+      actor: ADMIN,
+      run: async (p, ids) =>
+        (ids.webhook = (await createWebhookEndpoint(core.deps, { projectId: p.projectId, url: 'https://93.184.216.34/hook', events: ['language.added'], actor: ADMIN })).id),
+    },
+    {
+      name: 'updateWebhookEndpoint',
+      types: ['webhook.updated'],
+      actor: ADMIN,
+      run: (p, ids) => updateWebhookEndpoint(core.deps, { projectId: p.projectId, webhookId: ids.webhook!, events: ['cache.rebuilt'], actor: ADMIN }),
+    },
+    {
+      name: 'replayWebhookDelivery',
+      types: ['webhook.replayed'],
+      actor: ADMIN,
+      run: async (p, ids) => {
+        const [failed] = await core.deps.sql<{ id: string }[]>`
+          insert into webhook_deliveries (endpoint_id, project_id, message_id, event_type, body, status, next_attempt_at)
+          values (${ids.webhook!}, ${p.projectId}, 'msg_x', 'cache.rebuilt', '{}', 'failed', null) returning id`;
+        await replayWebhookDelivery(core.deps, { projectId: p.projectId, webhookId: ids.webhook!, deliveryId: failed!.id, actor: ADMIN });
+      },
+    },
+    {
+      name: 'disableFailingEndpoint',
+      types: ['webhook.disabled'],
+      actor: systemActor('webhooks'),
+      run: (p, ids) => disableFailingEndpoint(core.deps, { projectId: p.projectId, endpointId: ids.webhook! }),
+    },
+    {
+      name: 'deleteWebhookEndpoint',
+      types: ['webhook.deleted'],
+      actor: ADMIN,
+      run: (p, ids) => deleteWebhookEndpoint(core.deps, { projectId: p.projectId, webhookId: ids.webhook!, actor: ADMIN }),
     },
     { name: 'createAccount', types: ['account.created'], actor: ADMIN, run: () => createAccount(core.deps, { name: 'another', plan: 'free', actor: ADMIN }) },
     {

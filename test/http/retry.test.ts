@@ -6,9 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import { useTestApp } from '../support/test-app.ts';
 import { routeCases } from '../support/route-table.ts';
+import { webhookFixture } from '../support/webhook-receiver.ts';
 import { allRouteGroups } from '../../functions/route-groups.ts';
 
-const t = useTestApp();
+// Webhook endpoints on loopback are allowed, so that the fixture's endpoint sends nothing off this machine.
+const t = useTestApp({ env: { WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' } });
 const ADMIN = { Authorization: 'Bearer test-admin-token-0123456789' };
 
 type Outcome = { first: number; retry: number; same?: boolean };
@@ -39,6 +41,11 @@ const TABLE: Record<string, Outcome> = {
   'DELETE /admin/v1/api-keys/:api_key_id': { first: 204, retry: 204 },
   'POST /admin/v1/projects/:project_id/keys/:key_id/restore': { first: 200, retry: 404 },
   'POST /admin/v1/projects/:project_id/groups/:group_name/restore': { first: 200, retry: 404 },
+  'POST /admin/v1/projects/:project_id/webhooks': { first: 201, retry: 201 },
+  'PATCH /admin/v1/projects/:project_id/webhooks/:webhook_id': { first: 200, retry: 200 },
+  'DELETE /admin/v1/projects/:project_id/webhooks/:webhook_id': { first: 204, retry: 404 },
+  // A replay queues the message again each time it is asked (each its own delivery).
+  'POST /admin/v1/projects/:project_id/webhooks/:webhook_id/deliveries/:delivery_id/replay': { first: 202, retry: 202 },
 };
 
 const mounted = new Hono();
@@ -63,7 +70,8 @@ async function setUp() {
   const gone = await json(t.call(p.apiKey, 'POST', '/v1/keys', { key: 'gone.case', group_name: 'gone' }));
   await json(t.call(p.apiKey, 'DELETE', '/v1/groups/gone'));
   const extra = await json(t.call(undefined, 'POST', `/admin/v1/projects/${p.projectId}/api-keys`, undefined, ADMIN));
-  return { p, keyId: key.id as string, goneId: gone.id as string, extraId: extra.id as string };
+  const hook = await webhookFixture(t, p.projectId);
+  return { p, keyId: key.id as string, goneId: gone.id as string, extraId: extra.id as string, ...hook };
 }
 
 const BODY: Record<string, unknown> = {
@@ -80,6 +88,8 @@ const BODY: Record<string, unknown> = {
   'PATCH /admin/v1/accounts/:account_id': { plan: 'business' },
   'POST /admin/v1/accounts/:account_id/projects': { name: 'Another' },
   'PATCH /admin/v1/projects/:project_id': { auto_rebuild: true },
+  'POST /admin/v1/projects/:project_id/webhooks': { url: 'http://127.0.0.1:9/hook', events: ['cache.rebuilt'] },
+  'PATCH /admin/v1/projects/:project_id/webhooks/:webhook_id': { events: ['cache.rebuilt', 'language.added'] },
 };
 
 describe.each(writes)('$method $path', (route) => {
@@ -87,7 +97,7 @@ describe.each(writes)('$method $path', (route) => {
     const s = await setUp();
     const path = routeCases(mounted, route.id.includes(' /admin/') ? '/admin/v1/' : '/v1/', (name, id) => {
       const restore = id.endsWith('/restore');
-      return { key_id: restore ? s.goneId : s.keyId, group_name: restore ? 'gone' : 'auth', account_id: s.p.accountId, project_id: s.p.projectId, api_key_id: s.extraId, language: 'de', code: 'de' }[name];
+      return { key_id: restore ? s.goneId : s.keyId, group_name: restore ? 'gone' : 'auth', account_id: s.p.accountId, project_id: s.p.projectId, api_key_id: s.extraId, language: 'de', code: 'de', webhook_id: s.webhookId, delivery_id: s.deliveryId }[name];
     }).find((r) => r.id === route.id)!.path;
     const send = () =>
       route.id === 'POST /v1/import/:language'

@@ -6,11 +6,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
 import { BODIES, routeCases, type ParamValues } from '../support/route-table.ts';
+import { webhookFixture } from '../support/webhook-receiver.ts';
 import { allRouteGroups } from '../../functions/route-groups.ts';
 import { generateOpenApi } from '../../scripts/openapi.ts';
 import { operations, type Doc } from '../openapi/openapi-support.ts';
 
-const t = useTestApp();
+// Webhook endpoints on loopback are allowed, so that the fixture's endpoint sends nothing off this machine.
+const t = useTestApp({ env: { WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' } });
 
 const mounted = new Hono();
 for (const group of allRouteGroups) mounted.route(group.prefix, group.routes);
@@ -28,7 +30,7 @@ function documentedBody(id: string): 'json' | 'file' | 'none' {
   return Object.values<any>(content).some((m) => m.schema?.format === 'binary') ? 'file' : 'json';
 }
 
-type Fixture = { p: TestProject; keyId: string; deletedKeyId: string; extraApiKeyId: string };
+type Fixture = { p: TestProject; keyId: string; deletedKeyId: string; extraApiKeyId: string; webhookId: string; deliveryId: string };
 
 /** A project where every write route's request, with the route table's sample body, would succeed. */
 async function fixture(): Promise<Fixture> {
@@ -44,7 +46,7 @@ async function fixture(): Promise<Fixture> {
   const deleted = await ok(t.call(p.apiKey, 'POST', '/v1/keys', { key: 'gone.case', group_name: 'gone' }));
   await ok(t.call(p.apiKey, 'DELETE', '/v1/groups/gone'));
   const extra = await ok(t.admin('POST', `/projects/${p.projectId}/api-keys`));
-  return { p, keyId: key.id, deletedKeyId: deleted.id, extraApiKeyId: extra.id };
+  return { p, keyId: key.id, deletedKeyId: deleted.id, extraApiKeyId: extra.id, ...(await webhookFixture(t, p.projectId)) };
 }
 
 function paramsOf(f: Fixture): ParamValues {
@@ -56,6 +58,8 @@ function paramsOf(f: Fixture): ParamValues {
       account_id: f.p.accountId,
       project_id: f.p.projectId,
       api_key_id: f.extraApiKeyId,
+      webhook_id: f.webhookId,
+      delivery_id: f.deliveryId,
     };
     return values[name];
   };

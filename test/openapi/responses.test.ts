@@ -6,8 +6,10 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, useTestApp, type TestProject } from '../support/test-app.ts';
 import { deref, operations, validate, type Doc, type Operation } from './openapi-support.ts';
+import { webhookFixture } from '../support/webhook-receiver.ts';
 
-const t = useTestApp();
+// Webhook endpoints on loopback are allowed, so that the endpoint below sends nothing off this machine.
+const t = useTestApp({ env: { WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' } });
 let doc: Doc;
 let byId: Map<string, Operation>;
 let p: TestProject;
@@ -263,6 +265,26 @@ describe('every answer is one the document promises', () => {
     expect((await call('restoreKey', { params: { project_id: p.projectId, key_id: ids.title! } })).status).toBe(200);
     expect((await call('restoreGroup', { params: { project_id: p.projectId, group_name: 'misc' } })).status).toBe(200);
     expect((await call('restoreGroup', { params: { project_id: p.projectId, group_name: 'misc' } })).status).toBe(404);
+  });
+
+  it('webhook endpoints and their deliveries', async () => {
+    const project = { project_id: p.projectId };
+    const created = await call('createWebhook', { params: project, json: { url: 'http://127.0.0.1:9/hook', events: ['language.added'], description: 'ci' } });
+    expect(created.status).toBe(201);
+    const webhook = { ...project, webhook_id: (await created.json()).id };
+    expect((await call('createWebhook', { params: project, json: { url: 'http://127.0.0.1:9/hook', events: ['nope'] } })).status).toBe(422);
+    expect((await call('listWebhooks', { params: project })).status).toBe(200);
+    expect((await call('getWebhook', { params: webhook })).status).toBe(200);
+    expect((await call('getWebhook', { params: { ...project, webhook_id: randomUUID() } })).status).toBe(404);
+    expect((await call('updateWebhook', { params: webhook, json: { enabled: false } })).status).toBe(200);
+    expect((await call('listWebhookDeliveries', { params: webhook, query: { status: 'failed', limit: '10' } })).status).toBe(200);
+    const fixture = await webhookFixture(t, p.projectId);
+    const replay = { ...project, webhook_id: fixture.webhookId, delivery_id: fixture.deliveryId };
+    expect((await call('replayWebhookDelivery', { params: replay })).status).toBe(202);
+    expect((await call('listWebhookDeliveries', { params: { ...project, webhook_id: fixture.webhookId } })).status).toBe(200);
+    expect((await call('replayWebhookDelivery', { params: { ...replay, delivery_id: randomUUID() } })).status).toBe(404);
+    expect((await call('deleteWebhook', { params: webhook })).status).toBe(204);
+    expect((await call('deleteWebhook', { params: webhook })).status).toBe(404);
   });
 
   it('has answered every operation with a 2xx at least once (a new route needs a call above)', () => {

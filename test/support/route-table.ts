@@ -20,6 +20,8 @@ const PARAMS: Record<string, string> = {
   api_key_id: KEY_ID,
   // Well-formed (a malformed one is a 422 before auth matters); no such build: a 404 for a valid key.
   build_id: '20260101T000000000Z-0123abcd',
+  webhook_id: KEY_ID,
+  delivery_id: KEY_ID,
 };
 
 // Bodies that would succeed for a real project, so that "a valid key gets through" means something:
@@ -41,6 +43,8 @@ export const BODIES: Record<string, unknown> = {
   'POST /admin/v1/accounts/:account_id/projects': { name: 'Another' },
   'PATCH /admin/v1/projects/:project_id': { auto_rebuild: true },
   'POST /admin/v1/projects/:project_id/api-keys': { name: 'CI' },
+  'POST /admin/v1/projects/:project_id/webhooks': { url: 'https://93.184.216.34/hook', events: ['cache.rebuilt'] },
+  'PATCH /admin/v1/projects/:project_id/webhooks/:webhook_id': { enabled: false },
 };
 
 /** The value of a path parameter in one route (`id` is `METHOD /path/:param`), or undefined for the default. */

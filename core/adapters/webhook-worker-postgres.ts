@@ -1,0 +1,105 @@
+// The webhook worker for every mode but AWS (where SQS carries the attempts: webhook-queue-sqs.ts).
+// Every process runs one loop: it turns the outbox into deliveries (dispatch-outbox.ts), claims due
+// deliveries with FOR UPDATE SKIP LOCKED and a lease, so replicas share the table without sending a
+// delivery twice at once, and runs up to `concurrency` attempts side by side. The loop is woken by
+// the event bus after a write commits, and otherwise sleeps until the next due retry (at most
+// pollMs). Attempts never run in a request: a slow or dead endpoint costs an API call nothing.
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Logger } from '../log.ts';
+import { dispatchOutbox, type DispatchDeps } from '../webhooks/dispatch-outbox.ts';
+import { attemptDelivery, claimDueDeliveries, leaseMsFor, type AttemptDeps } from '../webhooks/attempt-delivery.ts';
+
+export type PostgresWebhookWorker = {
+  /** Look for work now (after a write committed events). */
+  wake(): void;
+  /** Attempts running in this process now. */
+  sending(): number;
+  /** Takes no new work and resolves once the running attempts finished (shutdown). */
+  drain(): Promise<void>;
+};
+
+export function createPostgresWebhookWorker(options: {
+  deps: DispatchDeps & AttemptDeps & { log: Logger };
+  pollMs: number;
+  concurrency?: number;
+  workerId?: string;
+}): PostgresWebhookWorker {
+  const { deps, pollMs } = options;
+  const { sql, log } = deps;
+  const concurrency = options.concurrency ?? 8;
+  const owner = options.workerId ?? `${hostname()}:${process.pid}:webhooks:${randomBytes(4).toString('hex')}`;
+  const leaseMs = leaseMsFor(deps.config.WEBHOOKS_TIMEOUT_MS);
+  const running = new Set<Promise<void>>();
+  let stopped = false;
+  let woken = false;
+  let wakeUp: (() => void) | undefined;
+  const wake = () => {
+    woken = true;
+    wakeUp?.();
+  };
+  const nap = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (woken || stopped) return resolve();
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakeUp = undefined;
+        resolve();
+      }
+      wakeUp = done;
+    });
+
+  /** Milliseconds until the next retry or gathered change is due (capped by pollMs). */
+  async function nextDueIn(): Promise<number> {
+    const [row] = await sql<{ ms: number | null }[]>`
+      select extract(epoch from least(
+        (select min(d.next_attempt_at) from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id and w.enabled
+         where d.status = 'pending' and (d.lease_until is null or d.lease_until <= now())),
+        (select min(created_at) + make_interval(secs => ${deps.config.WEBHOOKS_DEBOUNCE_MS / 1000}) from webhook_outbox)
+      ) - now()) * 1000 as ms`;
+    const ms = row?.ms === null || row?.ms === undefined ? pollMs : Number(row.ms);
+    return Math.min(pollMs, Math.max(5, Math.ceil(ms)));
+  }
+
+  async function loop() {
+    while (!stopped) {
+      woken = false;
+      let wait = pollMs;
+      try {
+        await dispatchOutbox(deps);
+        const free = concurrency - running.size;
+        if (free > 0) {
+          const claimed = stopped ? [] : await claimDueDeliveries(sql, owner, leaseMs, free);
+          for (const delivery of claimed) {
+            const work = attemptDelivery(deps, delivery, owner)
+              .then(() => undefined)
+              .catch((error) => log.error('webhook attempt not recorded', { delivery_id: delivery.id, error: String(error) }))
+              .finally(() => {
+                running.delete(work);
+                wake();
+              });
+            running.add(work);
+          }
+          if (claimed.length === free) continue;
+          wait = await nextDueIn();
+        }
+      } catch (error) {
+        log.warn('webhook worker poll failed', { error: String(error) });
+      }
+      await nap(wait);
+    }
+  }
+
+  const looping = loop();
+  return {
+    wake,
+    sending: () => running.size,
+    async drain() {
+      stopped = true;
+      wake();
+      await looping;
+      await Promise.all(running);
+    },
+  };
+}

@@ -1,0 +1,169 @@
+// Turns outbox rows (written by the domain_events trigger, migration 013, in the transaction of the
+// change) into deliveries: one per enabled endpoint that wants the event, each with the exact body it
+// will be signed and sent with, in the Standard Webhooks shape { type, timestamp, data }. Rows are
+// deleted in the same transaction that creates their deliveries, and claimed with SKIP LOCKED, so
+// a crash or a second worker neither loses nor doubles an event.
+//
+// translations.changed is gathered per project: it is sent WEBHOOKS_DEBOUNCE_MS after the first
+// change it covers, with every change up to then (which keys, languages and groups, by whom). A
+// steady stream of writes thus gives one event per window, never none.
+import type postgres from 'postgres';
+import type { Deps } from '../deps.ts';
+import type { TransactionSql } from '../db/client.ts';
+import { BuildIndex, indexKey } from '../cache/layout.ts';
+import { buildLanguagePath } from '../cache/build-urls.ts';
+import * as v from 'valibot';
+import { newMessageId } from './signature.ts';
+import type { WebhookEventType } from './schemas.ts';
+
+export type DispatchDeps = Pick<Deps, 'sql' | 'objects' | 'config' | 'log'>;
+
+type OutboxRow = {
+  id: string;
+  project_id: string;
+  webhook_type: WebhookEventType;
+  event_type: string;
+  actor_type: string;
+  actor_id: string | null;
+  entity_id: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  occurred_at: string;
+};
+
+const BATCH = 200;
+/** At most this many keys are named in one translations.changed; `keys_truncated` says when more changed. */
+export const MAX_KEYS_PER_EVENT = 1000;
+
+const outboxRows = (sql: TransactionSql, where: postgres.Fragment) => sql<OutboxRow[]>`
+  select o.id, o.project_id, o.webhook_type, e.type as event_type, e.actor_type, e.actor_id, e.entity_id, e.before, e.after,
+         to_char(e.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as occurred_at
+  from webhook_outbox o join domain_events e on e.id = o.event_id
+  where ${where}
+  order by o.id
+  limit ${BATCH}
+  for update of o skip locked`;
+
+/** Dispatches what is due; returns how many outbox rows it consumed. */
+export async function dispatchOutbox(deps: DispatchDeps): Promise<number> {
+  // The common case, an empty outbox, costs one indexed read and no transaction.
+  const [pending] = await deps.sql<{ some: boolean }[]>`select exists (select 1 from webhook_outbox) as some`;
+  if (!pending?.some) return 0;
+  let consumed = await dispatchImmediate(deps);
+  const due = await deps.sql<{ project_id: string }[]>`
+    select project_id from webhook_outbox where webhook_type = 'translations.changed'
+    group by project_id having min(created_at) <= now() - make_interval(secs => ${deps.config.WEBHOOKS_DEBOUNCE_MS / 1000})
+    limit 50`;
+  for (const { project_id } of due) consumed += await dispatchChanges(deps, project_id);
+  return consumed;
+}
+
+async function insertDeliveries(sql: TransactionSql, projectId: string, type: WebhookEventType, timestamp: string, data: unknown) {
+  const body = JSON.stringify({ type, timestamp, data });
+  await sql`
+    insert into webhook_deliveries (endpoint_id, project_id, message_id, event_type, body)
+    select id, project_id, ${newMessageId()}, ${type}, ${body} from webhook_endpoints
+    where project_id = ${projectId} and enabled and ${type} = any (events)`;
+}
+
+const actorOf = (row: Pick<OutboxRow, 'actor_type' | 'actor_id'>) => ({ type: row.actor_type, id: row.actor_id });
+
+async function dispatchImmediate(deps: DispatchDeps): Promise<number> {
+  return deps.sql.begin(async (sql) => {
+    const rows = await outboxRows(sql, sql`o.webhook_type <> 'translations.changed'`);
+    for (const row of rows) {
+      const data = await immediateData(deps, row);
+      if (data) await insertDeliveries(sql, row.project_id, row.webhook_type, row.occurred_at, data);
+    }
+    if (rows.length) await sql`delete from webhook_outbox where id = any (${rows.map((r) => r.id)}::bigint[])`;
+    return rows.length;
+  });
+}
+
+async function immediateData(deps: DispatchDeps, row: OutboxRow): Promise<unknown> {
+  if (row.webhook_type === 'language.added' || row.webhook_type === 'language.removed') {
+    return { project_id: row.project_id, language: row.entity_id, actor: actorOf(row) };
+  }
+  // cache.rebuilt: the build's languages with their immutable URLs and ETags, from its index.
+  const buildId = typeof row.after?.['build_id'] === 'string' ? row.after['build_id'] : undefined;
+  if (!buildId) return undefined;
+  const stored = await deps.objects.get(indexKey(row.project_id, buildId));
+  if (stored.kind !== 'found') {
+    // Collected already: two newer builds have completed, and their own events follow this one.
+    deps.log.info('webhook for a superseded build skipped', { project_id: row.project_id, build_id: buildId });
+    return undefined;
+  }
+  let index: BuildIndex;
+  try {
+    index = v.parse(BuildIndex, JSON.parse(Buffer.from(stored.object.body).toString('utf8')));
+  } catch {
+    // Unreadable now means unreadable on every retry: announce nothing rather than block the outbox.
+    deps.log.error('webhook for a build with an unreadable index skipped', { project_id: row.project_id, build_id: buildId });
+    return undefined;
+  }
+  return {
+    project_id: row.project_id,
+    build_id: buildId,
+    built_at: index.built_at,
+    // Relative to the API's origin (core/cache/build-urls.ts): cacheable for a year.
+    languages: Object.keys(index.languages)
+      .sort()
+      .map((code) => ({ code, url: buildLanguagePath(buildId, code), etag: index.languages[code]!.file.etag })),
+  };
+}
+
+async function dispatchChanges(deps: DispatchDeps, projectId: string): Promise<number> {
+  return deps.sql.begin(async (sql) => {
+    // One dispatcher per project at a time, so a project's gathered changes are one event.
+    const [lock] = await sql<{ ok: boolean }[]>`select pg_try_advisory_xact_lock(hashtext(${`tms-webhooks:${projectId}`})) as ok`;
+    if (!lock?.ok) return 0;
+    const rows = await outboxRows(sql, sql`o.webhook_type = 'translations.changed' and o.project_id = ${projectId}`);
+    if (rows.length === 0) return 0;
+    const keyIds = new Set<string>();
+    const languages = new Set<string>();
+    const groups = new Set<string>();
+    const actors = new Map<string, { type: string; id: string | null }>();
+    const counts: Record<string, number> = {};
+    for (const row of rows) {
+      counts[row.event_type] = (counts[row.event_type] ?? 0) + 1;
+      actors.set(`${row.actor_type}:${row.actor_id ?? ''}`, actorOf(row));
+      if (row.event_type.startsWith('translation.') && row.event_type !== 'translation.imported') {
+        const [keyId, language] = row.entity_id.split('/');
+        if (keyId) keyIds.add(keyId);
+        if (language) languages.add(language);
+      } else if (row.event_type === 'translation.imported') {
+        languages.add(row.entity_id);
+      } else if (row.event_type.startsWith('key.')) {
+        keyIds.add(row.entity_id);
+      } else if (row.event_type.startsWith('group.')) {
+        groups.add(row.entity_id);
+        // A rename names the new group; its old name is in before.
+        const from = row.before?.['name'];
+        if (typeof from === 'string') groups.add(from);
+      }
+    }
+    const ids = [...keyIds];
+    const named = ids.length
+      ? await sql<{ id: string; key: string; group: string }[]>`
+          select id, key, group_name as group from translation_keys
+          where project_id = ${projectId} and id = any (${ids.slice(0, MAX_KEYS_PER_EVENT)}::uuid[])
+          order by group_name, key`
+      : [];
+    for (const key of named) groups.add(key.group);
+    const last = rows.at(-1)!;
+    await insertDeliveries(sql, projectId, 'translations.changed', last.occurred_at, {
+      project_id: projectId,
+      changes: rows.length,
+      counts,
+      keys: named,
+      keys_truncated: ids.length > MAX_KEYS_PER_EVENT,
+      languages: [...languages].sort(),
+      groups: [...groups].sort(),
+      actors: [...actors.values()],
+      first_change_at: rows[0]!.occurred_at,
+      last_change_at: last.occurred_at,
+    });
+    await sql`delete from webhook_outbox where id = any (${rows.map((r) => r.id)}::bigint[])`;
+    return rows.length;
+  });
+}
