@@ -20,7 +20,7 @@ export type TmsBackendOptions = Partial<ClientOptions> & {
   reloadOnBuild?: boolean;
 };
 
-type Services = { backendConnector?: { reload?(languages: string[], namespaces: string[], callback?: () => void): void } };
+type Services = { backendConnector?: { reload?(languages: string[], namespaces: string[], callback: () => void): void } };
 type ReadCallback = (error: unknown, data: unknown) => void;
 
 export class TmsBackend {
@@ -40,7 +40,7 @@ export class TmsBackend {
     if (!options.client && !(options.url && options.key)) throw new Error('TmsBackend: set backend.url and backend.key (or backend.client)');
     const client = (this.client = options.client ?? createClient(options as ClientOptions));
     if (options.reloadOnBuild !== false) {
-      client.onBuild(() => services?.backendConnector?.reload?.([...this.languages], [...this.namespaces]));
+      client.onBuild(() => services?.backendConnector?.reload?.([...this.languages], [...this.namespaces], () => {}));
     }
   }
 
