@@ -5,6 +5,7 @@
 //
 // Env: BENCH_DATABASE_URL, BENCH_PROJECT_ID, BENCH_OBJECTS_DIR.
 import { readFile } from 'node:fs/promises';
+import { createNoEdgeCache } from '../core/adapters/edge-cache-none.ts';
 import { createFsObjectStore } from '../core/adapters/object-store-fs.ts';
 import { createEventBus } from '../core/events/event-bus.ts';
 import { buildProjectCache } from '../core/cache/build-project-cache.ts';
@@ -44,7 +45,7 @@ async function main() {
     const before = await memory();
     const started = performance.now();
     const result = await buildProjectCache(
-      { sql, events: createEventBus(silentLogger), objects: createFsObjectStore(objectsDir), clock: systemClock, log: silentLogger },
+      { sql, events: createEventBus(silentLogger), objects: createFsObjectStore(objectsDir), edge: createNoEdgeCache(), clock: systemClock, log: silentLogger },
       { projectId, seq: row!.seq },
     );
     const ms = Math.round(performance.now() - started);

@@ -7,6 +7,8 @@ import type { Sql } from './db/client.ts';
 import type { Logger } from './log.ts';
 import type { CounterStore } from './ports/counter-store.ts';
 import type { ObjectStore } from './ports/object-store.ts';
+import type { EdgeCache } from './ports/edge-cache.ts';
+import { createNoEdgeCache } from './adapters/edge-cache-none.ts';
 import type { RebuildMessage, RebuildQueue } from './ports/rebuild-queue.ts';
 import { createApiKeyVerifier } from './auth/api-key-verifier.ts';
 import { createCallCounter } from './usage/count-call.ts';
@@ -35,6 +37,8 @@ export type DepsInput = {
   /** Makes the queue; a queue whose worker runs in this process runs `build` (the core builder over these same deps). */
   queue: (build: (message: RebuildMessage) => Promise<void>) => RebuildQueue;
   adminToken: string;
+  /** The edge in front of the API (CloudFront); unset: none (self-hosted, embedded, tests). */
+  edge?: EdgeCache;
   clock?: Clock;
 };
 
@@ -62,6 +66,7 @@ export function assembleDeps(input: DepsInput): Deps {
       failuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
     }),
     objects,
+    edge: input.edge ?? createNoEdgeCache(),
     queue: input.queue(build),
     cache,
     liveMemo: createLiveMemo({ maxBytes: LIVE_MEMO_BYTES }),

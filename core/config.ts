@@ -50,6 +50,13 @@ export const EnvSchema = v.object({
   SQS_QUEUE_URL: optionalString,
   SQS_ENDPOINT: optionalString,
   SQS_DEAD_LETTER_QUEUE_URL: optionalString,
+  /**
+   * The CloudFront distribution in front of the API: after each build the builder invalidates the
+   * mutable cached paths that changed. Unset: no edge to tell (self-hosted, embedded).
+   */
+  CLOUDFRONT_DISTRIBUTION_ID: optionalString,
+  /** For a CloudFront-compatible server (tests); unset on AWS. */
+  CLOUDFRONT_ENDPOINT: optionalString,
   /** How long a verified API key is trusted in process before the database is asked again. */
   API_KEY_CACHE_SECONDS: intFrom(30, 0, 3600),
   /** How long a well-formed key that matched nothing is refused without asking the database again. */

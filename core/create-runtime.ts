@@ -10,7 +10,7 @@ import { migrate } from './db/migrate.ts';
 import { createJsonLogger, type Logger } from './log.ts';
 import { resolveAdminToken } from './auth/admin-token.ts';
 import { createCounterStore } from './adapters/counter-store.ts';
-import { createObjectStore, createRebuildQueue } from './adapters/cache-adapters.ts';
+import { createEdgeCache, createObjectStore, createRebuildQueue } from './adapters/cache-adapters.ts';
 import { assembleDeps } from './assemble-deps.ts';
 import type { PostgresRebuildQueue } from './adapters/rebuild-queue-postgres.ts';
 
@@ -55,6 +55,7 @@ export async function createRuntime(
       sql,
       counters,
       objects: createObjectStore(config, dataDir),
+      edge: createEdgeCache(config),
       queue: (build) => {
         // PGlite's data dir belongs to this one process: any claim in it is a killed run's leftover.
         const made = createRebuildQueue(config, { log, sql, build, soleWorker: embedded !== undefined });

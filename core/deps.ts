@@ -14,6 +14,7 @@ import type { AutoRebuilder } from './cache/auto-rebuild.ts';
 import type { EventBus } from './events/event-bus.ts';
 import type { LiveMemo } from './translations/live-memo.ts';
 import type { StatisticsRefresher } from './db/refresh-statistics.ts';
+import type { EdgeCache } from './ports/edge-cache.ts';
 
 export type Clock = { now(): Date };
 export const systemClock: Clock = { now: () => new Date() };
@@ -36,6 +37,8 @@ export type Deps = {
   objects: ObjectStore;
   /** Where rebuild requests go: SQS, or the in-process queue and builder. */
   queue: RebuildQueue;
+  /** The shared cache in front of the API (CloudFront), told after each build which paths changed. */
+  edge: EdgeCache;
   /** The serving side of the cache: current pointers and hot objects, bounded, in memory. */
   cache: CacheReader;
   /** Live read bodies by the project content version they were built for (core/translations/live-*.ts). */

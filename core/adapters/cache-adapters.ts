@@ -11,6 +11,15 @@ import { createFsObjectStore } from './object-store-fs.ts';
 import { s3ObjectStoreFromConfig } from './object-store-s3.ts';
 import { createPostgresRebuildQueue, type PostgresRebuildQueue } from './rebuild-queue-postgres.ts';
 import { createSqsRebuildQueue, sqsClientFromConfig } from './rebuild-queue-sqs.ts';
+import type { EdgeCache } from '../ports/edge-cache.ts';
+import { cloudFrontEdgeCacheFromConfig } from './edge-cache-cloudfront.ts';
+import { createNoEdgeCache } from './edge-cache-none.ts';
+
+/** CloudFront when a distribution is named (a self-hosted server behind one may set it), otherwise none. */
+export function createEdgeCache(config: Pick<Config, 'CLOUDFRONT_DISTRIBUTION_ID' | 'CLOUDFRONT_ENDPOINT'>): EdgeCache {
+  const distributionId = config.CLOUDFRONT_DISTRIBUTION_ID;
+  return distributionId ? cloudFrontEdgeCacheFromConfig({ ...config, CLOUDFRONT_DISTRIBUTION_ID: distributionId }) : createNoEdgeCache();
+}
 
 export function createObjectStore(
   config: Pick<Config, 'S3_BUCKET' | 'S3_ENDPOINT' | 'S3_REGION' | 'AWS_REGION' | 'S3_FORCE_PATH_STYLE'>,

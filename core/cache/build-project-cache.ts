@@ -2,12 +2,14 @@
 // Postgres queue's worker. Idempotent and safe to retry: a build writes only new immutable names, and
 // publishes by writing the pointer last; a crash before that leaves the previous build serving.
 import { randomBytes } from 'node:crypto';
+import * as v from 'valibot';
 import { availableParallelism } from 'node:os';
 import type { Deps } from '../deps.ts';
 import type { RebuildMessage } from '../ports/rebuild-queue.ts';
 import type { ObjectStore } from '../ports/object-store.ts';
 import { contentHash, encodeVariants, type EncodedFile } from './encode-variants.ts';
-import { exportSnapshot } from './export-snapshot.ts';
+import { exportSnapshot, type Bodies } from './export-snapshot.ts';
+import { buildLanguagePath } from './build-urls.ts';
 import {
   ENCODINGS,
   buildsPrefix,
@@ -16,12 +18,16 @@ import {
   languageKey,
   manifestKey,
   pointerKey,
-  type BuildIndex,
+  BuildIndex,
   type Encoding,
   type FileEntry,
+  type FileSet,
   type Pointer,
+  type Variant,
+  buildStartedAt,
 } from './layout.ts';
 import { readPointer } from './read-pointer.ts';
+import { changedPaths } from './edge-invalidation.ts';
 import { transaction } from '../db/transaction.ts';
 import { systemActor } from '../actor.ts';
 
@@ -37,7 +43,7 @@ const PUT_CONCURRENCY = 16;
 const ENCODE_CONCURRENCY = Math.max(2, Math.min(4, availableParallelism()));
 
 export async function buildProjectCache(
-  deps: Pick<Deps, 'sql' | 'events' | 'objects' | 'clock' | 'log'>,
+  deps: Pick<Deps, 'sql' | 'events' | 'objects' | 'clock' | 'log' | 'edge'>,
   message: RebuildMessage,
 ): Promise<BuildResult> {
   const started = performance.now();
@@ -58,14 +64,23 @@ export async function buildProjectCache(
   const languages: BuildIndex['languages'] = {};
   const encoding = createLimiter(ENCODE_CONCURRENCY);
   const snapshot = await exportSnapshot(deps.sql, projectId, message.seq, async (language) => {
-    const groups: BuildIndex['languages'][string]['groups'] = {};
     const jobs: { body: string; keyOf: (e: Encoding) => string; done: (entry: FileEntry) => void }[] = [];
-    let file: FileEntry | undefined;
-    jobs.push({ body: language.json, keyOf: (e) => languageKey(projectId, buildId, language.code, e), done: (entry) => (file = entry) });
-    for (const [group, body] of language.groups) {
-      jobs.push({ body, keyOf: (e) => groupKey(projectId, buildId, language.code, group, e), done: (entry) => (groups[group] = entry) });
-    }
-    language.groups.clear();
+    // One variant's files (the default, or for a language with a chain, also raw and explain).
+    const fileSet = (bodies: Bodies, variant: Variant): FileSet => {
+      const set = { groups: {} } as FileSet;
+      jobs.push({ body: bodies.json, keyOf: (e) => languageKey(projectId, buildId, language.code, e, variant), done: (entry) => (set.file = entry) });
+      for (const [group, body] of bodies.groups) {
+        jobs.push({ body, keyOf: (e) => groupKey(projectId, buildId, language.code, group, e, variant), done: (entry) => (set.groups[group] = entry) });
+      }
+      bodies.groups.clear();
+      return set;
+    };
+    const main = fileSet(language, 'default');
+    const fallback = language.fallback && {
+      chain: language.fallback.chain,
+      raw: fileSet(language.fallback.raw, 'raw'),
+      explain: fileSet(language.fallback.explain, 'explain'),
+    };
     await eachConcurrently(jobs, PUT_CONCURRENCY, async (job) => {
       const encoded = await encoding(() => encodeVariants(job.body));
       const puts: Put[] = [];
@@ -74,15 +89,29 @@ export async function buildProjectCache(
       files += puts.length;
       job.done(encoded.entry);
     });
-    languages[language.code] = { file: file!, groups };
+    languages[language.code] = fallback ? { ...main, fallback } : main;
   });
   if (!snapshot) return { status: 'skipped', reason: 'covered' };
-  // The manifest is small and served as stored (identity only): it is not compressed at all.
-  const manifest = Buffer.from(JSON.stringify({ project_id: projectId, languages: snapshot.manifest }), 'utf8');
+  // The manifest is small and served as stored (identity only): it is not compressed at all. Beside
+  // the spec's fields it names the build and, per language, the versioned URL of its current file
+  // and that file's ETag: a client revalidates the manifest alone and fetches only what changed.
+  const builtAt = deps.clock.now().toISOString();
+  const manifest = Buffer.from(
+    JSON.stringify({
+      project_id: projectId,
+      build_id: buildId,
+      built_at: builtAt,
+      languages: snapshot.manifest.map((entry) => ({
+        ...entry,
+        url: buildLanguagePath(buildId, entry.code),
+        etag: languages[entry.code]!.file.etag,
+      })),
+    }),
+    'utf8',
+  );
   await putAll(deps.objects, [{ key: manifestKey(projectId, buildId), body: manifest, encoding: 'identity' }]);
   files += 1;
 
-  const builtAt = deps.clock.now().toISOString();
   const index: BuildIndex = { build_id: buildId, project_id: projectId, built_at: builtAt, manifest: { etag: `"${contentHash(manifest)}"` }, languages };
   await deps.objects.put(indexKey(projectId, buildId), Buffer.from(JSON.stringify(index)), { contentType: CONTENT_TYPE, fresh: true });
   // Publishing: the one small write that makes the whole build current at once.
@@ -107,7 +136,8 @@ export async function buildProjectCache(
     });
   });
 
-  await collectOldBuilds(deps, projectId, [buildId, previous?.build_id]);
+  await invalidateEdge(deps, projectId, previous?.build_id, index);
+  await collectOldBuilds(deps, projectId, buildId, previous?.build_id);
   const ms = Math.round(performance.now() - started);
   deps.log.info('cache built', { project_id: projectId, build_id: buildId, seq: snapshot.seq, files: files + 2, ms });
   return { status: 'built', buildId, builtAt, seq: snapshot.seq, files: files + 2, ms };
@@ -156,13 +186,60 @@ function createLimiter(limit: number) {
 }
 
 /**
- * Keeps the new build and the one it replaced (a reader holding the old pointer for a moment still
- * finds its files); everything older, and leftovers of failed builds, goes.
+ * Tells the edge which mutable paths this build changed (core/cache/edge-invalidation.ts). A failure
+ * never fails the build, which is published already: the edge then serves the old answers until
+ * their max-age (plus stale-while-revalidate) runs out, as it would with no invalidation at all.
  */
-async function collectOldBuilds(deps: Pick<Deps, 'objects' | 'log'>, projectId: string, keep: (string | undefined)[]) {
+async function invalidateEdge(deps: Pick<Deps, 'objects' | 'edge' | 'log'>, projectId: string, previousId: string | undefined, next: BuildIndex) {
+  let paths: string[] = [];
+  try {
+    let previous: BuildIndex | null = null;
+    if (previousId) {
+      const found = await deps.objects.get(indexKey(projectId, previousId));
+      if (found.kind === 'found') previous = v.parse(BuildIndex, JSON.parse(Buffer.from(found.object.body).toString('utf8')));
+    }
+    paths = changedPaths(previous, next);
+    await deps.edge.invalidate(paths, next.build_id);
+  } catch (error) {
+    deps.log.warn('edge cache not invalidated', { project_id: projectId, build_id: next.build_id, paths: paths.length, error: String(error) });
+  }
+}
+
+/**
+ * How long a replaced build stays readable: a client (or an edge) holding a manifest that names it
+ * still gets its files. A manifest is fresh for 60 s and served stale for 300 s more while it is
+ * revalidated (functions/cached/routes.ts), so an hour leaves ample room; the build that was current
+ * just before this one is always kept, however old.
+ */
+export const REPLACED_BUILD_RETENTION_MS = 60 * 60 * 1000;
+/** Storage bound for projects that build often: at most this many builds are kept in all. */
+export const MAX_KEPT_BUILDS = 10;
+
+/**
+ * Keeps the new build, the one it replaced, and builds replaced less than REPLACED_BUILD_RETENTION_MS
+ * ago (a build counts as replaced when the next complete build started), up to MAX_KEPT_BUILDS.
+ * Everything older goes, and leftovers of failed builds (no index) once they are as old.
+ */
+async function collectOldBuilds(deps: Pick<Deps, 'objects' | 'log' | 'clock'>, projectId: string, current: string, previous: string | undefined) {
   try {
     const prefix = buildsPrefix(projectId);
-    const stale = (await deps.objects.list(prefix)).filter((key) => !keep.includes(key.slice(prefix.length).split('/')[0]));
+    const keys = await deps.objects.list(prefix);
+    const buildOf = (key: string) => key.slice(prefix.length).split('/')[0]!;
+    const complete = [...new Set(keys.filter((key) => key.endsWith('/index.json')).map(buildOf))].sort();
+    const now = deps.clock.now().getTime();
+    const keep = new Set([current, ...(previous ? [previous] : [])]);
+    for (let i = complete.length - 2; i >= 0 && keep.size < MAX_KEPT_BUILDS; i--) {
+      const replacedAt = buildStartedAt(complete[i + 1]!);
+      if (now - replacedAt < REPLACED_BUILD_RETENTION_MS) keep.add(complete[i]!);
+    }
+    const completeSet = new Set(complete);
+    const stale = keys.filter((key) => {
+      const build = buildOf(key);
+      if (keep.has(build)) return false;
+      // An unfinished build: failed, or still being written by a build that overlaps this one.
+      if (!completeSet.has(build)) return !(now - buildStartedAt(build) < REPLACED_BUILD_RETENTION_MS);
+      return true;
+    });
     if (stale.length) await deps.objects.delete(stale);
   } catch (error) {
     deps.log.warn('old cache builds not collected', { project_id: projectId, error: String(error) });

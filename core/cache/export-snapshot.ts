@@ -3,17 +3,22 @@
 // are held in memory. Languages are handed over one at a time while the next is read: the caller
 // compresses and uploads one language while Postgres aggregates the next, and at most two
 // languages' bodies are alive at once (a 100,000-key x 10-language build held all of them).
-import type { Sql } from '../db/client.ts';
+import type { Sql, TransactionSql } from '../db/client.ts';
 import { readManifest } from '../manifest/read-manifest.ts';
 import type { ManifestLanguage } from '../manifest/schemas.ts';
 import { envelope, translationsObject } from '../translations/translations-json.ts';
 
-export type LanguageExport = {
+/** A language's whole body and its group bodies (groups with at least one value in the body). */
+export type Bodies = { json: string; groups: Map<string, string> };
+
+export type LanguageExport = Bodies & {
   code: string;
-  /** The body of the cached whole-language endpoint. */
-  json: string;
-  /** Group name -> the body of the cached group endpoint (groups with at least one approved value). */
-  groups: Map<string, string>;
+  /**
+   * For a language with a fallback chain: `json` and `groups` above hold every key, missing values
+   * taken from the chain in order; `raw` holds its own values only, `explain` the default bodies
+   * with a `sources` map (key -> the language its value came from, for the keys filled in).
+   */
+  fallback?: { chain: string[]; raw: Bodies; explain: Bodies };
 };
 
 export type Snapshot = {
@@ -46,8 +51,10 @@ export async function exportSnapshot(
     if (state && state.built_seq >= minSeq) return null;
     const seq = Math.max(state?.requested_seq ?? 0, minSeq);
 
-    // The manifest exactly as GET /v1/manifest shows it, as of the snapshot.
+    // The manifest exactly as GET /v1/manifest shows it, as of the snapshot, and the chains.
     const { languages: manifest } = await readManifest({ sql: tx }, { projectId });
+    const [project] = await tx<{ fallbacks: Record<string, string[]> }[]>`select fallbacks from projects where id = ${projectId}`;
+    const chains = project?.fallbacks ?? {};
 
     // The bodies as the live approved reads make them (core/translations/translations-json.ts).
     // One pass per language: grouping sets aggregate each group and the whole language from the
@@ -71,9 +78,16 @@ export async function exportSnapshot(
           else groups.set(row.group_name!, envelope({ project_id: projectId, language: code, group: row.group_name!, status_filter: 'approved', count: row.count }, row.translations));
         }
         rows.length = 0;
+        const chain = Object.hasOwn(chains, code) ? chains[code]! : [];
+        const own: Bodies = { json, groups };
+        let exported: LanguageExport = { code, ...own };
+        if (chain.length) {
+          const { resolved, explain } = await withFallbacks(tx, projectId, code, chain);
+          exported = { code, ...resolved, fallback: { chain, raw: own, explain } };
+        }
         // One language in the caller's hands at a time: the one read just now waits for it.
         await handing;
-        handing = onLanguage({ code, json, groups });
+        handing = onLanguage(exported);
         // Handled now (the error is rethrown by the awaits above and below), so that a failure
         // while the next language is read is not an unhandled rejection.
         handing.catch(() => {});
@@ -85,4 +99,49 @@ export async function exportSnapshot(
     }
     return { seq, manifest };
   });
+}
+
+/**
+ * A language's bodies with its chain applied, by Postgres in one pass like the raw read: for each
+ * live key, the approved value of the first language of [code, ...chain] that has one. `sources`
+ * names the language of every value that is not the language's own.
+ */
+async function withFallbacks(tx: TransactionSql, projectId: string, code: string, chain: string[]): Promise<{ resolved: Bodies; explain: Bodies }> {
+  const order = [code, ...chain];
+  const rows = await tx<{ group_name: string | null; whole: boolean; count: number; translations: string; sources: string }[]>`
+    select k.group_name, grouping(k.group_name) = 1 as whole, count(*)::int as count,
+           ${translationsObject(tx, 'value', tx`true`)} as translations,
+           coalesce('{' || string_agg(to_json(k.key)::text || ':' || to_json(t.language)::text, ',' order by k.key collate "C")
+             filter (where t.language <> ${code}) || '}', '{}') as sources
+    from (
+      select distinct on (t.key_id) t.key_id, t.value, t.language, t.status
+      from translations t
+      where t.project_id = ${projectId} and t.language = any(${order}) and t.status = 'approved'
+      order by t.key_id, array_position(${order}::text[], t.language)
+    ) t join translation_keys k on k.id = t.key_id
+    where k.deleted_at is null
+    group by grouping sets ((k.group_name), ())`;
+  const chainJson = JSON.stringify(chain);
+  const fields = (count: number, group?: string) => ({
+    project_id: projectId,
+    language: code,
+    ...(group === undefined ? {} : { group }),
+    status_filter: 'approved',
+    count,
+  });
+  // The explain body: the default body's fields, then the chain and where each filled value came from.
+  const explained = (body: string, sources: string) => `${body.slice(0, -1)},"fallbacks":${chainJson},"sources":${sources}}`;
+  const resolved: Bodies = { json: envelope(fields(0), '{}'), groups: new Map() };
+  const explain: Bodies = { json: explained(resolved.json, '{}'), groups: new Map() };
+  for (const row of rows) {
+    if (row.whole) {
+      resolved.json = envelope(fields(row.count), row.translations);
+      explain.json = explained(resolved.json, row.sources);
+    } else {
+      const body = envelope(fields(row.count, row.group_name!), row.translations);
+      resolved.groups.set(row.group_name!, body);
+      explain.groups.set(row.group_name!, explained(body, row.sources));
+    }
+  }
+  return { resolved, explain };
 }

@@ -6,6 +6,11 @@
 //   projects/<project>/builds/<build>/manifest.json
 //   projects/<project>/builds/<build>/languages/<code>.json[.gz|.br]
 //   projects/<project>/builds/<build>/languages/<code>/groups/g<base64url(name)>.json[.gz|.br]
+//
+// A language with a fallback chain (the project's `fallbacks` setting) is stored in three variants:
+// the default files above hold every key, missing values taken from the chain; `<code>.raw.json` and
+// `<code>/raw/g….json` hold only the language's own values (`?fallback=false`); `<code>.explain.json`
+// and `<code>/explain/g….json` are the default bodies plus a `sources` map (`?fallback=explain`).
 import * as v from 'valibot';
 
 export type Encoding = 'identity' | 'gzip' | 'br';
@@ -31,10 +36,26 @@ function groupSegment(group: string): string {
   return segment;
 }
 
-export const languageKey = (projectId: string, buildId: string, code: string, encoding: Encoding) =>
-  `${buildPrefix(projectId, buildId)}languages/${code}.json${SUFFIX[encoding]}`;
-export const groupKey = (projectId: string, buildId: string, code: string, group: string, encoding: Encoding) =>
-  `${buildPrefix(projectId, buildId)}languages/${code}/groups/${groupSegment(group)}.json${SUFFIX[encoding]}`;
+/** Which body of a language: with fallbacks applied (the default), its own values only, or with sources. */
+export type Variant = 'default' | 'raw' | 'explain';
+const VARIANT_FILE: Record<Variant, string> = { default: '', raw: '.raw', explain: '.explain' };
+const VARIANT_DIR: Record<Variant, string> = { default: 'groups', raw: 'raw', explain: 'explain' };
+
+export const languageKey = (projectId: string, buildId: string, code: string, encoding: Encoding, variant: Variant = 'default') =>
+  `${buildPrefix(projectId, buildId)}languages/${code}${VARIANT_FILE[variant]}.json${SUFFIX[encoding]}`;
+export const groupKey = (projectId: string, buildId: string, code: string, group: string, encoding: Encoding, variant: Variant = 'default') =>
+  `${buildPrefix(projectId, buildId)}languages/${code}/${VARIANT_DIR[variant]}/${groupSegment(group)}.json${SUFFIX[encoding]}`;
+
+/**
+ * A build id: the build's start time (UTC, compact ISO 8601, so ids sort in time order) and 32
+ * random bits. Checked before any object key is made of one (it names a directory).
+ */
+export const BUILD_ID_PATTERN = /^\d{8}T\d{9}Z-[0-9a-f]{8}$/;
+/** When the build of this id started (ms since the epoch), or NaN for an id of another form. */
+export function buildStartedAt(buildId: string): number {
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})Z-/.exec(buildId);
+  return m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!, +m[7]!) : NaN;
+}
 
 /** The pointer: small, rewritten by every build, read (and revalidated) by every server. */
 export const Pointer = v.object({
@@ -52,6 +73,10 @@ export const FileEntry = v.object({
 });
 export type FileEntry = v.InferOutput<typeof FileEntry>;
 
+/** A language's whole file and its group files, in one variant. */
+export const FileSet = v.object({ file: FileEntry, groups: v.record(v.string(), FileEntry) });
+export type FileSet = v.InferOutput<typeof FileSet>;
+
 export const BuildIndex = v.object({
   build_id: v.string(),
   project_id: v.string(),
@@ -59,7 +84,11 @@ export const BuildIndex = v.object({
   manifest: v.object({ etag: v.string() }),
   languages: v.record(
     v.string(),
-    v.object({ file: FileEntry, groups: v.record(v.string(), FileEntry) }),
+    v.object({
+      ...FileSet.entries,
+      /** Only for a language with a fallback chain (absent in builds made before chains existed). */
+      fallback: v.optional(v.object({ chain: v.array(v.string()), raw: FileSet, explain: FileSet })),
+    }),
   ),
 });
 export type BuildIndex = v.InferOutput<typeof BuildIndex>;

@@ -9,7 +9,7 @@ import { isGroupName } from '../validation.ts';
 import { LanguageCode } from '../languages/language-code.ts';
 import { contentHash } from './encode-variants.ts';
 import { readBuildState, type BuildState } from './build-state.ts';
-import { groupKey, languageKey, manifestKey, type BuildIndex, type Encoding, type FileEntry } from './layout.ts';
+import { BUILD_ID_PATTERN, groupKey, languageKey, manifestKey, type BuildIndex, type Encoding, type FileEntry, type FileSet, type Variant } from './layout.ts';
 
 type CacheDeps = Pick<Deps, 'cache'>;
 
@@ -53,29 +53,75 @@ const languageMissing = (code: string) =>
   notFound(`Language '${code}' is not in the translation cache (languages added since the last rebuild appear after the next one)`);
 
 const ProjectCommand = v.object({ ...InProject });
-const LanguageCommand = v.object({ ...InProject, language: LanguageCode });
+/** Which body: fallbacks applied (the default), the language's own values only, or with sources. */
+export const FallbackVariant = v.picklist(['default', 'raw', 'explain']);
+const LanguageCommand = v.object({ ...InProject, language: LanguageCode, variant: v.optional(FallbackVariant, 'default') });
 // Group and key names are any string: one that could never exist is simply not in the cache.
 const GroupCommand = v.object({ ...LanguageCommand.entries, group: v.string() });
 const ValueCommand = v.object({ ...GroupCommand.entries, key: v.string() });
+/** A build named by its id (the versioned URLs): checked before it becomes part of an object key. */
+export const BuildId = v.pipe(v.string(), v.regex(BUILD_ID_PATTERN, 'must be a build id, such as 20260101T000000000Z-0123abcd'));
+const BuildLanguageCommand = v.object({ ...LanguageCommand.entries, buildId: BuildId });
+const BuildGroupCommand = v.object({ ...GroupCommand.entries, buildId: BuildId });
 
 const groupMissing = (group: string, code: string) =>
   notFound(`Group '${group}' has no approved translations for language '${code}' in the translation cache`);
 
-export const cachedLanguage = useCase(LanguageCommand, async (deps: CacheDeps, { projectId, language: code }): Promise<CachedFile> => {
-  const index = await currentBuild(deps, projectId);
+/**
+ * The files of a language in the asked variant. A language without a chain has one body, which is
+ * its raw body too; `explain` then serves it as is (no `sources`: nothing was filled in).
+ */
+function filesOf(language: BuildIndex['languages'][string], variant: Variant): { set: FileSet; variant: Variant } {
+  if (variant === 'default' || !language.fallback) return { set: language, variant: 'default' };
+  return { set: language.fallback[variant], variant };
+}
+
+function languageFile(deps: CacheDeps, projectId: string, index: BuildIndex, code: string, variant: Variant): CachedFile {
   const language = index.languages[code];
   if (!language) throw languageMissing(code);
-  return fileOf(deps, index, language.file, (e) => languageKey(projectId, index.build_id, code, e));
+  const files = filesOf(language, variant);
+  return fileOf(deps, index, files.set.file, (e) => languageKey(projectId, index.build_id, code, e, files.variant));
+}
+
+function groupFile(deps: CacheDeps, projectId: string, index: BuildIndex, code: string, group: string, variant: Variant): CachedFile {
+  const language = index.languages[code];
+  if (!language) throw languageMissing(code);
+  const files = filesOf(language, variant);
+  const entry = Object.hasOwn(files.set.groups, group) ? files.set.groups[group] : undefined;
+  if (!entry) throw groupMissing(group, code);
+  return fileOf(deps, index, entry, (e) => groupKey(projectId, index.build_id, code, group, e, files.variant));
+}
+
+export const cachedLanguage = useCase(LanguageCommand, async (deps: CacheDeps, { projectId, language: code, variant }): Promise<CachedFile> =>
+  languageFile(deps, projectId, await currentBuild(deps, projectId), code, variant),
+);
+
+export const cachedGroup = useCase(GroupCommand, async (deps: CacheDeps, { projectId, language: code, group, variant }): Promise<CachedFile> => {
+  if (!isGroupName(group)) throw groupMissing(group, code);
+  return groupFile(deps, projectId, await currentBuild(deps, projectId), code, group, variant);
 });
 
-export const cachedGroup = useCase(GroupCommand, async (deps: CacheDeps, { projectId, language: code, group }): Promise<CachedFile> => {
-  if (!isGroupName(group)) throw groupMissing(group, code);
-  const index = await currentBuild(deps, projectId);
-  const language = index.languages[code];
-  if (!language) throw languageMissing(code);
-  const entry = Object.hasOwn(language.groups, group) ? language.groups[group] : undefined;
-  if (!entry) throw groupMissing(group, code);
-  return fileOf(deps, index, entry, (e) => groupKey(projectId, index.build_id, code, group, e));
+/**
+ * A named build of the caller's project. The object keys hold the project id, so another project's
+ * build id finds nothing here: a 404 like an unknown or collected build.
+ */
+async function namedBuild(deps: CacheDeps, projectId: string, buildId: string): Promise<BuildIndex> {
+  const index = await deps.cache.index(projectId, buildId);
+  if (!index) {
+    throw notFound(
+      `Build '${buildId}' is not in the translation cache: it never existed for this project or was replaced over an hour ago; read GET /v1/cached/manifest for the current URLs`,
+    );
+  }
+  return index;
+}
+
+export const cachedBuildLanguage = useCase(BuildLanguageCommand, async (deps: CacheDeps, input): Promise<CachedFile> =>
+  languageFile(deps, input.projectId, await namedBuild(deps, input.projectId, input.buildId), input.language, input.variant),
+);
+
+export const cachedBuildGroup = useCase(BuildGroupCommand, async (deps: CacheDeps, input): Promise<CachedFile> => {
+  if (!isGroupName(input.group)) throw groupMissing(input.group, input.language);
+  return groupFile(deps, input.projectId, await namedBuild(deps, input.projectId, input.buildId), input.language, input.group, input.variant);
 });
 
 /** One key's cached answer, `{"value": …}`, serialized with its strong ETag once per build. */
@@ -88,10 +134,13 @@ export const cachedValue = useCase(ValueCommand, async (deps: CacheDeps, input):
   const missing = () =>
     notFound(`No approved translation of key '${key}' in group '${group}' for language '${code}' in the translation cache`);
   const language = index.languages[code];
-  if (!language || !Object.hasOwn(language.groups, group)) throw missing();
+  if (!language) throw missing();
+  // A key's value is the same in the default and explain bodies: only raw differs.
+  const files = filesOf(language, input.variant === 'raw' ? 'raw' : 'default');
+  if (!Object.hasOwn(files.set.groups, group)) throw missing();
   // The group file, parsed once per build and process, answers every key of the group; each key's
   // body and ETag are made on its first request and kept with the parsed file.
-  const answers = await deps.cache.derived(groupKey(projectId, index.build_id, code, group, 'identity'), (bytes) => {
+  const answers = await deps.cache.derived(groupKey(projectId, index.build_id, code, group, 'identity', files.variant), (bytes) => {
     const { translations } = JSON.parse(Buffer.from(bytes).toString('utf8')) as { translations: Record<string, string> };
     return { translations, made: new Map<string, CachedValue>() };
   });

@@ -25,7 +25,7 @@ export type RecordHandlerOptions = {
 };
 
 export async function handleRebuildRecords(
-  deps: Pick<Deps, 'sql' | 'events' | 'objects' | 'clock' | 'log'>,
+  deps: Pick<Deps, 'sql' | 'events' | 'objects' | 'clock' | 'log' | 'edge'>,
   records: readonly SqsRecord[],
   options: RecordHandlerOptions = {},
 ): Promise<SqsBatchResponse> {

@@ -7,30 +7,76 @@ import { apiKeyAuth } from '../http/api-key-auth.ts';
 import { dailyQuota } from '../http/daily-quota.ts';
 import { describe, type HeaderName } from '../http/describe.ts';
 import { LanguageParam } from '../http/params.ts';
-import { validParams } from '../http/validate.ts';
 import { isNotModified, pickEncoding } from '../http/conditional.ts';
 import { routeGroup } from '../http/route-group.ts';
 import { addHeaders, respond } from '../http/response-headers.ts';
 import { LanguageCode } from '../../core/languages/language-code.ts';
-import { cachedGroup, cachedLanguage, cachedManifest, cachedValue, type CachedFile } from '../../core/cache/read-cached.ts';
-import { Manifest } from '../../core/manifest/schemas.ts';
+import {
+  BuildId,
+  cachedBuildGroup,
+  cachedBuildLanguage,
+  cachedGroup,
+  cachedLanguage,
+  cachedManifest,
+  cachedValue,
+  type CachedFile,
+} from '../../core/cache/read-cached.ts';
+import { Manifest, ManifestLanguage } from '../../core/manifest/schemas.ts';
+import { validParams, validQuery } from '../http/validate.ts';
 import { GroupTranslations, LanguageTranslations } from '../../core/translations/schemas.ts';
 
 const tag = 'Cached translations';
 
-/** Edge and client caches may keep a response a minute; after that they revalidate (a cheap 304). */
-export const CACHED_CACHE_CONTROL = 'public, max-age=60';
+/**
+ * The mutable paths (they answer for the current build): edge and client caches may keep an answer a
+ * minute; after that they revalidate (a cheap 304). For 5 minutes more a cache may serve the old
+ * answer while it revalidates in the background, and for a day while the origin fails (5xx or
+ * unreachable): an app and an edge keep working through an outage. On AWS a build invalidates the
+ * paths it changed at CloudFront at once (core/cache/edge-invalidation.ts).
+ */
+export const CACHED_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300, stale-if-error=86400';
+/** The versioned build URLs: a build id never names two contents, so they are kept for a year. */
+export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 const NO_STORE = { 'Cache-Control': 'no-store' };
 // X-API-Key selects the project: a shared cache must key on it (CloudFront puts it in its key).
 const VARY = 'Accept-Encoding, X-API-Key';
 
 const GroupParams = v.object({ language: LanguageCode, group: v.string() });
 const KeyParams = v.object({ language: LanguageCode, group: v.string(), key: v.string() });
+const BuildLanguageParams = v.object({ build_id: BuildId, language: LanguageCode });
+const BuildGroupParams = v.object({ ...BuildLanguageParams.entries, group: v.string() });
+/** ?fallback: true (the default: the chain applied), false (the raw file), explain (with `sources`). */
+const FallbackQuery = v.object({
+  fallback: v.pipe(
+    v.optional(v.picklist(['true', 'false', 'explain'], 'fallback must be true, false or explain'), 'true'),
+    v.description(
+      "true (default): with the project's fallback chain applied, every key present; false: the language's own values only; explain: as true, plus `fallbacks` (the chain) and `sources` (key -> the language each filled value came from)",
+    ),
+  ),
+});
+const variantOf = (fallback: 'true' | 'false' | 'explain') => (fallback === 'true' ? 'default' : fallback === 'false' ? 'raw' : 'explain');
 const CachedValue = v.object({ value: v.string() });
 // The bodies a build stores: the live reads' shapes with status=approved, so each value is a string.
 const approvedOnly = { status_filter: v.literal('approved'), translations: v.record(v.string(), v.string()) };
-const CachedLanguage = v.object({ ...LanguageTranslations.entries, ...approvedOnly });
-const CachedGroup = v.object({ ...GroupTranslations.entries, ...approvedOnly });
+const explained = {
+  fallbacks: v.optional(v.array(v.string())),
+  sources: v.optional(v.record(v.string(), v.string())),
+};
+const CachedLanguage = v.object({ ...LanguageTranslations.entries, ...approvedOnly, ...explained });
+const CachedGroup = v.object({ ...GroupTranslations.entries, ...approvedOnly, ...explained });
+/** The spec's manifest plus the build it describes and, per language, its current file's URL and ETag. */
+const CachedManifest = v.object({
+  ...Manifest.entries,
+  build_id: v.string(),
+  built_at: v.string(),
+  languages: v.array(
+    v.object({
+      ...ManifestLanguage.entries,
+      url: v.pipe(v.string(), v.description('The versioned URL of this language\'s file in this build (cached for a year)')),
+      etag: v.pipe(v.string(), v.description('That file\'s strong ETag (its identity encoding)')),
+    }),
+  ),
+});
 
 const CACHING_HEADERS: HeaderName[] = ['ETag', 'Cache-Control', 'Last-Modified', 'Vary'];
 /** A cached read's answers: the body with its validators, a 304 on a current If-None-Match, 503 before the first build. */
@@ -43,17 +89,17 @@ const cachedRead = (body: v.GenericSchema) => ({
 // Builds change rarely: format each build time as an HTTP date once, not per request.
 let lastBuiltAt = '';
 let lastModified = '';
-function cachingHeaders(etag: string, builtAt: string): Record<string, string> {
+function cachingHeaders(etag: string, builtAt: string, cacheControl = CACHED_CACHE_CONTROL): Record<string, string> {
   if (builtAt !== lastBuiltAt) {
     lastModified = new Date(builtAt).toUTCString();
     lastBuiltAt = builtAt;
   }
-  return { ETag: etag, 'Cache-Control': CACHED_CACHE_CONTROL, Vary: VARY, 'Last-Modified': lastModified };
+  return { ETag: etag, 'Cache-Control': cacheControl, Vary: VARY, 'Last-Modified': lastModified };
 }
 
-async function serveFile(c: Context<AppEnv>, file: CachedFile, encodings = true): Promise<Response> {
-  const encoding = encodings ? pickEncoding(c.req.header('accept-encoding')) : 'identity';
-  const headers = cachingHeaders(file.entry.etags[encoding], file.builtAt);
+async function serveFile(c: Context<AppEnv>, file: CachedFile, options: { encodings?: boolean; cacheControl?: string } = {}): Promise<Response> {
+  const encoding = options.encodings === false ? 'identity' : pickEncoding(c.req.header('accept-encoding'));
+  const headers = cachingHeaders(file.entry.etags[encoding], file.builtAt, options.cacheControl);
   if (isNotModified(c.req.header('if-none-match'), Object.values(file.entry.etags))) return respond(c, null, 304, headers);
   const body = await file.load(encoding);
   headers['Content-Type'] = 'application/json';
@@ -76,10 +122,10 @@ const routes = new Hono<AppEnv>()
       tag,
       input: false,
       headers: ['IfNoneMatch'],
-      summary: 'Languages of the last build, with their approved counts',
-      responses: cachedRead(Manifest),
+      summary: 'Languages of the last build, with their approved counts and the versioned URL of each file',
+      responses: cachedRead(CachedManifest),
     }),
-    async (c) => serveFile(c, await cachedManifest(c.get('deps'), { projectId: c.get('principal').projectId }), false),
+    async (c) => serveFile(c, await cachedManifest(c.get('deps'), { projectId: c.get('principal').projectId }), { encodings: false }),
   )
   .get(
     '/translations/:language',
@@ -91,7 +137,11 @@ const routes = new Hono<AppEnv>()
       responses: { ...cachedRead(CachedLanguage), 404: null },
     }),
     validParams(LanguageParam),
-    async (c) => serveFile(c, await cachedLanguage(c.get('deps'), { projectId: c.get('principal').projectId, ...c.req.valid('param') })),
+    validQuery(FallbackQuery),
+    async (c) => {
+      const variant = variantOf(c.req.valid('query').fallback);
+      return serveFile(c, await cachedLanguage(c.get('deps'), { projectId: c.get('principal').projectId, ...c.req.valid('param'), variant }));
+    },
   )
   .get(
     '/translations/:language/:group',
@@ -103,9 +153,11 @@ const routes = new Hono<AppEnv>()
       responses: { ...cachedRead(CachedGroup), 404: null },
     }),
     validParams(GroupParams),
+    validQuery(FallbackQuery),
     async (c) => {
       const { language, group } = c.req.valid('param');
-      return serveFile(c, await cachedGroup(c.get('deps'), { projectId: c.get('principal').projectId, language, group }));
+      const variant = variantOf(c.req.valid('query').fallback);
+      return serveFile(c, await cachedGroup(c.get('deps'), { projectId: c.get('principal').projectId, language, group, variant }));
     },
   )
   .get(
@@ -118,13 +170,51 @@ const routes = new Hono<AppEnv>()
       responses: { ...cachedRead(CachedValue), 404: null },
     }),
     validParams(KeyParams),
+    validQuery(FallbackQuery),
     async (c) => {
       const { language, group, key } = c.req.valid('param');
-      const { body, etag, builtAt } = await cachedValue(c.get('deps'), { projectId: c.get('principal').projectId, language, group, key });
+      const variant = variantOf(c.req.valid('query').fallback);
+      const { body, etag, builtAt } = await cachedValue(c.get('deps'), { projectId: c.get('principal').projectId, language, group, key, variant });
       const headers = cachingHeaders(etag, builtAt);
       if (isNotModified(c.req.header('if-none-match'), [etag])) return respond(c, null, 304, headers);
       headers['Content-Type'] = 'application/json';
       return respond(c, body, 200, headers);
+    },
+  )
+  .get(
+    '/builds/:build_id/translations/:language',
+    describe({
+      operationId: 'readBuildLanguageTranslations',
+      tag,
+      headers: ['IfNoneMatch'],
+      summary: "A language's approved translations in a named build (immutable: cached for a year)",
+      responses: { ...cachedRead(CachedLanguage), 404: null },
+    }),
+    validParams(BuildLanguageParams),
+    validQuery(FallbackQuery),
+    async (c) => {
+      const { build_id: buildId, language } = c.req.valid('param');
+      const variant = variantOf(c.req.valid('query').fallback);
+      const file = await cachedBuildLanguage(c.get('deps'), { projectId: c.get('principal').projectId, buildId, language, variant });
+      return serveFile(c, file, { cacheControl: IMMUTABLE_CACHE_CONTROL });
+    },
+  )
+  .get(
+    '/builds/:build_id/translations/:language/:group',
+    describe({
+      operationId: 'readBuildGroupTranslations',
+      tag,
+      headers: ['IfNoneMatch'],
+      summary: "A group's approved translations in a named build (immutable: cached for a year)",
+      responses: { ...cachedRead(CachedGroup), 404: null },
+    }),
+    validParams(BuildGroupParams),
+    validQuery(FallbackQuery),
+    async (c) => {
+      const { build_id: buildId, language, group } = c.req.valid('param');
+      const variant = variantOf(c.req.valid('query').fallback);
+      const file = await cachedBuildGroup(c.get('deps'), { projectId: c.get('principal').projectId, buildId, language, group, variant });
+      return serveFile(c, file, { cacheControl: IMMUTABLE_CACHE_CONTROL });
     },
   );
 

@@ -13,6 +13,7 @@ import { createMemoryCounterStore } from '../../core/adapters/counter-store-memo
 import type { CounterStore } from '../../core/ports/counter-store.ts';
 import type { ObjectStore } from '../../core/ports/object-store.ts';
 import type { RebuildQueue } from '../../core/ports/rebuild-queue.ts';
+import type { EdgeCache } from '../../core/ports/edge-cache.ts';
 
 export type LambdaPorts = {
   /** Built cache objects (S3): the cache, cached and builder functions. */
@@ -25,6 +26,8 @@ export type LambdaPorts = {
    * instance, so an account can make up to (instances x limit) calls a day. Fine for a dev stage.
    */
   counters?: (config: Config) => CounterStore;
+  /** The edge in front of the API (CloudFront): the builder, which invalidates what a build changed. */
+  edge?: (config: Config) => EdgeCache;
 };
 
 export function createLambdaDeps(config: Config, ports: LambdaPorts, options: { log?: Logger } = {}): Deps {
@@ -43,12 +46,14 @@ export function createLambdaDeps(config: Config, ports: LambdaPorts, options: { 
   const counters = ports.counters && shared ? ports.counters(config) : createMemoryCounterStore();
   const objects = ports.objects ? ports.objects(config) : unconfigured<ObjectStore>('objects', ['put', 'get', 'list', 'delete']);
   const queue = ports.queue ? ports.queue(config) : unconfigured<RebuildQueue>('queue', ['send']);
+  const edge = ports.edge ? ports.edge(config) : unconfigured<EdgeCache>('edge', ['invalidate']);
   return assembleDeps({
     config,
     log,
     sql,
     counters,
     objects,
+    edge,
     // The SQS queue never runs builds in this process: the builder Lambda does, over its own deps.
     queue: () => queue,
     // Unset (a function not linked to AdminToken) keeps /admin/v1 closed: see functions/http/admin-auth.ts.

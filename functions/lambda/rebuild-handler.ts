@@ -4,6 +4,7 @@
 import type { Deps } from '../../core/deps.ts';
 import type { Config } from '../../core/config.ts';
 import type { ObjectStore } from '../../core/ports/object-store.ts';
+import type { EdgeCache } from '../../core/ports/edge-cache.ts';
 import { handleRebuildRecords, type SqsBatchResponse, type SqsRecord } from '../builder/handle-records.ts';
 import { createLambdaDeps } from './lambda-deps.ts';
 import { lambdaConfig } from './resource-env.ts';
@@ -16,6 +17,8 @@ export type RebuildHandler = ((event: SqsEvent) => Promise<SqsBatchResponse>) & 
 
 export function rebuildHandler(ports: {
   objects: (config: Config) => ObjectStore;
+  /** The edge in front of the API: the builder invalidates what each build changed there. */
+  edge: (config: Config) => EdgeCache;
   deadLetter?: (config: Config) => DeadLetter | undefined;
 }): RebuildHandler {
   let instance: { deps: Deps; deadLetter: DeadLetter | undefined } | undefined;
@@ -23,7 +26,7 @@ export function rebuildHandler(ports: {
     if (instance) return instance;
     const config = lambdaConfig();
     // No counters port: the builder counts nothing. No queue: it consumes the queue, never sends.
-    const deps = createLambdaDeps(config, { objects: ports.objects });
+    const deps = createLambdaDeps(config, { objects: ports.objects, edge: ports.edge });
     const deadLetter = ports.deadLetter?.(config);
     if (!deadLetter) deps.log.warn('no dead-letter queue linked: poison records are failed until SQS redrives them');
     instance = { deps, deadLetter };

@@ -17,7 +17,8 @@ export const LINKED_ENV = {
   TranslationsBucket: ['S3_BUCKET', 'name'],
   RebuildQueue: ['SQS_QUEUE_URL', 'url'],
   RebuildDeadLetterQueue: ['SQS_DEAD_LETTER_QUEUE_URL', 'url'],
-} as const satisfies Record<string, readonly [keyof Config, 'value' | 'name' | 'url']>;
+  EdgeCache: ['CLOUDFRONT_DISTRIBUTION_ID', 'distributionId'],
+} as const satisfies Record<string, readonly [keyof Config, 'value' | 'name' | 'url' | 'distributionId']>;
 
 export type LinkName = keyof typeof LINKED_ENV;
 

@@ -58,7 +58,6 @@ describe('cached bodies', () => {
       ['/v1/cached/translations/en', '/v1/translations/en'],
       ['/v1/cached/translations/de/home', '/v1/translations/de/home'],
       ['/v1/cached/translations/de/login', '/v1/translations/de/login'],
-      ['/v1/cached/manifest', '/v1/manifest'],
     ]) {
       const a = await t.call(p.apiKey, 'GET', cached!);
       expect(a.status, cached).toBe(200);
@@ -77,10 +76,17 @@ describe('cached bodies', () => {
     expect(group).toEqual({ project_id: p.projectId, language: 'de', group: 'home', status_filter: 'approved', count: 1, translations: { 'home.title': 'Hallo' } });
     const key = await t.call(p.apiKey, 'GET', '/v1/cached/translations/de/home/home.title');
     expect(await key.json()).toEqual({ value: 'Hallo' });
-    expect((await (await t.call(p.apiKey, 'GET', '/v1/cached/manifest')).json()).languages).toEqual([
-      { code: 'de', name: 'German', iso: 'de', approved_count: 2 },
-      { code: 'en', name: 'English', iso: 'en', approved_count: 2 },
+    // The cached manifest is the live one plus the build and each language's versioned URL and ETag
+    // (added fields only: the spec's shape holds).
+    const manifest = await (await t.call(p.apiKey, 'GET', '/v1/cached/manifest')).json();
+    const liveManifest = await (await t.call(p.apiKey, 'GET', '/v1/manifest')).json();
+    expect(manifest.languages.map(({ url: _u, etag: _e, ...spec }: Record<string, unknown>) => spec)).toEqual(liveManifest.languages);
+    expect(manifest.project_id).toBe(liveManifest.project_id);
+    expect(manifest.languages).toEqual([
+      { code: 'de', name: 'German', iso: 'de', approved_count: 2, url: `/v1/cached/builds/${manifest.build_id}/translations/de`, etag: expect.any(String) },
+      { code: 'en', name: 'English', iso: 'en', approved_count: 2, url: `/v1/cached/builds/${manifest.build_id}/translations/en`, etag: expect.any(String) },
     ]);
+    expect(manifest.built_at).toBe((await (await t.call(p.apiKey, 'GET', '/v1/cache/status')).json()).last_rebuilt_at);
   });
 
   it('404s name what is missing: unknown language, group without approved values, draft or deleted or unknown key', async () => {

@@ -3,6 +3,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
 import { rebuild, seed } from '../support/cache-helpers.ts';
+import { CACHED_CACHE_CONTROL } from '../../functions/cached/routes.ts';
 
 const t = useTestApp();
 
@@ -24,7 +25,7 @@ describe('validators and caching headers', () => {
       expect(res.status, path).toBe(200);
       const etag = res.headers.get('etag')!;
       expect(etag, path).toMatch(/^"[^"]+"$/);
-      expect(res.headers.get('cache-control')).toBe('public, max-age=60');
+      expect(res.headers.get('cache-control')).toBe(CACHED_CACHE_CONTROL);
       expect(res.headers.get('vary')).toContain('Accept-Encoding');
       expect(res.headers.get('last-modified')).toBeTruthy();
       for (const inm of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
@@ -32,7 +33,7 @@ describe('validators and caching headers', () => {
         expect(again.status, `${path} ${inm}`).toBe(304);
         expect(await again.text()).toBe('');
         expect(again.headers.get('etag')).toBe(etag);
-        expect(again.headers.get('cache-control')).toBe('public, max-age=60');
+        expect(again.headers.get('cache-control')).toBe(CACHED_CACHE_CONTROL);
       }
       expect((await t.call(p.apiKey, 'GET', path, undefined, { 'If-None-Match': '"stale"' })).status).toBe(200);
     }

@@ -13,7 +13,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pointerKey } from '../../core/cache/layout.ts';
 import type { RebuildHandler } from '../../functions/lambda/rebuild-handler.ts';
-import { startEmulatedAws, type EmulatedAws } from '../support/emulated-aws.ts';
+import { DISTRIBUTION_ID, startEmulatedAws, type EmulatedAws } from '../support/emulated-aws.ts';
 import { startSharedDatabase, type SharedDatabase } from '../support/shared-database.ts';
 import { startTestApp, type TestProject } from '../support/test-app.ts';
 import { seed } from '../support/cache-helpers.ts';
@@ -46,6 +46,7 @@ beforeAll(async () => {
     DatabaseUrl: { value: db.url },
     TranslationsBucket: { name: s3.bucket },
     RebuildDeadLetterQueue: { url: deadLetterUrl },
+    EdgeCache: { distributionId: DISTRIBUTION_ID },
   }));
   builder = (await import('../../functions/builder/handler.ts')).handler;
 }, 60_000);
@@ -155,7 +156,8 @@ describe('the builder Lambda', () => {
     const { rebuildHandler } = await import('../../functions/lambda/rebuild-handler.ts');
     const { s3Objects } = await import('../../functions/lambda/s3-objects.ts');
     // The entry minus its dead-letter port: what a builder without the RebuildDeadLetterQueue link runs.
-    const withoutDeadLetter = rebuildHandler({ objects: s3Objects });
+    const { cloudFrontEdge } = await import('../../functions/lambda/cloudfront-edge.ts');
+    const withoutDeadLetter = rebuildHandler({ objects: s3Objects, edge: cloudFrontEdge });
     try {
       const record = sqsRecord({ messageId: 'm-1', receiptHandle: 'r-1', body: '{"projectId":"nope"}', attributes: { MessageGroupId: 'g' } });
       expect(await withoutDeadLetter({ Records: [record] })).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-1' }] });
