@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient, TmsError, type BuildEvent } from '../../sdk/src/index.ts';
 import { fileStorage } from '../../sdk/src/node.ts';
-import { countingFetch, memoryStorage, useSdkServer } from './sdk-server.ts';
+import { countingFetch, memoryStorage, useSdkServer, withoutBuildUrls } from './sdk-server.ts';
 
 const s = useSdkServer();
 const dirs: string[] = [];
@@ -22,9 +22,10 @@ const VALUES = {
 };
 
 const fileRequests = (calls: { path: string }[]) => calls.filter((c) => c.path.includes('/translations/'));
+const manifestRequests = (calls: { path: string }[]) => calls.filter((c) => c.path === '/v1/cached/manifest');
 
 describe('first load', () => {
-  it('reads a language, a group and the manifest with the key, as the cached endpoints serve them', async () => {
+  it("reads a language and a group from the build's immutable URLs that the manifest names", async () => {
     const p = await s.publishedProject(VALUES);
     const counting = countingFetch();
     const client = createClient({ url: s.url, key: p.apiKey, project: p.projectId, storage: false, fetch: counting.fetch });
@@ -33,11 +34,21 @@ describe('first load', () => {
     const manifest = await client.getManifest();
     expect(manifest.project_id).toBe(p.projectId);
     expect(manifest.languages.map((l) => l.code).sort()).toEqual(['de', 'en']);
-    expect(counting.calls.every((c) => c.status === 200 || c.status === 304)).toBe(true);
+    const url = (code: string) => manifest.languages.find((l) => l.code === code)!.url!;
+    expect(url('de')).toBe(`/v1/cached/builds/${manifest.build_id}/translations/de`);
+    expect(fileRequests(counting.calls).map((c) => [c.path, c.status])).toEqual([[url('de'), 200], [`${url('en')}/menu`, 200]]);
+  });
+
+  it('reads the mutable paths from a server without build URLs', async () => {
+    const p = await s.publishedProject(VALUES);
+    const counting = countingFetch(withoutBuildUrls());
+    const client = createClient({ url: s.url, key: p.apiKey, storage: false, fetch: counting.fetch });
+    expect((await client.getTranslations('de'))['home.title']).toBe('Willkommen');
+    expect(await client.getTranslations('en', 'menu')).toEqual({ 'menu.open': 'Open' });
     expect(fileRequests(counting.calls).map((c) => c.path)).toEqual(['/v1/cached/translations/de', '/v1/cached/translations/en/menu']);
   });
 
-  it('a project id that is not the key\'s is refused (403), not served', async () => {
+  it("a project id that is not the key's is refused (403), not served", async () => {
     const p = await s.publishedProject(VALUES);
     const other = await s.newProject();
     const client = createClient({ url: s.url, key: p.apiKey, project: other.projectId, storage: false });
@@ -46,9 +57,28 @@ describe('first load', () => {
 });
 
 describe('revalidation', () => {
-  it('asks again with If-None-Match; a 304 serves the stored copy', async () => {
+  it('with build URLs only the manifest is asked again (a 304); the file is served from the stored copy', async () => {
     const p = await s.publishedProject(VALUES);
     const counting = countingFetch();
+    const storage = memoryStorage();
+    const client = createClient({ url: s.url, key: p.apiKey, storage, fetch: counting.fetch });
+    const first = await client.getTranslations('de');
+    for (let i = 0; i < 3; i++) expect(await client.getTranslations('de')).toEqual(first);
+    expect(fileRequests(counting.calls)).toHaveLength(1);
+    const manifests = manifestRequests(counting.calls);
+    expect(manifests).toHaveLength(4);
+    expect(manifests[0]).toMatchObject({ status: 200, ifNoneMatch: null });
+    for (const call of manifests.slice(1)) expect(call).toMatchObject({ status: 304, ifNoneMatch: expect.stringMatching(/^"[^"]+"$/) });
+
+    // A fresh client on the same storage: no file request at all while the build is current.
+    const fresh = countingFetch();
+    expect(await createClient({ url: s.url, key: p.apiKey, storage, fetch: fresh.fetch }).getTranslations('de')).toEqual(first);
+    expect(fresh.calls.map((c) => [c.path, c.status])).toEqual([['/v1/cached/manifest', 304]]);
+  });
+
+  it('without build URLs the file is asked again with If-None-Match; a 304 serves the stored copy', async () => {
+    const p = await s.publishedProject(VALUES);
+    const counting = countingFetch(withoutBuildUrls());
     const storage = memoryStorage();
     const client = createClient({ url: s.url, key: p.apiKey, storage, fetch: counting.fetch });
     const first = await client.getTranslations('de');
@@ -61,9 +91,6 @@ describe('revalidation', () => {
     const again = fileRequests(counting.calls).slice(1);
     expect(again).toHaveLength(3);
     for (const call of again) expect(call).toEqual({ path: '/v1/cached/translations/de', status: 304, ifNoneMatch: stored.e });
-    // The manifest is revalidated the same way.
-    const manifests = counting.calls.filter((c) => c.path === '/v1/cached/manifest');
-    expect(manifests.slice(1).every((c) => c.status === 304 && c.ifNoneMatch)).toBe(true);
   });
 
   it('maxAge serves the held copy without a request, until a new build is seen', async () => {
@@ -79,32 +106,48 @@ describe('revalidation', () => {
 
   it('concurrent identical calls share one request', async () => {
     const p = await s.publishedProject(VALUES);
-    const counting = countingFetch();
-    const client = createClient({ url: s.url, key: p.apiKey, storage: false, fetch: counting.fetch });
-    const results = await Promise.all([...Array(5)].map(() => client.getTranslations('de')).concat([client.getTranslations('de', 'home')]));
-    expect(new Set(results.slice(0, 5).map((r) => JSON.stringify(r))).size).toBe(1);
-    expect(results[5]).toEqual({ 'home.title': 'Willkommen', 'home.body': 'Schön, dass du da bist' });
-    expect(counting.calls.filter((c) => c.path === '/v1/cached/manifest')).toHaveLength(1);
-    expect(fileRequests(counting.calls).map((c) => c.path).sort()).toEqual(['/v1/cached/translations/de', '/v1/cached/translations/de/home']);
+    for (const fetcher of [fetch, withoutBuildUrls()]) {
+      const counting = countingFetch(fetcher);
+      const client = createClient({ url: s.url, key: p.apiKey, storage: false, fetch: counting.fetch });
+      const results = await Promise.all([...Array(5)].map(() => client.getTranslations('de')).concat([client.getTranslations('de', 'home')]));
+      expect(new Set(results.slice(0, 5).map((r) => JSON.stringify(r))).size).toBe(1);
+      expect(results[5]).toEqual({ 'home.title': 'Willkommen', 'home.body': 'Schön, dass du da bist' });
+      expect(manifestRequests(counting.calls)).toHaveLength(1);
+      expect(fileRequests(counting.calls)).toHaveLength(2);
+    }
   });
 });
 
 describe('new builds', () => {
   it('a publish is seen on the next read: the event fires once and the new value is served', async () => {
     const p = await s.publishedProject(VALUES);
-    const client = createClient({ url: s.url, key: p.apiKey, storage: false });
-    const events: BuildEvent[] = [];
-    client.onBuild((e) => events.push(e));
-    expect((await client.getTranslations('de'))['home.title']).toBe('Willkommen');
-    await client.getManifest();
-    expect(events).toEqual([]);
+    for (const fetcher of [fetch, withoutBuildUrls()]) {
+      const client = createClient({ url: s.url, key: p.apiKey, storage: false, fetch: fetcher });
+      const events: BuildEvent[] = [];
+      client.onBuild((e) => events.push(e));
+      const before = (await client.getTranslations('de'))['home.title'];
+      await client.getManifest();
+      expect(events).toEqual([]);
 
-    await s.publish(p, { 'home.title': { de: 'Herzlich willkommen' } });
-    expect((await client.getTranslations('de'))['home.title']).toBe('Herzlich willkommen');
-    await client.getManifest();
-    expect(events).toHaveLength(1);
-    expect(events[0]!.build).not.toBe(events[0]!.previous);
-    expect(events[0]!.manifest.project_id).toBe(p.projectId);
+      await s.publish(p, { 'home.title': { de: `${before}!` } });
+      expect((await client.getTranslations('de'))['home.title']).toBe(`${before}!`);
+      await client.getManifest();
+      expect(events).toHaveLength(1);
+      expect(events[0]!.build).not.toBe(events[0]!.previous);
+      expect(events[0]!.manifest.project_id).toBe(p.projectId);
+    }
+  });
+
+  it('a language the new build left alone is revalidated at its new URL (304), not downloaded again', async () => {
+    const p = await s.publishedProject(VALUES);
+    const counting = countingFetch();
+    const client = createClient({ url: s.url, key: p.apiKey, storage: false, fetch: counting.fetch });
+    const en = await client.getTranslations('en');
+    await s.publish(p, { 'home.title': { de: 'Hallo' } });
+    expect(await client.getTranslations('en')).toEqual(en);
+    const [first, second] = fileRequests(counting.calls);
+    expect(second!.path).not.toBe(first!.path);
+    expect(second).toMatchObject({ status: 304, ifNoneMatch: expect.stringMatching(/^"/) });
   });
 
   it('polling sees a publish without being asked, and an unsubscribed listener hears nothing', async () => {
@@ -184,20 +227,26 @@ describe('offline', () => {
   it('serves the stored copy at once on a 5xx, without retrying', async () => {
     const p = await s.publishedProject(VALUES);
     let failWith = 0;
-    const counting = countingFetch(async (input, init) =>
-      failWith ? new Response(JSON.stringify({ detail: 'down' }), { status: failWith }) : fetch(input, init),
-    );
-    const client = createClient({ url: s.url, key: p.apiKey, storage: false, fetch: counting.fetch, retryDelay: 2000 });
-    const online = await client.getTranslations('de');
-    for (const status of [500, 502, 503]) {
-      failWith = status;
-      const started = Date.now();
-      const before = counting.calls.length;
-      expect(await client.getTranslations('de')).toEqual(online);
-      expect(Date.now() - started).toBeLessThan(1000);
-      expect(counting.calls.length - before).toBe(2); // the manifest and the file, once each
+    const failing: typeof fetch = async (input, init) =>
+      failWith ? new Response(JSON.stringify({ detail: 'down' }), { status: failWith }) : fetch(input, init);
+    // With build URLs the failed manifest is the only request (the held build file is still
+    // current); without them the file's own path is tried once too.
+    for (const [fetcher, requests] of [[failing, 1], [withoutBuildUrls(failing), 2]] as const) {
+      failWith = 0;
+      const counting = countingFetch(fetcher);
+      const client = createClient({ url: s.url, key: p.apiKey, storage: false, fetch: counting.fetch, retryDelay: 2000 });
+      const online = await client.getTranslations('de');
+      for (const status of [500, 502, 503]) {
+        failWith = status;
+        const started = Date.now();
+        const before = counting.calls.length;
+        expect(await client.getTranslations('de')).toEqual(online);
+        expect(Date.now() - started).toBeLessThan(1000);
+        expect(counting.calls.length - before).toBe(requests);
+      }
     }
   });
+
 });
 
 describe('errors', () => {

@@ -133,3 +133,19 @@ export function memoryStorage() {
     setItem: (key: string, value: string) => void items.set(key, String(value)),
   };
 }
+
+/**
+ * A fetch that shows the SDK a server without versioned build URLs (as before issue 16): the
+ * manifest loses build_id, built_at and each language's url and etag; the rest is the real answer.
+ */
+export function withoutBuildUrls(inner: typeof fetch = fetch): typeof fetch {
+  return async (input, init) => {
+    const res = await inner(input, init);
+    if (new URL(String(input)).pathname !== '/v1/cached/manifest' || res.status !== 200) return res;
+    const { build_id: _id, built_at: _at, languages, ...rest } = (await res.json()) as { build_id: string; built_at: string; languages: Record<string, unknown>[] };
+    const stripped = { ...rest, languages: languages.map(({ url: _url, etag: _etag, ...language }) => language) };
+    const headers = new Headers(res.headers);
+    headers.delete('content-length');
+    return new Response(JSON.stringify(stripped), { status: 200, headers });
+  };
+}
