@@ -21,7 +21,7 @@ const VALUES = {
   'menu.open': { de: 'Öffnen', en: 'Open' },
 };
 
-const fileRequests = (calls: { path: string }[]) => calls.filter((c) => c.path.includes('/translations/'));
+const fileRequests = <T extends { path: string }>(calls: T[]) => calls.filter((c) => c.path.includes('/translations/'));
 const manifestRequests = (calls: { path: string }[]) => calls.filter((c) => c.path === '/v1/cached/manifest');
 
 describe('first load', () => {
