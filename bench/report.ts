@@ -8,6 +8,7 @@ import type { RebuildRun } from './rebuild.ts';
 import type { Scenario, Target } from './scenarios.ts';
 import type { SeedReport } from './seed.ts';
 import type { FileRow, FilesReport } from './files.ts';
+import { SDK_FOOTNOTE, sdkLines, type SdkReport } from './sdk.ts';
 import { REPO_ROOT } from './server-process.ts';
 
 export type ScenarioRow = {
@@ -68,6 +69,8 @@ export type Report = {
   rebuilds: RebuildRow[];
   /** Imports and exports (bench/files.ts); null when the run skipped them (--only). */
   files: FilesReport | null;
+  /** The SDK's time to first translation (bench/sdk.ts); null when the run skipped it (--only). */
+  sdk?: SdkReport | null;
   notes: string[];
 };
 
@@ -266,8 +269,10 @@ export function renderText(report: Report): string {
     '',
     textTable(REBUILD_COLUMNS, report.rebuilds),
     ...filesLines(report, textTable),
+    ...sdkLines(report.sdk, textTable),
     '',
     ...FOOTNOTES,
+    ...(report.sdk ? [SDK_FOOTNOTE] : []),
     ...report.notes.map((note) => `note: ${note}`),
   ].join('\n');
 }
@@ -282,8 +287,9 @@ export function renderMarkdown(report: Report): string {
     '',
     markdownTable(REBUILD_COLUMNS, report.rebuilds),
     ...filesLines(report, markdownTable),
+    ...sdkLines(report.sdk, markdownTable),
     '',
-    ...[...FOOTNOTES, ...report.notes].map((line) => `- ${line}`),
+    ...[...FOOTNOTES, ...(report.sdk ? [SDK_FOOTNOTE] : []), ...report.notes].map((line) => `- ${line}`),
     '',
   ].join('\n');
 }

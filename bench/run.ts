@@ -20,6 +20,7 @@ import { timeRebuild, timeStandaloneBuild, type RebuildRun } from './rebuild.ts'
 import { measureFiles, type FilesReport } from './files.ts';
 import { ANALYZED_SUFFIX, evaluate, renderText, RESULTS_DIR, writeResults, type RebuildRow, type Report, type ScenarioRow } from './report.ts';
 import { SCENARIOS, type Scenario, type ScenarioContext } from './scenarios.ts';
+import { measureSdk, type SdkReport } from './sdk.ts';
 import { LARGE_SHAPE, seedDirect, seedThroughApi, STANDARD_SHAPE, type BenchProject, type SeedReport } from './seed.ts';
 import { startService, type ServiceProcess } from './server-process.ts';
 
@@ -306,6 +307,12 @@ async function main(): Promise<number> {
       fileReport = await measureFiles(mode, service, adminToken, project, seed.seconds, say);
     }
 
+    let sdkReport: SdkReport | null = null;
+    if (!interrupted && (!options.only || 'sdk'.includes(options.only))) {
+      say('sdk: time to first translation...');
+      sdkReport = await measureSdk(service.url, project, say);
+    }
+
     let largeSeed: SeedReport | null = null;
     if (options.large && !interrupted) {
       if (!db) {
@@ -350,6 +357,7 @@ async function main(): Promise<number> {
       scenarios: rows,
       rebuilds,
       files: fileReport,
+      sdk: sdkReport,
       notes,
     };
     await cleanup.run(); // stops the service first, so that a CPU profile is written before we report
@@ -357,7 +365,7 @@ async function main(): Promise<number> {
     process.stdout.write('\n' + renderText(report) + '\n\n');
     const files = await writeResults(report);
     say(`wrote ${files.join(' and ')}${options.only ? ' (no latest-*.md: --only makes a partial run)' : ''}`);
-    const failed = rows.some((r) => r.failure) || rebuilds.some((r) => r.failure) || Boolean(fileReport?.rows.some((r) => r.failure));
+    const failed = rows.some((r) => r.failure) || rebuilds.some((r) => r.failure) || Boolean(fileReport?.rows.some((r) => r.failure)) || Boolean(sdkReport?.rows.some((r) => r.failure));
     return failed ? 1 : 0;
   } finally {
     await cleanup.run();
