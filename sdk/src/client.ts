@@ -31,6 +31,7 @@ export function createClient(options: ClientOptions): Client {
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     retryDelay: options.retryDelay ?? 1000,
     maxRetryWait: options.maxRetryWait ?? 30_000,
+    timeout: options.timeout ?? 10_000,
   });
   const storage = options.storage === false ? undefined : (options.storage ?? browserStorage());
   const store = createStore(storage, `tms:${hash(`${base} ${options.key} ${options.project ?? ''}`)}:`);

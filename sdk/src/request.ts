@@ -15,6 +15,7 @@ type RequesterOptions = {
   fetch: typeof fetch;
   retryDelay: number;
   maxRetryWait: number;
+  timeout: number;
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -41,8 +42,13 @@ export function createRequester(o: RequesterOptions): Requester {
       }
       let res: Response | undefined;
       let detail: unknown;
+      // A server that accepts and never answers (a black-holed network) must not hang the app: past
+      // the timeout it counts as no answer, and a stored copy is served.
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), o.timeout);
       try {
-        res = await o.fetch(o.base + path, { headers: etag ? { ...o.headers, 'If-None-Match': etag } : o.headers });
+        const headers = etag ? { ...o.headers, 'If-None-Match': etag } : o.headers;
+        res = await o.fetch(o.base + path, { headers, signal: controller.signal });
         const modified = res.headers.get('last-modified');
         if (res.status === 304) return { etag: etag ?? null, modified };
         const body = await res.json();
@@ -52,8 +58,10 @@ export function createRequester(o: RequesterOptions): Requester {
         // No answer, or a 200 that is not JSON (a captive portal's page): as good as offline.
         if (res?.ok !== false) {
           res = undefined;
-          detail = String(error);
+          detail = controller.signal.aborted ? `no answer within ${o.timeout} ms` : String(error);
         }
+      } finally {
+        clearTimeout(timer);
       }
       const status = res?.status ?? 0;
       const waitHint = retryAfterMs(res?.headers.get('retry-after'), status);

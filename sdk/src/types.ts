@@ -51,6 +51,8 @@ export type ClientOptions = {
   retryDelay?: number;
   /** The longest Retry-After the client waits for when it has nothing stored. Default 30000 ms. */
   maxRetryWait?: number;
+  /** Milliseconds before a request without an answer (headers and body) counts as offline. Default 10000. */
+  timeout?: number;
 };
 
 export type BuildEvent = {

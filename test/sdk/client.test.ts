@@ -3,6 +3,7 @@
 // storage and from a directory in a fresh client), 503 before the first build, final 4xx.
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient, TmsError, type BuildEvent } from '../../sdk/src/index.ts';
@@ -247,6 +248,34 @@ describe('offline', () => {
     }
   });
 
+});
+
+describe('a server that never answers', () => {
+  it('counts as offline after the timeout: the stored copy, or status 0 when there is none', async () => {
+    const p = await s.publishedProject(VALUES);
+    // Accepts connections and says nothing, like a black-holed network.
+    const sockets = new Set<Socket>();
+    const silent = createNetServer((socket) => void sockets.add(socket));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    try {
+      let target = s.url;
+      const routed: typeof fetch = (input, init) => fetch(String(input).replace('http://tms.test', target), init);
+      const storage = memoryStorage();
+      const online = await createClient({ url: 'http://tms.test', key: p.apiKey, storage, fetch: routed }).getTranslations('de');
+      target = silentUrl;
+      const started = Date.now();
+      const client = createClient({ url: 'http://tms.test', key: p.apiKey, storage, fetch: routed, timeout: 300 });
+      expect(await client.getTranslations('de')).toEqual(online);
+      expect(Date.now() - started).toBeLessThan(2_000);
+
+      const empty = createClient({ url: 'http://tms.test', key: p.apiKey, storage: false, fetch: routed, timeout: 100, retryDelay: 5 });
+      await expect(empty.getTranslations('de')).rejects.toMatchObject({ status: 0, message: expect.stringContaining('no answer within 100 ms') });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((r) => silent.close(r));
+    }
+  });
 });
 
 describe('errors', () => {
