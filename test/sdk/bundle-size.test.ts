@@ -29,6 +29,15 @@ describe('@tms/sdk in a browser bundle', () => {
     await expect(bundle('node.ts')).rejects.toThrow(/node:fs/);
   });
 
+  it('the bundles hold only sdk/src: nothing from core, no package', async () => {
+    for (const entry of ['index.ts', 'i18next.ts', 'node.ts']) {
+      const result = await build({ entryPoints: [join(SDK, 'src', entry)], bundle: true, format: 'esm', platform: 'node', write: false, metafile: true, logLevel: 'silent' });
+      const inputs = Object.keys(result.metafile.inputs);
+      expect(inputs.length).toBeGreaterThan(2);
+      for (const input of inputs) expect(input, `${entry} bundles ${input}`).toMatch(/^sdk\/src\/[\w-]+\.ts$/);
+    }
+  });
+
   it('has no runtime dependencies', () => {
     const pkg = JSON.parse(readFileSync(join(SDK, 'package.json'), 'utf8'));
     expect(pkg.name).toBe('@tms/sdk');
