@@ -15,6 +15,12 @@ const MANIFEST_PATH = '/v1/cached/manifest';
 const translationsPath = (language: string, group?: string) =>
   `/v1/cached/translations/${encodeURIComponent(language)}${group === undefined ? '' : `/${encodeURIComponent(group)}`}`;
 
+/** Whether a failure is the server being away (no answer, 5xx, 429), when a stored copy may stand in. */
+const unavailable = (error: unknown) => {
+  const status = (error as TmsError).status;
+  return status === 0 || status === 429 || status >= 500;
+};
+
 /**
  * The build a manifest describes: its build_id; on servers without build ids, its Last-Modified (the
  * build's time: a manifest's ETag stays the same when only values changed), else its ETag.
@@ -74,8 +80,7 @@ export function createClient(options: ClientOptions): Client {
       await store.put(name, entry, held.u !== path || held.m !== entry.m);
       return entry;
     } catch (error) {
-      const status = (error as TmsError).status;
-      if (held && (status === 0 || status === 429 || status >= 500)) return held;
+      if (held && unavailable(error)) return held;
       throw error;
     }
   }
@@ -114,7 +119,8 @@ export function createClient(options: ClientOptions): Client {
         try {
           manifest = await getManifest();
         } catch (error) {
-          if (!known && !held) throw error;
+          // A refusal (401, 403) must show even when files are held; an absent server must not.
+          if (!unavailable(error) || (!known && !held)) throw error;
           manifest = known?.b;
         }
       }

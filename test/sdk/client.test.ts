@@ -305,6 +305,15 @@ describe('errors', () => {
     await expect(client.getTranslations('fr')).rejects.toMatchObject({ status: 404 });
     expect(fileRequests(counting.calls)).toHaveLength(1);
 
+    // A key revoked: the copies it read are not served any more.
+    const created = await s.admin('POST', `/projects/${p.projectId}/api-keys`, {});
+    expect(created.status).toBe(201);
+    const second = (await created.json()) as { id: string; key: string };
+    const revoked = createClient({ url: s.url, key: second.key, storage: memoryStorage() });
+    expect((await revoked.getTranslations('de'))['home.title']).toBe('Willkommen');
+    expect((await s.admin('DELETE', `/api-keys/${second.id}`)).status).toBe(204);
+    await expect(revoked.getTranslations('de')).rejects.toMatchObject({ status: 401 });
+
     // A language removed and published: its stored copy is not served any more.
     expect((await client.getTranslations('en'))['home.title']).toBe('Welcome');
     expect((await s.call(p.apiKey, 'DELETE', '/v1/languages/en')).status).toBe(200);
