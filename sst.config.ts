@@ -26,6 +26,7 @@ export default $config({
     const { translationsBucket } = await import('./stacks/storage.ts');
     const { rebuildQueue, rebuildDeadLetterQueue } = await import('./stacks/queue.ts');
     const { api, cdn } = await import('./stacks/api.ts');
+    await import('./stacks/builder.ts');
 
     return {
       api: api.url,

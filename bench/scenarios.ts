@@ -66,6 +66,16 @@ const revalidation = (path: string) => async (context: ScenarioContext): Promise
   return { probe: request, load: request, ceilingIfNoneMatch: etag };
 };
 
+/** The language's versioned URL in the current build, from the cached manifest. */
+async function buildUrl(context: ScenarioContext, language: string): Promise<string> {
+  const manifest = await context.http.json<{ languages: { code: string; url?: string }[] }>('GET', '/v1/cached/manifest', 200, {
+    headers: { 'X-API-Key': context.project.apiKey },
+  });
+  const url = manifest.languages.find((l) => l.code === language)?.url;
+  if (!url) throw new Error(`the cached manifest names no build URL for ${language}`);
+  return url;
+}
+
 const LIVE = '/v1/translations';
 const CACHED = '/v1/cached/translations';
 const enc = encodeURIComponent;
@@ -173,6 +183,32 @@ export const SCENARIOS: Scenario[] = [
       { kind: 'p99', maxMs: 10 },
     ],
     prepare: revalidation(`${CACHED}/${LANGUAGE}/${enc(GROUP)}/${enc(KEY)}`),
+  },
+
+  // The versioned build URLs (issue 16): the current build's file for the language, as the cached
+  // manifest names it. The same stored bytes as cached-language, reached through the named build's
+  // index instead of the pointer; immutable, so an edge or a client keeps them for a year.
+  {
+    name: 'cached-build-language',
+    family: 'cached',
+    connections: 32,
+    expectedStatus: 200,
+    targets: [
+      { kind: 'ratio', min: 0.6 },
+      { kind: 'p99', maxMs: 10 },
+    ],
+    prepare: async (context) => fixedGet(await buildUrl(context, LANGUAGE))(context),
+  },
+  {
+    name: 'cached-build-304',
+    family: 'cached',
+    connections: 32,
+    expectedStatus: 304,
+    targets: [
+      { kind: 'faster-than', scenario: 'cached-build-language' },
+      { kind: 'p99', maxMs: 10 },
+    ],
+    prepare: async (context) => revalidation(await buildUrl(context, LANGUAGE))(context),
   },
 
   // Writes. They run last: they change the project the reads above measured.

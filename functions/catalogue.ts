@@ -12,9 +12,10 @@
  * What a function needs from outside. Each maps to SST links (stacks/) and, in a bundle, to the one
  * cloud SDK it may carry (scripts/bundle.ts): database (postgres.js, DatabaseUrl), counters (the
  * daily quota: Upstash REST), queue (the rebuild queue: SQS), objects (the cache bucket: S3),
- * adminToken (the admin API's secret), deadLetter (the builder moves unreadable messages there).
+ * adminToken (the admin API's secret), deadLetter (the builder moves unreadable messages there),
+ * edge (the CloudFront distribution: the builder invalidates the cached paths a build changed).
  */
-export type Port = 'database' | 'counters' | 'queue' | 'objects' | 'adminToken' | 'deadLetter';
+export type Port = 'database' | 'counters' | 'queue' | 'objects' | 'adminToken' | 'deadLetter' | 'edge';
 
 export type CatalogueEntry = {
   /** Lower-case name: functions/<dir>/, dist/lambda/<name>/, and the key of stacks' `functions`. */
@@ -50,7 +51,7 @@ export const CATALOGUE = [
   { name: 'usage', component: 'Usage', dir: 'usage', prefix: '/v1/usage', ports: ['database', 'counters'], budgetKb: 300, purpose: 'Calls today and translation units this cycle' },
   { name: 'admin', component: 'Admin', dir: 'admin', prefix: '/admin/v1', ports: ['database', 'counters', 'adminToken'], budgetKb: 300, purpose: 'Accounts, projects, API keys (admin token)' },
   { name: 'portal', component: 'Portal', dir: 'portal', prefix: '/portal', ports: ['database', 'counters', 'queue', 'objects', 'adminToken'], budgetKb: 1320, purpose: 'The portal: pages for owners, developers, reviewers and translators' },
-  { name: 'builder', component: 'Builder', dir: 'builder', ports: ['database', 'objects', 'deadLetter'], budgetKb: 680, purpose: 'Builds the cached files of one project per queue message' },
+  { name: 'builder', component: 'Builder', dir: 'builder', ports: ['database', 'objects', 'deadLetter', 'edge'], budgetKb: 890, purpose: 'Builds the cached files of one project per queue message' },
 ] as const satisfies readonly CatalogueEntry[];
 
 export type FunctionName = (typeof CATALOGUE)[number]['name'];

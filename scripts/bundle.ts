@@ -17,7 +17,7 @@ import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
 import { CATALOGUE, entryFileOf, type Port } from '../functions/catalogue.ts';
 
-type Sdk = 's3' | 'sqs' | 'upstash';
+type Sdk = 's3' | 'sqs' | 'upstash' | 'cloudfront';
 
 type LambdaFunction = {
   /** The entry file, as stacks/ names it in `handler` (minus the export). */
@@ -33,7 +33,7 @@ type LambdaFunction = {
 const KB = 1024;
 
 // The cloud SDK behind each port of functions/catalogue.ts (the database is postgres.js, in every one).
-const sdkOfPort: Partial<Record<Port, Sdk>> = { counters: 'upstash', queue: 'sqs', deadLetter: 'sqs', objects: 's3' };
+const sdkOfPort: Partial<Record<Port, Sdk>> = { counters: 'upstash', queue: 'sqs', deadLetter: 'sqs', objects: 's3', edge: 'cloudfront' };
 
 // Every function of the catalogue, with the SDKs its ports imply and its budget. What the sizes are
 // made of, measured with esbuild 0.28 and @aws-sdk 3.11xx:
@@ -43,7 +43,7 @@ const sdkOfPort: Partial<Record<Port, Sdk>> = { counters: 'upstash', queue: 'sqs
 // - import / export: + the format libraries (fast-xml-parser, yaml, gettext-parser, csv, the ICU parser);
 // - + @aws-sdk/client-sqs: ~+335 KB (smithy core, SigV4, default credential chain, JSON protocol);
 // - + @aws-sdk/client-s3: ~+450 KB (the same, + the REST-XML protocol, checksums, S3 endpoints);
-// - builder: S3 + SQS (its dead-letter queue), postgres.js and core, no hono: ~545 KB.
+// - builder: S3 + SQS (its dead-letter queue) + CloudFront (invalidations), postgres.js and core, no hono.
 const functions: Record<string, LambdaFunction> = Object.fromEntries(
   CATALOGUE.map((entry) => [
     entry.name,
@@ -60,6 +60,7 @@ const sdkPackages: Record<Sdk, string> = {
   s3: '@aws-sdk/client-s3',
   sqs: '@aws-sdk/client-sqs',
   upstash: '@upstash/redis',
+  cloudfront: '@aws-sdk/client-cloudfront',
 };
 
 /** Never in any Lambda: local-only runtimes and adapters, test and build tooling, the all-groups list. */
@@ -157,6 +158,7 @@ const measureEnv = {
   SST_RESOURCE_TranslationsBucket: JSON.stringify({ name: 'tms-bucket' }),
   SST_RESOURCE_RebuildQueue: JSON.stringify({ url: 'https://sqs.us-east-1.amazonaws.com/000000000000/rebuild.fifo' }),
   SST_RESOURCE_RebuildDeadLetterQueue: JSON.stringify({ url: 'https://sqs.us-east-1.amazonaws.com/000000000000/dead.fifo' }),
+  SST_RESOURCE_EdgeCache: JSON.stringify({ distributionId: 'E000000000000' }),
   AWS_REGION: 'us-east-1',
   LOG_REQUESTS: 'false',
 };

@@ -67,11 +67,15 @@ api.route('$default', functions.health.arn);
 //   entry cached from a server-side call (no Origin) would break browsers if Origin were not keyed.
 // - Accept-Encoding: enableAcceptEncodingBrotli/Gzip make CloudFront reduce the header to br, gzip
 //   or nothing before keying, instead of one entry per browser's exact header string.
-// - No query strings and no cookies: the cached routes take neither, and keying on them would let
-//   any caller defeat the cache with ?x=random.
+// - One query string, `fallback` (true | false | explain: which variant of a file with a fallback
+//   chain), and no cookies: keying on any other query string would let any caller defeat the cache
+//   with ?x=random. Other query strings are not forwarded either, so they cannot vary an answer.
 //
 // TTL: 60 s when the origin sends no Cache-Control, never more than 300 s whatever it sends, so a
-// revoked key or a finished rebuild shows at the edge within 5 minutes at worst. The origin's
+// revoked key shows at the edge within 5 minutes at worst; a finished rebuild shows at once, as the
+// builder invalidates the paths it changed (EdgeCache below). The origin sends max-age=60 with
+// stale-while-revalidate=300 and stale-if-error=86400, which CloudFront honours: it serves a stale
+// answer while it revalidates, and through an origin outage for a day. The origin's
 // Cache-Control (max-age, s-maxage) is honoured within those bounds. The minimum is 1 s, not 0:
 // AWS documents that with a minimum TTL of 0 CloudFront does not cache compressed content (CloudFront
 // Developer Guide, "Serve compressed files"), and translation JSON is what most needs compressing. A side effect is that no-store responses
@@ -103,7 +107,29 @@ const cachedEndpointsCachePolicy = new aws.cloudfront.CachePolicy('CachedEndpoin
       headers: { items: ['x-api-key', 'x-project-id', 'origin'] },
     },
     cookiesConfig: { cookieBehavior: 'none' },
-    queryStringsConfig: { queryStringBehavior: 'none' },
+    queryStringsConfig: { queryStringBehavior: 'whitelist', queryStrings: { items: ['fallback'] } },
+    enableAcceptEncodingBrotli: true,
+    enableAcceptEncodingGzip: true,
+  },
+});
+
+// The versioned build URLs, /v1/cached/builds/<build>/...: a build id names one content forever, and
+// the origin answers with `public, max-age=31536000, immutable`, so CloudFront keeps them a year
+// (maxTtl lets the origin's max-age through). Keyed exactly as the mutable paths: X-API-Key stays in
+// the key, so a build URL is only ever served to the key that fetched it (another project's key
+// misses and gets its 404 from the origin). They are never invalidated: a new build has new URLs.
+const buildUrlsCachePolicy = new aws.cloudfront.CachePolicy('BuildUrlsCachePolicy', {
+  comment: 'tms /v1/cached/builds/*: immutable, a year; keyed like /v1/cached/*',
+  minTtl: 1,
+  defaultTtl: 60,
+  maxTtl: 31_536_000,
+  parametersInCacheKeyAndForwardedToOrigin: {
+    headersConfig: {
+      headerBehavior: 'whitelist',
+      headers: { items: ['x-api-key', 'x-project-id', 'origin'] },
+    },
+    cookiesConfig: { cookieBehavior: 'none' },
+    queryStringsConfig: { queryStringBehavior: 'whitelist', queryStrings: { items: ['fallback'] } },
     enableAcceptEncodingBrotli: true,
     enableAcceptEncodingGzip: true,
   },
@@ -154,7 +180,18 @@ export const cdn = new sst.aws.Cdn('ApiCdn', {
     cachePolicyId: managedCachePolicy.cachingDisabled,
     originRequestPolicyId: managedOriginRequestPolicy.allViewerExceptHostHeader,
   },
+  // In order of precedence: the build URLs first, as /v1/cached/* matches them too.
   orderedCacheBehaviors: [
+    {
+      pathPattern: '/v1/cached/builds/*',
+      targetOriginId: apiOriginId,
+      viewerProtocolPolicy: 'https-only',
+      allowedMethods: ['GET', 'HEAD', 'OPTIONS'],
+      cachedMethods: ['GET', 'HEAD'],
+      compress: true,
+      cachePolicyId: buildUrlsCachePolicy.id,
+      originRequestPolicyId: cachedEndpointsOriginRequestPolicy.id,
+    },
     {
       pathPattern: '/v1/cached/*',
       targetOriginId: apiOriginId,
@@ -175,4 +212,20 @@ export const cdn = new sst.aws.Cdn('ApiCdn', {
       args.isIpv6Enabled = true;
     },
   },
+});
+
+// What the builder links (stacks/builder.ts) to invalidate, after each build, the mutable cached
+// paths the build changed: the distribution's id (Resource.EdgeCache.distributionId, read by
+// functions/lambda/resource-env.ts) and the one permission it needs, on this distribution only.
+// CloudFront invalidates a path for every cache key (every X-API-Key): a build of one project also
+// drops other projects' edge copies of the same paths, which then cost one origin request each.
+const distribution = cdn.nodes.distribution;
+export const edgeCache = new sst.Linkable('EdgeCache', {
+  properties: { distributionId: distribution.apply((d) => d.id) },
+  include: [
+    sst.aws.permission({
+      actions: ['cloudfront:CreateInvalidation'],
+      resources: [distribution.apply((d) => d.arn)],
+    }),
+  ],
 });

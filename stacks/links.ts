@@ -5,9 +5,17 @@ import type { Port } from '../functions/catalogue.ts';
 import { databaseLinks, quotaLinks, secrets } from './secrets.ts';
 import { translationsBucket } from './storage.ts';
 
-export type Linkable = sst.Secret | sst.aws.Bucket | sst.aws.Queue;
+export type Linkable = sst.Secret | sst.aws.Bucket | sst.aws.Queue | sst.Linkable<{ distributionId: $util.Output<string> }>;
 
-export function linksOf(ports: readonly Port[], queues: { rebuildQueue?: sst.aws.Queue; rebuildDeadLetterQueue: sst.aws.Queue }): Linkable[] {
+export function linksOf(
+  ports: readonly Port[],
+  queues: {
+    rebuildQueue?: sst.aws.Queue;
+    rebuildDeadLetterQueue: sst.aws.Queue;
+    /** The CDN's EdgeCache link (stacks/api.ts): only the builder has it. */
+    edgeCache?: sst.Linkable<{ distributionId: $util.Output<string> }>;
+  },
+): Linkable[] {
   const links = (port: Port): Linkable[] => {
     switch (port) {
       case 'database':
@@ -23,6 +31,9 @@ export function linksOf(ports: readonly Port[], queues: { rebuildQueue?: sst.aws
       case 'queue':
         if (!queues.rebuildQueue) throw new Error('the rebuild queue cannot link to itself');
         return [queues.rebuildQueue];
+      case 'edge':
+        if (!queues.edgeCache) throw new Error('the edge link exists once the CDN does: link it from stacks/builder.ts');
+        return [queues.edgeCache];
     }
   };
   return ports.flatMap(links);

@@ -1,6 +1,5 @@
-// The rebuild queue, its dead-letter queue and the builder Lambda subscribed to it. The builder lives
-// here rather than in its own module because an SQS queue takes exactly one subscriber and
-// `queue.subscribe()` is where that subscriber is defined.
+// The rebuild queue and its dead-letter queue. The builder Lambda subscribed to it is in
+// stacks/builder.ts (it needs the CDN, which needs the API, whose functions need this queue).
 //
 // Why FIFO: the API sends every rebuild with MessageGroupId = project id and an explicit
 // MessageDeduplicationId (core/adapters/rebuild-queue-sqs.ts). SQS then hands out a group's messages
@@ -9,13 +8,9 @@
 // different projects still build in parallel. A retried SendMessage within 5 minutes is dropped by
 // deduplication. The costs: a message that keeps failing holds back its project's later messages
 // until it reaches the DLQ (other projects are unaffected), and the DLQ must be FIFO too.
-import { databaseEnvironment } from './secrets.ts';
-import { linksOf } from './links.ts';
-import { catalogueEntry, handlerOf } from '../functions/catalogue.ts';
 
-const builderEntry = catalogueEntry('builder');
-
-const builderTimeoutMinutes = 5;
+/** The builder's timeout (stacks/builder.ts); the queue's visibility timeout derives from it. */
+export const builderTimeoutMinutes = 5;
 
 export const rebuildDeadLetterQueue = new sst.aws.Queue('RebuildDeadLetterQueue', {
   // A FIFO queue's dead-letter queue must be FIFO as well.
@@ -42,34 +37,5 @@ export const rebuildQueue = new sst.aws.Queue('RebuildQueue', {
   },
 });
 
-export const builder = rebuildQueue.subscribe(
-  {
-    handler: handlerOf(builderEntry),
-    description: 'Builds the cached translation files of one project per message',
-    memory: '1536 MB',
-    timeout: `${builderTimeoutMinutes} minutes`,
-    // No quota links: the builder counts no API calls. The dead-letter queue: a message that is not
-    // a rebuild request at all is moved there at once (functions/lambda/sqs-dead-letter.ts) rather
-    // than blocking its message group for five receives; the link grants the SendMessage.
-    link: linksOf(builderEntry.ports, { rebuildDeadLetterQueue }),
-    environment: databaseEnvironment,
-  },
-  {
-    batch: {
-      // The FIFO maximum. A batch may hold several projects (each group still in order) or several
-      // messages of one project, which the builder can serve with a single build.
-      size: 10,
-      // The handler returns { batchItemFailures } so one failed record does not redeliver the
-      // batch. On FIFO it must stop at a group's first failure and also report that group's later
-      // records, or they would be deleted ahead of the one that failed.
-      partialResponses: true,
-    },
-    transform: {
-      eventSourceMapping: {
-        // Each builder holds a database connection; cap how many run at once so a burst of
-        // rebuilds across many projects cannot exhaust Postgres. Messages wait in the queue.
-        scalingConfig: { maximumConcurrency: 5 },
-      },
-    },
-  },
-);
+// The builder (the queue's subscriber) is defined in stacks/builder.ts: it links the CloudFront
+// distribution of stacks/api.ts, which is made after the HTTP functions that link this queue.

@@ -24,8 +24,8 @@ export const createProject = useCase(CreateProjectCommand, async (deps: Pick<Dep
         );
       }
     }
-    const [project] = await tx.sql<{ id: string; name: string; auto_rebuild: boolean }[]>`
-      insert into projects (account_id, name) values (${accountId}, ${input.name}) returning id, name, auto_rebuild`;
+    const [project] = await tx.sql<{ id: string; name: string; auto_rebuild: boolean; fallbacks: Record<string, string[]> }[]>`
+      insert into projects (account_id, name) values (${accountId}, ${input.name}) returning id, name, auto_rebuild, fallbacks`;
     tx.record({ type: 'project.created', projectId: project!.id, accountId, actor: input.actor, entity: { type: 'project', id: project!.id }, after: project });
     const apiKey = await insertApiKey(tx, project!.id, input.actor);
     return {
@@ -33,6 +33,7 @@ export const createProject = useCase(CreateProjectCommand, async (deps: Pick<Dep
       account_id: accountId,
       name: project!.name,
       auto_rebuild: project!.auto_rebuild,
+      fallbacks: project!.fallbacks,
       api_key: { id: apiKey.id, key: apiKey.key },
     };
   }),

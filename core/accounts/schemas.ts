@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { PLANS } from './plans.ts';
 import { storableText, Uuid } from '../validation.ts';
 import { Actor } from '../actor.ts';
+import { Fallbacks } from '../projects/fallbacks.ts';
 
 export const PlanName = v.picklist(PLANS, `plan must be one of ${PLANS.join(', ')}`);
 
@@ -35,7 +36,14 @@ export type Account = v.InferOutput<typeof Account>;
 export const CreateProjectInput = v.strictObject({ name: storableText('name', 200, 1) });
 export type CreateProjectInput = v.InferOutput<typeof CreateProjectInput>;
 
-export const UpdateProjectInput = v.strictObject({ auto_rebuild: v.boolean('auto_rebuild must be a boolean') });
+const UpdateProjectFields = {
+  auto_rebuild: v.optional(v.boolean('auto_rebuild must be a boolean')),
+  /** Replaces the whole setting; {} removes every chain (core/projects/fallbacks.ts). */
+  fallbacks: v.optional(Fallbacks),
+};
+const someProjectChange = <T extends { auto_rebuild?: unknown; fallbacks?: unknown }>() =>
+  v.check<T, string>((b) => b.auto_rebuild !== undefined || b.fallbacks !== undefined, 'give auto_rebuild and/or fallbacks');
+export const UpdateProjectInput = v.pipe(v.strictObject(UpdateProjectFields), someProjectChange());
 export type UpdateProjectInput = v.InferOutput<typeof UpdateProjectInput>;
 
 export const CreatedApiKey = v.object({ id: Uuid, key: v.string(), project_id: Uuid });
@@ -46,17 +54,25 @@ export const CreatedProject = v.object({
   account_id: Uuid,
   name: v.string(),
   auto_rebuild: v.boolean(),
+  fallbacks: v.record(v.string(), v.array(v.string())),
   api_key: v.object({ id: Uuid, key: v.string() }),
 });
 export type CreatedProject = v.InferOutput<typeof CreatedProject>;
 
-export const Project = v.object({ id: Uuid, account_id: Uuid, name: v.string(), auto_rebuild: v.boolean() });
+export const Project = v.object({
+  id: Uuid,
+  account_id: Uuid,
+  name: v.string(),
+  auto_rebuild: v.boolean(),
+  /** Language -> its fallback chain (core/projects/fallbacks.ts); {} when none. */
+  fallbacks: v.record(v.string(), v.array(v.string())),
+});
 export type Project = v.InferOutput<typeof Project>;
 
 // Use-case inputs: the HTTP body's fields, the account or project acted on, and who acts.
 export const CreateAccountCommand = v.object({ actor: Actor, ...CreateAccountInput.entries });
 export const UpdateAccountCommand = v.pipe(v.object({ actor: Actor, accountId: Uuid, ...UpdateAccountFields }), someAccountChange());
 export const CreateProjectCommand = v.object({ actor: Actor, accountId: Uuid, ...CreateProjectInput.entries });
-export const UpdateProjectCommand = v.object({ actor: Actor, projectId: Uuid, ...UpdateProjectInput.entries });
+export const UpdateProjectCommand = v.pipe(v.object({ actor: Actor, projectId: Uuid, ...UpdateProjectFields }), someProjectChange());
 export const CreateApiKeyCommand = v.object({ actor: Actor, projectId: Uuid });
 export const RevokeApiKeyCommand = v.object({ actor: Actor, apiKeyId: Uuid });

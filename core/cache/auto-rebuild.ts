@@ -13,7 +13,10 @@
 // at once after a project.updated event of this process).
 import type { Logger } from '../log.ts';
 import type { EventSubscriber } from '../events/event-bus.ts';
-import { changesContent } from '../events/domain-event.ts';
+import { changesContent, type DomainEvent } from '../events/domain-event.ts';
+
+const changesFallbacks = (event: DomainEvent) =>
+  event.type === 'project.updated' && typeof event.after === 'object' && event.after !== null && 'fallbacks' in event.after;
 
 export type AutoRebuilder = {
   /** The event subscriber: schedules a rebuild for each project whose content an event changed. */
@@ -71,6 +74,8 @@ export function createAutoRebuilder(options: {
         else if (event.type === 'project.updated') {
           const entry = waiting.get(event.projectId);
           if (entry) entry.heldUntil = 0;
+          // A changed fallbacks setting changes the built files as much as a changed value.
+          if (changesFallbacks(event)) projects.add(event.projectId);
         }
       }
       await Promise.all([...projects].map(schedule));

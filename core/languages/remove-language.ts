@@ -3,6 +3,7 @@ import { notFound } from '../errors.ts';
 import { transaction } from '../db/transaction.ts';
 import { useCase } from '../use-case.ts';
 import { LanguageCommand, type RemovedLanguage } from './schemas.ts';
+import { withoutLanguage, type Fallbacks } from '../projects/fallbacks.ts';
 
 export const languageNotRegistered = (code: string) => notFound(`Language '${code}' is not registered for this project`);
 
@@ -13,6 +14,9 @@ export const languageNotRegistered = (code: string) => notFound(`Language '${cod
 export const removeLanguage = useCase(LanguageCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<RemovedLanguage> =>
   transaction(deps, async (tx) => {
     const { projectId, code } = input;
+    // The project row first, as the fallbacks update takes it: a chain naming this language cannot
+    // be saved between the check below and the removal.
+    const [project] = await tx.sql<{ fallbacks: Fallbacks }[]>`select fallbacks from projects where id = ${projectId} for update`;
     const [registered] = await tx.sql`
       select 1 from project_languages where project_id = ${projectId} and code = ${code} for update`;
     if (!registered) throw languageNotRegistered(code);
@@ -21,6 +25,14 @@ export const removeLanguage = useCase(LanguageCommand, async (deps: Pick<Deps, '
       select count(*)::int as count from deleted`;
     await tx.sql`delete from project_languages where project_id = ${projectId} and code = ${code}`;
     tx.record({ type: 'language.removed', projectId, actor: input.actor, entity: { type: 'language', id: code }, before: { values: row!.count } });
+    // Fallback chains name registered languages only: the language leaves every chain, and its own
+    // chain goes, in this same transaction.
+    const before = project?.fallbacks ?? {};
+    const after = withoutLanguage(before, code);
+    if (JSON.stringify(after) !== JSON.stringify(before)) {
+      await tx.sql`update projects set fallbacks = ${JSON.stringify(after)}::text::jsonb where id = ${projectId}`;
+      tx.record({ type: 'project.updated', projectId, actor: input.actor, entity: { type: 'project', id: projectId }, before: { fallbacks: before }, after: { fallbacks: after } });
+    }
     return { project_id: projectId, code, translations_deleted: row!.count, deleted: true };
   }),
 );

@@ -41,7 +41,7 @@ beforeAll(async () => {
   app = await startTestApp({
     env: aws.localEnv(db),
   });
-  // The builder's links in stacks/queue.ts: the database, the bucket and the dead-letter queue.
+  // The builder's links in stacks/builder.ts: the database, the bucket, the dead-letter queue and the CDN.
   Object.assign(process.env, aws.endpoints, linkEnv({
     DatabaseUrl: { value: db.url },
     TranslationsBucket: { name: s3.bucket },
@@ -120,6 +120,13 @@ describe('the builder Lambda', () => {
 
     expect(await (await app.call(good.apiKey, 'GET', '/v1/cache/status')).json()).toMatchObject({ ready: true });
     expect(await (await app.call(good.apiKey, 'GET', '/v1/cached/translations/de/home/home.title')).json()).toEqual({ value: 'Hallo' });
+    // The build told CloudFront (the EdgeCache link) which paths it changed: its first build, all of them.
+    const { build_id } = await (await app.call(good.apiKey, 'GET', '/v1/cached/manifest')).json();
+    expect(aws.cloudfront.invalidations(DISTRIBUTION_ID).find((i) => i.callerReference === build_id)?.paths).toEqual([
+      '/v1/cached/manifest',
+      '/v1/cached/translations/de',
+      '/v1/cached/translations/de/*',
+    ]);
   });
 
   it('SQS redelivers the failed records in order; with the cause gone they build', async () => {

@@ -8,7 +8,7 @@ import type { LambdaEvent } from 'hono/aws-lambda';
 import type { HttpHandler } from '../../functions/lambda/http-handler.ts';
 import type { RebuildHandler } from '../../functions/lambda/rebuild-handler.ts';
 import { ADMIN_TOKEN, startTestApp, type TestProject } from '../support/test-app.ts';
-import { startEmulatedAws, type EmulatedAws } from '../support/emulated-aws.ts';
+import { startEmulatedAws, DISTRIBUTION_ID, type EmulatedAws } from '../support/emulated-aws.ts';
 import { startSharedDatabase, type SharedDatabase } from '../support/shared-database.ts';
 import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge.ts';
 import {
@@ -60,6 +60,7 @@ beforeAll(async () => {
       TranslationsBucket: { name: s3.bucket },
       RebuildQueue: { url: queueUrl },
       RebuildDeadLetterQueue: { url: deadLetterUrl },
+      EdgeCache: { distributionId: DISTRIBUTION_ID },
       ...(upstash ? { UpstashRedisRestUrl: { value: upstash.url }, UpstashRedisRestToken: { value: 'upstash-test-token' } } : {}),
     }),
   );

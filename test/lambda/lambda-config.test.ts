@@ -46,6 +46,7 @@ describe('linked resources to config', () => {
       TranslationsBucket: { name: 'tms-prod-translations' },
       RebuildQueue: { url: 'https://sqs.eu-west-1.amazonaws.com/1/rebuild.fifo' },
       RebuildDeadLetterQueue: { url: 'https://sqs.eu-west-1.amazonaws.com/1/dead.fifo' },
+      EdgeCache: { distributionId: 'E2EXAMPLE' },
     });
     expect(linkedEnv()).toEqual({
       DATABASE_URL: nowhere,
@@ -55,6 +56,7 @@ describe('linked resources to config', () => {
       S3_BUCKET: 'tms-prod-translations',
       SQS_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/1/rebuild.fifo',
       SQS_DEAD_LETTER_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/1/dead.fifo',
+      CLOUDFRONT_DISTRIBUTION_ID: 'E2EXAMPLE',
     });
     const config = lambdaConfig();
     expect(config).toMatchObject({ DATABASE_URL: nowhere, S3_BUCKET: 'tms-prod-translations', S3_ENDPOINT: 'http://127.0.0.1:9000' });

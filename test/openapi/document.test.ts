@@ -245,8 +245,22 @@ describe('responses a client can type', () => {
     const group = successSchema(op('readCachedGroupTranslations'), '200');
     expect(group.required).toEqual(expect.arrayContaining(['project_id', 'language', 'group', 'count', 'translations']));
     expect(successSchema(op('readCachedKeyTranslation'), '200').required).toEqual(['value']);
-    expect(successSchema(op('readCachedManifest'), '200')).toEqual(successSchema(op('readManifest'), '200'));
-    for (const id of ['readCachedManifest', 'readCachedLanguageTranslations', 'readCachedGroupTranslations', 'readCachedKeyTranslation']) {
+    // The cached manifest: the live one's fields, plus the build and each language's URL and ETag.
+    const cachedManifest = successSchema(op('readCachedManifest'), '200');
+    const liveManifest = successSchema(op('readManifest'), '200');
+    expect(cachedManifest.required).toEqual([...liveManifest.required, 'build_id', 'built_at']);
+    const cachedEntry = deref(doc, cachedManifest.properties.languages.items);
+    const liveEntry = deref(doc, liveManifest.properties.languages.items);
+    expect(cachedEntry.required).toEqual([...liveEntry.required, 'url', 'etag']);
+    for (const [name, schema] of Object.entries(liveEntry.properties)) expect(cachedEntry.properties[name], name).toEqual(schema);
+    for (const id of [
+      'readCachedManifest',
+      'readCachedLanguageTranslations',
+      'readCachedGroupTranslations',
+      'readCachedKeyTranslation',
+      'readBuildLanguageTranslations',
+      'readBuildGroupTranslations',
+    ]) {
       const o = op(id);
       expect(Object.keys(deref(doc, o.op.responses['200']).headers), id).toEqual(expect.arrayContaining(['ETag', 'Cache-Control']));
       expect(o.op.responses['304'], id).toBeDefined();

@@ -146,6 +146,19 @@ describe('every answer is one the document promises', () => {
     }
     expect((await call('readCachedKeyTranslation', { params: { language: 'de', group: 'home', key: 'home.none' } })).status).toBe(404);
     expect((await call('readCachedLanguageTranslations', { params: { language: 'd' } })).status).toBe(422);
+
+    // The versioned build URLs the cached manifest names.
+    const build_id = (await (await call('readCachedManifest')).json()).build_id as string;
+    for (const [id, params] of [
+      ['readBuildLanguageTranslations', { build_id, language: 'de' }],
+      ['readBuildGroupTranslations', { build_id, language: 'de', group: 'home' }],
+    ] as const) {
+      const res = await call(id, { params });
+      expect(res.status, id).toBe(200);
+      expect((await call(id, { params, headers: { 'If-None-Match': res.headers.get('etag')! } })).status, id).toBe(304);
+    }
+    expect((await call('readBuildLanguageTranslations', { params: { build_id: '20200101T000000000Z-00000000', language: 'de' } })).status).toBe(404);
+    expect((await call('readBuildLanguageTranslations', { params: { build_id: 'latest', language: 'de' } })).status).toBe(422);
   });
 
   it('import and export', async () => {

@@ -30,7 +30,7 @@ const unescape = (s: string) =>
   );
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const one = (xml: string, tag: string) => {
-  const m = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(xml);
+  const m = new RegExp(`<${tag}(?:\\s[^>]*)?>([\\s\\S]*?)</${tag}>`).exec(xml);
   return m ? unescape(m[1]!) : undefined;
 };
 

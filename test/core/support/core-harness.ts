@@ -15,6 +15,7 @@ import { createMemoryObjectStore } from '../../../core/adapters/object-store-mem
 import { createMemoryCounterStore } from '../../../core/adapters/counter-store-memory.ts';
 import { createRedisCounterStore } from '../../../core/adapters/counter-store-redis.ts';
 import type { RebuildMessage } from '../../../core/ports/rebuild-queue.ts';
+import type { EdgeCache } from '../../../core/ports/edge-cache.ts';
 import type { RecordedEvent } from '../../../core/events/domain-event.ts';
 import { ADMIN, type Actor } from '../../../core/actor.ts';
 import type { Plan } from '../../../core/accounts/plans.ts';
@@ -65,7 +66,7 @@ export type CoreHarness = {
   lastEventId(): Promise<number>;
 };
 
-export type CoreOptions = { clock?: Clock; env?: Record<string, string> };
+export type CoreOptions = { clock?: Clock; env?: Record<string, string>; edge?: EdgeCache };
 
 const uniqueName = () => `acct-${randomBytes(3).toString('hex')}`;
 
@@ -122,6 +123,7 @@ export function useCore(options: CoreOptions = {}): CoreHarness {
       },
       adminToken: config.TMS_ADMIN_TOKEN!,
       ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.edge ? { edge: options.edge } : {}),
     });
     deps.events.subscribe((events) => void published.push(...events));
     state = {
