@@ -9,6 +9,7 @@ import type { Scenario, Target } from './scenarios.ts';
 import type { SeedReport } from './seed.ts';
 import type { FileRow, FilesReport } from './files.ts';
 import type { AssistantRow, AssistantsReport } from './assistants.ts';
+import { SDK_FOOTNOTE, sdkLines, type SdkReport } from './sdk.ts';
 import { REPO_ROOT } from './server-process.ts';
 
 export type ScenarioRow = {
@@ -71,6 +72,8 @@ export type Report = {
   files: FilesReport | null;
   /** Translation memory and machine translation (bench/assistants.ts); null when skipped (--only). */
   assistants?: AssistantsReport | null;
+  /** The SDK's time to first translation (bench/sdk.ts); null when the run skipped it (--only). */
+  sdk?: SdkReport | null;
   notes: string[];
 };
 
@@ -283,8 +286,10 @@ export function renderText(report: Report): string {
     textTable(REBUILD_COLUMNS, report.rebuilds),
     ...filesLines(report, textTable),
     ...assistantLines(report, textTable),
+    ...sdkLines(report.sdk, textTable),
     '',
     ...FOOTNOTES,
+    ...(report.sdk ? [SDK_FOOTNOTE] : []),
     ...report.notes.map((note) => `note: ${note}`),
   ].join('\n');
 }
@@ -300,8 +305,9 @@ export function renderMarkdown(report: Report): string {
     markdownTable(REBUILD_COLUMNS, report.rebuilds),
     ...filesLines(report, markdownTable),
     ...assistantLines(report, markdownTable),
+    ...sdkLines(report.sdk, markdownTable),
     '',
-    ...[...FOOTNOTES, ...report.notes].map((line) => `- ${line}`),
+    ...[...FOOTNOTES, ...(report.sdk ? [SDK_FOOTNOTE] : []), ...report.notes].map((line) => `- ${line}`),
     '',
   ].join('\n');
 }

@@ -22,6 +22,7 @@ import { measureAssistants, type AssistantsReport } from './assistants.ts';
 import { startMtEmulator } from '../test/support/mt-emulators.ts';
 import { ANALYZED_SUFFIX, evaluate, renderText, RESULTS_DIR, writeResults, type RebuildRow, type Report, type ScenarioRow } from './report.ts';
 import { SCENARIOS, type Scenario, type ScenarioContext } from './scenarios.ts';
+import { measureSdk, type SdkReport } from './sdk.ts';
 import { LARGE_SHAPE, seedDirect, seedThroughApi, STANDARD_SHAPE, type BenchProject, type SeedReport } from './seed.ts';
 import { startService, type ServiceProcess } from './server-process.ts';
 
@@ -332,6 +333,12 @@ async function main(): Promise<number> {
       assistants = await measureAssistants(service.url, adminToken, say);
     }
 
+    let sdkReport: SdkReport | null = null;
+    if (!interrupted && (!options.only || 'sdk'.includes(options.only))) {
+      say('sdk: time to first translation...');
+      sdkReport = await measureSdk(service.url, project, say);
+    }
+
     let largeSeed: SeedReport | null = null;
     if (options.large && !interrupted) {
       if (!db) {
@@ -377,6 +384,7 @@ async function main(): Promise<number> {
       rebuilds,
       files: fileReport,
       assistants,
+      sdk: sdkReport,
       notes,
     };
     await cleanup.run(); // stops the service first, so that a CPU profile is written before we report
@@ -384,7 +392,7 @@ async function main(): Promise<number> {
     process.stdout.write('\n' + renderText(report) + '\n\n');
     const files = await writeResults(report);
     say(`wrote ${files.join(' and ')}${options.only ? ' (no latest-*.md: --only makes a partial run)' : ''}`);
-    const failed = rows.some((r) => r.failure) || rebuilds.some((r) => r.failure) || Boolean(fileReport?.rows.some((r) => r.failure));
+    const failed = rows.some((r) => r.failure) || rebuilds.some((r) => r.failure) || Boolean(fileReport?.rows.some((r) => r.failure)) || Boolean(sdkReport?.rows.some((r) => r.failure));
     return failed ? 1 : 0;
   } finally {
     await cleanup.run();

@@ -1,0 +1,147 @@
+// createClient: the cached endpoints with revalidation, the last good copy when the server cannot
+// answer, and an event when the manifest names a newer build.
+//
+// Where a language's file comes from: a server with versioned builds lists, per language, the URL of
+// its current file in the manifest. That file never changes, so a copy fetched from it is served
+// with no request until the manifest names another; only the manifest is revalidated. A server
+// without build URLs is asked the mutable path (/v1/cached/translations/...) with If-None-Match.
+import { TmsError } from './errors.ts';
+import { createRequester } from './request.ts';
+import { browserStorage, createStore, hash, type Entry } from './store.ts';
+import type { BuildEvent, Client, ClientOptions, Manifest, Translations } from './types.ts';
+
+const MANIFEST_PATH = '/v1/cached/manifest';
+
+const translationsPath = (language: string, group?: string) =>
+  `/v1/cached/translations/${encodeURIComponent(language)}${group === undefined ? '' : `/${encodeURIComponent(group)}`}`;
+
+/** Whether a failure is the server being away (no answer, 5xx, 429), when a stored copy may stand in. */
+const unavailable = (error: unknown) => {
+  const status = (error as TmsError).status;
+  return status === 0 || status === 429 || status >= 500;
+};
+
+/**
+ * The build a manifest describes: its build_id; on servers without build ids, its Last-Modified (the
+ * build's time: a manifest's ETag stays the same when only values changed), else its ETag.
+ */
+const buildOf = (entry: Entry<Manifest>) => entry.b.build_id ?? entry.m ?? entry.e ?? '';
+
+export function createClient(options: ClientOptions): Client {
+  const base = options.url.replace(/\/+$/, '');
+  const headers: Record<string, string> = { 'X-API-Key': options.key };
+  if (options.project) headers['X-Project-Id'] = options.project;
+  const request = createRequester({
+    base,
+    headers,
+    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    retryDelay: options.retryDelay ?? 1000,
+    maxRetryWait: options.maxRetryWait ?? 30_000,
+    timeout: options.timeout ?? 10_000,
+  });
+  const storage = options.storage === false ? undefined : (options.storage ?? browserStorage());
+  const store = createStore(storage, `tms:${hash(`${base} ${options.key} ${options.project ?? ''}`)}:`);
+  const maxAge = options.maxAge ?? 0;
+  const listeners = new Set<(event: BuildEvent) => void>();
+  const inflight = new Map<string, Promise<unknown>>();
+  /** The build the last manifest named (undefined until one is known, from the server or storage). */
+  let seenBuild: string | undefined;
+  /** When a new build was last seen: copies confirmed before it are revalidated even within maxAge. */
+  let buildSeenAt = 0;
+
+  /** Concurrent identical calls share one request. */
+  function once<T>(name: string, run: () => Promise<T>): Promise<T> {
+    let running = inflight.get(name) as Promise<T> | undefined;
+    if (!running) {
+      running = run().finally(() => inflight.delete(name));
+      inflight.set(name, running);
+    }
+    return running;
+  }
+
+  /**
+   * The entry `name` as the server has it at `path`, revalidated with the held copy's ETag; the held
+   * copy itself when it is still good (an unchanged build URL, or within maxAge) or when the server
+   * cannot answer (offline, 5xx, 429). 401, 403 and 404 are final: a stale copy would hide them.
+   */
+  async function load<T>(name: string, path: string, held: Entry<T> | undefined, immutable: boolean, pick: (body: unknown) => T): Promise<Entry<T>> {
+    const now = Date.now();
+    if (held && ((immutable && held.u === path) || (now - held.t < maxAge && held.t >= buildSeenAt && held.u === path))) return held;
+    try {
+      const got = await request(path, held?.e ?? undefined, held !== undefined);
+      if ('body' in got) {
+        const entry = { u: path, e: got.etag, m: got.modified, b: pick(got.body), t: now };
+        await store.put(name, entry, true);
+        return entry;
+      }
+      if (!held) throw new TmsError(`GET ${path}: 304 without a stored copy`, 304);
+      const entry = { ...held, u: path, m: got.modified ?? held.m, t: now };
+      // The same content from a newer build or at a new path: remember which.
+      await store.put(name, entry, held.u !== path || held.m !== entry.m);
+      return entry;
+    } catch (error) {
+      if (held && unavailable(error)) return held;
+      throw error;
+    }
+  }
+
+  const getManifest = () =>
+    once('manifest', async () => {
+      const held = await store.get<Manifest>('manifest');
+      if (held && seenBuild === undefined) seenBuild = buildOf(held);
+      const entry = await load('manifest', MANIFEST_PATH, held, false, (body) => body as Manifest);
+      const build = buildOf(entry);
+      const previous = seenBuild;
+      seenBuild = build;
+      if (previous !== undefined && build !== previous) {
+        buildSeenAt = Date.now();
+        for (const listener of listeners) {
+          try {
+            listener({ build, previous, manifest: entry.b });
+          } catch {
+            // One listener's bug must not stop the others, nor the read that saw the build.
+          }
+        }
+      }
+      return entry.b;
+    });
+
+  const getTranslations = (language: string, group?: string) => {
+    const name = group === undefined ? language : `${language}/${group}`;
+    return once(`t:${name}`, async () => {
+      const held = await store.get<Translations>(name);
+      const known = await store.get<Manifest>('manifest');
+      let manifest: Manifest | undefined;
+      if (known && !known.b.build_id) {
+        // A server without build URLs: the file and the manifest (for new-build events) side by side.
+        getManifest().catch(() => {});
+      } else {
+        try {
+          manifest = await getManifest();
+        } catch (error) {
+          // A refusal (401, 403) must show even when files are held; an absent server must not.
+          if (!unavailable(error) || (!known && !held)) throw error;
+          manifest = known?.b;
+        }
+      }
+      const lower = language.toLowerCase();
+      const url = manifest?.languages.find((l) => l.code.toLowerCase() === lower)?.url;
+      const path = url ? (group === undefined ? url : `${url}/${encodeURIComponent(group)}`) : translationsPath(language, group);
+      const pick = (body: unknown) => ((body as { translations?: Translations }).translations ?? body) as Translations;
+      return (await load(name, path, held, url !== undefined, pick)).b;
+    });
+  };
+
+  const timer = options.pollInterval ? setInterval(() => getManifest().catch(() => {}), options.pollInterval) : undefined;
+  (timer as { unref?: () => void } | undefined)?.unref?.();
+
+  return {
+    getTranslations,
+    getManifest,
+    onBuild(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    close: () => clearInterval(timer),
+  };
+}

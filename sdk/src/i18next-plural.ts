@@ -1,0 +1,100 @@
+// tms stores a plural as one ICU value (`{count, plural, one {# Notiz} other {# Notizen}}`: that is
+// what importing i18next's `notes_one` / `notes_other` makes of them, docs/formats.md). i18next wants
+// its own suffixed keys back, so the backend expands such values as the server's i18next export does:
+// `#` and the plural's own argument as `{{count}}`, `{name}` as `{{name}}`, `=0` as `_zero` in
+// languages without a CLDR zero category. Anything richer (nested arguments, other exact values, an
+// offset) is left as its ICU text, which loses nothing (add i18next-icu to format it).
+
+const HEAD = /^\{\s*([\p{L}\p{N}_]+)\s*,\s*(plural|selectordinal)\s*,/u;
+const ARG = /^\{\s*([\p{L}\p{N}_]+)\s*\}/u;
+const QUOTABLE = "{}#|<>'";
+
+/** Selector to i18next text, or null when the value is not a plural i18next can say. */
+function parse(value: string): { arg: string; ordinal: boolean; forms: [string, string][] } | null {
+  const head = HEAD.exec(value);
+  if (!head) return null;
+  const arg = head[1]!;
+  const forms: [string, string][] = [];
+  let i = head[0].length;
+  for (;;) {
+    while (value[i] === ' ' || value[i] === '\n' || value[i] === '\t') i++;
+    if (value[i] === '}') return i === value.length - 1 && forms.length ? { arg, ordinal: head[2] === 'selectordinal', forms } : null;
+    const selector = /^[^\s{}]+/.exec(value.slice(i))?.[0];
+    if (!selector) return null;
+    i += selector.length;
+    while (value[i] === ' ') i++;
+    if (value[i++] !== '{') return null;
+    let text = '';
+    for (;;) {
+      const c = value[i];
+      if (c === undefined) return null;
+      if (c === '}') break;
+      if (c === "'") {
+        if (value[i + 1] === "'") {
+          text += "'";
+          i += 2;
+        } else if (QUOTABLE.includes(value[i + 1] ?? '')) {
+          // A quotation: literal up to the next lone apostrophe ('' inside is one apostrophe).
+          const end = value.indexOf("'", i + 1);
+          if (end < 0) return null;
+          text += value.slice(i + 1, end);
+          i = end + 1;
+          while (value[i] === "'") {
+            const next = value.indexOf("'", i + 1);
+            if (next < 0) return null;
+            text += `'${value.slice(i + 1, next)}`;
+            i = next + 1;
+          }
+        } else {
+          text += c;
+          i++;
+        }
+      } else if (c === '#') {
+        text += '{{count}}';
+        i++;
+      } else if (c === '{') {
+        const m = ARG.exec(value.slice(i));
+        if (!m) return null;
+        text += m[1] === arg ? '{{count}}' : `{{${m[1]}}}`;
+        i += m[0].length;
+      } else {
+        text += c;
+        i++;
+      }
+    }
+    i++;
+    forms.push([selector, text]);
+  }
+}
+
+/** `key_one`, `key_other`... for a plural value, or null to keep the value as it is. */
+function expand(key: string, value: string, language: string): [string, string][] | null {
+  const plural = parse(value);
+  if (!plural) return null;
+  let hasZero = false;
+  try {
+    hasZero = new Intl.PluralRules(language).resolvedOptions().pluralCategories.includes('zero');
+  } catch {
+    // A code Intl does not know: the root rules, without a zero category.
+  }
+  const out: [string, string][] = [];
+  for (const [selector, text] of plural.forms) {
+    const exactZero = !plural.ordinal && !hasZero;
+    const name = selector === '=0' ? (exactZero ? 'zero' : null) : selector === 'zero' && exactZero ? null : selector;
+    if (!name || !/^(zero|one|two|few|many|other)$/.test(name)) return null;
+    out.push([`${key}_${plural.ordinal ? 'ordinal_' : ''}${name}`, text]);
+  }
+  return out;
+}
+
+/** A tms file as an i18next resource: plurals expanded where every suffixed key is free. */
+export function toI18next(values: Record<string, string>, language: string, prefix = ''): Record<string, string> {
+  const resource: Record<string, string> = {};
+  for (const [fullKey, value] of Object.entries(values)) {
+    const key = prefix && fullKey.startsWith(prefix) ? fullKey.slice(prefix.length) : fullKey;
+    const forms = expand(key, value, language);
+    if (forms && forms.every(([k]) => !(prefix + k in values) && !(k in values))) for (const [k, v] of forms) resource[k] = v;
+    else resource[key] = value;
+  }
+  return resource;
+}

@@ -1,0 +1,323 @@
+// The SDK against a real tms over HTTP: first load, 304 revalidation, one request for concurrent
+// identical calls, new-build events, the last good copy when offline (from localStorage-like
+// storage and from a directory in a fresh client), 503 before the first build, final 4xx.
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createClient, TmsError, type BuildEvent } from '../../sdk/src/index.ts';
+import { fileStorage } from '../../sdk/src/node.ts';
+import { countingFetch, memoryStorage, useSdkServer, withoutBuildUrls } from './sdk-server.ts';
+
+const s = useSdkServer();
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+const VALUES = {
+  'home.title': { de: 'Willkommen', en: 'Welcome' },
+  'home.body': { de: 'Schön, dass du da bist', en: 'Glad you are here' },
+  'menu.open': { de: 'Öffnen', en: 'Open' },
+};
+
+const fileRequests = <T extends { path: string }>(calls: T[]) => calls.filter((c) => c.path.includes('/translations/'));
+const manifestRequests = (calls: { path: string }[]) => calls.filter((c) => c.path === '/v1/cached/manifest');
+
+describe('first load', () => {
+  it("reads a language and a group from the build's immutable URLs that the manifest names", async () => {
+    const p = await s.publishedProject(VALUES);
+    const counting = countingFetch();
+    const client = createClient({ url: s.url, key: p.apiKey, project: p.projectId, storage: false, fetch: counting.fetch });
+    expect(await client.getTranslations('de')).toEqual({ 'home.title': 'Willkommen', 'home.body': 'Schön, dass du da bist', 'menu.open': 'Öffnen' });
+    expect(await client.getTranslations('en', 'menu')).toEqual({ 'menu.open': 'Open' });
+    const manifest = await client.getManifest();
+    expect(manifest.project_id).toBe(p.projectId);
+    expect(manifest.languages.map((l) => l.code).sort()).toEqual(['de', 'en']);
+    const url = (code: string) => manifest.languages.find((l) => l.code === code)!.url!;
+    expect(url('de')).toBe(`/v1/cached/builds/${manifest.build_id}/translations/de`);
+    expect(fileRequests(counting.calls).map((c) => [c.path, c.status])).toEqual([[url('de'), 200], [`${url('en')}/menu`, 200]]);
+  });
+
+  it('reads the mutable paths from a server without build URLs', async () => {
+    const p = await s.publishedProject(VALUES);
+    const counting = countingFetch(withoutBuildUrls());
+    const client = createClient({ url: s.url, key: p.apiKey, storage: false, fetch: counting.fetch });
+    expect((await client.getTranslations('de'))['home.title']).toBe('Willkommen');
+    expect(await client.getTranslations('en', 'menu')).toEqual({ 'menu.open': 'Open' });
+    expect(fileRequests(counting.calls).map((c) => c.path)).toEqual(['/v1/cached/translations/de', '/v1/cached/translations/en/menu']);
+  });
+
+  it("a project id that is not the key's is refused (403), not served", async () => {
+    const p = await s.publishedProject(VALUES);
+    const other = await s.newProject();
+    const client = createClient({ url: s.url, key: p.apiKey, project: other.projectId, storage: false });
+    await expect(client.getTranslations('de')).rejects.toMatchObject({ name: 'TmsError', status: 403 });
+  });
+});
+
+describe('revalidation', () => {
+  it('with build URLs only the manifest is asked again (a 304); the file is served from the stored copy', async () => {
+    const p = await s.publishedProject(VALUES);
+    const counting = countingFetch();
+    const storage = memoryStorage();
+    const client = createClient({ url: s.url, key: p.apiKey, storage, fetch: counting.fetch });
+    const first = await client.getTranslations('de');
+    for (let i = 0; i < 3; i++) expect(await client.getTranslations('de')).toEqual(first);
+    expect(fileRequests(counting.calls)).toHaveLength(1);
+    const manifests = manifestRequests(counting.calls);
+    expect(manifests).toHaveLength(4);
+    expect(manifests[0]).toMatchObject({ status: 200, ifNoneMatch: null });
+    for (const call of manifests.slice(1)) expect(call).toMatchObject({ status: 304, ifNoneMatch: expect.stringMatching(/^"[^"]+"$/) });
+
+    // A fresh client on the same storage: no file request at all while the build is current.
+    const fresh = countingFetch();
+    expect(await createClient({ url: s.url, key: p.apiKey, storage, fetch: fresh.fetch }).getTranslations('de')).toEqual(first);
+    expect(fresh.calls.map((c) => [c.path, c.status])).toEqual([['/v1/cached/manifest', 304]]);
+  });
+
+  it('without build URLs the file is asked again with If-None-Match; a 304 serves the stored copy', async () => {
+    const p = await s.publishedProject(VALUES);
+    const counting = countingFetch(withoutBuildUrls());
+    const storage = memoryStorage();
+    const client = createClient({ url: s.url, key: p.apiKey, storage, fetch: counting.fetch });
+    const first = await client.getTranslations('de');
+    const firstFile = fileRequests(counting.calls);
+    expect(firstFile).toEqual([{ path: '/v1/cached/translations/de', status: 200, ifNoneMatch: null }]);
+    const stored = [...storage.items.values()].map((v) => JSON.parse(v)).find((e) => e.u === '/v1/cached/translations/de');
+    expect(stored.e).toMatch(/^"[^"]+"$/);
+
+    for (let i = 0; i < 3; i++) expect(await client.getTranslations('de')).toEqual(first);
+    const again = fileRequests(counting.calls).slice(1);
+    expect(again).toHaveLength(3);
+    for (const call of again) expect(call).toEqual({ path: '/v1/cached/translations/de', status: 304, ifNoneMatch: stored.e });
+  });
+
+  it('maxAge serves the held copy without a request, until a new build is seen', async () => {
+    const p = await s.publishedProject(VALUES);
+    const counting = countingFetch();
+    const client = createClient({ url: s.url, key: p.apiKey, storage: false, fetch: counting.fetch, maxAge: 60_000 });
+    await client.getTranslations('de');
+    const before = counting.calls.length;
+    await client.getTranslations('de');
+    await client.getManifest();
+    expect(counting.calls.length).toBe(before);
+  });
+
+  it('concurrent identical calls share one request', async () => {
+    const p = await s.publishedProject(VALUES);
+    for (const fetcher of [fetch, withoutBuildUrls()]) {
+      const counting = countingFetch(fetcher);
+      const client = createClient({ url: s.url, key: p.apiKey, storage: false, fetch: counting.fetch });
+      const results = await Promise.all([...Array(5)].map(() => client.getTranslations('de')).concat([client.getTranslations('de', 'home')]));
+      expect(new Set(results.slice(0, 5).map((r) => JSON.stringify(r))).size).toBe(1);
+      expect(results[5]).toEqual({ 'home.title': 'Willkommen', 'home.body': 'Schön, dass du da bist' });
+      expect(manifestRequests(counting.calls)).toHaveLength(1);
+      expect(fileRequests(counting.calls)).toHaveLength(2);
+    }
+  });
+});
+
+describe('new builds', () => {
+  it('a publish is seen on the next read: the event fires once and the new value is served', async () => {
+    const p = await s.publishedProject(VALUES);
+    for (const fetcher of [fetch, withoutBuildUrls()]) {
+      const client = createClient({ url: s.url, key: p.apiKey, storage: false, fetch: fetcher });
+      const events: BuildEvent[] = [];
+      client.onBuild((e) => events.push(e));
+      const before = (await client.getTranslations('de'))['home.title'];
+      await client.getManifest();
+      expect(events).toEqual([]);
+
+      await s.publish(p, { 'home.title': { de: `${before}!` } });
+      expect((await client.getTranslations('de'))['home.title']).toBe(`${before}!`);
+      await client.getManifest();
+      expect(events).toHaveLength(1);
+      expect(events[0]!.build).not.toBe(events[0]!.previous);
+      expect(events[0]!.manifest.project_id).toBe(p.projectId);
+    }
+  });
+
+  it('a language the new build left alone is revalidated at its new URL (304), not downloaded again', async () => {
+    const p = await s.publishedProject(VALUES);
+    const counting = countingFetch();
+    const client = createClient({ url: s.url, key: p.apiKey, storage: false, fetch: counting.fetch });
+    const en = await client.getTranslations('en');
+    await s.publish(p, { 'home.title': { de: 'Hallo' } });
+    expect(await client.getTranslations('en')).toEqual(en);
+    const [first, second] = fileRequests(counting.calls);
+    expect(second!.path).not.toBe(first!.path);
+    expect(second).toMatchObject({ status: 304, ifNoneMatch: expect.stringMatching(/^"/) });
+  });
+
+  it('polling sees a publish without being asked, and an unsubscribed listener hears nothing', async () => {
+    const p = await s.publishedProject(VALUES);
+    const client = createClient({ url: s.url, key: p.apiKey, storage: false, pollInterval: 50 });
+    try {
+      await client.getManifest();
+      const seen = new Promise<BuildEvent>((resolve) => client.onBuild(resolve));
+      const silent: BuildEvent[] = [];
+      client.onBuild((e) => silent.push(e))();
+      await s.publish(p, { 'menu.open': { de: 'Aufmachen' } });
+      const event = await seen;
+      expect(event.manifest.languages.map((l) => l.code)).toContain('de');
+      expect(silent).toEqual([]);
+      expect((await client.getTranslations('de'))['menu.open']).toBe('Aufmachen');
+    } finally {
+      client.close();
+    }
+  });
+
+  it('a fresh client remembers the build its storage last saw, and fires for a newer one', async () => {
+    const p = await s.publishedProject(VALUES);
+    const storage = memoryStorage();
+    await createClient({ url: s.url, key: p.apiKey, storage }).getTranslations('de');
+    await s.publish(p, { 'home.title': { de: 'Hallo' } });
+    const fresh = createClient({ url: s.url, key: p.apiKey, storage });
+    const events: BuildEvent[] = [];
+    fresh.onBuild((e) => events.push(e));
+    expect((await fresh.getTranslations('de'))['home.title']).toBe('Hallo');
+    await fresh.getManifest();
+    expect(events).toHaveLength(1);
+  });
+});
+
+describe('offline', () => {
+  it('serves the last good copy when the server is gone: from memory, and from localStorage-like storage in a fresh client', async () => {
+    const p = await s.publishedProject(VALUES);
+    const server = await s.listen();
+    const storage = memoryStorage();
+    const client = createClient({ url: server.url, key: p.apiKey, storage, retryDelay: 5 });
+    const online = await client.getTranslations('de');
+    const group = await client.getTranslations('de', 'menu');
+    await server.stop();
+
+    const counting = countingFetch();
+    const offline = createClient({ url: server.url, key: p.apiKey, storage, retryDelay: 5, fetch: counting.fetch });
+    expect(await client.getTranslations('de')).toEqual(online);
+    expect(await offline.getTranslations('de')).toEqual(online);
+    expect(await offline.getTranslations('de', 'menu')).toEqual(group);
+    expect((await offline.getManifest()).project_id).toBe(p.projectId);
+    // It did try the network (and found nobody), and did not wait through retries holding a copy.
+    expect(counting.calls.length).toBeGreaterThan(0);
+    expect(counting.calls.every((c) => c.status === 0)).toBe(true);
+
+    const empty = createClient({ url: server.url, key: p.apiKey, storage: false, retryDelay: 5 });
+    const error = await empty.getTranslations('de').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TmsError);
+    expect(error).toMatchObject({ status: 0, message: expect.stringMatching(/cannot reach the server/) });
+  });
+
+  it('keeps the last good files in a directory for Node; a fresh client offline reads them', async () => {
+    const p = await s.publishedProject(VALUES);
+    const server = await s.listen();
+    const dir = await mkdtemp(join(tmpdir(), 'tms-sdk-'));
+    dirs.push(dir);
+    const online = await createClient({ url: server.url, key: p.apiKey, storage: fileStorage(join(dir, 'cache')) }).getTranslations('en');
+    expect(online['home.title']).toBe('Welcome');
+    const files = await readdir(join(dir, 'cache'));
+    expect(files.some((f) => f.endsWith('.tmp'))).toBe(false);
+    expect(files.join(' ')).not.toContain(p.apiKey);
+    await server.stop();
+
+    const fresh = createClient({ url: server.url, key: p.apiKey, storage: fileStorage(join(dir, 'cache')), retryDelay: 5 });
+    expect(await fresh.getTranslations('en')).toEqual(online);
+  });
+
+  it('serves the stored copy at once on a 5xx, without retrying', async () => {
+    const p = await s.publishedProject(VALUES);
+    let failWith = 0;
+    const failing: typeof fetch = async (input, init) =>
+      failWith ? new Response(JSON.stringify({ detail: 'down' }), { status: failWith }) : fetch(input, init);
+    // With build URLs the failed manifest is the only request (the held build file is still
+    // current); without them the file's own path is tried once too.
+    for (const [fetcher, requests] of [[failing, 1], [withoutBuildUrls(failing), 2]] as const) {
+      failWith = 0;
+      const counting = countingFetch(fetcher);
+      const client = createClient({ url: s.url, key: p.apiKey, storage: false, fetch: counting.fetch, retryDelay: 2000 });
+      const online = await client.getTranslations('de');
+      for (const status of [500, 502, 503]) {
+        failWith = status;
+        const started = Date.now();
+        const before = counting.calls.length;
+        expect(await client.getTranslations('de')).toEqual(online);
+        expect(Date.now() - started).toBeLessThan(1000);
+        expect(counting.calls.length - before).toBe(requests);
+      }
+    }
+  });
+
+});
+
+describe('a server that never answers', () => {
+  it('counts as offline after the timeout: the stored copy, or status 0 when there is none', async () => {
+    const p = await s.publishedProject(VALUES);
+    // Accepts connections and says nothing, like a black-holed network.
+    const sockets = new Set<Socket>();
+    const silent = createNetServer((socket) => void sockets.add(socket));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    try {
+      let target = s.url;
+      const routed: typeof fetch = (input, init) => fetch(String(input).replace('http://tms.test', target), init);
+      const storage = memoryStorage();
+      const online = await createClient({ url: 'http://tms.test', key: p.apiKey, storage, fetch: routed }).getTranslations('de');
+      target = silentUrl;
+      const started = Date.now();
+      const client = createClient({ url: 'http://tms.test', key: p.apiKey, storage, fetch: routed, timeout: 300 });
+      expect(await client.getTranslations('de')).toEqual(online);
+      expect(Date.now() - started).toBeLessThan(2_000);
+
+      const empty = createClient({ url: 'http://tms.test', key: p.apiKey, storage: false, fetch: routed, timeout: 100, retryDelay: 5 });
+      await expect(empty.getTranslations('de')).rejects.toMatchObject({ status: 0, message: expect.stringContaining('no answer within 100 ms') });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((r) => silent.close(r));
+    }
+  });
+});
+
+describe('errors', () => {
+  it('503 before the first build: retried with backoff, then a clear error', async () => {
+    const p = await s.newProject();
+    const counting = countingFetch();
+    const client = createClient({ url: s.url, key: p.apiKey, storage: false, fetch: counting.fetch, retryDelay: 20 });
+    const started = Date.now();
+    const error = await client.getTranslations('de').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TmsError);
+    expect((error as TmsError).status).toBe(503);
+    expect((error as TmsError).message).toMatch(/503 .*rebuild/i);
+    expect(counting.calls.map((c) => c.status)).toEqual([503, 503, 503]);
+    // Backoff: about 20 ms, then about 40 ms.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(15 + 30);
+  });
+
+  it('401, 404 are final: one request, no retry, and no stale copy hides them', async () => {
+    const p = await s.publishedProject(VALUES);
+    const bad = countingFetch();
+    const refused = createClient({ url: s.url, key: 'key_live_not-a-real-key-0000000000000000', storage: false, fetch: bad.fetch, retryDelay: 5 });
+    await expect(refused.getTranslations('de')).rejects.toMatchObject({ status: 401 });
+    expect(bad.calls).toHaveLength(1);
+
+    const counting = countingFetch();
+    const client = createClient({ url: s.url, key: p.apiKey, storage: memoryStorage(), fetch: counting.fetch, retryDelay: 5 });
+    await expect(client.getTranslations('fr')).rejects.toMatchObject({ status: 404 });
+    expect(fileRequests(counting.calls)).toHaveLength(1);
+
+    // A key revoked: the copies it read are not served any more.
+    const created = await s.admin('POST', `/projects/${p.projectId}/api-keys`, {});
+    expect(created.status).toBe(201);
+    const second = (await created.json()) as { id: string; key: string };
+    const revoked = createClient({ url: s.url, key: second.key, storage: memoryStorage() });
+    expect((await revoked.getTranslations('de'))['home.title']).toBe('Willkommen');
+    expect((await s.admin('DELETE', `/api-keys/${second.id}`)).status).toBe(204);
+    await expect(revoked.getTranslations('de')).rejects.toMatchObject({ status: 401 });
+
+    // A language removed and published: its stored copy is not served any more.
+    expect((await client.getTranslations('en'))['home.title']).toBe('Welcome');
+    expect((await s.call(p.apiKey, 'DELETE', '/v1/languages/en')).status).toBe(200);
+    await s.publish(p, {});
+    await expect(client.getTranslations('en')).rejects.toMatchObject({ status: 404 });
+  });
+});

@@ -1,0 +1,114 @@
+// The i18next backend in a real i18next, reading what was written and published through the real
+// tms API over HTTP: the default namespace is the whole language, other namespaces are groups,
+// plurals imported from an i18next file come back as i18next plurals, and a new build reloads.
+import i18next from 'i18next';
+import { describe, expect, it } from 'vitest';
+import { createClient } from '../../sdk/src/index.ts';
+import { TmsBackend } from '../../sdk/src/i18next.ts';
+import { toI18next } from '../../sdk/src/i18next-plural.ts';
+import { useSdkServer } from './sdk-server.ts';
+
+const s = useSdkServer();
+
+const VALUES = {
+  'home.title': { de: 'Willkommen', en: 'Welcome' },
+  'home.greeting': { de: 'Hallo {{name}}', en: 'Hello {{name}}' },
+  'menu.open': { de: 'Öffnen', en: 'Open' },
+};
+
+describe('TmsBackend in i18next', () => {
+  it('three lines: t() shows published values; changeLanguage loads the other language', async () => {
+    const p = await s.publishedProject(VALUES);
+    const i18n = i18next.createInstance();
+    await i18n.use(TmsBackend).init({ backend: { url: s.url, key: p.apiKey, storage: false }, lng: 'de', fallbackLng: 'en' });
+    expect(i18n.t('home.title')).toBe('Willkommen');
+    expect(i18n.t('home.greeting', { name: 'Ada' })).toBe('Hallo Ada');
+    await i18n.changeLanguage('en');
+    expect(i18n.t('menu.open')).toBe('Open');
+    expect(i18n.hasResourceBundle('en', 'translation')).toBe(true);
+  });
+
+  it('other namespaces are groups, keys without the group prefix', async () => {
+    const p = await s.publishedProject(VALUES);
+    const i18n = i18next.createInstance();
+    await i18n.use(TmsBackend).init({ backend: { url: s.url, key: p.apiKey, storage: false }, lng: 'de', fallbackLng: 'de', ns: ['home', 'menu'], defaultNS: 'home' });
+    expect(i18n.t('title')).toBe('Willkommen');
+    expect(i18n.t('menu:open')).toBe('Öffnen');
+    expect(i18n.getResourceBundle('de', 'menu')).toEqual({ open: 'Öffnen' });
+  });
+
+  it('plurals imported from an i18next file read back as i18next plurals', async () => {
+    const p = await s.publishedProject(VALUES);
+    const file = { home: { notes_one: '{{count}} Notiz', notes_other: '{{count}} Notizen', zero_zero: 'Keine', zero_other: '{{count}} Stück' } };
+    const res = await s.call(p.apiKey, 'POST', '/v1/import/de?format=i18next&status=approved', JSON.stringify(file));
+    expect(res.status).toBe(200);
+    await s.publish(p, {});
+    const i18n = i18next.createInstance();
+    await i18n.use(TmsBackend).init({ backend: { url: s.url, key: p.apiKey, storage: false }, lng: 'de', fallbackLng: 'de' });
+    expect(i18n.t('home.notes', { count: 1 })).toBe('1 Notiz');
+    expect(i18n.t('home.notes', { count: 3 })).toBe('3 Notizen');
+    expect(i18n.t('home.zero', { count: 0 })).toBe('Keine');
+    expect(i18n.t('home.zero', { count: 2 })).toBe('2 Stück');
+  });
+
+  it('a newer build reloads what i18next has loaded', async () => {
+    const p = await s.publishedProject(VALUES);
+    const client = createClient({ url: s.url, key: p.apiKey, storage: false });
+    const i18n = i18next.createInstance();
+    await i18n.use(TmsBackend).init({ backend: { client }, lng: 'de', fallbackLng: 'de' });
+    expect(i18n.t('home.title')).toBe('Willkommen');
+    await s.publish(p, { 'home.title': { de: 'Herzlich willkommen' } });
+    // i18next also emits an empty 'loaded' as the reload starts: wait for the one naming de.
+    const loaded = new Promise<void>((resolve) => i18n.on('loaded', (what: Record<string, unknown>) => what.de && resolve()));
+    await client.getManifest();
+    await loaded;
+    expect(i18n.t('home.title')).toBe('Herzlich willkommen');
+  });
+
+  it('an unknown language is an error for i18next, and the keys fall back', async () => {
+    const p = await s.publishedProject(VALUES);
+    const i18n = i18next.createInstance();
+    await i18n.use(TmsBackend).init({ backend: { url: s.url, key: p.apiKey, storage: false }, lng: 'fr', fallbackLng: 'en' });
+    expect(i18n.t('home.title')).toBe('Welcome');
+  });
+
+  it('without url and key it says what is missing', () => {
+    expect(() => new TmsBackend(undefined, {})).toThrow(/backend\.url and backend\.key/);
+  });
+});
+
+describe('ICU plurals to i18next keys', () => {
+  it('expands canonical plurals and leaves what i18next cannot say as ICU text', () => {
+    const values = {
+      'a.files': '{count, plural, one {# file} other {# files}}',
+      'a.place': '{n, selectordinal, one {#st} two {#nd} few {#rd} other {#th}}',
+      'a.quoted': "{count, plural, one {it's '{'one'}'} other {{who} has # '#'}}",
+      'a.exact': '{count, plural, =1 {one} other {#}}',
+      'a.nested': '{count, plural, other {{g, select, m {he} other {they}}}}',
+      'a.plain': 'Hello {{name}}',
+      'a.taken': '{count, plural, one {#} other {#}}',
+      'a.taken_one': 'already here',
+    };
+    expect(toI18next(values, 'en', 'a.')).toEqual({
+      files_one: '{{count}} file',
+      files_other: '{{count}} files',
+      place_ordinal_one: '{{count}}st',
+      place_ordinal_two: '{{count}}nd',
+      place_ordinal_few: '{{count}}rd',
+      place_ordinal_other: '{{count}}th',
+      quoted_one: "it's {one}",
+      quoted_other: '{{who}} has {{count}} #',
+      exact: values['a.exact'],
+      nested: values['a.nested'],
+      plain: 'Hello {{name}}',
+      taken: values['a.taken'],
+      taken_one: 'already here',
+    });
+  });
+
+  it('=0 is _zero where the language has no zero category; in Arabic zero is the category', () => {
+    expect(toI18next({ k: '{count, plural, =0 {none} other {#}}' }, 'de')).toEqual({ k_zero: 'none', k_other: '{{count}}' });
+    expect(toI18next({ k: '{count, plural, =0 {none} other {#}}' }, 'ar')).toEqual({ k: '{count, plural, =0 {none} other {#}}' });
+    expect(toI18next({ k: '{count, plural, zero {none} other {#}}' }, 'ar')).toEqual({ k_zero: 'none', k_other: '{{count}}' });
+  });
+});
