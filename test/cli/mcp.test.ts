@@ -101,3 +101,29 @@ describe('tms mcp', () => {
     expect(textOf(refused)).toMatch(/401/);
   });
 });
+
+describe('tms mcp with a delivery key', () => {
+  it('offers only the cached reads, and they read the published build', async () => {
+    const p = await t.newProject('team');
+    expect((await t.call(p.apiKey, 'POST', '/v1/languages', { code: 'de' })).status).toBe(201);
+    const created = await t.admin('POST', `/projects/${p.projectId}/api-keys`, { kind: 'delivery', name: 'agent' });
+    expect(created.status).toBe(201);
+    const reader = await connect((await created.json()).key);
+    const { tools } = await reader.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['get_cached_translations', 'get_manifest']);
+
+    // Nothing published yet: the API's 503, as a tool error.
+    const early = await reader.callTool({ name: 'get_manifest', arguments: {} });
+    expect(early.isError).toBe(true);
+
+    const key = await (await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'home.title' })).json();
+    expect((await t.call(p.apiKey, 'PUT', `/v1/keys/${key.id}/translations/de`, { value: 'Willkommen', status: 'approved' })).status).toBe(200);
+    expect((await t.call(p.apiKey, 'POST', '/v1/cache/rebuild')).status).toBe(202);
+    for (let i = 0; i < 100; i++) {
+      if ((await (await t.call(p.apiKey, 'GET', '/v1/cache/status')).json()).ready) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(jsonOf(await reader.callTool({ name: 'get_cached_translations', arguments: { language: 'de' } })).translations).toEqual({ 'home.title': 'Willkommen' });
+    expect(jsonOf(await reader.callTool({ name: 'get_manifest', arguments: {} })).languages.map((l: { code: string }) => l.code)).toEqual(['de']);
+  }, 60_000);
+});
