@@ -73,7 +73,7 @@ export async function createRuntime(
     // Webhooks: the outbox and its deliveries live in the database; this process's worker sends them.
     const webhooks = config.WEBHOOKS_QUEUE_URL ? undefined : createPostgresWebhookWorker({ deps, pollMs: config.WEBHOOKS_POLL_MS });
     if (webhooks) {
-      deps.events.subscribe(() => webhooks.wake());
+      deps.events.subscribe(() => webhooks.nudge());
       closers.push(() => webhooks.drain());
     }
     return {

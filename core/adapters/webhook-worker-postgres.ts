@@ -1,8 +1,8 @@
 // The webhook worker for every mode but AWS (where SQS carries the attempts: webhook-queue-sqs.ts).
 // Every process runs one loop: it turns the outbox into deliveries (dispatch-outbox.ts), claims due
 // deliveries with FOR UPDATE SKIP LOCKED and a lease, so replicas share the table without sending a
-// delivery twice at once, and runs up to `concurrency` attempts side by side. The loop is woken by
-// the event bus after a write commits, and otherwise sleeps until the next due retry (at most
+// delivery twice at once, and runs up to `concurrency` attempts side by side. The loop is nudged by
+// the event bus after writes commit (one look per NUDGE_MS at most), and otherwise sleeps until the next due retry (at most
 // pollMs). Attempts never run in a request: a slow or dead endpoint costs an API call nothing.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -11,13 +11,21 @@ import { dispatchOutbox, type DispatchDeps } from '../webhooks/dispatch-outbox.t
 import { attemptDelivery, claimDueDeliveries, leaseMsFor, type AttemptDeps } from '../webhooks/attempt-delivery.ts';
 
 export type PostgresWebhookWorker = {
-  /** Look for work now (after a write committed events). */
+  /** Look for work now. */
   wake(): void;
+  /**
+   * Look for work soon: after a write committed events. At most one look per NUDGE_MS however many
+   * writes commit, so a burst of writes costs the database a few polls, not three queries each.
+   */
+  nudge(): void;
   /** Attempts running in this process now. */
   sending(): number;
   /** Takes no new work and resolves once the running attempts finished (shutdown). */
   drain(): Promise<void>;
 };
+
+/** The longest a committed event waits before the worker looks at the outbox. */
+export const NUDGE_MS = 200;
 
 export function createPostgresWebhookWorker(options: {
   deps: DispatchDeps & AttemptDeps & { log: Logger };
@@ -91,12 +99,24 @@ export function createPostgresWebhookWorker(options: {
     }
   }
 
+  let nudged: NodeJS.Timeout | undefined;
+  const nudge = () => {
+    if (nudged || stopped) return;
+    nudged = setTimeout(() => {
+      nudged = undefined;
+      wake();
+    }, NUDGE_MS);
+    nudged.unref?.();
+  };
+
   const looping = loop();
   return {
     wake,
+    nudge,
     sending: () => running.size,
     async drain() {
       stopped = true;
+      clearTimeout(nudged);
       wake();
       await looping;
       await Promise.all(running);
