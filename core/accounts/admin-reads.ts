@@ -36,7 +36,7 @@ function after(sql: Sql, page: PageQuery) {
 }
 
 const accountColumns = (sql: Sql) => sql`id, name, plan, daily_call_limit, translation_unit_allowance, ${ms(sql, 'created_at')} as created_at`;
-const projectColumns = (sql: Sql) => sql`id, account_id, name, auto_rebuild, fallbacks, source_language, ${ms(sql, 'created_at')} as created_at`;
+const projectColumns = (sql: Sql) => sql`id, account_id, name, auto_rebuild, fallbacks, source_language, quality_blocking, ${ms(sql, 'created_at')} as created_at`;
 
 export async function listAccounts(deps: Deps_, page: PageQuery) {
   const { sql } = deps;

@@ -24,8 +24,8 @@ export const createProject = useCase(CreateProjectCommand, async (deps: Pick<Dep
         );
       }
     }
-    const [project] = await tx.sql<{ id: string; name: string; auto_rebuild: boolean; fallbacks: Record<string, string[]>; source_language: string }[]>`
-      insert into projects (account_id, name) values (${accountId}, ${input.name}) returning id, name, auto_rebuild, fallbacks, source_language`;
+    const [project] = await tx.sql<{ id: string; name: string; auto_rebuild: boolean; fallbacks: Record<string, string[]>; source_language: string; quality_blocking: string[] }[]>`
+      insert into projects (account_id, name) values (${accountId}, ${input.name}) returning id, name, auto_rebuild, fallbacks, source_language, quality_blocking`;
     tx.record({ type: 'project.created', projectId: project!.id, accountId, actor: input.actor, entity: { type: 'project', id: project!.id }, after: project });
     const apiKey = await insertApiKey(tx, project!.id, input.actor);
     return {
@@ -35,6 +35,7 @@ export const createProject = useCase(CreateProjectCommand, async (deps: Pick<Dep
       auto_rebuild: project!.auto_rebuild,
       fallbacks: project!.fallbacks,
       source_language: project!.source_language,
+      quality_blocking: project!.quality_blocking,
       api_key: { id: apiKey.id, key: apiKey.key },
     };
   }),

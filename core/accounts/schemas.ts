@@ -4,6 +4,7 @@ import { storableText, Uuid } from '../validation.ts';
 import { Actor } from '../actor.ts';
 import { Fallbacks } from '../projects/fallbacks.ts';
 import { LanguageCode } from '../languages/language-code.ts';
+import { QUALITY_CHECKS } from '../quality/check-translation.ts';
 
 export const PlanName = v.picklist(PLANS, `plan must be one of ${PLANS.join(', ')}`);
 
@@ -37,17 +38,26 @@ export type Account = v.InferOutput<typeof Account>;
 export const CreateProjectInput = v.strictObject({ name: storableText('name', 200, 1) });
 export type CreateProjectInput = v.InferOutput<typeof CreateProjectInput>;
 
+/** The checks of core/quality/check-translation.ts, each at most once, in any order. */
+export const QualityBlocking = v.pipe(
+  v.array(v.picklist(QUALITY_CHECKS, `quality_blocking lists checks among ${QUALITY_CHECKS.join(', ')}`), 'quality_blocking must be a list of check names'),
+  v.maxLength(QUALITY_CHECKS.length, `quality_blocking lists at most ${QUALITY_CHECKS.length} checks`),
+  v.transform((checks) => [...new Set(checks)].sort()),
+);
+
 const UpdateProjectFields = {
   auto_rebuild: v.optional(v.boolean('auto_rebuild must be a boolean')),
   /** Replaces the whole setting; {} removes every chain (core/projects/fallbacks.ts). */
   fallbacks: v.optional(Fallbacks),
   /** The language translation memory and machine translation translate from (a registered one). */
   source_language: v.optional(LanguageCode),
+  /** Quality checks whose warnings make an approval a 422 (docs/quality.md); [] lets every check only warn. */
+  quality_blocking: v.optional(QualityBlocking),
 };
-const someProjectChange = <T extends { auto_rebuild?: unknown; fallbacks?: unknown; source_language?: unknown }>() =>
+const someProjectChange = <T extends { auto_rebuild?: unknown; fallbacks?: unknown; source_language?: unknown; quality_blocking?: unknown }>() =>
   v.check<T, string>(
-    (b) => b.auto_rebuild !== undefined || b.fallbacks !== undefined || b.source_language !== undefined,
-    'give auto_rebuild, fallbacks and/or source_language',
+    (b) => b.auto_rebuild !== undefined || b.fallbacks !== undefined || b.source_language !== undefined || b.quality_blocking !== undefined,
+    'give auto_rebuild, fallbacks, source_language and/or quality_blocking',
   );
 export const UpdateProjectInput = v.pipe(v.strictObject(UpdateProjectFields), someProjectChange());
 export type UpdateProjectInput = v.InferOutput<typeof UpdateProjectInput>;
@@ -60,6 +70,7 @@ export const CreatedProject = v.object({
   auto_rebuild: v.boolean(),
   fallbacks: v.record(v.string(), v.array(v.string())),
   source_language: v.string(),
+  quality_blocking: v.array(v.string()),
   api_key: v.object({ id: Uuid, key: v.string() }),
 });
 export type CreatedProject = v.InferOutput<typeof CreatedProject>;
@@ -73,6 +84,8 @@ export const Project = v.object({
   fallbacks: v.record(v.string(), v.array(v.string())),
   /** What translation memory and machine translation translate from (default en). */
   source_language: v.string(),
+  /** Quality checks that block approval (docs/quality.md); [] by default. */
+  quality_blocking: v.array(v.string()),
 });
 export type Project = v.InferOutput<typeof Project>;
 

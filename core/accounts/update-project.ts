@@ -7,8 +7,8 @@ import { UpdateProjectCommand, type Project } from './schemas.ts';
 
 export const updateProject = useCase(UpdateProjectCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<Project> =>
   transaction(deps, async (tx) => {
-    const [before] = await tx.sql<{ auto_rebuild: boolean; fallbacks: Fallbacks; source_language: string }[]>`
-      select auto_rebuild, fallbacks, source_language from projects where id = ${input.projectId} for update`;
+    const [before] = await tx.sql<{ auto_rebuild: boolean; fallbacks: Fallbacks; source_language: string; quality_blocking: string[] }[]>`
+      select auto_rebuild, fallbacks, source_language, quality_blocking from projects where id = ${input.projectId} for update`;
     if (!before) throw notFound('Project not found');
     if (input.fallbacks !== undefined) {
       // Checked against the languages as they are in this transaction: a language removed
@@ -26,10 +26,11 @@ export const updateProject = useCase(UpdateProjectCommand, async (deps: Pick<Dep
       update projects set
         auto_rebuild = coalesce(${input.auto_rebuild ?? null}::boolean, auto_rebuild),
         fallbacks = coalesce(${fallbacks}::text::jsonb, fallbacks),
-        source_language = coalesce(${input.source_language ?? null}::text, source_language)
+        source_language = coalesce(${input.source_language ?? null}::text, source_language),
+        quality_blocking = coalesce(${input.quality_blocking ?? null}::text[], quality_blocking)
       where id = ${input.projectId}
-      returning id, account_id, name, auto_rebuild, fallbacks, source_language`;
-    const changed = (name: 'auto_rebuild' | 'fallbacks' | 'source_language') => input[name] !== undefined;
+      returning id, account_id, name, auto_rebuild, fallbacks, source_language, quality_blocking`;
+    const changed = (name: 'auto_rebuild' | 'fallbacks' | 'source_language' | 'quality_blocking') => input[name] !== undefined;
     tx.record({
       type: 'project.updated',
       projectId: input.projectId,
@@ -39,11 +40,13 @@ export const updateProject = useCase(UpdateProjectCommand, async (deps: Pick<Dep
         ...(changed('auto_rebuild') ? { auto_rebuild: before.auto_rebuild } : {}),
         ...(changed('fallbacks') ? { fallbacks: before.fallbacks } : {}),
         ...(changed('source_language') ? { source_language: before.source_language } : {}),
+        ...(changed('quality_blocking') ? { quality_blocking: before.quality_blocking } : {}),
       },
       after: {
         ...(changed('auto_rebuild') ? { auto_rebuild: row!.auto_rebuild } : {}),
         ...(changed('fallbacks') ? { fallbacks: row!.fallbacks } : {}),
         ...(changed('source_language') ? { source_language: row!.source_language } : {}),
+        ...(changed('quality_blocking') ? { quality_blocking: row!.quality_blocking } : {}),
       },
     });
     return row!;

@@ -15,6 +15,8 @@ import { chargeUnits } from '../units/translation-units.ts';
 import { FORMATS, FormatError } from '../formats/index.ts';
 import type { Entry } from '../formats/types.ts';
 import type { TranslationStatus } from '../translations/schemas.ts';
+import type { TransactionSql } from '../db/client.ts';
+import { assertApprovable, blockedValues, qualitySettings, sourceValues, warningsOf } from '../quality/approval-gate.ts';
 import { ImportCommand, type ImportResult } from './schemas.ts';
 
 const Value = storableText('value', 10_000);
@@ -59,6 +61,29 @@ function groupOf(entry: Entry, fallback: string): string {
   const dot = entry.key.indexOf('.');
   const prefix = dot > 0 ? entry.key.slice(0, dot) : '';
   return prefix && isGroupName(prefix) ? prefix : fallback;
+}
+
+/** Most values an import's answer lists with their quality warnings; `count` has them all. */
+const QUALITY_LISTED = 100;
+
+/**
+ * The quality checks of the values an import writes, against the keys' source values as stored (a
+ * file of the source language is judged alone). As approved, a value a blocking check refuses
+ * refuses the whole file (422, nothing written): docs/quality.md.
+ */
+async function judgeImport(
+  sql: TransactionSql,
+  input: { projectId: string; language: string; status: TranslationStatus; writes: Entry[]; byKey: Map<string, Stored> },
+): Promise<ImportResult['quality_warnings']> {
+  const settings = await qualitySettings(sql, input.projectId);
+  if (!settings || input.writes.length === 0) return { count: 0, values: [] };
+  const judged = input.writes.map((e) => ({ key: e.key, key_id: input.byKey.get(e.key)?.key_id ?? '', language: input.language, value: e.value }));
+  const sources = await sourceValues(sql, input.projectId, settings.sourceLanguage, judged.flatMap((j) => (j.key_id ? [j.key_id] : [])));
+  if (input.status === 'approved') {
+    assertApprovable(blockedValues(judged, sources, settings), (b) => ['file', b.key ?? b.key_id]);
+  }
+  const found = judged.flatMap((j) => warningsOf(j, sources.get(j.key_id), settings.sourceLanguage).map((w) => ({ key: j.key, ...w })));
+  return { count: found.length, values: found.slice(0, QUALITY_LISTED) };
 }
 
 export const importFile = useCase(
@@ -119,6 +144,7 @@ export const importFile = useCase(
           describe.push({ id: row.key_id, description: entry.description });
         }
       }
+      const quality = await judgeImport(sql, { projectId, language, status, writes, byKey });
       if (input.conflict === 'fail' && wouldChange.length > 0) {
         const more = wouldChange.length > LISTED ? ` and ${wouldChange.length - LISTED} more` : '';
         throw conflict(`Import refused (conflict=fail): existing values would change for ${wouldChange.slice(0, LISTED).join(', ')}${more}`);
@@ -143,6 +169,7 @@ export const importFile = useCase(
         values_unchanged: unchanged,
         translation_units: units,
         warnings: parsed.warnings,
+        quality_warnings: quality,
       };
       if (input.dryRun) return answer;
 

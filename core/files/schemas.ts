@@ -5,6 +5,7 @@ import { LanguageCode } from '../languages/language-code.ts';
 import { StatusFilter, TranslationStatus } from '../translations/schemas.ts';
 import { DEFAULT_GROUP } from '../keys/schemas.ts';
 import { FORMATS } from '../formats/index.ts';
+import { QUALITY_CHECKS } from '../quality/check-translation.ts';
 import type { FormatId } from '../formats/types.ts';
 
 const FORMAT_IDS = Object.keys(FORMATS) as [FormatId, ...FormatId[]];
@@ -66,5 +67,10 @@ export const ImportResult = v.object({
   values_unchanged: v.number(),
   translation_units: v.number(),
   warnings: v.array(v.string()),
+  /** The quality checks' warnings of the values written (docs/quality.md): how many, and the first 100. */
+  quality_warnings: v.object({
+    count: v.number(),
+    values: v.array(v.object({ key: v.string(), check: v.picklist(QUALITY_CHECKS), message: v.string() })),
+  }),
 });
 export type ImportResult = v.InferOutput<typeof ImportResult>;

@@ -7,6 +7,8 @@ import { preconditionFailed, validationError, type VersionConflict } from '../er
 import { LanguageCode } from '../languages/language-code.ts';
 import { languageNotRegistered } from '../languages/remove-language.ts';
 import { TranslationStatus } from '../translations/schemas.ts';
+import type { TransactionSql } from '../db/client.ts';
+import { assertApprovable, blockedValues, qualitySettings, sourceValues } from '../quality/approval-gate.ts';
 import { BULK_MAX_KEYS, exactlyOneSelection, KeySelectionFields, selectKeys } from './key-selection.ts';
 
 const Version = v.pipe(v.number('version must be a number'), v.integer('version must be an integer'), v.minValue(1));
@@ -52,6 +54,23 @@ export type BulkStatusResult = v.InferOutput<typeof BulkStatusResult>;
 type Current = { key_id: string; language: string; value: string; status: TranslationStatus; version: string };
 
 /**
+ * The project's blocking quality checks over the values about to be approved (docs/quality.md): any
+ * refused value refuses the whole action, before anything is written. Each refusal points at the
+ * key's place in key_ids, or at the filter that selected it.
+ */
+async function assertTargetsApprovable(sql: TransactionSql, projectId: string, targets: Current[], keys: { id: string; key: string }[], keyIds: string[] | undefined) {
+  const settings = await qualitySettings(sql, projectId);
+  if (!settings || settings.blocking.length === 0) return;
+  const names = new Map(keys.map((k) => [k.id, k.key]));
+  const sources = await sourceValues(sql, projectId, settings.sourceLanguage, targets.map((t) => t.key_id));
+  const index = new Map((keyIds ?? []).map((id, i) => [id.toLowerCase(), i]));
+  assertApprovable(
+    blockedValues(targets.map((t) => ({ key_id: t.key_id, key: names.get(t.key_id), language: t.language, value: t.value })), sources, settings),
+    (b) => (index.has(b.key_id) ? ['body', 'key_ids', index.get(b.key_id)!] : ['body', 'filter']),
+  );
+}
+
+/**
  * Sets the status of the selected keys' values in some languages: one transaction, one
  * translation.written event per value changed (as a single PUT records), all or nothing. The values
  * are locked before the expected versions are compared, so nothing can slip in between.
@@ -93,6 +112,7 @@ export const bulkSetStatus = useCase(BulkStatusCommand, async (deps: Pick<Deps, 
 
     const targets = current.filter((c) => c.status !== status && !(input.skipApproved && c.status === 'approved'));
     if (targets.length === 0) return { project_id: projectId, status, changed: 0, values: [] };
+    if (status === 'approved') await assertTargetsApprovable(tx.sql, projectId, targets, keys, input.key_ids);
     const written = await tx.sql<{ key_id: string; language: string; version: string }[]>`
       update translations t set status = ${status}, updated_at = now()
       from unnest(${targets.map((c) => c.key_id)}::uuid[], ${targets.map((c) => c.language)}::text[]) as target(key_id, language)

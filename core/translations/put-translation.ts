@@ -1,10 +1,13 @@
+import type * as v from 'valibot';
 import type { Deps } from '../deps.ts';
 import { actorId } from '../actor.ts';
 import { assertOutsideTransaction, published } from '../db/transaction.ts';
 import { useCase } from '../use-case.ts';
 import { keyNotFound } from '../keys/update-key.ts';
 import { languageNotRegistered } from '../languages/remove-language.ts';
-import { PutTranslationCommand, type TranslationStatus, type TranslationValue } from './schemas.ts';
+import { PutTranslationCommand, type TranslationStatus, type WrittenTranslation } from './schemas.ts';
+import { assertApprovable, blockedValues, warningsOf } from '../quality/approval-gate.ts';
+import type { QualityCheck } from '../quality/check-translation.ts';
 import { ifMatchFailed, versionGuard } from './if-match.ts';
 
 type Row = {
@@ -17,6 +20,9 @@ type Row = {
   before: { value: string; status: TranslationStatus } | null;
   version: string | null;
   previous_version: string | null;
+  source_language: string | null;
+  quality_blocking: QualityCheck[] | null;
+  source_value: string | null;
 };
 
 /**
@@ -24,66 +30,25 @@ type Row = {
  * language registered), the upsert and its domain event run together, so concurrent writers of
  * one key and language serialize on the row, the last committed write wins whole, and the event
  * commits with it. One statement is one round trip: this is the API's hottest write.
+ *
+ * Quality: the same statement reads the key's source value, for the warnings of the answer. An
+ * approval in a project with blocking checks (docs/quality.md) writes nothing the first time: the
+ * statement answers the source and the checks, the gate judges the value, and only a value it lets
+ * through is written by a second statement. Projects without blocking checks keep one round trip.
  */
 export const putTranslation = useCase(
   PutTranslationCommand,
-  async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<TranslationValue> => {
+  async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<WrittenTranslation> => {
     assertOutsideTransaction(deps);
     const { projectId, keyId, language, actor } = input;
-    const { sql } = deps;
-    let row: Row | undefined;
-    try {
-      [row] = await deps.sql<Row[]>`
-        with live_key as (
-          select id, project_id from translation_keys
-          where id = ${keyId} and project_id = ${projectId} and deleted_at is null
-        ), registered as (
-          select code from project_languages where project_id = ${projectId} and code = ${language}
-        ), previous as (
-          select jsonb_build_object('value', value, 'status', status) as before, version
-          from translations where key_id = ${keyId} and language = ${language} and project_id = ${projectId}
-        ), written as (${
-          input.ifMatch === undefined
-            ? sql`
-          insert into translations (key_id, project_id, language, value, status)
-          select live_key.id, live_key.project_id, registered.code, ${input.value}::text, ${input.status}::text
-          from live_key, registered
-          on conflict (key_id, language) do update
-            set value = excluded.value, status = excluded.status, updated_at = now()
-          returning project_id, value, status, version`
-            : // With If-Match only an update: it re-checks the version on the row it locked (a write
-              // committed meanwhile moved it), and a value deleted meanwhile is not created again.
-              sql`
-          update translations t set value = ${input.value}::text, status = ${input.status}::text, updated_at = now()
-          from live_key, registered
-          where t.key_id = live_key.id and t.language = registered.code and t.project_id = ${projectId}
-            and ${versionGuard(sql, input.ifMatch, sql`t.version`)}
-          returning t.project_id, t.value, t.status, t.version`
-        }
-        ), event as (
-          insert into domain_events (type, project_id, actor_type, actor_id, entity_type, entity_id, before, after)
-          select 'translation.written', written.project_id, ${actor.type}, ${actorId(actor)}, 'translation',
-                 ${`${keyId}/${language}`}, (select before from previous),
-                 jsonb_build_object('value', written.value, 'status', written.status)
-          from written
-          returning id
-        )
-        select exists (select 1 from live_key) as key_found,
-               exists (select 1 from registered) as language_found,
-               written.project_id, written.value, written.status,
-               (select id from event) as event_id, (select before from previous) as before,
-               written.version::text as version, (select version from previous)::text as previous_version
-        from (select 1) as one left join written on true`;
-    } catch (error) {
-      // The guard read a snapshot: a language removed (or a project deleted) between that snapshot
-      // and the foreign-key check surfaces as 23503. For the caller that is simply "not there".
-      const e = error as { code?: unknown; constraint_name?: unknown } | null;
-      if (e?.code === '23503') {
-        throw String(e.constraint_name ?? '').includes('language') ? languageNotRegistered(language) : keyNotFound();
-      }
-      throw error;
+    let row = await write(deps, input, false);
+    if (row.value === null && row.key_found && row.language_found && input.status === 'approved' && row.quality_blocking?.length) {
+      const sources = new Map(row.source_value === null ? [] : [[keyId, row.source_value]]);
+      const settings = { sourceLanguage: row.source_language!, blocking: row.quality_blocking };
+      assertApprovable(blockedValues([{ key_id: keyId, language, value: input.value }], sources, settings), () => ['body', 'value']);
+      row = await write(deps, input, true);
     }
-    if (!row?.key_found) throw keyNotFound();
+    if (!row.key_found) throw keyNotFound();
     if (!row.language_found) throw languageNotRegistered(language);
     if (row.value === null && input.ifMatch !== undefined) {
       throw ifMatchFailed(keyId, language, input.ifMatch, row.previous_version === null ? null : Number(row.previous_version));
@@ -103,6 +68,76 @@ export const putTranslation = useCase(
         after,
       },
     ]);
-    return { key_id: keyId, language, value: row.value, status: row.status, project_id: row.project_id, version: Number(row.version) };
+    const warnings = row.source_language === null ? [] : warningsOf({ key_id: keyId, language, value: row.value }, row.source_value, row.source_language);
+    return { key_id: keyId, language, value: row.value, status: row.status, project_id: row.project_id, version: Number(row.version), warnings };
   },
 );
+
+/** The statement; `gated`: the quality gate has let this approval through (or it is not one). */
+async function write(deps: Pick<Deps, 'sql'>, input: v.InferOutput<typeof PutTranslationCommand>, gated: boolean): Promise<Row> {
+  const { projectId, keyId, language, actor } = input;
+  const { sql } = deps;
+  // Writes unless this is an approval the project's blocking checks have not judged yet.
+  const open = input.status !== 'approved' || gated ? sql`true` : sql`(select cardinality(quality_blocking) = 0 from quality)`;
+  let row: Row | undefined;
+  try {
+    [row] = await deps.sql<Row[]>`
+      with quality as (
+        -- The key's source value as it was before this statement: the warnings' reference.
+        select p.source_language, p.quality_blocking,
+               (select s.value from translations s where s.key_id = ${keyId} and s.project_id = ${projectId} and s.language = p.source_language) as source_value
+        from projects p where p.id = ${projectId}
+      ), live_key as (
+        select id, project_id from translation_keys
+        where id = ${keyId} and project_id = ${projectId} and deleted_at is null
+      ), registered as (
+        select code from project_languages where project_id = ${projectId} and code = ${language}
+      ), previous as (
+        select jsonb_build_object('value', value, 'status', status) as before, version
+        from translations where key_id = ${keyId} and language = ${language} and project_id = ${projectId}
+      ), written as (${
+        input.ifMatch === undefined
+          ? sql`
+        insert into translations (key_id, project_id, language, value, status)
+        select live_key.id, live_key.project_id, registered.code, ${input.value}::text, ${input.status}::text
+        from live_key, registered
+        where ${open}
+        on conflict (key_id, language) do update
+          set value = excluded.value, status = excluded.status, updated_at = now()
+        returning project_id, value, status, version`
+          : // With If-Match only an update: it re-checks the version on the row it locked (a write
+            // committed meanwhile moved it), and a value deleted meanwhile is not created again.
+            sql`
+        update translations t set value = ${input.value}::text, status = ${input.status}::text, updated_at = now()
+        from live_key, registered
+        where t.key_id = live_key.id and t.language = registered.code and t.project_id = ${projectId}
+          and ${versionGuard(sql, input.ifMatch, sql`t.version`)} and ${open}
+        returning t.project_id, t.value, t.status, t.version`
+      }
+      ), event as (
+        insert into domain_events (type, project_id, actor_type, actor_id, entity_type, entity_id, before, after)
+        select 'translation.written', written.project_id, ${actor.type}, ${actorId(actor)}, 'translation',
+               ${`${keyId}/${language}`}, (select before from previous),
+               jsonb_build_object('value', written.value, 'status', written.status)
+        from written
+        returning id
+      )
+      select exists (select 1 from live_key) as key_found,
+             exists (select 1 from registered) as language_found,
+             written.project_id, written.value, written.status,
+             (select id from event) as event_id, (select before from previous) as before,
+             written.version::text as version, (select version from previous)::text as previous_version,
+             quality.source_language, quality.quality_blocking, quality.source_value
+      from (select 1) as one left join written on true left join quality on true`;
+  } catch (error) {
+    // The guard read a snapshot: a language removed (or a project deleted) between that snapshot
+    // and the foreign-key check surfaces as 23503. For the caller that is simply "not there".
+    const e = error as { code?: unknown; constraint_name?: unknown } | null;
+    if (e?.code === '23503') {
+      throw String(e.constraint_name ?? '').includes('language') ? languageNotRegistered(language) : keyNotFound();
+    }
+    throw error;
+  }
+  return row!;
+}
+

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { storableText, Uuid } from '../validation.ts';
 import { InProject, WriteInProject } from '../commands.ts';
 import { LanguageCode } from '../languages/language-code.ts';
+import { QUALITY_CHECKS } from '../quality/check-translation.ts';
 
 export const TRANSLATION_STATUSES = ['draft', 'review', 'approved'] as const;
 export const TranslationStatus = v.picklist(TRANSLATION_STATUSES, 'status must be draft, review or approved');
@@ -54,6 +55,17 @@ export const TranslationValue = v.object({
   version: v.number(),
 });
 export type TranslationValue = v.InferOutput<typeof TranslationValue>;
+
+/** One quality check's finding about a value (docs/quality.md). */
+export const QualityWarning = v.object({ check: v.picklist(QUALITY_CHECKS), message: v.string() });
+
+/** A written value and what the quality checks found in it against its source ([] when nothing). */
+export const WrittenTranslation = v.object({
+  ...TranslationValue.entries,
+  /** Warnings of the checks against the key's value in the project's source language. */
+  warnings: v.array(QualityWarning),
+});
+export type WrittenTranslation = v.InferOutput<typeof WrittenTranslation>;
 
 /** status=all entry of the whole-language read. */
 export const LanguageEntry = v.object({ value: v.string(), status: TranslationStatus, group: v.string() });

@@ -140,7 +140,7 @@ const routes = new Hono<AppEnv>()
   )
   .patch(
     '/projects/:project_id',
-    describe({ operationId: 'updateProject', tag, auth, body: 'json', summary: 'Change project settings (auto_rebuild, fallbacks)', responses: { 200: Project, 404: null } }),
+    describe({ operationId: 'updateProject', tag, auth, body: 'json', summary: 'Change project settings (auto_rebuild, fallbacks, source_language, quality_blocking)', responses: { 200: Project, 404: null } }),
     validParams(ProjectIdParam),
     requireJsonBody(),
     validBody(UpdateProjectInput),

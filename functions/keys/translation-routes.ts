@@ -6,7 +6,7 @@ import { describe } from '../http/describe.ts';
 import { KeyIdParam, LanguageParam } from '../http/params.ts';
 import { keyScope } from '../http/api-key-auth.ts';
 import { noBody, requireJsonBody, validBody, validParams } from '../http/validate.ts';
-import { PutTranslationInput, TranslationValue } from '../../core/translations/schemas.ts';
+import { PutTranslationInput, TranslationValue, WrittenTranslation } from '../../core/translations/schemas.ts';
 import { putTranslation } from '../../core/translations/put-translation.ts';
 import { deleteTranslation } from '../../core/translations/delete-translation.ts';
 import { getTranslation } from '../../core/translations/get-translation.ts';
@@ -40,9 +40,10 @@ export const translationValueRoutes = new Hono<AppEnv>()
       operationId: 'putTranslation',
       tag,
       body: 'json',
-      summary: 'Create or overwrite the value of a key in a registered language (status defaults to draft); If-Match makes it conditional',
+      summary:
+        "Create or overwrite the value of a key in a registered language (status defaults to draft); If-Match makes it conditional. The answer lists the quality checks' warnings; the project's blocking checks refuse an approval (422)",
       headers: ['IfMatch'],
-      responses: { 200: { schema: TranslationValue, headers: ['ETag'] }, 404: null, 412: null },
+      responses: { 200: { schema: WrittenTranslation, headers: ['ETag'] }, 404: null, 412: null },
     }),
     validParams(KeyLanguageParams),
     requireJsonBody(),

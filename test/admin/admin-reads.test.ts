@@ -40,8 +40,8 @@ describe('admin reads', () => {
     const projects = await json(t.admin('GET', `/accounts/${p.accountId}/projects`));
     expect(projects).toEqual({
       projects: [
-        { id: p.projectId, account_id: p.accountId, name: 'project', auto_rebuild: false, fallbacks: {}, source_language: 'en', created_at: expect.stringMatching(ISO_MS) },
-        { id: second.id, account_id: p.accountId, name: 'Second', auto_rebuild: false, fallbacks: {}, source_language: 'en', created_at: expect.stringMatching(ISO_MS) },
+        { id: p.projectId, account_id: p.accountId, name: 'project', auto_rebuild: false, fallbacks: {}, source_language: 'en', quality_blocking: [], created_at: expect.stringMatching(ISO_MS) },
+        { id: second.id, account_id: p.accountId, name: 'Second', auto_rebuild: false, fallbacks: {}, source_language: 'en', quality_blocking: [], created_at: expect.stringMatching(ISO_MS) },
       ],
       next_cursor: null,
     });

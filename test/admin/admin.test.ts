@@ -47,6 +47,7 @@ describe('accounts and projects', () => {
       auto_rebuild: false,
       fallbacks: {},
       source_language: 'en',
+      quality_blocking: [],
       api_key: { id: expect.any(String), key: expect.stringMatching(/^key_live_[0-9A-Za-z]{40}$/) },
     });
     expect((await t.call(project.api_key.key, 'GET', '/v1/keys')).status).toBe(200);
@@ -70,7 +71,7 @@ describe('accounts and projects', () => {
   it('PATCH project sets auto_rebuild', async () => {
     const p = await t.newProject();
     const res = await t.admin('PATCH', `/projects/${p.projectId}`, { auto_rebuild: true });
-    expect(await res.json()).toEqual({ id: p.projectId, account_id: p.accountId, name: 'project', auto_rebuild: true, fallbacks: {}, source_language: 'en' });
+    expect(await res.json()).toEqual({ id: p.projectId, account_id: p.accountId, name: 'project', auto_rebuild: true, fallbacks: {}, source_language: 'en', quality_blocking: [] });
     expect((await t.admin('PATCH', `/projects/${p.projectId}`, { auto_rebuild: 'yes' })).status).toBe(422);
     expect((await t.admin('PATCH', `/projects/${crypto.randomUUID()}`, { auto_rebuild: false })).status).toBe(404);
   });

@@ -227,6 +227,12 @@ describe('tms push', () => {
     const bad = await tms(['push', '--conflict', 'sometimes'], { apiKey: p.apiKey });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--conflict must be one of overwrite, keep, fail/);
+
+    // The server's quality warnings of what was written are printed under the file.
+    await writeFile(join(dir, 'locales/de/translation.json'), JSON.stringify({ ...I18NEXT_DE, menu: { open: 'Aufmachen!' } }));
+    const warned = await tms(['push', '--language', 'de'], { apiKey: p.apiKey });
+    expect(warned.code, warned.stderr).toBe(0);
+    expect(warned.stdout).toMatch(/^ {2}quality \(punctuation\): menu\.open: .*exclamation/m);
   });
 
   it('--remove-unused lists (dry run), then soft-deletes, only the pushed groups\' keys the source files dropped', async () => {

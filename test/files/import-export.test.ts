@@ -36,6 +36,7 @@ describe('import', () => {
       values_unchanged: 0,
       translation_units: 3,
       warnings: [],
+      quality_warnings: { count: 0, values: [] },
     });
     const keys = (await body(await p.get('/v1/keys'))).keys as { key: string; group_name: string }[];
     expect(Object.fromEntries(keys.map((k) => [k.key, k.group_name]))).toEqual({ 'home.body': 'home', 'home.title': 'home', plain: 'Default' });

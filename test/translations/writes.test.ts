@@ -22,7 +22,7 @@ describe('PUT /v1/keys/{key_id}/translations/{language}', () => {
   it('creates a value as draft by default and answers with the stored value', async () => {
     const res = await put(p, keyId, 'de', { value: 'Willkommen' });
     expect(res.status).toBe(200);
-    expect(await body(res)).toEqual({ key_id: keyId, language: 'de', value: 'Willkommen', status: 'draft', project_id: p.projectId, version: expect.any(Number) });
+    expect(await body(res)).toEqual({ key_id: keyId, language: 'de', value: 'Willkommen', status: 'draft', project_id: p.projectId, version: expect.any(Number), warnings: [] });
     expect((await readAll(p, 'de')).translations).toEqual({ 'home.title': { value: 'Willkommen', status: 'draft', group: 'home' } });
   });
 

@@ -32,6 +32,8 @@ export type ImportAnswer = {
   values_unchanged: number;
   translation_units: number;
   warnings: string[];
+  /** Quality checks' findings in the values written (an older server sends none). */
+  quality_warnings?: { count: number; values: { key: string; check: string; message: string }[] };
 };
 
 type Upload = { language: string; format: string; path: string; body: Buffer };
@@ -93,6 +95,9 @@ export async function push(
           `unchanged ${answer.values_unchanged}; ${plural(answer.translation_units, 'translation unit')}`,
       );
       for (const warning of answer.warnings) say(`  warning: ${warning}`);
+      const quality = answer.quality_warnings;
+      for (const w of quality?.values ?? []) say(`  quality (${w.check}): ${w.key}: ${w.message}`);
+      if (quality && quality.count > quality.values.length) say(`  quality: ${quality.count - quality.values.length} more warnings`);
       return { path: u.path, language: u.language, format: u.format, ...answer };
     }),
   ).catch((error: unknown) => {

@@ -1,0 +1,76 @@
+// Quality checks at the moments a value is written: the warnings a write answers with, and the
+// project setting `quality_blocking` that turns chosen checks into a refusal of approval (a 422
+// naming each value and check, nothing written). Every approving path (PUT, bulk status, import,
+// the portal through the same use-cases) asks the same gate. docs/quality.md.
+import type { Sql, TransactionSql } from '../db/client.ts';
+import { validationError, type ValidationIssue } from '../errors.ts';
+import { checkTranslation, type QualityCheck, type QualityWarning } from './check-translation.ts';
+
+type AnySql = Sql | TransactionSql;
+
+export type QualitySettings = { sourceLanguage: string; blocking: readonly QualityCheck[] };
+
+/** One value to judge: its key (and the key's name when known, for messages), language and text. */
+export type JudgedValue = { key_id: string; key?: string | undefined; language: string; value: string };
+
+/** A blocking warning of one value. */
+export type BlockedValue = JudgedValue & { warning: QualityWarning };
+
+export async function qualitySettings(sql: AnySql, projectId: string): Promise<QualitySettings | null> {
+  const [row] = await sql<{ source_language: string; quality_blocking: QualityCheck[] }[]>`
+    select source_language, quality_blocking from projects where id = ${projectId}`;
+  return row ? { sourceLanguage: row.source_language, blocking: row.quality_blocking } : null;
+}
+
+/** The source-language values of some keys (key id -> text). */
+export async function sourceValues(sql: AnySql, projectId: string, sourceLanguage: string, keyIds: readonly string[]): Promise<Map<string, string>> {
+  if (keyIds.length === 0) return new Map();
+  const rows = await sql<{ key_id: string; value: string }[]>`
+    select key_id, value from translations
+    where project_id = ${projectId} and language = ${sourceLanguage} and key_id = any(${[...new Set(keyIds)]}::uuid[])`;
+  return new Map(rows.map((r) => [r.key_id, r.value]));
+}
+
+/**
+ * The warnings of one value against its source. A value in the source language is the source: it
+ * is judged alone (only what needs no source, such as ICU syntax).
+ */
+export function warningsOf(value: JudgedValue, source: string | null | undefined, sourceLanguage: string): QualityWarning[] {
+  const isSource = value.language === sourceLanguage;
+  return checkTranslation({ text: value.value, language: value.language, source: isSource ? null : (source ?? null), sourceLanguage });
+}
+
+/** The values' warnings from the project's blocking checks; [] when none blocks (or none is chosen). */
+export function blockedValues(values: readonly JudgedValue[], sources: ReadonlyMap<string, string>, settings: QualitySettings): BlockedValue[] {
+  if (settings.blocking.length === 0) return [];
+  const blocking = new Set(settings.blocking);
+  return values.flatMap((value) =>
+    warningsOf(value, sources.get(value.key_id), settings.sourceLanguage)
+      .filter((w) => blocking.has(w.check))
+      .map((warning) => ({ ...value, warning })),
+  );
+}
+
+/** Most issues one refusal lists; the message says how many there were. */
+const MAX_ISSUES = 100;
+
+/**
+ * The 422 for approvals a blocking check refused. `at` says where each value was in the request
+ * (the body's `value`, an index of a list, a line of a file).
+ */
+export function approvalBlocked(blocked: readonly BlockedValue[], at: (value: BlockedValue) => (string | number)[]): ValidationIssue[] {
+  const issues = blocked.slice(0, MAX_ISSUES).map((b) => ({
+    loc: at(b),
+    msg: `${b.key ?? b.key_id} (${b.language}) cannot be approved: ${b.warning.message} (quality check ${b.warning.check} blocks approval in this project)`,
+    type: `quality.${b.warning.check}`,
+  }));
+  if (blocked.length > MAX_ISSUES) {
+    issues.push({ loc: ['body'], msg: `${blocked.length - MAX_ISSUES} more values cannot be approved for the same reasons`, type: 'quality.more' });
+  }
+  return issues;
+}
+
+/** Throws the 422 when any value is blocked; nothing has been written when it does. */
+export function assertApprovable(blocked: readonly BlockedValue[], at: (value: BlockedValue) => (string | number)[]): void {
+  if (blocked.length > 0) throw validationError(approvalBlocked(blocked, at));
+}
