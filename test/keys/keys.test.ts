@@ -53,8 +53,9 @@ describe('key names', () => {
     expect((await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'dup', group_name: 'two' })).status).toBe(201);
   });
 
-  it('ten concurrent creates of one name give exactly one 201 and nine 409s', async () => {
-    const p = await t.newProject();
+  // free has a key limit (the locked path), team has none (one statement, no lock): both keep names unique.
+  it.each(['free', 'team'] as const)('ten concurrent creates of one name give exactly one 201 and nine 409s (%s plan)', async (plan) => {
+    const p = await t.newProject(plan);
     const results = await Promise.all(
       Array.from({ length: 10 }, () => t.call(p.apiKey, 'POST', '/v1/keys', { key: 'race.me' })),
     );
@@ -62,6 +63,28 @@ describe('key names', () => {
     expect(statuses).toEqual([201, ...Array(9).fill(409)]);
     const list = await (await t.call(p.apiKey, 'GET', '/v1/keys')).json();
     expect(list.count).toBe(1);
+  });
+
+  it('a plan without a key limit creates a key in one statement (no lock, no transaction); a limited plan takes the locked path', async () => {
+    const statements: string[] = [];
+    const options = t.runtime.deps.sql.options as { debug?: unknown };
+    const count = async (apiKey: string, key: string) => {
+      await t.call(apiKey, 'GET', '/v1/keys?limit=1'); // the API key verified and cached first
+      statements.length = 0;
+      options.debug = (_connection: number, query: string) => statements.push(query);
+      try {
+        expect((await t.call(apiKey, 'POST', '/v1/keys', { key })).status).toBe(201);
+      } finally {
+        options.debug = false;
+      }
+      // Background workers (rebuild queue, webhooks, statistics) share the client: not the request's.
+      return statements.filter((q) => !/\bcache_state\b|\bwebhook_(outbox|deliveries)\b|^\s*analyze\b|auto_rebuild/i.test(q));
+    };
+    const team = await t.newProject('team');
+    expect(await count(team.apiKey, 'one.statement')).toHaveLength(1);
+    const free = await t.newProject('free');
+    const locked = await count(free.apiKey, 'locked');
+    expect(locked.some((q) => /for update of p/.test(q))).toBe(true);
   });
 
   it('count characters, not bytes or UTF-16 units', async () => {
