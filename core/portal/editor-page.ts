@@ -57,7 +57,8 @@ export async function editorPage(deps: Pick<Deps, 'sql'>, input: EditorPageInput
   let next: string | null;
   let scan: EditorPage['scan'];
   if (input.problems !== undefined) {
-    const found = await keysWithProblems(deps, { ...filter, language: input.problems, sourceLanguage, limit });
+    const { language: _ignored, ...rest } = filter;
+    const found = await keysWithProblems(deps, { ...rest, language: input.problems, sourceLanguage, limit });
     keys = found.keys;
     next = found.next_cursor;
     scan = { scanned: found.scanned, bounded: found.bounded };

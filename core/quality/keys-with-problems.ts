@@ -25,9 +25,9 @@ export function warningsOf(input: { text: string; language: string; source: stri
   return checkTranslation({ text: input.text, language: input.language, source, sourceLanguage: input.sourceLanguage });
 }
 
-export type KeysWithProblemsInput = KeyFilter & {
+export type KeysWithProblemsInput = Omit<KeyFilter, 'language'> & {
   projectId: string;
-  /** The language whose values are checked. */
+  /** The language whose values are checked (also the listing's `language` filter: a missing value has no warning). */
   language: string;
   /** The project's source language (projects.source_language). */
   sourceLanguage: string;
@@ -46,7 +46,7 @@ export type KeysWithProblems = {
   keys: KeyWithProblems[];
   /** Where the next page resumes; null when the scan reached the end of the project's keys. */
   next_cursor: string | null;
-  /** Keys looked at for this page. */
+  /** Keys looked at for this page (those with a value in the language). */
   scanned: number;
   /** True when the page stopped at maxScan keys before finding `limit` matches (more may follow). */
   bounded: boolean;
@@ -66,7 +66,8 @@ export async function keysWithProblems(deps: Pick<Deps, 'sql'>, input: KeysWithP
       search: input.search,
       group: input.group,
       status: input.status,
-      language: input.language,
+      // Only keys with a value in the language, in SQL: a key without one has nothing to check.
+      language,
       ...(input.statusLanguages !== undefined ? { statusLanguages: input.statusLanguages } : {}),
       missing: input.missing,
       // Never read more than the bound, even in the last chunk.
