@@ -674,7 +674,7 @@ async function orEditorError<T>(c: C, a: ProjectAccess, returnTo: string | undef
 function translateErrorMessage(error: AppError): string {
   if (error.code === 'quota_exceeded') {
     const q = error.data as { used?: number; limit?: number; reset_date?: string } | undefined;
-    const detail = q && q.limit !== undefined ? ` (${q.used} of ${q.limit} translation units${q.reset_date ? `; the allowance renews on ${q.reset_date}` : ''})` : '';
+    const detail = q && q.limit !== undefined ? ` (it would bring this cycle's translation units to ${q.used}, over the limit of ${q.limit}${q.reset_date ? `; the allowance renews on ${q.reset_date}` : ''})` : '';
     return `Not translated: this would exceed the account's translation-unit quota${detail}. Nothing was written.`;
   }
   if (error.code === 'upstream') return `Not translated: the machine translation provider failed. ${error.message}`;
