@@ -17,7 +17,7 @@ import { checkTranslation, type QualityWarning } from './check-translation.ts';
 /** Keys read per query (the listing's largest page, and values-of-keys' largest batch). */
 export const PROBLEM_SCAN_CHUNK = 500;
 /** Keys one page looks at, at most: the bound on one request's cost. */
-export const PROBLEM_SCAN_MAX = 5_000;
+export const PROBLEM_SCAN_MAX = 2_000;
 
 /** The quality warnings of one value: against its source, or alone when it is the source (or has none). */
 export function warningsOf(input: { text: string; language: string; source: string | null; sourceLanguage: string }): QualityWarning[] {

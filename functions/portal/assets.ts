@@ -93,7 +93,6 @@ export const PORTAL_JS = `
       res.j.suggestions.forEach(function(s){
         var b=el('button','suggestion');b.type='button';b.appendChild(el('span',null,s.value));
         b.appendChild(el('span','hint',Math.round(s.score*100)+' % '+(s.match==='exact'?'exact match':'similar')+', from '+s.origin.project_name+' / '+s.origin.key+', '+s.origin.updated_at.slice(0,10)));
-        b.setAttribute('aria-label','Use suggestion: '+s.value+' ('+Math.round(s.score*100)+' %)');
         b.addEventListener('click',function(){ta.value=s.value;ta.classList.remove('missing');box.hidden=true;a.setAttribute('aria-expanded','false');
           var out=ta.form.querySelector('.saved');out.className='saved';out.textContent='Suggestion inserted, not saved yet';ta.focus()});
         var li=el('li');li.appendChild(b);ol.appendChild(li);
