@@ -16,7 +16,8 @@ import { FORMATS, FormatError } from '../formats/index.ts';
 import type { Entry } from '../formats/types.ts';
 import type { TranslationStatus } from '../translations/schemas.ts';
 import type { TransactionSql } from '../db/client.ts';
-import { assertApprovable, blockedValues, qualitySettings, sourceValues, warningsOf } from '../quality/approval-gate.ts';
+import { assertApprovable, blockedValues, qualitySettings, sourceValues } from '../quality/approval-gate.ts';
+import { warningsOf } from '../quality/check-translation.ts';
 import { ImportCommand, type ImportResult } from './schemas.ts';
 
 const Value = storableText('value', 10_000);
@@ -82,7 +83,7 @@ async function judgeImport(
   if (input.status === 'approved') {
     assertApprovable(blockedValues(judged, sources, settings), (b) => ['file', b.key ?? b.key_id]);
   }
-  const found = judged.flatMap((j) => warningsOf(j, sources.get(j.key_id), settings.sourceLanguage).map((w) => ({ key: j.key, ...w })));
+  const found = judged.flatMap((j) => warningsOf({ text: j.value, language: j.language, source: sources.get(j.key_id) ?? null, sourceLanguage: settings.sourceLanguage }).map((w) => ({ key: j.key, ...w })));
   return { count: found.length, values: found.slice(0, QUALITY_LISTED) };
 }
 

@@ -1,11 +1,16 @@
 // One page of the editor: the API's listing (core/keys/list-keys.ts: the same search, filters and
 // cursor pages as GET /v1/keys, no query of its own) and the values of the chosen languages for the
 // keys of that page (core/translations/values-of-keys.ts), with their versions for the inline
-// edits' If-Match. docs/portal.md, "How the editor stays fast".
+// edits' If-Match, and each value's quality warnings against the key's value in the project's
+// source language (read in the same values query). With the "has problems" filter the page's keys
+// come from the quality scan instead (core/quality/keys-with-problems.ts), over the same filters.
+// docs/portal.md, "How the editor stays fast".
 import type { Deps } from '../deps.ts';
 import { listKeys } from '../keys/list-keys.ts';
 import type { KeyFilter } from '../keys/key-filter.ts';
 import { valuesOfKeys, type KeyValue } from '../translations/values-of-keys.ts';
+import { warningsOf, type QualityWarning } from '../quality/check-translation.ts';
+import { keysWithProblems } from '../quality/keys-with-problems.ts';
 
 export const PAGE_SIZE = 50;
 
@@ -13,16 +18,31 @@ export type EditorPageInput = KeyFilter & {
   projectId: string;
   /** The languages shown side by side; the status filter looks at these. */
   languages: string[];
+  /** Only keys whose value in this language has a quality warning. */
+  problems?: string | undefined;
   cursor?: string | undefined;
   limit?: number | undefined;
 };
-export type EditorValue = KeyValue;
+export type EditorValue = KeyValue & { warnings: QualityWarning[] };
 export type EditorRow = { id: string; key: string; group_name: string; description: string | null; values: Record<string, EditorValue> };
-export type EditorPage = { rows: EditorRow[]; next: string | null };
+export type EditorPage = {
+  rows: EditorRow[];
+  next: string | null;
+  sourceLanguage: string;
+  /** With the problems filter: keys looked at for this page, and whether the scan stopped at its bound. */
+  scan?: { scanned: number; bounded: boolean };
+};
+
+/** The project's source language: quality warnings compare each value with the key's value in it. */
+export async function sourceLanguageOf(deps: Pick<Deps, 'sql'>, projectId: string): Promise<string> {
+  const [row] = await deps.sql<{ source_language: string }[]>`select source_language from projects where id = ${projectId}`;
+  return row?.source_language ?? 'en';
+}
 
 export async function editorPage(deps: Pick<Deps, 'sql'>, input: EditorPageInput): Promise<EditorPage> {
   const { projectId, languages } = input;
-  const list = await listKeys(deps, {
+  const sourceLanguage = await sourceLanguageOf(deps, projectId);
+  const filter = {
     projectId,
     search: input.search,
     group: input.group,
@@ -31,11 +51,33 @@ export async function editorPage(deps: Pick<Deps, 'sql'>, input: EditorPageInput
     ...(input.status !== undefined && languages.length > 0 ? { statusLanguages: languages } : {}),
     missing: input.missing,
     cursor: input.cursor,
-    limit: input.limit ?? PAGE_SIZE,
-  });
-  const values = await valuesOfKeys(deps, { projectId, keyIds: list.keys.map((k) => k.id), languages });
-  return {
-    rows: list.keys.map((k) => ({ id: k.id, key: k.key, group_name: k.group_name, description: k.description, values: values[k.id] ?? {} })),
-    next: list.next_cursor ?? null,
   };
+  const limit = input.limit ?? PAGE_SIZE;
+  let keys: { id: string; key: string; group_name: string; description: string | null }[];
+  let next: string | null;
+  let scan: EditorPage['scan'];
+  if (input.problems !== undefined) {
+    const { language: _ignored, ...rest } = filter;
+    const found = await keysWithProblems(deps, { ...rest, language: input.problems, sourceLanguage, limit });
+    keys = found.keys;
+    next = found.next_cursor;
+    scan = { scanned: found.scanned, bounded: found.bounded };
+  } else {
+    const list = await listKeys(deps, { ...filter, language: input.language, limit });
+    keys = list.keys;
+    next = list.next_cursor ?? null;
+  }
+  const read = languages.includes(sourceLanguage) ? languages : [...languages, sourceLanguage];
+  const values = await valuesOfKeys(deps, { projectId, keyIds: keys.map((k) => k.id), languages: read });
+  const rows = keys.map((k) => {
+    const of = values[k.id] ?? {};
+    const source = of[sourceLanguage]?.value ?? null;
+    const shown: Record<string, EditorValue> = {};
+    for (const l of languages) {
+      const value = of[l];
+      if (value) shown[l] = { ...value, warnings: warningsOf({ text: value.value, language: l, source, sourceLanguage }) };
+    }
+    return { id: k.id, key: k.key, group_name: k.group_name, description: k.description, values: shown };
+  });
+  return { rows, next, sourceLanguage, ...(scan ? { scan } : {}) };
 }

@@ -4,7 +4,7 @@
 // the portal through the same use-cases) asks the same gate. docs/quality.md.
 import type { Sql, TransactionSql } from '../db/client.ts';
 import { validationError, type ValidationIssue } from '../errors.ts';
-import { checkTranslation, type QualityCheck, type QualityWarning } from './check-translation.ts';
+import { warningsOf, type QualityCheck, type QualityWarning } from './check-translation.ts';
 
 type AnySql = Sql | TransactionSql;
 
@@ -31,21 +31,12 @@ export async function sourceValues(sql: AnySql, projectId: string, sourceLanguag
   return new Map(rows.map((r) => [r.key_id, r.value]));
 }
 
-/**
- * The warnings of one value against its source. A value in the source language is the source: it
- * is judged alone (only what needs no source, such as ICU syntax).
- */
-export function warningsOf(value: JudgedValue, source: string | null | undefined, sourceLanguage: string): QualityWarning[] {
-  const isSource = value.language === sourceLanguage;
-  return checkTranslation({ text: value.value, language: value.language, source: isSource ? null : (source ?? null), sourceLanguage });
-}
-
 /** The values' warnings from the project's blocking checks; [] when none blocks (or none is chosen). */
 export function blockedValues(values: readonly JudgedValue[], sources: ReadonlyMap<string, string>, settings: QualitySettings): BlockedValue[] {
   if (settings.blocking.length === 0) return [];
   const blocking = new Set(settings.blocking);
   return values.flatMap((value) =>
-    warningsOf(value, sources.get(value.key_id), settings.sourceLanguage)
+    warningsOf({ text: value.value, language: value.language, source: sources.get(value.key_id) ?? null, sourceLanguage: settings.sourceLanguage })
       .filter((w) => blocking.has(w.check))
       .map((warning) => ({ ...value, warning })),
   );

@@ -24,6 +24,14 @@ export type CheckInput = {
 export const LENGTH_RATIO = 3;
 const LENGTH_SLACK = 15;
 
+/**
+ * The warnings of a value as stored: a value in the source language is the source, judged alone
+ * (only what needs no source, such as ICU syntax), never against itself.
+ */
+export function warningsOf(input: CheckInput): QualityWarning[] {
+  return checkTranslation(input.language === input.sourceLanguage ? { ...input, source: null } : input);
+}
+
 export function checkTranslation(input: CheckInput): QualityWarning[] {
   const warnings: QualityWarning[] = [];
   const warn = (check: QualityCheck, message: string) => warnings.push({ check, message });

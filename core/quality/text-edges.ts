@@ -26,9 +26,15 @@ export function finalMark(text: string): string | null {
 const NO_FINAL_PERIOD = new Set(['th', 'lo', 'km', 'my']);
 export const dropsFinalPeriod = (language: string) => NO_FINAL_PERIOD.has(language.split('-')[0]!.toLowerCase());
 
+// One segmenter for the process: creating one costs tens of microseconds, more than most checks.
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Text of only these characters has one grapheme per UTF-16 unit: no segmenting needed.
+const SIMPLE = /^[\x20-\x7e\u00a0-\u02ff]*$/;
+
 /** Graphemes, not UTF-16 units: an emoji or an accented letter counts once. */
 export function visibleLength(text: string): number {
+  if (SIMPLE.test(text)) return text.length;
   let n = 0;
-  for (const _ of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)) n++;
+  for (const _ of graphemes.segment(text)) n++;
   return n;
 }

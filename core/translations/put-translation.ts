@@ -6,8 +6,8 @@ import { useCase } from '../use-case.ts';
 import { keyNotFound } from '../keys/update-key.ts';
 import { languageNotRegistered } from '../languages/remove-language.ts';
 import { PutTranslationCommand, type TranslationStatus, type WrittenTranslation } from './schemas.ts';
-import { assertApprovable, blockedValues, warningsOf } from '../quality/approval-gate.ts';
-import type { QualityCheck } from '../quality/check-translation.ts';
+import { assertApprovable, blockedValues } from '../quality/approval-gate.ts';
+import { warningsOf, type QualityCheck } from '../quality/check-translation.ts';
 import { ifMatchFailed, versionGuard } from './if-match.ts';
 
 type Row = {
@@ -68,7 +68,7 @@ export const putTranslation = useCase(
         after,
       },
     ]);
-    const warnings = row.source_language === null ? [] : warningsOf({ key_id: keyId, language, value: row.value }, row.source_value, row.source_language);
+    const warnings = row.source_language === null ? [] : warningsOf({ text: row.value, language, source: row.source_value, sourceLanguage: row.source_language });
     return { key_id: keyId, language, value: row.value, status: row.status, project_id: row.project_id, version: Number(row.version), warnings };
   },
 );

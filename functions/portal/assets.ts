@@ -35,6 +35,9 @@ form.inline{display:inline}.hint{color:var(--muted);font-weight:400;font-size:.9
 .status-draft{color:var(--draft)}.status-review{color:var(--review)}.status-approved{color:var(--approved);font-weight:600}
 .saved{font-size:.85rem;color:var(--ok)}.saved.error{color:var(--danger)}
 .field-error{color:var(--danger);font-weight:600;font-size:.9rem;margin:.2rem 0 0}[aria-invalid=true]{border-color:var(--danger);border-width:2px}
+.quality{margin-top:.3rem}.quality:empty{display:none}.warn-title{margin:0;font-weight:600;color:#7a4a00;font-size:.9rem}.warnings{margin:.1rem 0 0;padding-left:1.2rem;font-size:.85rem;color:#5a3600}
+.suggestions{margin-top:.4rem;border:1px solid var(--line);border-radius:6px;padding:.4rem;background:#fafafa}.suggestions ol{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:.3rem}
+button.suggestion{display:block;width:100%;text-align:left;background:#fff;color:var(--fg);border:1px solid var(--line);font-weight:400;padding:.35rem .5rem}button.suggestion:hover{border-color:var(--accent)}button.suggestion .hint{display:block;font-size:.8rem}
 .pager{display:flex;gap:1rem;margin:1rem 0}.list{list-style:none;padding:0}.list li{padding:.5rem 0;border-bottom:1px solid var(--line)}
 .secret{background:#fffbe6;border:1px solid #e8d48a;border-radius:8px;padding:1rem;margin:1rem 0}.danger-zone{border-color:var(--danger)}
 @media (max-width:40rem){main{padding:.8rem}.row{flex-wrap:wrap}h1{font-size:1.35rem}}
@@ -58,11 +61,49 @@ export const PORTAL_JS = `
       .then(function(r){return r.json().then(function(j){return{ok:r.ok,j:j}})})
       .then(function(res){
         var ta=f.querySelector('textarea');
-        if(res.ok){out.textContent='Saved';var s=f.querySelector('select');s.className='status status-'+res.j.status;ta.classList.remove('missing');ta.removeAttribute('aria-invalid');
+        if(res.ok){out.textContent='Saved';if(res.j.warnings)showWarnings(f,res.j.warnings);var s=f.querySelector('select');s.className='status status-'+res.j.status;ta.classList.remove('missing');ta.removeAttribute('aria-invalid');
           // The next save must name the version just written (the value's If-Match).
           var ver=f.querySelector('input[name=version]');if(!ver){ver=document.createElement('input');ver.type='hidden';ver.name='version';f.appendChild(ver)}ver.value=String(res.j.version)}
         else{out.className='saved error';ta.setAttribute('aria-invalid','true');out.textContent=typeof res.j.detail==='string'?res.j.detail:Array.isArray(res.j.detail)&&res.j.detail[0]?'Not saved: '+res.j.detail[0].msg:'Not saved: check the value'}
       },function(){out.className='saved error';out.textContent='Not saved: network error'});
+  });
+  // A value's quality warnings, from the save's answer (text only: never markup from the server).
+  var LABELS={icu_syntax:'ICU syntax',placeholders:'Placeholders',plurals:'Plurals',html_tags:'Tags',whitespace:'Whitespace',punctuation:'Punctuation',length:'Length'};
+  function el(tag,cls,text){var e=document.createElement(tag);if(cls)e.className=cls;if(text!=null)e.textContent=text;return e}
+  function showWarnings(f,list){
+    var box=f.querySelector('.quality');if(!box)return;box.textContent='';if(!list.length)return;
+    var t=el('p','warn-title');var icon=el('span',null,'\u26a0 ');icon.setAttribute('aria-hidden','true');t.appendChild(icon);
+    t.appendChild(document.createTextNode(list.length===1?'1 quality warning':list.length+' quality warnings'));box.appendChild(t);
+    var ul=el('ul','warnings');list.forEach(function(w){ul.appendChild(el('li',null,(LABELS[w.check]||w.check)+': '+w.message))});box.appendChild(ul);
+  }
+  // Translation memory: the suggestions of one value, each a button that puts its text in the value (saved only by Save).
+  document.addEventListener('click',function(e){
+    var a=e.target.closest&&e.target.closest('[data-suggest]');if(!a||!window.fetch)return;
+    e.preventDefault();
+    var ta=document.getElementById(a.getAttribute('data-suggest'));var box=document.getElementById(a.getAttribute('aria-controls'));
+    if(!box.hidden&&a.getAttribute('aria-expanded')==='true'){box.hidden=true;a.setAttribute('aria-expanded','false');return}
+    box.hidden=false;a.setAttribute('aria-expanded','true');box.textContent='';box.appendChild(el('p','hint','Looking in the translation memory…'));
+    fetch(a.href,{headers:{'Accept':'application/json'}}).then(function(r){return r.json().then(function(j){return{ok:r.ok,j:j}})}).then(function(res){
+      box.textContent='';
+      if(!res.ok){box.appendChild(el('p','saved error',typeof res.j.detail==='string'?res.j.detail:'No suggestions: the request failed'));return}
+      if(!res.j.source){box.appendChild(el('p','hint','No suggestions: this key has no value in the source language.'));return}
+      if(!res.j.suggestions.length){box.appendChild(el('p','hint','No suggestions in the translation memory.'));return}
+      var h=el('p','hint','Suggestions (choose one to use it; Save keeps it):');box.appendChild(h);
+      var ol=el('ol');
+      res.j.suggestions.forEach(function(s){
+        var b=el('button','suggestion');b.type='button';b.appendChild(el('span',null,s.value));
+        b.appendChild(el('span','hint',Math.round(s.score*100)+' % '+(s.match==='exact'?'exact match':'similar')+', from '+s.origin.project_name+' / '+s.origin.key+', '+s.origin.updated_at.slice(0,10)));
+        b.addEventListener('click',function(){ta.value=s.value;ta.classList.remove('missing');box.hidden=true;a.setAttribute('aria-expanded','false');
+          var out=ta.form.querySelector('.saved');out.className='saved';out.textContent='Suggestion inserted, not saved yet';ta.focus()});
+        var li=el('li');li.appendChild(b);ol.appendChild(li);
+      });
+      box.appendChild(ol);var first=ol.querySelector('button');if(first)first.focus();
+    },function(){box.textContent='';box.appendChild(el('p','saved error','No suggestions: network error'))});
+  });
+  // Escape in a suggestion list closes it and returns to its link.
+  document.addEventListener('keydown',function(e){
+    if(e.key!=='Escape')return;var box=e.target.closest&&e.target.closest('.suggestions');if(!box)return;
+    var a=document.querySelector('[aria-controls="'+box.id+'"]');box.hidden=true;if(a){a.setAttribute('aria-expanded','false');a.focus()}
   });
   // Ctrl/Cmd+Enter in a value saves it; translators keep their hands on the keyboard.
   document.addEventListener('keydown',function(e){

@@ -59,6 +59,9 @@ import { importFile } from '../../core/files/import-file.ts';
 import { exportFile } from '../../core/files/export-file.ts';
 import type { ImportResult } from '../../core/files/schemas.ts';
 import { FORMATS } from '../../core/formats/index.ts';
+import { suggestTranslations } from '../../core/memory/suggest-translations.ts';
+import { translateMissing, type TranslateResult } from '../../core/translate/translate-missing.ts';
+import { SuggestionsPage } from './views/assistant-pages.tsx';
 
 type C = Context<PortalEnv>;
 
@@ -310,8 +313,48 @@ const routes = new Hono<PortalEnv>()
       throw thrown;
     }
     if (status === 'approved') await publishAfter(c, a);
+    // The write's answer carries the value's quality warnings: the editor shows them for the text just saved.
     if (wantsJson(c)) return c.json(written);
     return back(c, f.return_to, `${P}/projects/${a.projectId}`);
+  })
+
+  // Translation memory for one value (the use-case of GET /v1/keys/{key_id}/suggestions/{language}):
+  // JSON for the editor's script, a page of its own without script.
+  .get('/projects/:project_id/keys/:key_id/suggestions/:language', async (c) => {
+    const a = await access(c, 'project.view');
+    const keyId = c.req.param('key_id');
+    if (!isUuid(keyId)) throw new AppError('not_found', 'Key not found');
+    const found = await suggestTranslations(c.get('deps'), { projectId: a.projectId, keyId, language: c.req.param('language') });
+    if (wantsJson(c)) return c.json(found);
+    const [key] = await c.get('deps').sql<{ key: string }[]>`select key from translation_keys where id = ${keyId} and project_id = ${a.projectId}`;
+    return page(c, SuggestionsPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache: await cacheOf(c, a.projectId), keyName: key?.key ?? keyId, suggestions: found }));
+  })
+
+  // "Translate missing": the use-case of POST /v1/translate/{language} (memory first, then the
+  // provider), for the missing values of one language, as drafts, optionally of one group.
+  .post('/projects/:project_id/translate', async (c) => {
+    const a = await access(c, 'values.edit');
+    const f = await form(c);
+    const language = f.language ?? '';
+    if (!mayEditLanguage(a, language)) throw new AppError('forbidden', `Your membership does not include ${language}`);
+    const query = returnQuery(a, f.return_to);
+    let result: TranslateResult;
+    try {
+      result = await translateMissing(c.get('deps'), {
+        projectId: a.projectId,
+        actor: userActor(c),
+        language,
+        only_missing: true,
+        status: 'draft',
+        ...(f.group ? { group: f.group } : {}),
+      });
+    } catch (thrown) {
+      const error = toDomainError(thrown);
+      if (!(error instanceof AppError) || error.code === 'forbidden' || error.code === 'not_found' || error.code === 'dependency') throw thrown;
+      return renderEditor(c, a, query, undefined, statusOf(error.code), { translateError: translateErrorMessage(error) });
+    }
+    if (result.translated > 0) await publishAfter(c, a);
+    return renderEditor(c, a, query, undefined, 200, { translated: result });
   })
 
   .post('/projects/:project_id/bulk', async (c) => {
@@ -560,7 +603,14 @@ function returnQuery(a: ProjectAccess, returnTo: string | undefined): URLSearchP
 }
 
 /** The editor page for these filters (the query string of /projects/:id), with a form's error shown at its field. */
-async function renderEditor(c: C, a: ProjectAccess, q: URLSearchParams, formError?: FormError, status: ContentfulStatusCode = 200) {
+async function renderEditor(
+  c: C,
+  a: ProjectAccess,
+  q: URLSearchParams,
+  formError?: FormError,
+  status: ContentfulStatusCode = 200,
+  outcome: { translated?: TranslateResult; translateError?: string } = {},
+) {
   const deps = c.get('deps');
   const [languages, groups, cache] = await Promise.all([listLanguages(deps, { projectId: a.projectId }), listGroups(deps, { projectId: a.projectId }), cacheOf(c, a.projectId)]);
   const all = languages.languages.map((l) => l.code);
@@ -573,6 +623,7 @@ async function renderEditor(c: C, a: ProjectAccess, q: URLSearchParams, formErro
     group: first('group'),
     status: first('status'),
     missing: first('missing'),
+    problems: first('problems'),
     cursor: first('cursor'),
   };
   // The API's listing (search, filters, cursor pages): the editor has no query of its own.
@@ -583,11 +634,12 @@ async function renderEditor(c: C, a: ProjectAccess, q: URLSearchParams, formErro
     group: filters.group,
     status: filters.status as TranslationStatus | undefined,
     missing: filters.missing && all.includes(filters.missing) ? filters.missing : undefined,
+    problems: filters.problems && all.includes(filters.problems) ? filters.problems : undefined,
     cursor: filters.cursor,
   });
   return page(
     c,
-    EditorView({ user: requireUser(c), csrf: c.get('csrf'), access: a, allLanguages: all, groups: groups.groups, filters, page: data, cache, publishing: q.get('publishing') === '1', formError }),
+    EditorView({ user: requireUser(c), csrf: c.get('csrf'), access: a, allLanguages: all, groups: groups.groups, filters, page: data, cache, publishing: q.get('publishing') === '1', formError, ...outcome }),
     status,
   );
 }
@@ -609,6 +661,18 @@ async function orEditorError<T>(c: C, a: ProjectAccess, returnTo: string | undef
     const message = error.code === 'validation' && error.issues?.length ? error.issues.map((i) => i.msg).join('; ') : error.message;
     return renderEditor(c, a, returnQuery(a, returnTo), { form, field: named, message }, statusOf(error.code));
   }
+}
+
+/** What a failed "Translate missing" tells the translator: the quota, the provider, the input. */
+function translateErrorMessage(error: AppError): string {
+  if (error.code === 'quota_exceeded') {
+    const q = error.data as { used?: number; limit?: number; reset_date?: string } | undefined;
+    const detail = q && q.limit !== undefined ? ` (it would bring this cycle's translation units to ${q.used}, over the limit of ${q.limit}${q.reset_date ? `; the allowance renews on ${q.reset_date}` : ''})` : '';
+    return `Not translated: this would exceed the account's translation-unit quota${detail}. Nothing was written.`;
+  }
+  if (error.code === 'upstream') return `Not translated: the machine translation provider failed. ${error.message}`;
+  const issues = error.code === 'validation' && error.issues?.length ? error.issues.map((i) => i.msg).join('; ') : error.message;
+  return `Not translated: ${issues}. Nothing was written.`;
 }
 
 async function publishAfter(c: C, a: ProjectAccess) {

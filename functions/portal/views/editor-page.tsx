@@ -12,8 +12,10 @@ import { may, mayEditLanguage } from '../../../core/users/permissions.ts';
 import { TRANSLATION_STATUSES } from '../../../core/translations/schemas.ts';
 import { CsrfField, Layout, Notice, P } from './layout.tsx';
 import { ProjectNav } from './project-nav.tsx';
+import type { TranslateResult } from '../../../core/translate/translate-missing.ts';
+import { TranslateError, TranslateOutcome, Warnings } from './assistant-pages.tsx';
 
-export type EditorFilters = { languages: string[]; search?: string | undefined; group?: string | undefined; status?: string | undefined; missing?: string | undefined; cursor?: string | undefined };
+export type EditorFilters = { languages: string[]; search?: string | undefined; group?: string | undefined; status?: string | undefined; missing?: string | undefined; problems?: string | undefined; cursor?: string | undefined };
 
 /** A failed form of the editor: which form (new-key, rename-group, key-<id>, bulk), which field, what went wrong. */
 export type FormError = { form: string; field: string; message: string };
@@ -49,6 +51,7 @@ export function editorQuery(f: EditorFilters, cursor?: string): string {
   if (f.group) q.set('group', f.group);
   if (f.status) q.set('status', f.status);
   if (f.missing) q.set('missing', f.missing);
+  if (f.problems) q.set('problems', f.problems);
   if (cursor) q.set('cursor', cursor);
   return q.toString();
 }
@@ -66,7 +69,10 @@ export const EditorView: FC<{
   notice?: string | undefined;
   error?: string | undefined;
   formError?: FormError | undefined;
-}> = ({ user, csrf, access, allLanguages, groups, filters, page, cache, publishing, notice, error, formError }) => {
+  /** The result of "Translate missing", or why it failed. */
+  translated?: TranslateResult | undefined;
+  translateError?: string | undefined;
+}> = ({ user, csrf, access, allLanguages, groups, filters, page, cache, publishing, notice, error, formError, translated, translateError }) => {
   const base = `${P}/projects/${access.projectId}`;
   const here = `${base}?${editorQuery(filters, filters.cursor)}`;
   const newKeyName = fieldError(formError, 'new-key', 'key');
@@ -75,6 +81,8 @@ export const EditorView: FC<{
   const renameTo = fieldError(formError, 'rename-group', 'new_name');
   const bulkAction = fieldError(formError, 'bulk', 'action');
   const statuses = TRANSLATION_STATUSES.filter((s) => s !== 'approved' || may(access.role, 'values.approve'));
+  // "Translate missing" writes drafts: for the shown languages this member may edit, never the source.
+  const translatable = may(access.role, 'values.edit') ? filters.languages.filter((l) => l !== page.sourceLanguage && mayEditLanguage(access, l)) : [];
   return (
     <Layout title={`${access.projectName}: editor`} user={user} csrf={csrf} wide>
       <ProjectNav access={access} current="editor" csrf={csrf} cache={cache} publishing={publishing ?? false} />
@@ -124,6 +132,17 @@ export const EditorView: FC<{
             ))}
           </select>
         </label>
+        <label>
+          Has problems in
+          <select name="problems">
+            <option value="">—</option>
+            {allLanguages.map((l) => (
+              <option value={l} selected={l === filters.problems}>
+                {l}
+              </option>
+            ))}
+          </select>
+        </label>
         <fieldset class="langs">
           <legend>Languages shown</legend>
           {allLanguages.map((l) => (
@@ -150,6 +169,30 @@ export const EditorView: FC<{
           {formLevelError(formError, 'rename-group', ['new_name'])}
         </form>
       ) : null}
+
+      {translatable.length ? (
+        <form method="post" action={`${base}/translate`} class="row wrap card" id="translate-missing" aria-label="Translate missing values">
+          <CsrfField csrf={csrf} />
+          <input type="hidden" name="return_to" value={here} />
+          {filters.group ? <input type="hidden" name="group" value={filters.group} /> : null}
+          <label>
+            Translate missing values into
+            <select name="language">
+              {translatable.map((l) => (
+                <option value={l}>{l}</option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" class="secondary">
+            Translate missing
+          </button>
+          <p class="hint grow">
+            {filters.group ? `Keys of the group ${filters.group}` : 'Every key'} without a value: translation memory first (free), then machine translation (translation units), saved as drafts from the {page.sourceLanguage} values.
+          </p>
+        </form>
+      ) : null}
+      {translated ? <TranslateOutcome result={translated} /> : null}
+      {translateError ? <TranslateError message={translateError} /> : null}
 
       {may(access.role, 'keys.manage') ? (
         <details class="card" open={formError?.form === 'new-key'}>
@@ -201,8 +244,16 @@ export const EditorView: FC<{
           {formLevelError(formError, 'bulk', ['action'])}
         </form>
       ) : null}
+      {page.scan ? (
+        <p class="hint" role="status">
+          {`Checked ${page.scan.scanned} keys for problems in ${filters.problems}.`}
+          {page.scan.bounded ? ' The check stops there for one page: the next page continues it.' : ''}
+        </p>
+      ) : null}
       {page.rows.length === 0 ? (
-        <p class="empty">{filters.search || filters.group || filters.status || filters.missing ? 'No key matches these filters.' : 'No keys yet.'}</p>
+        <p class="empty">
+          {page.scan?.bounded ? 'No problem found in these keys; continue with the next page.' : filters.search || filters.group || filters.status || filters.missing || filters.problems ? 'No key matches these filters.' : 'No keys yet.'}
+        </p>
       ) : (
         <div class="table-scroll">
           <table class="table editor">
@@ -276,7 +327,7 @@ export const EditorView: FC<{
                           <label for={id} class="sr-only">
                             {`${row.key} in ${l}`}
                           </label>
-                          <textarea id={id} name="value" rows={2} maxlength={10000} readonly={!editable} class={value ? '' : 'missing'} aria-describedby={`${id}-msg`}>
+                          <textarea id={id} name="value" rows={2} maxlength={10000} readonly={!editable} class={value ? '' : 'missing'} aria-describedby={`${id}-msg ${id}-q`}>
                             {value?.value ?? ''}
                           </textarea>
                           <div class="row">
@@ -294,8 +345,22 @@ export const EditorView: FC<{
                                 History
                               </a>
                             ) : null}
+                            {editable && l !== page.sourceLanguage ? (
+                              <a
+                                href={`${base}/keys/${row.id}/suggestions/${l}`}
+                                class="hint"
+                                data-suggest={id}
+                                aria-controls={`${id}-sugg`}
+                                aria-expanded="false"
+                                aria-label={`Suggestions for ${row.key} in ${l}`}
+                              >
+                                Suggestions
+                              </a>
+                            ) : null}
                             <output id={`${id}-msg`} class="saved" aria-live="polite"></output>
                           </div>
+                          <Warnings id={`${id}-q`} warnings={value?.warnings ?? []} />
+                          <div id={`${id}-sugg`} class="suggestions" hidden></div>
                         </form>
                       </td>
                     );
