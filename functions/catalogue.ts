@@ -13,7 +13,7 @@
  * cloud SDK it may carry (scripts/bundle.ts): database (postgres.js, DatabaseUrl), counters (the
  * daily quota: Upstash REST), queue (the rebuild queue: SQS), objects (the cache bucket: S3),
  * adminToken (the admin API's secret), deadLetter (the builder moves unreadable messages there),
- * machineTranslation (the provider's settings and key, as SST secrets: only the translate function holds them),
+ * machineTranslation (the provider's settings and key, as SST secrets: only the translate and portal functions hold them),
  * edge (the CloudFront distribution: the builder invalidates the cached paths a build changed),
  * webhooks (the webhook delivery queue: SQS).
  */
@@ -61,7 +61,7 @@ export const CATALOGUE = [
   { name: 'translate', component: 'Translate', dir: 'translate', prefix: '/v1/translate', ports: ['database', 'counters', 'queue', 'machineTranslation'], budgetKb: 800, purpose: 'Bulk translation: translation memory, then the configured machine translation provider' },
   { name: 'usage', component: 'Usage', dir: 'usage', prefix: '/v1/usage', ports: ['database', 'counters'], budgetKb: 300, purpose: 'Calls today and translation units this cycle' },
   { name: 'admin', component: 'Admin', dir: 'admin', prefix: '/admin/v1', ports: ['database', 'counters', 'adminToken'], budgetKb: 390, purpose: 'Accounts, projects, API keys, webhooks (admin token)' },
-  { name: 'portal', component: 'Portal', dir: 'portal', prefix: '/portal', ports: ['database', 'counters', 'queue', 'objects', 'adminToken'], budgetKb: 1320, purpose: 'The portal: pages for owners, developers, reviewers and translators' },
+  { name: 'portal', component: 'Portal', dir: 'portal', prefix: '/portal', ports: ['database', 'counters', 'queue', 'objects', 'adminToken', 'machineTranslation'], budgetKb: 1320, purpose: 'The portal: pages for owners, developers, reviewers and translators' },
   { name: 'builder', component: 'Builder', dir: 'builder', ports: ['database', 'objects', 'deadLetter', 'edge'], budgetKb: 890, purpose: 'Builds the cached files of one project per queue message' },
   { name: 'webhooks', component: 'Webhooks', dir: 'webhooks', ports: ['database', 'objects', 'webhooks'], budgetKb: 700, purpose: 'Sends webhook deliveries from their queue; every minute, turns the outbox into deliveries' },
 ] as const satisfies readonly CatalogueEntry[];

@@ -60,6 +60,8 @@ import { exportFile } from '../../core/files/export-file.ts';
 import type { ImportResult } from '../../core/files/schemas.ts';
 import { FORMATS } from '../../core/formats/index.ts';
 import { suggestTranslations } from '../../core/memory/suggest-translations.ts';
+import { qualitySettings } from '../../core/quality/approval-gate.ts';
+import type { QualityCheck } from '../../core/quality/check-translation.ts';
 import { translateMissing, type TranslateResult } from '../../core/translate/translate-missing.ts';
 import { SuggestionsPage } from './views/assistant-pages.tsx';
 
@@ -464,6 +466,28 @@ const routes = new Hono<PortalEnv>()
     const removed = await removeLanguage(deps, { projectId: a.projectId, code, actor: userActor(c) });
     return renderLanguages(c, a, undefined, `Removed ${removed.code} and its ${removed.translations_deleted} values.`);
   })
+  // Quality: the source language (memory, machine translation and checks compare with it) and the
+  // checks that block approval (docs/quality.md), through the admin API's project update.
+  .post('/projects/:project_id/quality', async (c) => {
+    const a = await access(c, 'languages.manage');
+    const body = await c.req.parseBody({ all: true });
+    const one = (v: unknown) => (typeof v === 'string' ? v : undefined);
+    const many = (v: unknown) => (Array.isArray(v) ? v : v === undefined ? [] : [v]).filter((x): x is string => typeof x === 'string');
+    try {
+      await updateProject(c.get('deps'), {
+        projectId: a.projectId,
+        actor: userActor(c),
+        ...(one(body.source_language) ? { source_language: one(body.source_language) } : {}),
+        // Checked against the known checks by the use-case (an unknown name is the 422 below).
+        quality_blocking: many(body.quality_blocking) as QualityCheck[],
+      });
+    } catch (thrown) {
+      const error = toDomainError(thrown);
+      if (!(error instanceof AppError) || error.code !== 'validation') throw thrown;
+      return renderLanguages(c, a, undefined, undefined, error.issues?.map((i) => i.msg).join('; ') ?? error.message, 422);
+    }
+    return renderLanguages(c, a, undefined, 'Quality settings saved.');
+  })
 
   // Import (dry run first, then apply) and export: the files API's core functions.
   .get('/projects/:project_id/files', async (c) => renderFiles(c, await access(c, 'files.transfer')))
@@ -583,11 +607,11 @@ async function renderMembers(c: C, inviteLink?: string, error?: string) {
   return page(c, MembersPage({ user, csrf: c.get('csrf'), accountId, accountName: membership.account_name, members, inviteLink, error }), inviteLink ? 201 : 200);
 }
 
-async function renderLanguages(c: C, a: ProjectAccess, confirm?: { code: string; values: number }, notice?: string) {
+async function renderLanguages(c: C, a: ProjectAccess, confirm?: { code: string; values: number }, notice?: string, error?: string, status: ContentfulStatusCode = 200) {
   const deps = c.get('deps');
-  const [list, cache] = await Promise.all([listLanguages(deps, { projectId: a.projectId }), cacheOf(c, a.projectId)]);
+  const [list, cache, quality] = await Promise.all([listLanguages(deps, { projectId: a.projectId }), cacheOf(c, a.projectId), qualitySettings(deps.sql, a.projectId)]);
   const languages = await Promise.all(list.languages.map(async (l) => ({ code: l.code, values: await valuesInLanguage(deps, a.projectId, l.code) })));
-  return page(c, LanguagesPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, languages, confirm, notice }));
+  return page(c, LanguagesPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, languages, confirm, notice, error, quality }), status);
 }
 
 /**

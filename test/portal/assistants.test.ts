@@ -264,3 +264,34 @@ describe('quality warnings and the "has problems" filter', () => {
     expect(second.text).not.toContain('rel="next"');
   });
 });
+
+describe('quality settings in the portal', () => {
+  it('an owner sets the source language and the checks that block approval; an approval they refuse is a message, nothing written', async () => {
+    const p = await project(t);
+    const id = await key(t, p, 'home.greeting', { en: ['Hello {name}!', 'approved'], de: ['Hallo!', 'draft'] });
+    const owner = await member(t, p.accountId, 'owner');
+    const page = await owner.get(`/portal/projects/${p.projectId}/languages`);
+    expect(page.text).toContain('Checks that block approval');
+    expect(page.text).toMatch(/<option value="en" selected="">en<\/option>/);
+
+    const saved = await owner.post(`/portal/projects/${p.projectId}/quality`, { source_language: 'en', quality_blocking: 'placeholders' });
+    expect(saved.status).toBe(200);
+    expect(visible(saved.text)).toContain('Quality settings saved.');
+    expect(saved.text).toMatch(/value="placeholders" checked=""/);
+    expect((await json(await t.admin('GET', `/projects/${p.projectId}`))).quality_blocking).toEqual(['placeholders']);
+
+    // An approval the blocking check refuses: the portal says why, the draft stays.
+    const refused = await owner.post(`/portal/projects/${p.projectId}/keys/${id}/values/de`, { value: 'Hallo!', status: 'approved' }, { Accept: 'application/json' });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain('Missing placeholder {name}');
+    expect((await values(t, p, 'de'))['home.greeting']).toMatchObject({ value: 'Hallo!', status: 'draft' });
+
+    // A bad setting is a 422 at the form; a translator cannot change it.
+    const bad = await owner.post(`/portal/projects/${p.projectId}/quality`, { source_language: 'xx', quality_blocking: 'placeholders' });
+    expect(bad.status).toBe(422);
+    expect(visible(bad.text)).toContain('xx is not a language of this project');
+    const translator = await member(t, p.accountId, 'translator');
+    expect((await translator.post(`/portal/projects/${p.projectId}/quality`, { quality_blocking: 'length' })).status).toBe(403);
+    expect((await json(await t.admin('GET', `/projects/${p.projectId}`))).quality_blocking).toEqual(['placeholders']);
+  });
+});

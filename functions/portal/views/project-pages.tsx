@@ -6,22 +6,17 @@ import type { ApiKeyInfo, CreatedApiKey } from '../../../core/accounts/api-key-s
 import type { TrashedGroup, TrashedKey } from '../../../core/portal/trash.ts';
 import type { Usage } from '../../../core/usage/read-usage.ts';
 import { may } from '../../../core/users/permissions.ts';
+import { QUALITY_CHECKS } from '../../../core/quality/check-translation.ts';
+import type { QualitySettings } from '../../../core/quality/approval-gate.ts';
 import { CsrfField, Layout, Notice, P } from './layout.tsx';
 import { ProjectNav } from './project-nav.tsx';
 import { SecretShownOnce } from './projects-page.tsx';
 
 type Common = { user: SessionUser; csrf: string; access: ProjectAccess; cache: { last_rebuilt_at: string | null; ready: boolean }; notice?: string | undefined; error?: string | undefined };
 
-export const LanguagesPage: FC<Common & { languages: { code: string; values: number }[]; confirm?: { code: string; values: number } | undefined }> = ({
-  user,
-  csrf,
-  access,
-  cache,
-  notice,
-  error,
-  languages,
-  confirm,
-}) => {
+export const LanguagesPage: FC<
+  Common & { languages: { code: string; values: number }[]; confirm?: { code: string; values: number } | undefined; quality: QualitySettings | null }
+> = ({ user, csrf, access, cache, notice, error, languages, confirm, quality }) => {
   const base = `${P}/projects/${access.projectId}`;
   const manage = may(access.role, 'languages.manage');
   return (
@@ -72,6 +67,7 @@ export const LanguagesPage: FC<Common & { languages: { code: string; values: num
           <button type="submit">Add language</button>
         </form>
       ) : null}
+      {quality ? <QualityForm base={base} csrf={csrf} quality={quality} languages={languages.map((l) => l.code)} manage={manage} /> : null}
     </Layout>
   );
 };
@@ -245,3 +241,44 @@ export const UsagePage: FC<Common & { usage: Usage }> = ({ user, csrf, access, c
     />
   </Layout>
 );
+
+/** What each check looks at, in the words of docs/quality.md. */
+const CHECK_LABELS: Record<(typeof QUALITY_CHECKS)[number], string> = {
+  icu_syntax: 'ICU syntax: the value parses as ICU MessageFormat',
+  placeholders: "Placeholders: the same placeholders as the source",
+  plurals: 'Plurals: every plural form the language needs',
+  html_tags: 'HTML tags: balanced, and the same as the source',
+  whitespace: "Whitespace: leading and trailing spaces as in the source",
+  punctuation: 'Punctuation: ends like the source',
+  length: 'Length: not over 3 times the source',
+};
+
+/** The project's source language and the quality checks that block approval (owners and developers change them). */
+const QualityForm: FC<{ base: string; csrf: string; quality: QualitySettings; languages: string[]; manage: boolean }> = ({ base, csrf, quality, languages, manage }) => {
+  const blocking = new Set<string>(quality.blocking);
+  return (
+    <form method="post" action={`${base}/quality`} class="card stack" aria-labelledby="quality-title">
+      <h2 id="quality-title">Quality</h2>
+      <CsrfField csrf={csrf} />
+      <label>
+        Source language <span class="hint">(translation memory, machine translation and the checks compare with it)</span>
+        <select name="source_language" disabled={!manage}>
+          {(languages.includes(quality.sourceLanguage) ? languages : [quality.sourceLanguage, ...languages]).map((code) => (
+            <option value={code} selected={code === quality.sourceLanguage}>
+              {code}
+            </option>
+          ))}
+        </select>
+      </label>
+      <fieldset>
+        <legend>Checks that block approval <span class="hint">(the others only warn)</span></legend>
+        {QUALITY_CHECKS.map((check) => (
+          <label class="row">
+            <input type="checkbox" name="quality_blocking" value={check} checked={blocking.has(check)} disabled={!manage} /> {CHECK_LABELS[check]}
+          </label>
+        ))}
+      </fieldset>
+      {manage ? <button type="submit">Save quality settings</button> : null}
+    </form>
+  );
+};
