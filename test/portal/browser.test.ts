@@ -132,7 +132,7 @@ describe.skipIf(!HAVE_BROWSER)('the portal in Chromium', () => {
     await status.selectOption('review');
     // Ctrl+Enter in the value saves it in place.
     await translator.getByLabel('home.title in de', { exact: true }).press('Control+Enter');
-    await translator.getByText('Saved').waitFor();
+    await translator.getByText('Saved', { exact: true }).waitFor();
 
     const reviewer = await join(rvLink, 'rv@example.com');
     await reviewer.getByRole('link', { name: /Mobile app/ }).click();
@@ -159,7 +159,7 @@ describe.skipIf(!HAVE_BROWSER)('the portal in Chromium', () => {
     await reviewer.reload();
     await reviewer.getByLabel('Status of home.title in de').selectOption('approved');
     await reviewer.getByRole('button', { name: 'Save' }).click();
-    await reviewer.getByText('Saved').waitFor();
+    await reviewer.getByText('Saved', { exact: true }).waitFor();
 
     // The translator can no longer change it.
     await translator.reload();
@@ -252,7 +252,7 @@ describe.skipIf(!HAVE_BROWSER)('the portal in Chromium', () => {
     await checkA11y(owner, 'activity');
     await reviewer.getByLabel('home.title in de', { exact: true }).fill('Hallo');
     await reviewer.getByRole('button', { name: 'Save' }).first().click();
-    await reviewer.getByText('Saved').waitFor();
+    await reviewer.getByText('Saved', { exact: true }).waitFor();
     await reviewer.getByRole('link', { name: 'History of home.title in de' }).click();
     await checkA11y(reviewer, 'history');
     await reviewer.getByRole('button', { name: /Revert to this/ }).first().click();
