@@ -74,16 +74,22 @@ export const suggestTranslations = useCase(SuggestCommand, async (deps: Pick<Dep
   // itself discards them: about 5 times faster over 100,000 sources (docs/decisions.md).
   const rows = await deps.sql.begin(async (tx) => {
     await tx`select set_config('pg_trgm.similarity_threshold', ${String(FUZZY_THRESHOLD)}, true)`;
+    // The candidates first, scanned once (materialized): joined in one statement, a planner with
+    // stale statistics on projects (one row when it last looked) put projects in the outer loop and
+    // ran the trigram scan once per project of the account, a second and more for a common text.
     return tx<Row[]>`
-      select t.value, case when m.value = ${key.source} then 1 else similarity(m.value, ${key.source}) end as score,
-        m.value as source_value, p.id as project_id, p.name as project_name, k.id as key_id, k.key, k.group_name,
+      with candidates as materialized (
+        select m.key_id, m.project_id, m.value, case when m.value = ${key.source} then 1 else similarity(m.value, ${key.source}) end as score
+        from memory_sources m
+        where m.account_id = ${key.account_id} and m.key_id <> ${input.keyId} and m.value % ${key.source}
+      )
+      select t.value, c.score, c.value as source_value, p.id as project_id, p.name as project_name, k.id as key_id, k.key, k.group_name,
         ${isoUtc(tx, 't.updated_at')} as updated_at
-      from memory_sources m
-      join projects p on p.id = m.project_id and p.source_language = ${key.source_language}
-      join translation_keys k on k.id = m.key_id and k.deleted_at is null
-      join translations t on t.key_id = m.key_id and t.language = ${input.language} and t.status = 'approved'
-      where m.account_id = ${key.account_id} and m.key_id <> ${input.keyId} and m.value % ${key.source}
-      order by score desc, t.updated_at desc, k.id
+      from candidates c
+      join projects p on p.id = c.project_id and p.source_language = ${key.source_language}
+      join translation_keys k on k.id = c.key_id and k.deleted_at is null
+      join translations t on t.key_id = c.key_id and t.language = ${input.language} and t.status = 'approved'
+      order by c.score desc, t.updated_at desc, k.id
       limit ${input.limit * 4}`;
   });
   // The same translation reached from several keys is one suggestion (its best origin).
