@@ -35,7 +35,7 @@ describe('putTranslation and deleteTranslation', () => {
   it('moves a value through draft, review and approved, resets to draft on an unstatused overwrite, one event each', async () => {
     const { p, keyId } = await projectWithKey();
     const since = await core.lastEventId();
-    expect(await put(p, keyId, 'Hallo')).toEqual({ key_id: keyId, language: 'de', value: 'Hallo', status: 'draft', project_id: p.projectId, version: expect.any(Number) });
+    expect(await put(p, keyId, 'Hallo')).toEqual({ key_id: keyId, language: 'de', value: 'Hallo', status: 'draft', project_id: p.projectId, version: expect.any(Number), warnings: [] });
     await put(p, keyId, 'Hallo', 'review');
     await put(p, keyId, 'Hallo', 'approved');
     await put(p, keyId, 'Hallo Welt'); // a changed text needs review again

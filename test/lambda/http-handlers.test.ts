@@ -239,7 +239,7 @@ describe('keys, groups, languages', () => {
       'function-url',
     );
     expect(put.status).toBe(200);
-    expect(put.json()).toEqual({ key_id: ids['home.title'], language: 'de', value: 'Willkommen 👋', status: 'approved', project_id: p.projectId, version: expect.any(Number) });
+    expect(put.json()).toEqual({ key_id: ids['home.title'], language: 'de', value: 'Willkommen 👋', status: 'approved', project_id: p.projectId, version: expect.any(Number), warnings: [] });
     const read = await viaLocal({ method: 'GET', path: '/v1/translations/de/home/home.title', headers: withKey(p) });
     expect(read.json()).toMatchObject({ value: 'Willkommen 👋', status: 'approved' });
   });
