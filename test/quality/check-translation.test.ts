@@ -85,3 +85,18 @@ describe('quality checks', () => {
     expect(checks('Hallo.', null)).toEqual([]);
   });
 });
+
+describe('visibleLength', () => {
+  it('counts what Intl.Segmenter counts, through the fast path and without it', async () => {
+    const { visibleLength } = await import('../../core/quality/text-edges.ts');
+    const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+    const graphemes = (s: string) => [...segmenter.segment(s)].length;
+    const samples = [
+      'Save changes', 'Привет, мир', '保存しました。', '설정을 저장했습니다', 'Ελληνικά', 'שלום עולם', 'مرحبا بالعالم',
+      // Texts that join units into one grapheme: the slow path must still be right.
+      'é (e + combining acute)', 'ไม่มีข้อมูล', 'नमस्ते दुनिया', 'Family: 👨‍👩‍👧', 'Flag 🇩🇪', 'Thumbs 👍🏽', 'Keycap 1️⃣',
+      'line\r\nbreak', 'ﾊﾟﾝ (halfwidth with voiced mark)', '각 (jamo)', 'ำ Thai sara am', '\u0600123 Arabic number sign',
+    ];
+    for (const s of samples) expect(visibleLength(s), s).toBe(graphemes(s));
+  });
+});
