@@ -19,6 +19,7 @@ import { requestRebuild } from './cache/request-rebuild.ts';
 import { createEventBus } from './events/event-bus.ts';
 import { systemActor } from './actor.ts';
 import { createLiveMemo } from './translations/live-memo.ts';
+import { createLiveFlights } from './translations/live-flights.ts';
 import { createStatisticsRefresher } from './db/refresh-statistics.ts';
 import { translatorFromConfig } from './translate/translator-from-config.ts';
 
@@ -71,6 +72,7 @@ export function assembleDeps(input: DepsInput): Deps {
     queue: input.queue(build),
     cache,
     liveMemo: createLiveMemo({ maxBytes: LIVE_MEMO_BYTES }),
+    liveFlights: createLiveFlights(),
     statistics: createStatisticsRefresher({ sql, log, minIntervalMs: STATISTICS_INTERVAL_MS }),
     autoRebuild: createAutoRebuilder({
       debounceMs: config.AUTO_REBUILD_DEBOUNCE_MS,

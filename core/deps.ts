@@ -13,6 +13,7 @@ import type { CacheReader } from './cache/cache-reader.ts';
 import type { AutoRebuilder } from './cache/auto-rebuild.ts';
 import type { EventBus } from './events/event-bus.ts';
 import type { LiveMemo } from './translations/live-memo.ts';
+import type { LiveFlights } from './translations/live-flights.ts';
 import type { StatisticsRefresher } from './db/refresh-statistics.ts';
 import type { MachineTranslator } from './ports/machine-translator.ts';
 import type { EdgeCache } from './ports/edge-cache.ts';
@@ -44,6 +45,8 @@ export type Deps = {
   cache: CacheReader;
   /** Live read bodies by the project content version they were built for (core/translations/live-*.ts). */
   liveMemo: LiveMemo;
+  /** Live reads of one body that arrive together share one statement sent after they all arrived. */
+  liveFlights: LiveFlights;
   /** ANALYZE of the content tables after large changes, off the request path (core/db/refresh-statistics.ts). */
   statistics: StatisticsRefresher;
   /** Queues debounced rebuilds after content-changing events for projects with auto_rebuild on. */

@@ -3,13 +3,15 @@
 // rides in the same statement, gated: it runs only when the version differs from the one the memo
 // holds a body for. Version and body therefore come from one snapshot, so a body is never stored
 // under a version it does not match, and a read that starts after a write was answered sees it
-// (the write's commit raised the version before its answer left).
+// (the write's commit raised the version before its answer left). Requests for one body that arrive
+// together share one statement sent after all of them arrived (core/translations/live-flights.ts).
 import { createHash } from 'node:crypto';
 import type postgres from 'postgres';
 import type { Sql } from '../db/client.ts';
 import type { LiveBody, LiveMemo } from './live-memo.ts';
+import type { LiveFlights } from './live-flights.ts';
 
-export type LiveReadDeps = { sql: Sql; liveMemo: LiveMemo };
+export type LiveReadDeps = { sql: Sql; liveMemo: LiveMemo; liveFlights: LiveFlights };
 
 /** No memo entry: a version no project has, so the body query runs. */
 const NONE = '-1';
@@ -27,7 +29,18 @@ export function strongEtag(body: Uint8Array): string {
  * a condition on the outer version `v.version`), and may read `v.version`. `render` turns its rows
  * into the JSON text, or throws (a 404 is never memoized).
  */
-export async function liveRead<R extends object>(
+export function liveRead<R extends object>(
+  deps: LiveReadDeps,
+  projectId: string,
+  memoKey: string,
+  query: (fresh: postgres.Fragment) => postgres.Fragment,
+  render: (rows: R[]) => string,
+): Promise<LiveBody> {
+  return deps.liveFlights.run(memoKey, () => readNow(deps, projectId, memoKey, query, render));
+}
+
+/** One statement, sent now; what the memo holds is looked at now too, not when the request came. */
+async function readNow<R extends object>(
   deps: LiveReadDeps,
   projectId: string,
   memoKey: string,

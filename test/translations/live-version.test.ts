@@ -208,3 +208,57 @@ describe('live reads under concurrent writers', () => {
     for (let w = 0; w < 4; w++) expect(final[`own.w${w}`]).toBe('n15');
   });
 });
+
+describe('live reads of one body arriving together share a statement', () => {
+  it('32 concurrent reads of one key: far fewer statements than reads, every read right', async () => {
+    const p = await project(t, ['de']);
+    const id = await p.key('hot.key', 'hot');
+    expect((await t.call(p.apiKey, 'PUT', `/v1/keys/${id}/translations/de`, { value: 'v1', status: 'approved' })).status).toBe(200);
+    expect((await read(p, '/v1/translations/de/hot/hot.key')).status).toBe(200); // the API key verified and cached first
+    const statements: string[] = [];
+    const options = t.runtime.deps.sql.options as { debug?: unknown };
+    options.debug = (_connection: number, query: string) => statements.push(query);
+    let answers: Response[];
+    try {
+      answers = await Promise.all(Array.from({ length: 32 }, () => read(p, '/v1/translations/de/hot/hot.key')));
+    } finally {
+      options.debug = false;
+    }
+    for (const res of answers) expect(await body(res)).toMatchObject({ key: 'hot.key', value: 'v1' });
+    const reads = statements.filter((q) => q.includes('project_content_versions'));
+    expect(reads.length).toBeGreaterThanOrEqual(1);
+    expect(reads.length, 'one statement per batch, not per read').toBeLessThanOrEqual(8);
+  });
+
+  it('16 readers of one body racing a writer: every read shows at least the last answered write', async () => {
+    const p = await project(t, ['de']);
+    const id = await p.key('race.key', 'race');
+    let answered = 0;
+    const writer = (async () => {
+      for (let n = 1; n <= 30; n++) {
+        const res = await t.call(p.apiKey, 'PUT', `/v1/keys/${id}/translations/de`, { value: `n${n}`, status: 'approved' });
+        expect(res.status).toBe(200);
+        answered = n;
+      }
+    })();
+    let done = false;
+    let checked = 0;
+    const readers = Array.from({ length: 16 }, async () => {
+      while (!done) {
+        const floor = answered;
+        const res = await read(p, '/v1/translations/de/race/race.key');
+        if (res.status === 404) {
+          expect(floor, 'a 404 only before the first write').toBe(0);
+          continue;
+        }
+        const { value } = await body(res);
+        expect(Number(String(value).slice(1)), `write n${floor} was answered before this read`).toBeGreaterThanOrEqual(floor);
+        checked++;
+      }
+    });
+    await writer;
+    done = true;
+    await Promise.all(readers);
+    expect(checked).toBeGreaterThan(16);
+  });
+});
