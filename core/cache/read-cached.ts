@@ -127,24 +127,30 @@ export const cachedBuildGroup = useCase(BuildGroupCommand, async (deps: CacheDep
 /** One key's cached answer, `{"value": …}`, serialized with its strong ETag once per build. */
 export type CachedValue = { body: string; etag: string; builtAt: string };
 
+// Module-level, not closures made per request: the hottest read should allocate (and, under tsx's
+// keepNames, name) no function per call.
+const valueMissing = (code: string, group: string, key: string) =>
+  notFound(`No approved translation of key '${key}' in group '${group}' for language '${code}' in the translation cache`);
+
+/** A group file's values by key, and the answers made from them so far. */
+function groupAnswers(bytes: Uint8Array) {
+  const { translations } = JSON.parse(Buffer.from(bytes).toString('utf8')) as { translations: Record<string, string> };
+  return { translations, made: new Map<string, CachedValue>() };
+}
+
 export const cachedValue = useCase(ValueCommand, async (deps: CacheDeps, input): Promise<CachedValue> => {
   const { projectId, language: code, group, key } = input;
   if (!isGroupName(group)) throw groupMissing(group, code);
   const index = await currentBuild(deps, projectId);
-  const missing = () =>
-    notFound(`No approved translation of key '${key}' in group '${group}' for language '${code}' in the translation cache`);
   const language = index.languages[code];
-  if (!language) throw missing();
+  if (!language) throw valueMissing(code, group, key);
   // A key's value is the same in the default and explain bodies: only raw differs.
   const files = filesOf(language, input.variant === 'raw' ? 'raw' : 'default');
-  if (!Object.hasOwn(files.set.groups, group)) throw missing();
+  if (!Object.hasOwn(files.set.groups, group)) throw valueMissing(code, group, key);
   // The group file, parsed once per build and process, answers every key of the group; each key's
   // body and ETag are made on its first request and kept with the parsed file.
-  const answers = await deps.cache.derived(groupKey(projectId, index.build_id, code, group, 'identity', files.variant), (bytes) => {
-    const { translations } = JSON.parse(Buffer.from(bytes).toString('utf8')) as { translations: Record<string, string> };
-    return { translations, made: new Map<string, CachedValue>() };
-  });
-  if (!answers || !Object.hasOwn(answers.translations, key)) throw missing();
+  const answers = await deps.cache.derived(groupKey(projectId, index.build_id, code, group, 'identity', files.variant), groupAnswers);
+  if (!answers || !Object.hasOwn(answers.translations, key)) throw valueMissing(code, group, key);
   let answer = answers.made.get(key);
   if (!answer) {
     const body = JSON.stringify({ value: answers.translations[key] });

@@ -36,7 +36,7 @@ export const idempotencyKey = (): MiddlewareHandler<AppEnv> =>
     if (!VALID_KEY.test(key)) throw invalidKey();
     const deps = c.get('deps');
     const scope = c.get('principal')?.projectId ?? 'admin';
-    const body = c.req.raw.body === null ? '' : await c.req.text();
+    const body = await c.req.text();
     const fingerprint = createHash('sha256').update(`${c.req.method} ${c.req.path}\n${body}`).digest('base64url');
 
     const answerFor = (stored: StoredAnswer) => {

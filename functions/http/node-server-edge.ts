@@ -82,6 +82,11 @@ export function hardenNodeServer(server: Server, options: EdgeOptions): void {
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     // GET and HEAD carry no body to leave unread: the hot path adds no listener.
     if (req.method === 'GET' || req.method === 'HEAD') return;
+    // Marks the body as being consumed without taking any of it (Node then buffers up to its
+    // high-water mark and pauses the socket, as for any body not read yet). Without it, a body the
+    // app never touched (a 413 judged from Content-Length) is dumped by Node when the answer
+    // finishes: its bytes are then swallowed unseen, and the drain below could not bound them.
+    req.read(0);
     res.once('finish', () => {
       if (!req.complete) drainThenRelease(req, req.socket, drain);
     });

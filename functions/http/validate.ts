@@ -97,7 +97,7 @@ export const requireJsonBody = (): MiddlewareHandler<AppEnv> =>
  */
 export const noBody = (): MiddlewareHandler<AppEnv> =>
   async function noBody(c, next) {
-    const text = c.req.raw.body === null ? '' : await c.req.text();
+    const text = await c.req.text();
     if (text.trim() === '') return next();
     if (!JSON_MEDIA.test(mediaTypeOf(c.req.header('content-type')))) {
       throw new HTTPException(415, { message: 'This operation takes no request body: send none, or {}' });
@@ -121,7 +121,7 @@ export const noBody = (): MiddlewareHandler<AppEnv> =>
  */
 export const optionalJsonBody = (): MiddlewareHandler<AppEnv> =>
   async function optionalJsonBody(c, next) {
-    const text = c.req.raw.body === null ? '' : await c.req.text();
+    const text = await c.req.text();
     if (text.trim() === '') {
       // The validator reads JSON only under a JSON content type, through this cache (Hono keeps
       // promises there, whatever its type says).
