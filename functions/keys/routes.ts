@@ -18,6 +18,7 @@ import { updateKey } from '../../core/keys/update-key.ts';
 import { deleteKey } from '../../core/keys/delete-key.ts';
 import { translationValueRoutes } from './translation-routes.ts';
 import { suggestionRoutes } from './suggestion-routes.ts';
+import { respondJson } from '../http/response-headers.ts';
 
 const tag = 'Keys';
 
@@ -91,7 +92,7 @@ const routes = new Hono<AppEnv>()
     requireJsonBody(),
     validBody(CreateKeyInput),
     idempotencyKey(),
-    async (c) => c.json(await createKey(c.get('deps'), { ...keyScope(c), ...c.req.valid('json') }), 201),
+    async (c) => respondJson(c, await createKey(c.get('deps'), { ...keyScope(c), ...c.req.valid('json') }), 201),
   )
   .patch(
     '/:key_id',

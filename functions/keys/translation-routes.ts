@@ -11,6 +11,7 @@ import { putTranslation } from '../../core/translations/put-translation.ts';
 import { deleteTranslation } from '../../core/translations/delete-translation.ts';
 import { getTranslation } from '../../core/translations/get-translation.ts';
 import { ifMatchOf, versionEtag } from '../http/if-match.ts';
+import { respondJson } from '../http/response-headers.ts';
 
 const tag = 'Translations';
 const KeyLanguageParams = v.object({ ...KeyIdParam.entries, ...LanguageParam.entries });
@@ -31,7 +32,7 @@ export const translationValueRoutes = new Hono<AppEnv>()
     async (c) => {
       const { key_id, language } = c.req.valid('param');
       const value = await getTranslation(c.get('deps'), { projectId: c.get('principal').projectId, keyId: key_id, language });
-      return c.json(value, 200, valueHeaders(value.version));
+      return respondJson(c, value, 200, valueHeaders(value.version));
     },
   )
   .put(
@@ -52,7 +53,7 @@ export const translationValueRoutes = new Hono<AppEnv>()
       const { key_id, language } = c.req.valid('param');
       const ifMatch = ifMatchOf(c);
       const written = await putTranslation(c.get('deps'), { ...keyScope(c), keyId: key_id, language, ...c.req.valid('json'), ...(ifMatch === undefined ? {} : { ifMatch }) });
-      return c.json(written, 200, valueHeaders(written.version));
+      return respondJson(c, written, 200, valueHeaders(written.version));
     },
   )
   .delete(
