@@ -4,6 +4,7 @@
 import { get } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon, { type Instance, type Options, type Result } from 'autocannon';
+import { perResponse, type CpuMeter, type CpuPerResponse } from './cpu.ts';
 
 export type LoadRequest = { method: string; path: string; headers: Record<string, string>; body?: string };
 
@@ -17,6 +18,8 @@ export type LoadSpec = {
   expectedStatus: number;
   /** One fixed request, or a generator called for every request (writes vary path and body). */
   request: LoadRequest | (() => LoadRequest);
+  /** Samples the CPU of the server, the database and this process around the measured run. */
+  cpu?: CpuMeter;
 };
 
 export type LoadResult = {
@@ -34,6 +37,8 @@ export type LoadResult = {
   /** Responses whose status is not the expected one. */
   unexpectedStatus: number;
   statusCodes: Record<string, number>;
+  /** CPU per response over the measured run (warm-up excluded); null without a meter. */
+  cpu: CpuPerResponse | null;
 };
 
 let active: Instance | undefined;
@@ -110,6 +115,7 @@ export async function runLoad(baseUrl: string, spec: LoadSpec): Promise<LoadResu
   let count = 0;
   let unexpectedStatus = 0;
   let wireBytes = 0;
+  const cpuBefore = spec.cpu?.sample();
   const result = await run(optionsFor(baseUrl, spec, spec.duration), (status, bytes, ms) => {
     if (count === latencies.length) {
       const grown = new Float64Array(latencies.length * 2);
@@ -120,7 +126,10 @@ export async function runLoad(baseUrl: string, spec: LoadSpec): Promise<LoadResu
     wireBytes += bytes;
     if (status !== spec.expectedStatus) unexpectedStatus++;
   });
+  // After the settle: the requests still in flight when the clients stopped (at most one per
+  // connection) were begun in the run, and their work belongs to it.
   await settle(baseUrl);
+  const cpu = spec.cpu && cpuBefore ? perResponse(cpuBefore, spec.cpu.sample(), count) : null;
 
   const sorted = latencies.subarray(0, count).sort();
   const at = (p: number) => (count ? sorted[Math.min(count - 1, Math.max(0, Math.ceil(p * count) - 1))]! : NaN);
@@ -140,6 +149,7 @@ export async function runLoad(baseUrl: string, spec: LoadSpec): Promise<LoadResu
     non2xx: result.non2xx,
     unexpectedStatus,
     statusCodes,
+    cpu,
   };
 }
 

@@ -146,6 +146,10 @@ const SCENARIO_COLUMNS: Column[] = [
   { title: 'ceiling req/s', right: true, cell: (r) => n0(r.ceiling?.requestsPerSecond) },
   { title: 'ceil p99', right: true, cell: (r) => n2(r.ceiling?.latencyMs.p99) },
   { title: 'ratio', right: true, cell: (r) => n2(r.ratio) },
+  { title: 'svc us', right: true, cell: (r) => n0(r.service?.cpu?.server) },
+  { title: 'db us', right: true, cell: (r) => n0(r.service?.cpu?.database) },
+  { title: 'client us', right: true, cell: (r) => n0(r.service?.cpu?.client) },
+  { title: 'ceil us', right: true, cell: (r) => n0(r.ceiling?.cpu?.server) },
   { title: 'target', cell: (r) => r.targets.map((t) => t.label).join(' ') || '-' },
   { title: 'result', cell: verdict },
 ];
@@ -271,6 +275,7 @@ function headerLines(report: Report): string[] {
 const FOOTNOTES = [
   '* non-2xx: responses with another status than the one expected (200, 201 for key creation, 304 for revalidations).',
   'ratio: service req/s / ceiling req/s, the ceiling measured with the same client and settings right after the service.',
+  'svc/db/client/ceil us: CPU microseconds (user + system) per response over the measured run, of the service process, of the Postgres processes (real Postgres on this machine only; "-" in embedded mode, where PGlite is the service\'s own CPU), of the load generator (this process), and of the ceiling server in its run. They share the machine\'s cores: their sum bounds req/s.',
   'errors: connection errors and timeouts. Latencies are per response, measured by the client (p50/p99 over the whole measured run); alone ms: median of 5 requests sent one at a time before the load.',
   'rebuild time: service (API) = POST /v1/cache/rebuild to the first GET /v1/cache/status showing the new build (polled every 10 ms); builder alone = the core build call in a fresh process.',
   'files: import = POST /v1/import of a flat JSON file into a fresh project, timed by the client (median of the runs); export = GET /v1/export of the standard project\'s approved German values (median of 5); extra peak RSS = VmHWM during the import minus RSS before it.',

@@ -25,6 +25,7 @@ import { SCENARIOS, type Scenario, type ScenarioContext } from './scenarios.ts';
 import { measureSdk, type SdkReport } from './sdk.ts';
 import { LARGE_SHAPE, seedDirect, seedThroughApi, STANDARD_SHAPE, type BenchProject, type SeedReport } from './seed.ts';
 import { startService, type ServiceProcess } from './server-process.ts';
+import { cpuMeter } from './cpu.ts';
 
 const USAGE = `usage: npx tsx bench/run.ts [--duration <s>] [--warmup <s>] [--only <substring>] [--large] [--profile] [--analyze-first]
   --duration  seconds measured per scenario, for the service and again for the ceiling (default 5)
@@ -119,6 +120,7 @@ async function measureScenario(
   service: ServiceProcess,
   ceiling: Ceiling,
   options: Options,
+  databaseOnThisMachine: boolean,
 ): Promise<ScenarioRow> {
   const row: ScenarioRow = {
     name: scenario.name,
@@ -155,9 +157,9 @@ async function measureScenario(
       expectedStatus: scenario.expectedStatus,
       request: prepared.load,
     };
-    row.service = await runLoad(service.url, spec);
+    row.service = await runLoad(service.url, { ...spec, cpu: cpuMeter({ serverPid: service.pid, database: databaseOnThisMachine }) });
     await ceiling.serve(probe, prepared.ceilingIfNoneMatch !== undefined ? { ifNoneMatch: prepared.ceilingIfNoneMatch } : {});
-    row.ceiling = await runLoad(ceiling.url, spec);
+    row.ceiling = await runLoad(ceiling.url, { ...spec, cpu: cpuMeter({ serverPid: ceiling.pid, database: false }) });
     row.ratio = row.ceiling.requestsPerSecond > 0 ? Math.round((row.service.requestsPerSecond / row.ceiling.requestsPerSecond) * 100) / 100 : null;
     const s = row.service;
     say(
@@ -212,6 +214,8 @@ async function measureRebuild(
   }
   return row;
 }
+
+const isLoopback = (url: string) => ['127.0.0.1', 'localhost', '[::1]', ''].includes(new URL(url).hostname);
 
 const mb = (bytes: number | null) => (bytes === null ? '?' : `${Math.round(bytes / 2 ** 20)} MiB`);
 
@@ -280,6 +284,9 @@ async function main(): Promise<number> {
       say(`ANALYZE: ${seed.analyzeMs} ms`);
     };
     const context: ScenarioContext = { http, project };
+    // Its backends' CPU is read from /proc: only a server on this machine (in embedded mode PGlite
+    // runs inside the service, and its CPU is the service's).
+    const localDatabase = db !== undefined && isLoopback(db.url);
     if (options.analyzeFirst) await analyze();
     const selected = SCENARIOS.filter((s) => !options.only || s.name.includes(options.only));
     const rows: ScenarioRow[] = [];
@@ -289,7 +296,7 @@ async function main(): Promise<number> {
         if (interrupted) return;
         const named = suffix ? { ...scenario, name: scenario.name + suffix } : scenario;
         if (suffix) measured.push(named);
-        rows.push(await measureScenario(named, context, service, ceiling, options));
+        rows.push(await measureScenario(named, context, service, ceiling, options, localDatabase));
       }
     };
 

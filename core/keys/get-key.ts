@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { isoUtc } from '../db/iso-timestamp.ts';
 import { useCase } from '../use-case.ts';
+import { keyById } from './by-id.ts';
 import { keyNotFound } from './update-key.ts';
 import { GetKeyCommand, type KeyItem } from './schemas.ts';
 
@@ -10,8 +11,8 @@ export const getKey = useCase(GetKeyCommand, async (deps: Pick<Deps, 'sql'>, { p
   const [row] = await sql<KeyItem[]>`
     select id, key, group_name, description,
            ${isoUtc(sql, 'created_at')} as created_at, ${isoUtc(sql, 'updated_at')} as updated_at
-    from translation_keys
-    where id = ${keyId} and project_id = ${projectId} and deleted_at is null`;
+    from ${keyById(sql, keyId)} k
+    where k.project_id = ${projectId} and k.deleted_at is null`;
   if (!row) throw keyNotFound();
   return row;
 });

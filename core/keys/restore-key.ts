@@ -2,6 +2,7 @@ import type { Deps } from '../deps.ts';
 import { notFound } from '../errors.ts';
 import { transaction } from '../db/transaction.ts';
 import { useCase } from '../use-case.ts';
+import { keyById } from './by-id.ts';
 import { assertKeyCapacity, lockProject } from '../projects/lock-project.ts';
 import { keyExists } from './create-key.ts';
 import { KeyCommand, type KeyRecord } from './schemas.ts';
@@ -12,7 +13,7 @@ export const restoreKey = useCase(KeyCommand, async (deps: Pick<Deps, 'sql' | 'e
     const { projectId, keyId } = input;
     const { plan, limits } = await lockProject(tx.sql, projectId);
     const [key] = await tx.sql<{ key: string }[]>`
-      select key from translation_keys where id = ${keyId} and project_id = ${projectId} and deleted_at is not null`;
+      select k.key from ${keyById(tx.sql, keyId)} k where k.project_id = ${projectId} and k.deleted_at is not null`;
     if (!key) throw notFound('Deleted key not found');
     const [taken] = await tx.sql`
       select 1 from translation_keys where project_id = ${projectId} and key = ${key.key} and deleted_at is null`;

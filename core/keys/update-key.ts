@@ -2,6 +2,7 @@ import type { Deps } from '../deps.ts';
 import { notFound } from '../errors.ts';
 import { transaction } from '../db/transaction.ts';
 import { useCase } from '../use-case.ts';
+import { keyById } from './by-id.ts';
 import { UpdateKeyCommand, type UpdatedKey } from './schemas.ts';
 
 export const keyNotFound = () => notFound('Key not found');
@@ -11,9 +12,11 @@ type KeyFields = { group_name: string; description: string | null };
 export const updateKey = useCase(UpdateKeyCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<UpdatedKey> =>
   transaction(deps, async (tx) => {
     const { projectId, keyId } = input;
+    // The project is checked on the row found by primary key (core/keys/by-id.ts); a key never
+    // changes project, while deleted_at is judged again on the row as locked.
     const [before] = await tx.sql<KeyFields[]>`
       select group_name, description from translation_keys
-      where id = ${keyId} and project_id = ${projectId} and deleted_at is null for update`;
+      where id = (select k.id from ${keyById(tx.sql, keyId)} k where k.project_id = ${projectId}) and deleted_at is null for update`;
     if (!before) throw keyNotFound();
     const [after] = await tx.sql<KeyFields[]>`
       update translation_keys set

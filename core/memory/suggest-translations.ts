@@ -9,6 +9,7 @@ import { notFound } from '../errors.ts';
 import { LanguageCode } from '../languages/language-code.ts';
 import { languageNotRegistered } from '../languages/remove-language.ts';
 import { useCase } from '../use-case.ts';
+import { keyById } from '../keys/by-id.ts';
 import { Uuid } from '../validation.ts';
 import { isoUtc } from '../db/iso-timestamp.ts';
 
@@ -60,8 +61,8 @@ export const suggestTranslations = useCase(SuggestCommand, async (deps: Pick<Dep
     select p.account_id, p.source_language,
       exists (select 1 from project_languages l where l.project_id = p.id and l.code = ${input.language}) as registered,
       (select t.value from translations t where t.key_id = k.id and t.language = p.source_language) as source
-    from translation_keys k join projects p on p.id = k.project_id
-    where k.id = ${input.keyId} and k.project_id = ${input.projectId} and k.deleted_at is null`;
+    from ${keyById(deps.sql, input.keyId)} k join projects p on p.id = k.project_id
+    where k.project_id = ${input.projectId} and k.deleted_at is null`;
   if (!key) throw notFound('Key not found');
   if (!key.registered) throw languageNotRegistered(input.language);
   const base = { key_id: input.keyId, language: input.language };

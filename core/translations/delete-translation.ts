@@ -4,6 +4,7 @@ import { notFound } from '../errors.ts';
 import { assertOutsideTransaction, published } from '../db/transaction.ts';
 import { useCase } from '../use-case.ts';
 import { keyNotFound } from '../keys/update-key.ts';
+import { keyById, valueById } from '../keys/by-id.ts';
 import { DeleteTranslationCommand, type TranslationStatus } from './schemas.ts';
 import { ifMatchFailed, versionGuard } from './if-match.ts';
 
@@ -16,12 +17,14 @@ export const deleteTranslation = useCase(DeleteTranslationCommand, async (deps: 
   assertOutsideTransaction(deps);
   const { projectId, keyId, language, actor } = input;
   const entityId = `${keyId}/${language}`;
+  // Key and value by their primary keys, then checked against the project (core/keys/by-id.ts);
+  // a value always belongs to its key's project.
   const [row] = await deps.sql<Row[]>`
     with live_key as (
-      select id from translation_keys where id = ${keyId} and project_id = ${projectId} and deleted_at is null
+      select k.id from ${keyById(deps.sql, keyId)} k where k.project_id = ${projectId} and k.deleted_at is null
     ), removed as (
       delete from translations t using live_key
-      where t.key_id = live_key.id and t.language = ${language} and t.project_id = ${projectId}
+      where t.key_id = live_key.id and t.language = ${language}
         and ${versionGuard(deps.sql, input.ifMatch, deps.sql`t.version`)}
       returning t.value, t.status
     ), event as (
@@ -32,7 +35,7 @@ export const deleteTranslation = useCase(DeleteTranslationCommand, async (deps: 
       returning id
     )
     select exists (select 1 from live_key) as key_found, removed.value, removed.status, (select id from event) as event_id,
-           (select version::text from translations where key_id = ${keyId} and language = ${language} and project_id = ${projectId}) as current_version
+           (select v.version::text from ${valueById(deps.sql, keyId, language)} v where v.project_id = ${projectId}) as current_version
     from (select 1) as one left join removed on true`;
   if (!row?.key_found) throw keyNotFound();
   if (row.value === null) {

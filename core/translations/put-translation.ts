@@ -4,6 +4,7 @@ import { actorId } from '../actor.ts';
 import { assertOutsideTransaction, published } from '../db/transaction.ts';
 import { useCase } from '../use-case.ts';
 import { keyNotFound } from '../keys/update-key.ts';
+import { keyById, valueById } from '../keys/by-id.ts';
 import { languageNotRegistered } from '../languages/remove-language.ts';
 import { PutTranslationCommand, type TranslationStatus, type WrittenTranslation } from './schemas.ts';
 import { assertApprovable, blockedValues } from '../quality/approval-gate.ts';
@@ -81,20 +82,21 @@ async function write(deps: Pick<Deps, 'sql'>, input: v.InferOutput<typeof PutTra
   const open = input.status !== 'approved' || gated ? sql`true` : sql`(select cardinality(quality_blocking) = 0 from quality)`;
   let row: Row | undefined;
   try {
+    // Key and values by their primary keys, then checked against the project (core/keys/by-id.ts).
+    // quality: the key's source value as it was before this statement, the warnings' reference.
+    // No comments inside the SQL: pg_stat_activity shows only the first 1 KiB of a statement.
     [row] = await deps.sql<Row[]>`
       with quality as (
-        -- The key's source value as it was before this statement: the warnings' reference.
         select p.source_language, p.quality_blocking,
-               (select s.value from translations s where s.key_id = ${keyId} and s.project_id = ${projectId} and s.language = p.source_language) as source_value
+               (select s.value from ${valueById(sql, keyId, sql`p.source_language`)} s where s.project_id = ${projectId}) as source_value
         from projects p where p.id = ${projectId}
       ), live_key as (
-        select id, project_id from translation_keys
-        where id = ${keyId} and project_id = ${projectId} and deleted_at is null
+        select k.id, k.project_id from ${keyById(sql, keyId)} k where k.project_id = ${projectId} and k.deleted_at is null
       ), registered as (
         select code from project_languages where project_id = ${projectId} and code = ${language}
       ), previous as (
-        select jsonb_build_object('value', value, 'status', status) as before, version
-        from translations where key_id = ${keyId} and language = ${language} and project_id = ${projectId}
+        select jsonb_build_object('value', t.value, 'status', t.status) as before, t.version
+        from ${valueById(sql, keyId, language)} t where t.project_id = ${projectId}
       ), written as (${
         input.ifMatch === undefined
           ? sql`
@@ -107,10 +109,12 @@ async function write(deps: Pick<Deps, 'sql'>, input: v.InferOutput<typeof PutTra
         returning project_id, value, status, version`
           : // With If-Match only an update: it re-checks the version on the row it locked (a write
             // committed meanwhile moved it), and a value deleted meanwhile is not created again.
+            // By primary key only: live_key has checked the key against the project, and a value
+            // always belongs to its key's project (a project condition here invites the project scan).
             sql`
         update translations t set value = ${input.value}::text, status = ${input.status}::text, updated_at = now()
         from live_key, registered
-        where t.key_id = live_key.id and t.language = registered.code and t.project_id = ${projectId}
+        where t.key_id = live_key.id and t.language = registered.code
           and ${versionGuard(sql, input.ifMatch, sql`t.version`)} and ${open}
         returning t.project_id, t.value, t.status, t.version`
       }

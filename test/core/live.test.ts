@@ -4,13 +4,13 @@ import { describe, expect, it } from 'vitest';
 import type postgres from 'postgres';
 import { createLiveMemo, type LiveBody } from '../../core/translations/live-memo.ts';
 import { strongEtag } from '../../core/translations/live-read.ts';
-import { addLanguage } from '../../core/languages/add-language.ts';
 import { readLanguage } from '../../core/translations/read-language.ts';
 import { readGroup } from '../../core/translations/read-group.ts';
 import { readKey } from '../../core/translations/read-key.ts';
 import { readLiveManifest } from '../../core/manifest/read-manifest.ts';
 import type { RecordedEvent } from '../../core/events/domain-event.ts';
 import { bodyJson, useCore } from './support/core-harness.ts';
+import { bulkLoadedProject, rowsTouched, type PlanNode } from './support/plans.ts';
 
 const core = useCore();
 
@@ -54,39 +54,11 @@ describe('live memo', () => {
   });
 });
 
-type PlanNode = {
-  'Node Type': string;
-  'Actual Rows': number;
-  'Actual Loops': number;
-  'Rows Removed by Filter'?: number;
-  'Rows Removed by Join Filter'?: number;
-  'Rows Removed by Index Recheck'?: number;
-  Plans?: PlanNode[];
-};
-
-/** Rows every node of an executed plan produced or threw away, over all its loops. */
-function rowsTouched(node: PlanNode): number {
-  const own =
-    (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0)) * node['Actual Loops'] +
-    (node['Rows Removed by Join Filter'] ?? 0);
-  return own + (node.Plans ?? []).reduce((sum, child) => sum + rowsTouched(child), 0);
-}
-
 describe('live read plans without statistics', () => {
   it('touch rows in proportion to the project, not its square, right after a bulk load', async () => {
     const { deps } = core;
-    const p = await core.newProject('business');
-    for (const code of ['de', 'en', 'fr']) await addLanguage(deps, { projectId: p.projectId, code, actor: p.actor });
     const KEYS = 2_000;
-    // Loaded in one statement, straight after the tables were last seen small: the planner's
-    // picture (no statistics, or a tiny table's) is the one a freshly seeded project meets.
-    await deps.sql`
-      with created as (
-        insert into translation_keys (project_id, key, group_name)
-        select ${p.projectId}, 'g' || (n % 10) || '.k' || n, 'g' || (n % 10) from generate_series(1, ${KEYS}::int) as n
-        returning id)
-      insert into translations (key_id, project_id, language, value, status)
-      select c.id, ${p.projectId}, l, 'v', 'approved' from created c cross join unnest(array['de', 'en', 'fr']) as l`;
+    const p = await bulkLoadedProject(core, KEYS);
     const [key] = await deps.sql<{ key: string; group_name: string }[]>`
       select key, group_name from translation_keys where project_id = ${p.projectId} order by key limit 1`;
 
