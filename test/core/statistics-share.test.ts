@@ -3,7 +3,7 @@
 // On PGlite's single backend an ANALYZE stops every other statement while it runs.
 import { describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createStatisticsRefresher } from '../../core/db/refresh-statistics.ts';
+import { createStatisticsRefresher, type StatisticsRefresher } from '../../core/db/refresh-statistics.ts';
 import type { Sql } from '../../core/db/client.ts';
 import { silentLogger } from '../../core/log.ts';
 import type { RecordedEvent } from '../../core/events/domain-event.ts';
@@ -25,6 +25,15 @@ function fakeDatabase(analyzeMs: number) {
   return { sql, analyzed };
 }
 
+/** Content writes arriving every `everyMs` for `forMs`, as a steady stream of single calls would. */
+async function writesFor(refresher: StatisticsRefresher, forMs: number, everyMs: number): Promise<void> {
+  const until = performance.now() + forMs;
+  while (performance.now() < until) {
+    refresher.subscriber([written]);
+    await sleep(everyMs);
+  }
+}
+
 const written = { id: 1, type: 'translation.written', projectId: 'p', actor: { type: 'system', id: 't' }, entity: { type: 'translation', id: 'x' } } as RecordedEvent;
 
 describe('statistics refresh share', () => {
@@ -33,11 +42,7 @@ describe('statistics refresh share', () => {
     const refresher = createStatisticsRefresher({ sql: db.sql, log: silentLogger, minIntervalMs: 10 });
     try {
       // Writes keep coming for 600 ms: with only the 10 ms interval that would be about a dozen runs.
-      const until = performance.now() + 600;
-      while (performance.now() < until) {
-        refresher.subscriber([written]);
-        await sleep(15);
-      }
+      await writesFor(refresher, 600, 15);
       expect(db.analyzed).toHaveLength(1);
       // The next comes once 40 ms / 0.05 = 800 ms have passed since the first began.
       const deadline = performance.now() + 5_000;
@@ -53,11 +58,7 @@ describe('statistics refresh share', () => {
     const db = fakeDatabase(0);
     const refresher = createStatisticsRefresher({ sql: db.sql, log: silentLogger, minIntervalMs: 50 });
     try {
-      const until = performance.now() + 600;
-      while (performance.now() < until) {
-        refresher.subscriber([written]);
-        await sleep(10);
-      }
+      await writesFor(refresher, 600, 10);
       // Every 50 ms (13 at most in 600 ms); a share-bound wait would allow 1. Late timers on a busy
       // machine only make fewer.
       expect(db.analyzed.length).toBeGreaterThanOrEqual(4);
