@@ -20,6 +20,8 @@ import { createEventBus } from './events/event-bus.ts';
 import { systemActor } from './actor.ts';
 import { createLiveMemo } from './translations/live-memo.ts';
 import { createLiveFlights } from './translations/live-flights.ts';
+import { createValueWrites } from './translations/value-writes.ts';
+import { createKeyCreations } from './keys/key-creations.ts';
 import { createStatisticsRefresher } from './db/refresh-statistics.ts';
 import { translatorFromConfig } from './translate/translator-from-config.ts';
 
@@ -73,6 +75,8 @@ export function assembleDeps(input: DepsInput): Deps {
     cache,
     liveMemo: createLiveMemo({ maxBytes: LIVE_MEMO_BYTES }),
     liveFlights: createLiveFlights(),
+    valueWrites: createValueWrites(sql),
+    keyCreations: createKeyCreations(sql),
     statistics: createStatisticsRefresher({ sql, log, minIntervalMs: STATISTICS_INTERVAL_MS }),
     autoRebuild: createAutoRebuilder({
       debounceMs: config.AUTO_REBUILD_DEBOUNCE_MS,

@@ -14,6 +14,8 @@ import type { AutoRebuilder } from './cache/auto-rebuild.ts';
 import type { EventBus } from './events/event-bus.ts';
 import type { LiveMemo } from './translations/live-memo.ts';
 import type { LiveFlights } from './translations/live-flights.ts';
+import type { ValueWrites } from './translations/value-writes.ts';
+import type { KeyCreations } from './keys/key-creations.ts';
 import type { StatisticsRefresher } from './db/refresh-statistics.ts';
 import type { MachineTranslator } from './ports/machine-translator.ts';
 import type { EdgeCache } from './ports/edge-cache.ts';
@@ -47,6 +49,10 @@ export type Deps = {
   liveMemo: LiveMemo;
   /** Live reads of one body that arrive together share one statement sent after they all arrived. */
   liveFlights: LiveFlights;
+  /** Plain writes of values of one project that arrive together share one statement and commit. */
+  valueWrites: ValueWrites;
+  /** Key creations of one project (no key limit) that arrive together share one statement and commit. */
+  keyCreations: KeyCreations;
   /** ANALYZE of the content tables after large changes, off the request path (core/db/refresh-statistics.ts). */
   statistics: StatisticsRefresher;
   /** Queues debounced rebuilds after content-changing events for projects with auto_rebuild on. */

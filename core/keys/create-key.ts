@@ -5,13 +5,10 @@ import { published, transaction } from '../db/transaction.ts';
 import { actorId } from '../actor.ts';
 import { useCase } from '../use-case.ts';
 import { assertKeyCapacity, lockProject } from '../projects/lock-project.ts';
-import { PLAN_LIMITS, PLANS } from '../accounts/plans.ts';
 import { CreateKeyCommand, type KeyRecord } from './schemas.ts';
+import { KEY_LIMITS } from './key-creations.ts';
 
 export const keyExists = (key: string) => conflict(`A key named '${key}' already exists in this project`);
-
-// Each plan's key limit by plan name, for the statement to look up under the lock (null: unlimited).
-const KEY_LIMITS = JSON.stringify(Object.fromEntries(PLANS.map((plan) => [plan, PLAN_LIMITS[plan].keysPerProject])));
 
 type Created = KeyRecord & { event_id: string | null; created: boolean };
 
@@ -20,11 +17,11 @@ type Input = v.InferOutput<typeof CreateKeyCommand>;
 /**
  * Creates a key. A project whose plan has no key limit needs no count and so no lock: outside a
  * transaction that is one statement (insert and event together, names kept unique by the partial
- * unique index), with no BEGIN, no COMMIT and no queue behind the project row, so that creations
- * in one project run side by side. A limited plan (or a call inside a transaction) takes the
- * locked path, which keeps the limit exact.
+ * unique index), with no BEGIN, no COMMIT and no queue behind the project row, shared by the
+ * creations of the project that arrive together (key-creations.ts). A limited plan (or a call inside
+ * a transaction) takes the locked path, which keeps the limit exact.
  */
-export const createKey = useCase(CreateKeyCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<KeyRecord> => {
+export const createKey = useCase(CreateKeyCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx' | 'keyCreations'>, input): Promise<KeyRecord> => {
   if (!deps.tx) {
     const created = await createWithoutLimit(deps, input);
     if (created) return created;
@@ -32,40 +29,23 @@ export const createKey = useCase(CreateKeyCommand, async (deps: Pick<Deps, 'sql'
   return createLocked(deps, input);
 });
 
-type Unlimited = Created & { unlimited: boolean };
-
 /** The unlocked path; null when the plan has a key limit (or the project is not there): the locked path decides. */
-async function createWithoutLimit(deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input: Input): Promise<KeyRecord | null> {
-  const { projectId } = input;
-  let row: Unlimited | undefined;
+async function createWithoutLimit(deps: Pick<Deps, 'sql' | 'events' | 'tx' | 'keyCreations'>, input: Input): Promise<KeyRecord | null> {
+  const { projectId, actor } = input;
+  let row;
   try {
-    [row] = await deps.sql<Unlimited[]>`
-      with project as (
-        select p.id from projects p join accounts a on a.id = p.account_id
-        where p.id = ${projectId} and (${KEY_LIMITS}::text::jsonb ->> a.plan) is null
-      ), created as (
-        insert into translation_keys (project_id, key, group_name, description)
-        select project.id, ${input.key}, ${input.group_name}, ${input.description} from project
-        on conflict (project_id, key) where deleted_at is null do nothing
-        returning id, project_id, key, group_name, description
-      ), event as (
-        insert into domain_events (type, project_id, actor_type, actor_id, entity_type, entity_id, after)
-        select 'key.created', created.project_id, ${input.actor.type}, ${actorId(input.actor)}, 'key', created.id::text, to_jsonb(created)
-        from created
-        returning id
-      )
-      select exists (select 1 from project) as unlimited, created.*, created.id is not null as created, (select id from event) as event_id
-      from (select 1) as one left join created on true`;
+    const item = { projectId, key: input.key, group_name: input.group_name, description: input.description, actorType: actor.type, actorId: actorId(actor) };
+    row = await deps.keyCreations.write(deps.sql, item);
   } catch (error) {
     // The project deleted between the statement's snapshot and its foreign-key check: the locked
     // path says so properly.
     if ((error as { code?: unknown } | null)?.code === '23503') return null;
     throw error;
   }
-  if (!row?.unlimited) return null;
+  if (!row.unlimited) return null;
   if (!row.created) throw keyExists(input.key);
   const { event_id, created: _created, unlimited: _unlimited, ...key } = row;
-  await published(deps, [{ id: Number(event_id), type: 'key.created', projectId, actor: input.actor, entity: { type: 'key', id: key.id }, after: key }]);
+  await published(deps, [{ id: Number(event_id), type: 'key.created', projectId, actor, entity: { type: 'key', id: key.id }, after: key }]);
   return key;
 }
 

@@ -6,31 +6,21 @@ import { useCase } from '../use-case.ts';
 import { keyNotFound } from '../keys/update-key.ts';
 import { keyById, valueById } from '../keys/by-id.ts';
 import { languageNotRegistered } from '../languages/remove-language.ts';
-import { PutTranslationCommand, type TranslationStatus, type WrittenTranslation } from './schemas.ts';
+import { PutTranslationCommand, type IfMatch, type WrittenTranslation } from './schemas.ts';
+import type { Sql } from '../db/client.ts';
 import { assertApprovable, blockedValues } from '../quality/approval-gate.ts';
 import { warningsOf, type QualityCheck } from '../quality/check-translation.ts';
 import { ifMatchFailed, versionGuard } from './if-match.ts';
+import type { WrittenRow } from './value-writes.ts';
 
-type Row = {
-  key_found: boolean;
-  language_found: boolean;
-  project_id: string | null;
-  value: string | null;
-  status: TranslationStatus | null;
-  event_id: string | null;
-  before: { value: string; status: TranslationStatus } | null;
-  version: string | null;
-  previous_version: string | null;
-  source_language: string | null;
-  quality_blocking: QualityCheck[] | null;
-  source_value: string | null;
-};
+type Row = WrittenRow;
 
 /**
  * Creates or overwrites one value in a single statement: the guard (live key of this project,
  * language registered), the upsert and its domain event run together, so concurrent writers of
  * one key and language serialize on the row, the last committed write wins whole, and the event
- * commits with it. One statement is one round trip: this is the API's hottest write.
+ * commits with it. One statement is one round trip: this is the API's hottest write. Plain writes
+ * (no If-Match) of one project that arrive together share that statement (value-writes.ts).
  *
  * Quality: the same statement reads the key's source value, for the warnings of the answer. An
  * approval in a project with blocking checks (docs/quality.md) writes nothing the first time: the
@@ -39,7 +29,7 @@ type Row = {
  */
 export const putTranslation = useCase(
   PutTranslationCommand,
-  async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<WrittenTranslation> => {
+  async (deps: Pick<Deps, 'sql' | 'events' | 'tx' | 'valueWrites'>, input): Promise<WrittenTranslation> => {
     assertOutsideTransaction(deps);
     const { projectId, keyId, language, actor } = input;
     let row = await write(deps, input, false);
@@ -75,64 +65,14 @@ export const putTranslation = useCase(
 );
 
 /** The statement; `gated`: the quality gate has let this approval through (or it is not one). */
-async function write(deps: Pick<Deps, 'sql'>, input: v.InferOutput<typeof PutTranslationCommand>, gated: boolean): Promise<Row> {
+async function write(deps: Pick<Deps, 'sql' | 'valueWrites'>, input: v.InferOutput<typeof PutTranslationCommand>, gated: boolean): Promise<Row> {
   const { projectId, keyId, language, actor } = input;
-  const { sql } = deps;
-  // Writes unless this is an approval the project's blocking checks have not judged yet.
-  const open = input.status !== 'approved' || gated ? sql`true` : sql`(select cardinality(quality_blocking) = 0 from quality)`;
-  let row: Row | undefined;
   try {
-    // Key and values by their primary keys, then checked against the project (core/keys/by-id.ts).
-    // quality: the key's source value as it was before this statement, the warnings' reference.
-    // No comments inside the SQL: pg_stat_activity shows only the first 1 KiB of a statement.
-    [row] = await deps.sql<Row[]>`
-      with quality as (
-        select p.source_language, p.quality_blocking,
-               (select s.value from ${valueById(sql, keyId, sql`p.source_language`)} s where s.project_id = ${projectId}) as source_value
-        from projects p where p.id = ${projectId}
-      ), live_key as (
-        select k.id, k.project_id from ${keyById(sql, keyId)} k where k.project_id = ${projectId} and k.deleted_at is null
-      ), registered as (
-        select code from project_languages where project_id = ${projectId} and code = ${language}
-      ), previous as (
-        select jsonb_build_object('value', t.value, 'status', t.status) as before, t.version
-        from ${valueById(sql, keyId, language)} t where t.project_id = ${projectId}
-      ), written as (${
-        input.ifMatch === undefined
-          ? sql`
-        insert into translations (key_id, project_id, language, value, status)
-        select live_key.id, live_key.project_id, registered.code, ${input.value}::text, ${input.status}::text
-        from live_key, registered
-        where ${open}
-        on conflict (key_id, language) do update
-          set value = excluded.value, status = excluded.status, updated_at = now()
-        returning project_id, value, status, version`
-          : // With If-Match only an update: it re-checks the version on the row it locked (a write
-            // committed meanwhile moved it), and a value deleted meanwhile is not created again.
-            // By primary key only: live_key has checked the key against the project, and a value
-            // always belongs to its key's project (a project condition here invites the project scan).
-            sql`
-        update translations t set value = ${input.value}::text, status = ${input.status}::text, updated_at = now()
-        from live_key, registered
-        where t.key_id = live_key.id and t.language = registered.code
-          and ${versionGuard(sql, input.ifMatch, sql`t.version`)} and ${open}
-        returning t.project_id, t.value, t.status, t.version`
-      }
-      ), event as (
-        insert into domain_events (type, project_id, actor_type, actor_id, entity_type, entity_id, before, after)
-        select 'translation.written', written.project_id, ${actor.type}, ${actorId(actor)}, 'translation',
-               ${`${keyId}/${language}`}, (select before from previous),
-               jsonb_build_object('value', written.value, 'status', written.status)
-        from written
-        returning id
-      )
-      select exists (select 1 from live_key) as key_found,
-             exists (select 1 from registered) as language_found,
-             written.project_id, written.value, written.status,
-             (select id from event) as event_id, (select before from previous) as before,
-             written.version::text as version, (select version from previous)::text as previous_version,
-             quality.source_language, quality.quality_blocking, quality.source_value
-      from (select 1) as one left join written on true left join quality on true`;
+    if (input.ifMatch === undefined) {
+      const item = { projectId, keyId, language, value: input.value, status: input.status, gated, actorType: actor.type, actorId: actorId(actor) };
+      return await deps.valueWrites.write(deps.sql, item);
+    }
+    return await writeIfMatch(deps.sql, input, input.ifMatch, gated);
   } catch (error) {
     // The guard read a snapshot: a language removed (or a project deleted) between that snapshot
     // and the foreign-key check surfaces as 23503. For the caller that is simply "not there".
@@ -142,6 +82,53 @@ async function write(deps: Pick<Deps, 'sql'>, input: v.InferOutput<typeof PutTra
     }
     throw error;
   }
-  return row!;
 }
 
+/**
+ * A write under If-Match: only an update, which re-checks the version on the row it locked (a write
+ * committed meanwhile moved it), and a value deleted meanwhile is not created again.
+ */
+async function writeIfMatch(sql: Sql, input: v.InferOutput<typeof PutTranslationCommand>, ifMatch: IfMatch, gated: boolean): Promise<Row> {
+  const { projectId, keyId, language, actor } = input;
+  // Writes unless this is an approval the project's blocking checks have not judged yet.
+  const open = input.status !== 'approved' || gated ? sql`true` : sql`(select cardinality(quality_blocking) = 0 from quality)`;
+  // Key and values by their primary keys, then checked against the project (core/keys/by-id.ts).
+  // quality: the key's source value as it was before this statement, the warnings' reference.
+  // The update goes by primary key only: live_key has checked the key against the project, and a
+  // value always belongs to its key's project (a project condition here invites the project scan).
+  // No comments inside the SQL: pg_stat_activity shows only the first 1 KiB of a statement.
+  const [row] = await sql<Row[]>`
+    with quality as (
+      select p.source_language, p.quality_blocking,
+             (select s.value from ${valueById(sql, keyId, sql`p.source_language`)} s where s.project_id = ${projectId}) as source_value
+      from projects p where p.id = ${projectId}
+    ), live_key as (
+      select k.id, k.project_id from ${keyById(sql, keyId)} k where k.project_id = ${projectId} and k.deleted_at is null
+    ), registered as (
+      select code from project_languages where project_id = ${projectId} and code = ${language}
+    ), previous as (
+      select jsonb_build_object('value', t.value, 'status', t.status) as before, t.version
+      from ${valueById(sql, keyId, language)} t where t.project_id = ${projectId}
+    ), written as (
+      update translations t set value = ${input.value}::text, status = ${input.status}::text, updated_at = now()
+      from live_key, registered
+      where t.key_id = live_key.id and t.language = registered.code
+        and ${versionGuard(sql, ifMatch, sql`t.version`)} and ${open}
+      returning t.project_id, t.value, t.status, t.version
+    ), event as (
+      insert into domain_events (type, project_id, actor_type, actor_id, entity_type, entity_id, before, after)
+      select 'translation.written', written.project_id, ${actor.type}, ${actorId(actor)}, 'translation',
+             ${`${keyId}/${language}`}, (select before from previous),
+             jsonb_build_object('value', written.value, 'status', written.status)
+      from written
+      returning id
+    )
+    select exists (select 1 from live_key) as key_found,
+           exists (select 1 from registered) as language_found,
+           written.project_id, written.value, written.status,
+           (select id from event) as event_id, (select before from previous) as before,
+           written.version::text as version, (select version from previous)::text as previous_version,
+           quality.source_language, quality.quality_blocking, quality.source_value
+    from (select 1) as one left join written on true left join quality on true`;
+  return row!;
+}

@@ -94,15 +94,17 @@ describe.runIf(usingRealPostgres())('a PUT losing the race against a language re
       try {
         // The same statements as DELETE /v1/languages, held open.
         await remover`begin`;
+        const [{ pid }] = (await remover`select pg_backend_pid() as pid`) as unknown as [{ pid: number }];
         await remover`delete from translations where project_id = ${p.projectId} and language = 'fr'`;
         await remover`delete from project_languages where project_id = ${p.projectId} and code = 'fr'`;
         const pending = t.call(p.apiKey, 'PUT', `/v1/keys/${k}/translations/fr`, { value: 'neu', status: 'approved' });
         // The PUT's guard still sees the language (uncommitted delete); its write then waits on
         // the remover's locks.
         await waitFor(async () => {
+          // Whatever the PUT's statement looks like: a backend that the remover blocks.
           const [row] = await sql<{ n: number }[]>`
             select count(*)::int as n from pg_stat_activity
-            where datname = current_database() and wait_event_type = 'Lock' and query like '%insert into translations%'`;
+            where datname = current_database() and ${pid}::int = any(pg_blocking_pids(pid))`;
           return row!.n > 0;
         }, 'the PUT to wait on the removal');
         await remover`commit`;
