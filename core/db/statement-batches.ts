@@ -87,9 +87,10 @@ export function createStatementBatches<I, R>(sql: Sql, options: BatchOptions<I, 
       void run(batch.writes).then((unanswered) => {
         project.inFlight--;
         running--;
+        // The retries first: they are older than the writes queued meanwhile.
+        unanswered.forEach(alone);
         if (project.inFlight === 0 && project.queued.length === 0) projects.delete(key);
         else send(key, project);
-        unanswered.forEach(alone);
       });
     }
   };

@@ -9,11 +9,9 @@ import { languageNotRegistered } from '../languages/remove-language.ts';
 import { PutTranslationCommand, type IfMatch, type WrittenTranslation } from './schemas.ts';
 import type { Sql } from '../db/client.ts';
 import { assertApprovable, blockedValues } from '../quality/approval-gate.ts';
-import { warningsOf, type QualityCheck } from '../quality/check-translation.ts';
+import { warningsOf } from '../quality/check-translation.ts';
 import { ifMatchFailed, versionGuard } from './if-match.ts';
 import type { WrittenRow } from './value-writes.ts';
-
-type Row = WrittenRow;
 
 /**
  * Creates or overwrites one value in a single statement: the guard (live key of this project,
@@ -65,7 +63,7 @@ export const putTranslation = useCase(
 );
 
 /** The statement; `gated`: the quality gate has let this approval through (or it is not one). */
-async function write(deps: Pick<Deps, 'sql' | 'valueWrites'>, input: v.InferOutput<typeof PutTranslationCommand>, gated: boolean): Promise<Row> {
+async function write(deps: Pick<Deps, 'sql' | 'valueWrites'>, input: v.InferOutput<typeof PutTranslationCommand>, gated: boolean): Promise<WrittenRow> {
   const { projectId, keyId, language, actor } = input;
   try {
     if (input.ifMatch === undefined) {
@@ -88,7 +86,7 @@ async function write(deps: Pick<Deps, 'sql' | 'valueWrites'>, input: v.InferOutp
  * A write under If-Match: only an update, which re-checks the version on the row it locked (a write
  * committed meanwhile moved it), and a value deleted meanwhile is not created again.
  */
-async function writeIfMatch(sql: Sql, input: v.InferOutput<typeof PutTranslationCommand>, ifMatch: IfMatch, gated: boolean): Promise<Row> {
+async function writeIfMatch(sql: Sql, input: v.InferOutput<typeof PutTranslationCommand>, ifMatch: IfMatch, gated: boolean): Promise<WrittenRow> {
   const { projectId, keyId, language, actor } = input;
   // Writes unless this is an approval the project's blocking checks have not judged yet.
   const open = input.status !== 'approved' || gated ? sql`true` : sql`(select cardinality(quality_blocking) = 0 from quality)`;
@@ -97,7 +95,7 @@ async function writeIfMatch(sql: Sql, input: v.InferOutput<typeof PutTranslation
   // The update goes by primary key only: live_key has checked the key against the project, and a
   // value always belongs to its key's project (a project condition here invites the project scan).
   // No comments inside the SQL: pg_stat_activity shows only the first 1 KiB of a statement.
-  const [row] = await sql<Row[]>`
+  const [row] = await sql<WrittenRow[]>`
     with quality as (
       select p.source_language, p.quality_blocking,
              (select s.value from ${valueById(sql, keyId, sql`p.source_language`)} s where s.project_id = ${projectId}) as source_value
