@@ -16,12 +16,20 @@ export type CacheReader = {
   file(key: string): Promise<Uint8Array | null>;
   /** A derived value of an immutable object (such as its parsed JSON), kept with its bytes. */
   derived<T>(key: string, derive: (bytes: Uint8Array) => T): Promise<T | null>;
+  /**
+   * The hot path's shortcuts: what the two calls above would answer when it is already in memory
+   * (the pointer within its TTL and the index loaded; the object loaded and derived before), or
+   * undefined, and the caller takes the async path. A cached read then costs no promise at all.
+   */
+  currentIndexInMemory(projectId: string): BuildIndex | undefined;
+  derivedInMemory<T>(key: string): T | undefined;
   /** Forget the project's pointer (the in-process builder just published). */
   invalidate(projectId: string): void;
 };
 
-type PointerEntry = { pointer: Pointer; etag: string; checkedAt: number };
-type FileEntry = { bytes: Uint8Array; size: number; derived?: unknown };
+/** `indexKey`: the pointed build's index object key, made once per pointer rather than per request. */
+type PointerEntry = { pointer: Pointer; etag: string; checkedAt: number; indexKey: string };
+type FileEntry = { bytes: Uint8Array; size: number; derived?: unknown; touchedAt: number };
 
 export function createCacheReader(options: {
   objects: ObjectStore;
@@ -38,6 +46,17 @@ export function createCacheReader(options: {
   const inflight = new Map<string, Promise<Pointer | null>>();
   const files = new Map<string, FileEntry>();
   let totalBytes = 0;
+  // The LRU order is the Map's insertion order. Moving an entry to the recent end on every hit costs
+  // a delete and a set per request; an entry moved (or added) fewer than half the map's size of
+  // moves ago is in the recent half already, so it stays where it is (approximately LRU: nothing is
+  // evicted before half the map has been used after it).
+  let clock = 0;
+  const touch = (key: string, entry: FileEntry) => {
+    if (clock - entry.touchedAt <= files.size >> 1) return;
+    files.delete(key);
+    files.set(key, entry);
+    entry.touchedAt = ++clock;
+  };
 
   const revalidate = async (projectId: string): Promise<Pointer | null> => {
     const known = pointers.get(projectId);
@@ -62,11 +81,12 @@ export function createCacheReader(options: {
       return null;
     }
     const pointer = v.parse(Pointer, JSON.parse(Buffer.from(result.object.body).toString('utf8')));
-    pointers.set(projectId, { pointer, etag: result.object.etag, checkedAt: now() });
+    pointers.set(projectId, { pointer, etag: result.object.etag, checkedAt: now(), indexKey: indexKey(projectId, pointer.build_id) });
     return pointer;
   };
 
   const remember = (key: string, entry: FileEntry) => {
+    entry.touchedAt = ++clock;
     files.set(key, entry);
     totalBytes += entry.size;
     for (const [oldKey, old] of files) {
@@ -79,13 +99,12 @@ export function createCacheReader(options: {
   const load = async (key: string): Promise<FileEntry | null> => {
     const hit = files.get(key);
     if (hit) {
-      files.delete(key); // move to the most recently used end
-      files.set(key, hit);
+      touch(key, hit);
       return hit;
     }
     const result = await objects.get(key);
     if (result.kind !== 'found') return null;
-    const entry = { bytes: result.object.body, size: result.object.body.byteLength };
+    const entry = { bytes: result.object.body, size: result.object.body.byteLength, touchedAt: 0 };
     remember(key, entry);
     return entry;
   };
@@ -116,6 +135,20 @@ export function createCacheReader(options: {
       if (!entry) return null;
       entry.derived ??= derive(entry.bytes);
       return entry.derived as ReturnType<typeof derive>;
+    },
+    currentIndexInMemory(projectId) {
+      const known = pointers.get(projectId);
+      if (!known || now() - known.checkedAt >= ttl) return undefined;
+      const entry = files.get(known.indexKey);
+      if (entry?.derived === undefined) return undefined;
+      touch(known.indexKey, entry);
+      return entry.derived as BuildIndex;
+    },
+    derivedInMemory<T>(key: string) {
+      const entry = files.get(key);
+      if (entry?.derived === undefined) return undefined;
+      touch(key, entry);
+      return entry.derived as T;
     },
     invalidate(projectId) {
       pointers.delete(projectId);

@@ -27,6 +27,8 @@ export const notReady = () =>
   );
 
 async function currentBuild(deps: CacheDeps, projectId: string): Promise<BuildIndex> {
+  const known = deps.cache.currentIndexInMemory(projectId);
+  if (known) return known;
   // A build replaced and collected between our pointer read and the index read: one fresh retry.
   for (const fresh of [false, true]) {
     const pointer = await deps.cache.pointer(projectId, { fresh });
@@ -133,7 +135,8 @@ const valueMissing = (code: string, group: string, key: string) =>
   notFound(`No approved translation of key '${key}' in group '${group}' for language '${code}' in the translation cache`);
 
 /** A group file's values by key, and the answers made from them so far. */
-function groupAnswers(bytes: Uint8Array) {
+type GroupAnswers = { translations: Record<string, string>; made: Map<string, CachedValue> };
+function groupAnswers(bytes: Uint8Array): GroupAnswers {
   const { translations } = JSON.parse(Buffer.from(bytes).toString('utf8')) as { translations: Record<string, string> };
   return { translations, made: new Map<string, CachedValue>() };
 }
@@ -141,7 +144,7 @@ function groupAnswers(bytes: Uint8Array) {
 export const cachedValue = useCase(ValueCommand, async (deps: CacheDeps, input): Promise<CachedValue> => {
   const { projectId, language: code, group, key } = input;
   if (!isGroupName(group)) throw groupMissing(group, code);
-  const index = await currentBuild(deps, projectId);
+  const index = deps.cache.currentIndexInMemory(projectId) ?? (await currentBuild(deps, projectId));
   const language = index.languages[code];
   if (!language) throw valueMissing(code, group, key);
   // A key's value is the same in the default and explain bodies: only raw differs.
@@ -149,7 +152,8 @@ export const cachedValue = useCase(ValueCommand, async (deps: CacheDeps, input):
   if (!Object.hasOwn(files.set.groups, group)) throw valueMissing(code, group, key);
   // The group file, parsed once per build and process, answers every key of the group; each key's
   // body and ETag are made on its first request and kept with the parsed file.
-  const answers = await deps.cache.derived(groupKey(projectId, index.build_id, code, group, 'identity', files.variant), groupAnswers);
+  const answersKey = groupKey(projectId, index.build_id, code, group, 'identity', files.variant);
+  const answers = deps.cache.derivedInMemory<GroupAnswers>(answersKey) ?? (await deps.cache.derived(answersKey, groupAnswers));
   if (!answers || !Object.hasOwn(answers.translations, key)) throw valueMissing(code, group, key);
   let answer = answers.made.get(key);
   if (!answer) {
