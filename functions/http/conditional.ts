@@ -2,9 +2,27 @@
 // If-None-Match evaluation against the build's strong etags (RFC 9110 13.1.2, 12.5.3).
 import type { Encoding } from '../../core/cache/layout.ts';
 
+// Accept-Encoding values repeat: each browser, CDN and HTTP library sends its own fixed string. The
+// choice is parsed once per distinct value and kept in a small table (bounded: the header is the
+// client's to choose, so past the bound the table starts over, and long values are not kept).
+const chosenEncodings = new Map<string, Encoding>();
+const MAX_CHOICES = 256;
+const MAX_KEPT_LENGTH = 256;
+
 /** The best stored variant the client accepts: br, then gzip, then identity. */
 export function pickEncoding(acceptEncoding: string | undefined): Encoding {
   if (!acceptEncoding) return 'identity';
+  const known = chosenEncodings.get(acceptEncoding);
+  if (known !== undefined) return known;
+  const encoding = parseAcceptEncoding(acceptEncoding);
+  if (acceptEncoding.length <= MAX_KEPT_LENGTH) {
+    if (chosenEncodings.size >= MAX_CHOICES) chosenEncodings.clear();
+    chosenEncodings.set(acceptEncoding, encoding);
+  }
+  return encoding;
+}
+
+function parseAcceptEncoding(acceptEncoding: string): Encoding {
   const q = new Map<string, number>();
   for (const part of acceptEncoding.split(',')) {
     const [name, ...params] = part.trim().toLowerCase().split(';');
@@ -26,6 +44,8 @@ export function pickEncoding(acceptEncoding: string | undefined): Encoding {
  */
 export function isNotModified(ifNoneMatch: string | undefined, etags: readonly string[]): boolean {
   if (!ifNoneMatch) return false;
+  // The common case, a revalidation sending back one tag exactly as we sent it: no parsing.
+  for (const etag of etags) if (ifNoneMatch === etag) return true;
   if (ifNoneMatch.trim() === '*') return true;
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
   const current = new Set(etags.map(opaque));
