@@ -43,12 +43,16 @@ export const createKeyCreations = (sql: Sql, options: { maxInFlight?: number; ma
 
 /** One statement for all `items` (distinct names); rows in the order of the items. */
 export async function insertKeys(sql: Sql, items: KeyCreation[], lockTimeoutMs = 0): Promise<KeyCreated[]> {
+  // The arrays go through a materialized CTE so that no plan sees their length: see writeValues.
   // No comments inside the SQL: pg_stat_activity shows only the first 1 KiB of a statement.
   return sql<KeyCreated[]>`
-    with input as (
-      select i.* from (select set_config('lock_timeout', coalesce(${lockTimeoutSetting(lockTimeoutMs)}::text, current_setting('lock_timeout')), true) as lock_timeout) settings, unnest(
-        ${items.map((i) => i.projectId)}::uuid[], ${items.map((i) => i.key)}::text[], ${items.map((i) => i.group_name)}::text[],
-        ${items.map((i) => i.description)}::text[], ${items.map((i) => i.actorType)}::text[], ${items.map((i) => i.actorId)}::text[]
+    with batch as materialized (
+      select ${items.map((i) => i.projectId)}::uuid[] as project_ids, ${items.map((i) => i.key)}::text[] as keys,
+             ${items.map((i) => i.group_name)}::text[] as group_names, ${items.map((i) => i.description)}::text[] as descriptions,
+             ${items.map((i) => i.actorType)}::text[] as actor_types, ${items.map((i) => i.actorId)}::text[] as actor_ids
+    ), input as (
+      select i.* from (select set_config('lock_timeout', coalesce(${lockTimeoutSetting(lockTimeoutMs)}::text, current_setting('lock_timeout')), true) as lock_timeout) settings, batch b, unnest(
+        b.project_ids, b.keys, b.group_names, b.descriptions, b.actor_types, b.actor_ids
       ) with ordinality as i (project_id, key, group_name, description, actor_type, actor_id, n)
       where settings.lock_timeout is not null
     ), unlimited as (

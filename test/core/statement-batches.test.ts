@@ -41,7 +41,7 @@ async function countStatements(work: () => Promise<unknown>, table = 'translatio
   const options = core.deps.sql.options as unknown as { debug: unknown };
   let n = 0;
   options.debug = (_c: number, query: string) => {
-    if (query.includes('with input as') && query.includes(`insert into ${table} `)) n++;
+    if (query.includes('input as (') && query.includes(`insert into ${table} `)) n++;
   };
   try {
     await work();

@@ -1,0 +1,103 @@
+// Translation memory's sources (memory_sources) are kept by triggers on translations and projects
+// (migration 014): whatever path writes values, several to a statement or one, the table must
+// always hold exactly the project's source-language values. Checked after each kind of write
+// against that definition, computed from translations itself, on both databases.
+import { describe, expect, it } from 'vitest';
+import { putTranslation } from '../../core/translations/put-translation.ts';
+import { deleteTranslation } from '../../core/translations/delete-translation.ts';
+import { createKey } from '../../core/keys/create-key.ts';
+import { deleteKey } from '../../core/keys/delete-key.ts';
+import { bulkSetStatus } from '../../core/keys/bulk-set-status.ts';
+import { importFile } from '../../core/files/import-file.ts';
+import { addLanguage } from '../../core/languages/add-language.ts';
+import { removeLanguage } from '../../core/languages/remove-language.ts';
+import { updateProject } from '../../core/accounts/update-project.ts';
+import { useCore, type CoreProject } from '../core/support/core-harness.ts';
+
+const core = useCore();
+
+type Source = { key_id: string; language: string; value: string };
+
+/** What memory_sources holds for a project, and what it should hold. */
+async function sources(p: CoreProject): Promise<{ kept: Source[]; expected: Source[] }> {
+  const { sql } = core.deps;
+  const kept = await sql<Source[]>`
+    select key_id::text, language, value from memory_sources where project_id = ${p.projectId} order by key_id, language`;
+  const expected = await sql<Source[]>`
+    select t.key_id::text, t.language, t.value from translations t join projects p on p.id = t.project_id
+    where t.project_id = ${p.projectId} and t.language = p.source_language order by t.key_id, t.language`;
+  return { kept, expected };
+}
+
+async function expectInSync(p: CoreProject, count: number) {
+  const { kept, expected } = await sources(p);
+  expect(kept).toEqual(expected);
+  expect(kept).toHaveLength(count);
+}
+
+const json = (values: Record<string, string>) => new TextEncoder().encode(JSON.stringify(values));
+
+describe('memory sources follow every write', () => {
+  it('through batched PUTs, updates, status changes, imports, deletes, language removal and a new source language', async () => {
+    const p = await core.newProject('team');
+    const scope = { projectId: p.projectId, actor: p.actor };
+    for (const code of ['en', 'de', 'fr']) await addLanguage(core.deps, { ...scope, code });
+    const keys: string[] = [];
+    for (let i = 0; i < 12; i++) keys.push((await createKey(core.deps, { ...scope, key: `k.${i}` })).id);
+
+    // Concurrent PUTs of one project share statements (core/translations/value-writes.ts): several
+    // rows per statement, in every language, only English kept.
+    await Promise.all(
+      keys.flatMap((keyId, i) =>
+        ['en', 'de', 'fr'].map((language) => putTranslation(core.deps, { ...scope, keyId, language, value: `${language} ${i}`, status: 'draft' })),
+      ),
+    );
+    await expectInSync(p, 12);
+
+    // New values of the source text, together, and one written again unchanged.
+    await Promise.all([
+      ...keys.slice(0, 6).map((keyId, i) => putTranslation(core.deps, { ...scope, keyId, language: 'en', value: `en ${i} edited`, status: 'review' })),
+      putTranslation(core.deps, { ...scope, keyId: keys[7]!, language: 'en', value: 'en 7', status: 'approved' }),
+    ]);
+    await expectInSync(p, 12);
+    expect((await sources(p)).kept.filter((s) => s.value.endsWith('edited'))).toHaveLength(6);
+
+    // A status-only bulk change leaves the sources as they are.
+    await bulkSetStatus(core.deps, { ...scope, key_ids: keys, languages: ['en', 'de'], status: 'approved' });
+    await expectInSync(p, 12);
+
+    // An import in the source language: new keys and overwritten values, one statement each.
+    await importFile(core.deps, {
+      ...scope,
+      language: 'en',
+      format: 'json',
+      status: 'approved',
+      conflict: 'overwrite',
+      dryRun: false,
+      group: 'Default',
+      body: json({ 'k.0': 'imported zero', 'k.1': 'imported one', 'new.a': 'Alpha', 'new.b': 'Beta' }),
+    });
+    await expectInSync(p, 14);
+
+    // One value deleted; a key deleted is kept for restoring, its values with it.
+    await deleteTranslation(core.deps, { ...scope, keyId: keys[2]!, language: 'en' });
+    await deleteKey(core.deps, { ...scope, keyId: keys[3]! });
+    await expectInSync(p, 13);
+
+    // Another language removed: the sources stay; then the source language itself.
+    await removeLanguage(core.deps, { ...scope, code: 'fr' });
+    await expectInSync(p, 13);
+    await updateProject(core.deps, { ...scope, source_language: 'de' });
+    await expectInSync(p, 12);
+    await removeLanguage(core.deps, { ...scope, code: 'de' });
+    await expectInSync(p, 0);
+
+    // Another project of the account is untouched by all of it.
+    const other = await core.newProject('team');
+    await addLanguage(core.deps, { projectId: other.projectId, actor: other.actor, code: 'en' });
+    const k = await createKey(core.deps, { projectId: other.projectId, actor: other.actor, key: 'x' });
+    await putTranslation(core.deps, { projectId: other.projectId, actor: other.actor, keyId: k.id, language: 'en', value: 'Other', status: 'draft' });
+    await expectInSync(other, 1);
+    await expectInSync(p, 0);
+  });
+});
