@@ -6,6 +6,15 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Encoding, FileEntry } from './layout.ts';
 
+/**
+ * Brotli's window: 256 KiB instead of its default 4 MiB. Only files larger than that see a
+ * difference, and for them (a 100,000-key language is 5.5 MB) the smaller window compressed 4%
+ * smaller and 25% faster at quality 5, and two compressions side by side peaked 60 MiB lower (the
+ * encoder's ring buffer and hash tables follow the window): JSON of translations repeats itself
+ * within a group's keys, not megabytes apart. Measured on the benchmark's 100,000 x 10 build.
+ */
+export const BROTLI_WINDOW_BITS = 18;
+
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
@@ -25,6 +34,7 @@ export async function encodeVariants(json: string): Promise<EncodedFile> {
         [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
         [constants.BROTLI_PARAM_QUALITY]: 5,
         [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+        [constants.BROTLI_PARAM_LGWIN]: BROTLI_WINDOW_BITS,
       },
     }),
   ]);
