@@ -1,7 +1,7 @@
 // The stored variants of a cache file: identity, gzip and brotli, each decoding to the same bytes,
 // with one strong ETag per representation; brotli with a 256 KiB window, which a 5.5 MB language
 // file compresses smaller and faster with than brotli's default 4 MiB (core/cache/encode-variants.ts),
-// and which a client decodes with a quarter of the memory.
+// and which a client decodes with a sixteenth of the buffer.
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { BROTLI_WINDOW_BITS, contentHash, encodeVariants } from '../../core/cache/encode-variants.ts';
