@@ -42,7 +42,8 @@ const USAGE = `usage: npx tsx bench/run.ts [--duration <s>] [--warmup <s>] [--on
 const STANDARD_REBUILD_RUNS = 3;
 const TARGETS = {
   standard: { seconds: 2, peakBytes: null },
-  large: { seconds: 30, peakBytes: null },
+  /** Issue 13's target for the service: twice as fast as 16 s, and no more memory than its 384 MiB then. */
+  large: { seconds: 8, peakBytes: 384 * 2 ** 20 },
   largeBuilder: { seconds: null, peakBytes: 512 * 2 ** 20 },
   /** One of three languages in three variants: about 5/3 of the plain build's work. */
   fallbacks: { seconds: 4, peakBytes: null },

@@ -64,7 +64,7 @@ export async function buildProjectCache(
   const languages: BuildIndex['languages'] = {};
   const encoding = createLimiter(ENCODE_CONCURRENCY);
   const snapshot = await exportSnapshot(deps.sql, projectId, message.seq, async (language) => {
-    const jobs: { body: string; keyOf: (e: Encoding) => string; done: (entry: FileEntry) => void }[] = [];
+    const jobs: { body: Uint8Array; keyOf: (e: Encoding) => string; done: (entry: FileEntry) => void }[] = [];
     // One variant's files (the default, or for a language with a chain, also raw and explain).
     const fileSet = (bodies: Bodies, variant: Variant): FileSet => {
       const set = { groups: {} } as FileSet;

@@ -26,8 +26,9 @@ const SUFFIX: Record<Encoding, string> = { identity: '', gzip: '-gz', br: '-br' 
 /** A strong validator's opaque part: 160 bits of the content's SHA-256, base64url. */
 export const contentHash = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('base64url').slice(0, 27);
 
-export async function encodeVariants(json: string): Promise<EncodedFile> {
-  const identity = Buffer.from(json, 'utf8');
+/** A file's three stored variants; a body given as bytes is stored as it is, not copied. */
+export async function encodeVariants(json: string | Uint8Array): Promise<EncodedFile> {
+  const identity = typeof json === 'string' ? Buffer.from(json, 'utf8') : json;
   const [gz, br] = await Promise.all([
     gzipAsync(identity, { level: 6 }),
     brotliAsync(identity, {

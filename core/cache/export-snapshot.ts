@@ -1,15 +1,17 @@
 // Reads everything a build needs from one consistent snapshot: a REPEATABLE READ, read-only
 // transaction. Postgres returns the response bodies' translations objects as JSON text, so no rows
-// are held in memory. Languages are handed over one at a time while the next is read: the caller
-// compresses and uploads one language while Postgres aggregates the next, and at most two
-// languages' bodies are alive at once (a 100,000-key x 10-language build held all of them).
+// are held in memory, and the builder takes that text as the bytes that arrived (raw columns): a
+// body is copied once, into its envelope, and never decoded into a string. Languages are handed
+// over one at a time while the next is read: the caller compresses and uploads one language while
+// Postgres aggregates the next, and at most two languages' bodies are alive at once (a 100,000-key
+// x 10-language build held all of them).
 import type { Sql, TransactionSql } from '../db/client.ts';
 import { readManifest } from '../manifest/read-manifest.ts';
 import type { ManifestLanguage } from '../manifest/schemas.ts';
-import { envelope, translationsObject } from '../translations/translations-json.ts';
+import { envelopeBytes, translationsObject } from '../translations/translations-json.ts';
 
-/** A language's whole body and its group bodies (groups with at least one value in the body). */
-export type Bodies = { json: string; groups: Map<string, string> };
+/** A language's whole body and its group bodies (groups with at least one value in the body), as UTF-8. */
+export type Bodies = { json: Uint8Array; groups: Map<string, Uint8Array> };
 
 export type LanguageExport = Bodies & {
   code: string;
@@ -60,22 +62,23 @@ export async function exportSnapshot(
     // One pass per language: grouping sets aggregate each group and the whole language from the
     // same rows, so each row is joined and turned into JSON once, not once per body. Keys are
     // reached only through their primary key, as the live read finds them: linear without statistics.
+    // group_name is never null in the table, so the null group is the grouping set of the whole language.
     let handing: Promise<void> = Promise.resolve();
     try {
       for (const { code } of manifest) {
         const approved = tx`t.status = 'approved'`;
-        const rows = await tx<{ group_name: string | null; whole: boolean; count: number; translations: string }[]>`
-          select k.group_name, grouping(k.group_name) = 1 as whole, count(*)::int as count,
-                 ${translationsObject(tx, 'value', approved)} as translations
+        const rows = rawRows(await tx`
+          select k.group_name, count(*)::int as count, ${translationsObject(tx, 'value', approved)} as translations
           from translations t join translation_keys k on k.id = t.key_id
           where t.project_id = ${projectId} and t.language = ${code}
             and k.deleted_at is null and t.status = 'approved'
-          group by grouping sets ((k.group_name), ())`;
-        const groups = new Map<string, string>();
-        let json = envelope({ project_id: projectId, language: code, status_filter: 'approved', count: 0 }, '{}');
-        for (const row of rows) {
-          if (row.whole) json = envelope({ project_id: projectId, language: code, status_filter: 'approved', count: row.count }, row.translations);
-          else groups.set(row.group_name!, envelope({ project_id: projectId, language: code, group: row.group_name!, status_filter: 'approved', count: row.count }, row.translations));
+          group by grouping sets ((k.group_name), ())`.raw());
+        const groups = new Map<string, Uint8Array>();
+        let json = envelopeBytes(bodyFields(projectId, code, null, ZERO), EMPTY);
+        for (const [group, count, translations] of rows) {
+          const fields = bodyFields(projectId, code, group, count);
+          if (fields.group === undefined) json = envelopeBytes(fields, translations);
+          else groups.set(fields.group, envelopeBytes(fields, translations));
         }
         rows.length = 0;
         const chain = Object.hasOwn(chains, code) ? chains[code]! : [];
@@ -101,6 +104,26 @@ export async function exportSnapshot(
   });
 }
 
+/** A raw row of a body query: columns as Postgres sent them (text format), null for SQL null. */
+type RawRow = [group: Buffer | null, count: Buffer, translations: Buffer, ...rest: Buffer[]];
+const EMPTY = Buffer.from('{}');
+const ZERO = Buffer.from('0');
+const CLOSE = Buffer.from('}');
+const text = (bytes: Buffer) => bytes.toString('utf8');
+/** postgres.js types raw rows loosely (every column a Buffer); ours name their columns. */
+const rawRows = (rows: readonly unknown[]) => rows as RawRow[];
+
+/** The envelope's fields, in the live reads' order; the row of the whole language has no group. */
+function bodyFields(projectId: string, code: string, group: Buffer | null, count: Buffer) {
+  return {
+    project_id: projectId,
+    language: code,
+    ...(group === null ? {} : { group: text(group) }),
+    status_filter: 'approved',
+    count: Number(text(count)),
+  };
+}
+
 /**
  * A language's bodies with its chain applied, by Postgres in one pass like the raw read: for each
  * live key, the approved value of the first language of [code, ...chain] that has one. `sources`
@@ -108,8 +131,8 @@ export async function exportSnapshot(
  */
 async function withFallbacks(tx: TransactionSql, projectId: string, code: string, chain: string[]): Promise<{ resolved: Bodies; explain: Bodies }> {
   const order = [code, ...chain];
-  const rows = await tx<{ group_name: string | null; whole: boolean; count: number; translations: string; sources: string }[]>`
-    select k.group_name, grouping(k.group_name) = 1 as whole, count(*)::int as count,
+  const rows = rawRows(await tx`
+    select k.group_name, count(*)::int as count,
            ${translationsObject(tx, 'value', tx`true`)} as translations,
            coalesce('{' || string_agg(to_json(k.key)::text || ':' || to_json(t.language)::text, ',' order by k.key collate "C")
              filter (where t.language <> ${code}) || '}', '{}') as sources
@@ -120,27 +143,21 @@ async function withFallbacks(tx: TransactionSql, projectId: string, code: string
       order by t.key_id, array_position(${order}::text[], t.language)
     ) t join translation_keys k on k.id = t.key_id
     where k.deleted_at is null
-    group by grouping sets ((k.group_name), ())`;
-  const chainJson = JSON.stringify(chain);
-  const fields = (count: number, group?: string) => ({
-    project_id: projectId,
-    language: code,
-    ...(group === undefined ? {} : { group }),
-    status_filter: 'approved',
-    count,
-  });
+    group by grouping sets ((k.group_name), ())`.raw());
   // The explain body: the default body's fields, then the chain and where each filled value came from.
-  const explained = (body: string, sources: string) => `${body.slice(0, -1)},"fallbacks":${chainJson},"sources":${sources}}`;
-  const resolved: Bodies = { json: envelope(fields(0), '{}'), groups: new Map() };
-  const explain: Bodies = { json: explained(resolved.json, '{}'), groups: new Map() };
-  for (const row of rows) {
-    if (row.whole) {
-      resolved.json = envelope(fields(row.count), row.translations);
-      explain.json = explained(resolved.json, row.sources);
+  const chainPart = Buffer.from(`,"fallbacks":${JSON.stringify(chain)},"sources":`);
+  const explained = (body: Buffer, sources: Uint8Array) => Buffer.concat([body.subarray(0, -1), chainPart, sources, CLOSE]);
+  const resolved: Bodies = { json: envelopeBytes(bodyFields(projectId, code, null, ZERO), EMPTY), groups: new Map() };
+  const explain: Bodies = { json: explained(resolved.json as Buffer, EMPTY), groups: new Map() };
+  for (const [group, count, translations, sources] of rows) {
+    const fields = bodyFields(projectId, code, group, count);
+    const body = envelopeBytes(fields, translations);
+    if (fields.group === undefined) {
+      resolved.json = body;
+      explain.json = explained(body, sources!);
     } else {
-      const body = envelope(fields(row.count, row.group_name!), row.translations);
-      resolved.groups.set(row.group_name!, body);
-      explain.groups.set(row.group_name!, explained(body, row.sources));
+      resolved.groups.set(fields.group, body);
+      explain.groups.set(fields.group, explained(body, sources!));
     }
   }
   return { resolved, explain };

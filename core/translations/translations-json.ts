@@ -31,7 +31,23 @@ export function translationsObject(sql: AnySql, shape: EntryShape, where: postgr
 
 /** The read bodies' envelope around a prebuilt translations object, serialized once. */
 export function envelope(fields: Record<string, string | number>, translations: string): string {
+  return `${envelopeHead(fields)}${translations}}`;
+}
+
+const CLOSE = Buffer.from('}');
+
+/**
+ * The same envelope as bytes, around the translations object as Postgres sent it (a raw column):
+ * the builder's large bodies are never decoded into strings and encoded back, which for a
+ * 100,000-key language is three 5.5 MB copies fewer.
+ */
+export function envelopeBytes(fields: Record<string, string | number>, translations: Uint8Array): Buffer {
+  const head = Buffer.from(envelopeHead(fields), 'utf8');
+  return Buffer.concat([head, translations, CLOSE], head.length + translations.length + 1);
+}
+
+function envelopeHead(fields: Record<string, string | number>): string {
   let json = '{';
   for (const name in fields) json += `${JSON.stringify(name)}:${JSON.stringify(fields[name])},`;
-  return `${json}"translations":${translations}}`;
+  return `${json}"translations":`;
 }

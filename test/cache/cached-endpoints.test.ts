@@ -89,6 +89,26 @@ describe('cached bodies', () => {
     expect(manifest.built_at).toBe((await (await t.call(p.apiKey, 'GET', '/v1/cache/status')).json()).last_rebuilt_at);
   });
 
+  it('non-ASCII groups, keys and values, quotes and backslashes: the built files are the live bodies byte for byte', async () => {
+    // The builder takes Postgres's JSON text as the bytes that arrived and wraps them in the
+    // envelope as bytes (core/cache/export-snapshot.ts); multi-byte UTF-8 must come out unchanged.
+    const p = await t.newProject();
+    await seed(t, p, {
+      'écran.título': { de: ['Grüße, "Welt" \\ 👋', 'approved'], ja: ['こんにちは', 'approved'] },
+      'écran.ß': { de: ['Straße\nzwei Zeilen', 'approved'] },
+      'home.title': { de: ['Hallo', 'approved'] },
+    });
+    await rebuild(t, p);
+    for (const path of ['/translations/de', '/translations/ja', `/translations/de/${encodeURIComponent('écran')}`, '/translations/de/home']) {
+      const cached = await t.call(p.apiKey, 'GET', `/v1/cached${path}`);
+      expect(cached.status, path).toBe(200);
+      const live = await t.call(p.apiKey, 'GET', `/v1${path}`);
+      expect(Buffer.from(await cached.arrayBuffer()).equals(Buffer.from(await live.arrayBuffer())), path).toBe(true);
+    }
+    const group = await (await t.call(p.apiKey, 'GET', `/v1/cached/translations/de/${encodeURIComponent('écran')}`)).json();
+    expect(group).toMatchObject({ group: 'écran', count: 2, translations: { 'écran.título': 'Grüße, "Welt" \\ 👋', 'écran.ß': 'Straße\nzwei Zeilen' } });
+  });
+
   it('404s name what is missing: unknown language, group without approved values, draft or deleted or unknown key', async () => {
     const p = await t.newProject();
     const ids = await seed(t, p, {
