@@ -147,8 +147,9 @@ async function withFallbacks(tx: TransactionSql, projectId: string, code: string
   // The explain body: the default body's fields, then the chain and where each filled value came from.
   const chainPart = Buffer.from(`,"fallbacks":${JSON.stringify(chain)},"sources":`);
   const explained = (body: Buffer, sources: Uint8Array) => Buffer.concat([body.subarray(0, -1), chainPart, sources, CLOSE]);
-  const resolved: Bodies = { json: envelopeBytes(bodyFields(projectId, code, null, ZERO), EMPTY), groups: new Map() };
-  const explain: Bodies = { json: explained(resolved.json as Buffer, EMPTY), groups: new Map() };
+  const none = envelopeBytes(bodyFields(projectId, code, null, ZERO), EMPTY);
+  const resolved: Bodies = { json: none, groups: new Map() };
+  const explain: Bodies = { json: explained(none, EMPTY), groups: new Map() };
   for (const [group, count, translations, sources] of rows) {
     const fields = bodyFields(projectId, code, group, count);
     const body = envelopeBytes(fields, translations);
