@@ -4,7 +4,7 @@
 // and which a client decodes with a sixteenth of the buffer.
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { BROTLI_WINDOW_BITS, contentHash, encodeVariants } from '../../core/cache/encode-variants.ts';
+import { BROTLI_WINDOW_BITS, SYNC_COMPRESSION_MAX_BYTES, contentHash, encodeVariants } from '../../core/cache/encode-variants.ts';
 
 /** The window a brotli stream declares in its first bits (RFC 7932, section 9.1). */
 function brotliWindowBits(stream: Uint8Array): number {
@@ -48,5 +48,19 @@ describe('encodeVariants', () => {
     expect(brotliWindowBits(large.variants.br)).toBe(18);
     const small = await encodeVariants(languageJson(20));
     expect(brotliDecompressSync(small.variants.br).toString('utf8')).toBe(languageJson(20));
+  });
+
+  it('bodies at, under and over the size compressed on the calling thread decode the same; bytes are stored as given', async () => {
+    const text = languageJson(2_000);
+    for (const size of [0, 1, SYNC_COMPRESSION_MAX_BYTES - 1, SYNC_COMPRESSION_MAX_BYTES, SYNC_COMPRESSION_MAX_BYTES + 1, 4 * SYNC_COMPRESSION_MAX_BYTES]) {
+      const bytes = Buffer.from(text).subarray(0, size);
+      expect(bytes.length).toBe(size);
+      const { entry, variants } = await encodeVariants(bytes);
+      expect(variants.identity).toBe(bytes);
+      expect(gunzipSync(variants.gzip).equals(bytes), `gzip of ${size} B`).toBe(true);
+      expect(brotliDecompressSync(variants.br).equals(bytes), `brotli of ${size} B`).toBe(true);
+      expect(entry.bytes).toBe(size);
+      expect(entry.etag).toBe(`"${contentHash(bytes)}"`);
+    }
   });
 });
