@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { coalesceCounterStore } from '../../core/adapters/counter-store-coalescing.ts';
 import { createMemoryCounterStore } from '../../core/adapters/counter-store-memory.ts';
 import { createRedisCounterStore } from '../../core/adapters/counter-store-redis.ts';
 import { createUpstashCounterStore } from '../../core/adapters/counter-store-upstash.ts';
@@ -103,6 +104,17 @@ describe('memory counter store', () => {
 describe.skipIf(!redisUrl)('redis counter store', () => {
   counterStoreContract(async () => ({
     store: createRedisCounterStore({ url: redisUrl, keyPrefix: `${runPrefix}redis:` }),
+  }));
+});
+
+// What createCounterStore hands out for Redis and Upstash: the same contract must hold through it.
+describe('coalescing counter store, over memory', () => {
+  counterStoreContract(async () => ({ store: coalesceCounterStore(createMemoryCounterStore()) }));
+});
+
+describe.skipIf(!redisUrl)('coalescing counter store, over redis', () => {
+  counterStoreContract(async () => ({
+    store: coalesceCounterStore(createRedisCounterStore({ url: redisUrl, keyPrefix: `${runPrefix}coalesced:` })),
   }));
 });
 
