@@ -15,6 +15,15 @@ import type { CounterStore } from '../ports/counter-store.ts';
 type Waiter<T> = { resolve: (value: T) => void; reject: (error: unknown) => void };
 type IncrementBatch = { key: string; expireAtUnixSeconds: number; total: number; waiters: (Waiter<number> & { by: number })[] };
 
+/** The store's call as a promise even if it throws at once: a throw in flush would strand its callers. */
+function send(call: () => Promise<number>): Promise<number> {
+  try {
+    return call();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 export function coalesceCounterStore(store: CounterStore): CounterStore {
   // Keyed by expiry and key: calls that disagree on the expiry are not merged.
   let increments = new Map<string, IncrementBatch>();
@@ -34,7 +43,7 @@ export function coalesceCounterStore(store: CounterStore): CounterStore {
     increments = new Map();
     reads = new Map();
     for (const batch of incrementBatches.values()) {
-      store.increment(batch.key, batch.expireAtUnixSeconds, batch.total).then(
+      send(() => store.increment(batch.key, batch.expireAtUnixSeconds, batch.total)).then(
         (value) => {
           let handed = value - batch.total;
           for (const waiter of batch.waiters) waiter.resolve((handed += waiter.by));
@@ -45,7 +54,7 @@ export function coalesceCounterStore(store: CounterStore): CounterStore {
       );
     }
     for (const [key, waiters] of readBatches) {
-      store.get(key).then(
+      send(() => store.get(key)).then(
         (value) => {
           for (const waiter of waiters) waiter.resolve(value);
         },

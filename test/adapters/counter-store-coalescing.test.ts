@@ -76,6 +76,28 @@ describe('coalescing counter store', () => {
     expect(calls.filter((call) => call.startsWith('get'))).toEqual(['get k', 'get k']);
   });
 
+  it('fails the callers of a store that throws instead of rejecting, and keeps working', async () => {
+    let broken = true;
+    const inner = createMemoryCounterStore();
+    const throwing: CounterStore = {
+      increment: (key, expireAt, by) => {
+        if (broken) throw new Error('thrown, not rejected');
+        return inner.increment(key, expireAt, by);
+      },
+      get: (key) => {
+        if (broken) throw new Error('thrown, not rejected');
+        return inner.get(key);
+      },
+      ping: () => inner.ping(),
+      close: () => inner.close(),
+    };
+    const coalesced = coalesceCounterStore(throwing);
+    await expect(coalesced.increment('k', inAMinute())).rejects.toThrow('thrown, not rejected');
+    await expect(coalesced.get('k')).rejects.toThrow('thrown, not rejected');
+    broken = false;
+    expect(await coalesced.increment('k', inAMinute())).toBe(1);
+  });
+
   it('refuses a fractional increment on its own, without failing the batch it would have joined', async () => {
     const { store } = recordingStore();
     const coalesced = coalesceCounterStore(store);
