@@ -109,10 +109,12 @@ export const PORTAL_JS = `
   document.addEventListener('keydown',function(e){
     if(e.key==='Enter'&&(e.ctrlKey||e.metaKey)&&e.target.form&&e.target.form.hasAttribute('data-inline')){e.preventDefault();e.target.form.requestSubmit()}
   });
+  // While a build is pending (this page's Publish, an auto-publish, someone else's), the status
+  // follows it until the build is done; the server's pending flag decides, never a clock compared.
   var st=document.getElementById('cache-status');
   if(st&&st.getAttribute('data-pending')==='true'){
     var poll=function(){fetch(st.getAttribute('data-status-url'),{headers:{'Accept':'application/json'}}).then(function(r){return r.json()}).then(function(j){
-      if(j.ready&&j.last_rebuilt_at&&j.last_rebuilt_at!==st.getAttribute('data-since')){st.textContent='Published '+j.last_rebuilt_at.replace('T',' ').slice(0,19)+' UTC'}else{st.textContent='Publishing…';setTimeout(poll,1000)}})};
+      if(!j.pending){st.textContent=j.ready&&j.last_rebuilt_at?'Published '+j.last_rebuilt_at.replace('T',' ').slice(0,19)+' UTC':'Not published yet'}else{st.textContent=j.build_state==='failed'?'Publishing failed, retrying…':'Publishing…';setTimeout(poll,j.build_state==='failed'?5000:1000)}})};
     poll();
   }
 })();

@@ -434,7 +434,7 @@ const routes = new Hono<PortalEnv>()
   .post('/projects/:project_id/publish', async (c) => {
     const a = await access(c, 'project.publish');
     await requestRebuild(c.get('deps'), { projectId: a.projectId, actor: userActor(c) });
-    return c.redirect(`${P}/projects/${a.projectId}?publishing=1`, 303);
+    return c.redirect(`${P}/projects/${a.projectId}`, 303);
   })
   .get('/projects/:project_id/cache-status', async (c) => {
     const a = await access(c, 'project.view');
@@ -663,7 +663,7 @@ async function renderEditor(
   });
   return page(
     c,
-    EditorView({ user: requireUser(c), csrf: c.get('csrf'), access: a, allLanguages: all, groups: groups.groups, filters, page: data, cache, publishing: q.get('publishing') === '1', formError, ...outcome }),
+    EditorView({ user: requireUser(c), csrf: c.get('csrf'), access: a, allLanguages: all, groups: groups.groups, filters, page: data, cache, formError, ...outcome }),
     status,
   );
 }

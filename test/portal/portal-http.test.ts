@@ -3,6 +3,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, ADMIN_TOKEN } from '../support/test-app.ts';
 import { PortalClient } from './support/portal-client.ts';
+import { requestRebuild } from '../../core/cache/request-rebuild.ts';
+import { ADMIN } from '../../core/actor.ts';
 
 const t = useTestApp();
 const PASSWORD = 'correct horse battery';
@@ -185,5 +187,22 @@ describe('projects, invitations and isolation', () => {
     expect((await t.call(other.apiKey, 'GET', '/v1/languages')).status).toBe(200);
     expect(((await (await t.call(other.apiKey, 'GET', '/v1/languages')).json()) as { count: number }).count).toBe(0);
     expect(projectId).toBeDefined();
+  });
+
+  it('the publish status follows the build: Publishing… while one is pending, Published once done, even done before the page', async () => {
+    const status = (html: string) => /<span[^>]*id="cache-status"[^>]*data-pending="(true|false)"[^>]*>([^<]*)</.exec(html)?.slice(1);
+    expect(status((await owner.get(`/portal/projects/${projectId}`)).text)).toEqual(['false', 'Not published yet']);
+    // A build requested and held (as auto-publish holds one): pending, and the page says so.
+    await requestRebuild(t.runtime.deps, { projectId, actor: ADMIN, delayMs: 60_000 });
+    expect(status((await owner.get(`/portal/projects/${projectId}/languages`)).text)).toEqual(['true', 'Publishing…']);
+    expect((JSON.parse((await owner.get(`/portal/projects/${projectId}/cache-status`)).text) as { pending: boolean }).pending).toBe(true);
+    // Publish makes it due; the in-process builder may finish before the next page is rendered,
+    // and then that page says Published (it once said Publishing… and waited for a change forever).
+    const published = await owner.post(`/portal/projects/${projectId}/publish`, {});
+    expect([published.status, published.location]).toEqual([303, `/portal/projects/${projectId}`]);
+    await t.runtime.rebuilds!.idle();
+    const [pending, text] = status((await owner.get(published.location!)).text)!;
+    expect(pending).toBe('false');
+    expect(text).toMatch(/^Published \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
   });
 });

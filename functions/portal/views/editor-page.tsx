@@ -64,15 +64,14 @@ export const EditorView: FC<{
   groups: string[];
   filters: EditorFilters;
   page: EditorData;
-  cache: { last_rebuilt_at: string | null; ready: boolean };
-  publishing?: boolean;
+  cache: { last_rebuilt_at: string | null; ready: boolean; pending?: boolean };
   notice?: string | undefined;
   error?: string | undefined;
   formError?: FormError | undefined;
   /** The result of "Translate missing", or why it failed. */
   translated?: TranslateResult | undefined;
   translateError?: string | undefined;
-}> = ({ user, csrf, access, allLanguages, groups, filters, page, cache, publishing, notice, error, formError, translated, translateError }) => {
+}> = ({ user, csrf, access, allLanguages, groups, filters, page, cache, notice, error, formError, translated, translateError }) => {
   const base = `${P}/projects/${access.projectId}`;
   const here = `${base}?${editorQuery(filters, filters.cursor)}`;
   const newKeyName = fieldError(formError, 'new-key', 'key');
@@ -85,7 +84,7 @@ export const EditorView: FC<{
   const translatable = may(access.role, 'values.edit') ? filters.languages.filter((l) => l !== page.sourceLanguage && mayEditLanguage(access, l)) : [];
   return (
     <Layout title={`${access.projectName}: editor`} user={user} csrf={csrf} wide>
-      <ProjectNav access={access} current="editor" csrf={csrf} cache={cache} publishing={publishing ?? false} />
+      <ProjectNav access={access} current="editor" csrf={csrf} cache={cache} />
       {notice ? <Notice kind="ok">{notice}</Notice> : null}
       {error ? <Notice kind="error">{error}</Notice> : null}
       {allLanguages.length === 0 ? (

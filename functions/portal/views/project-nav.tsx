@@ -4,13 +4,7 @@ import type { ProjectAccess } from '../../../core/users/memberships.ts';
 import { may } from '../../../core/users/permissions.ts';
 import { CsrfField, P } from './layout.tsx';
 
-export const ProjectNav: FC<{ access: ProjectAccess; current: 'editor' | 'languages' | 'api-keys' | 'trash' | 'activity' | 'files' | 'usage'; csrf: string; cache: { last_rebuilt_at: string | null; ready: boolean }; publishing?: boolean }> = ({
-  access,
-  current,
-  csrf,
-  cache,
-  publishing,
-}) => {
+export const ProjectNav: FC<{ access: ProjectAccess; current: 'editor' | 'languages' | 'api-keys' | 'trash' | 'activity' | 'files' | 'usage'; csrf: string; cache: { last_rebuilt_at: string | null; ready: boolean; pending?: boolean; build_state?: string } }> = ({ access, current, csrf, cache }) => {
   const base = `${P}/projects/${access.projectId}`;
   const tab = (id: typeof current, href: string, label: string) => (
     <a href={href} aria-current={current === id ? 'page' : undefined} class={current === id ? 'tab active' : 'tab'}>
@@ -25,15 +19,15 @@ export const ProjectNav: FC<{ access: ProjectAccess; current: 'editor' | 'langua
       <div class="row between wrap">
         <h1>{access.projectName}</h1>
         <div class="row wrap publish">
+          {/* Pending: a requested build has not finished (it may finish before this page renders). */}
           <span
             class="hint"
             id="cache-status"
             role="status"
             data-status-url={`${base}/cache-status`}
-            data-pending={publishing ? 'true' : 'false'}
-            data-since={cache.last_rebuilt_at ?? ''}
+            data-pending={cache.pending ? 'true' : 'false'}
           >
-            {publishing ? 'Publishing…' : cache.ready && cache.last_rebuilt_at ? `Published ${cache.last_rebuilt_at.replace('T', ' ').slice(0, 19)} UTC` : 'Not published yet'}
+            {cache.pending ? (cache.build_state === 'failed' ? 'Publishing failed, retrying…' : 'Publishing…') : cache.ready && cache.last_rebuilt_at ? `Published ${cache.last_rebuilt_at.replace('T', ' ').slice(0, 19)} UTC` : 'Not published yet'}
           </span>
           {may(access.role, 'project.publish') ? (
             <>
