@@ -443,4 +443,31 @@ describe('the CLI\'s contract with the server', () => {
     expect(down.code).toBe(1);
     expect(down.stderr).toContain(`cannot reach ${stubBase}: ECONNREFUSED. Is the server running`);
   });
+
+  it('publish --wait waits until no requested build is pending, not merely for a new last_rebuilt_at', async () => {
+    // An earlier build (an auto-publish) finishes after the request: last_rebuilt_at moves while the
+    // requested build is still pending. Only the build after it covers what the caller published.
+    const statuses = [
+      { ready: true, last_rebuilt_at: '2026-11-26T10:00:00.000Z', pending: false },
+      { ready: true, last_rebuilt_at: '2026-11-26T10:00:01.000Z', pending: true },
+      { ready: true, last_rebuilt_at: '2026-11-26T10:00:02.000Z', pending: false },
+    ];
+    const seen: string[] = [];
+    const stub = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      const body = req.method === 'POST' ? { project_id: 'p', status: 'queued', message: 'queued' } : statuses.shift() ?? { ready: false, last_rebuilt_at: null, pending: true };
+      res.writeHead(req.method === 'POST' ? 202 : 200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(body));
+    });
+    await new Promise<void>((r) => stub.listen(0, '127.0.0.1', () => r()));
+    try {
+      await repository({});
+      const r = await tms(['publish', '--wait', '--json'], { apiKey: 'key_live_' + 'A'.repeat(40), env: { TMS_SERVER: `http://127.0.0.1:${(stub.address() as AddressInfo).port}` } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ ready: true, last_rebuilt_at: '2026-11-26T10:00:02.000Z' });
+      expect(seen).toEqual(['GET /v1/cache/status', 'POST /v1/cache/rebuild', 'GET /v1/cache/status', 'GET /v1/cache/status']);
+    } finally {
+      await new Promise<void>((r) => stub.close(() => r()));
+    }
+  });
 });

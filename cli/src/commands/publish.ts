@@ -1,5 +1,7 @@
 // `tms publish`: queues a rebuild of the cached files apps read; with --wait, waits until a build
-// newer than the request is ready.
+// newer than the request is ready: until the server says no requested build is pending. A changed
+// last_rebuilt_at alone is not enough: a build that started before the request (an auto-publish)
+// can finish meanwhile without the latest writes. Servers without `pending` get that comparison.
 import type { Client } from '../client.ts';
 import type { Context } from '../context.ts';
 import { CliError, EXIT, usageError } from '../errors.ts';
@@ -11,7 +13,7 @@ Queues a rebuild of the cache apps read (/v1/cached/...).
 --timeout S      how long --wait waits (default 120 s; exit 1 when it passes)
 Common: --api-key KEY (else TMS_API_KEY), --config FILE, --json, --wait-for-quota`;
 
-type CacheStatus = { last_rebuilt_at: string | null; ready: boolean };
+type CacheStatus = { last_rebuilt_at: string | null; ready: boolean; pending?: boolean };
 
 export async function publish(ctx: Context, client: Client, flags: { wait?: boolean; timeout?: string }) {
   const timeoutSeconds = flags.timeout === undefined ? 120 : Number(flags.timeout);
@@ -26,7 +28,8 @@ export async function publish(ctx: Context, client: Client, flags: { wait?: bool
   const deadline = Date.now() + timeoutSeconds * 1000;
   for (;;) {
     const now = await client.json<CacheStatus>('GET', '/v1/cache/status');
-    if (now.ready && now.last_rebuilt_at !== null && now.last_rebuilt_at !== before.last_rebuilt_at) {
+    const built = now.pending === undefined ? now.last_rebuilt_at !== before.last_rebuilt_at : !now.pending;
+    if (now.ready && now.last_rebuilt_at !== null && built) {
       ctx.out.line(`published: built ${now.last_rebuilt_at}`);
       ctx.out.result({ queued: true, ready: true, last_rebuilt_at: now.last_rebuilt_at });
       return 0;
