@@ -25,13 +25,15 @@ export const storableText = (field: string, max: number, min = 0) =>
 
 export const Uuid = v.pipe(v.string(), v.uuid('must be a UUID'));
 
-/** Group names: 1 to 200 of letters, digits, spaces, -, _ and . (section 2), not edged by spaces. */
+/** Group names: 1 to 200 of letters, digits, spaces, -, _ and . (section 2), not edged by spaces, not `.` or `..`. */
 export const GROUP_NAME_PATTERN = /^[\p{L}\p{N} _.-]{1,200}$/u;
 export const GroupName = v.pipe(
   v.string('group name must be a string'),
   v.check((s) => countChars(s) >= 1 && countChars(s) <= 200, 'group name must be 1 to 200 characters'),
   v.regex(GROUP_NAME_PATTERN, 'group name may contain only letters, digits, spaces, hyphens, underscores and periods'),
   v.check((s) => s.trim() === s, 'group name must not start or end with a space'),
+  // As for key names: URL parsing removes these path segments, so the group could never be addressed.
+  v.check((s) => s !== '.' && s !== '..', "group name must not be '.' or '..'"),
   v.metadata({ minLength: 1, maxLength: 200 }),
 );
 export const isGroupName = (s: string) => v.is(GroupName, s);

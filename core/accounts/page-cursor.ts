@@ -9,8 +9,22 @@ export const MAX_PAGE_SIZE = 200;
 
 export type Cursor = { at: string; id: string };
 
+const STAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{6}Z$/;
+
+/** A real instant (not February 30th, not hour 25): Postgres would refuse it with an error, not a 422. */
+function isRealInstant(at: string): boolean {
+  const m = STAMP.exec(at);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  return (
+    date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day &&
+    date.getUTCHours() === hour && date.getUTCMinutes() === minute && date.getUTCSeconds() === second
+  );
+}
+
 const CursorShape = v.object({
-  at: v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/)),
+  at: v.pipe(v.string(), v.check(isRealInstant)),
   id: v.pipe(v.string(), v.uuid()),
 });
 

@@ -83,6 +83,11 @@ describe('admin reads', () => {
     expect(await bad('?limit=201')).toEqual(['query', 'limit']);
     expect(await bad('?limit=ten')).toEqual(['query', 'limit']);
     expect(await bad('?cursor=bm9wZQ')).toEqual(['query', 'cursor']);
+    // Well formed, but no instant (February 30th, hour 25): refused here, never handed to Postgres.
+    const forged = (at: string) => Buffer.from(JSON.stringify({ at, id: close[0]!.id })).toString('base64url');
+    expect(await bad(`?cursor=${forged('2026-02-30T10:00:00.000000Z')}`)).toEqual(['query', 'cursor']);
+    expect(await bad(`?cursor=${forged('2026-02-01T25:00:00.000000Z')}`)).toEqual(['query', 'cursor']);
+    expect((await json(t.admin('GET', `/accounts?limit=1&cursor=${forged('2024-02-29T23:59:59.999999Z')}`), 200)).accounts).toHaveLength(1);
   });
 
   it("lists a project's API keys with name, kind, hint, bindings, last use and revocation; never the key", async () => {

@@ -30,7 +30,8 @@ describe('groups', () => {
     expect(await ok.json()).toEqual({ project_id: p.projectId, name: 'Fresh name_1.0-b', created: true });
     expect((await (await t.call(p.apiKey, 'GET', '/v1/groups')).json()).groups).toEqual(['taken']);
     expect((await t.call(p.apiKey, 'POST', '/v1/groups', { name: 'taken' })).status).toBe(409);
-    for (const name of ['', 'a/b', 'x'.repeat(201), ' pad', 42]) {
+    // '.' and '..' could never be addressed: URL parsing removes such path segments.
+    for (const name of ['', 'a/b', 'x'.repeat(201), ' pad', 42, '.', '..']) {
       const res = await t.call(p.apiKey, 'POST', '/v1/groups', { name });
       expect(res.status, JSON.stringify(name)).toBe(422);
       expect((await res.json()).detail[0].loc).toEqual(['body', 'name']);
@@ -57,6 +58,10 @@ describe('groups', () => {
     expect((await t.call(p.apiKey, 'PATCH', '/v1/groups/one', { new_name: 'two' })).status).toBe(409);
     expect((await t.call(p.apiKey, 'PATCH', '/v1/groups/one', { new_name: 'one' })).status).toBe(409);
     expect((await t.call(p.apiKey, 'PATCH', '/v1/groups/one', { new_name: 'no/slash' })).status).toBe(422);
+    expect((await t.call(p.apiKey, 'PATCH', '/v1/groups/one', { new_name: '..' })).status).toBe(422);
+    const dotted = await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'dot.k', group_name: '.' });
+    expect(dotted.status).toBe(422);
+    expect((await dotted.json()).detail[0].loc).toEqual(['body', 'group_name']);
     expect((await t.call(p.apiKey, 'PATCH', '/v1/groups/one', {})).status).toBe(422);
   });
 
