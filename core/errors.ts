@@ -51,8 +51,8 @@ export class AppError<D = unknown> extends Error {
   }
 }
 
-/** One value a conditional write expected at a version it no longer has (current: null when it is gone). */
-export type VersionConflict = { key_id: string; language: string; expected: number | '*'; current: number | null };
+/** One value a conditional write expected at a version it no longer has (expected: null when it expected none; current: null when it is gone). */
+export type VersionConflict = { key_id: string; language: string; expected: number | '*' | null; current: number | null };
 export type PreconditionFailedData = { code: 'PRECONDITION_FAILED'; message: string; conflicts: VersionConflict[] };
 export const preconditionFailed = (message: string, conflicts: VersionConflict[]) =>
   new AppError<PreconditionFailedData>('precondition_failed', message, { data: { code: 'PRECONDITION_FAILED', message, conflicts } });

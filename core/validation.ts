@@ -23,7 +23,9 @@ export const storableText = (field: string, max: number, min = 0) =>
     v.metadata(min > 0 ? { minLength: min, maxLength: max } : { maxLength: max }),
   );
 
-export const Uuid = v.pipe(v.string(), v.uuid('must be a UUID'));
+// Lowercased: Postgres reads a UUID in capitals as the same id, and answers must name it the one way
+// every listing does (a PUT to /v1/keys/5D78…/… answers key_id 5d78…).
+export const Uuid = v.pipe(v.string(), v.uuid('must be a UUID'), v.transform((s) => s.toLowerCase()));
 
 /** Group names: 1 to 200 of letters, digits, spaces, -, _ and . (section 2), not edged by spaces, not `.` or `..`. */
 export const GROUP_NAME_PATTERN = /^[\p{L}\p{N} _.-]{1,200}$/u;

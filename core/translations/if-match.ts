@@ -19,3 +19,14 @@ export const ifMatchFailed = (keyId: string, language: string, ifMatch: IfMatch,
       : `The '${language}' value was changed since you read it (it is now at version ${current}): nothing was written`,
     [{ key_id: keyId, language, expected: ifMatch === '*' ? '*' : (ifMatch[0] ?? 0), current }],
   );
+
+/** If-None-Match on a write: `*` and the value exists, or the value is at one of the listed versions. */
+export const ifNoneMatchFailed = (keyId: string, language: string, ifNoneMatch: IfMatch, current: number | null) =>
+  preconditionFailed(
+    current === null
+      ? `The '${language}' value was written by someone else meanwhile: nothing was written`
+      : ifNoneMatch === '*'
+        ? `The '${language}' value already exists (version ${current}): nothing was written`
+        : `The '${language}' value is at version ${current}, which If-None-Match excludes: nothing was written`,
+    [{ key_id: keyId, language, expected: ifNoneMatch === '*' ? null : (ifNoneMatch[0] ?? 0), current }],
+  );

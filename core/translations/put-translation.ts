@@ -1,4 +1,5 @@
 import type * as v from 'valibot';
+import type postgres from 'postgres';
 import type { Deps } from '../deps.ts';
 import { actorId } from '../actor.ts';
 import { assertOutsideTransaction, published } from '../db/transaction.ts';
@@ -10,7 +11,7 @@ import { PutTranslationCommand, type IfMatch, type WrittenTranslation } from './
 import type { Sql } from '../db/client.ts';
 import { assertApprovable, blockedValues } from '../quality/approval-gate.ts';
 import { warningsOf } from '../quality/check-translation.ts';
-import { ifMatchFailed, versionGuard } from './if-match.ts';
+import { ifMatchFailed, ifNoneMatchFailed, versionGuard } from './if-match.ts';
 import type { WrittenRow } from './value-writes.ts';
 
 /**
@@ -42,6 +43,9 @@ export const putTranslation = useCase(
     if (row.value === null && input.ifMatch !== undefined) {
       throw ifMatchFailed(keyId, language, input.ifMatch, row.previous_version === null ? null : Number(row.previous_version));
     }
+    if (row.value === null && input.ifNoneMatch !== undefined) {
+      throw ifNoneMatchFailed(keyId, language, input.ifNoneMatch, row.previous_version === null ? null : Number(row.previous_version));
+    }
     if (row.value === null || row.status === null || row.project_id === null) {
       throw languageNotRegistered(language);
     }
@@ -66,11 +70,10 @@ export const putTranslation = useCase(
 async function write(deps: Pick<Deps, 'sql' | 'valueWrites'>, input: v.InferOutput<typeof PutTranslationCommand>, gated: boolean): Promise<WrittenRow> {
   const { projectId, keyId, language, actor } = input;
   try {
-    if (input.ifMatch === undefined) {
-      const item = { projectId, keyId, language, value: input.value, status: input.status, gated, actorType: actor.type, actorId: actorId(actor) };
-      return await deps.valueWrites.write(deps.sql, item);
-    }
-    return await writeIfMatch(deps.sql, input, input.ifMatch, gated);
+    if (input.ifMatch !== undefined) return await writeIfMatch(deps.sql, input, input.ifMatch, gated);
+    if (input.ifNoneMatch !== undefined) return await writeIfNoneMatch(deps.sql, input, input.ifNoneMatch, gated);
+    const item = { projectId, keyId, language, value: input.value, status: input.status, gated, actorType: actor.type, actorId: actorId(actor) };
+    return await deps.valueWrites.write(deps.sql, item);
   } catch (error) {
     // The guard read a snapshot: a language removed (or a project deleted) between that snapshot
     // and the foreign-key check surfaces as 23503. For the caller that is simply "not there".
@@ -86,9 +89,44 @@ async function write(deps: Pick<Deps, 'sql' | 'valueWrites'>, input: v.InferOutp
  * A write under If-Match: only an update, which re-checks the version on the row it locked (a write
  * committed meanwhile moved it), and a value deleted meanwhile is not created again.
  */
-async function writeIfMatch(sql: Sql, input: v.InferOutput<typeof PutTranslationCommand>, ifMatch: IfMatch, gated: boolean): Promise<WrittenRow> {
+function writeIfMatch(sql: Sql, input: v.InferOutput<typeof PutTranslationCommand>, ifMatch: IfMatch, gated: boolean): Promise<WrittenRow> {
+  return conditionalWrite(sql, input, gated, (open) => sql`
+      update translations t set value = ${input.value}::text, status = ${input.status}::text, updated_at = now()
+      from live_key, registered
+      where t.key_id = live_key.id and t.language = registered.code
+        and ${versionGuard(sql, ifMatch, sql`t.version`)} and ${open}
+      returning t.project_id, t.value, t.status, t.version`);
+}
+
+/**
+ * A write under If-None-Match (RFC 9110 13.1.2): `*` creates the value only if it does not exist yet
+ * (the create-only write of an editor who saw no value); a list of tags writes unless the value is
+ * at one of those versions. Either way the condition is judged on the row the insert conflicts
+ * with, which it locks: a value created or changed meanwhile is never overwritten.
+ */
+function writeIfNoneMatch(sql: Sql, input: v.InferOutput<typeof PutTranslationCommand>, ifNoneMatch: IfMatch, gated: boolean): Promise<WrittenRow> {
+  return conditionalWrite(sql, input, gated, (open) => sql`
+      insert into translations as t (key_id, project_id, language, value, status)
+      select live_key.id, live_key.project_id, registered.code, ${input.value}::text, ${input.status}::text
+      from live_key, registered
+      where ${open}
+      on conflict (key_id, language) do update set value = excluded.value, status = excluded.status, updated_at = now()
+        where not ${versionGuard(sql, ifNoneMatch, sql`t.version`)}
+      returning t.project_id, t.value, t.status, t.version`);
+}
+
+/**
+ * One conditional write's statement: the guard (a live key of the project, its language registered),
+ * the value before, `written` (the condition's own insert or update, given `open`: false for an
+ * approval the project's blocking checks have not judged yet) and its domain event.
+ */
+async function conditionalWrite(
+  sql: Sql,
+  input: v.InferOutput<typeof PutTranslationCommand>,
+  gated: boolean,
+  written: (open: postgres.Fragment) => postgres.Fragment,
+): Promise<WrittenRow> {
   const { projectId, keyId, language, actor } = input;
-  // Writes unless this is an approval the project's blocking checks have not judged yet.
   const open = input.status !== 'approved' || gated ? sql`true` : sql`(select cardinality(quality_blocking) = 0 from quality)`;
   // Key and values by their primary keys, then checked against the project (core/keys/by-id.ts).
   // quality: the key's source value as it was before this statement, the warnings' reference.
@@ -107,12 +145,7 @@ async function writeIfMatch(sql: Sql, input: v.InferOutput<typeof PutTranslation
     ), previous as (
       select jsonb_build_object('value', t.value, 'status', t.status) as before, t.version
       from ${valueById(sql, keyId, language)} t where t.project_id = ${projectId}
-    ), written as (
-      update translations t set value = ${input.value}::text, status = ${input.status}::text, updated_at = now()
-      from live_key, registered
-      where t.key_id = live_key.id and t.language = registered.code
-        and ${versionGuard(sql, ifMatch, sql`t.version`)} and ${open}
-      returning t.project_id, t.value, t.status, t.version
+    ), written as (${written(open)}
     ), event as (
       insert into domain_events (type, project_id, actor_type, actor_id, entity_type, entity_id, before, after)
       select 'translation.written', written.project_id, ${actor.type}, ${actorId(actor)}, 'translation',

@@ -37,6 +37,8 @@ export const PutTranslationCommand = v.object({
   language: LanguageCode,
   ...PutTranslationInput.entries,
   ifMatch: v.optional(IfMatch),
+  /** Create-only (`*`) or "unless at these versions"; ignored when ifMatch is given (RFC 9110 13.2.2). */
+  ifNoneMatch: v.optional(IfMatch),
 });
 export const DeleteTranslationCommand = v.object({ ...WriteInProject, keyId: Uuid, language: LanguageCode, ifMatch: v.optional(IfMatch) });
 export const GetTranslationCommand = v.object({ ...InProject, keyId: Uuid, language: LanguageCode });

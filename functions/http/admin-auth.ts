@@ -9,7 +9,8 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
 export const adminAuth = (): MiddlewareHandler<AppEnv> =>
   async function adminAuth(c, next) {
     const header = c.req.header('authorization') ?? '';
-    const match = /^Bearer ([^\s]+)$/.exec(header);
+    // The scheme is case-insensitive (RFC 9110 11.1): "bearer" and "BEARER" are Bearer.
+    const match = /^Bearer +([^\s]+)$/i.exec(header);
     const expected = c.get('deps').adminToken;
     // No token configured (a Lambda not linked to AdminToken): the admin API stays closed.
     if (!match || !expected || !timingSafeEqual(digest(match[1]!), digest(expected))) {

@@ -10,7 +10,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './app-env.ts';
 import { addHeaders } from './response-headers.ts';
 
-const ALLOW_HEADERS = 'X-API-Key, X-Project-Id, Content-Type, If-None-Match, Authorization, X-Request-Id, Idempotency-Key';
+const ALLOW_HEADERS = 'X-API-Key, X-Project-Id, Content-Type, If-None-Match, If-Match, Authorization, X-Request-Id, Idempotency-Key';
 const ALLOW_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
 /** The cached reads, preflighted from an origin the server's list does not name: reads only. */
 const OPEN_METHODS = 'GET, HEAD';

@@ -37,12 +37,15 @@ const PreconditionFailed = v.pipe(
       v.object({
         key_id: v.string(),
         language: v.string(),
-        expected: v.union([v.number(), v.literal('*')]),
+        expected: v.union([v.number(), v.literal('*'), v.null()]),
         current: v.nullable(v.number()),
       }),
     ),
   }),
-  v.metadata({ ref: 'PreconditionFailed', description: "412's detail: the values whose version is not the one expected (current: null when gone)." }),
+  v.metadata({
+    ref: 'PreconditionFailed',
+    description: "412's detail: the values whose version is not the one expected (expected: null for a create-only write, If-None-Match: *; current: null when gone).",
+  }),
 );
 
 const ErrorEnvelope = v.pipe(
@@ -101,7 +104,8 @@ const ERRORS = {
   409: { name: 'Conflict', description: 'Conflicts with what exists (a duplicate name, a rename target in use)' },
   412: {
     name: 'PreconditionFailed',
-    description: 'If-Match (or expected_versions) names a version the value no longer has: nothing was written (detail: PreconditionFailed)',
+    description:
+      'If-Match (or expected_versions) names a version the value no longer has, or If-None-Match one it has (or *, and it exists): nothing was written (detail: PreconditionFailed)',
   },
   413: { name: 'TooLarge', description: 'Request body over the limit: 1 MiB for JSON bodies, 10 MiB for file imports' },
   415: { name: 'UnsupportedMediaType', description: 'The body is not application/json (an operation that takes no body accepts none, or {})' },
@@ -150,6 +154,15 @@ const PARAMETERS = {
     description:
       'Optional: the ETag of the value as you read it ("42", from its GET, PUT or a listing of versions), or *. The write happens only if the value ' +
       'is still at that version (or, for *, exists); otherwise 412 and nothing is written. Without it the write is unconditional.',
+    schema: { type: 'string' },
+  },
+  IfNoneMatchWrite: {
+    in: 'header',
+    name: 'If-None-Match',
+    required: false,
+    description:
+      'Optional: * to create the value only if it does not exist yet, or ETags of versions the write must not overwrite. Otherwise 412 and ' +
+      'nothing is written. Ignored when If-Match is sent.',
     schema: { type: 'string' },
   },
   IfNoneMatch: {

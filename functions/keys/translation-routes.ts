@@ -10,8 +10,9 @@ import { PutTranslationInput, TranslationValue, WrittenTranslation } from '../..
 import { putTranslation } from '../../core/translations/put-translation.ts';
 import { deleteTranslation } from '../../core/translations/delete-translation.ts';
 import { getTranslation } from '../../core/translations/get-translation.ts';
-import { ifMatchOf, versionEtag } from '../http/if-match.ts';
-import { respondJson } from '../http/response-headers.ts';
+import { ifMatchOf, versionEtag, writeConditions } from '../http/if-match.ts';
+import { isNotModified } from '../http/conditional.ts';
+import { respond, respondJson } from '../http/response-headers.ts';
 
 const tag = 'Translations';
 const KeyLanguageParams = v.object({ ...KeyIdParam.entries, ...LanguageParam.entries });
@@ -25,14 +26,17 @@ export const translationValueRoutes = new Hono<AppEnv>()
     describe({
       operationId: 'getTranslation',
       tag,
-      summary: 'The value of a key in one language, whatever its status, with its version as ETag (for If-Match)',
-      responses: { 200: { schema: TranslationValue, headers: ['ETag'] }, 404: null },
+      summary: 'The value of a key in one language, whatever its status, with its version as ETag (for If-Match); If-None-Match with the current one is a 304',
+      headers: ['IfNoneMatch'],
+      responses: { 200: { schema: TranslationValue, headers: ['ETag'] }, 304: { headers: ['ETag'] }, 404: null },
     }),
     validParams(KeyLanguageParams),
     async (c) => {
       const { key_id, language } = c.req.valid('param');
       const value = await getTranslation(c.get('deps'), { projectId: c.get('principal').projectId, keyId: key_id, language });
-      return respondJson(c, value, 200, valueHeaders(value.version));
+      const headers = valueHeaders(value.version);
+      if (isNotModified(c.req.header('if-none-match'), [headers.ETag])) return respond(c, null, 304, headers);
+      return respondJson(c, value, 200, headers);
     },
   )
   .put(
@@ -42,8 +46,8 @@ export const translationValueRoutes = new Hono<AppEnv>()
       tag,
       body: 'json',
       summary:
-        "Create or overwrite the value of a key in a registered language (status defaults to draft); If-Match makes it conditional. The answer lists the quality checks' warnings; the project's blocking checks refuse an approval (422)",
-      headers: ['IfMatch'],
+        "Create or overwrite the value of a key in a registered language (status defaults to draft); If-Match makes it conditional, If-None-Match: * makes it create-only. The answer lists the quality checks' warnings; the project's blocking checks refuse an approval (422)",
+      headers: ['IfMatch', 'IfNoneMatchWrite'],
       responses: { 200: { schema: WrittenTranslation, headers: ['ETag'] }, 404: null, 412: null },
     }),
     validParams(KeyLanguageParams),
@@ -51,8 +55,7 @@ export const translationValueRoutes = new Hono<AppEnv>()
     validBody(PutTranslationInput),
     async (c) => {
       const { key_id, language } = c.req.valid('param');
-      const ifMatch = ifMatchOf(c);
-      const written = await putTranslation(c.get('deps'), { ...keyScope(c), keyId: key_id, language, ...c.req.valid('json'), ...(ifMatch === undefined ? {} : { ifMatch }) });
+      const written = await putTranslation(c.get('deps'), { ...keyScope(c), keyId: key_id, language, ...c.req.valid('json'), ...writeConditions(c) });
       return respondJson(c, written, 200, valueHeaders(written.version));
     },
   )

@@ -12,6 +12,14 @@ describe('admin token', () => {
       expect(await res.json()).toEqual({ detail: 'Invalid admin token' });
     }
   });
+  it('takes the scheme in any case (RFC 9110 11.1), the token only as it is', async () => {
+    for (const auth of [`bearer ${ADMIN_TOKEN}`, `BEARER ${ADMIN_TOKEN}`, `Bearer  ${ADMIN_TOKEN}`]) {
+      const res = await t.call(undefined, 'GET', '/admin/v1/accounts', undefined, { Authorization: auth });
+      expect(res.status, auth).toBe(200);
+    }
+    const res = await t.call(undefined, 'GET', '/admin/v1/accounts', undefined, { Authorization: `bearer ${ADMIN_TOKEN.toUpperCase()}x` });
+    expect(res.status).toBe(401);
+  });
   it('an API key is not an admin token', async () => {
     const p = await t.newProject();
     const res = await t.call(p.apiKey, 'POST', '/admin/v1/accounts', { name: 'a', plan: 'free' });

@@ -17,6 +17,19 @@ describe('CORS', () => {
     expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('if-none-match');
   });
 
+  it('lets a browser send If-Match on a PUT or DELETE (the versioned writes of values)', async () => {
+    for (const method of ['PUT', 'DELETE']) {
+      const res = await t.app.request('/v1/keys/00000000-0000-4000-8000-000000000000/translations/de', {
+        method: 'OPTIONS',
+        headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'x-api-key, content-type, if-match' },
+      });
+      expect(res.status).toBe(204);
+      const allowed = res.headers.get('access-control-allow-headers')!.toLowerCase().split(/,\s*/);
+      expect(allowed).toEqual(expect.arrayContaining(['x-api-key', 'content-type', 'if-match']));
+      expect(res.headers.get('access-control-allow-methods')).toContain(method);
+    }
+  });
+
   it('lets scripts read ETag and the rate-limit headers', async () => {
     const p = await t.newProject();
     const res = await t.call(p.apiKey, 'GET', '/v1/keys', undefined, { Origin: 'https://app.example' });

@@ -145,4 +145,72 @@ describe('If-Match', () => {
     expect((await t.call(other.apiKey, 'DELETE', url, undefined, { 'If-Match': tag })).status).toBe(404);
     expect((await (await t.call(p.apiKey, 'GET', url)).json()).value).toBe('mine');
   });
+
+  it('If-None-Match: * creates only: the first write lands, a later one is 412 with the value untouched', async () => {
+    const { p, keyId, url } = await oneKey();
+    const first = await t.call(p.apiKey, 'PUT', url, { value: 'Erste' }, { 'If-None-Match': '*' });
+    expect(first.status).toBe(200);
+    const version = (await first.json()).version;
+    const second = await t.call(p.apiKey, 'PUT', url, { value: 'Zweite' }, { 'If-None-Match': '*' });
+    expect(second.status).toBe(412);
+    expect((await second.json()).detail).toEqual({
+      code: 'PRECONDITION_FAILED',
+      message: expect.stringContaining('already exists'),
+      conflicts: [{ key_id: keyId, language: 'de', expected: null, current: version }],
+    });
+    const read = await t.call(p.apiKey, 'GET', url);
+    expect((await read.json()).value).toBe('Erste');
+    // An unknown key stays a 404 whatever the condition.
+    expect((await t.call(p.apiKey, 'PUT', url.replace(keyId, '00000000-0000-4000-8000-000000000000'), { value: 'x' }, { 'If-None-Match': '*' })).status).toBe(404);
+  });
+
+  it('If-None-Match with tags writes unless the value is at one of them (weak comparison); If-Match wins over it', async () => {
+    const { p, url } = await oneKey();
+    const tag = etagOf(await t.call(p.apiKey, 'PUT', url, { value: 'eins' }))!;
+    expect((await t.call(p.apiKey, 'PUT', url, { value: 'zwei' }, { 'If-None-Match': `W/${tag}` })).status).toBe(412);
+    expect((await t.call(p.apiKey, 'PUT', url, { value: 'zwei' }, { 'If-None-Match': '"999999", ' + tag })).status).toBe(412);
+    const moved = await t.call(p.apiKey, 'PUT', url, { value: 'zwei' }, { 'If-None-Match': '"999999"' });
+    expect(moved.status).toBe(200);
+    // Both sent: If-None-Match is not evaluated (RFC 9110 13.2.2).
+    const both = await t.call(p.apiKey, 'PUT', url, { value: 'drei' }, { 'If-Match': etagOf(moved)!, 'If-None-Match': '*' });
+    expect(both.status).toBe(200);
+    expect((await (await t.call(p.apiKey, 'GET', url)).json()).value).toBe('drei');
+  });
+
+  it('twenty concurrent create-only writes of a missing value: exactly one lands', async () => {
+    const { p, url } = await oneKey();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => t.call(p.apiKey, 'PUT', url, { value: `v${i}` }, { 'If-None-Match': '*' })),
+    );
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 412)).toHaveLength(19);
+    const winner = answers.find((r) => r.status === 200)!;
+    expect((await (await t.call(p.apiKey, 'GET', url)).json()).value).toBe((await winner.json()).value);
+  });
+
+  it('GET with If-None-Match naming the current version is a 304, not counted; a stale one a 200', async () => {
+    const { p, url } = await oneKey();
+    const tag = etagOf(await t.call(p.apiKey, 'PUT', url, { value: 'Hallo' }))!;
+    const fresh = await t.call(p.apiKey, 'GET', url, undefined, { 'If-None-Match': tag });
+    expect(fresh.status).toBe(304);
+    expect(fresh.headers.get('etag')).toBe(tag);
+    expect(await fresh.text()).toBe('');
+    expect((await t.call(p.apiKey, 'GET', url, undefined, { 'If-None-Match': `W/${tag}` })).status).toBe(304);
+    const remaining = Number((await t.call(p.apiKey, 'GET', url)).headers.get('x-ratelimit-remaining'));
+    expect((await t.call(p.apiKey, 'GET', url, undefined, { 'If-None-Match': tag })).status).toBe(304);
+    expect(Number((await t.call(p.apiKey, 'GET', url)).headers.get('x-ratelimit-remaining'))).toBe(remaining - 1);
+    await t.call(p.apiKey, 'PUT', url, { value: 'Neu' });
+    const stale = await t.call(p.apiKey, 'GET', url, undefined, { 'If-None-Match': tag });
+    expect(stale.status).toBe(200);
+    expect((await stale.json()).value).toBe('Neu');
+  });
+
+  it('an id in capitals is answered in the canonical lowercase form', async () => {
+    const { p, keyId, url } = await oneKey();
+    const res = await t.call(p.apiKey, 'PUT', url.replace(keyId, keyId.toUpperCase()), { value: 'Hallo' });
+    expect(res.status).toBe(200);
+    expect((await res.json()).key_id).toBe(keyId);
+    expect((await (await t.call(p.apiKey, 'GET', url.replace(keyId, keyId.toUpperCase()))).json()).key_id).toBe(keyId);
+  });
 });
