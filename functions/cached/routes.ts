@@ -8,7 +8,7 @@ import { deliveryManifest } from './delivery-manifest.ts';
 import { dailyQuota } from '../http/daily-quota.ts';
 import { describe, type HeaderName } from '../http/describe.ts';
 import { LanguageParam } from '../http/params.ts';
-import { isNotModified, pickEncoding } from '../http/conditional.ts';
+import { isNotModified, isNotModifiedSince, pickEncoding } from '../http/conditional.ts';
 import { routeGroup } from '../http/route-group.ts';
 import { addHeaders, respond } from '../http/response-headers.ts';
 import { LanguageCode } from '../../core/languages/language-code.ts';
@@ -98,10 +98,17 @@ function cachingHeaders(etag: string, builtAt: string, cacheControl = CACHED_CAC
   return { ETag: etag, 'Cache-Control': cacheControl, Vary: VARY, 'Last-Modified': lastModified };
 }
 
+/** The conditional part of a cached read: If-None-Match against the etags, else If-Modified-Since against Last-Modified. */
+function unchanged(c: Context<AppEnv>, etags: readonly string[], headers: Record<string, string>): boolean {
+  const ifNoneMatch = c.req.header('if-none-match');
+  if (ifNoneMatch !== undefined) return isNotModified(ifNoneMatch, etags);
+  return isNotModifiedSince(c.req.header('if-modified-since'), headers['Last-Modified']!);
+}
+
 async function serveFile(c: Context<AppEnv>, file: CachedFile, options: { encodings?: boolean; cacheControl?: string } = {}): Promise<Response> {
   const encoding = options.encodings === false ? 'identity' : pickEncoding(c.req.header('accept-encoding'));
   const headers = cachingHeaders(file.entry.etags[encoding], file.builtAt, options.cacheControl);
-  if (isNotModified(c.req.header('if-none-match'), Object.values(file.entry.etags))) return respond(c, null, 304, headers);
+  if (unchanged(c, Object.values(file.entry.etags), headers)) return respond(c, null, 304, headers);
   const body = await file.load(encoding);
   headers['Content-Type'] = 'application/json';
   if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
@@ -183,7 +190,7 @@ const routes = new Hono<AppEnv>()
       const variant = variantOf(c.req.valid('query').fallback);
       const { body, etag, builtAt } = await cachedValue(c.get('deps'), { projectId: c.get('principal').projectId, language, group, key, variant });
       const headers = cachingHeaders(etag, builtAt);
-      if (isNotModified(c.req.header('if-none-match'), [etag])) return respond(c, null, 304, headers);
+      if (unchanged(c, [etag], headers)) return respond(c, null, 304, headers);
       headers['Content-Type'] = 'application/json';
       return respond(c, body, 200, headers);
     },

@@ -51,3 +51,15 @@ export function isNotModified(ifNoneMatch: string | undefined, etags: readonly s
   const current = new Set(etags.map(opaque));
   return ifNoneMatch.split(',').some((tag) => current.has(opaque(tag)));
 }
+
+/**
+ * If-Modified-Since against a Last-Modified we sent (RFC 9110 13.1.3): true when the resource has not
+ * changed since that date. Only for a request without If-None-Match (which takes precedence, 13.2.2);
+ * a date that does not parse, or lies in the future, is ignored.
+ */
+export function isNotModifiedSince(ifModifiedSince: string | undefined, lastModified: string, now = Date.now()): boolean {
+  if (!ifModifiedSince) return false;
+  const since = Date.parse(ifModifiedSince);
+  if (Number.isNaN(since) || since > now) return false;
+  return Date.parse(lastModified) <= since;
+}

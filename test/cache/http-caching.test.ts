@@ -39,6 +39,28 @@ describe('validators and caching headers', () => {
     }
   });
 
+  it('If-Modified-Since at or after Last-Modified gives 304 (when no If-None-Match is sent); an earlier, future or broken date a 200', async () => {
+    const p = await builtProject();
+    for (const path of PATHS) {
+      const res = await t.call(p.apiKey, 'GET', path);
+      const lastModified = res.headers.get('last-modified')!;
+      const at = Date.parse(lastModified);
+      const since = (ms: number) => new Date(ms).toUTCString();
+      // The date a client got back (a later one would still lie in the future here: the build is new).
+      for (const ims of [lastModified]) {
+        const again = await t.call(p.apiKey, 'GET', path, undefined, { 'If-Modified-Since': ims });
+        expect(again.status, `${path} ${ims}`).toBe(304);
+        expect(await again.text()).toBe('');
+        expect(again.headers.get('last-modified')).toBe(lastModified);
+      }
+      for (const ims of [since(at - 1000), since(Date.now() + 86_400_000), 'yesterday']) {
+        expect((await t.call(p.apiKey, 'GET', path, undefined, { 'If-Modified-Since': ims })).status, `${path} ${ims}`).toBe(200);
+      }
+      // If-None-Match decides when both are sent (RFC 9110 13.2.2): a stale tag is a 200 whatever the date.
+      expect((await t.call(p.apiKey, 'GET', path, undefined, { 'If-None-Match': '"stale"', 'If-Modified-Since': lastModified })).status).toBe(200);
+    }
+  });
+
   it('a rebuild with changed data changes the ETag; one without changes keeps it', async () => {
     const p = await builtProject();
     const first = (await t.call(p.apiKey, 'GET', '/v1/cached/translations/de')).headers.get('etag');

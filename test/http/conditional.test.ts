@@ -1,7 +1,7 @@
 // Content-coding negotiation and If-None-Match, as functions: the same answer whether a value is
 // parsed for the first time or found in the table of values seen before.
 import { describe, expect, it } from 'vitest';
-import { isNotModified, pickEncoding } from '../../functions/http/conditional.ts';
+import { isNotModified, isNotModifiedSince, pickEncoding } from '../../functions/http/conditional.ts';
 
 describe('pickEncoding', () => {
   const cases: [string | undefined, string][] = [
@@ -55,5 +55,20 @@ describe('isNotModified', () => {
     expect(isNotModified('"ab"', etags)).toBe(false);
     expect(isNotModified('abc', etags)).toBe(false);
     expect(isNotModified('"old", "older"', etags)).toBe(false);
+  });
+});
+
+describe('isNotModifiedSince', () => {
+  const lastModified = 'Thu, 26 Nov 2026 10:00:00 GMT';
+  const now = Date.parse('Thu, 26 Nov 2026 12:00:00 GMT');
+  it('is true at or after Last-Modified, in the IMF and RFC 850 date forms', () => {
+    for (const since of [lastModified, 'Thu, 26 Nov 2026 11:00:00 GMT', 'Thursday, 26-Nov-26 10:00:00 GMT']) {
+      expect(isNotModifiedSince(since, lastModified, now), since).toBe(true);
+    }
+  });
+  it('is false before it, for a date in the future, for no header and for one that does not parse', () => {
+    for (const since of ['Thu, 26 Nov 2026 09:59:59 GMT', 'Thu, 26 Nov 2026 12:00:01 GMT', undefined, '', 'yesterday']) {
+      expect(isNotModifiedSince(since, lastModified, now), String(since)).toBe(false);
+    }
   });
 });
