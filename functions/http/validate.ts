@@ -64,6 +64,39 @@ function queryObject(c: Context): Record<string, string | string[]> {
 const JSON_MEDIA = /^application\/([\w.-]+\+)?json$/i;
 const mediaTypeOf = (contentType: string | undefined) => (contentType ?? '').split(';')[0]!.trim();
 const notJson = () => validationError([{ loc: ['body'], msg: 'Request body is not valid JSON', type: 'json_invalid' }]);
+const notUtf8 = () => validationError([{ loc: ['body'], msg: 'Request body is not valid UTF-8', type: 'unicode_invalid' }]);
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
+// fatal: a byte sequence that is not UTF-8 is an error, where the default decoder would quietly
+// store U+FFFD in its place (a key named "\ufffd\ufffd" from the bytes FF FE).
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The body as text, refused unless it is UTF-8: JSON exchanged between systems must be (RFC 8259
+ * 8.1), so a declared charset other than UTF-8 is a 415 and bytes that do not decode a 422. The text
+ * then serves every later reader of this request (the validator's c.req.json() included).
+ */
+async function utf8Body(c: Context<AppEnv>): Promise<string> {
+  const bytes = await c.req.arrayBuffer();
+  // No body at all (a DELETE, a POST that takes none) has no charset to judge.
+  if (bytes.byteLength === 0) return cacheText(c, '');
+  const charset = CHARSET.exec(c.req.header('content-type') ?? '')?.[1];
+  if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+    throw new HTTPException(415, { message: `Request bodies are UTF-8 JSON: charset=${charset.slice(0, 40)} is not supported` });
+  }
+  let text: string;
+  try {
+    text = strictUtf8.decode(bytes);
+  } catch (error) {
+    if (error instanceof TypeError) throw notUtf8();
+    throw error;
+  }
+  return cacheText(c, text);
+}
+
+function cacheText(c: Context<AppEnv>, text: string): string {
+  (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text);
+  return text;
+}
 const notAnObject = () => validationError([{ loc: ['body'], msg: 'Request body must be a JSON object', type: 'object_type' }]);
 const isObject = (body: unknown): body is Record<string, unknown> => body !== null && typeof body === 'object' && !Array.isArray(body);
 
@@ -77,9 +110,10 @@ export const requireJsonBody = (): MiddlewareHandler<AppEnv> =>
       // 415 is about HTTP itself, so it stays out of core's error codes.
       throw new HTTPException(415, { message: 'Content-Type must be application/json' });
     }
+    const text = await utf8Body(c);
     let body: unknown;
     try {
-      body = await c.req.json();
+      body = JSON.parse(text);
     } catch {
       throw notJson();
     }
@@ -97,7 +131,7 @@ export const requireJsonBody = (): MiddlewareHandler<AppEnv> =>
  */
 export const noBody = (): MiddlewareHandler<AppEnv> =>
   async function noBody(c, next) {
-    const text = await c.req.text();
+    const text = await utf8Body(c);
     if (text.trim() === '') return next();
     if (!JSON_MEDIA.test(mediaTypeOf(c.req.header('content-type')))) {
       throw new HTTPException(415, { message: 'This operation takes no request body: send none, or {}' });
@@ -121,7 +155,7 @@ export const noBody = (): MiddlewareHandler<AppEnv> =>
  */
 export const optionalJsonBody = (): MiddlewareHandler<AppEnv> =>
   async function optionalJsonBody(c, next) {
-    const text = await c.req.text();
+    const text = await utf8Body(c);
     if (text.trim() === '') {
       // The validator reads JSON only under a JSON content type, through this cache (Hono keeps
       // promises there, whatever its type says).

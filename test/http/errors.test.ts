@@ -19,6 +19,33 @@ describe('bad input', () => {
     expect(empty.status).toBe(422);
   });
 
+  it('a body that is not UTF-8 is a 422, a declared charset other than UTF-8 a 415; nothing is created either way', async () => {
+    const p = await t.newProject();
+    const send = (body: Uint8Array, contentType = 'application/json') =>
+      t.app.request('/v1/keys', { method: 'POST', headers: { 'X-API-Key': p.apiKey, 'Content-Type': contentType }, body });
+    const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part))));
+    // FF FE (no UTF-8 at all), an overlong slash (C0 AF), a surrogate encoded as UTF-8 (ED A0 80), a truncated sequence.
+    for (const bad of [[0xff, 0xfe], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82]]) {
+      const res = await send(bytes('{"key":"k', bad, '"}'));
+      expect(res.status, String(bad)).toBe(422);
+      expect(await res.json()).toEqual({ detail: [{ loc: ['body'], msg: 'Request body is not valid UTF-8', type: 'unicode_invalid' }] });
+    }
+    const latin1 = await send(bytes('{"key":"ct.l', [0xe9], '"}'), 'application/json; charset=iso-8859-1');
+    expect(latin1.status).toBe(415);
+    expect((await latin1.json()).detail).toContain('charset=iso-8859-1');
+    expect((await (await t.call(p.apiKey, 'GET', '/v1/keys')).json()).keys).toEqual([]);
+    // UTF-8, declared or not, in any spelling of the name: written as sent.
+    for (const [i, contentType] of ['application/json', 'application/json; charset=utf-8', 'application/json;charset="UTF-8"', 'application/json; charset=utf8'].entries()) {
+      const res = await send(bytes(`{"key":"grüße.${i} 👋"}`), contentType);
+      expect(res.status, contentType).toBe(201);
+      expect((await res.json()).key).toBe(`grüße.${i} 👋`);
+    }
+    // A write that takes no body, sent none under a Latin-1 content type, is fine.
+    const key = (await (await t.call(p.apiKey, 'GET', '/v1/keys')).json()).keys[0];
+    const del = await t.app.request(`/v1/keys/${key.id}`, { method: 'DELETE', headers: { 'X-API-Key': p.apiKey, 'Content-Type': 'application/json; charset=latin1' } });
+    expect(del.status).toBe(204);
+  });
+
   it('arrays, nulls, scalars where an object belongs are 422 object_type', async () => {
     const p = await t.newProject();
     for (const body of ['[]', '[{"key":"x"}]', 'null', '"key"', '42', 'true']) {
