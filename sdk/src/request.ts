@@ -73,11 +73,22 @@ export function createRequester(o: RequesterOptions): Requester {
         else if (status === 0 || status > 500) wait = attempt < 2 ? Math.max(o.retryDelay * 2 ** attempt * (0.75 + Math.random() / 2), waitHint) : -1;
       }
       if (wait < 0) {
-        const what = status ? `${status}${typeof detail === 'string' ? ` ${detail}` : ''}` : `cannot reach the server (${detail})`;
+        const text = detailText(detail);
+        const what = status ? `${status}${text ? ` ${text}` : ''}` : `cannot reach the server (${detail})`;
         throw new TmsError(`GET ${path}: ${what}`, status, detail, status === 429 ? Math.ceil(waitHint / 1000) : undefined);
       }
       if (status === 429) blockedUntil = 0;
       await sleep(wait);
     }
   };
+}
+
+/** The envelope's detail as one line: a string as it is, a 422's issues as "loc: msg", a 402's or 412's message. */
+function detailText(detail: unknown): string {
+  if (typeof detail === 'string') return detail;
+  if (Array.isArray(detail)) {
+    return detail.map((i: { loc?: unknown[]; msg?: unknown }) => `${Array.isArray(i?.loc) ? `${i.loc.join('.')}: ` : ''}${i?.msg ?? ''}`).join('; ');
+  }
+  const message = (detail as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : '';
 }

@@ -55,6 +55,16 @@ describe('first load', () => {
     const client = createClient({ url: s.url, key: p.apiKey, project: other.projectId, storage: false });
     await expect(client.getTranslations('de')).rejects.toMatchObject({ name: 'TmsError', status: 403 });
   });
+
+  it("a 422's issues are in the error's message, not only in its detail", async () => {
+    const p = await s.publishedProject(VALUES);
+    const client = createClient({ url: s.url, key: p.apiKey, storage: false });
+    const error = (await client.getTranslations('not_a_language_code_at_all').catch((e: unknown) => e)) as TmsError;
+    expect(error).toBeInstanceOf(TmsError);
+    expect(error.status).toBe(422);
+    expect(Array.isArray(error.detail)).toBe(true);
+    expect(error.message).toMatch(/^GET \S+: 422 path\.language: \S/);
+  });
 });
 
 describe('revalidation', () => {
