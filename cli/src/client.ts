@@ -24,7 +24,12 @@ function explain(status: number, detail: unknown, what: string, retryAfter: stri
       EXIT.quota,
     );
   }
-  if (status === 402) return new CliError(`${what}: plan limit reached (402): ${String(detail)}. Upgrade the plan or remove unused keys.`, EXIT.quota);
+  if (status === 402) {
+    // The server's message names the limit and usually what to do (core/projects/lock-project.ts:
+    // "… Upgrade the plan to add more."): advice is added only when it has none.
+    const said = String(detail).trim().replace(/\.+$/, '');
+    return new CliError(`${what}: plan limit reached (402): ${said}.${/upgrade/i.test(said) ? '' : ' Upgrade the plan to raise it.'}`, EXIT.quota);
+  }
   if (status === 422 && Array.isArray(detail)) {
     const issues = (detail as Issue[]).map((i) => `  ${i.loc.join('.')}: ${i.msg}`).join('\n');
     return new CliError(`${what}: refused (422):\n${issues}`, EXIT.failed);
@@ -38,9 +43,19 @@ function explain(status: number, detail: unknown, what: string, retryAfter: stri
 export type RetryOptions = {
   /** Wait for the daily quota's reset (Retry-After) on 429 instead of exiting. */
   waitForQuota?: boolean;
+  /** Told, once per wait for the daily quota, what is awaited and until when (a wait can last hours). */
+  onWait?: (text: string) => void;
   /** Scales every wait (tests use a small one); 1 in normal use. */
   delayScale?: number;
 };
+
+/** "3 h 12 min", "4 min", "20 s": how long a wait lasts, for people. */
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const min = Math.round(s / 60);
+  return min < 60 ? `${min} min` : `${Math.floor(min / 60)} h ${min % 60} min`;
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -69,6 +84,10 @@ export function createClient(server: string, apiKey: string, retry: RetryOptions
       else if (res.status === 429 && retry.waitForQuota && attempt < 3) wait = Number(res.headers.get('retry-after') ?? 60) * 1000 + Math.random() * 30_000;
       if (wait === null) return res;
       await res.arrayBuffer();
+      if (res.status === 429) {
+        const until = new Date(Date.now() + wait * scale);
+        retry.onWait?.(`the daily API call quota is spent (429); waiting until ${until.toISOString().replace(/\.\d+Z$/, 'Z')} (${duration(wait * scale)}) for its reset, as --wait-for-quota asks`);
+      }
       await sleep(wait * scale);
       res = await send(method, path, init);
     }

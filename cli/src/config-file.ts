@@ -4,16 +4,19 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { FORMAT_IDS } from './formats.ts';
 import { usageError } from './errors.ts';
+import { sameFileProblems } from './file-jobs.ts';
 
 export const CONFIG_FILE = 'tms.config.json';
 
 /** `languagePaths`: exact paths for some languages (Android's source strings live in values/). */
 export type FileMapping = { path: string; format: string; languagePaths?: Record<string, string> };
 export type CliConfig = { server: string; sourceLanguage: string; files: FileMapping[] };
-/** A config as read: `root` is its directory, which the file paths are relative to. */
-export type LoadedConfig = CliConfig & { root: string };
+/** A config as read: `file` is its path, `root` its directory, which the file paths are relative to. */
+export type LoadedConfig = CliConfig & { file: string; root: string };
 
 const LANGUAGE = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,4})?$/;
+/** The server's URL, from the config file, TMS_SERVER or `tms mcp --server`: the same rule for each. */
+export const isServerUrl = (value: string) => /^https?:\/\/[^\s]+$/.test(value);
 
 /** The config's problems, each naming the field: empty when it is usable. */
 export function configProblems(value: unknown): string[] {
@@ -22,8 +25,9 @@ export function configProblems(value: unknown): string[] {
   const problems: string[] = [];
   if ('apiKey' in c || 'api_key' in c) problems.push('apiKey: API keys do not belong in the file; use TMS_API_KEY or --api-key');
   for (const name of Object.keys(c)) if (!['server', 'sourceLanguage', 'files', 'apiKey', 'api_key'].includes(name)) problems.push(`${name}: unknown field (server, sourceLanguage and files are)`);
-  if (typeof c.server !== 'string' || !/^https?:\/\/[^\s]+$/.test(c.server)) problems.push('server: an http(s) URL such as "http://127.0.0.1:3000"');
+  if (typeof c.server !== 'string' || !isServerUrl(c.server)) problems.push('server: an http(s) URL such as "http://127.0.0.1:3000"');
   if (typeof c.sourceLanguage !== 'string' || !LANGUAGE.test(c.sourceLanguage)) problems.push('sourceLanguage: a language code such as "en"');
+  const beforeFiles = problems.length;
   if (!Array.isArray(c.files) || c.files.length === 0) problems.push('files: a non-empty list of {"path": "locales/{language}.json", "format": "json"}');
   else
     c.files.forEach((f: unknown, i) => {
@@ -41,6 +45,8 @@ export function configProblems(value: unknown): string[] {
           }
       }
     });
+  // Only well-formed mappings can be asked which files they name.
+  if (problems.length === beforeFiles) problems.push(...sameFileProblems(c.files as FileMapping[]));
   return problems;
 }
 
@@ -54,16 +60,13 @@ export async function loadConfig(cwd: string, path = CONFIG_FILE): Promise<Loade
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // Editors on Windows save UTF-8 with a byte order mark, which JSON.parse refuses.
+    value = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     throw usageError(`${file} is not valid JSON: ${(error as Error).message}`);
   }
   const problems = configProblems(value);
   if (problems.length) throw usageError(`${file} is not a usable tms config:\n  ${problems.join('\n  ')}`);
   const c = value as CliConfig;
-  return { root: dirname(file), server: c.server.replace(/\/+$/, ''), sourceLanguage: c.sourceLanguage, files: c.files.map((f) => ({ path: f.path, format: f.format, ...(f.languagePaths ? { languagePaths: f.languagePaths } : {}) })) };
+  return { file, root: dirname(file), server: c.server.replace(/\/+$/, ''), sourceLanguage: c.sourceLanguage, files: c.files.map((f) => ({ path: f.path, format: f.format, ...(f.languagePaths ? { languagePaths: f.languagePaths } : {}) })) };
 }
-
-/** The file of one language for one mapping, relative to the config's directory. */
-export const pathFor = (mapping: FileMapping, language: string) =>
-  (mapping.languagePaths && Object.hasOwn(mapping.languagePaths, language) ? mapping.languagePaths[language] : undefined) ?? mapping.path.replaceAll('{language}', language);

@@ -1,7 +1,7 @@
 // The `tms` command: push and pull translation files between a repository and a tms server.
 // Exit codes: 0 done, 1 failed, 2 usage error, 3 quota or plan limit (402), 4 authentication.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { loadConfig } from './config-file.ts';
+import { isServerUrl, loadConfig } from './config-file.ts';
 import { createClient } from './client.ts';
 import { createOutput } from './output.ts';
 import { CliError, EXIT, usageError } from './errors.ts';
@@ -17,7 +17,7 @@ const HELP = `tms: push and pull translation files between this repository and a
 
   tms init      write tms.config.json (server, source language, file paths)
   tms push      upload the mapped files (imports: keys and values created or updated)
-  tms pull      download every language into its mapped file
+  tms pull      download every translation into its mapped file (the source language on request)
   tms status    counts per language and status, cache state, calls and translation units
   tms publish   rebuild the cached files apps read (--wait to wait for it)
   tms mcp       a Model Context Protocol server on stdio, for AI agents
@@ -41,7 +41,7 @@ const COMMANDS: Record<string, { help: string; options: Options }> = {
     help: PUSH_HELP,
     options: { language: { type: 'string', multiple: true }, status: { type: 'string' }, conflict: { type: 'string' }, 'dry-run': { type: 'boolean' }, 'remove-unused': { type: 'boolean' } },
   },
-  pull: { help: PULL_HELP, options: { language: { type: 'string', multiple: true }, status: { type: 'string' } } },
+  pull: { help: PULL_HELP, options: { language: { type: 'string', multiple: true }, status: { type: 'string' }, 'include-source': { type: 'boolean' } } },
   status: { help: STATUS_HELP, options: {} },
   publish: { help: PUBLISH_HELP, options: { wait: { type: 'boolean' }, timeout: { type: 'string' } } },
   mcp: { help: MCP_HELP, options: { server: { type: 'string' } } },
@@ -80,15 +80,22 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
   };
   try {
     if (name === 'init') return await init(ctx, values as Parameters<typeof init>[1]);
+    // TMS_SERVER overrides the config's server, so it is held to the same rule (exit 2 when wrong);
+    // an empty one, as a CI variable that is not set gives, is no override.
+    const envServer = io.env.TMS_SERVER || undefined;
+    const flagServer = name === 'mcp' ? (values.server as string | undefined) : undefined;
+    if (envServer !== undefined && flagServer === undefined && !isServerUrl(envServer)) throw usageError(`TMS_SERVER: an http(s) URL such as "http://127.0.0.1:3000", not "${envServer}"`);
     // An agent's MCP client may start `tms mcp` anywhere: its server can come without a config file.
-    const serverFlag = name === 'mcp' ? ((values.server as string | undefined) ?? io.env.TMS_SERVER) : undefined;
-    if (serverFlag !== undefined && !/^https?:\/\/[^\s]+$/.test(serverFlag)) throw usageError(`--server: an http(s) URL such as "http://127.0.0.1:3000", not "${serverFlag}"`);
+    const serverFlag = name === 'mcp' ? (flagServer ?? envServer) : undefined;
+    if (serverFlag !== undefined && !isServerUrl(serverFlag)) throw usageError(`--server: an http(s) URL such as "http://127.0.0.1:3000", not "${serverFlag}"`);
     const config = serverFlag === undefined ? await loadConfig(io.cwd, values.config as string | undefined) : undefined;
     // Trimmed: a secret pasted with a trailing newline is the usual cause of a puzzling 401.
     const apiKey = ((values['api-key'] as string | undefined) ?? io.env.TMS_API_KEY)?.trim();
     if (!apiKey) throw usageError('no API key: set TMS_API_KEY or pass --api-key (it is never read from tms.config.json)');
-    const client = createClient(serverFlag ?? io.env.TMS_SERVER ?? config!.server, apiKey, {
+    const client = createClient((serverFlag ?? envServer ?? config!.server).replace(/\/+$/, ''), apiKey, {
       waitForQuota: Boolean(values['wait-for-quota']),
+      // A wait for the daily quota can last until midnight UTC: said on stderr, even with --json.
+      onWait: (text) => io.stderr.write(`tms ${name}: ${text}\n`),
       // Only for tests of the retry behaviour: waits are scaled by this factor.
       delayScale: io.env.TMS_RETRY_DELAY_SCALE ? Number(io.env.TMS_RETRY_DELAY_SCALE) : 1,
     });
@@ -108,7 +115,7 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
     // Anything else is a bug or an answer the CLI did not expect: said in one line, exit 1.
     const error = caught instanceof CliError ? caught : new CliError(`unexpected error: ${caught instanceof Error ? caught.message : String(caught)}`, EXIT.failed);
     if (!(caught instanceof CliError) && io.env.TMS_DEBUG) io.stderr.write(`${(caught as Error).stack}\n`);
-    if (json) io.stdout.write(JSON.stringify({ error: error.message, exit_code: error.exitCode }, null, 2) + '\n');
+    if (json) io.stdout.write(JSON.stringify({ ...error.done, error: error.message, exit_code: error.exitCode }, null, 2) + '\n');
     io.stderr.write(`tms ${name}: ${error.message}\n`);
     return error.exitCode;
   }

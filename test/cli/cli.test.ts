@@ -177,6 +177,38 @@ describe('tms init, help and usage errors', () => {
     expect(wrong.stderr).toMatch(/files\[0\]\.format: one of json, json-nested/);
     expect(wrong.stderr).toMatch(/files\[0\]\.langaugePaths: unknown field/);
   });
+
+  it('two mappings on one file are exit 2; a config with a byte order mark is read; TMS_SERVER is held to the config\'s rule', async () => {
+    const p = await newProject();
+    dir = await tempDir();
+    const path = join(dir, 'tms.config.json');
+    const write = (files: unknown[]) => writeFile(path, JSON.stringify({ server: base, sourceLanguage: 'en', files }));
+    await write([{ path: 'l/{language}.json', format: 'json' }, { path: './l/{language}.json', format: 'i18next' }]);
+    const twoEntries = await tms(['push'], { apiKey: p.apiKey });
+    expect(twoEntries.code).toBe(2);
+    expect(twoEntries.stderr).toContain(`${path} is not a usable tms config`);
+    expect(twoEntries.stderr).toMatch(/files\[1\]\.path: the same file as files\[0\]\.path/);
+    await write([{ path: 'res/values-{language}/strings.xml', format: 'android', languagePaths: { en: 'res/values/strings.xml', de: 'res/values/strings.xml' } }]);
+    const twoLanguages = await tms(['pull'], { apiKey: p.apiKey });
+    expect(twoLanguages.code).toBe(2);
+    expect(twoLanguages.stderr).toMatch(/files\[0\]\.languagePaths\.de: the same file as files\[0\]\.languagePaths\.en \("res\/values\/strings\.xml"\)/);
+    await write([{ path: 'res/values-{language}/strings.xml', format: 'android', languagePaths: { en: 'res/values-de/strings.xml' } }]);
+    expect((await tms(['status'], { apiKey: p.apiKey })).stderr).toMatch(/files\[0\]\.languagePaths\.en: "res\/values-de\/strings\.xml" is also files\[0\]\.path for de/);
+    // Paths that only meet for one of the project's languages: refused before anything is sent.
+    await write([{ path: 'de/{language}.json', format: 'json' }, { path: '{language}/de.json', format: 'json' }]);
+    await writeFiles(dir, { 'de/de.json': '{"a": "b"}' });
+    const atRun = await tms(['push'], { apiKey: p.apiKey });
+    expect(atRun.code).toBe(2);
+    expect(atRun.stderr).toContain(`${path} maps two files to de/de.json: files[0] for de and files[1] for de`);
+    expect(await keyNames(p)).toEqual([]);
+
+    await writeFile(path, '\uFEFF' + JSON.stringify({ server: base, sourceLanguage: 'en', files: [{ path: 'l/{language}.json', format: 'json' }] }));
+    const bom = await tms(['status'], { apiKey: p.apiKey });
+    expect(bom.code, bom.stderr).toBe(0);
+    const ftp = await tms(['status'], { apiKey: p.apiKey, env: { TMS_SERVER: 'ftp://x' } });
+    expect(ftp.code).toBe(2);
+    expect(ftp.stderr).toMatch(/TMS_SERVER: an http\(s\) URL such as "http:\/\/127\.0\.0\.1:3000", not "ftp:\/\/x"/);
+  });
 });
 
 describe('tms push', () => {
@@ -282,6 +314,41 @@ describe('tms push', () => {
     expect(JSON.parse(dry.stdout).removed.map((k: { key: string }) => k.key)).toEqual(['home.gone']);
   });
 
+  it('a dry run is refused (exit 3) when the files together pass the quota, though each alone fits; --json then lists the files applied before the refusal', async () => {
+    const p = await newProject('free');
+    await t.admin('PATCH', `/accounts/${p.accountId}`, { translation_unit_allowance: 2 });
+    // 3 units each; the hard limit is twice the allowance: 4.
+    await repository({ 'locales/en/translation.json': JSON.stringify({ a: { one: '1', two: '2', three: '3' } }), 'locales/de/translation.json': JSON.stringify({ a: { one: 'eins', two: 'zwei', three: 'drei' } }) });
+    const dry = await tms(['push', '--dry-run'], { apiKey: p.apiKey });
+    expect(dry.code, dry.stdout).toBe(3);
+    expect(dry.stdout).toContain('locales/en/translation.json (en, i18next): would create 3 keys, 3 values; would update 0; unchanged 0; 3 translation units');
+    expect(dry.stdout).not.toContain('locales/de/translation.json');
+    expect(dry.stderr).toMatch(/POST \/v1\/import\/de\?\S+: monthly translation-unit quota exceeded \(402 QUOTA_EXCEEDED\): with the files before it, the push would use 6 of 4; the quota resets on \d{4}-\d{2}-01\. Upgrade the plan/);
+    const dryJson = JSON.parse((await tms(['push', '--dry-run', '--json'], { apiKey: p.apiKey })).stdout);
+    expect(dryJson).toMatchObject({ dry_run: true, exit_code: 3, error: expect.stringMatching(/QUOTA_EXCEEDED/), skipped: ['android/values-en/strings.xml', 'android/values-de/strings.xml'] });
+    expect(dryJson.files.map((f: { path: string }) => f.path)).toEqual(['locales/en/translation.json']);
+    expect(await keyNames(p)).toEqual([]);
+
+    // The real push gives the same answer, with the first file applied: --json says so.
+    const real = await tms(['push', '--json'], { apiKey: p.apiKey });
+    expect(real.code).toBe(3);
+    const half = JSON.parse(real.stdout);
+    expect(half).toMatchObject({ dry_run: false, exit_code: 3, error: expect.stringMatching(/QUOTA_EXCEEDED.*use 6 of 4/), removed: [] });
+    expect(half.files).toEqual([expect.objectContaining({ path: 'locales/en/translation.json', language: 'en', format: 'i18next', keys_created: 3, translation_units: 3 })]);
+    expect(await keyNames(p)).toEqual(['a.one', 'a.three', 'a.two']);
+    // Files that cost nothing pass whatever the usage, on the server and in a dry run alike.
+    expect((await tms(['push', '--dry-run', '--language', 'en'], { apiKey: p.apiKey })).code).toBe(0);
+  });
+
+  it('the plan\'s key limit (402) is exit 3 with the server\'s one sentence of advice, said once', async () => {
+    const p = await newProject('free');
+    await repository({ 'locales/en/translation.json': JSON.stringify(Object.fromEntries(Array.from({ length: 251 }, (_, i) => [`k${i}`, 'v']))) });
+    const r = await tms(['push', '--language', 'en'], { apiKey: p.apiKey });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/: plan limit reached \(402\): Key limit reached: the free plan allows 250 keys per project \(this project has 0\)\. Upgrade the plan to add more\.\n$/);
+    expect(r.stderr).not.toMatch(/\.\./);
+  });
+
   it('exit 3 with used, limit, reset date and upgrade URL when the quota is spent; exit 4 for a revoked key', async () => {
     const p = await newProject('free');
     await t.admin('PATCH', `/accounts/${p.accountId}`, { translation_unit_allowance: 2 });
@@ -323,7 +390,7 @@ describe('tms pull, status and publish', () => {
     const config = await readFile(join(dir, 'tms.config.json'));
     dir = await tempDir();
     await writeFile(join(dir, 'tms.config.json'), config);
-    const first = await tms(['pull', '--json'], { apiKey: p.apiKey });
+    const first = await tms(['pull', '--json', '--include-source'], { apiKey: p.apiKey });
     expect(first.code, first.stderr).toBe(0);
     expect(JSON.parse(first.stdout).files.map((f: { path: string; state: string }) => [f.path, f.state])).toEqual([
       ['locales/en/translation.json', 'created'],
@@ -331,6 +398,7 @@ describe('tms pull, status and publish', () => {
       ['android/values/strings.xml', 'created'],
       ['android/values-de/strings.xml', 'created'],
     ]);
+    expect(JSON.parse(first.stdout).skipped).toEqual([]);
     const android = await readFile(join(dir, 'android/values-de/strings.xml'), 'utf8');
     expect(android).toContain('<plurals name="app_count">');
     expect(android).toContain('<item quantity="other">%d Notizen</item>');
@@ -346,7 +414,7 @@ describe('tms pull, status and publish', () => {
     const before = await stat(join(dir, 'android/values-de/strings.xml'));
     await new Promise((r) => setTimeout(r, 20));
     // From elsewhere, with --config: paths are relative to the config's directory.
-    const second = await tms(['pull', '--json', '--config', join(basename(dir), 'tms.config.json')], { apiKey: p.apiKey, cwd: dirname(dir) });
+    const second = await tms(['pull', '--json', '--include-source', '--config', join(basename(dir), 'tms.config.json')], { apiKey: p.apiKey, cwd: dirname(dir) });
     expect(second.code, second.stderr).toBe(0);
     // Unchanged, and not even downloaded: the local file's ETag got a 304.
     expect(JSON.parse(second.stdout).files.map((f: { state: string; downloaded: boolean }) => [f.state, f.downloaded])).toEqual(Array(4).fill(['unchanged', false]));
@@ -362,6 +430,34 @@ describe('tms pull, status and publish', () => {
     expect(git('status', '--porcelain').split('\n').filter(Boolean).sort()).toEqual([' M android/values-de/strings.xml', ' M locales/de/translation.json']);
     expect(git('diff', 'locales/de/translation.json')).toMatch(/^\+ +"close": "Schließen"/m);
     expect((await readdir(join(dir, 'locales/de'))).sort()).toEqual(['translation.json']);
+  });
+
+  it('pull leaves the source language\'s files alone unless asked: what the server does not store stays, and push, pull, git diff passes', async () => {
+    const p = await newProject();
+    // What developers write and the server does not keep: an untranslatable string, a comment.
+    const androidEn = ANDROID_EN.replace('<resources>\n', '<resources>\n    <!-- The brand: never translated -->\n    <string name="brand" translatable="false">Notely</string>\n');
+    const enJson = '{\n    "menu": {"open": "Open"}\n}\n';
+    await repository({ 'locales/en/translation.json': enJson, 'android/values/strings.xml': androidEn, 'android/values-de/strings.xml': ANDROID_DE }, androidSourceInValues);
+    expect((await tms(['push', '--language', 'en'], { apiKey: p.apiKey })).code).toBe(0);
+    const pulled = await tms(['pull'], { apiKey: p.apiKey });
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(pulled.stdout).toContain('android/values/strings.xml (en, android): skipped (source language: pulled only with --include-source or --language en)\n');
+    expect(pulled.stdout).toContain('locales/de/translation.json (de, i18next): created');
+    expect(await readFile(join(dir, 'android/values/strings.xml'), 'utf8')).toBe(androidEn);
+    expect(await readFile(join(dir, 'locales/en/translation.json'), 'utf8')).toBe(enJson);
+    const json = JSON.parse((await tms(['pull', '--json'], { apiKey: p.apiKey })).stdout);
+    expect(json.files.map((f: { path: string }) => f.path)).toEqual(['locales/de/translation.json', 'android/values-de/strings.xml']);
+    expect(json.skipped).toEqual([
+      { path: 'locales/en/translation.json', language: 'en', format: 'i18next', reason: 'source language: pulled only with --include-source or --language en' },
+      { path: 'android/values/strings.xml', language: 'en', format: 'android', reason: 'source language: pulled only with --include-source or --language en' },
+    ]);
+    // Asked for by name, the source language is written: as the server stores it.
+    const named = await tms(['pull', '--language', 'en', '--json'], { apiKey: p.apiKey });
+    expect(JSON.parse(named.stdout).files.map((f: { path: string; state: string }) => [f.path, f.state])).toEqual([
+      ['locales/en/translation.json', 'written'],
+      ['android/values/strings.xml', 'written'],
+    ]);
+    expect(await readFile(join(dir, 'android/values/strings.xml'), 'utf8')).not.toContain('brand');
   });
 
   it('status counts per language and status; publish --wait returns once the cache is built', async () => {
@@ -435,6 +531,8 @@ describe('the CLI\'s contract with the server', () => {
       expect(limited).toMatchObject({ code: 1, calls: 1 });
       expect(limited!.stderr).toMatch(/retry after 1 s \(or run with --wait-for-quota\)/);
       expect(waited).toMatchObject({ code: 0, calls: 2 });
+      // A wait for the daily quota can last until midnight UTC: it says so, once, on stderr.
+      expect(waited!.stderr).toMatch(/^tms status: the daily API call quota is spent \(429\); waiting until \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z \(\d+ s\) for its reset, as --wait-for-quota asks\n$/);
     } finally {
       await new Promise<void>((r) => stub.close(() => r()));
     }

@@ -68,10 +68,12 @@ describe('the CLI reads the keys the server reads', () => {
       ['i18next', JSON.stringify({ k_one: 'a', k_other: 'b', k_ordinal_one: 'c', k_ordinal_other: 'd' }), 'en'],
       ['yaml', 'en:\n  base: &b\n    x: X\n    y: Y\n  merged:\n    <<: *b\n    y: Z\n  count:\n    one: one\n    other: many\n  notplural:\n    one: a\n    extra: b\n', 'en'],
       ['yaml', 'en:\n  a: A\nde:\n  b: B\n', 'de'],
-      ['po', 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgctxt "menu"\nmsgid ""\n"Op"\n"en"\nmsgstr "Öffnen"\n\nmsgid "a\\tb\\"\\101"\nmsgstr "x"\n\n#~ msgid "gone"\n#~ msgstr "weg"\n', 'de'],
+      ['po', 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgctxt "menu"\nmsgid ""\n"Op"\n"en"\nmsgstr "Öffnen"\n\nmsgid "a\\\\b\\"\\101"\nmsgstr "x"\n\n#~ msgid "gone"\n#~ msgstr "weg"\n', 'de'],
       ['ios-strings', new Uint8Array([0xff, 0xfe, ...new Uint8Array(new Uint16Array([...'/* c */\n"a\\"b" = "x";\nplain = "y";\n"k\\U00e9";\n'].map((c) => c.charCodeAt(0))).buffer)]), 'de'],
       ['csv', 'sep=;\nKEY;Value;group\n"a;b";"x\ny";g\nc;d;\n', 'de'],
       ['android', '<resources><!-- <string name="commented">x</string> --><string name="a&amp;b">x</string><string-array name="arr"><item>1</item><item><![CDATA[<b>]]></item></string-array></resources>', 'de'],
+      // Product variants: the default is the key; the tablet's array has an item more that is not read.
+      ['android', '<resources><string name="tip" product="tablet">T</string><string name="tip">t</string><string-array name="d"><item>1</item></string-array><string-array name="d" product="tablet"><item>1</item><item>2</item></string-array></resources>', 'de'],
     ];
     for (const [format, file, language] of cases) {
       const body = typeof file === 'string' ? enc(file) : file;
@@ -86,6 +88,12 @@ describe('the CLI reads the keys the server reads', () => {
       }
       expect(sorted(await cliKeys(format, body, language)), `${format}: ${String(file)}`).toEqual(sorted(expected));
     }
+  });
+
+  it('a PO msgid with a tab, which the server skips (no key can hold it), still counts as in the file', async () => {
+    const body = enc('msgid "a\\tb"\nmsgstr "x"\n\nmsgid "c"\nmsgstr "y"\n');
+    expect(serverKeys('po', body, 'de')).toEqual(['c']);
+    expect(sorted(await cliKeys('po', body, 'de'))).toEqual(['a\tb', 'c']);
   });
 
   it('YAML aliases that expand without bound or refer to their own mapping are refused, not followed', async () => {

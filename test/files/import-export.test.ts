@@ -105,6 +105,20 @@ describe('import', () => {
     expect(await liveKeys(p)).toEqual([]);
   });
 
+  it('a PO message or .strings key with a line break is skipped with a warning, the rest imported; an over-long PO msgid still refuses the file', async () => {
+    const p = await project(t, ['de']);
+    const po = 'msgid "Two\\nlines"\nmsgstr "Zwei\\nZeilen"\n\nmsgid "Save"\nmsgstr "Speichern"\n';
+    const res = await importFile(t, p, 'de', po, '?format=po');
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await body(res)).toMatchObject({ keys_created: 1, warnings: [expect.stringMatching(/^1 message was skipped because tms keys cannot contain line breaks.*"Two\\nlines" \(line 1\)$/)] });
+    const strings = await importFile(t, p, 'de', '"Tab\there" = "x";\n"Open" = "Öffnen";\n', '?format=ios-strings');
+    expect(strings.status).toBe(200);
+    expect((await body(strings)).warnings).toEqual([expect.stringMatching(/"Tab\\there" \(line 1\)$/)]);
+    expect((await liveKeys(p)).sort()).toEqual(['Open', 'Save']);
+    const long = await importFile(t, p, 'de', `msgid "${'x'.repeat(501)}"\nmsgstr "y"\n`, '?format=po');
+    expect(long.status).toBe(422);
+  });
+
   it('unknown format and bad query values are 422; an unregistered language is 404', async () => {
     const p = await project(t, ['de']);
     expect((await importFile(t, p, 'de', '{}', '?format=docx')).status).toBe(422);

@@ -167,3 +167,14 @@ describe('files built to exhaust the reader', () => {
     expect(entries).toEqual(['base.x=X', 'base.y=Y', 'merged.x=X', 'merged.y=Z', 'copy.x=X', 'copy.y=Y']);
   });
 });
+
+describe('yaml: several documents', () => {
+  it('are refused at the second one, saying the file must hold one YAML document (not the library\'s API)', () => {
+    const error = formatErrorOf('yaml', utf8('de:\n  a: x\n---\nde:\n  a: y\n'));
+    expect(error?.loc).toEqual(['body', 'line', 3]);
+    expect(error?.msg).toBe('invalid YAML: the file must hold one YAML document, and a second one (---) starts here');
+    expect(error?.msg).not.toMatch(/parseAllDocuments|YAML\./);
+    // A document marker before the one document, or an end marker after it, is one document.
+    expect(FORMATS.yaml.parse(utf8('---\nde:\n  a: x\n...\n'), { language: 'de' }).entries).toEqual([{ key: 'a', value: 'x' }]);
+  });
+});

@@ -1,33 +1,50 @@
-// `tms pull`: writes every language's file to its mapped path. A file whose bytes would not change
+// `tms pull`: writes every translation's file to its mapped path. A file whose bytes would not change
 // is not touched (same bytes, same mtime, no git diff), and the ETag of the local file makes the
 // server answer 304 without sending it again. Writes go to a temporary file renamed into place, so
 // an interrupted pull never leaves half a file.
+//
+// The source language's files are not written unless asked for (--include-source, or --language
+// naming it), as Crowdin's CLI does: developers write them, and the server's export holds only
+// what it stores, so rewriting them would drop what the server does not keep (Android
+// translatable="false" strings, the template ARB's placeholders, Rails lists), and a CI job that
+// pushes the source, pulls and runs `git diff --exit-code` could never pass.
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { pathFor, type LoadedConfig } from '../config-file.ts';
+import type { LoadedConfig } from '../config-file.ts';
 import type { Client } from '../client.ts';
 import type { Context } from '../context.ts';
 import { etagOf } from '../etag.ts';
+import { fileJobs } from '../file-jobs.ts';
 import { needsSource } from '../formats.ts';
-import { languagesFor } from '../project.ts';
+import { registeredLanguages } from '../project.ts';
 import { CliError, EXIT, usageError } from '../errors.ts';
 
-export const PULL_HELP = `tms pull [--language L]... [--status approved|review|draft|all] [--json]
+export const PULL_HELP = `tms pull [--language L]... [--status approved|review|draft|all] [--include-source] [--json]
 
-Writes each language's file (default: every language of the project) to its mapped path, creating
-folders, through a temporary file renamed into place. Unchanged files are left as they are (same
-bytes, same mtime); the local file's ETag spares the download.
---language L   only this language (repeatable)
---status S     which values: approved (default), review, draft or all
+Writes each translation's file (default: every language of the project but the source language)
+to its mapped path, creating folders, through a temporary file renamed into place. Unchanged files
+are left as they are (same bytes, same mtime); the local file's ETag spares the download.
+--language L        only this language (repeatable); naming the source language writes its files
+--status S          which values: approved (default), review, draft or all
+--include-source    also write the source language's files (they hold only what the server stores)
 Common: --api-key KEY (else TMS_API_KEY), --config FILE, --json, --wait-for-quota`;
 
 const STATUSES = ['approved', 'review', 'draft', 'all'];
 
-export async function pull(ctx: Context, config: LoadedConfig, client: Client, flags: { language?: string[]; status?: string }) {
+export async function pull(ctx: Context, config: LoadedConfig, client: Client, flags: { language?: string[]; status?: string; 'include-source'?: boolean }) {
   const status = flags.status ?? 'approved';
   if (!STATUSES.includes(status)) throw usageError(`--status must be one of ${STATUSES.join(', ')}`);
-  const languages = await languagesFor(client, flags.language);
-  const jobs = config.files.flatMap((mapping) => languages.map((language) => ({ mapping, language, path: pathFor(mapping, language) })));
+  const chosen = Boolean(flags.language?.length);
+  const source = config.sourceLanguage;
+  const includeSource = Boolean(flags['include-source']);
+  let languages = chosen ? (flags.language ?? []) : await registeredLanguages(client);
+  if (chosen && includeSource && !languages.includes(source)) languages = [...languages, source];
+  // Named with --language, the source language is asked for explicitly.
+  const withSource = chosen || includeSource;
+  const all = fileJobs(config, languages);
+  const jobs = withSource ? all : all.filter((job) => job.language !== source);
+  const reason = `source language: pulled only with --include-source or --language ${source}`;
+  const skipped = withSource ? [] : all.filter((job) => job.language === source).map(({ path, language, mapping }) => ({ path, language, format: mapping.format, reason }));
 
   const results = await ctx.out.progress(
     'pulling',
@@ -62,6 +79,7 @@ export async function pull(ctx: Context, config: LoadedConfig, client: Client, f
       return { path, language, format: mapping.format, state, downloaded: res.status !== 304 };
     }),
   );
-  ctx.out.result({ status, files: results });
+  for (const f of skipped) ctx.out.line(`${f.path} (${f.language}, ${f.format}): skipped (${f.reason})`);
+  ctx.out.result({ status, files: results, skipped });
   return 0;
 }

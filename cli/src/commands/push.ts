@@ -1,12 +1,15 @@
 // `tms push`: uploads each mapped file that exists, one import per language and mapping, and says
 // what changed. --remove-unused then soft-deletes the keys of the pushed groups that the source
-// files no longer have (restorable through the admin API).
+// files no longer have (restorable through the admin API). A dry run gives the real push's answer,
+// 402 included: the server checks each file's dry run alone, so the CLI adds up their translation
+// units. A push that fails partway reports, with --json, the files it had already applied.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { pathFor, type LoadedConfig } from '../config-file.ts';
+import type { LoadedConfig } from '../config-file.ts';
 import type { Client } from '../client.ts';
 import type { Context } from '../context.ts';
 import type { FileKey } from '../file-keys/index.ts';
+import { fileJobs, type FileJob } from '../file-jobs.ts';
 import { groupOfNewKey, languagesFor, serverKeys, type ServerKey } from '../project.ts';
 import { CliError, EXIT, usageError } from '../errors.ts';
 
@@ -20,7 +23,7 @@ and prints per file the keys created, values created / updated / unchanged and t
                  it ships), review or draft
 --conflict C     existing values that differ: overwrite (default), keep them, or fail: nothing is
                  written and the keys that would change are named (exit 1)
---dry-run        say what would change; change nothing
+--dry-run        say what would change, 402 and 409 included; change nothing
 --remove-unused  also delete (soft, restorable) the keys of the pushed groups that the source
                  language's files no longer have; a dry run lists them first
 Common: --api-key KEY (else TMS_API_KEY), --config FILE, --json, --wait-for-quota`;
@@ -61,34 +64,64 @@ export async function push(
 
   // Every file first: a missing one is skipped, an unreadable one stops the push before any upload.
   const uploads: Upload[] = [];
-  const skipped: string[] = [];
-  for (const mapping of config.files) {
-    for (const language of languages) {
-      const path = pathFor(mapping, language);
-      const body = await readFile(resolve(config.root, path)).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return null;
-        throw new CliError(`cannot read ${path}: ${error.message}`, EXIT.failed);
-      });
-      if (body === null) skipped.push(path);
-      else uploads.push({ language, format: mapping.format, path, body });
-    }
+  const missing: FileJob[] = [];
+  for (const job of fileJobs(config, languages)) {
+    const body = await readFile(resolve(config.root, job.path)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return null;
+      throw new CliError(`cannot read ${job.path}: ${error.message}`, EXIT.failed);
+    });
+    if (body === null) missing.push(job);
+    else uploads.push({ language: job.language, format: job.mapping.format, path: job.path, body });
   }
   // The source files' keys, read before anything is sent: a file the CLI cannot read stops here.
   const sources = removeUnused ? await readSources(config, uploads) : [];
+  // What is done so far, in --json's shape: a push that fails partway says which files it applied.
+  const done = { dry_run: dryRun, files: [] as PushedFile[], skipped: missing.map((job) => job.path), removed: [] as { id: string; key: string; group: string }[] };
+  try {
+    await pushFiles(ctx, client, { uploads, missing, sources, status, conflict, dryRun, removeUnused, sourceLanguage: config.sourceLanguage }, done);
+  } catch (error) {
+    if (error instanceof CliError) error.done = done;
+    throw error;
+  }
+  ctx.out.result(done);
+  return 0;
+}
 
+type PushedFile = { path: string; language: string; format: string } & ImportAnswer;
+
+type PushPlan = {
+  uploads: Upload[];
+  /** The mapped files that do not exist: skipped. */
+  missing: FileJob[];
+  sources: Source[];
+  status: string;
+  conflict: string;
+  dryRun: boolean;
+  removeUnused: boolean;
+  sourceLanguage: string;
+};
+
+async function pushFiles(ctx: Context, client: Client, plan: PushPlan, done: { files: PushedFile[]; removed: { id: string; key: string; group: string }[] }) {
+  const { uploads, missing, sources, status, conflict, dryRun, removeUnused } = plan;
+  // A dry run asks about each file alone; the real push spends the files' units one after another.
+  const quota = dryRun ? await unitQuota(client) : null;
+  let units = 0;
   // A dry run with --remove-unused lists the keys first: its file lines wait until then.
   const held: string[] = [];
   const say = (text: string) => (dryRun && removeUnused ? held.push(text) : ctx.out.line(text));
   const flush = () => held.splice(0).forEach((text) => ctx.out.line(text));
-  const results = await ctx.out.progress(
+  await ctx.out.progress(
     'pushing',
     uploads.map((u) => async () => {
       const query = new URLSearchParams({ format: u.format, status, conflict, dry_run: String(dryRun) });
-      const res = await client.request('POST', `/v1/import/${encodeURIComponent(u.language)}?${query}`, {
+      const path = `/v1/import/${encodeURIComponent(u.language)}?${query}`;
+      const res = await client.request('POST', path, {
         body: u.body,
         headers: { 'Content-Type': 'application/octet-stream' },
       });
       const answer = (await res.json()) as ImportAnswer;
+      units += answer.translation_units;
+      if (quota) checkQuota(quota, answer.translation_units, units, `POST ${path}`);
       say(
         `${u.path} (${u.language}, ${u.format}): ${dryRun ? 'would create' : 'created'} ${plural(answer.keys_created, 'key')}, ` +
           `${plural(answer.values_created, 'value')}; ${dryRun ? 'would update' : 'updated'} ${answer.values_updated}; ` +
@@ -98,42 +131,73 @@ export async function push(
       const quality = answer.quality_warnings;
       for (const w of quality?.values ?? []) say(`  quality (${w.check}): ${w.key}: ${w.message}`);
       if (quality && quality.count > quality.values.length) say(`  quality: ${quality.count - quality.values.length} more warnings`);
-      return { path: u.path, language: u.language, format: u.format, ...answer };
+      done.files.push({ path: u.path, language: u.language, format: u.format, ...answer });
     }),
   ).catch((error: unknown) => {
     flush();
     throw error;
   });
-  for (const path of skipped) say(`${path}: no file, skipped`);
+  for (const job of missing) say(`${job.path}: no file, skipped`);
+  if (!removeUnused) return;
 
   let unused: ServerKey[] = [];
-  if (removeUnused) {
-    const answers = new Map(results.map((r) => [r.path, r]));
-    try {
-      // After a real push every key of the files is on the server, in its group; a dry run sees the
-      // keys as they are, and places the keys it would create by their name (or csv's group column).
-      unused = unusedKeys(
-        sources.map((s) => ({ ...s, answer: answers.get(s.path)! })),
-        await serverKeys(client),
-        !dryRun,
-      );
-    } finally {
-      // On an error, or with nothing to list first, the file lines need not wait.
-      if (unused.length === 0) flush();
-    }
-    const names = unused.map((k) => k.key).join(', ');
-    if (dryRun) ctx.out.line(unused.length ? `would remove ${plural(unused.length, 'unused key')}: ${names}` : 'no unused keys');
-    for (const path of skipped.filter((p) => config.files.some((m) => pathFor(m, config.sourceLanguage) === p))) {
-      ctx.out.line(`note: ${path} does not exist, so keys only it would have count as unused`);
-    }
-    flush();
-    if (!dryRun) {
-      for (const key of unused) await client.request('DELETE', `/v1/keys/${key.id}`, { accept: [404] });
-      ctx.out.line(unused.length ? `removed ${plural(unused.length, 'unused key')} (restorable): ${names}` : 'no unused keys');
-    }
+  const answers = new Map(done.files.map((r) => [r.path, r]));
+  try {
+    // After a real push every key of the files is on the server, in its group; a dry run sees the
+    // keys as they are, and places the keys it would create by their name (or csv's group column).
+    unused = unusedKeys(
+      sources.map((s) => ({ ...s, answer: answers.get(s.path)! })),
+      await serverKeys(client),
+      !dryRun,
+    );
+  } finally {
+    // On an error, or with nothing to list first, the file lines need not wait.
+    if (unused.length === 0) flush();
   }
-  ctx.out.result({ dry_run: dryRun, files: results, skipped, removed: unused.map((k) => ({ id: k.id, key: k.key, group: k.group_name })) });
-  return 0;
+  const names = unused.map((k) => k.key).join(', ');
+  if (dryRun) ctx.out.line(unused.length ? `would remove ${plural(unused.length, 'unused key')}: ${names}` : 'no unused keys');
+  for (const job of missing.filter((j) => j.language === plan.sourceLanguage)) {
+    ctx.out.line(`note: ${job.path} does not exist, so keys only it would have count as unused`);
+  }
+  flush();
+  const removed = unused.map((k) => ({ id: k.id, key: k.key, group: k.group_name }));
+  if (dryRun) {
+    done.removed.push(...removed);
+    return;
+  }
+  for (const [i, key] of unused.entries()) {
+    await client.request('DELETE', `/v1/keys/${key.id}`, { accept: [404] });
+    done.removed.push(removed[i]!);
+  }
+  ctx.out.line(unused.length ? `removed ${plural(unused.length, 'unused key')} (restorable): ${names}` : 'no unused keys');
+}
+
+/** The spec's hard limit: usage may run to twice the plan's monthly allowance (docs/files.md). */
+const HARD_LIMIT_FACTOR = 2;
+
+/** The monthly translation-unit quota as the server applies it (a null limit: no limit). */
+type UnitQuota = { used: number; limit: number | null; resetDate: string };
+
+/** Where the account stands (GET /v1/usage), and the limit the server's imports are held to. */
+async function unitQuota(client: Client): Promise<UnitQuota> {
+  const usage = await client.json<{ translation_units_used: number; translation_units_allowance: number | null; cycle_resets_at: string }>('GET', '/v1/usage');
+  const allowance = usage.translation_units_allowance;
+  return { used: usage.translation_units_used, limit: allowance === null ? null : allowance * HARD_LIMIT_FACTOR, resetDate: usage.cycle_resets_at.slice(0, 10) };
+}
+
+/**
+ * A dry run's answer for the files together: each file's dry run was checked against the usage
+ * alone, but the real push charges the files one after another, so it would be refused (402) at the
+ * file where the sum passes the limit, with the files before it applied. A file that costs nothing
+ * is never refused, as on the server.
+ */
+function checkQuota(quota: UnitQuota, fileUnits: number, total: number, what: string): void {
+  if (quota.limit === null || fileUnits === 0 || quota.used + total <= quota.limit) return;
+  throw new CliError(
+    `${what}: monthly translation-unit quota exceeded (402 QUOTA_EXCEEDED): with the files before it, the push would use ${quota.used + total} of ${quota.limit}; ` +
+      `the quota resets on ${quota.resetDate}. Upgrade the plan, or push fewer changes before then. (Dry run: nothing was written.)`,
+    EXIT.quota,
+  );
 }
 
 export type Source = { path: string; keys: FileKey[] };

@@ -98,7 +98,9 @@ export function androidKeys(body: Uint8Array): string[] {
   const keys: string[] = [];
   for (const el of elements(parse(body))) {
     const name = el.attrs.get('name');
-    if (name === undefined) continue;
+    // A product variant other than the default (product="tablet") is not read: the default is the key.
+    const product = el.attrs.get('product') ?? 'default';
+    if (name === undefined || (product !== 'default' && product !== '')) continue;
     if (el.name === 'string' || el.name === 'plurals') keys.push(name);
     else if (el.name === 'string-array') elements(el).forEach((_, i) => keys.push(`${name}[${i}]`));
   }

@@ -5,6 +5,12 @@
 // (@string/x) and other resource types (dimen, color, integer-array...) are skipped with a warning.
 // Plural items use `%d` for the count, `#` in the stored ICU value (plural/native-plural.ts).
 //
+// Product variants (`product="tablet"` beside `product="default"`) are one resource to aapt2, which
+// keeps one of them per build: tms keeps one value per key, so the default variant (product
+// "default", or none) is read and the others are skipped with a warning. As aapt2 does, a resource
+// with variants but no default, or one product twice, is refused. Export writes formatted="false"
+// where aapt2 needs it (android/java-format.ts), derived from the value.
+//
 // Keys must be Android resource names (letters, digits, _ and ., not starting with a digit), or
 // name[i] for array items numbered from 0 without gaps; two names Android sees as one (a.b and
 // a_b, both R.string.a_b) cannot both be written. Export refuses such keys with FormatError.
@@ -15,9 +21,10 @@ import { encodeText } from '../text/encode.ts';
 import { makeEntry } from '../entries/make-entry.ts';
 import { sortedEntries } from '../entries/sorted-entries.ts';
 import { elementsOf, readXml, type XmlElement, type XmlNode } from '../xml/read-xml.ts';
-import { readInline } from '../xml/inline-markup.ts';
+import { readInline, splitInline } from '../xml/inline-markup.ts';
 import { escapeXmlAttr, xmlCommentText } from '../xml/escape-xml.ts';
 import { decodeAndroid, encodeAndroid } from '../android/android-text.ts';
+import { needsFormattedFalse } from '../android/java-format.ts';
 import { CATEGORY_ORDER, compareSelectors, isCategory } from '../plural/categories.ts';
 import { pluralToIcu, pluralToNative } from '../plural/native-plural.ts';
 import { printfDialect } from '../plural/dialects.ts';
@@ -46,7 +53,54 @@ function withComments(parent: XmlElement): { element: XmlElement; comment: strin
   return out;
 }
 
-type Reader = { entries: Entry[]; warnings: string[]; seen: Map<string, number>; counts: Map<string, number>; other: Set<string>; untranslatable: string[]; references: string[] };
+type Reader = {
+  entries: Entry[];
+  warnings: string[];
+  seen: Map<string, number>;
+  counts: Map<string, number>;
+  other: Set<string>;
+  untranslatable: string[];
+  references: string[];
+  /** Non-default product variants by resource (`kind:name`), with the line of each product. */
+  variants: Map<string, Map<string, number>>;
+};
+
+/** The product an element is a variant for: '' for the default (product="default", or none). */
+const productOf = (el: XmlElement) => {
+  const product = el.attrs.get('product') ?? '';
+  return product === 'default' ? '' : product;
+};
+const resourceId = (el: XmlElement, name: string) => `${el.name}:${name}`;
+
+/**
+ * False for a variant other than the default, which is recorded to be skipped. One product twice
+ * for a resource is refused, as aapt2 refuses it (a default twice is a key twice, below).
+ */
+function isDefaultVariant(r: Reader, el: XmlElement, name: string): boolean {
+  const product = productOf(el);
+  if (product === '') return true;
+  const id = resourceId(el, name);
+  let lines = r.variants.get(id);
+  if (!lines) r.variants.set(id, (lines = new Map()));
+  const first = lines.get(product);
+  if (first !== undefined) throw new FormatError(['body', 'line', el.line], `${name} appears twice with product="${product}" (lines ${first} and ${el.line})`);
+  lines.set(product, el.line);
+  return false;
+}
+
+/** aapt2 keeps the default of a resource's variants: one without a default is refused. */
+function checkVariants(r: Reader, root: XmlElement): void {
+  if (r.variants.size === 0) return;
+  const defaults = new Set(elementsOf(root).flatMap((el) => (productOf(el) === '' && el.attrs.has('name') ? [resourceId(el, el.attrs.get('name') ?? '')] : [])));
+  const skipped: string[] = [];
+  for (const [id, lines] of r.variants) {
+    const name = id.slice(id.indexOf(':') + 1);
+    const [line] = [...lines.values()];
+    if (!defaults.has(id)) throw new FormatError(['body', 'line', line ?? 1], `${name} has product variants but no default (product="default" or none); aapt2 refuses it too`);
+    for (const product of lines.keys()) skipped.push(`${name} (${product})`);
+  }
+  r.warnings.push(`product variants other than the default were skipped (tms keeps one value per key): ${skipped.join(', ')}`);
+}
 
 function add(r: Reader, key: string, value: string, el: XmlElement, loc: (string | number)[], description: string | undefined): void {
   const first = r.seen.get(key);
@@ -86,7 +140,7 @@ function readPlurals(r: Reader, el: XmlElement, loc: (string | number)[], descri
 function parse(body: Uint8Array) {
   const root = readXml(decodeUtf8(body));
   if (root.name !== 'resources') throw new FormatError(['body', 'line', root.line], `expected <resources>, found <${root.name}>`);
-  const r: Reader = { entries: [], warnings: [], seen: new Map(), counts: new Map(), other: new Set(), untranslatable: [], references: [] };
+  const r: Reader = { entries: [], warnings: [], seen: new Map(), counts: new Map(), other: new Set(), untranslatable: [], references: [], variants: new Map() };
   for (const { element: el, comment } of withComments(root)) {
     const index = r.counts.get(el.name) ?? 0;
     r.counts.set(el.name, index + 1);
@@ -95,6 +149,7 @@ function parse(body: Uint8Array) {
       if (el.name !== 'eat-comment') r.other.add(el.name);
       continue;
     }
+    if (!isDefaultVariant(r, el, nameOf(el))) continue;
     if (el.attrs.get('translatable') === 'false') {
       r.untranslatable.push(nameOf(el));
       continue;
@@ -115,6 +170,7 @@ function parse(body: Uint8Array) {
       }
     }
   }
+  checkVariants(r, root);
   if (r.untranslatable.length) r.warnings.push(`translatable="false" resources were skipped: ${r.untranslatable.join(', ')}`);
   if (r.references.length) r.warnings.push(`resource references (@... or ?...) are not translations and were skipped: ${r.references.join(', ')}`);
   if (r.other.size) r.warnings.push(`resources other than string, plurals and string-array were skipped: ${[...r.other].join(', ')}`);
@@ -178,6 +234,9 @@ function resources(entries: readonly Entry[]): Resource[] {
   return out;
 }
 
+/** A value's text without its inline markup: what aapt2 checks as a format string. */
+const plainText = (value: string) => splitInline(value).map((p) => ('text' in p ? p.text : '')).join('');
+
 function comment(description: string | null | undefined, indent: string): string[] {
   const text = description ? xmlCommentText(description) : '';
   return text ? [`${indent}<!-- ${text} -->`] : [];
@@ -190,7 +249,8 @@ function serialize(entries: readonly Entry[]): string {
   for (const resource of list) {
     const name = escapeXmlAttr(resource.name);
     if (resource.kind === 'string') {
-      lines.push(...comment(resource.entry.description, '    '), `    <string name="${name}">${encodeAndroid(resource.entry.value)}</string>`);
+      const formatted = needsFormattedFalse(plainText(resource.entry.value)) ? ' formatted="false"' : '';
+      lines.push(...comment(resource.entry.description, '    '), `    <string name="${name}"${formatted}>${encodeAndroid(resource.entry.value)}</string>`);
     } else if (resource.kind === 'plurals') {
       lines.push(...comment(resource.entry.description, '    '), `    <plurals name="${name}">`);
       for (const [quantity, text] of resource.forms) lines.push(`        <item quantity="${quantity}">${encodeAndroid(text)}</item>`);

@@ -1,7 +1,8 @@
 // Apple .strings: `"key" = "value";` with a `/* comment */` (or `//` lines) directly above as the
 // description (not one that trails the previous entry on its line: `"a" = "b"; // old`). Reading takes UTF-8 or UTF-16 (LE or BE, by byte order mark or by its zero bytes),
 // the escapes \" \\ \n \t \r \a \b \f \v \Uxxxx \uxxxx and octal, unquoted keys and values of
-// plain characters, and `"key";` (the value is the key). Writing is UTF-8 (Xcode reads it), one
+// plain characters, and `"key";` (the value is the key). A key with a line break, tab or other
+// control character cannot be a tms key: it is skipped with a warning naming its line. Writing is UTF-8 (Xcode reads it), one
 // entry per paragraph, with \" \\ \n \t \r escaped and other control characters as \Uxxxx.
 import type { Entry, FormatCodec } from '../types.ts';
 import { FormatError } from '../format-error.ts';
@@ -9,6 +10,7 @@ import { decodeUnicode } from '../text/decode-unicode.ts';
 import { encodeText } from '../text/encode.ts';
 import { lineOf, lineStarts } from '../text/lines.ts';
 import { makeEntry } from '../entries/make-entry.ts';
+import { controlCharacterWarnings, hasControlCharacters, type SkippedKey } from '../entries/control-character-keys.ts';
 import { sortedEntries } from '../entries/sorted-entries.ts';
 
 const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\u0007', b: '\b', f: '\f', v: '\v' };
@@ -16,7 +18,7 @@ const UNQUOTED = /[A-Za-z0-9_$+/:.-]+/y;
 
 type Comment = { text: string; start: number; end: number; lineComment: boolean };
 
-export function parseStrings(text: string): Entry[] {
+export function parseStrings(text: string): { entries: Entry[]; skipped: SkippedKey[] } {
   const starts = lineStarts(text);
   const line = (at: number) => lineOf(starts, at);
   const fail = (msg: string, at: number): never => {
@@ -94,13 +96,14 @@ export function parseStrings(text: string): Entry[] {
   };
 
   const entries: Entry[] = [];
+  const skipped: SkippedKey[] = [];
   const seen = new Map<string, number>();
   /** Where the previous entry ended; a comment on that same line trails it. */
   let entryEnd = -1;
   for (;;) {
     last.comment = null;
     skip();
-    if (pos >= text.length) return entries;
+    if (pos >= text.length) return { entries, skipped };
     // A comment is the entry's description only if no blank line separates them, and it does not
     // trail the previous entry on its line.
     const before = lastComment();
@@ -122,7 +125,8 @@ export function parseStrings(text: string): Entry[] {
     const first = seen.get(key);
     if (first !== undefined) fail(`key "${key}" appears twice (lines ${line(first)} and ${line(at)})`, at);
     seen.set(key, at);
-    entries.push(makeEntry(key, value, ['body', 'line', line(at)], description === '' ? undefined : description));
+    if (hasControlCharacters(key)) skipped.push({ key, line: line(at) });
+    else entries.push(makeEntry(key, value, ['body', 'line', line(at)], description === '' ? undefined : description));
   }
 }
 
@@ -145,7 +149,8 @@ export const iosStringsCodec: FormatCodec = {
   contentType: 'text/plain; charset=utf-8',
   needsSource: false,
   parse(body) {
-    return { entries: parseStrings(decodeUnicode(body)), warnings: [] };
+    const { entries, skipped } = parseStrings(decodeUnicode(body));
+    return { entries, warnings: controlCharacterWarnings(skipped, 'entry', 'entries') };
   },
   serialize(entries) {
     const blocks = sortedEntries(entries).map((e) => {

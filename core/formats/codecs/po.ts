@@ -2,7 +2,8 @@
 // old Q_() convention); on export a key is split at its first '|', so every key comes back as it
 // went out. `#.` extracted comments are the description; translator comments, references and
 // flags are dropped. Untranslated messages (empty msgstr) and fuzzy ones are skipped with a
-// warning, as msgfmt skips them; obsolete (#~) messages are ignored.
+// warning, as msgfmt skips them; obsolete (#~) messages are ignored. A msgid (or msgctxt) with a
+// line break, tab or other control character cannot be a tms key: skipped with a warning too.
 //
 // Plurals: msgid_plural with msgstr[n] becomes one ICU plural. Which CLDR category each msgstr[n]
 // holds comes from the file's Plural-Forms formula and the language's CLDR rules
@@ -16,6 +17,7 @@ import { FormatError } from '../format-error.ts';
 import { decodeCharset } from '../text/decode.ts';
 import { encodeText } from '../text/encode.ts';
 import { makeEntry } from '../entries/make-entry.ts';
+import { controlCharacterWarnings, hasControlCharacters, type SkippedKey } from '../entries/control-character-keys.ts';
 import { sortedEntries } from '../entries/sorted-entries.ts';
 import { readPo, type PoMessage } from '../po/read-po.ts';
 import { parsePluralForms, pluralFormsFor, slotCategories, type PluralForms } from '../plural/gettext-plural-forms.ts';
@@ -95,6 +97,7 @@ function parse(body: Uint8Array, language: string) {
   const seen = new Map<string, number>();
   let untranslated = 0;
   let fuzzy = 0;
+  const unstorable: SkippedKey[] = [];
   for (const m of messages) {
     if (m === header) continue;
     const key = m.context === undefined ? m.id : `${m.context}${CONTEXT_SEPARATOR}${m.id}`;
@@ -107,6 +110,10 @@ function parse(body: Uint8Array, language: string) {
     }
     if (m.strings.every((s) => s === '')) {
       untranslated++;
+      continue;
+    }
+    if (hasControlCharacters(key)) {
+      unstorable.push({ key, line: m.line });
       continue;
     }
     const description = m.extracted.length ? m.extracted.join('\n') : undefined;
@@ -134,6 +141,7 @@ function parse(body: Uint8Array, language: string) {
   }
   if (untranslated) warnings.push(`${untranslated} untranslated message${untranslated === 1 ? ' was' : 's were'} skipped (empty msgstr)`);
   if (fuzzy) warnings.push(`${fuzzy} fuzzy message${fuzzy === 1 ? ' was' : 's were'} skipped`);
+  warnings.push(...controlCharacterWarnings(unstorable, 'message', 'messages'));
   return { entries, warnings };
 }
 

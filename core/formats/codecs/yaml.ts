@@ -171,8 +171,13 @@ function parse(body: Uint8Array, language: string) {
   const doc = parseDocument(text, { schema: 'failsafe', uniqueKeys: false, prettyErrors: false, lineCounter: lines });
   const error = doc.errors[0];
   if (error) {
-    // The library reports its own stack overflow on deep nesting as a parse error.
-    const message = /call stack/i.test(error.message) ? `nested more than the parser can follow` : error.message.split('\n')[0];
+    // The library reports its own stack overflow on deep nesting as a parse error, and several
+    // documents with advice about its own API: both are said in the file's terms instead.
+    const message = /call stack/i.test(error.message)
+      ? `nested more than the parser can follow`
+      : error.code === 'MULTIPLE_DOCS'
+        ? 'the file must hold one YAML document, and a second one (---) starts here'
+        : error.message.split('\n')[0];
     // linePos is only filled in with prettyErrors; the offset is always there.
     throw new FormatError(['body', 'line', lines.linePos(error.pos[0]).line], `invalid YAML: ${message}`);
   }
