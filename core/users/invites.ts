@@ -1,11 +1,15 @@
 // Invitations: an owner creates a one-time link (shown once, to copy; it expires after INVITE_DAYS);
 // whoever opens it chooses a password and joins the account with the invite's role. An address
-// that already has a user joins with that user's password (no second account for one address).
+// that already has a user joins with that user's password (no second account for one address), and
+// that check is a sign-in's: the same failed-attempt counters and lockout (password-attempts.ts),
+// the same answer for a wrong password. A failed attempt leaves the link usable (a typo must not
+// cost the invitation); the counters bound the guessing, exactly as on the sign-in form.
 import type { Deps } from '../deps.ts';
-import { AppError, conflict, notFound } from '../errors.ts';
+import { conflict, notFound } from '../errors.ts';
 import { transaction } from '../db/transaction.ts';
 import { useCase } from '../use-case.ts';
 import { hashPassword, verifyPassword } from './password.ts';
+import { beginPasswordAttempt, wrongCredentials } from './password-attempts.ts';
 import { assertMay } from './permissions.ts';
 import { randomToken, sha256Hex } from './sessions.ts';
 import { AcceptInviteCommand, CreateInviteCommand, type Role, type SessionUser } from './schemas.ts';
@@ -54,12 +58,23 @@ export async function findInvite(deps: Pick<Deps, 'sql' | 'clock'>, token: strin
   return row ?? null;
 }
 
-export const acceptInvite = useCase(AcceptInviteCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx' | 'clock'>, input): Promise<SessionUser & { accountId: string }> => {
+/** `joined` false: the user was already a member (their password was right: they are signed in, the link stays unused). */
+export type AcceptedInvite = SessionUser & { accountId: string; joined: boolean };
+
+export const acceptInvite = useCase(AcceptInviteCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx' | 'clock' | 'counters'>, input): Promise<AcceptedInvite> => {
   const invite = await findInvite(deps, input.token);
   if (!invite) throw inviteGone();
+  // Refused past the limit before anything is looked up, for every address (known or not), so a
+  // 429 reveals nothing about who has an account.
+  const attempt = await beginPasswordAttempt(deps, input.email, input.address);
   const [existing] = await deps.sql<{ id: string; password_hash: string }[]>`select id, password_hash from users where email = ${input.email}`;
   if (existing && !(await verifyPassword(input.password, existing.password_hash))) {
-    throw new AppError('unauthorized', 'This address already has an account: enter its password to join');
+    await attempt.failed();
+    throw wrongCredentials();
+  }
+  if (existing) {
+    const [member] = await deps.sql`select 1 from memberships where user_id = ${existing.id} and account_id = ${invite.account_id}`;
+    if (member) return { id: existing.id, email: input.email, accountId: invite.account_id, joined: false };
   }
   const passwordHash = existing ? null : await hashPassword(input.password);
   return transaction(deps, async (tx) => {
@@ -87,6 +102,6 @@ export const acceptInvite = useCase(AcceptInviteCommand, async (deps: Pick<Deps,
       entity: { type: 'member', id: userId },
       after: { email: input.email, role: invite.role, languages: invite.languages, invite_id: invite.id },
     });
-    return { id: userId, email: input.email, accountId: invite.account_id };
+    return { id: userId, email: input.email, accountId: invite.account_id, joined: true };
   });
 });

@@ -53,6 +53,8 @@ export const AcceptInviteCommand = v.object({
   token: v.pipe(v.string(), v.maxLength(200)),
   email: Email,
   password: Password,
+  /** The caller's address, for the per-address attempt limit (shared with sign-in); undefined when unknown. */
+  address: v.optional(v.string()),
 });
 
 export type SessionUser = { id: string; email: string };

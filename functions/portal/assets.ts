@@ -37,7 +37,7 @@ form.inline{display:inline}.hint{color:var(--muted);font-weight:400;font-size:.9
 .field-error{color:var(--danger);font-weight:600;font-size:.9rem;margin:.2rem 0 0}[aria-invalid=true]{border-color:var(--danger);border-width:2px}
 .quality{margin-top:.3rem}.quality:empty{display:none}.warn-title{margin:0;font-weight:600;color:#7a4a00;font-size:.9rem}.warnings{margin:.1rem 0 0;padding-left:1.2rem;font-size:.85rem;color:#5a3600}
 .suggestions{margin-top:.4rem;border:1px solid var(--line);border-radius:6px;padding:.4rem;background:#fafafa}.suggestions ol{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:.3rem}
-button.suggestion{display:block;width:100%;text-align:left;background:#fff;color:var(--fg);border:1px solid var(--line);font-weight:400;padding:.35rem .5rem}button.suggestion:hover{border-color:var(--accent)}button.suggestion .hint{display:block;font-size:.8rem}
+button.suggestion{display:block;width:100%;text-align:left;background:#fff;color:var(--fg);border:1px solid var(--line);font-weight:400;padding:.35rem .5rem}button.suggestion:hover{border-color:var(--accent)}button.suggestion .hint{display:block;font-size:.8rem}button.suggestion>span[dir]{display:block;text-align:start}
 .pager{display:flex;gap:1rem;margin:1rem 0}.list{list-style:none;padding:0}.list li{padding:.5rem 0;border-bottom:1px solid var(--line)}
 .secret{background:#fffbe6;border:1px solid #e8d48a;border-radius:8px;padding:1rem;margin:1rem 0}.danger-zone{border-color:var(--danger)}
 @media (max-width:40rem){main{padding:.8rem}.row{flex-wrap:wrap}h1{font-size:1.35rem}}
@@ -91,7 +91,7 @@ export const PORTAL_JS = `
       var h=el('p','hint','Suggestions (choose one to use it; Save keeps it):');box.appendChild(h);
       var ol=el('ol');
       res.j.suggestions.forEach(function(s){
-        var b=el('button','suggestion');b.type='button';b.appendChild(el('span',null,s.value));
+        var b=el('button','suggestion');b.type='button';var t=el('span',null,s.value);t.lang=ta.lang;t.dir=ta.dir;b.appendChild(t);
         b.appendChild(el('span','hint',Math.round(s.score*100)+' % '+(s.match==='exact'?'exact match':'similar')+', from '+s.origin.project_name+' / '+s.origin.key+', '+s.origin.updated_at.slice(0,10)));
         b.addEventListener('click',function(){ta.value=s.value;ta.classList.remove('missing');box.hidden=true;a.setAttribute('aria-expanded','false');
           var out=ta.form.querySelector('.saved');out.className='saved';out.textContent='Suggestion inserted, not saved yet';ta.focus()});

@@ -50,7 +50,7 @@ import { PORTAL_CSS, PORTAL_JS } from './assets.ts';
 import { ErrorPage, P } from './views/layout.tsx';
 import { InvitePage, SetupPage, SignInPage } from './views/auth-pages.tsx';
 import { MembersPage, ProjectCreatedPage, ProjectsPage, type MemberRow } from './views/projects-page.tsx';
-import { EditorView, type EditorFilters, type FormError } from './views/editor-page.tsx';
+import { EditorView, type EditorFilters, type FormError, type ValueError } from './views/editor-page.tsx';
 import { ApiKeysPage, LanguagesPage, TrashPage, UsagePage } from './views/project-pages.tsx';
 import { readUsage } from '../../core/usage/read-usage.ts';
 import { ActivityPage, HistoryPage } from './views/activity-pages.tsx';
@@ -58,7 +58,7 @@ import { FilesPage, type ImportChoice } from './views/files-page.tsx';
 import { importFile } from '../../core/files/import-file.ts';
 import { exportFile } from '../../core/files/export-file.ts';
 import type { ImportResult } from '../../core/files/schemas.ts';
-import { FORMATS } from '../../core/formats/index.ts';
+import { FORMATS, isFormatId } from '../../core/formats/index.ts';
 import { suggestTranslations } from '../../core/memory/suggest-translations.ts';
 import { qualitySettings } from '../../core/quality/approval-gate.ts';
 import type { QualityCheck } from '../../core/quality/check-translation.ts';
@@ -104,19 +104,37 @@ async function access(c: C, permission: Permission): Promise<ProjectAccess> {
   return found;
 }
 
-/** Runs a form's use-case; an AppError becomes the form page again with its message (status kept). */
+/**
+ * The headers an error's status needs beyond the page's own: a 429 says when to come back
+ * (Retry-After, from the error's retryAfterSeconds), on a page as in the API.
+ */
+function errorHeaders(error: AppError): Record<string, string> {
+  const retry = (error.data as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+  return error.code === 'rate_limited' && typeof retry === 'number' && retry > 0 ? { 'Retry-After': String(Math.ceil(retry)) } : {};
+}
+
+/** A rendered page answered with an error's status and headers (every form's error answer is made here). */
+function asErrorAnswer(res: Response, error: AppError): Response {
+  const headers = new Headers(res.headers);
+  for (const [name, value] of Object.entries(errorHeaders(error))) headers.set(name, value);
+  return new Response(res.body, { status: statusOf(error.code), headers });
+}
+
+/** Runs a form's use-case; an AppError becomes the form page again with its message (status and headers kept). */
 async function orFormError<T>(work: () => Promise<T>, render: (error: string) => Response | Promise<Response>, c: C): Promise<T | Response> {
   try {
     return await work();
   } catch (thrown) {
     const error = toDomainError(thrown);
     if (!(error instanceof AppError)) throw thrown;
-    const res = await render(error.message);
-    return new Response(res.body, { status: statusOf(error.code), headers: res.headers });
+    return asErrorAnswer(await render(error.message), error);
   }
 }
 
 const cacheOf = (c: C, projectId: string) => cacheStatus(c.get('deps'), { projectId });
+
+/** A save refused because the value is not what the page showed (If-Match or create-only failed). */
+const VALUE_CHANGED = 'Someone else changed this value since the page was loaded; nothing was saved. Reload the page to see their version.';
 
 const routes = new Hono<PortalEnv>()
   .use('*', portalHeaders())
@@ -186,7 +204,7 @@ const routes = new Hono<PortalEnv>()
     const f = await form(c);
     const invite = await findInvite(c.get('deps'), token);
     const result = await orFormError(
-      () => acceptInvite(c.get('deps'), { token, email: f.email ?? '', password: f.password ?? '' }),
+      () => acceptInvite(c.get('deps'), { token, email: f.email ?? '', password: f.password ?? '', address: c.get('clientAddress') }),
       (error) =>
         page(c, InvitePage({ csrf: c.get('csrf'), error, email: f.email, token, accountName: invite?.account_name ?? 'the account', role: invite?.role ?? '', languages: invite?.languages ?? null })),
       c,
@@ -290,29 +308,28 @@ const routes = new Hono<PortalEnv>()
   .post('/projects/:project_id/keys/:key_id/values/:language', async (c) => {
     const a = await access(c, 'values.edit');
     const language = c.req.param('language');
+    const keyId = c.req.param('key_id');
     const f = await form(c);
     const status = (f.status ?? 'draft') as TranslationStatus;
     const deps = c.get('deps');
     await assertMayWriteValue(c, a, language, status);
-    // The version the editor showed: a value changed by someone else since is not overwritten.
-    const version = /^\d{1,15}$/.test(f.version ?? '') ? Number(f.version) : undefined;
+    // The version the editor showed: a value changed by someone else since is not overwritten; and
+    // "none" (it showed no value): one someone else created since is not overwritten either.
+    const condition = f.version === 'none' ? { ifNoneMatch: '*' as const } : /^\d{1,15}$/.test(f.version ?? '') ? { ifMatch: [Number(f.version)] } : {};
     let written;
     try {
-      written = await putTranslation(deps, {
-        projectId: a.projectId,
-        keyId: c.req.param('key_id'),
-        language,
-        value: f.value ?? '',
-        status,
-        actor: userActor(c),
-        ...(version === undefined ? {} : { ifMatch: [version] }),
-      });
+      written = await putTranslation(deps, { projectId: a.projectId, keyId, language, value: f.value ?? '', status, actor: userActor(c), ...condition });
     } catch (thrown) {
       const error = toDomainError(thrown);
-      if (error instanceof AppError && error.code === 'precondition_failed') {
-        throw new AppError('precondition_failed', 'Someone else changed this value since the page was loaded; nothing was saved. Reload the page to see their version.');
-      }
-      throw thrown;
+      if (!(error instanceof AppError) || (error.code !== 'precondition_failed' && error.code !== 'validation')) throw thrown;
+      const message = error.code === 'precondition_failed' ? VALUE_CHANGED : `Not saved: ${error.issues?.map((i) => i.msg).join('; ') ?? error.message}`;
+      // The script shows the message at the value itself (a validation's issues as they are).
+      if (wantsJson(c)) throw error.code === 'precondition_failed' ? new AppError('precondition_failed', message) : thrown;
+      // Without script: the editor again, as the form was sent from, the typed text kept in the
+      // value's field and the refusal next to it (never an error page that loses the text).
+      const [key] = isUuid(keyId) ? await deps.sql<{ key: string }[]>`select key from translation_keys where id = ${keyId} and project_id = ${a.projectId}` : [];
+      const valueError: ValueError = { keyId, keyName: key?.key ?? keyId, language, value: f.value ?? '', status, version: f.version, message };
+      return asErrorAnswer(await renderEditor(c, a, returnQuery(a, f.return_to), undefined, 200, { valueError }), error);
     }
     if (status === 'approved') await publishAfter(c, a);
     // The write's answer carries the value's quality warnings: the editor shows them for the text just saved.
@@ -353,7 +370,7 @@ const routes = new Hono<PortalEnv>()
     } catch (thrown) {
       const error = toDomainError(thrown);
       if (!(error instanceof AppError) || error.code === 'forbidden' || error.code === 'not_found' || error.code === 'dependency') throw thrown;
-      return renderEditor(c, a, query, undefined, statusOf(error.code), { translateError: translateErrorMessage(error) });
+      return asErrorAnswer(await renderEditor(c, a, query, undefined, 200, { translateError: translateErrorMessage(error) }), error);
     }
     if (result.translated > 0) await publishAfter(c, a);
     return renderEditor(c, a, query, undefined, 200, { translated: result });
@@ -420,7 +437,7 @@ const routes = new Hono<PortalEnv>()
     const a = await access(c, 'values.edit');
     const f = await form(c);
     const deps = c.get('deps');
-    const version = await valueAfterEvent(deps, a.projectId, Number(f.event_id));
+    const version = await valueAfterEvent(deps, a.projectId, f.event_id);
     if (!version || version.keyId !== c.req.param('key_id') || version.language !== c.req.param('language')) throw new AppError('not_found', 'That version of the value was not found');
     // The old text comes back; an approval comes back only from someone who may approve.
     const status = (version.status === 'approved' && !may(a.role, 'values.approve') ? 'review' : version.status) as TranslationStatus;
@@ -527,11 +544,17 @@ const routes = new Hono<PortalEnv>()
   })
   .get('/projects/:project_id/export', async (c) => {
     const a = await access(c, 'files.transfer');
-    const file = await exportFile(c.get('deps'), {
+    const deps = c.get('deps');
+    const format = c.req.query('format') ?? 'json';
+    // XLIFF carries the source text beside each value: the chosen source language, else the
+    // project's (the API asks for ?source=; the form offers it, defaulting to the project's).
+    const source = isFormatId(format) && FORMATS[format].needsSource ? c.req.query('source') || (await qualitySettings(deps.sql, a.projectId))?.sourceLanguage : undefined;
+    const file = await exportFile(deps, {
       projectId: a.projectId,
       language: c.req.query('language') ?? '',
-      format: (c.req.query('format') ?? 'json') as 'json',
+      format: format as 'json',
       status: (c.req.query('status') ?? 'approved') as 'approved',
+      ...(source ? { source } : {}),
     });
     return c.body(file.body as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': file.contentType, 'Content-Disposition': `attachment; filename="${file.filename}"` });
   })
@@ -633,7 +656,7 @@ async function renderEditor(
   q: URLSearchParams,
   formError?: FormError,
   status: ContentfulStatusCode = 200,
-  outcome: { translated?: TranslateResult; translateError?: string } = {},
+  outcome: { translated?: TranslateResult; translateError?: string; valueError?: ValueError } = {},
 ) {
   const deps = c.get('deps');
   const [languages, groups, cache] = await Promise.all([listLanguages(deps, { projectId: a.projectId }), listGroups(deps, { projectId: a.projectId }), cacheOf(c, a.projectId)]);
@@ -683,7 +706,7 @@ async function orEditorError<T>(c: C, a: ProjectAccess, returnTo: string | undef
     const loc = error.code === 'validation' ? error.issues?.[0]?.loc[0] : undefined;
     const named = typeof loc === 'string' ? ({ newName: 'new_name', key_ids: 'action' } as Record<string, string>)[loc] ?? loc : field;
     const message = error.code === 'validation' && error.issues?.length ? error.issues.map((i) => i.msg).join('; ') : error.message;
-    return renderEditor(c, a, returnQuery(a, returnTo), { form, field: named, message }, statusOf(error.code));
+    return asErrorAnswer(await renderEditor(c, a, returnQuery(a, returnTo), { form, field: named, message }), error);
   }
 }
 
@@ -722,17 +745,20 @@ async function renderHistory(c: C, a: ProjectAccess, notice?: string) {
   const language = c.req.param('language') ?? '';
   const [key] = isUuid(keyId) ? await deps.sql<{ key: string }[]>`select key from translation_keys where id = ${keyId} and project_id = ${a.projectId}` : [];
   if (!key) throw new AppError('not_found', 'Key not found');
-  const [items, cache] = await Promise.all([valueHistory(deps, a.projectId, keyId, language), cacheOf(c, a.projectId)]);
+  const [history, cache] = await Promise.all([valueHistory(deps, a.projectId, keyId, language), cacheOf(c, a.projectId)]);
   return page(
     c,
-    HistoryPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, keyName: key.key, language, keyId, items, mayRevert: mayEditLanguage(a, language), notice }),
+    HistoryPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, keyName: key.key, language, keyId, history, mayRevert: mayEditLanguage(a, language), notice }),
   );
 }
 
 async function renderFiles(c: C, a: ProjectAccess, extra: { preview?: { result: ImportResult; choice: ImportChoice; file: string }; applied?: ImportResult; error?: string } = {}) {
   const deps = c.get('deps');
-  const [list, cache] = await Promise.all([listLanguages(deps, { projectId: a.projectId }), cacheOf(c, a.projectId)]);
-  return page(c, FilesPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, languages: list.languages.map((l) => l.code), formats: Object.keys(FORMATS), ...extra }));
+  const [list, cache, quality] = await Promise.all([listLanguages(deps, { projectId: a.projectId }), cacheOf(c, a.projectId), qualitySettings(deps.sql, a.projectId)]);
+  return page(
+    c,
+    FilesPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, languages: list.languages.map((l) => l.code), formats: Object.keys(FORMATS), sourceLanguage: quality?.sourceLanguage ?? 'en', ...extra }),
+  );
 }
 
 async function renderTrash(c: C, a: ProjectAccess, notice?: string, error?: string) {
@@ -755,9 +781,7 @@ routes.onError((thrown, c) => {
   }
   const status = error instanceof AppError ? statusOf(error.code) : 500;
   const text = error instanceof AppError ? (status === 500 ? 'A dependency is unavailable; retry in a moment' : error.message) : 'Internal server error';
-  const headers: Record<string, string> = {};
-  const retry = error instanceof AppError ? (error.data as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds : undefined;
-  if (retry) headers['Retry-After'] = String(retry);
+  const headers = error instanceof AppError ? errorHeaders(error) : {};
   if (wantsJson(c)) return c.json({ detail: error instanceof AppError && error.code === 'validation' && error.issues ? error.issues : text }, status, headers);
   return page(c, ErrorPage({ status, message: text, user: c.get('session')?.user, csrf: c.get('csrf') ?? '' }), status, headers);
 });

@@ -14,6 +14,10 @@ const cookieName = (secure: boolean, name: string) => (secure ? `__Host-${name}`
 const SESSION = 'tms_session';
 const PRE_SESSION_CSRF = 'tms_csrf';
 
+/** The forms posted before sign-in (their token is the pre-session cookie's): a failed check there is the form's. */
+const PRE_SESSION_FORM = /\/(?:sign-in|setup|invite\/[^/]*)$/;
+export const SESSION_ENDED = 'Your session has ended (signed out, here or on another device, or expired), so nothing was done: sign in again.';
+
 const baseCookie = (secure: boolean) => ({ path: '/', httpOnly: true, sameSite: 'Lax' as const, secure });
 
 export function setSessionCookie(c: Context<PortalEnv>, token: string): void {
@@ -64,7 +68,13 @@ export const portalSession = (): MiddlewareHandler<PortalEnv> =>
           if (typeof field === 'string') sent = field;
         }
       }
-      if (!sent || !same(sent, csrf)) throw new AppError('forbidden', 'The form has expired (CSRF check failed): reload the page and try again');
+      if (!sent || !same(sent, csrf)) {
+        // No live session behind a signed-in form (signed out everywhere, in another tab, or
+        // expired): its token was the ended session's, so the check fails, but what the user needs
+        // to hear is that the session ended. Nothing is done either way (these routes need a user).
+        if (!session && !PRE_SESSION_FORM.test(c.req.path)) throw new AppError('unauthorized', SESSION_ENDED);
+        throw new AppError('forbidden', 'The form has expired (CSRF check failed): reload the page and try again');
+      }
     }
     await next();
   };

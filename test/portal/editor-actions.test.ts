@@ -66,10 +66,12 @@ describe('two editors on one value', () => {
     const value = await (await t.call(p.apiKey, 'GET', `/v1/keys/${keyId}/translations/de`)).json();
     expect(value).toMatchObject({ value: 'Hallo Alice', status: 'draft' });
 
-    // Without script the same: an error page, nothing written. After a reload Bob saves.
+    // Without script the same refusal, next to the value with Bob's text kept (value-forms.test.ts),
+    // nothing written. After a reload Bob saves.
     const plain = await bob.post(path, { value: 'Hallo Bob', status: 'review', version: version! });
     expect(plain.status).toBe(412);
     expect(plain.text).toContain('Someone else changed this value');
+    expect(plain.text).toMatch(/>Hallo Bob<\/textarea>/);
     const reloaded = await bob.get(`/portal/projects/${p.projectId}?q=home.greeting&lang=de`);
     expect(versionIn(reloaded.text, keyId, 'de')).toBe(String(written.version));
     const ok = await bob.post(path, { value: 'Hallo Bob', status: 'review', version: String(written.version) }, { Accept: 'application/json' });

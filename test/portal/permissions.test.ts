@@ -251,7 +251,7 @@ describe('activity', () => {
     expect(log.status).toBe(200);
     expect(log.text).toMatch(/reviewer-[a-z0-9]+@example\.com/);
     expect(log.text).toContain(`API key ${p.apiKeyId.slice(0, 8)}`);
-    expect(log.text).toContain('&quot;Hallo&quot; (draft) → &quot;Servus&quot; (approved)');
+    expect(log.text).toContain('&quot;<span lang="de" dir="ltr">Hallo</span>&quot; (draft) → &quot;<span lang="de" dir="ltr">Servus</span>&quot; (approved)');
 
     const history = await rv.get(`/portal/projects/${p.projectId}/keys/${id}/values/de/history`);
     const eventId = /name="event_id" value="(\d+)"/.exec(history.text)![1]!;

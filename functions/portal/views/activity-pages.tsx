@@ -1,7 +1,8 @@
 // The activity log (every write to the project, by whom and when) and one value's history with a
 // one-click revert.
 import type { FC } from 'hono/jsx';
-import type { ActivityItem } from '../../../core/portal/activity.ts';
+import type { ActivityItem, ValueHistory } from '../../../core/portal/activity.ts';
+import { textAttrs } from '../../../core/languages/text-direction.ts';
 import type { SessionUser } from '../../../core/users/schemas.ts';
 import type { ProjectAccess } from '../../../core/users/memberships.ts';
 import { CsrfField, Layout, Notice, P } from './layout.tsx';
@@ -14,12 +15,22 @@ export const actorLabel = (e: ActivityItem) =>
 
 const when = (iso: string) => `${iso.replace('T', ' ').slice(0, 19)} UTC`;
 
-function summary(e: ActivityItem): string {
+function summary(e: ActivityItem) {
   const after = e.after as Record<string, unknown> | null;
   const before = e.before as Record<string, unknown> | null;
   if (e.type === 'translation.written' && after) {
-    const from = before ? `"${String(before.value)}" (${String(before.status)})` : 'nothing';
-    return `${from} → "${String(after.value)}" (${String(after.status)})`;
+    // The texts in their own language and direction (an Arabic value inside an English sentence).
+    const language = e.entity_id.slice(e.entity_id.indexOf('/') + 1);
+    const text = (v: unknown) => (
+      <>
+        "<span {...textAttrs(language)}>{String(v)}</span>"
+      </>
+    );
+    return (
+      <>
+        {before ? <>{text(before.value)} ({String(before.status)})</> : 'nothing'} → {text(after.value)} ({String(after.status)})
+      </>
+    );
   }
   if (e.type === 'translation.imported' && after) return Object.entries(after).map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join(', ');
   return after ? JSON.stringify(after).slice(0, 200) : before ? `was ${JSON.stringify(before).slice(0, 200)}` : '';
@@ -75,7 +86,14 @@ export const ActivityPage: FC<Common & { items: ActivityItem[]; next: number | n
   );
 };
 
-export const HistoryPage: FC<Common & { keyName: string; language: string; keyId: string; items: ActivityItem[]; mayRevert: boolean; notice?: string | undefined }> = ({
+/** Where a stored value no recorded write of its own explains came from, in words. */
+function unexplainedOrigin(source: ActivityItem | null): string {
+  if (!source) return 'written without a recorded change of this value';
+  const what = source.type === 'translation.imported' ? 'from an import' : source.type === 'translation.machine_translated' ? 'by Translate missing' : `by ${source.type}`;
+  return `${what}, ${actorLabel(source)}, ${when(source.occurred_at)}`;
+}
+
+export const HistoryPage: FC<Common & { keyName: string; language: string; keyId: string; history: ValueHistory; mayRevert: boolean; notice?: string | undefined }> = ({
   user,
   csrf,
   access,
@@ -83,11 +101,13 @@ export const HistoryPage: FC<Common & { keyName: string; language: string; keyId
   keyName,
   language,
   keyId,
-  items,
+  history,
   mayRevert,
   notice,
 }) => {
   const base = `${P}/projects/${access.projectId}`;
+  const { stored, unexplained, items } = history;
+  const text = textAttrs(language);
   return (
     <Layout title={`${keyName} in ${language}: history`} user={user} csrf={csrf}>
       <ProjectNav access={access} current="activity" csrf={csrf} cache={cache} />
@@ -95,22 +115,45 @@ export const HistoryPage: FC<Common & { keyName: string; language: string; keyId
         <span class="mono">{keyName}</span> in {language}
       </h2>
       {notice ? <Notice kind="ok">{notice}</Notice> : null}
-      {items.length === 0 ? <p class="empty">No recorded change of this value.</p> : null}
+      {items.length === 0 && !stored ? <p class="empty">No recorded change of this value.</p> : null}
       <ol class="list">
-        {items.map((e, i) => {
+        {stored && unexplained ? (
+          // The stored value, which none of the value's own recorded writes left: an import (one
+          // event per file) or Translate missing (one per language) wrote it.
+          <li>
+            <strong>
+              "<span {...text}>{stored.value}</span>"
+            </strong>{' '}
+            <span class={`badge status-${stored.status}`}>{stored.status}</span>
+            <br />
+            <span class="hint">
+              {unexplainedOrigin(unexplained.source)} (current)
+            </span>
+          </li>
+        ) : null}
+        {items.map((e) => {
           const after = e.after as { value?: string; status?: string } | null;
           return (
             <li>
               <div class="row between wrap">
                 <span>
-                  <strong>{e.type === 'translation.deleted' ? 'deleted' : `"${after?.value ?? ''}"`}</strong> {after?.status ? <span class={`badge status-${after.status}`}>{after.status}</span> : null}
+                  <strong>
+                    {e.type === 'translation.deleted' ? (
+                      'deleted'
+                    ) : (
+                      <>
+                        "<span {...text}>{after?.value ?? ''}</span>"
+                      </>
+                    )}
+                  </strong>{' '}
+                  {after?.status ? <span class={`badge status-${after.status}`}>{after.status}</span> : null}
                   <br />
                   <span class="hint">
                     {actorLabel(e)}, {when(e.occurred_at)}
-                    {i === 0 ? ' (current)' : ''}
+                    {e.current ? ' (current)' : ''}
                   </span>
                 </span>
-                {mayRevert && i > 0 && e.type === 'translation.written' ? (
+                {mayRevert && !e.current && e.type === 'translation.written' ? (
                   <form method="post" action={`${base}/keys/${keyId}/values/${language}/revert`} class="inline">
                     <CsrfField csrf={csrf} />
                     <input type="hidden" name="event_id" value={String(e.id)} />

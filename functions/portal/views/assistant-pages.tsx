@@ -9,6 +9,7 @@ import type { Suggestion, Suggestions } from '../../../core/memory/suggest-trans
 import type { QualityWarning } from '../../../core/quality/check-translation.ts';
 import type { TranslateResult } from '../../../core/translate/translate-missing.ts';
 import { Layout, Notice, P } from './layout.tsx';
+import { textAttrs } from '../../../core/languages/text-direction.ts';
 import { ProjectNav } from './project-nav.tsx';
 
 /** "92 %, from Web app / home.title, 2026-11-20": where a suggestion comes from, in words. */
@@ -30,7 +31,7 @@ export const SuggestionsPage: FC<{
     </h2>
     {suggestions.source ? (
       <p>
-        Source ({suggestions.source.language}): <q>{suggestions.source.value}</q>
+        Source ({suggestions.source.language}): <q {...textAttrs(suggestions.source.language)}>{suggestions.source.value}</q>
       </p>
     ) : (
       <p class="empty">This key has no value in the source language: there is nothing to search the memory with.</p>
@@ -39,7 +40,7 @@ export const SuggestionsPage: FC<{
     <ol class="list">
       {suggestions.suggestions.map((s) => (
         <li>
-          <strong>{s.value}</strong>
+          <strong {...textAttrs(suggestions.language)}>{s.value}</strong>
           <br />
           <span class="hint">{suggestionOrigin(s)}</span>
         </li>

@@ -1,9 +1,11 @@
 // The editor: one page of keys (server-side filters and keyset pagination) with the values of the
 // chosen languages side by side. Each value is its own small form, so it works without script; the
 // portal script saves it in place instead (fetch + X-CSRF-Token) and keeps keyboard focus. Each value
-// form carries the version it shows, so a change made meanwhile by someone else is refused (412)
-// with a message next to the value instead of being overwritten. A form that fails comes back with
-// its message next to the field (aria-describedby, aria-invalid).
+// form carries the version it shows ("none" for a value that did not exist), so a change made
+// meanwhile by someone else is refused (412) with a message next to the value instead of being
+// overwritten; without script the refused form comes back with the typed text kept. A form that
+// fails comes back with its message next to the field (aria-describedby, aria-invalid). Values
+// carry their language and writing direction (lang, dir).
 import type { FC } from 'hono/jsx';
 import type { SessionUser } from '../../../core/users/schemas.ts';
 import type { EditorPage as EditorData } from '../../../core/portal/editor-page.ts';
@@ -14,11 +16,20 @@ import { CsrfField, Layout, Notice, P } from './layout.tsx';
 import { ProjectNav } from './project-nav.tsx';
 import type { TranslateResult } from '../../../core/translate/translate-missing.ts';
 import { TranslateError, TranslateOutcome, Warnings } from './assistant-pages.tsx';
+import { textAttrs } from '../../../core/languages/text-direction.ts';
 
 export type EditorFilters = { languages: string[]; search?: string | undefined; group?: string | undefined; status?: string | undefined; missing?: string | undefined; problems?: string | undefined; cursor?: string | undefined };
 
 /** A failed form of the editor: which form (new-key, rename-group, key-<id>, bulk), which field, what went wrong. */
 export type FormError = { form: string; field: string; message: string };
+
+/**
+ * A value save refused without script (someone else changed it: 412; or invalid: 422): the
+ * editor comes back with what was typed still in the value's field, the status chosen, the
+ * version the form was sent with (so saving again cannot overwrite what it has not shown), and the
+ * message next to the value. keyName: for a key this page no longer lists (the filters).
+ */
+export type ValueError = { keyId: string; keyName: string; language: string; value: string; status: string; version: string | undefined; message: string };
 
 /** The attributes that tie a field to its error message, and the message element (or nothing). */
 function fieldError(error: FormError | undefined, form: string, field: string) {
@@ -71,7 +82,8 @@ export const EditorView: FC<{
   /** The result of "Translate missing", or why it failed. */
   translated?: TranslateResult | undefined;
   translateError?: string | undefined;
-}> = ({ user, csrf, access, allLanguages, groups, filters, page, cache, notice, error, formError, translated, translateError }) => {
+  valueError?: ValueError | undefined;
+}> = ({ user, csrf, access, allLanguages, groups, filters, page, cache, notice, error, formError, translated, translateError, valueError }) => {
   const base = `${P}/projects/${access.projectId}`;
   const here = `${base}?${editorQuery(filters, filters.cursor)}`;
   const newKeyName = fieldError(formError, 'new-key', 'key');
@@ -189,6 +201,18 @@ export const EditorView: FC<{
             {filters.group ? `Keys of the group ${filters.group}` : 'Every key'} without a value: translation memory first (free), then machine translation (translation units), saved as drafts from the {page.sourceLanguage} values.
           </p>
         </form>
+      ) : null}
+      {valueError && !page.rows.some((r) => r.id === valueError.keyId && filters.languages.includes(valueError.language)) ? (
+        // The refused value's key is not on this page any more (the filters): its text is kept here.
+        <div class="notice notice-error" role="alert">
+          <p>{`${valueError.keyName} in ${valueError.language}: ${valueError.message}`}</p>
+          <label>
+            Your text (not saved)
+            <textarea rows={2} readonly {...textAttrs(valueError.language)}>
+              {valueError.value}
+            </textarea>
+          </label>
+        </div>
       ) : null}
       {translated ? <TranslateOutcome result={translated} /> : null}
       {translateError ? <TranslateError message={translateError} /> : null}
@@ -317,23 +341,38 @@ export const EditorView: FC<{
                     const value = row.values[l];
                     const editable = mayEditLanguage(access, l) && (value?.status !== 'approved' || may(access.role, 'values.approve'));
                     const id = `v-${row.id}-${l}`;
+                    const refused = valueError && valueError.keyId === row.id && valueError.language === l ? valueError : undefined;
+                    // The version this form names: the one shown (If-Match), or "none" for a value that
+                    // did not exist (create-only: a value someone else created meanwhile is not
+                    // overwritten either). A refused form keeps the version it was sent with.
+                    const version = refused ? refused.version : value ? String(value.version) : 'none';
                     return (
                       <td>
                         <form method="post" action={`${base}/keys/${row.id}/values/${l}`} class="value" data-inline>
                           <CsrfField csrf={csrf} />
                           <input type="hidden" name="return_to" value={here} />
-                          {value ? <input type="hidden" name="version" value={String(value.version)} /> : null}
+                          {version !== undefined ? <input type="hidden" name="version" value={version} /> : null}
                           <label for={id} class="sr-only">
                             {`${row.key} in ${l}`}
                           </label>
-                          <textarea id={id} name="value" rows={2} maxlength={10000} readonly={!editable} class={value ? '' : 'missing'} aria-describedby={`${id}-msg ${id}-q`}>
-                            {value?.value ?? ''}
+                          <textarea
+                            id={id}
+                            name="value"
+                            rows={2}
+                            maxlength={10000}
+                            readonly={!editable}
+                            class={value || refused ? '' : 'missing'}
+                            aria-describedby={`${id}-msg ${id}-q`}
+                            {...(refused ? { 'aria-invalid': 'true' } : {})}
+                            {...textAttrs(l)}
+                          >
+                            {refused ? refused.value : (value?.value ?? '')}
                           </textarea>
                           <div class="row">
                             <label class="sr-only" for={`${id}-s`}>{`Status of ${row.key} in ${l}`}</label>
                             <select id={`${id}-s`} name="status" disabled={!editable} class={`status status-${value?.status ?? 'none'}`}>
                               {(editable ? statuses : TRANSLATION_STATUSES).map((s) => (
-                                <option value={s} selected={s === (value?.status ?? 'draft')}>
+                                <option value={s} selected={s === (refused?.status ?? value?.status ?? 'draft')}>
                                   {s}
                                 </option>
                               ))}
@@ -356,8 +395,15 @@ export const EditorView: FC<{
                                 Suggestions
                               </a>
                             ) : null}
-                            <output id={`${id}-msg`} class="saved" aria-live="polite"></output>
+                            <output id={`${id}-msg`} class={refused ? 'saved error' : 'saved'} aria-live="polite">
+                              {refused ? refused.message : ''}
+                            </output>
                           </div>
+                          {refused && value && value.value !== refused.value ? (
+                            <p class="hint">
+                              Stored now: <q {...textAttrs(l)}>{value.value}</q> ({value.status})
+                            </p>
+                          ) : null}
                           <Warnings id={`${id}-q`} warnings={value?.warnings ?? []} />
                           <div id={`${id}-sugg`} class="suggestions" hidden></div>
                         </form>

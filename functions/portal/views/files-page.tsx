@@ -25,8 +25,16 @@ const Counts: FC<{ r: ImportResult }> = ({ r }) => (
 );
 
 export const FilesPage: FC<
-  Common & { languages: string[]; formats: string[]; preview?: { result: ImportResult; choice: ImportChoice; file: string } | undefined; applied?: ImportResult | undefined; error?: string | undefined }
-> = ({ user, csrf, access, cache, languages, formats, preview, applied, error }) => {
+  Common & {
+    languages: string[];
+    formats: string[];
+    /** The project's source language: XLIFF exports carry its text as each unit's source unless another is chosen. */
+    sourceLanguage: string;
+    preview?: { result: ImportResult; choice: ImportChoice; file: string } | undefined;
+    applied?: ImportResult | undefined;
+    error?: string | undefined;
+  }
+> = ({ user, csrf, access, cache, languages, formats, sourceLanguage, preview, applied, error }) => {
   const base = `${P}/projects/${access.projectId}`;
   const select = (name: string, label: string, options: readonly string[], chosen?: string) => (
     <label>
@@ -91,6 +99,15 @@ export const FilesPage: FC<
         {select('language', 'Language', languages)}
         {select('format', 'Format', formats, 'json')}
         {select('status', 'Values', ['approved', 'all', 'review', 'draft'], 'approved')}
+        <label>
+          Source language <span class="hint">(XLIFF only)</span>
+          <select name="source">
+            <option value="" selected>{`The project's (${sourceLanguage})`}</option>
+            {languages.map((o) => (
+              <option value={o}>{o}</option>
+            ))}
+          </select>
+        </label>
         <button type="submit">Download</button>
       </form>
     </Layout>
