@@ -33,7 +33,7 @@ export function httpHandler(group: RouteGroup, ports: Omit<LambdaPorts, 'counter
     instance = { deps, handler: handle(app) };
     return instance;
   };
-  const handler = async (event: LambdaEvent, context?: LambdaContext) => init().handler(withSafePath(event), context);
+  const handler = async (event: LambdaEvent, context?: LambdaContext) => init().handler(withoutGetBody(withSafePath(event)), context);
   return Object.assign(handler, { deps: () => init().deps });
 }
 
@@ -60,4 +60,18 @@ function withSafePath<E extends LambdaEvent>(event: E): E {
   if (!('rawPath' in event) || typeof event.rawPath !== 'string') return event;
   const rawPath = safeRawPath(event.rawPath);
   return rawPath === event.rawPath ? event : { ...event, rawPath };
+}
+
+/**
+ * API Gateway and function URLs pass a body on any method, and a client may send one with a GET or
+ * HEAD (curl -X GET -d ...). The Fetch API refuses to build such a Request, so hono/aws-lambda would
+ * answer a bare text/plain 400 "Invalid request" before any route ran. Node's server ignores the
+ * body of those methods, and so does this: the same request gets the same answer on both.
+ */
+function withoutGetBody<E extends LambdaEvent>(event: E): E {
+  const method = 'requestContext' in event && event.requestContext && 'http' in event.requestContext
+    ? event.requestContext.http.method
+    : 'httpMethod' in event ? event.httpMethod : undefined;
+  if ((method !== 'GET' && method !== 'HEAD') || !('body' in event) || !event.body) return event;
+  return { ...event, body: null, isBase64Encoded: false };
 }
