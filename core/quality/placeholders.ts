@@ -5,7 +5,9 @@
 import { icuArguments, type IcuParse } from './icu.ts';
 
 // printf conversions, positional or not, with flags, width and precision; `%%` is a literal percent.
-const PRINTF = /%(?:\(([A-Za-z_]\w*)\))?(?:(\d+)\$)?[-+ 0#']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?([@sdifuFxXoeEgGcpaA])/g;
+// The width starts with 1-9 (a leading 0 is a flag): flags and width that could both take a zero
+// made the pattern quadratic on a long run of zeros.
+const PRINTF = /%(?:\(([A-Za-z_]\w*)\))?(?:(\d+)\$)?[-+ 0#']*(?:[1-9]\d*|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?([@sdifuFxXoeEgGcpaA])/g;
 const DOUBLE_BRACES = /\{\{-?\s*([^{}\s]+?)\s*\}\}/g;
 
 /** Sorted tokens, one per occurrence: compared as multisets. */

@@ -45,8 +45,9 @@ export function protect(value: string): Protected {
 
 // Placeholders outside ICU plurals/selects: simple ICU arguments (with their format), i18next's
 // double braces, printf conversions, HTML tags (open, close, self-closing) and, in a plural, `#`.
+// The printf width starts with 1-9, as in quality/placeholders.ts (linear on runs of zeros).
 const PLACEHOLDER =
-  /\{\{[^{}]*\}\}|\{[^{}]*\}|%(?:\([A-Za-z_]\w*\))?(?:\d+\$)?[-+ 0#']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[@sdifuFxXoeEgGcpaA]|<\/?[A-Za-z][\w.-]*(?:\s[^<>]*?)?\/?>/g;
+  /\{\{[^{}]*\}\}|\{[^{}]*\}|%(?:\([A-Za-z_]\w*\))?(?:\d+\$)?[-+ 0#']*(?:[1-9]\d*|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[@sdifuFxXoeEgGcpaA]|<\/?[A-Za-z][\w.-]*(?:\s[^<>]*?)?\/?>/g;
 const POUND = /#/g;
 
 function tokenize(text: string, inPlural: boolean, tokens: (string | Nested)[]): string {

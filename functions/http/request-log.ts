@@ -6,6 +6,10 @@ import type { AppEnv } from './app-env.ts';
 import { addHeaders } from './response-headers.ts';
 
 const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+// An invitation link carries its one-time token in the path (/portal/invite/<token>): whoever reads
+// the log could join the account with it. Such a path is logged with the token left out.
+const INVITE_TOKEN = /^(\/portal\/invite\/)[^/]+/;
+const loggedPath = (path: string) => path.replace(INVITE_TOKEN, '$1[token]');
 
 export const requestLog = (): MiddlewareHandler<AppEnv> =>
   async function requestLog(c, next) {
@@ -21,7 +25,7 @@ export const requestLog = (): MiddlewareHandler<AppEnv> =>
         c.get('deps').log.info('request', {
           method: c.req.method,
           route: c.req.routePath,
-          path: c.req.path,
+          path: loggedPath(c.req.path),
           status: c.res.status,
           duration_ms: Math.round((performance.now() - started) * 100) / 100,
           request_id: requestId,

@@ -221,7 +221,9 @@ const routes = new Hono<PortalEnv>()
     const f = await form(c);
     const languages = (f.languages ?? '').split(',').map((s) => s.trim()).filter(Boolean);
     const invite = await createInvite(c.get('deps'), { userId: user.id, accountId: c.req.param('account_id'), role: (f.role ?? '') as 'translator', languages });
-    const origin = new URL(c.req.url).origin;
+    // https behind a proxy that ends TLS (portalSession's `secure`): the link carries the token.
+    const url = new URL(c.req.url);
+    const origin = `${c.get('secure') ? 'https:' : url.protocol}//${url.host}`;
     return renderMembers(c, `${origin}${P}/invite/${invite.token}`);
   })
   .post('/accounts/:account_id/members/:member_id/role', async (c) => {

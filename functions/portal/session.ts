@@ -41,10 +41,18 @@ const same = (a: string, b: string) => {
   return x.length === y.length && timingSafeEqual(x, y);
 };
 
+/**
+ * Behind a reverse proxy that ends TLS (nginx, a load balancer) the server itself speaks plain HTTP,
+ * but the browser used HTTPS: the proxy says so in X-Forwarded-Proto, and the cookies must then be
+ * Secure, or a session cookie would also go out over any plain-HTTP request to the host. Believed
+ * without TRUST_PROXY_HOPS: it can only make the cookies stricter, and a browser never sends it itself.
+ */
+const forwardedHttps = (header: string | undefined) => header !== undefined && header.split(',').some((p) => p.trim().toLowerCase() === 'https');
+
 /** Finds the session, fixes the page's CSRF token, and checks it on every POST. */
 export const portalSession = (): MiddlewareHandler<PortalEnv> =>
   async function portalSession(c, next) {
-    const secure = new URL(c.req.url).protocol === 'https:';
+    const secure = new URL(c.req.url).protocol === 'https:' || forwardedHttps(c.req.header('x-forwarded-proto'));
     c.set('secure', secure);
     const token = sessionToken(c);
     const session = token ? await findSession(c.get('deps'), token) : null;

@@ -3,6 +3,9 @@
 // files cut short or with a byte changed, for every format; files cut or garbled at a known place
 // name that line; a key twice is refused in every format, naming both places; and files built to
 // exhaust the machine (deep nesting, alias bombs) are refused at once. Large files: large-files.test.ts.
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { FORMATS, FormatError } from '../../core/formats/index.ts';
@@ -10,6 +13,7 @@ import type { FormatId } from '../../core/formats/types.ts';
 import { entriesFor } from './support/arbitraries.ts';
 
 const RUNS = Number(process.env.FORMAT_RUNS ?? 100);
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TIMEOUT = Math.max(30_000, RUNS * 500);
 const FORMAT_IDS = Object.keys(FORMATS) as FormatId[];
 
@@ -176,5 +180,51 @@ describe('yaml: several documents', () => {
     expect(error?.msg).not.toMatch(/parseAllDocuments|YAML\./);
     // A document marker before the one document, or an end marker after it, is one document.
     expect(FORMATS.yaml.parse(utf8('---\nde:\n  a: x\n...\n'), { language: 'de' }).entries).toEqual([{ key: 'a', value: 'x' }]);
+  });
+});
+
+describe('yaml: nesting never reaches the call stack (security review 2026-11-27)', () => {
+  // The yaml library recursed once per level and its stack overflow was caught as a parse error,
+  // but an overflow that lands inside V8's regular expression compiler ends the process instead
+  // ("FATAL ERROR: RegExpCompiler Allocation failed"): the second import of one of these 100 KB
+  // files killed the server. Run in a child process, so that a crash is a failed assertion here.
+  it('files nested 100,000 levels deep, read one after the other, are refused and the process lives on', () => {
+    const script = [
+      "import { FORMATS } from './core/formats/index.ts';",
+      "const files = ['['.repeat(1e5), '{'.repeat(1e5), 'de:\\n  ' + '- '.repeat(1e5) + 'x', 'de:\\n  ' + '? '.repeat(1e5) + 'x', 'de: ' + '[{a: '.repeat(3e4)];",
+      'for (let round = 0; round < 3; round++) for (const f of files) {',
+      "  try { FORMATS.yaml.parse(new TextEncoder().encode(f), { language: 'de' }); console.log('read'); } catch (e) { console.log(e.msg); }",
+      '}',
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+    expect(run.stderr).not.toMatch(/FATAL/);
+    expect(run.status).toBe(0);
+    const answers = run.stdout.trim().split('\n');
+    expect(answers).toHaveLength(15);
+    for (const answer of answers) expect(answer).toMatch(/nested more than 512 levels deep/);
+  }, 150_000);
+});
+
+describe('regular expressions over file content (security review 2026-11-27)', () => {
+  it('po: a Plural-Forms header with a long run of spaces is refused at once, not after cubic backtracking', () => {
+    // Before the fix, 3,000 spaces took about 9 s and 10,000 several minutes, the event loop held.
+    const header = `nplurals=2; plural=n${' '.repeat(20_000)}!x`;
+    const text = `msgid ""\nmsgstr ""\n"Plural-Forms: ${header}\\n"\n\nmsgid "a"\nmsgid_plural "as"\nmsgstr[0] "b"\nmsgstr[1] "bs"\n`;
+    // A complexity guard: hours before the fix, milliseconds now.
+    const started = performance.now();
+    expect(formatErrorOf('po', utf8(text))?.msg).toMatch(/Plural-Forms/);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('po: a Plural-Forms expression longer than 500 characters is refused before it is compiled', () => {
+    const text = `msgid ""\nmsgstr ""\n"Plural-Forms: nplurals=2; plural=${'('.repeat(100_000)}n;\\n"\n\nmsgid "a"\nmsgid_plural "as"\nmsgstr[0] "b"\nmsgstr[1] "bs"\n`;
+    expect(formatErrorOf('po', utf8(text))?.msg).toMatch(/longer than 500 characters/);
+  });
+
+  it('po: Plural-Forms still reads with and without the final semicolon, with spaces around it', () => {
+    for (const header of ['nplurals=2; plural=(n != 1);', ' nplurals = 2 ;plural = (n != 1) ; ', 'nplurals=2; plural=(n != 1)']) {
+      const text = `msgid ""\nmsgstr ""\n"Plural-Forms: ${header}\\n"\n\nmsgid "a"\nmsgid_plural "as"\nmsgstr[0] "b"\nmsgstr[1] "bs"\n`;
+      expect(FORMATS.po.parse(utf8(text), { language: 'de' }).entries.map((e) => e.key)).toEqual(['a']);
+    }
   });
 });

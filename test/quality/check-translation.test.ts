@@ -100,3 +100,23 @@ describe('visibleLength', () => {
     for (const s of samples) expect(visibleLength(s), s).toBe(graphemes(s));
   });
 });
+
+describe('regular expressions over values (security review 2026-11-27)', () => {
+  it('a printf-like run of zeros is checked in linear time (the flags and width no longer overlap)', async () => {
+    const { protect } = await import('../../core/translate/protect.ts');
+    // 10,000 characters, the value limit: before the fix each took about 85 ms here (quadratic), so
+    // the 2,000 values one "has problems" page scans, or an import's values, held the event loop for minutes.
+    const hostile = `%${'0'.repeat(9_998)}!`;
+    // A complexity guard, not a speed target: 100 rounds took about 17 s before the fix and take a few
+    // milliseconds now, so the bound holds on any machine and still fails on the quadratic pattern.
+    const started = performance.now();
+    for (let i = 0; i < 100; i++) {
+      check(hostile, hostile);
+      protect(hostile);
+    }
+    expect(performance.now() - started).toBeLessThan(3_000);
+    // Zero-padded widths are still one placeholder, as before.
+    expect(check('%05d und %-08.2f', '%05d and %-08.2f')).toEqual([]);
+    expect(only('placeholders', '%05d', '%s')).toHaveLength(2);
+  });
+});

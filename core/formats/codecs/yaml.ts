@@ -19,7 +19,7 @@
 // file (at least 100,000), and an alias to a mapping that contains it is refused. The yaml
 // library's own duplicate-key check and alias lookup scan a whole mapping or document each time
 // (quadratic on a 10 MiB file), so both are done here in one pass.
-import { Document, isAlias, isMap, isScalar, isSeq, LineCounter, Pair, parseDocument, Scalar, visit, YAMLMap, type Alias, type Node } from 'yaml';
+import { Composer, CST, Document, isAlias, isMap, isScalar, isSeq, LineCounter, Pair, Parser, Scalar, visit, YAMLMap, YAMLParseError, type Alias, type Node } from 'yaml';
 import type { Entry, FormatCodec } from '../types.ts';
 import { FormatError } from '../format-error.ts';
 import { decodeUtf8 } from '../text/decode.ts';
@@ -163,12 +163,54 @@ function walk(ctx: Ctx, map: YAMLMap, path: string[], keyPath: string[]): void {
   ctx.open.delete(map);
 }
 
+/**
+ * parseDocument() in two steps, with the nesting checked in between. The library's parser keeps its
+ * own stack, but its composer recurses once per level: left to overflow the call stack (as it did
+ * on about 1,200 nested `[`, or `- - - …` on one line), the overflow could land inside V8's regular
+ * expression compiler, which ends the whole process ("RegExpCompiler Allocation failed") instead of
+ * throwing: two imports of a 100 KB file stopped the server. So the syntax tree's depth is measured
+ * without recursion first, and a file deeper than MAX_DEPTH is refused before it is composed.
+ */
+function readDocument(text: string, lines: LineCounter): Document.Parsed {
+  const tokens = [...new Parser(lines.addNewLine).parse(text)];
+  const deep = deepestToken(tokens, MAX_DEPTH + 2);
+  if (deep !== undefined) throw new FormatError(['body', 'line', lines.linePos(deep).line], `invalid YAML: nested more than ${MAX_DEPTH} levels deep`);
+  // uniqueKeys: false because the library's check compares each key with every earlier one;
+  // pairsOf() refuses duplicates with a Map instead.
+  const composer = new Composer({ schema: 'failsafe', uniqueKeys: false, prettyErrors: false });
+  let doc: Document.Parsed | undefined;
+  for (const next of composer.compose(tokens, true, text.length)) {
+    if (!doc) doc = next;
+    else {
+      doc.errors.push(new YAMLParseError([next.range[0], next.range[1]], 'MULTIPLE_DOCS', 'Source contains multiple documents'));
+      break;
+    }
+  }
+  return doc!;
+}
+
+/** The offset of a collection nested deeper than `limit` in the syntax tree, walked without recursion. */
+function deepestToken(tokens: CST.Token[], limit: number): number | undefined {
+  const stack: [CST.Token, number][] = tokens.map((t) => [t, 0]);
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [token, depth] = next;
+    if (token.type === 'document') {
+      if (token.value) stack.push([token.value, depth]);
+    } else if (token.type === 'block-map' || token.type === 'block-seq' || token.type === 'flow-collection') {
+      if (depth >= limit) return token.offset;
+      for (const item of token.items) {
+        if ('key' in item && item.key) stack.push([item.key, depth + 1]);
+        if (item.value) stack.push([item.value, depth + 1]);
+      }
+    }
+  }
+  return undefined;
+}
+
 function parse(body: Uint8Array, language: string) {
   const text = decodeUtf8(body);
   const lines = new LineCounter();
-  // uniqueKeys: false because the library's check compares each key with every earlier one;
-  // pairsOf() refuses duplicates with a Map instead.
-  const doc = parseDocument(text, { schema: 'failsafe', uniqueKeys: false, prettyErrors: false, lineCounter: lines });
+  const doc = readDocument(text, lines);
   const error = doc.errors[0];
   if (error) {
     // The library reports its own stack overflow on deep nesting as a parse error, and several

@@ -80,13 +80,24 @@ function compile(source: string): Expr {
   return expr;
 }
 
+const MAX_EXPRESSION = 500;
+
 /** Reads a Plural-Forms value; throws Error with a message on bad syntax. */
 export function parsePluralForms(header: string): PluralForms {
-  const match = /^\s*nplurals\s*=\s*(\d+)\s*;\s*plural\s*=\s*(.+?)\s*;?\s*$/s.exec(header);
-  if (!match) throw new Error("Plural-Forms must read 'nplurals=N; plural=EXPRESSION;'");
-  const nplurals = Number(match[1]);
+  // The head is matched by a pattern with no ambiguous repetition, and the expression's end is
+  // trimmed by hand: one pattern for the whole value (`(.+?)\s*;?\s*$`) backtracked cubically on
+  // runs of spaces, so a 3 KB header held the event loop for seconds (docs/decisions.md,
+  // "Security review (2026-11-27)").
+  const head = /^\s*nplurals\s*=\s*(\d+)\s*;\s*plural\s*=/.exec(header);
+  let rest = head ? header.slice(head[0].length).trim() : '';
+  if (rest.endsWith(';')) rest = rest.slice(0, -1).trim();
+  if (!head || rest === '') throw new Error("Plural-Forms must read 'nplurals=N; plural=EXPRESSION;'");
+  const nplurals = Number(head[1]);
   if (nplurals < 1 || nplurals > 6) throw new Error('nplurals must be between 1 and 6');
-  const plural = (match[2] ?? '').trim();
+  // The expression is compiled by recursive descent: bounded, so no header can reach the stack's
+  // limit (the longest real one, Arabic's, is under 100 characters).
+  if (rest.length > MAX_EXPRESSION) throw new Error(`the plural expression is longer than ${MAX_EXPRESSION} characters`);
+  const plural = rest;
   const expr = compile(plural);
   const slot = (n: number) => {
     const s = expr(n);
