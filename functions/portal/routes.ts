@@ -136,6 +136,21 @@ const cacheOf = (c: C, projectId: string) => cacheStatus(c.get('deps'), { projec
 /** A save refused because the value is not what the page showed (If-Match or create-only failed). */
 const VALUE_CHANGED = 'Someone else changed this value since the page was loaded; nothing was saved. Reload the page to see their version.';
 
+/**
+ * Where the owner's browser reached the portal, for a link handed to someone else. The browser's own
+ * `Origin` on the form's POST says it best: behind CloudFront the function sees the API Gateway
+ * address (CloudFront does not forward Host), and an invitee sent there would get session cookies
+ * for a domain nobody else uses. The POST passed the CSRF check, so that header came from the
+ * portal's page; a client that forges it only fools itself. Without one (or "null"): the request's
+ * own address, https behind a proxy that ends TLS (portalSession's `secure`).
+ */
+function publicOrigin(c: Context<PortalEnv>): string {
+  const origin = c.req.header('origin');
+  if (origin && /^https?:\/\/[^/\s]+$/i.test(origin) && URL.canParse(origin)) return new URL(origin).origin;
+  const url = new URL(c.req.url);
+  return `${c.get('secure') ? 'https:' : url.protocol}//${url.host}`;
+}
+
 const routes = new Hono<PortalEnv>()
   .use('*', portalHeaders())
   .get('/assets/portal.css', (c) => c.body(PORTAL_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=31536000, immutable' }))
@@ -221,10 +236,7 @@ const routes = new Hono<PortalEnv>()
     const f = await form(c);
     const languages = (f.languages ?? '').split(',').map((s) => s.trim()).filter(Boolean);
     const invite = await createInvite(c.get('deps'), { userId: user.id, accountId: c.req.param('account_id'), role: (f.role ?? '') as 'translator', languages });
-    // https behind a proxy that ends TLS (portalSession's `secure`): the link carries the token.
-    const url = new URL(c.req.url);
-    const origin = `${c.get('secure') ? 'https:' : url.protocol}//${url.host}`;
-    return renderMembers(c, `${origin}${P}/invite/${invite.token}`);
+    return renderMembers(c, `${publicOrigin(c)}${P}/invite/${invite.token}`);
   })
   .post('/accounts/:account_id/members/:member_id/role', async (c) => {
     const user = requireUser(c);

@@ -59,6 +59,13 @@ describe('portal security (review 2026-11-27)', () => {
     const invited = await browser.post(`/portal/accounts/${accountId}/invites`, { role: 'reviewer', languages: 'de' });
     expect(invited.text).toMatch(/value="https:\/\/localhost\/portal\/invite\/[^"]+"/);
 
+    // Behind CloudFront the function sees API Gateway's address; the browser's Origin names the
+    // address the owner uses, and the link goes there. A missing or opaque Origin keeps the request's.
+    const viaCdn = await browser.post(`/portal/accounts/${accountId}/invites`, { role: 'reviewer', languages: 'de' }, { Origin: 'https://translations.example.com' });
+    expect(viaCdn.text).toMatch(/value="https:\/\/translations\.example\.com\/portal\/invite\/[^"]+"/);
+    const opaque = await browser.post(`/portal/accounts/${accountId}/invites`, { role: 'reviewer', languages: 'de' }, { Origin: 'null' });
+    expect(opaque.text).toMatch(/value="https:\/\/localhost\/portal\/invite\/[^"]+"/);
+
     // Straight to the server over plain HTTP (no proxy), nothing changes.
     const direct = await new PortalClient(t.app).get('/portal/sign-in');
     expect(direct.headers.getSetCookie().join('\n')).toMatch(/^tms_csrf=/m);
