@@ -21,12 +21,26 @@ const boolFrom = (def: boolean) =>
     def ? 'true' : 'false',
   );
 
+/** A connection URL whose scheme is one of `schemes`: a typo fails at start, not at the first call. */
+const urlWithScheme = (schemes: string[]) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.transform((s) => (s === '' ? undefined : s)),
+      v.check(
+        (s) => s === undefined || (URL.canParse(s) && schemes.includes(new URL(s).protocol)),
+        `must be a URL starting with ${schemes.map((scheme) => `${scheme}//`).join(' or ')}`,
+      ),
+    ),
+  );
+
 export const EnvSchema = v.object({
   PORT: intFrom(3000, 0, 65535),
   HOST: v.optional(v.string(), '127.0.0.1'),
   TMS_DATA_DIR: v.optional(v.string(), './.tms'),
   TMS_ADMIN_TOKEN: optionalString,
-  DATABASE_URL: optionalString,
+  DATABASE_URL: urlWithScheme(['postgres:', 'postgresql:']),
   /** Pool size per process. Lambda wants 1. */
   DATABASE_POOL_MAX: intFrom(10, 1, 100),
   /** Named prepared statements; turn off behind transaction-mode poolers (PgBouncer, RDS Proxy pinning). */
@@ -34,7 +48,7 @@ export const EnvSchema = v.object({
   DATABASE_CONNECT_TIMEOUT_SECONDS: intFrom(5, 1, 60),
   /** Postgres ends a request's statement after this long (statement_timeout); 0 turns it off. */
   DATABASE_STATEMENT_TIMEOUT_MS: intFrom(15000, 0, 600000),
-  REDIS_URL: optionalString,
+  REDIS_URL: urlWithScheme(['redis:', 'rediss:']),
   /** Prefix of every counter key in Redis / Upstash, so that several deployments can share one. */
   REDIS_KEY_PREFIX: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)), 'tms:'),
   UPSTASH_REDIS_REST_URL: optionalString,
@@ -119,6 +133,18 @@ export const EnvSchema = v.object({
 export type Config = v.InferOutput<typeof EnvSchema>;
 
 export class ConfigError extends Error {}
+
+/**
+ * What a long-running server (`npm start`) refuses beyond loadConfig: settings that contradict each
+ * other, where one would silently win. (Lambda lays its links over whatever the environment holds.)
+ */
+export function checkServerConfig(config: Config): void {
+  if (config.REDIS_URL && config.UPSTASH_REDIS_REST_URL) {
+    throw new ConfigError(
+      'Invalid configuration:\n  REDIS_URL and UPSTASH_REDIS_REST_URL are both set: the daily quota is counted in one store; unset one of them',
+    );
+  }
+}
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const result = v.safeParse(EnvSchema, env);

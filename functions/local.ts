@@ -7,7 +7,9 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Server } from 'node:http';
 import { clientAddressFrom } from './http/client-address.ts';
 import { EDGE_SERVER_OPTIONS, hardenNodeServer } from './http/node-server-edge.ts';
-import { ConfigError, loadConfig } from '../core/config.ts';
+import { checkServerConfig, ConfigError, loadConfig, type Config } from '../core/config.ts';
+import { isConnectionError } from '../core/db/errors.ts';
+import { createObjectStore } from '../core/adapters/cache-adapters.ts';
 import { createRuntime, type Runtime } from '../core/create-runtime.ts';
 import { createJsonLogger, type Logger } from '../core/log.ts';
 import { createApi } from './http/create-api.ts';
@@ -19,10 +21,14 @@ async function main() {
   // for this user alone: directories 0700, files 0600. An existing data dir is tightened too.
   process.umask(0o077);
   const config = loadConfig();
+  checkServerConfig(config);
   await chmod(config.TMS_DATA_DIR, 0o700).catch(() => {});
   const log = createJsonLogger();
   const started = performance.now();
-  const runtime = await createRuntime(config, { log, migrate: true });
+  await checkBucket(config, log);
+  const runtime = await createRuntime(config, { log, migrate: true }).catch((error: unknown) => {
+    throw databaseStartupError(config, error) ?? error;
+  });
   // /docs (Swagger UI, its assets served by us) is local-only: docs/deploy.md says why.
   const app = createApi(runtime.deps, [...allRouteGroups, docsGroup], {
     openapi: true,
@@ -45,6 +51,14 @@ async function main() {
     } else if (admin.source !== 'env') {
       process.stdout.write(`\n  tms is running at ${base}\n  Portal: ${base}/portal\n  Admin token: in ${admin.path}\n\n`);
     }
+  });
+  // A port in use (another replica, a second `npm start`) is a setting to change, not a crash: say
+  // so in one line, hand back what the workers claimed meanwhile, and exit 1.
+  (server as Server).once('error', (error: NodeJS.ErrnoException) => {
+    const reason = error.code === 'EADDRINUSE' ? 'the address is in use (another process listens there: choose another PORT)' : String(error.message);
+    log.error('cannot listen', { host: config.HOST, port: config.PORT, error: error.code ?? String(error) });
+    process.stderr.write(`Cannot listen on ${config.HOST}:${config.PORT}: ${reason}\n`);
+    void releaseAndExit(runtime, 1, (code) => process.exit(code));
   });
   hardenNodeServer(server as Server, { requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS, headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS });
   installGracefulShutdown({
@@ -91,11 +105,7 @@ function installGracefulShutdown(options: ShutdownOptions): void {
     if (stopping) {
       log.warn('exiting now', { signal });
       say('  Exiting now. Rebuilds not finished are picked up again on the next start.');
-      // Best effort and bounded: give this process's claims back, so that another replica need
-      // not wait for them to lapse. A process that cannot do it quickly just goes.
-      const released = runtime.rebuilds?.abandon().catch(() => {});
-      await Promise.race([released, new Promise((resolve) => setTimeout(resolve, 250))]);
-      exit(1);
+      await releaseAndExit(runtime, 1, exit);
       return;
     }
     stopping = true;
@@ -111,7 +121,9 @@ function installGracefulShutdown(options: ShutdownOptions): void {
     const timer = setTimeout(() => {
       log.error('shutdown timed out', { timeout_ms: timeoutMs, requests_in_flight: inFlight, builds_running: runtime.rebuilds?.building() ?? 0 });
       say('  Shutdown timed out: exiting. Rebuilds not finished are picked up again on the next start.');
-      exit(1);
+      // The unfinished builds' claims go back, so that another replica builds them now rather than
+      // after their lease lapses (30 s).
+      void releaseAndExit(runtime, 1, exit);
     }, timeoutMs);
     try {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -131,6 +143,64 @@ function installGracefulShutdown(options: ShutdownOptions): void {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/**
+ * Exits without waiting for running builds, first giving this process's build claims back, best
+ * effort and bounded: another replica need not wait for them to lapse. A process that cannot do it
+ * quickly just goes.
+ */
+async function releaseAndExit(runtime: Pick<Runtime, 'rebuilds'>, code: number, exit: (code: number) => void): Promise<void> {
+  const released = runtime.rebuilds?.abandon().catch(() => {});
+  await Promise.race([released, new Promise((resolve) => setTimeout(resolve, 250))]);
+  exit(code);
+}
+
+/**
+ * A named S3 bucket that does not exist is a setting to correct: say so and exit 1, before anything
+ * runs (the server would otherwise start, answer /health 200, and fail every build and cached read).
+ * A store that does not answer (yet) is only a warning: it may come up after tms.
+ */
+async function checkBucket(config: Config, log: Logger): Promise<void> {
+  if (!config.S3_BUCKET) return;
+  const objects = createObjectStore(config, config.TMS_DATA_DIR);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('no answer within 5 s')), 5_000);
+  });
+  try {
+    await Promise.race([objects.get('tms-start-check'), deadline]);
+  } catch (error) {
+    if ((error as Error | undefined)?.name === 'NoSuchBucket') {
+      throw new ConfigError(
+        `The S3 bucket "${config.S3_BUCKET}" does not exist${config.S3_ENDPOINT ? ` at ${config.S3_ENDPOINT}` : ''} (S3_BUCKET): create it, or correct S3_BUCKET or S3_ENDPOINT.`,
+      );
+    }
+    log.warn('object store not reachable at start: builds and cached reads fail until it answers', { error: String(error) });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Postgres refusals at connection time: no such database, no such role, a wrong password, pg_hba. */
+const CONNECTION_REFUSALS = new Set(['3D000', '28000', '28P01']);
+
+/**
+ * The database named by DATABASE_URL could not be used at start: one line saying which (host, port
+ * and database, never the password) and why, instead of a driver's stack trace. Undefined for any
+ * other error, which is shown whole.
+ */
+function databaseStartupError(config: Config, error: unknown): ConfigError | undefined {
+  if (!config.DATABASE_URL) return undefined;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (!isConnectionError(error) && !(typeof code === 'string' && CONNECTION_REFUSALS.has(code))) return undefined;
+  const url = new URL(config.DATABASE_URL);
+  const where = `${url.hostname}:${url.port || '5432'}${url.pathname}`;
+  const reason = error instanceof Error ? error.message.replace(/^write /, '') : String(error);
+  return new ConfigError(
+    `Cannot use the database at ${where} (DATABASE_URL): ${reason}.\n` +
+      `  Check that PostgreSQL runs there and accepts this user and database (createdb creates one).`,
+  );
 }
 
 main().catch((error) => {

@@ -114,11 +114,23 @@ export async function buildProjectCache(
 
   const index: BuildIndex = { build_id: buildId, project_id: projectId, built_at: builtAt, manifest: { etag: `"${contentHash(manifest)}"` }, languages };
   await deps.objects.put(indexKey(projectId, buildId), Buffer.from(JSON.stringify(index)), { contentType: CONTENT_TYPE, fresh: true });
-  // Publishing: the one small write that makes the whole build current at once.
+  // Publishing: the one small write that makes the whole build current at once, under the
+  // project's cache_state row lock and checked against it. Builds of one project can overlap across
+  // replicas (a builder whose lease lapsed while it uploaded, and the replica that took the project
+  // over): the snapshot's lock covers only the snapshot. An older build that finds a newer one
+  // recorded must not replace it, or the cached reads would go back in time while the status said
+  // nothing was pending. Build ids begin with their start time: of two builds covering the same
+  // requests, the later started read the later snapshot. (The database, not the pointer, is asked:
+  // after a restore from a backup the store may hold a pointer from a history the database no
+  // longer has.)
   const pointer: Pointer = { build_id: buildId, built_at: builtAt, seq: snapshot.seq };
-  await deps.objects.put(pointerKey(projectId), Buffer.from(JSON.stringify(pointer)), { contentType: CONTENT_TYPE });
-
-  await transaction(deps, async (tx) => {
+  const published = await transaction(deps, async (tx) => {
+    const [recorded] = await tx.sql<{ built_seq: number; last_build_id: string | null }[]>`
+      select built_seq::int, last_build_id from cache_state where project_id = ${projectId} for update`;
+    if (recorded && (recorded.built_seq > snapshot.seq || (recorded.built_seq === snapshot.seq && (recorded.last_build_id ?? '') > buildId))) {
+      return false;
+    }
+    await deps.objects.put(pointerKey(projectId), Buffer.from(JSON.stringify(pointer)), { contentType: CONTENT_TYPE });
     await tx.sql`
       insert into cache_state (project_id, built_seq, last_build_id, last_rebuilt_at)
       values (${projectId}, ${snapshot.seq}, ${buildId}, ${builtAt})
@@ -134,7 +146,12 @@ export async function buildProjectCache(
       entity: { type: 'cache', id: projectId },
       after: { build_id: buildId, seq: snapshot.seq, built_at: builtAt },
     });
+    return true;
   });
+  if (!published) {
+    deps.log.info('cache build superseded', { project_id: projectId, build_id: buildId, seq: snapshot.seq });
+    return { status: 'skipped', reason: 'covered' };
+  }
 
   await invalidateEdge(deps, projectId, previous?.build_id, index);
   await collectOldBuilds(deps, projectId, buildId, previous?.build_id);

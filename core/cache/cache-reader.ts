@@ -4,7 +4,8 @@
 // read from disk). A missing pointer is never cached, so the first build shows up at once.
 import * as v from 'valibot';
 import type { Logger } from '../log.ts';
-import type { ObjectStore } from '../ports/object-store.ts';
+import { AppError } from '../errors.ts';
+import type { GetResult, ObjectStore } from '../ports/object-store.ts';
 import { BuildIndex, indexKey, Pointer, pointerKey } from './layout.ts';
 
 export type CacheReader = {
@@ -62,7 +63,7 @@ export function createCacheReader(options: {
     const known = pointers.get(projectId);
     let result;
     try {
-      result = await objects.get(pointerKey(projectId), known ? { ifNoneMatch: known.etag } : {});
+      result = await fromStore(objects.get(pointerKey(projectId), known ? { ifNoneMatch: known.etag } : {}));
     } catch (error) {
       // The store is unreachable: keep serving what we know rather than failing every request.
       if (known) {
@@ -102,7 +103,7 @@ export function createCacheReader(options: {
       touch(key, hit);
       return hit;
     }
-    const result = await objects.get(key);
+    const result = await fromStore(objects.get(key));
     if (result.kind !== 'found') return null;
     const entry = { bytes: result.object.body, size: result.object.body.byteLength, touchedAt: 0 };
     remember(key, entry);
@@ -154,4 +155,17 @@ export function createCacheReader(options: {
       pointers.delete(projectId);
     },
   };
+}
+
+/**
+ * A store that fails (unreachable, a missing bucket, refused credentials) is a dependency failure:
+ * 500 with the envelope's "dependency is unavailable", logged as such with the store's error, not
+ * an "unhandled error" that reads like a bug in tms.
+ */
+async function fromStore(pending: Promise<GetResult>): Promise<GetResult> {
+  try {
+    return await pending;
+  } catch (error) {
+    throw new AppError('dependency', 'The object store is unavailable', { cause: error });
+  }
 }
