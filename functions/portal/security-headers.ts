@@ -1,7 +1,17 @@
 // Every portal answer: no inline script or style (CSP), never framed, no MIME sniffing, no Referer
 // (invitation links carry their token in the path), and no caching of pages that show private data.
+// Answers the browser got over HTTPS also pin HTTPS for the host (HSTS), so that a later
+// `http://` link or typed address never sends the session cookie's host a plain request.
 import type { MiddlewareHandler } from 'hono';
 import type { PortalEnv } from './portal-env.ts';
+import { reachedOverHttps } from './session.ts';
+
+/**
+ * One year, the usual figure. No includeSubDomains: the host's siblings (a self-hoster's other
+ * services) are not ours to pin. Never sent over plain HTTP, where browsers ignore it anyway and a
+ * local `npm start` must keep working on http://localhost.
+ */
+const HSTS = 'max-age=31536000';
 
 const CSP = [
   "default-src 'none'",
@@ -24,4 +34,5 @@ export const portalHeaders = (): MiddlewareHandler<PortalEnv> =>
     h.set('Referrer-Policy', 'no-referrer');
     h.set('Cross-Origin-Opener-Policy', 'same-origin');
     if (!h.has('Cache-Control')) h.set('Cache-Control', 'no-store');
+    if (reachedOverHttps(c)) h.set('Strict-Transport-Security', HSTS);
   };

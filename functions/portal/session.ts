@@ -49,10 +49,13 @@ const same = (a: string, b: string) => {
  */
 const forwardedHttps = (header: string | undefined) => header !== undefined && header.split(',').some((p) => p.trim().toLowerCase() === 'https');
 
+/** The browser reached us over HTTPS: directly, or through a proxy that ended TLS. */
+export const reachedOverHttps = (c: Context<PortalEnv>) => new URL(c.req.url).protocol === 'https:' || forwardedHttps(c.req.header('x-forwarded-proto'));
+
 /** Finds the session, fixes the page's CSRF token, and checks it on every POST. */
 export const portalSession = (): MiddlewareHandler<PortalEnv> =>
   async function portalSession(c, next) {
-    const secure = new URL(c.req.url).protocol === 'https:' || forwardedHttps(c.req.header('x-forwarded-proto'));
+    const secure = reachedOverHttps(c);
     c.set('secure', secure);
     const token = sessionToken(c);
     const session = token ? await findSession(c.get('deps'), token) : null;

@@ -1,6 +1,6 @@
 // Security review (2026-11-27), portal findings: an invitation link's one-time token never reaches
 // the request log, and behind a reverse proxy that ends TLS (X-Forwarded-Proto: https) the cookies
-// are Secure, with the __Host- prefix, and invitation links are https.
+// are Secure, with the __Host- prefix, invitation links are https, and the answers pin HTTPS (HSTS).
 import { describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../core/log.ts';
 import { useTestApp, ADMIN_TOKEN } from '../support/test-app.ts';
@@ -45,6 +45,7 @@ describe('portal security (review 2026-11-27)', () => {
     const browser = new ProxiedClient(t.app);
     const signIn = await browser.get('/portal/sign-in');
     const preSession = signIn.headers.getSetCookie().join('\n');
+    expect(signIn.headers.get('strict-transport-security')).toBe('max-age=31536000');
     expect(preSession).toMatch(/^__Host-tms_csrf=[^;]+;.*Secure/im);
     const signedIn = await browser.post('/portal/sign-in', { email: 'owner@example.com', password: PASSWORD });
     expect(signedIn.status).toBe(303);
@@ -69,5 +70,6 @@ describe('portal security (review 2026-11-27)', () => {
     // Straight to the server over plain HTTP (no proxy), nothing changes.
     const direct = await new PortalClient(t.app).get('/portal/sign-in');
     expect(direct.headers.getSetCookie().join('\n')).toMatch(/^tms_csrf=/m);
+    expect(direct.headers.get('strict-transport-security')).toBeNull();
   });
 });
