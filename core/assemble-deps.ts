@@ -36,6 +36,7 @@ export type DepsInput = {
   config: Config;
   log: Logger;
   sql: Sql;
+  healthSql?: Sql | undefined;
   counters: CounterStore;
   objects: ObjectStore;
   /** Makes the queue; a queue whose worker runs in this process runs `build` (the core builder over these same deps). */
@@ -59,6 +60,7 @@ export function assembleDeps(input: DepsInput): Deps {
   const deps: Deps = {
     config,
     sql,
+    healthSql: input.healthSql,
     events,
     counters,
     calls: createCallCounter({ store: counters, log, now: () => clock.now().getTime() }),

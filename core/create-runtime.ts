@@ -40,7 +40,7 @@ export async function createRuntime(
 ): Promise<Runtime> {
   const log = options.log ?? createJsonLogger();
   const dataDir = resolve(config.TMS_DATA_DIR);
-  const { sql, embedded } = await openDatabase(config, options.embeddedData ? { embeddedData: options.embeddedData } : {});
+  const { sql, healthSql, embedded } = await openDatabase(config, options.embeddedData ? { embeddedData: options.embeddedData } : {});
   const closers: (() => Promise<unknown>)[] = [];
   try {
     if (options.migrate) {
@@ -56,6 +56,7 @@ export async function createRuntime(
       config,
       log,
       sql,
+      healthSql,
       counters,
       objects: createObjectStore(config, dataDir),
       edge: createEdgeCache(config),
@@ -85,12 +86,14 @@ export async function createRuntime(
       async close() {
         for (const close of closers.reverse()) await close().catch(() => {});
         await sql.end({ timeout: 5 });
+        await healthSql?.end({ timeout: 1 });
         await embedded?.close();
       },
     };
   } catch (error) {
     for (const close of closers.reverse()) await close().catch(() => {});
     await sql.end({ timeout: 1 }).catch(() => {});
+    await healthSql?.end({ timeout: 1 }).catch(() => {});
     await embedded?.close().catch(() => {});
     throw error;
   }

@@ -26,6 +26,8 @@ export const systemClock: Clock = { now: () => new Date() };
 export type Deps = {
   config: Config;
   sql: Sql;
+  /** /health's own connection (real Postgres, long-running processes): a busy pool is not a down database. Unset: /health uses `sql`. */
+  healthSql?: Sql | undefined;
   /**
    * An open transaction, when a use-case runs inside another's (`{ ...deps, tx }`): transaction()
    * then reuses it instead of opening a nested one. Unset for a top-level call.

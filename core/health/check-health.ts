@@ -17,9 +17,11 @@ async function within(ms: number, work: () => Promise<unknown>): Promise<'ok' | 
   }
 }
 
-export async function checkHealth(deps: Pick<Deps, 'sql' | 'counters' | 'log'>): Promise<HealthReport> {
+export async function checkHealth(deps: Pick<Deps, 'sql' | 'healthSql' | 'counters' | 'log'>): Promise<HealthReport> {
+  // Its own connection where the process has one: the pool's may all be busy with long work.
+  const sql = deps.healthSql ?? deps.sql;
   const [db, redis] = await Promise.all([
-    within(HEALTH_CHECK_TIMEOUT_MS, () => deps.sql`select 1`),
+    within(HEALTH_CHECK_TIMEOUT_MS, () => sql`select 1`),
     within(HEALTH_CHECK_TIMEOUT_MS, () => deps.counters.ping()),
   ]);
   const status = db === 'ok' && redis === 'ok' ? 'ok' : 'degraded';

@@ -111,4 +111,24 @@ describe('GET /health', () => {
     expect(await res.json()).toEqual({ detail: expect.any(String) });
     expect(ms).toBeLessThan(4_000);
   });
+
+  // The embedded database has one backend for everything: a second connection would wait the same.
+  it.skipIf(!process.env.DATABASE_URL)('a pool whose every connection is busy is not a database that is down (real PostgreSQL)', async () => {
+    const app = await appWith({ DATABASE_POOL_MAX: '2' });
+    const { sql } = app.runtime.deps;
+    // Both pool connections held by long statements, as by two large imports.
+    const busy = [sql`select pg_sleep(3)`.execute(), sql`select pg_sleep(3)`.execute()];
+    let sleeping = 0;
+    for (let tries = 0; tries < 40 && sleeping < 2; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      [{ sleeping }] = await app.runtime.deps.healthSql!<{ sleeping: number }[]>`
+        select count(*)::int as sleeping from pg_stat_activity where query like '%pg_sleep(3)%' and pid <> pg_backend_pid() and datname = current_database()`;
+    }
+    expect(sleeping).toBe(2);
+    const { res, ms } = await timed(() => app.app.request('/health'));
+    expect(await res.json()).toEqual({ status: 'ok', db: 'ok', redis: 'ok' });
+    expect(res.status).toBe(200);
+    expect(ms).toBeLessThan(HEALTH_CHECK_TIMEOUT_MS);
+    await Promise.all(busy);
+  });
 });
