@@ -121,8 +121,9 @@ describe('GET /health', () => {
     let sleeping = 0;
     for (let tries = 0; tries < 40 && sleeping < 2; tries++) {
       await new Promise((resolve) => setTimeout(resolve, 25));
-      [{ sleeping }] = await app.runtime.deps.healthSql!<{ sleeping: number }[]>`
+      const [row] = await app.runtime.deps.healthSql!<{ sleeping: number }[]>`
         select count(*)::int as sleeping from pg_stat_activity where query like '%pg_sleep(3)%' and pid <> pg_backend_pid() and datname = current_database()`;
+      sleeping = row!.sleeping;
     }
     expect(sleeping).toBe(2);
     const { res, ms } = await timed(() => app.app.request('/health'));
