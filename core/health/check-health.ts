@@ -17,11 +17,26 @@ async function within(ms: number, work: () => Promise<unknown>): Promise<'ok' | 
   }
 }
 
+/**
+ * On its own connection where the process has one, since the pool's may all be busy with long work;
+ * and on the pool when that connection cannot be had (a server at max_connections, a database that
+ * takes one connection), since the service is then still served by the pool.
+ */
+async function askDatabase(deps: Pick<Deps, 'sql' | 'healthSql'>): Promise<void> {
+  if (deps.healthSql) {
+    try {
+      await deps.healthSql`select 1`;
+      return;
+    } catch {
+      // Refused or broken: the pool decides.
+    }
+  }
+  await deps.sql`select 1`;
+}
+
 export async function checkHealth(deps: Pick<Deps, 'sql' | 'healthSql' | 'counters' | 'log'>): Promise<HealthReport> {
-  // Its own connection where the process has one: the pool's may all be busy with long work.
-  const sql = deps.healthSql ?? deps.sql;
   const [db, redis] = await Promise.all([
-    within(HEALTH_CHECK_TIMEOUT_MS, () => sql`select 1`),
+    within(HEALTH_CHECK_TIMEOUT_MS, () => askDatabase(deps)),
     within(HEALTH_CHECK_TIMEOUT_MS, () => deps.counters.ping()),
   ]);
   const status = db === 'ok' && redis === 'ok' ? 'ok' : 'degraded';

@@ -46,6 +46,19 @@ describe('GET /health', () => {
     expect(res.headers.get('x-ratelimit-limit')).toBeNull();
   });
 
+  it("asks on its own connection, and on the pool when that connection cannot be had (a server at max_connections)", async () => {
+    const asked: string[] = [];
+    const answering = (name: string) => (() => (asked.push(name), Promise.resolve([{ '?column?': 1 }]))) as unknown as Deps['sql'];
+    const refused = (() => (asked.push('own'), Promise.reject(new Error('sorry, too many clients already')))) as unknown as Deps['sql'];
+    const store = { ping: () => Promise.resolve() } as unknown as CounterStore;
+    const log = createMemoryLogger();
+    expect(await checkHealth({ sql: answering('pool'), healthSql: answering('own'), counters: store, log })).toEqual({ status: 'ok', db: 'ok', redis: 'ok' });
+    expect(asked).toEqual(['own']);
+    asked.length = 0;
+    expect(await checkHealth({ sql: answering('pool'), healthSql: refused, counters: store, log })).toEqual({ status: 'ok', db: 'ok', redis: 'ok' });
+    expect(asked).toEqual(['own', 'pool']);
+  });
+
   it('checks both dependencies at once, each with its own deadline: a slow one is ok, a silent one is an error when it passes', async () => {
     const slowDatabase = (() => new Promise((resolve) => setTimeout(() => resolve([{ '?column?': 1 }]), 600))) as unknown as Deps['sql'];
     const silentStore = { ping: () => new Promise<void>(() => {}) } as unknown as CounterStore;
