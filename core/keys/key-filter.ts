@@ -24,7 +24,13 @@ export const KeyFilterFields = {
   missing: v.optional(LanguageCode),
 } as const;
 
-export const KeyFilter = v.strictObject(KeyFilterFields);
+export const KeyFilter = v.pipe(
+  // An array is an object to valibot's object schemas: `"filter": []` read as a filter with no
+  // fields, every key of the project, and a bulk delete deleted them all. Refused here first.
+  v.unknown(),
+  v.check((f) => typeof f === 'object' && f !== null && !Array.isArray(f), 'filter must be an object'),
+  v.strictObject(KeyFilterFields),
+);
 export type KeyFilter = v.InferOutput<typeof KeyFilter>;
 
 // LIKE treats %, _ and \ specially: a search for "50%" means those characters. Folded with

@@ -87,7 +87,8 @@ export const WebhookDeliveryList = v.object({ deliveries: v.array(WebhookDeliver
 
 export const DeliveryQuery = v.strictObject({
   status: v.optional(v.picklist(DELIVERY_STATUSES, `status must be one of ${DELIVERY_STATUSES.join(', ')}`)),
-  limit: v.optional(v.pipe(v.string(), v.toNumber(), v.integer('limit must be an integer'), v.minValue(1), v.maxValue(200)), '50'),
+  // Digits only, as the other limits: Number() would read 0x10, " 1" and "+1" as numbers.
+  limit: v.optional(v.pipe(v.string('limit must be given once'), v.regex(/^\d{1,4}$/, 'limit must be an integer from 1 to 200'), v.toNumber(), v.integer('limit must be an integer'), v.minValue(1), v.maxValue(200)), '50'),
 });
 
 // Use-case inputs.

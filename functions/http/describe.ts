@@ -162,7 +162,7 @@ const PARAMETERS = {
     required: false,
     description:
       'Optional: * to create the value only if it does not exist yet, or ETags of versions the write must not overwrite. Otherwise 412 and ' +
-      'nothing is written. Ignored when If-Match is sent.',
+      'nothing is written. A field that is neither (such as 42 without its quotes) is a 422. Ignored when If-Match is sent.',
     schema: { type: 'string' },
   },
   IfNoneMatch: {

@@ -2,6 +2,7 @@
 // the signed-in user (actor { type: 'user' }). Who may do what is core/users/permissions.ts; a
 // project the user's accounts do not own answers 404, exactly like one that does not exist.
 import { Hono, type Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 import type { FC } from 'hono/jsx';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../http/app-env.ts';
@@ -46,6 +47,7 @@ import type { TranslationStatus } from '../../core/translations/schemas.ts';
 import type { PortalEnv } from './portal-env.ts';
 import { clearSessionCookie, portalSession, requireUser, sessionToken, setSessionCookie } from './session.ts';
 import { portalHeaders } from './security-headers.ts';
+import { formBody } from './form-body.ts';
 import { PORTAL_CSS, PORTAL_JS } from './assets.ts';
 import { ErrorPage, P } from './views/layout.tsx';
 import { InvitePage, SetupPage, SignInPage } from './views/auth-pages.tsx';
@@ -157,6 +159,7 @@ const routes = new Hono<PortalEnv>()
   .get('/assets/portal.js', (c) => c.body(PORTAL_JS, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=31536000, immutable' }))
   // The home page is /portal; /portal/ (the printed address, a typed one) leads there.
   .use('*', async (c, next) => (c.req.path === `${P}/` ? c.redirect(P, 308) : next()))
+  .use('*', formBody())
   .use('*', portalSession())
 
   // Home: setup on a fresh installation, sign-in when signed out, the projects otherwise.
@@ -326,6 +329,9 @@ const routes = new Hono<PortalEnv>()
     const f = await form(c);
     const status = (f.status ?? 'draft') as TranslationStatus;
     const deps = c.get('deps');
+    // The editor always sends the field (empty to clear the value): a form without it, cut off or
+    // empty, asks for nothing and must not save "" over the value.
+    if (f.value === undefined) throw new AppError('validation', 'value: Field required', { issues: [{ loc: ['value'], msg: 'Field required', type: 'missing' }] });
     await assertMayWriteValue(c, a, language, status);
     // The version the editor showed: a value changed by someone else since is not overwritten; and
     // "none" (it showed no value): one someone else created since is not overwritten either.
@@ -606,13 +612,15 @@ const routes = new Hono<PortalEnv>()
       const items = (text ?? '').split(separator).map((s) => s.trim()).filter(Boolean);
       return items.length ? items : undefined;
     };
-    const delivery = f.kind === 'delivery';
+    // A kind the form does not offer is the use-case's 422, not silently a live key.
+    const kind = (f.kind || 'live') as 'live' | 'delivery';
+    const delivery = kind === 'delivery';
     const result = await orFormError(
       () =>
         createApiKey(c.get('deps'), {
           projectId: a.projectId,
           actor: userActor(c),
-          kind: delivery ? 'delivery' : 'live',
+          kind,
           ...(f.name?.trim() ? { name: f.name } : {}),
           ...(delivery ? { allowed_origins: list(f.allowed_origins, /[\s,]+/), allowed_languages: list(f.allowed_languages, /,/) } : {}),
         }),
@@ -788,18 +796,21 @@ async function renderApiKeys(c: C, a: ProjectAccess, created?: CreatedApiKey, st
 }
 
 // Errors as pages (or the API's envelope for the portal script's fetches), from the one status mapping.
+// An HTTPException is about HTTP itself (a 415 for a body that is not a form): its own status and message.
 routes.onError((thrown, c) => {
   const error = toDomainError(thrown);
-  if (!(error instanceof AppError)) {
+  if (!(error instanceof AppError) && !(error instanceof HTTPException)) {
     c.get('deps')?.log.error('portal error', { request_id: c.get('requestId'), error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown) });
   }
-  const status = error instanceof AppError ? statusOf(error.code) : 500;
-  const text = error instanceof AppError ? (status === 500 ? 'A dependency is unavailable; retry in a moment' : error.message) : 'Internal server error';
+  const status = error instanceof AppError ? statusOf(error.code) : error instanceof HTTPException ? (error.status as ContentfulStatusCode) : 500;
+  const text = error instanceof AppError ? (status === 500 ? 'A dependency is unavailable; retry in a moment' : error.message) : error instanceof HTTPException ? error.message : 'Internal server error';
   const headers = error instanceof AppError ? errorHeaders(error) : {};
   if (wantsJson(c)) return c.json({ detail: error instanceof AppError && error.code === 'validation' && error.issues ? error.issues : text }, status, headers);
   return page(c, ErrorPage({ status, message: text, user: c.get('session')?.user, csrf: c.get('csrf') ?? '' }), status, headers);
 });
-routes.notFound((c) => page(c, ErrorPage({ status: 404, message: 'There is no page at this address.', user: c.get('session')?.user, csrf: c.get('csrf') ?? '' }), 404));
+// Last, for every address no route above answers: a mounted router's notFound() is never called
+// (Hono calls the outer app's, which answers the API's JSON), so the page is a catch-all route.
+routes.all('*', (c) => page(c, ErrorPage({ status: 404, message: 'There is no page at this address.', user: c.get('session')?.user, csrf: c.get('csrf') ?? '' }), 404));
 
 // The group's routes are typed with the portal's context, a superset of AppEnv's.
 // File imports take up to 10 MiB, and the preview's "Apply" sends the file back base64-encoded.

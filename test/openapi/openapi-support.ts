@@ -68,8 +68,9 @@ function typeOf(value: unknown): string {
 
 /**
  * Problems of `value` against `schema` (empty when it conforms). Supports what the document uses:
- * $ref, type, enum, const, properties, required, additionalProperties, items, anyOf, oneOf, allOf,
- * string length (in code points, as JSON Schema counts), pattern, format uuid and date-time.
+ * $ref, type, enum, const, properties, required, additionalProperties, propertyNames, items, minItems,
+ * maxItems, anyOf, oneOf, allOf, string length (in code points, as JSON Schema counts), pattern,
+ * format uuid and date-time, minimum and maximum.
  */
 export function validate(doc: Doc, schema: any, value: unknown, at = '$'): string[] {
   schema = deref(doc, schema);
@@ -92,9 +93,14 @@ export function validate(doc: Doc, schema: any, value: unknown, at = '$'): strin
     if (schema.format === 'uuid' && !UUID.test(value)) problems.push(`${at}: not a uuid`);
     if (schema.format === 'date-time' && Number.isNaN(Date.parse(value))) problems.push(`${at}: not a date-time`);
   }
+  if (typeof value === 'number') {
+    if (schema.minimum !== undefined && value < schema.minimum) problems.push(`${at}: less than ${schema.minimum}`);
+    if (schema.maximum !== undefined && value > schema.maximum) problems.push(`${at}: greater than ${schema.maximum}`);
+  }
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const record = value as Record<string, unknown>;
     for (const name of schema.required ?? []) if (!(name in record)) problems.push(`${at}: missing ${name}`);
+    if (schema.propertyNames) for (const name of Object.keys(record)) problems.push(...validate(doc, schema.propertyNames, name, `${at}[${JSON.stringify(name)}]`));
     for (const [name, child] of Object.entries(record)) {
       if (schema.properties && name in schema.properties) problems.push(...validate(doc, schema.properties[name], child, `${at}.${name}`));
       else if (schema.additionalProperties === false) problems.push(`${at}: unexpected ${name}`);
@@ -104,6 +110,8 @@ export function validate(doc: Doc, schema: any, value: unknown, at = '$'): strin
     }
   }
   if (Array.isArray(value) && schema.items) value.forEach((item, i) => problems.push(...validate(doc, schema.items, item, `${at}[${i}]`)));
+  if (Array.isArray(value) && schema.minItems !== undefined && value.length < schema.minItems) problems.push(`${at}: fewer than ${schema.minItems} items`);
+  if (Array.isArray(value) && schema.maxItems !== undefined && value.length > schema.maxItems) problems.push(`${at}: more than ${schema.maxItems} items`);
   for (const sub of schema.allOf ?? []) problems.push(...validate(doc, sub, value, at));
   for (const key of ['anyOf', 'oneOf'] as const) {
     if (!schema[key]) continue;
