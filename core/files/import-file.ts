@@ -87,6 +87,29 @@ async function judgeImport(
   return { count: found.length, values: found.slice(0, QUALITY_LISTED) };
 }
 
+/** Attempts of an import whose key insert met a name created meanwhile; each sees the ones before. */
+const NAME_TAKEN_ATTEMPTS = 3;
+
+/**
+ * Runs the import's transaction again when its insert of new keys met a name that another writer
+ * created after the import read its keys: a key creation in a project without a key limit takes no
+ * project lock (core/keys/key-creations.ts), so the import's lock does not keep it out. Refusing
+ * the file for that (a 409 from the unique index) would be wrong for an import that overwrites: run
+ * again, it finds the key and writes its value onto it, with counts and units as of then. Inside a
+ * caller's transaction the error has aborted it, so it is passed on.
+ */
+async function againWhenNameTaken<T>(deps: { tx?: unknown }, run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      const e = error as { code?: unknown; constraint_name?: unknown } | null;
+      const nameTaken = e?.code === '23505' && e.constraint_name === 'translation_keys_live_name_idx';
+      if (!nameTaken || deps.tx || attempt >= NAME_TAKEN_ATTEMPTS) throw error;
+    }
+  }
+}
+
 export const importFile = useCase(
   ImportCommand,
   async (deps: Pick<Deps, 'sql' | 'events' | 'tx' | 'clock' | 'config' | 'log'>, input): Promise<ImportResult> => {
@@ -95,7 +118,7 @@ export const importFile = useCase(
     const entries = parsed.entries;
     checkEntries(entries);
 
-    const result = await transaction(deps, async (tx) => {
+    const result = await againWhenNameTaken(deps, () => transaction(deps, async (tx) => {
       const { sql } = tx;
       const project = await lockProject(sql, projectId);
       const [registered] = await sql`select 1 from project_languages where project_id = ${projectId} and code = ${language}`;
@@ -181,10 +204,17 @@ export const importFile = useCase(
           from unnest(${newKeys.map((e) => e.key)}::text[], ${newKeys.map((e) => groupOf(e, input.group))}::text[],
                       ${newKeys.map((e) => e.description ?? null)}::text[]) as n(key, group_name, description)`;
       }
+      // Keys, then values, each locked in key id order: the order of bulk actions, group changes,
+      // language removal and the value batches, so that none of them can deadlock with an import
+      // (test/keys/lock-order.test.ts). In the file's order they could.
       if (describe.length) {
         await sql`
+          with locked as materialized (
+            select id from translation_keys where id = any(${describe.map((d) => d.id)}::uuid[]) order by id for no key update
+          )
           update translation_keys k set description = d.description, updated_at = now()
           from unnest(${describe.map((d) => d.id)}::uuid[], ${describe.map((d) => d.description)}::text[]) as d(id, description)
+          join locked on locked.id = d.id
           where k.id = d.id`;
       }
       if (writes.length) {
@@ -193,6 +223,7 @@ export const importFile = useCase(
           select k.id, ${projectId}, ${language}, w.value, ${status}
           from unnest(${writes.map((e) => e.key)}::text[], ${writes.map((e) => e.value)}::text[]) as w(key, value)
           join translation_keys k on k.project_id = ${projectId} and k.key = w.key and k.deleted_at is null
+          order by k.id
           on conflict (key_id, language) do update
             set value = excluded.value, status = excluded.status, updated_at = now()`;
       }
@@ -214,7 +245,7 @@ export const importFile = useCase(
         },
       });
       return answer;
-    });
+    }));
 
     // Its statistics are refreshed after commit by core/db/refresh-statistics.ts (the import's event).
     return result;

@@ -6,7 +6,10 @@ import { lockProject } from '../projects/lock-project.ts';
 import { groupExists, groupNotFound, groupTaken } from './group-exists.ts';
 import { RenameGroupCommand, type RenamedGroup } from './schemas.ts';
 
-/** Moves every live key of a group to the new name in one statement, so readers see all or none. */
+/**
+ * Moves every live key of a group to the new name in one statement, so readers see all or none. The
+ * keys are locked in id order first, as in delete-group.ts: the order every multi-key write takes.
+ */
 export const renameGroup = useCase(RenameGroupCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<RenamedGroup> => {
   const { projectId, name, newName } = input;
   if (!isGroupName(name)) throw groupNotFound(name);
@@ -15,12 +18,18 @@ export const renameGroup = useCase(RenameGroupCommand, async (deps: Pick<Deps, '
     if (!(await groupExists(tx.sql, projectId, name))) throw groupNotFound(name);
     if (await groupExists(tx.sql, projectId, newName)) throw groupTaken(newName);
     const [row] = await tx.sql<{ count: number }[]>`
-      with moved as (
-        update translation_keys set group_name = ${newName}, updated_at = now()
+      with locked as materialized (
+        select id from translation_keys
         where project_id = ${projectId} and group_name = ${name} and deleted_at is null
+        order by id for no key update
+      ), moved as (
+        update translation_keys k set group_name = ${newName}, updated_at = now()
+        from locked where k.id = locked.id
         returning 1)
       select count(*)::int as count from moved`;
     const keysUpdated = row!.count;
+    // Its keys were deleted while it waited for them: the group is gone, as a later rename would find.
+    if (keysUpdated === 0) throw groupNotFound(name);
     tx.record({
       type: 'group.renamed',
       projectId,

@@ -1,6 +1,12 @@
 // What a bulk action acts on: a list of key ids, or a filter (the listing's). Resolved inside the
 // action's transaction, the keys locked in id order (two bulk actions over overlapping keys queue
 // instead of deadlocking), so that what is checked is what is changed.
+//
+// FOR NO KEY UPDATE, not FOR UPDATE: it excludes other bulk actions and key updates all the same,
+// but not the foreign-key checks (FOR KEY SHARE of the key) of values written meanwhile. Under FOR
+// UPDATE an import that had written one of the selected keys' values waited on the key for its
+// other value's check, while the bulk action waited on that value: a deadlock, a 500
+// (test/files/import-races.test.ts).
 import * as v from 'valibot';
 import type { TransactionSql } from '../db/client.ts';
 import { notFound, validationError } from '../errors.ts';
@@ -38,7 +44,7 @@ export async function selectKeys(sql: TransactionSql, projectId: string, selecti
     const rows = await sql<SelectedKey[]>`
       select k.id, k.key, k.group_name from translation_keys k
       where k.project_id = ${projectId} and k.deleted_at is null and k.id = any(${ids}::uuid[])
-      order by k.id for update`;
+      order by k.id for no key update`;
     if (rows.length < ids.length) {
       const found = new Set(rows.map((r) => r.id));
       const missing = ids.filter((id) => !found.has(id));
@@ -51,7 +57,7 @@ export async function selectKeys(sql: TransactionSql, projectId: string, selecti
   const rows = await sql<SelectedKey[]>`
     select k.id, k.key, k.group_name from translation_keys k
     where k.project_id = ${projectId} and k.deleted_at is null ${keyFilterSql(sql, projectId, filter)}
-    order by k.id limit ${BULK_MAX_KEYS + 1} for update of k`;
+    order by k.id limit ${BULK_MAX_KEYS + 1} for no key update of k`;
   if (rows.length > BULK_MAX_KEYS) {
     throw validationError([
       { loc: ['body', 'filter'], msg: `the filter matches more than ${BULK_MAX_KEYS} keys: narrow it, or send key_ids page by page`, type: 'too_many' },

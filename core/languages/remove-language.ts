@@ -15,13 +15,21 @@ export const removeLanguage = useCase(LanguageCommand, async (deps: Pick<Deps, '
   transaction(deps, async (tx) => {
     const { projectId, code } = input;
     // The project row first, as the fallbacks update takes it: a chain naming this language cannot
-    // be saved between the check below and the removal.
-    const [project] = await tx.sql<{ fallbacks: Fallbacks }[]>`select fallbacks from projects where id = ${projectId} for update`;
+    // be saved between the check below and the removal. Not FOR UPDATE, which would also hold up
+    // the foreign-key checks of writes that take no project lock (see lock-project.ts).
+    const [project] = await tx.sql<{ fallbacks: Fallbacks }[]>`select fallbacks from projects where id = ${projectId} for no key update`;
     const [registered] = await tx.sql`
       select 1 from project_languages where project_id = ${projectId} and code = ${code} for update`;
     if (!registered) throw languageNotRegistered(code);
+    // Its values locked in key order first, the order every multi-value write takes (bulk status
+    // changes, imports, the value batches); in the delete's own order (the index's, by status) a
+    // bulk status change of some of them could deadlock with it (test/keys/lock-order.test.ts).
     const [row] = await tx.sql<{ count: number }[]>`
-      with deleted as (delete from translations where project_id = ${projectId} and language = ${code} returning 1)
+      with locked as materialized (
+        select key_id from translations where project_id = ${projectId} and language = ${code} order by key_id for update
+      ), deleted as (
+        delete from translations t using locked where t.key_id = locked.key_id and t.language = ${code} returning 1
+      )
       select count(*)::int as count from deleted`;
     await tx.sql`delete from project_languages where project_id = ${projectId} and code = ${code}`;
     tx.record({ type: 'language.removed', projectId, actor: input.actor, entity: { type: 'language', id: code }, before: { values: row!.count } });

@@ -6,6 +6,13 @@ import { PLAN_LIMITS, type Plan, type PlanLimits } from '../accounts/plans.ts';
  * Locks the project row for the rest of the transaction and returns its plan's limits.
  * Structural changes of one project (key creation, group rename, language registration, restore)
  * take this lock, so plan limits and name checks hold exactly under concurrency.
+ *
+ * FOR NO KEY UPDATE, not FOR UPDATE: the lock excludes the other structural changes (and any
+ * update of the row) all the same, but not the foreign-key checks of writes that take no project
+ * lock (FOR KEY SHARE of this row: a key created without a limit, the first source-language value
+ * of a key inserting its translation-memory row). Under FOR UPDATE such a write waited for the
+ * whole transaction while holding the rows it had written, and an import reaching one of those
+ * rows closed a cycle: Postgres ended one side with a deadlock, a 500 (test/files/import-races.test.ts).
  */
 export type LockedProject = {
   plan: Plan;
@@ -19,7 +26,7 @@ export async function lockProject(tx: TransactionSql, projectId: string): Promis
   const [row] = await tx<{ plan: Plan; account_id: string; translation_unit_allowance: number | null }[]>`
     select a.plan, a.id as account_id, a.translation_unit_allowance
     from projects p join accounts a on a.id = p.account_id
-    where p.id = ${projectId} for update of p`;
+    where p.id = ${projectId} for no key update of p`;
   if (!row) throw notFound('Project not found');
   return {
     plan: row.plan,

@@ -149,12 +149,14 @@ export const translateMissing = useCase(
       await chargeUnits(tx.sql, { account: locked, units, now: deps.clock.now(), upgradeUrl: deps.config.UPGRADE_URL, dryRun: false });
       if (!writes.length) return 0;
       // A value written meanwhile by a person wins: with only_missing nothing existing is replaced,
-      // and an approved value never is.
+      // and an approved value never is. Rows in key order, as every multi-value write locks them
+      // (test/keys/lock-order.test.ts).
       const rows = await tx.sql`
         insert into translations (key_id, project_id, language, value, status)
         select w.key_id, ${projectId}, ${language}, w.value, ${input.status}
         from unnest(${writes.map((w) => w.key_id)}::uuid[], ${writes.map((w) => w.value)}::text[]) as w(key_id, value)
         join translation_keys k on k.id = w.key_id and k.project_id = ${projectId} and k.deleted_at is null
+        order by w.key_id
         on conflict (key_id, language) do update set value = excluded.value, status = excluded.status, updated_at = now()
           where ${input.only_missing ? tx.sql`false` : tx.sql`translations.status <> 'approved'`}
         returning key_id`;

@@ -84,7 +84,7 @@ describe('key names', () => {
     expect(await count(team.apiKey, 'one.statement')).toHaveLength(1);
     const free = await t.newProject('free');
     const locked = await count(free.apiKey, 'locked');
-    expect(locked.some((q) => /for update of p/.test(q))).toBe(true);
+    expect(locked.some((q) => /for no key update of p/.test(q))).toBe(true);
   });
 
   it('count characters, not bytes or UTF-16 units', async () => {
