@@ -192,6 +192,16 @@ export const SCENARIOS: Scenario[] = [
     ],
     prepare: fixedGet(`${CACHED}/${LANGUAGE}/${enc(GROUP)}/${enc(KEY)}`),
   },
+  // An app asking for a key the build does not have (a typo, a key not published yet): the error
+  // path, which must cost no more than the answer it replaces.
+  {
+    name: 'cached-key-404',
+    family: 'cached',
+    connections: 32,
+    expectedStatus: 404,
+    targets: [{ kind: 'p99', maxMs: 10 }],
+    prepare: fixedGet(`${CACHED}/${LANGUAGE}/${enc(GROUP)}/${enc(`${KEY}-missing`)}`),
+  },
   {
     name: 'cached-304',
     family: 'cached',

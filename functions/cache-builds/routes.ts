@@ -31,8 +31,7 @@ const routes = new Hono<AppEnv>()
     c.json(await requestRebuild(c.get('deps'), keyScope(c)), 202),
   )
   .get('/status', describe({ operationId: 'readCacheStatus', tag, input: false, summary: 'When the cache was last built, whether it is ready, and whether a build is pending or failing', responses: { 200: CacheStatus } }), async (c) => {
-    c.header('Cache-Control', 'no-store');
-    return c.json(await cacheStatus(c.get('deps'), { projectId: c.get('principal').projectId }));
+    return c.json(await cacheStatus(c.get('deps'), { projectId: c.get('principal').projectId }), 200, { 'Cache-Control': 'no-store' });
   });
 
 export const cacheBuildsGroup = routeGroup('cacheBuilds', routes);

@@ -23,8 +23,7 @@ const routes = new Hono<AppEnv>().get(
   }),
   async (c) => {
     const report = await checkHealth(c.get('deps'));
-    c.header('Cache-Control', 'no-store');
-    return c.json(report, report.status === 'ok' ? 200 : 503);
+    return c.json(report, report.status === 'ok' ? 200 : 503, { 'Cache-Control': 'no-store' });
   },
 );
 

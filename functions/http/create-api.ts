@@ -10,7 +10,7 @@ import { errorResponse } from './errors.ts';
 import { requestLog } from './request-log.ts';
 import { cors } from './cors.ts';
 import { EXPOSED_HEADERS } from './exposed-headers.ts';
-import { applyHeaders } from './response-headers.ts';
+import { applyHeaders, respondJson } from './response-headers.ts';
 import type { RouteGroup } from './route-group.ts';
 import { OPENAPI_OPTIONS } from './describe.ts';
 
@@ -75,7 +75,7 @@ export function createApi(deps: Deps, groups: readonly RouteGroup[], options: Ap
   }
   for (const group of groups) app.route(group.prefix, group.routes);
   if (options.openapi) app.get('/openapi.json', openAPIRouteHandler(app, OPENAPI_OPTIONS));
-  app.notFound((c) => c.json({ detail: 'Not Found' }, 404));
+  app.notFound((c) => respondJson(c, { detail: 'Not Found' }, 404));
   app.onError((error, c) => errorResponse(error, c));
   return app;
 }

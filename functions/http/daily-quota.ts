@@ -68,20 +68,31 @@ export const dailyQuota = (): MiddlewareHandler<AppEnv> =>
     setHeaders(c, tally);
   };
 
+// What describes the handler's answer as a representation of the resource: a 429 must not carry it,
+// or it would look like a cacheable copy of the resource (ETag, Cache-Control, Last-Modified).
+const REPRESENTATION_HEADERS = new Set([
+  'etag',
+  'last-modified',
+  'cache-control',
+  'vary',
+  'content-type',
+  'content-encoding',
+  'content-length',
+  'content-language',
+]);
+const isStanding = (name: string) => name.startsWith('x-ratelimit-') || name.startsWith('ratelimit') || name === 'retry-after';
+
 /**
- * Swaps a handler's answer for the 429, through the one error mapping. Only the mapping's own headers
- * survive: the handler's (ETag, Cache-Control, Last-Modified) would make a 429 look like a cacheable
- * representation of the resource.
+ * Swaps a handler's answer for the 429, through the one error mapping, which sets this count's
+ * standing, Retry-After and no-store. The handler's answer already took the request's own headers
+ * (request id, CORS) from the pending ones when it was built: those are kept, its representation's dropped.
  */
 function replaceWithRefusal(c: Context<AppEnv>, tally: CallTally): void {
-  const error = quotaExceeded(tally);
-  const mapped = errorResponse(error, c);
+  const kept: Record<string, string> = {};
+  for (const [name, value] of c.res.headers) if (!REPRESENTATION_HEADERS.has(name) && !isStanding(name)) kept[name] = value;
   dropPendingHeaders(c, rateLimitHeaders(tally));
-  const headers = new Headers(rateLimitHeaders(tally));
-  headers.set('Retry-After', String(tally.resetSeconds));
-  headers.set('Cache-Control', 'no-store');
-  headers.set('Content-Type', mapped.headers.get('content-type') ?? 'application/json');
+  addHeaders(c, kept);
   // Unset first: assigning over an existing c.res would merge the old answer's headers back in.
   c.res = undefined;
-  c.res = new Response(mapped.body, { status: mapped.status, headers });
+  c.res = errorResponse(quotaExceeded(tally), c);
 }

@@ -19,8 +19,7 @@ const routes = new Hono<AppEnv>()
       responses: { 200: Usage },
     }),
     async (c) => {
-      c.header('Cache-Control', 'no-store');
-      return c.json(await readUsage(c.get('deps'), { projectId: c.get('principal').projectId }));
+      return c.json(await readUsage(c.get('deps'), { projectId: c.get('principal').projectId }), 200, { 'Cache-Control': 'no-store' });
     },
   );
 

@@ -15,6 +15,7 @@ import { apiKeyAuth } from '../../functions/http/api-key-auth.ts';
 import { dailyQuota } from '../../functions/http/daily-quota.ts';
 import type { AppEnv } from '../../functions/http/app-env.ts';
 import { createApi } from '../../functions/http/create-api.ts';
+import { respond, respondJson } from '../../functions/http/response-headers.ts';
 import { allRouteGroups } from '../../functions/route-groups.ts';
 import { startTestApp, useTestApp, type TestApp, type TestProject } from '../support/test-app.ts';
 import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge.ts';
@@ -212,6 +213,17 @@ describe('conditional reads and round trips', () => {
       return c.json({ value: 'hello' });
     });
   }
+  // The same resource answered the way the cached endpoints answer (respond(): one Response with
+  // plain headers, built with the pending ones), so the 429 that replaces it must recover the
+  // request's own headers from it.
+  function fastResourceRoutes() {
+    return new Hono<AppEnv>().use('*', apiKeyAuth(), dailyQuota()).get('/', (c) => {
+      const headers = { ETag: ETAG, 'Cache-Control': 'private, max-age=60', 'Last-Modified': new Date(0).toUTCString() };
+      if (c.req.header('if-none-match') === ETAG) return respond(c, null, 304, headers);
+      return respondJson(c, { value: 'hello' }, 200, headers);
+    });
+  }
+
   // An inner router that authenticates again inside an outer one that already did.
   function nestedRoutes() {
     const inner = new Hono<AppEnv>().use('*', apiKeyAuth(), dailyQuota()).get('/', (c) => c.json({ ok: true }));
@@ -225,6 +237,7 @@ describe('conditional reads and round trips', () => {
     app = createApi({ ...deps, calls: createCallCounter({ store: spy.store, log: deps.log }) }, [
       { name: 'resource', prefix: '/v1/resource', routes: resourceRoutes() },
       { name: 'nested', prefix: '/v1/nested', routes: nestedRoutes() },
+      { name: 'fast', prefix: '/v1/fast', routes: fastResourceRoutes() },
     ]);
   });
 
@@ -278,6 +291,25 @@ describe('conditional reads and round trips', () => {
     expect(refused.headers.get('content-type')).toMatch(/^application\/json/);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(refused.headers.get('x-request-id')).toBeTruthy();
+    expectQuotaHeaders(refused, 1, 0);
+  });
+
+  it('a 429 replacing an answer built in one go keeps the request id and CORS, not the representation', async () => {
+    const p = await t.newProject('team');
+    await setDailyLimit(t, p, 1);
+    const served = await get(p, '/v1/fast', { 'X-Request-Id': 'req-fast-1' });
+    expect(served.status).toBe(200);
+    const cors = served.headers.get('access-control-allow-origin');
+    const refused = await get(p, '/v1/fast', { 'If-None-Match': '"stale"', 'X-Request-Id': 'req-fast-2' });
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ detail: expect.stringMatching(/1 allowed/) });
+    expect(refused.headers.get('x-request-id')).toBe('req-fast-2');
+    expect(refused.headers.get('access-control-allow-origin')).toBe(cors);
+    expect(refused.headers.get('etag')).toBeNull();
+    expect(refused.headers.get('last-modified')).toBeNull();
+    expect(refused.headers.get('cache-control')).toBe('no-store');
+    expect(refused.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expectQuotaHeaders(refused, 1, 0);
   });
 
