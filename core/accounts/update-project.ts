@@ -1,14 +1,20 @@
 import type { Deps } from '../deps.ts';
 import { notFound, validationError } from '../errors.ts';
-import { transaction } from '../db/transaction.ts';
+import { transaction, type Tx } from '../db/transaction.ts';
 import { useCase } from '../use-case.ts';
 import { fallbackIssues, type Fallbacks } from '../projects/fallbacks.ts';
 import { UpdateProjectCommand, type Project } from './schemas.ts';
 
 export const updateProject = useCase(UpdateProjectCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<Project> =>
   transaction(deps, async (tx) => {
+    // FOR NO KEY UPDATE, as every structural lock of the project row (core/projects/lock-project.ts):
+    // it excludes the other settings changes, language removals and imports all the same, but not the
+    // foreign-key checks of writes that take no project lock (a key created without a limit, the
+    // first source-language value of a key inserting its memory row). Under FOR UPDATE such a value
+    // waited here holding its memory row, which the rebuild below then waited for: a deadlock, a 500
+    // (test/accounts/lock-order.test.ts).
     const [before] = await tx.sql<{ auto_rebuild: boolean; fallbacks: Fallbacks; source_language: string; quality_blocking: string[] }[]>`
-      select auto_rebuild, fallbacks, source_language, quality_blocking from projects where id = ${input.projectId} for update`;
+      select auto_rebuild, fallbacks, source_language, quality_blocking from projects where id = ${input.projectId} for no key update`;
     if (!before) throw notFound('Project not found');
     if (input.fallbacks !== undefined) {
       // Checked against the languages as they are in this transaction: a language removed
@@ -20,6 +26,7 @@ export const updateProject = useCase(UpdateProjectCommand, async (deps: Pick<Dep
     if (input.source_language !== undefined) {
       const [registered] = await tx.sql`select 1 from project_languages where project_id = ${input.projectId} and code = ${input.source_language}`;
       if (!registered) throw validationError([{ loc: ['body', 'source_language'], msg: `${input.source_language} is not a language of this project`, type: 'value' }]);
+      if (input.source_language !== before.source_language) await lockSourceValues(tx, input.projectId, [before.source_language, input.source_language]);
     }
     const fallbacks = input.fallbacks === undefined ? null : JSON.stringify(input.fallbacks);
     const [row] = await tx.sql<Project[]>`
@@ -52,3 +59,31 @@ export const updateProject = useCase(UpdateProjectCommand, async (deps: Pick<Dep
     return row!;
   }),
 );
+
+/**
+ * Before a new source language rebuilds the project's translation memory (the trigger on
+ * projects.source_language, migration 014), its values in the old and the new language are held
+ * still: value writes keep the memory through a trigger that reads the source language as
+ * committed, so one running alongside the rebuild would write a memory row by the old language (a
+ * text of the old language kept, or the new one missed) or collide with a rebuilt row. The language
+ * rows, FOR UPDATE, stop new values of both languages: their foreign-key check (FOR KEY SHARE of the
+ * language row) waits for this transaction, before the value's memory row is written, and then its
+ * trigger reads the new source language; a value inserted just before holds that check's lock, and
+ * this waits for it to commit. The values' rows stop changes and deletions of existing values.
+ * A value waiting on a language row holds only its own new row, which nothing here reads or waits
+ * for; a batch of values, which could hold more, gives up after its lock timeout and writes them
+ * one at a time (core/db/statement-batches.ts); the writers of many values in one transaction
+ * (import, machine translation, language removal) take the project row first, and wait before.
+ * Project row, then language rows, then values by key id and language: the order of a language
+ * removal and of every multi-value write.
+ */
+async function lockSourceValues(tx: Tx, projectId: string, languages: string[]): Promise<void> {
+  await tx.sql`
+    select 1 from project_languages where project_id = ${projectId} and code = any(${languages}::text[]) order by code for update`;
+  await tx.sql`
+    with locked as (
+      select 1 from translations where project_id = ${projectId} and language = any(${languages}::text[])
+      order by key_id, language for update
+    )
+    select count(*) from locked`;
+}
