@@ -14,9 +14,18 @@ export type CliConfig = { server: string; sourceLanguage: string; files: FileMap
 /** A config as read: `file` is its path, `root` its directory, which the file paths are relative to. */
 export type LoadedConfig = CliConfig & { file: string; root: string };
 
-const LANGUAGE = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,4})?$/;
-/** The server's URL, from the config file, TMS_SERVER or `tms mcp --server`: the same rule for each. */
-export const isServerUrl = (value: string) => /^https?:\/\/[^\s]+$/.test(value);
+export const LANGUAGE = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,4})?$/;
+/**
+ * The server's URL, from the config file, TMS_SERVER or `tms mcp --server`: the same rule for each.
+ * It must parse (`http://[` or a port over 65535 made every request fail as "cannot reach"), and
+ * carry no user:password@ (fetch refuses it) and no query or #fragment (request paths are appended
+ * to it, so they would land inside them); a path prefix (a proxy's /tms) is fine.
+ */
+export function isServerUrl(value: string): boolean {
+  if (!/^https?:\/\/[^\s?#]+$/.test(value) || !URL.canParse(value)) return false;
+  const url = new URL(value);
+  return url.hostname !== '' && url.username === '' && url.password === '';
+}
 
 /** The config's problems, each naming the field: empty when it is usable. */
 export function configProblems(value: unknown): string[] {
@@ -34,6 +43,8 @@ export function configProblems(value: unknown): string[] {
       if (typeof f !== 'object' || f === null || Array.isArray(f)) return void problems.push(`files[${i}]: an object such as {"path": "locales/{language}.json", "format": "json"}`);
       const file = f as Record<string, unknown>;
       if (typeof file.path !== 'string' || !file.path.includes('{language}')) problems.push(`files[${i}].path: a path containing {language}`);
+      // No file has a NUL in its name: Node refuses such a path with an error of its own.
+      else if (file.path.includes('\0')) problems.push(`files[${i}].path: a path without NUL characters`);
       if (typeof file.format !== 'string' || !FORMAT_IDS.includes(file.format)) problems.push(`files[${i}].format: one of ${FORMAT_IDS.join(', ')}`);
       for (const name of Object.keys(file)) if (!['path', 'format', 'languagePaths'].includes(name)) problems.push(`files[${i}].${name}: unknown field (path, format and languagePaths are)`);
       const overrides = file.languagePaths;
@@ -41,7 +52,7 @@ export function configProblems(value: unknown): string[] {
         if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides)) problems.push(`files[${i}].languagePaths: an object such as {"en": "res/values/strings.xml"}`);
         else
           for (const [language, path] of Object.entries(overrides)) {
-            if (!LANGUAGE.test(language) || typeof path !== 'string' || path === '') problems.push(`files[${i}].languagePaths.${language}: a language code mapped to a path`);
+            if (!LANGUAGE.test(language) || typeof path !== 'string' || path === '' || path.includes('\0')) problems.push(`files[${i}].languagePaths.${language}: a language code mapped to a path`);
           }
       }
     });
@@ -50,13 +61,26 @@ export function configProblems(value: unknown): string[] {
   return problems;
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
 export async function loadConfig(cwd: string, path = CONFIG_FILE): Promise<LoadedConfig> {
   const file = resolve(cwd, path);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR') throw usageError(`${file} is a folder, not a config file: --config names the file (default ${CONFIG_FILE})`);
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw usageError(`${file} not found: run \`tms init\` first`);
+    throw usageError(`${file} cannot be read (${code ?? (error as Error).message})`);
+  }
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    // Read as UTF-8 was, a UTF-16 file (PowerShell 5's `>`) or a Latin-1 one became U+FFFD: a
+    // puzzling JSON error, or a path with a character nobody typed.
+    text = strictUtf8.decode(bytes);
   } catch {
-    throw usageError(`${file} not found: run \`tms init\` first`);
+    throw usageError(`${file} is not UTF-8: save it as UTF-8`);
   }
   let value: unknown;
   try {

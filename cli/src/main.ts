@@ -1,7 +1,7 @@
 // The `tms` command: push and pull translation files between a repository and a tms server.
 // Exit codes: 0 done, 1 failed, 2 usage error, 3 quota or plan limit (402), 4 authentication.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { isServerUrl, loadConfig } from './config-file.ts';
+import { CONFIG_FILE, isServerUrl, loadConfig } from './config-file.ts';
 import { createClient } from './client.ts';
 import { createOutput } from './output.ts';
 import { CliError, EXIT, usageError } from './errors.ts';
@@ -11,7 +11,8 @@ import { push, PUSH_HELP } from './commands/push.ts';
 import { pull, PULL_HELP } from './commands/pull.ts';
 import { status, STATUS_HELP } from './commands/status.ts';
 import { publish, PUBLISH_HELP } from './commands/publish.ts';
-import { mcp, MCP_HELP } from './commands/mcp.ts';
+import { MCP_HELP } from './commands/mcp-help.ts';
+import { apiKeyFrom, checkLanguages, checkRepeated, oneLine, shown } from './flags.ts';
 
 const HELP = `tms: push and pull translation files between this repository and a tms server
 
@@ -47,6 +48,14 @@ const COMMANDS: Record<string, { help: string; options: Options }> = {
   mcp: { help: MCP_HELP, options: { server: { type: 'string' } } },
 };
 
+/** Flags that contradict each other or the command: which one the user meant is a guess. */
+function checkConflicts(name: string, values: Record<string, unknown>): void {
+  if (values.config === '') throw usageError(`--config is empty: name the config file, or leave the flag out for ${CONFIG_FILE}`);
+  // init writes ./tms.config.json: a --config elsewhere was silently not where the file went.
+  if (name === 'init' && values.config !== undefined) throw usageError(`--config: init writes ${CONFIG_FILE} in the current folder; run it where the config belongs (--config is for the other commands)`);
+  if (name === 'mcp' && values.server !== undefined && values.config !== undefined) throw usageError('--server and --config: with --server no config file is read; give one of them');
+}
+
 export type Io = { cwd: string; env: NodeJS.ProcessEnv; stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream; stdin: NodeJS.ReadStream };
 
 export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: process.env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }): Promise<number> {
@@ -57,14 +66,20 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
   }
   const command = COMMANDS[name];
   if (!command) {
-    io.stderr.write(`tms: unknown command "${name}"\n\n${HELP}\n`);
+    // `tms --json push`: the options of every command still come after it.
+    const why = name.startsWith('-') ? `${shown(name)} is not a command: options come after the command (tms push ${name})` : `unknown command ${shown(name)}`;
+    io.stderr.write(`tms: ${why}\n\n${HELP}\n`);
     return EXIT.usage;
   }
   let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  const options = { ...COMMON, ...command.options };
   try {
-    ({ values } = parseArgs({ args: rest, options: { ...COMMON, ...command.options }, strict: true, allowPositionals: false }));
+    const parsed = parseArgs({ args: rest, options, strict: true, allowPositionals: false, tokens: true });
+    values = parsed.values;
+    checkRepeated(parsed.tokens, (option) => Boolean(options[option]?.multiple));
   } catch (error) {
-    io.stderr.write(`tms ${name}: ${(error as Error).message}\n\n${command.help}\n`);
+    // The message on one line, first; the usage after it.
+    io.stderr.write(`tms ${name}: ${oneLine((error as Error).message)}\n\n${command.help}\n`);
     return EXIT.usage;
   }
   if (values.help) {
@@ -79,6 +94,8 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
     interactive: Boolean(io.stdin.isTTY && io.stdout.isTTY) && io.env.CI !== 'true',
   };
   try {
+    checkConflicts(name, values);
+    if (values.language !== undefined) values.language = checkLanguages(values.language as string[]);
     if (name === 'init') return await init(ctx, values as Parameters<typeof init>[1]);
     // TMS_SERVER overrides the config's server, so it is held to the same rule (exit 2 when wrong);
     // an empty one, as a CI variable that is not set gives, is no override.
@@ -89,9 +106,7 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
     const serverFlag = name === 'mcp' ? (flagServer ?? envServer) : undefined;
     if (serverFlag !== undefined && !isServerUrl(serverFlag)) throw usageError(`--server: an http(s) URL such as "http://127.0.0.1:3000", not "${serverFlag}"`);
     const config = serverFlag === undefined ? await loadConfig(io.cwd, values.config as string | undefined) : undefined;
-    // Trimmed: a secret pasted with a trailing newline is the usual cause of a puzzling 401.
-    const apiKey = ((values['api-key'] as string | undefined) ?? io.env.TMS_API_KEY)?.trim();
-    if (!apiKey) throw usageError('no API key: set TMS_API_KEY or pass --api-key (it is never read from tms.config.json)');
+    const apiKey = apiKeyFrom(values['api-key'] as string | undefined, io.env.TMS_API_KEY);
     const client = createClient((serverFlag ?? envServer ?? config!.server).replace(/\/+$/, ''), apiKey, {
       waitForQuota: Boolean(values['wait-for-quota']),
       // A wait for the daily quota can last until midnight UTC: said on stderr, even with --json.
@@ -101,7 +116,7 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
     });
     switch (name) {
       case 'mcp':
-        return await mcp(client, apiKey, io);
+        return await (await import('./commands/mcp.ts')).mcp(client, apiKey, io);
       case 'push':
         return await push(ctx, config!, client, values as Parameters<typeof push>[3]);
       case 'pull':

@@ -1,6 +1,7 @@
 // What push, pull and status need from the server besides files: the registered languages, and the
 // key list (for --remove-unused and the missing-value counts).
 import type { Client } from './client.ts';
+import { usageError } from './errors.ts';
 
 export type ServerKey = { id: string; key: string; group_name: string };
 
@@ -13,9 +14,19 @@ export async function serverKeys(client: Client): Promise<ServerKey[]> {
   return (await client.json<{ keys: ServerKey[] }>('GET', '/v1/keys')).keys;
 }
 
-/** The languages a command works on: --language flags, else every language the project has. */
+/**
+ * The languages a command works on: --language flags, else every language the project has. A
+ * chosen language the project does not have is refused before any file is sent or written: the
+ * server's 404 came at that language's file, after the files before it were imported (or pulled),
+ * and a code in another case (DE for de) was a new file beside the right one.
+ */
 export async function languagesFor(client: Client, chosen: string[] | undefined): Promise<string[]> {
-  return chosen?.length ? chosen : registeredLanguages(client);
+  const registered = await registeredLanguages(client);
+  if (!chosen?.length) return registered;
+  for (const language of chosen) {
+    if (!registered.includes(language)) throw usageError(`--language ${language}: not a language of this project (it has ${registered.join(', ') || 'none'})`);
+  }
+  return chosen;
 }
 
 /** The group the server gives a created key (core/files/import-file.ts): the part before the first '.', else Default. */

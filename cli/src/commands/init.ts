@@ -1,6 +1,6 @@
 // `tms init`: writes tms.config.json. Flags when not in a terminal (CI, scripts); prompts for what
 // the flags left out when in one.
-import { access, writeFile } from 'node:fs/promises';
+import { rename, rm, stat, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CONFIG_FILE, configProblems, type CliConfig } from '../config-file.ts';
 import { FORMAT_IDS } from '../formats.ts';
@@ -40,11 +40,10 @@ function parseFile(spec: string) {
 
 export async function init(ctx: Context, flags: { server?: string; 'source-language'?: string; file?: string[]; force?: boolean }) {
   const target = resolve(ctx.cwd, CONFIG_FILE);
-  const exists = await access(target).then(
-    () => true,
-    () => false,
-  );
-  if (exists && !flags.force) throw usageError(`${target} exists; pass --force to overwrite it`);
+  const existing = await stat(target).catch(() => null);
+  if (existing && !flags.force) throw usageError(`${target} exists; pass --force to overwrite it`);
+  // --force replaces a file, never a folder (writing to one failed as an "unexpected error").
+  if (existing?.isDirectory()) throw new CliError(`${target} is a folder, not a file: move it away first`, EXIT.failed);
 
   let server = flags.server;
   let sourceLanguage = flags['source-language'];
@@ -70,7 +69,15 @@ export async function init(ctx: Context, flags: { server?: string; 'source-langu
   if (problems.length) {
     throw usageError(`cannot write ${CONFIG_FILE}:\n  ${problems.join('\n  ')}\n(without a terminal, give --server, --source-language and --file)`);
   }
-  await writeFile(target, JSON.stringify(config, null, 2) + '\n');
+  // Through a temporary file renamed into place, as pull writes: never half a config.
+  const temporary = `${target}.tms-${process.pid}.tmp`;
+  try {
+    await writeFile(temporary, JSON.stringify(config, null, 2) + '\n');
+    await rename(temporary, target);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw new CliError(`cannot write ${target}: ${(error as Error).message}`, EXIT.failed);
+  }
   ctx.out.line(`wrote ${target}`);
   ctx.out.result({ config: target, ...config });
   return 0;

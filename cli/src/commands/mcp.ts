@@ -12,17 +12,7 @@ import { CliError } from '../errors.ts';
 import type { Client } from '../client.ts';
 import { FORMAT_IDS } from '../formats.ts';
 
-export const MCP_HELP = `tms mcp: a Model Context Protocol server on stdio, for AI agents
-
-Run by an MCP client, not by hand. The server is --server, else TMS_SERVER, else tms.config.json's;
-the key is TMS_API_KEY (or --api-key). A delivery key (delivery_...) gets only the read tools.
-
-  Claude Code:  claude mcp add tms --env TMS_API_KEY=key_live_... -- npx tms mcp --server https://tms.example.com
-  Other clients: command "npx", args ["tms", "mcp", "--server", "<url>"], env {"TMS_API_KEY": "<key>"}
-
-Tools: list_keys, get_key, create_key, get_translations, set_translation, suggest_translations,
-translate_missing, import_file, export_file, publish, cache_status (a delivery key: get_manifest,
-get_cached_translations).`;
+export { MCP_HELP } from './mcp-help.ts';
 
 const LANGUAGE = z.string().regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,4})?$/, 'a language code such as de or pt-BR').describe('Language code, e.g. "de" or "pt-BR"');
 const STATUS = z.enum(['draft', 'review', 'approved']);

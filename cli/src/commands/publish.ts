@@ -4,20 +4,21 @@
 // can finish meanwhile without the latest writes. Servers without `pending` get that comparison.
 import type { Client } from '../client.ts';
 import type { Context } from '../context.ts';
-import { CliError, EXIT, usageError } from '../errors.ts';
+import { CliError, EXIT } from '../errors.ts';
+import { timeoutSeconds as timeoutOf } from '../flags.ts';
 
 export const PUBLISH_HELP = `tms publish [--wait] [--timeout SECONDS] [--json]
 
 Queues a rebuild of the cache apps read (/v1/cached/...).
 --wait           wait until a build newer than the request is ready
---timeout S      how long --wait waits (default 120 s; exit 1 when it passes)
+--timeout S      how long --wait waits, in whole seconds (default 120, at most 86400; exit 1
+                 when it passes)
 Common: --api-key KEY (else TMS_API_KEY), --config FILE, --json, --wait-for-quota`;
 
 type CacheStatus = { last_rebuilt_at: string | null; ready: boolean; pending?: boolean };
 
 export async function publish(ctx: Context, client: Client, flags: { wait?: boolean; timeout?: string }) {
-  const timeoutSeconds = flags.timeout === undefined ? 120 : Number(flags.timeout);
-  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw usageError('--timeout must be a number of seconds');
+  const timeoutSeconds = timeoutOf(flags.timeout, Boolean(flags.wait));
   const before = await client.json<CacheStatus>('GET', '/v1/cache/status');
   await client.request('POST', '/v1/cache/rebuild');
   if (!flags.wait) {

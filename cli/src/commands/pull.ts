@@ -8,15 +8,15 @@
 // what it stores, so rewriting them would drop what the server does not keep (Android
 // translatable="false" strings, the template ARB's placeholders, Rails lists), and a CI job that
 // pushes the source, pulls and runs `git diff --exit-code` could never pass.
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, relative, resolve } from 'node:path';
 import type { LoadedConfig } from '../config-file.ts';
 import type { Client } from '../client.ts';
 import type { Context } from '../context.ts';
 import { etagOf } from '../etag.ts';
 import { fileJobs } from '../file-jobs.ts';
 import { needsSource } from '../formats.ts';
-import { registeredLanguages } from '../project.ts';
+import { languagesFor } from '../project.ts';
 import { CliError, EXIT, usageError } from '../errors.ts';
 
 export const PULL_HELP = `tms pull [--language L]... [--status approved|review|draft|all] [--include-source] [--json]
@@ -37,7 +37,7 @@ export async function pull(ctx: Context, config: LoadedConfig, client: Client, f
   const chosen = Boolean(flags.language?.length);
   const source = config.sourceLanguage;
   const includeSource = Boolean(flags['include-source']);
-  let languages = chosen ? (flags.language ?? []) : await registeredLanguages(client);
+  let languages = await languagesFor(client, flags.language);
   if (chosen && includeSource && !languages.includes(source)) languages = [...languages, source];
   // Named with --language, the source language is asked for explicitly.
   const withSource = chosen || includeSource;
@@ -46,7 +46,11 @@ export async function pull(ctx: Context, config: LoadedConfig, client: Client, f
   const reason = `source language: pulled only with --include-source or --language ${source}`;
   const skipped = withSource ? [] : all.filter((job) => job.language === source).map(({ path, language, mapping }) => ({ path, language, format: mapping.format, reason }));
 
-  const results = await ctx.out.progress(
+  // Every file is downloaded, and every place checked, before the first is written: a pull that
+  // fails (a folder where a file goes, a refusal or a lost server at the third file) writes nothing,
+  // where it once left the files before it rewritten.
+  for (const job of jobs) await checkWritable(config.root, job.path);
+  const downloads = await ctx.out.progress(
     'pulling',
     jobs.map(({ mapping, language, path }) => async () => {
       const target = resolve(config.root, path);
@@ -56,30 +60,46 @@ export async function pull(ctx: Context, config: LoadedConfig, client: Client, f
       const res = await client.request('GET', `/v1/export/${encodeURIComponent(language)}?${query}`, {
         headers: local ? { 'If-None-Match': etagOf(local) } : {},
       });
-      let state: 'unchanged' | 'written' | 'created';
-      if (res.status === 304) state = 'unchanged';
-      else {
-        const bytes = new Uint8Array(await res.arrayBuffer());
-        if (local && Buffer.compare(local, bytes) === 0) state = 'unchanged';
-        else {
-          const temporary = `${target}.tms-${process.pid}.tmp`;
-          try {
-            await mkdir(dirname(target), { recursive: true });
-            await writeFile(temporary, bytes);
-            await rename(temporary, target);
-          } catch (error) {
-            await rm(temporary, { force: true });
-            throw new CliError(`cannot write ${path}: ${(error as Error).message}`, EXIT.failed);
-          }
-          state = local ? 'written' : 'created';
-        }
-      }
-      ctx.out.line(`${path} (${language}, ${mapping.format}): ${state}`);
-      // downloaded: false when the server answered 304 to the local file's ETag.
-      return { path, language, format: mapping.format, state, downloaded: res.status !== 304 };
+      const bytes = res.status === 304 ? null : new Uint8Array(await res.arrayBuffer());
+      return { mapping, language, path, target, local, bytes, downloaded: res.status !== 304 };
     }),
   );
+  const results = [];
+  for (const { mapping, language, path, target, local, bytes, downloaded } of downloads) {
+    let state: 'unchanged' | 'written' | 'created';
+    if (bytes === null || (local && Buffer.compare(local, bytes) === 0)) state = 'unchanged';
+    else {
+      const temporary = `${target}.tms-${process.pid}.tmp`;
+      try {
+        await mkdir(dirname(target), { recursive: true });
+        await writeFile(temporary, bytes);
+        await rename(temporary, target);
+      } catch (error) {
+        await rm(temporary, { force: true });
+        throw new CliError(`cannot write ${path}: ${(error as Error).message}`, EXIT.failed);
+      }
+      state = local ? 'written' : 'created';
+    }
+    ctx.out.line(`${path} (${language}, ${mapping.format}): ${state}`);
+    // downloaded: false when the server answered 304 to the local file's ETag.
+    results.push({ path, language, format: mapping.format, state, downloaded });
+  }
   for (const f of skipped) ctx.out.line(`${f.path} (${f.language}, ${f.format}): skipped (${f.reason})`);
   ctx.out.result({ status, files: results, skipped });
   return 0;
+}
+
+/** A file can go at `path`: it is not a folder, and the nearest existing folder above it is one. */
+async function checkWritable(root: string, path: string): Promise<void> {
+  const target = resolve(root, path);
+  const kind = await stat(target).catch(() => null);
+  if (kind && !kind.isFile()) throw new CliError(`cannot write ${path}: ${kind.isDirectory() ? 'it is a folder' : 'it is not a regular file'}`, EXIT.failed);
+  for (let above = dirname(target); ; above = dirname(above)) {
+    const found = await stat(above).catch(() => null);
+    if (found) {
+      if (!found.isDirectory()) throw new CliError(`cannot write ${path}: ${relative(root, above) || above} is not a folder`, EXIT.failed);
+      return;
+    }
+    if (dirname(above) === above) return;
+  }
 }

@@ -68,7 +68,7 @@ export async function push(
   for (const job of fileJobs(config, languages)) {
     const body = await readFile(resolve(config.root, job.path)).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return null;
-      throw new CliError(`cannot read ${job.path}: ${error.message}`, EXIT.failed);
+      throw new CliError(`cannot read ${job.path}: ${error.code === 'EISDIR' ? 'it is a folder' : error.message}`, EXIT.failed);
     });
     if (body === null) missing.push(job);
     else uploads.push({ language: job.language, format: job.mapping.format, path: job.path, body });
