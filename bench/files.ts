@@ -88,6 +88,22 @@ export async function measureFiles(
     );
     say(`import of ${STANDARD_SHAPE.keys} new keys (${Math.round(de.length / 1024)} KB): ${rows.at(-1)!.seconds} s`);
 
+    // The same 10,000 keys imported again with every text changed: each value is overwritten, and
+    // the import records one translation.written per value (its previous text, for History).
+    const changed = flatFile('de', 1, (i) => `${valueFor(i, 1, 'de')} (v2)`);
+    rows.push(
+      await row('import-10k-update-json', STANDARD_SHAPE.keys, changed.length, '<2s (postgres), <4s (embedded)', async () => {
+        const runs: number[] = [];
+        for (let i = 0; i < IMPORT_RUNS; i++) {
+          const apiKey = await freshProject(http, adminToken, standard.accountId, ['de']);
+          await timedImport(http, apiKey, 'de', de);
+          runs.push(round3(await timedImport(http, apiKey, 'de', changed)));
+        }
+        return { runs };
+      }, (r) => r.seconds < (mode === 'postgres' ? 2 : 4)),
+    );
+    say(`re-import of ${STANDARD_SHAPE.keys} keys, every text changed: ${rows.at(-1)!.seconds} s`);
+
     // The same seed as the single-call one (10,000 keys x 3 languages), through three imports.
     let seedThroughImport: FilesReport['seedThroughImport'] = null;
     try {

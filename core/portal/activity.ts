@@ -39,24 +39,70 @@ export const LANGUAGE_WIDE_WRITES = ['translation.imported', 'translation.machin
 
 export type StoredValue = { value: string; status: string; version: number; updated_at: string };
 
+/** One recorded event of the value in its History. */
+export type HistoryItem = ActivityItem & {
+  /** This event left the value as stored now. */
+  current: boolean;
+  /**
+   * The language-wide write this event is part of (an import's per-value record: the same
+   * transaction, actor and language), for saying where the change came from; else null.
+   */
+  via: ActivityItem | null;
+  /**
+   * The text and status this write replaced, when no older recorded event of the value left them
+   * (an import or Translate missing created the value, or an import before per-value records
+   * overwrote it): History lists it as an entry of its own, revertable through this event's
+   * `before`. Null when the older event explains it, or when the list was cut before it.
+   */
+  earlier: { value: string; status: string } | null;
+};
+
 export type ValueHistory = {
   /** The value as stored now (`translations`, the API's GET of the value): the one source of what is current. */
   stored: StoredValue | null;
   /**
-   * Set when no recorded write of this value leaves it as stored (an import or "Translate missing"
-   * wrote it: they record one event per file or language, not per value): the event that did,
-   * when one is found, else null.
+   * Set when no recorded write of this value leaves it as stored (an import created it, or
+   * "Translate missing" wrote it: they record one event per file or language for the values they
+   * create; an import's overwrite of a value records one of its own): the event that did, when one
+   * is found, else null.
    */
   unexplained: { source: ActivityItem | null } | null;
   /** The value's own events (written, deleted), newest first, with which one is the stored value. */
-  items: (ActivityItem & { current: boolean })[];
+  items: HistoryItem[];
 };
+
+/** How many of a value's own events History lists. */
+const HISTORY_LIMIT = 200;
+
+type Written = { value: string; status: string };
+const asWritten = (x: unknown): Written | null => {
+  const w = x as { value?: unknown; status?: unknown } | null | undefined;
+  return typeof w?.value === 'string' && typeof w.status === 'string' ? { value: w.value, status: w.status } : null;
+};
+
+/**
+ * What each write replaced that no older recorded event explains: the older event (the next one in
+ * the newest-first list) left another text or status, or there is none. The last of a full list
+ * is not judged: its older events were cut.
+ */
+function earlierOf(items: readonly ActivityItem[], i: number, full: boolean): Written | null {
+  const e = items[i]!;
+  const before = e.type === 'translation.written' ? asWritten(e.before) : null;
+  if (!before) return null;
+  const older = items[i + 1];
+  if (!older) return full ? null : before;
+  const left = older.type === 'translation.written' ? asWritten(older.after) : null;
+  return left && left.value === before.value && left.status === before.status ? null : before;
+}
 
 /**
  * One value's history: its own recorded writes, newest first, and the value as stored now. An
  * entry is current only when it is the newest write and left exactly the stored text and status;
- * a value changed since by a language-wide write (an import) is shown as stored, with that write,
- * so an outdated text is never called current and every earlier text stays revertable.
+ * a value changed since by a language-wide write (an import that created it, Translate missing) is
+ * shown as stored, with that write, so an outdated text is never called current and every earlier
+ * text stays revertable. An import that overwrites a value records the value's own write (with the
+ * text it replaced), listed with the import it belongs to; a replaced text that no older event of
+ * the value left is listed too, from the `before` of the write that replaced it.
  */
 export async function valueHistory(deps: Pick<Deps, 'sql'>, projectId: string, keyId: string, language: string): Promise<ValueHistory> {
   const { sql } = deps;
@@ -65,19 +111,22 @@ export async function valueHistory(deps: Pick<Deps, 'sql'>, projectId: string, k
       select e.id, e.type, e.actor_type, e.actor_id, u.email as actor_email, e.entity_type, e.entity_id, e.before, e.after, e.occurred_at
       from domain_events e left join users u on e.actor_type = 'user' and u.id::text = e.actor_id
       where e.project_id = ${projectId} and e.entity_type = 'translation' and e.entity_id = ${`${keyId}/${language}`}
-      order by e.id desc limit 200`,
+      order by e.id desc limit ${HISTORY_LIMIT}`,
     sql<{ value: string; status: string; version: string; updated_at: Date }[]>`
       select value, status, version::text as version, updated_at from translations
       where project_id = ${projectId} and key_id = ${keyId}::uuid and language = ${language}`,
   ]);
-  const items = rows.map(toItem);
+  const own = rows.map(toItem);
   const stored = storedRow ? { value: storedRow.value, status: storedRow.status, version: Number(storedRow.version), updated_at: new Date(storedRow.updated_at).toISOString() } : null;
-  const newest = items[0];
+  const newest = own[0];
   const after = newest?.after as { value?: unknown; status?: unknown } | null | undefined;
   const explained = stored
     ? newest?.type === 'translation.written' && after?.value === stored.value && after?.status === stored.status
     : newest?.type === 'translation.deleted';
-  if (explained || !stored) return { stored, unexplained: null, items: items.map((e, i) => ({ ...e, current: explained && i === 0 })) };
+  const via = await languageWideWrites(deps, projectId, language, own);
+  const items = (current: (i: number) => boolean): HistoryItem[] =>
+    own.map((e, i) => ({ ...e, current: current(i), via: via.get(e.id) ?? null, earlier: earlierOf(own, i, own.length >= HISTORY_LIMIT) }));
+  if (explained || !stored) return { stored, unexplained: null, items: items((i) => explained && i === 0) };
   // The language-wide write after the value's own newest event that last touched the row: it set
   // updated_at in its own transaction, so its event is not later than the row's time (compared in
   // SQL: a JavaScript Date would drop the microseconds).
@@ -88,7 +137,27 @@ export async function valueHistory(deps: Pick<Deps, 'sql'>, projectId: string, k
       and e.type = any(${[...LANGUAGE_WIDE_WRITES]}::text[])
       and e.occurred_at <= (select updated_at from translations where project_id = ${projectId} and key_id = ${keyId}::uuid and language = ${language})
     order by e.id desc limit 1`;
-  return { stored, unexplained: { source: source ? toItem(source) : null }, items: items.map((e) => ({ ...e, current: false })) };
+  return { stored, unexplained: { source: source ? toItem(source) : null }, items: items(() => false) };
+}
+
+/**
+ * The language-wide writes (an import, Translate missing) that the value's own writes belong to: a
+ * write of the same transaction records both with the same `occurred_at` (the transaction's
+ * `now()`, compared in SQL: a JavaScript Date would drop the microseconds), actor and language, and
+ * the language-wide event after its per-value ones. Keyed by the value's own event id.
+ */
+async function languageWideWrites(deps: Pick<Deps, 'sql'>, projectId: string, language: string, own: readonly ActivityItem[]): Promise<Map<number, ActivityItem>> {
+  const ids = own.filter((e) => e.type === 'translation.written').map((e) => e.id);
+  if (ids.length === 0) return new Map();
+  const rows = await deps.sql<(Row & { own_id: string })[]>`
+    select e.id, e.type, e.actor_type, e.actor_id, u.email as actor_email, e.entity_type, e.entity_id, e.before, e.after, e.occurred_at, o.id as own_id
+    from domain_events e
+    join domain_events o on o.id = any(${ids}::bigint[]) and o.occurred_at = e.occurred_at
+      and o.actor_type = e.actor_type and o.actor_id is not distinct from e.actor_id
+    left join users u on e.actor_type = 'user' and u.id::text = e.actor_id
+    where e.project_id = ${projectId} and e.id > ${Math.min(...ids)} and e.entity_type = 'language' and e.entity_id = ${language}
+      and e.type = any(${[...LANGUAGE_WIDE_WRITES]}::text[])`;
+  return new Map(rows.map(({ own_id, ...r }) => [Number(own_id), toItem(r)]));
 }
 
 const MAX_BIGINT = 9223372036854775807n;
@@ -103,14 +172,24 @@ export function eventIdFrom(text: string | undefined): string | null {
   return BigInt(text) <= MAX_BIGINT ? text : null;
 }
 
-/** A value as one event left it (the `after` of a write), for a revert; null when the id names none (or is no id). */
-export async function valueAfterEvent(deps: Pick<Deps, 'sql'>, projectId: string, eventIdText: string | undefined): Promise<{ keyId: string; language: string; value: string; status: string } | null> {
+/**
+ * A value as one event left it (the `after` of a write), or as it found it (`side` 'before': the
+ * text a write replaced, History's entry for a text no recorded event of its own left), for a
+ * revert; null when the id names none (or is no id), or the write found no value.
+ */
+export async function valueAfterEvent(
+  deps: Pick<Deps, 'sql'>,
+  projectId: string,
+  eventIdText: string | undefined,
+  side: 'after' | 'before' = 'after',
+): Promise<{ keyId: string; language: string; value: string; status: string } | null> {
   const eventId = eventIdFrom(eventIdText);
   if (eventId === null) return null;
-  const [row] = await deps.sql<{ entity_id: string; after: { value?: unknown; status?: unknown } | null }[]>`
-    select entity_id, after from domain_events
+  const [row] = await deps.sql<{ entity_id: string; before: unknown; after: unknown }[]>`
+    select entity_id, before, after from domain_events
     where id = ${eventId}::bigint and project_id = ${projectId} and entity_type = 'translation' and type = 'translation.written'`;
-  if (!row || typeof row.after?.value !== 'string' || typeof row.after.status !== 'string') return null;
+  const version = row ? asWritten(side === 'before' ? row.before : row.after) : null;
+  if (!row || !version) return null;
   const slash = row.entity_id.indexOf('/');
-  return { keyId: row.entity_id.slice(0, slash), language: row.entity_id.slice(slash + 1), value: row.after.value, status: row.after.status };
+  return { keyId: row.entity_id.slice(0, slash), language: row.entity_id.slice(slash + 1), ...version };
 }

@@ -457,7 +457,8 @@ const routes = new Hono<PortalEnv>()
     const a = await access(c, 'values.edit');
     const f = await form(c);
     const deps = c.get('deps');
-    const version = await valueAfterEvent(deps, a.projectId, f.event_id);
+    // side=before: the text that write replaced (History's entry for a text an import created).
+    const version = await valueAfterEvent(deps, a.projectId, f.event_id, f.side === 'before' ? 'before' : 'after');
     if (!version || version.keyId !== c.req.param('key_id') || version.language !== c.req.param('language')) throw new AppError('not_found', 'That version of the value was not found');
     // The old text comes back; an approval comes back only from someone who may approve.
     const status = (version.status === 'approved' && !may(a.role, 'values.approve') ? 'review' : version.status) as TranslationStatus;

@@ -1,17 +1,21 @@
 // A value's History and its revert through HTTP. What is current is what is stored (the value the
-// API's GET answers), never an older text: an import records one event per file, so a value it
-// changed is shown as stored, with the import that wrote it, and every earlier text stays
-// revertable. A revert names an event id: anything that is not a positive bigint is "not found",
-// never a 5xx and never the database's words. And the portal's export gives XLIFF its source.
+// API's GET answers), never an older text: an import records one event per file for the values it
+// creates (shown as stored, with the import that wrote them) and one translation.written per
+// existing value it changes, with the text it replaced, so that text is listed and revertable even
+// when no recorded write of its own left it. A dry run, an unchanged re-import and a refused file
+// record nothing. A revert names an event id: anything that is not a positive bigint is "not
+// found", never a 5xx and never the database's words. And the portal's export gives XLIFF its source.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
 import { hashPassword } from '../../core/users/password.ts';
 import { createSession } from '../../core/users/sessions.ts';
 import { PortalClient } from './support/portal-client.ts';
 
-const t = useTestApp();
+// Webhook outbox rows stay until the test has counted them.
+const t = useTestApp({ env: { WEBHOOKS_DEBOUNCE_MS: '600000' } });
 let p: TestProject;
 let dev: PortalClient;
+let translator: PortalClient;
 
 beforeAll(async () => {
   p = await t.newProject('team');
@@ -23,13 +27,20 @@ beforeAll(async () => {
   dev = new PortalClient(t.app);
   dev.cookies.set('tms_session', session.token);
   dev.csrf = session.csrf;
+  const [other] = await t.runtime.deps.sql<{ id: string }[]>`
+    insert into users (email, password_hash) values ('translator@example.com', ${await hashPassword('not used here')}) returning id`;
+  await t.runtime.deps.sql`insert into memberships (user_id, account_id, role) values (${other!.id}, ${p.accountId}, 'translator')`;
+  const translatorSession = await createSession(t.runtime.deps, other!.id);
+  translator = new PortalClient(t.app);
+  translator.cookies.set('tms_session', translatorSession.token);
+  translator.csrf = translatorSession.csrf;
 });
 
-const importJson = (language: string, values: Record<string, string>, status = 'draft') =>
-  t.app.request(`/v1/import/${language}?format=json&status=${status}`, {
+const importJson = (language: string, values: Record<string, string>, status = 'draft', query = '') =>
+  t.app.request(`/v1/import/${language}?format=json&status=${status}${query}`, {
     method: 'POST',
     headers: { 'X-API-Key': p.apiKey, 'Content-Type': 'application/octet-stream' },
-    body: JSON.stringify(values),
+    body: typeof values === 'string' ? values : JSON.stringify(values),
   });
 
 /** The history page's entries: text, whether marked current, and the revert form's event id. */
@@ -40,6 +51,8 @@ function entries(html: string) {
     current: li!.includes('(current)'),
     fromImport: li!.includes('from an import'),
     revert: /name="event_id" value="(\d+)"/.exec(li!)?.[1],
+    /** 'before': the revert writes the text that event replaced (an entry no write of its own left). */
+    side: /name="side" value="(\w+)"/.exec(li!)?.[1],
   }));
 }
 
@@ -85,6 +98,133 @@ describe('History after an import', () => {
     expect((await importJson('de', { 'home.same': 'Gleich' })).status).toBe(200);
     const shown = entries((await dev.get(`/portal/projects/${p.projectId}/keys/${key.id}/values/de/history`)).text);
     expect(shown).toEqual([{ text: 'Gleich', current: true, fromImport: false, revert: undefined }]);
+  });
+});
+
+const sql = () => t.runtime.deps.sql;
+const lastEventId = async () => Number((await sql()<{ id: string | null }[]>`select max(id)::text as id from domain_events`)[0]!.id ?? 0);
+/** The events recorded since `after`, in this project: type and entity. */
+const eventsSince = async (after: number) =>
+  (await sql()<{ type: string; entity_id: string }[]>`select type, entity_id from domain_events where project_id = ${p.projectId} and id > ${after} order by id`).map((e) => `${e.type} ${e.entity_id}`);
+const keyIdOf = async (key: string) => (await sql()<{ id: string }[]>`select id from translation_keys where project_id = ${p.projectId} and key = ${key} and deleted_at is null`)[0]!.id;
+const valueOf = async (keyId: string, language: string) => (await (await t.call(p.apiKey, 'GET', `/v1/keys/${keyId}/translations/${language}`)).json()) as { value: string; status: string };
+
+describe('An import over reviewed values', () => {
+  it('records one translation.written per changed value: History lists the old and the new text, and Revert brings the old back', async () => {
+    // Reviewed through single writes (rev.a), and through an import that created them (rev.b, rev.c: no event of their own).
+    const a = (await (await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'rev.a', group_name: 'rev' })).json()) as { id: string };
+    expect((await t.call(p.apiKey, 'PUT', `/v1/keys/${a.id}/translations/fr`, { value: 'Ancien A', status: 'review' })).status).toBe(200);
+    expect((await importJson('fr', { 'rev.b': 'Ancien B', 'rev.c': 'Ancien C' }, 'review')).status).toBe(200);
+    const ids = { a: a.id, b: await keyIdOf('rev.b'), c: await keyIdOf('rev.c') };
+    const before = await lastEventId();
+
+    const res = await importJson('fr', { 'rev.a': 'Nouveau A', 'rev.b': 'Nouveau B', 'rev.c': 'Ancien C', 'rev.d': 'Nouveau D' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ values_created: 1, values_updated: 3, values_unchanged: 0 });
+    // Per changed value one event (rev.c: its status), in key id order; the created value only in the import's own.
+    expect(await eventsSince(before)).toEqual([...[ids.a, ids.b, ids.c].sort().map((id) => `translation.written ${id}/fr`), 'translation.imported fr']);
+    const [b] = await sql()<{ before: unknown; after: unknown }[]>`
+      select before, after from domain_events where id > ${before} and entity_id = ${`${ids.b}/fr`}`;
+    expect(b).toEqual({ before: { value: 'Ancien B', status: 'review' }, after: { value: 'Nouveau B', status: 'draft' } });
+
+    const history = (id: string) => `/portal/projects/${p.projectId}/keys/${id}/values/fr/history`;
+    const shown = {
+      a: entries((await dev.get(history(ids.a))).text),
+      b: entries((await dev.get(history(ids.b))).text),
+      c: entries((await dev.get(history(ids.c))).text),
+    };
+    expect(shown.a.map((e) => [e.text, e.current, e.fromImport, e.revert !== undefined, e.side])).toEqual([
+      ['Nouveau A', true, true, false, undefined],
+      ['Ancien A', false, false, true, undefined],
+    ]);
+    // rev.b's old text was written by the import that created it: listed from the import's per-value event.
+    expect(shown.b.map((e) => [e.text, e.current, e.fromImport, e.revert !== undefined, e.side])).toEqual([
+      ['Nouveau B', true, true, false, undefined],
+      ['Ancien B', false, false, true, 'before'],
+    ]);
+    expect(shown.c.map((e) => [e.text, e.current, e.revert !== undefined, e.side])).toEqual([
+      ['Ancien C', true, false, undefined],
+      ['Ancien C', false, true, 'before'],
+    ]);
+    const page = (await dev.get(history(ids.b))).text;
+    expect(page).toContain('from an import (json)');
+    expect(page).toMatch(/<span class="badge status-review">review<\/span>/);
+
+    // Revert on the entry before the import's restores the old text and status, and it is current again.
+    for (const [key, id, old] of [['a', ids.a, 'Ancien A'], ['b', ids.b, 'Ancien B']] as const) {
+      const entry = shown[key][1]!;
+      const reverted = await dev.post(`/portal/projects/${p.projectId}/keys/${id}/values/fr/revert`, { event_id: entry.revert!, ...(entry.side ? { side: entry.side } : {}) });
+      expect(reverted.status, key).toBe(200);
+      expect(await valueOf(id, 'fr'), key).toMatchObject({ value: old, status: 'review' });
+      const now = entries(reverted.text);
+      expect(now[0], key).toMatchObject({ text: old, current: true, revert: undefined });
+      expect(now.filter((e) => e.current), key).toHaveLength(1);
+      expect(now.map((e) => e.text), key).toContain('Nouveau ' + key.toUpperCase());
+    }
+  });
+
+  it('a dry run and an unchanged re-import record nothing', async () => {
+    expect((await importJson('fr', { 'same.a': 'Un', 'same.b': 'Deux' }, 'review')).status).toBe(200);
+    const id = await keyIdOf('same.a');
+    const before = await lastEventId();
+    const dry = await importJson('fr', { 'same.a': 'Autre', 'same.b': 'Deux' }, 'approved', '&dry_run=true');
+    expect(dry.status).toBe(200);
+    expect(await dry.json()).toMatchObject({ dry_run: true, values_updated: 2 });
+    const again = await importJson('fr', { 'same.a': 'Un', 'same.b': 'Deux' }, 'review');
+    expect(await again.json()).toMatchObject({ values_updated: 0, values_unchanged: 2 });
+    expect(await eventsSince(before)).toEqual([]);
+    expect(await valueOf(id, 'fr')).toMatchObject({ value: 'Un', status: 'review' });
+    expect(entries((await dev.get(`/portal/projects/${p.projectId}/keys/${id}/values/fr/history`)).text).map((e) => e.text)).toEqual(['Un']);
+  });
+
+  it('a refused import (an invalid entry, conflict=fail) records nothing and changes nothing', async () => {
+    expect((await importJson('fr', { 'refused.a': 'Gardé' }, 'review')).status).toBe(200);
+    const id = await keyIdOf('refused.a');
+    const before = await lastEventId();
+    const invalid = await importJson('fr', { 'refused.a': 'Changé', 'refused.b': 'x'.repeat(10_001) });
+    expect(invalid.status).toBe(422);
+    const conflicting = await importJson('fr', { 'refused.a': 'Changé' }, 'draft', '&conflict=fail');
+    expect(conflicting.status).toBe(409);
+    expect(await eventsSince(before)).toEqual([]);
+    expect(await valueOf(id, 'fr')).toMatchObject({ value: 'Gardé', status: 'review' });
+  });
+
+  it('an approval an import replaced comes back from a translator as review (the revert rule holds)', async () => {
+    expect((await importJson('fr', { 'appr.a': 'Approuvé' }, 'approved')).status).toBe(200);
+    expect((await importJson('fr', { 'appr.a': 'Remplacé' }, 'draft')).status).toBe(200);
+    const id = await keyIdOf('appr.a');
+    const shown = entries((await translator.get(`/portal/projects/${p.projectId}/keys/${id}/values/fr/history`)).text);
+    expect(shown.map((e) => [e.text, e.side])).toEqual([
+      ['Remplacé', undefined],
+      ['Approuvé', 'before'],
+    ]);
+    const reverted = await translator.post(`/portal/projects/${p.projectId}/keys/${id}/values/fr/revert`, { event_id: shown[1]!.revert!, side: 'before' });
+    expect(reverted.status).toBe(200);
+    expect(await valueOf(id, 'fr')).toMatchObject({ value: 'Approuvé', status: 'review' });
+    // By someone who may approve, the approval itself.
+    const again = entries(reverted.text).find((e) => e.text === 'Approuvé' && e.side === 'before')!;
+    expect((await dev.post(`/portal/projects/${p.projectId}/keys/${id}/values/fr/revert`, { event_id: again.revert!, side: 'before' })).status).toBe(200);
+    expect(await valueOf(id, 'fr')).toMatchObject({ value: 'Approuvé', status: 'approved' });
+  });
+
+  it("feeds the webhook outbox as a bulk status change does: one row per changed value, plus the import's", async () => {
+    await sql()`insert into webhook_endpoints (project_id, url, events, secret) values (${p.projectId}, 'https://hooks.example.com/tms', '{translations.changed}', 'whsec_dGVzdA==')`;
+    try {
+      expect((await importJson('fr', { 'hook.a': 'Un', 'hook.b': 'Deux', 'hook.c': 'Trois' }, 'review')).status).toBe(200);
+      const rows = async (after: number) =>
+        (await sql()<{ type: string }[]>`
+          select e.type from webhook_outbox o join domain_events e on e.id = o.event_id where o.project_id = ${p.projectId} and e.id > ${after} order by e.id`).map((r) => r.type);
+      let before = await lastEventId();
+      expect((await importJson('fr', { 'hook.a': 'Eins', 'hook.b': 'Zwei', 'hook.c': 'Trois' }, 'review')).status).toBe(200);
+      expect(await rows(before)).toEqual(['translation.written', 'translation.written', 'translation.imported']);
+      before = await lastEventId();
+      const ids = [await keyIdOf('hook.a'), await keyIdOf('hook.b')];
+      expect((await t.call(p.apiKey, 'POST', '/v1/keys/bulk-status', { key_ids: ids, languages: ['fr'], status: 'approved' })).status).toBe(200);
+      expect(await rows(before)).toEqual(['translation.written', 'translation.written']);
+    } finally {
+      await sql()`delete from webhook_endpoints where project_id = ${p.projectId}`;
+      await sql()`delete from webhook_outbox where project_id = ${p.projectId}`;
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 // The activity log (every write to the project, by whom and when) and one value's history with a
 // one-click revert.
 import type { FC } from 'hono/jsx';
-import type { ActivityItem, ValueHistory } from '../../../core/portal/activity.ts';
+import type { ActivityItem, HistoryItem, ValueHistory } from '../../../core/portal/activity.ts';
 import { textAttrs } from '../../../core/languages/text-direction.ts';
 import type { SessionUser } from '../../../core/users/schemas.ts';
 import type { ProjectAccess } from '../../../core/users/memberships.ts';
@@ -86,12 +86,34 @@ export const ActivityPage: FC<Common & { items: ActivityItem[]; next: number | n
   );
 };
 
+/** A language-wide write in words: "from an import (json)", "by Translate missing". */
+function languageWideWrite(source: ActivityItem): string {
+  const format = (source.after as { format?: unknown } | null)?.format;
+  if (source.type === 'translation.imported') return typeof format === 'string' ? `from an import (${format})` : 'from an import';
+  return source.type === 'translation.machine_translated' ? 'by Translate missing' : `by ${source.type}`;
+}
+
 /** Where a stored value no recorded write of its own explains came from, in words. */
 function unexplainedOrigin(source: ActivityItem | null): string {
   if (!source) return 'written without a recorded change of this value';
-  const what = source.type === 'translation.imported' ? 'from an import' : source.type === 'translation.machine_translated' ? 'by Translate missing' : `by ${source.type}`;
-  return `${what}, ${actorLabel(source)}, ${when(source.occurred_at)}`;
+  return `${languageWideWrite(source)}, ${actorLabel(source)}, ${when(source.occurred_at)}`;
 }
+
+/** The form that writes a recorded text again: the `after` of write `e`, or (side 'before') what it replaced. */
+const RevertForm: FC<{ action: string; csrf: string; e: HistoryItem; side: 'after' | 'before' }> = ({ action, csrf, e, side }) => (
+  <form method="post" action={action} class="inline">
+    <CsrfField csrf={csrf} />
+    <input type="hidden" name="event_id" value={String(e.id)} />
+    {side === 'before' ? <input type="hidden" name="side" value="before" /> : null}
+    <button
+      type="submit"
+      class="secondary"
+      aria-label={side === 'before' ? `Revert to this: the text replaced ${when(e.occurred_at)}` : `Revert to this: the version of ${when(e.occurred_at)}`}
+    >
+      Revert to this
+    </button>
+  </form>
+);
 
 export const HistoryPage: FC<Common & { keyName: string; language: string; keyId: string; history: ValueHistory; mayRevert: boolean; notice?: string | undefined }> = ({
   user,
@@ -118,8 +140,8 @@ export const HistoryPage: FC<Common & { keyName: string; language: string; keyId
       {items.length === 0 && !stored ? <p class="empty">No recorded change of this value.</p> : null}
       <ol class="list">
         {stored && unexplained ? (
-          // The stored value, which none of the value's own recorded writes left: an import (one
-          // event per file) or Translate missing (one per language) wrote it.
+          // The stored value, which none of the value's own recorded writes left: an import that
+          // created it (one event per file) or Translate missing (one per language) wrote it.
           <li>
             <strong>
               "<span {...text}>{stored.value}</span>"
@@ -133,37 +155,50 @@ export const HistoryPage: FC<Common & { keyName: string; language: string; keyId
         ) : null}
         {items.map((e) => {
           const after = e.after as { value?: string; status?: string } | null;
+          const revert = `${base}/keys/${keyId}/values/${language}/revert`;
           return (
-            <li>
-              <div class="row between wrap">
-                <span>
-                  <strong>
-                    {e.type === 'translation.deleted' ? (
-                      'deleted'
-                    ) : (
-                      <>
-                        "<span {...text}>{after?.value ?? ''}</span>"
-                      </>
-                    )}
-                  </strong>{' '}
-                  {after?.status ? <span class={`badge status-${after.status}`}>{after.status}</span> : null}
-                  <br />
-                  <span class="hint">
-                    {actorLabel(e)}, {when(e.occurred_at)}
-                    {e.current ? ' (current)' : ''}
+            <>
+              <li>
+                <div class="row between wrap">
+                  <span>
+                    <strong>
+                      {e.type === 'translation.deleted' ? (
+                        'deleted'
+                      ) : (
+                        <>
+                          "<span {...text}>{after?.value ?? ''}</span>"
+                        </>
+                      )}
+                    </strong>{' '}
+                    {after?.status ? <span class={`badge status-${after.status}`}>{after.status}</span> : null}
+                    <br />
+                    <span class="hint">
+                      {actorLabel(e)}, {when(e.occurred_at)}
+                      {e.via ? `, ${languageWideWrite(e.via)}` : ''}
+                      {e.current ? ' (current)' : ''}
+                    </span>
                   </span>
-                </span>
-                {mayRevert && !e.current && e.type === 'translation.written' ? (
-                  <form method="post" action={`${base}/keys/${keyId}/values/${language}/revert`} class="inline">
-                    <CsrfField csrf={csrf} />
-                    <input type="hidden" name="event_id" value={String(e.id)} />
-                    <button type="submit" class="secondary" aria-label={`Revert to this: the version of ${when(e.occurred_at)}`}>
-                      Revert to this
-                    </button>
-                  </form>
-                ) : null}
-              </div>
-            </li>
+                  {mayRevert && !e.current && e.type === 'translation.written' ? <RevertForm action={revert} csrf={csrf} e={e} side="after" /> : null}
+                </div>
+              </li>
+              {e.earlier ? (
+                // The text this write replaced, which no recorded write of its own left (an import or
+                // Translate missing created it): kept in this write's event, revertable from there.
+                <li>
+                  <div class="row between wrap">
+                    <span>
+                      <strong>
+                        "<span {...text}>{e.earlier.value}</span>"
+                      </strong>{' '}
+                      <span class={`badge status-${e.earlier.status}`}>{e.earlier.status}</span>
+                      <br />
+                      <span class="hint">written without a recorded change of this value (an import or Translate missing), replaced {when(e.occurred_at)}</span>
+                    </span>
+                    {mayRevert ? <RevertForm action={revert} csrf={csrf} e={e} side="before" /> : null}
+                  </div>
+                </li>
+              ) : null}
+            </>
           );
         })}
       </ol>
