@@ -62,7 +62,8 @@ describe('npm start: a shutdown that times out', () => {
     // Well under the 30 s lease: only a handed-back claim is taken this soon.
     while (Date.now() - started < 15_000) {
       status = await (await fetch(`${second.url}/v1/cache/status`, { headers: { 'X-API-Key': apiKey } })).json();
-      if (status.ready === true && status.pending === false) break;
+      // build_state too: a build's files are served (ready) a moment before it releases its claim.
+      if (status.ready === true && status.pending === false && status.build_state === 'idle') break;
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(status).toMatchObject({ ready: true, pending: false, build_state: 'idle' });
