@@ -23,13 +23,22 @@ export const restoreGroup = useCase(GroupCommand, async (deps: Pick<Deps, 'sql' 
     const { plan, limits } = await lockProject(sql, projectId);
     const lastDelete = sql`(
       select max(deleted_at) from translation_keys where project_id = ${projectId} and group_name = ${name})`;
+    // The clashes are a set operation, never a join: a join of the candidates to the live keys by
+    // name was planned, without statistics, as a scan of the project's live names per candidate
+    // (both sides estimated at one row, and both live-key indexes alike to the planner: a 500-key
+    // group in a 10,000-key project took 1.1-2.5 s instead of 7 ms). Candidate names are distinct
+    // (they were live together until the one delete), so the count is the same. The live names are
+    // read once, from the range of the candidates' names on the (project, name) index.
     const [counts] = await sql<{ candidates: number; clashes: number; listed: string[] | null }[]>`
       with candidates as (
         select key from translation_keys
         where project_id = ${projectId} and group_name = ${name} and deleted_at = ${lastDelete}
       ), clashes as (
-        select c.key from candidates c
-        join translation_keys live on live.project_id = ${projectId} and live.key = c.key and live.deleted_at is null
+        select key from candidates
+        intersect
+        select key from translation_keys
+        where project_id = ${projectId} and deleted_at is null
+          and key between (select min(key) from candidates) and (select max(key) from candidates)
       )
       select (select count(*)::int from candidates) as candidates,
              (select count(*)::int from clashes) as clashes,

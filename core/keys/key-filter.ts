@@ -63,10 +63,16 @@ export function keyFilterSql(sql: AnySql, projectId: string, filter: KeyFilter &
   }
   const languages = filter.statusLanguages ?? (filter.language === undefined ? undefined : [filter.language]);
   if (filter.status !== undefined || languages !== undefined) {
+    // A key's values are reached through the primary key (key_id[, language]) only. The status is
+    // compared with IS NOT DISTINCT FROM (the same as = here: neither side is ever null), which no
+    // index serves but which the planner estimates as =: with a plain `t.status = ...`, a planner
+    // without statistics (which takes every index for empty) read translations_project_language_idx
+    // on (language, status), its second and third columns, once per key, whole: a status filter on
+    // 10,000 keys took 9.3 s. With statistics it still chooses a hash join when that is cheaper.
     parts.push(sql`and exists (
       select 1 from translations t where t.key_id = k.id
         ${languages === undefined ? sql`` : sql`and t.language = any(${languages}::text[])`}
-        ${filter.status === undefined ? sql`` : sql`and t.status = ${filter.status}`})`);
+        ${filter.status === undefined ? sql`` : sql`and t.status is not distinct from ${filter.status}`})`);
   }
   if (filter.missing !== undefined) {
     parts.push(sql`and not exists (select 1 from translations t where t.key_id = k.id and t.language = ${filter.missing})`);

@@ -19,13 +19,17 @@ export type ValuesOfKeys = Record<string, Record<string, KeyValue>>;
 /**
  * The values of some keys (one page of a listing) in some languages, with their versions: one
  * query on the (key_id, language) primary key. Keys of another project have no values here.
+ * The project is checked on the rows found, behind OFFSET 0 (as core/keys/by-id.ts): named beside
+ * the ids, it let an unanalyzed planner read every value of the project's languages instead (an
+ * editor page of 50 keys in a 10,000-key project: 20,000 rows, 13 ms instead of 0.3 ms).
  */
 export const valuesOfKeys = useCase(ValuesOfKeysCommand, async (deps: Pick<Deps, 'sql'>, input): Promise<ValuesOfKeys> => {
   const out: ValuesOfKeys = {};
   if (input.keyIds.length === 0 || input.languages.length === 0) return out;
   const rows = await deps.sql<{ key_id: string; language: string; value: string; status: TranslationStatus; version: string; updated_at: Date }[]>`
-    select key_id, language, value, status, version::text as version, updated_at from translations
-    where project_id = ${input.projectId} and key_id = any(${input.keyIds}::uuid[]) and language = any(${input.languages}::text[])`;
+    select t.key_id, t.language, t.value, t.status, t.version::text as version, t.updated_at
+    from (select * from translations where key_id = any(${input.keyIds}::uuid[]) and language = any(${input.languages}::text[]) offset 0) t
+    where t.project_id = ${input.projectId}`;
   for (const r of rows) {
     (out[r.key_id] ??= {})[r.language] = { value: r.value, status: r.status, version: Number(r.version), updated_at: new Date(r.updated_at).toISOString() };
   }

@@ -37,6 +37,7 @@ import { revokeApiKey } from '../../core/accounts/revoke-api-key.ts';
 import { createKey } from '../../core/keys/create-key.ts';
 import { deleteKey } from '../../core/keys/delete-key.ts';
 import { updateKey } from '../../core/keys/update-key.ts';
+import { valueById } from '../../core/keys/by-id.ts';
 import { putTranslation } from '../../core/translations/put-translation.ts';
 import { listLanguages } from '../../core/languages/list-languages.ts';
 import { addLanguage } from '../../core/languages/add-language.ts';
@@ -758,7 +759,7 @@ async function assertMayWriteValue(c: C, a: ProjectAccess, language: string, sta
   if (!isUuid(keyId)) return;
   // Changing an approved text would silently un-approve it: that is a reviewer's call.
   const [current] = await c.get('deps').sql<{ status: string }[]>`
-    select status from translations where project_id = ${a.projectId} and key_id = ${keyId}::uuid and language = ${language}`;
+    select v.status from ${valueById(c.get('deps').sql, keyId, language)} v where v.project_id = ${a.projectId}`;
   if (current?.status === 'approved') throw new AppError('forbidden', 'This value is approved: only a reviewer or developer can change it');
 }
 
