@@ -12,7 +12,7 @@ import { exportFile } from '../../core/files/export-file.ts';
 import { valuesOfKeys } from '../../core/translations/values-of-keys.ts';
 import { restoreGroup } from '../../core/groups/restore-group.ts';
 import { listTrash } from '../../core/portal/trash.ts';
-import { listActivity } from '../../core/portal/activity.ts';
+import { listActivity, valueHistory } from '../../core/portal/activity.ts';
 import { useCore } from './support/core-harness.ts';
 import { bulkLoadedProject, rowsTouched, scans, type PlanNode } from './support/plans.ts';
 
@@ -128,6 +128,10 @@ describe('multi-row reads without statistics', () => {
       ['trash', () => listTrash(deps, p.projectId), linear],
       ['activity', () => listActivity(deps, p.projectId), linear],
       ['restore group', () => restoreGroup(deps, { ...scope, name: 'g3' }), linear],
+      // A value's History reads that value's events, not the project's (migration 018): it walked
+      // the project's events from the newest until it had found the value's, all of them for a value
+      // written long ago. Bound well under the project's event count.
+      ['value history', () => valueHistory(deps, p.projectId, page[0]!.id, 'de'), EVENTS / 5],
     ];
     const statements = await capture(calls);
     // The group deleted again: the restore's statements are judged on the state they met.
