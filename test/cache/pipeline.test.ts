@@ -130,7 +130,9 @@ describe('atomic publishing', () => {
 
 describe('auto_rebuild', () => {
   it('off by default; when on, a burst of writes queues one debounced rebuild', async () => {
-    const app = await startTestApp({ env: { AUTO_REBUILD_DEBOUNCE_MS: '150' }, log });
+    // A debounce longer than a PUT can take on a loaded CI machine (PGlite): at 150 ms a slow PUT
+    // mid-burst let the timer fire between writes, and the burst cost two builds.
+    const app = await startTestApp({ env: { AUTO_REBUILD_DEBOUNCE_MS: '600' }, log });
     try {
       const p = await app.newProject();
       const ids = await seed(app, p, { 'home.title': { de: ['Hallo', 'approved'] } });
@@ -148,9 +150,9 @@ describe('auto_rebuild', () => {
       await app.runtime.rebuilds!.idle();
       expect(await (await app.call(p.apiKey, 'GET', '/v1/cached/translations/de/home/home.title')).json()).toEqual({ value: 'd' });
       expect(builds(p.projectId)).toHaveLength(1);
-      // Reads do not trigger builds.
+      // Reads do not trigger builds (waited for longer than the debounce).
       await app.call(p.apiKey, 'GET', '/v1/keys');
-      await new Promise((r) => setTimeout(r, 400));
+      await new Promise((r) => setTimeout(r, 1_000));
       await app.runtime.rebuilds!.idle();
       expect(builds(p.projectId)).toHaveLength(1);
     } finally {
