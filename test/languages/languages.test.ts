@@ -90,4 +90,27 @@ describe('languages', () => {
     expect((await t.call(b.apiKey, 'POST', '/v1/languages', { code: 'ja' })).status).toBe(201);
     expect((await (await t.call(a.apiKey, 'GET', '/v1/languages')).json()).count).toBe(1);
   });
+  it('a project without English takes its first language as its source language; one with English keeps it', async () => {
+    const sourceOf = async (projectId: string) => ((await (await t.admin('GET', `/projects/${projectId}`)).json()) as { source_language: string }).source_language;
+    const p = await t.newProject('team');
+    expect(await sourceOf(p.projectId)).toBe('en');
+    await t.call(p.apiKey, 'POST', '/v1/languages', { code: 'de' });
+    expect(await sourceOf(p.projectId)).toBe('de');
+    await t.call(p.apiKey, 'POST', '/v1/languages', { code: 'fr' });
+    await t.call(p.apiKey, 'POST', '/v1/languages', { code: 'en' });
+    expect(await sourceOf(p.projectId)).toBe('de');
+    // The checks now compare with German: a French value that drops its placeholder is warned about.
+    const key = (await (await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'greeting' })).json()) as { id: string };
+    await t.call(p.apiKey, 'PUT', `/v1/keys/${key.id}/translations/de`, { value: 'Hallo {name}' });
+    const fr = await t.call(p.apiKey, 'PUT', `/v1/keys/${key.id}/translations/fr`, { value: 'Bonjour' });
+    expect(((await fr.json()) as { warnings: { check: string }[] }).warnings.map((w) => w.check)).toContain('placeholders');
+
+    const withEnglish = await t.newProject('team');
+    for (const code of ['en', 'de']) await t.call(withEnglish.apiKey, 'POST', '/v1/languages', { code });
+    expect(await sourceOf(withEnglish.projectId)).toBe('en');
+    // English registered later than another language: the first one had already become the source.
+    const later = await t.newProject('team');
+    for (const code of ['fr', 'en']) await t.call(later.apiKey, 'POST', '/v1/languages', { code });
+    expect(await sourceOf(later.projectId)).toBe('fr');
+  });
 });
