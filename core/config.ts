@@ -108,7 +108,7 @@ export const EnvSchema = v.object({
    * Where a 402 QUOTA_EXCEEDED sends a caller to raise the plan (its detail's upgrade_url): the
    * operator's pricing or contact page. The default, the API docs' account section, is relative.
    */
-  UPGRADE_URL: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)), '/docs#tag/Admin'),
+  UPGRADE_URL: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)), '/docs#/Admin'),
   /** Browser origins allowed to call the API: `*`, or a comma-separated list of origins. */
   CORS_ORIGINS: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)), '*'),
   // Webhooks (core/webhooks, docs/operations.md "Webhooks").

@@ -48,8 +48,10 @@ async function main() {
     // Production sets TMS_ADMIN_TOKEN and never sees either.
     if (admin.source === 'generated') {
       process.stdout.write(`\n  tms is running at ${base}\n  Portal: ${base}/portal\n  Admin token (generated now, kept in ${admin.path}):\n    ${admin.token}\n\n`);
-    } else if (admin.source !== 'env') {
-      process.stdout.write(`\n  tms is running at ${base}\n  Portal: ${base}/portal\n  Admin token: in ${admin.path}\n\n`);
+    } else {
+      // The operator's own token (TMS_ADMIN_TOKEN) is never printed, only where it came from.
+      const where = admin.source === 'env' ? 'from TMS_ADMIN_TOKEN' : `in ${admin.path}`;
+      process.stdout.write(`\n  tms is running at ${base}\n  Portal: ${base}/portal\n  Admin token: ${where}\n\n`);
     }
   });
   // A port in use (another replica, a second `npm start`) is a setting to change, not a crash: say

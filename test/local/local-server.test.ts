@@ -53,7 +53,7 @@ describe('npm start on embedded defaults', () => {
     await second.stop();
   }, 90_000);
 
-  it('prints neither the token nor a path when TMS_ADMIN_TOKEN sets it', async () => {
+  it('prints where the admin token comes from, never the token nor a path, when TMS_ADMIN_TOKEN sets it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tms-local-env-'));
     try {
       const server = await startLocalServer({ TMS_DATA_DIR: dir, PORT: '0', TMS_ADMIN_TOKEN: 'adm_chosen_by_the_operator' });
@@ -65,7 +65,10 @@ describe('npm start on embedded defaults', () => {
       expect(accounts.status).toBe(201);
       await server.stop();
       expect(server.output()).not.toContain('adm_chosen_by_the_operator');
-      expect(server.output()).not.toContain('Admin token');
+      expect(server.output()).toContain(`tms is running at ${server.url}`);
+      expect(server.output()).toContain(`Portal: ${server.url}/portal`);
+      expect(server.output()).toContain('Admin token: from TMS_ADMIN_TOKEN');
+      expect(server.output()).not.toContain('admin-token');
       await expect(readFile(join(dir, 'admin-token'), 'utf8')).rejects.toThrow(/ENOENT/);
     } finally {
       await rm(dir, { recursive: true, force: true });
