@@ -16,6 +16,10 @@ import { createApi } from './http/create-api.ts';
 import { allRouteGroups } from './route-groups.ts';
 import { docsGroup } from './docs/routes.ts';
 
+// The parent as it was when this process began: the shell of `npm start` may be gone before the
+// service is up (a stop during a slow first start).
+const PARENT_AT_START = process.ppid;
+
 async function main() {
   // Everything this process writes (the embedded database, the admin token, built cache files) is
   // for this user alone: directories 0700, files 0600. An existing data dir is tightened too.
@@ -145,6 +149,26 @@ function installGracefulShutdown(options: ShutdownOptions): void {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  // `npm start` runs this under `sh -c`, and npm passes a SIGTERM (a deploy, `docker stop`, `kill`)
+  // to that shell only, which exits without passing it on: this process would keep running,
+  // orphaned and holding the port, and the next start would fail with "address in use". Under npm,
+  // the shell going away is npm stopping the script. (Ctrl-C reaches every process of the terminal's
+  // group, this one included, and has already started the shutdown when the shell goes.)
+  if (process.env.npm_lifecycle_event === 'start') {
+    watchParent(() => {
+      if (!stopping) void stop('parent exited (npm start stopped)');
+    });
+  }
+}
+
+/** Calls `onGone` once when this process's first parent has exited (its parent pid changed); checks twice a second. */
+function watchParent(onGone: () => void): void {
+  const timer = setInterval(() => {
+    if (process.ppid === PARENT_AT_START) return;
+    clearInterval(timer);
+    onGone();
+  }, 500);
+  timer.unref();
 }
 
 /**
