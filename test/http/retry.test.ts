@@ -64,6 +64,8 @@ async function setUp() {
     if (r.status >= 300) throw new Error(`set-up: ${r.status} ${await r.text()}`);
     return r.status === 204 ? undefined : r.json();
   };
+  // en first: it stays the source language, de is a target to translate into.
+  await json(t.call(p.apiKey, 'POST', '/v1/languages', { code: 'en' }));
   await json(t.call(p.apiKey, 'POST', '/v1/languages', { code: 'de' }));
   const key = await json(t.call(p.apiKey, 'POST', '/v1/keys', { key: 'auth.case', group_name: 'auth' }));
   await json(t.call(p.apiKey, 'PUT', `/v1/keys/${key.id}/translations/de`, { value: 'x' }));

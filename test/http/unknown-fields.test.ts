@@ -40,6 +40,8 @@ async function fixture(): Promise<Fixture> {
     if (r.status >= 300) throw new Error(`fixture: ${r.status} ${await r.text()}`);
     return r.status === 204 ? undefined : r.json();
   };
+  // en first: it stays the source language (with no values), de is a target to translate into.
+  await ok(t.call(p.apiKey, 'POST', '/v1/languages', { code: 'en' }));
   await ok(t.call(p.apiKey, 'POST', '/v1/languages', { code: 'de' }));
   const key = await ok(t.call(p.apiKey, 'POST', '/v1/keys', { key: 'auth.case', group_name: 'auth' }));
   await ok(t.call(p.apiKey, 'PUT', `/v1/keys/${key.id}/translations/de`, { value: 'x' }));

@@ -128,12 +128,12 @@ describe('every answer is one the document promises', () => {
   });
 
   it('translation memory and machine translation', async () => {
-    // The test project has no source language values (its source is en, not registered): no suggestions, nothing to translate.
-    expect((await call('suggestTranslations', { params: { key_id: ids.title!, language: 'de' } })).status).toBe(200);
-    expect((await call('suggestTranslations', { params: { key_id: randomUUID(), language: 'de' } })).status).toBe(404);
-    expect((await call('suggestTranslations', { params: { key_id: ids.title!, language: 'de' }, query: { limit: '99' } })).status).toBe(422);
-    expect((await call('translateMissing', { params: { language: 'de' }, json: {} })).status).toBe(200);
-    expect((await call('translateMissing', { params: { language: 'de' }, json: { status: 'approved' } })).status).toBe(422);
+    // The test project's source language is de, its first language; fr-CA is a target.
+    expect((await call('suggestTranslations', { params: { key_id: ids.title!, language: 'fr-CA' } })).status).toBe(200);
+    expect((await call('suggestTranslations', { params: { key_id: randomUUID(), language: 'fr-CA' } })).status).toBe(404);
+    expect((await call('suggestTranslations', { params: { key_id: ids.title!, language: 'fr-CA' }, query: { limit: '99' } })).status).toBe(422);
+    expect((await call('translateMissing', { params: { language: 'fr-CA' }, json: {} })).status).toBe(200);
+    expect((await call('translateMissing', { params: { language: 'fr-CA' }, json: { status: 'approved' } })).status).toBe(422);
     expect((await call('translateMissing', { params: { language: 'it' }, json: {} })).status).toBe(404);
   });
 
