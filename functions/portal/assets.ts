@@ -10,13 +10,14 @@ a{color:var(--accent)}a:focus-visible,button:focus-visible,input:focus-visible,s
 .skip{position:absolute;left:-999px}.skip:focus{left:8px;top:8px;background:#fff;padding:8px;z-index:10}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 header.top{display:flex;justify-content:space-between;align-items:center;gap:1rem;padding:.6rem 1.2rem;background:#14161a;color:#fff;flex-wrap:wrap}
-header.top a.brand{color:#fff;font-weight:700;text-decoration:none;font-size:1.2rem}header.top nav{display:flex;gap:.8rem;align-items:baseline;flex-wrap:wrap}
+header.top a.brand{color:#fff;font-weight:700;text-decoration:none;font-size:1.2rem}header.top nav{display:flex;gap:.2rem .8rem;align-items:baseline;flex-wrap:wrap}
 header.top .who{color:#d0d0d8}header.top button.link{color:#cfe0ff}
 main{max-width:46rem;margin:0 auto;padding:1.2rem}main.wide{max-width:none}
-h1{font-size:1.6rem;margin:.4rem 0 1rem}h2{font-size:1.2rem;margin:.2rem 0}.lead{font-size:1.05rem;color:var(--muted)}
+h1{font-size:1.6rem;margin:.4rem 0 1rem;overflow-wrap:anywhere}h2{font-size:1.2rem;margin:.2rem 0}.lead{font-size:1.05rem;color:var(--muted)}
 .card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:1rem;margin:.8rem 0}
 .stack{display:flex;flex-direction:column;gap:.8rem}.row{display:flex;gap:.6rem;align-items:flex-end}.row.wrap,.wrap{flex-wrap:wrap}.between{justify-content:space-between;align-items:center}.grow{flex:1}
-label{display:flex;flex-direction:column;gap:.2rem;font-weight:600;font-size:.95rem}label.check{flex-direction:row;align-items:center;font-weight:400}
+label{display:flex;flex-direction:column;gap:.2rem;font-weight:600;font-size:.95rem}label.check,label:has(>input[type=checkbox]),label:has(>input[type=radio]){flex-direction:row;align-items:baseline;gap:.45rem;font-weight:400}label>input[type=checkbox],label>input[type=radio]{flex:none;margin:0}
+fieldset{border:1px solid var(--line);border-radius:6px;margin:0;padding:.4rem .8rem .6rem;min-width:0}legend{font-weight:600;font-size:.95rem;padding:0 .3rem}
 input,select,textarea{font:inherit;padding:.45rem .55rem;border:1px solid #8e8e96;border-radius:6px;background:#fff;color:var(--fg);min-width:0}
 textarea{width:100%;resize:vertical}textarea.missing{background:#fff7e6}textarea[readonly]{background:#f0f0f2}
 button,.button{font:inherit;font-weight:600;padding:.45rem .9rem;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:var(--accent-fg);cursor:pointer;text-decoration:none;display:inline-block}
@@ -27,11 +28,12 @@ form.inline{display:inline}.hint{color:var(--muted);font-weight:400;font-size:.9
 .notice{padding:.7rem 1rem;border-radius:6px;margin:.8rem 0}.notice-error{background:#fdecea;color:#7a1712;border:1px solid #f3b8b3}.notice-ok{background:#e7f5ec;color:#0f4a2a;border:1px solid #a9dcbb}
 .empty{color:var(--muted);padding:1rem;border:1px dashed var(--line);border-radius:8px;background:#fff}
 .cards{list-style:none;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:.8rem}.card.project{display:flex;flex-direction:column;text-decoration:none;color:var(--fg)}
-.account{margin-bottom:2rem}.crumbs{color:var(--muted);margin:0}.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace}
-.tabs{display:flex;gap:.2rem;border-bottom:1px solid var(--line);margin:.6rem 0 1rem}.tab{padding:.5rem .9rem;text-decoration:none;border-bottom:3px solid transparent;color:var(--fg)}.tab.active{border-color:var(--accent);font-weight:600}
+.account{margin-bottom:2rem}.crumbs{color:var(--muted);margin:0}.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;overflow-wrap:anywhere}
+.publish{align-items:center;justify-content:flex-end}.publish .hint{white-space:nowrap}
+.tabs{display:flex;flex-wrap:wrap;gap:0 .1rem;border-bottom:1px solid var(--line);margin:.6rem 0 1rem}.tab{padding:.5rem .7rem;white-space:nowrap;text-decoration:none;border-bottom:3px solid transparent;color:var(--fg)}.tab.active{border-color:var(--accent);font-weight:600}
 .filters{display:flex;flex-wrap:wrap;gap:.6rem;align-items:flex-end;margin-bottom:.8rem}.filters fieldset{border:1px solid var(--line);border-radius:6px;display:flex;gap:.6rem;padding:.2rem .6rem}
-.table-scroll{overflow-x:auto}.table{width:100%;border-collapse:collapse;background:#fff}.table th,.table td{border-bottom:1px solid var(--line);padding:.5rem;text-align:left;vertical-align:top}
-.editor td{min-width:16rem}.editor td:first-child,.editor th:first-child{width:2.2rem;min-width:0}.nowrap{white-space:nowrap}.change{word-break:break-word;font-size:.9rem}.bulk{margin-bottom:.6rem}meter{width:100%;height:1.2rem}.keycell{min-width:12rem;font-weight:400}.keyname{font-weight:600;display:block;word-break:break-all}
+.table-scroll{overflow-x:auto;max-width:100%;position:relative}.table{width:100%;border-collapse:collapse;background:#fff}.table th,.table td{border-bottom:1px solid var(--line);padding:.5rem;text-align:left;vertical-align:top}
+.editor td{min-width:14rem;overflow-wrap:anywhere}.editor .keycell{width:15rem}.editor .value .row{flex-wrap:wrap;align-items:center;column-gap:.5rem;row-gap:.3rem;margin-top:.2rem}.editor td:first-child,.editor th:first-child{width:2.2rem;min-width:0}.nowrap{white-space:nowrap}.change{overflow-wrap:anywhere;font-size:.9rem}.bulk{margin-bottom:.6rem}meter{width:100%;height:1.2rem}.keycell{min-width:12rem;font-weight:400}.keyname{font-weight:600;display:block;word-break:break-all}
 .status-draft{color:var(--draft)}.status-review{color:var(--review)}.status-approved{color:var(--approved);font-weight:600}
 .saved{font-size:.85rem;color:var(--ok)}.saved.error{color:var(--danger)}
 .field-error{color:var(--danger);font-weight:600;font-size:.9rem;margin:.2rem 0 0}[aria-invalid=true]{border-color:var(--danger);border-width:2px}
@@ -40,7 +42,13 @@ form.inline{display:inline}.hint{color:var(--muted);font-weight:400;font-size:.9
 button.suggestion{display:block;width:100%;text-align:left;background:#fff;color:var(--fg);border:1px solid var(--line);font-weight:400;padding:.35rem .5rem}button.suggestion:hover{border-color:var(--accent)}button.suggestion .hint{display:block;font-size:.8rem}button.suggestion>span[dir]{display:block;text-align:start}
 .pager{display:flex;gap:1rem;margin:1rem 0}.list{list-style:none;padding:0}.list li{padding:.5rem 0;border-bottom:1px solid var(--line)}
 .secret{background:#fffbe6;border:1px solid #e8d48a;border-radius:8px;padding:1rem;margin:1rem 0}.danger-zone{border-color:var(--danger)}
-@media (max-width:40rem){main{padding:.8rem}.row{flex-wrap:wrap}h1{font-size:1.35rem}}
+@media (max-width:40rem){main{padding:.8rem}.row{flex-wrap:wrap}h1{font-size:1.35rem}.row>label:not(.check){flex:1 1 12rem}.row>p{flex:1 1 14rem}.publish{justify-content:flex-start}
+.table td.nowrap{white-space:normal}
+.stacked,.stacked tbody,.stacked tr,.stacked td{display:block}.stacked thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}.stacked tr{border-bottom:1px solid var(--line);padding:.4rem 0}.stacked td{border-bottom:0;padding:.15rem .5rem}
+.editor,.editor tbody,.editor td,.editor th{display:block}.editor thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+.editor tr{display:flex;flex-wrap:wrap;border-bottom:2px solid var(--line)}.editor td,.editor th{border-bottom:0;min-width:0}.editor td:first-child{width:auto;padding-right:0}
+.editor .keycell{flex:1 1 0}.editor td:not(:first-child){flex:1 1 100%;padding-top:0}
+.editor .value>label.sr-only{position:static;width:auto;height:auto;overflow:visible;clip:auto;white-space:normal;display:block;font-size:.85rem;font-weight:400;color:var(--muted)}}
 `;
 
 export const PORTAL_JS = `

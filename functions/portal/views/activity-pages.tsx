@@ -42,39 +42,41 @@ export const ActivityPage: FC<Common & { items: ActivityItem[]; next: number | n
     <Layout title={`${access.projectName}: activity`} user={user} csrf={csrf} wide>
       <ProjectNav access={access} current="activity" csrf={csrf} cache={cache} />
       {items.length === 0 ? <p class="empty">Nothing has happened yet.</p> : null}
-      <table class="table">
-        <caption class="sr-only">Activity, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Who</th>
-            <th scope="col">What</th>
-            <th scope="col">Change</th>
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((e) => {
-            const [keyId, language] = e.entity_type === 'translation' ? e.entity_id.split('/') : [];
-            const target = keyId && language ? `${keyNames[keyId] ?? keyId.slice(0, 8)} (${language})` : e.entity_type === 'key' ? (keyNames[e.entity_id] ?? e.entity_id.slice(0, 8)) : e.entity_id.length > 40 ? e.entity_id.slice(0, 8) : e.entity_id;
-            return (
-              <tr>
-                <td class="nowrap">{when(e.occurred_at)}</td>
-                <td>{actorLabel(e)}</td>
-                <td>
-                  {e.type} <span class="mono">{target}</span>
-                  {keyId && language ? (
-                    <>
-                      {' '}
-                      <a href={`${base}/keys/${keyId}/values/${language}/history`}>history</a>
-                    </>
-                  ) : null}
-                </td>
-                <td class="change">{summary(e)}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <div class="table-scroll">
+        <table class="table stacked">
+          <caption class="sr-only">Activity, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">What</th>
+              <th scope="col">Change</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((e) => {
+              const [keyId, language] = e.entity_type === 'translation' ? e.entity_id.split('/') : [];
+              const target = keyId && language ? `${keyNames[keyId] ?? keyId.slice(0, 8)} (${language})` : e.entity_type === 'key' ? (keyNames[e.entity_id] ?? e.entity_id.slice(0, 8)) : e.entity_id.length > 40 ? e.entity_id.slice(0, 8) : e.entity_id;
+              return (
+                <tr>
+                  <td class="nowrap">{when(e.occurred_at)}</td>
+                  <td>{actorLabel(e)}</td>
+                  <td>
+                    {e.type} <span class="mono">{target}</span>
+                    {keyId && language ? (
+                      <>
+                        {' '}
+                        <a href={`${base}/keys/${keyId}/values/${language}/history`}>history</a>
+                      </>
+                    ) : null}
+                  </td>
+                  <td class="change">{summary(e)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
       <nav class="pager" aria-label="Pages">
         {next !== null ? (
           <a href={`${base}/activity?before=${next}`} rel="next">

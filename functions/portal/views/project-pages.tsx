@@ -93,45 +93,47 @@ export const ApiKeysPage: FC<Common & { keys: ApiKeyInfo[]; created?: CreatedApi
       {error ? <Notice kind="error">{error}</Notice> : null}
       {created ? <SecretShownOnce label={created.kind === 'delivery' ? 'New delivery key' : 'New API key'} value={created.key} id="new-api-key" /> : null}
       {keys.length === 0 ? <p class="empty">No API key yet.</p> : null}
-      <table class="table">
-        <caption class="sr-only">API keys of {access.projectName}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">State</th>
-            <th scope="col">
-              <span class="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.map((k) => (
-            <tr data-api-key={k.id}>
-              <td>
-                {label(k)}
-                {k.key_hint ? <div class="mono hint">{k.key_hint}</div> : null}
-              </td>
-              <td>{scopeOf(k)}</td>
-              <td>{when(k.created_at)}</td>
-              <td data-last-used>{when(k.last_used_at) ?? 'never'}</td>
-              <td>{k.revoked_at ? `revoked ${k.revoked_at.slice(0, 10)}` : 'active'}</td>
-              <td>
-                {k.revoked_at ? null : (
-                  <form method="post" action={`${base}/api-keys/${k.id}/revoke`} class="inline" data-confirm="Revoke this key? Apps using it stop working at once.">
-                    <CsrfField csrf={csrf} />
-                    <button type="submit" class="link danger" aria-label={`Revoke ${label(k)}`}>
-                      Revoke
-                    </button>
-                  </form>
-                )}
-              </td>
+      <div class="table-scroll">
+        <table class="table">
+          <caption class="sr-only">API keys of {access.projectName}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">State</th>
+              <th scope="col">
+                <span class="sr-only">Actions</span>
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {keys.map((k) => (
+              <tr data-api-key={k.id}>
+                <td>
+                  {label(k)}
+                  {k.key_hint ? <div class="mono hint">{k.key_hint}</div> : null}
+                </td>
+                <td>{scopeOf(k)}</td>
+                <td>{when(k.created_at)}</td>
+                <td data-last-used>{when(k.last_used_at) ?? 'never'}</td>
+                <td>{k.revoked_at ? `revoked ${k.revoked_at.slice(0, 10)}` : 'active'}</td>
+                <td>
+                  {k.revoked_at ? null : (
+                    <form method="post" action={`${base}/api-keys/${k.id}/revoke`} class="inline" data-confirm="Revoke this key? Apps using it stop working at once.">
+                      <CsrfField csrf={csrf} />
+                      <button type="submit" class="link danger" aria-label={`Revoke ${label(k)}`}>
+                        Revoke
+                      </button>
+                    </form>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <form method="post" action={`${base}/api-keys`} class="card stack">
         <h2>Create a key</h2>
         <CsrfField csrf={csrf} />

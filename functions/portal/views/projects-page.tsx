@@ -104,59 +104,61 @@ export const MembersPage: FC<{
     <h1>Members</h1>
     {error ? <Notice kind="error">{error}</Notice> : null}
     {inviteLink ? <SecretShownOnce label="Invitation link (one use, expires in 7 days)" value={inviteLink} id="invite-link" /> : null}
-    <table class="table">
-      <caption class="sr-only">Members of {accountName}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Email</th>
-          <th scope="col">Role and languages</th>
-          <th scope="col">
-            <span class="sr-only">Actions</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {members.map((m) => (
+    <div class="table-scroll">
+      <table class="table stacked">
+        <caption class="sr-only">Members of {accountName}</caption>
+        <thead>
           <tr>
-            <td>{m.email}</td>
-            <td>
-              <form method="post" action={`${P}/accounts/${accountId}/members/${m.user_id}/role`} class="row wrap">
-                <CsrfField csrf={csrf} />
-                <label>
-                  <span class="sr-only">Role of {m.email}</span>
-                  <select name="role">
-                    {ROLES.map((r) => (
-                      <option value={r} selected={r === m.role}>
-                        {r}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-                <label>
-                  <span class="sr-only">Languages of {m.email}</span>
-                  <input name="languages" value={m.languages?.join(', ') ?? ''} placeholder="all" size={10} />
-                </label>
-                <button type="submit" class="secondary" aria-label={`Save the role of ${m.email}`}>
-                  Save
-                </button>
-              </form>
-            </td>
-            <td>
-              {m.user_id === user.id ? (
-                <span class="hint">you</span>
-              ) : (
-                <form method="post" action={`${P}/accounts/${accountId}/members/${m.user_id}/remove`} class="inline" data-confirm={`Remove ${m.email} from ${accountName}?`}>
+            <th scope="col">Email</th>
+            <th scope="col">Role and languages</th>
+            <th scope="col">
+              <span class="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {members.map((m) => (
+            <tr>
+              <td>{m.email}</td>
+              <td>
+                <form method="post" action={`${P}/accounts/${accountId}/members/${m.user_id}/role`} class="row wrap">
                   <CsrfField csrf={csrf} />
-                  <button type="submit" class="link danger" aria-label={`Remove ${m.email}`}>
-                    Remove
+                  <label>
+                    <span class="sr-only">Role of {m.email}</span>
+                    <select name="role">
+                      {ROLES.map((r) => (
+                        <option value={r} selected={r === m.role}>
+                          {r}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                  <label>
+                    <span class="sr-only">Languages of {m.email}</span>
+                    <input name="languages" value={m.languages?.join(', ') ?? ''} placeholder="all" size={10} />
+                  </label>
+                  <button type="submit" class="secondary" aria-label={`Save the role of ${m.email}`}>
+                    Save
                   </button>
                 </form>
-              )}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+              </td>
+              <td>
+                {m.user_id === user.id ? (
+                  <span class="hint">you</span>
+                ) : (
+                  <form method="post" action={`${P}/accounts/${accountId}/members/${m.user_id}/remove`} class="inline" data-confirm={`Remove ${m.email} from ${accountName}?`}>
+                    <CsrfField csrf={csrf} />
+                    <button type="submit" class="link danger" aria-label={`Remove ${m.email}`}>
+                      Remove
+                    </button>
+                  </form>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
     <h2>Invite someone</h2>
     <form method="post" action={`${P}/accounts/${accountId}/invites`} class="card stack">
       <CsrfField csrf={csrf} />
