@@ -3,6 +3,7 @@
 // project the user's accounts do not own answers 404, exactly like one that does not exist.
 import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { getCookie, setCookie } from 'hono/cookie';
 import type { FC } from 'hono/jsx';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../http/app-env.ts';
@@ -92,6 +93,48 @@ async function form(c: C): Promise<Record<string, string>> {
 }
 
 /** Back to the page the form came from: only a portal path, never an address elsewhere. */
+/** `value` when it is a path of the portal on this site (no scheme, no host, no backslash), else undefined. */
+function portalPath(value: string | undefined): string | undefined {
+  if (!value || !value.startsWith(`${P}/`) || value.startsWith('//') || value.includes('\\') || /[\u0000-\u001f\u007f]/.test(value)) return undefined;
+  try {
+    const url = new URL(value, 'http://portal.invalid');
+    return url.origin === 'http://portal.invalid' && url.pathname.startsWith(`${P}/`) ? url.pathname + url.search : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The editor's shown languages, remembered per project (the cookie's path is the project's pages). */
+const SHOWN_LANGUAGES_COOKIE = 'tms_shown_languages';
+
+/** A portal path with one query parameter set (a path that does not parse is kept as it is, and back() judges it). */
+function withParam(path: string, name: string, value: string): string {
+  if (!value) return path;
+  try {
+    const url = new URL(path, 'http://portal.invalid');
+    url.searchParams.set(name, value);
+    return url.origin === 'http://portal.invalid' ? url.pathname + url.search : path;
+  } catch {
+    return path;
+  }
+}
+
+const BULK_DONE: Record<string, (n: number) => string> = {
+  deleted: (n) => `${n} ${n === 1 ? 'key' : 'keys'} deleted: restore ${n === 1 ? 'it' : 'them'} from the Trash tab.`,
+  approved: (n) => `${n} ${n === 1 ? 'value' : 'values'} approved.`,
+  review: (n) => `${n} ${n === 1 ? 'value' : 'values'} sent to review.`,
+  draft: (n) => `${n} ${n === 1 ? 'value' : 'values'} set back to draft.`,
+};
+
+/** The line a bulk action leaves on the editor (`done=<action>-<count>` from its redirect). */
+function bulkNotice(done: string | null): string | undefined {
+  const match = /^(deleted|approved|review|draft)-(\d{1,6})$/.exec(done ?? '');
+  if (!match) return undefined;
+  const n = Number(match[2]);
+  if (n > 0 || match[1] === 'deleted') return BULK_DONE[match[1]!]!(n);
+  return 'Nothing changed: the selected keys have no value in the shown languages you may edit, or their values already had that status (an approved value is changed only by a reviewer).';
+}
+
 function back(c: C, returnTo: string | undefined, fallback: string) {
   const target = returnTo && returnTo.startsWith(`${P}`) && !returnTo.startsWith('//') && !returnTo.includes('\\') ? returnTo : fallback;
   return c.redirect(target, 303);
@@ -189,17 +232,24 @@ const routes = new Hono<PortalEnv>()
     return c.redirect(`${P}`, 303);
   })
 
-  .get('/sign-in', (c) => (c.get('session') ? c.redirect(`${P}`, 303) : page(c, SignInPage({ csrf: c.get('csrf') }))))
+  // `next`: the portal page a signed-out visitor asked for (an emailed or bookmarked link), opened
+  // after signing in; only a path of the portal, never another site.
+  .get('/sign-in', (c) => {
+    const next = portalPath(c.req.query('next'));
+    if (c.get('session')) return c.redirect(next ?? `${P}`, 303);
+    return page(c, SignInPage({ csrf: c.get('csrf'), next }));
+  })
   .post('/sign-in', async (c) => {
     const f = await form(c);
+    const next = portalPath(f.next);
     const result = await orFormError(
       () => signIn(c.get('deps'), { email: f.email ?? '', password: f.password ?? '', address: c.get('clientAddress') }),
-      (error) => page(c, SignInPage({ csrf: c.get('csrf'), error, email: f.email })),
+      (error) => page(c, SignInPage({ csrf: c.get('csrf'), error, email: f.email, next })),
       c,
     );
     if (result instanceof Response) return result;
     setSessionCookie(c, (await createSession(c.get('deps'), result.id)).token);
-    return c.redirect(`${P}`, 303);
+    return c.redirect(next ?? `${P}`, 303);
   })
   .post('/sign-out', async (c) => {
     const token = sessionToken(c);
@@ -239,7 +289,13 @@ const routes = new Hono<PortalEnv>()
     const user = requireUser(c);
     const f = await form(c);
     const languages = (f.languages ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-    const invite = await createInvite(c.get('deps'), { userId: user.id, accountId: c.req.param('account_id'), role: (f.role ?? '') as 'translator', languages });
+    // A role or language refused: said on the Members page, like a role change's refusal.
+    const invite = await orFormError(
+      () => createInvite(c.get('deps'), { userId: user.id, accountId: c.req.param('account_id'), role: (f.role ?? '') as 'translator', languages }),
+      (error) => renderMembers(c, undefined, error),
+      c,
+    );
+    if (invite instanceof Response) return invite;
     return renderMembers(c, `${publicOrigin(c)}${P}/invite/${invite.token}`);
   })
   .post('/accounts/:account_id/members/:member_id/role', async (c) => {
@@ -282,8 +338,14 @@ const routes = new Hono<PortalEnv>()
     const a = await access(c, 'keys.manage');
     const f = await form(c);
     const name = c.req.param('group_name');
-    const renamed = await orEditorError(c, a, f.return_to, 'rename-group', 'new_name', () =>
-      renameGroup(c.get('deps'), { projectId: a.projectId, name, newName: f.new_name ?? '', actor: userActor(c) }),
+    const renamed = await orEditorError(
+      c,
+      a,
+      f.return_to,
+      'rename-group',
+      'new_name',
+      () => renameGroup(c.get('deps'), { projectId: a.projectId, name, newName: f.new_name ?? '', actor: userActor(c) }),
+      { new_name: f.new_name ?? '' },
     );
     if (renamed instanceof Response) return renamed;
     // Back to the same view, now filtered by the new name.
@@ -295,14 +357,21 @@ const routes = new Hono<PortalEnv>()
   .post('/projects/:project_id/keys', async (c) => {
     const a = await access(c, 'keys.manage');
     const f = await form(c);
-    const created = await orEditorError(c, a, f.return_to, 'new-key', 'key', () =>
-      createKey(c.get('deps'), {
-        projectId: a.projectId,
-        actor: userActor(c),
-        key: f.key ?? '',
-        ...(f.group_name ? { group_name: f.group_name } : {}),
-        description: f.description ? f.description : null,
-      }),
+    const created = await orEditorError(
+      c,
+      a,
+      f.return_to,
+      'new-key',
+      'key',
+      () =>
+        createKey(c.get('deps'), {
+          projectId: a.projectId,
+          actor: userActor(c),
+          key: f.key ?? '',
+          ...(f.group_name ? { group_name: f.group_name } : {}),
+          description: f.description ? f.description : null,
+        }),
+      { key: f.key ?? '', group_name: f.group_name ?? '', description: f.description ?? '' },
     );
     if (created instanceof Response) return created;
     return back(c, f.return_to, `${P}/projects/${a.projectId}`);
@@ -407,11 +476,13 @@ const routes = new Hono<PortalEnv>()
     const deps = c.get('deps');
     const invalid = (field: string, message: string) => new AppError('validation', message, { issues: [{ loc: [field], msg: message, type: 'value_error' }] });
     // The same use-cases as POST /v1/keys/bulk-delete and bulk-status (one transaction, all or nothing).
+    let outcome = '';
     const done = await orEditorError(c, a, returnTo, 'bulk', 'action', async () => {
       if (keyIds.length === 0) throw invalid('action', 'Select at least one key first');
       if (action === 'delete') {
         assertMay(a.role, 'keys.manage');
-        await bulkDeleteKeys(deps, { projectId: a.projectId, key_ids: keyIds, actor: userActor(c) });
+        const { deleted } = await bulkDeleteKeys(deps, { projectId: a.projectId, key_ids: keyIds, actor: userActor(c) });
+        outcome = `deleted-${deleted}`;
         await publishAfter(c, a);
       } else if (action === 'approved' || action === 'review' || action === 'draft') {
         assertMay(a.role, action === 'approved' ? 'values.approve' : 'values.edit');
@@ -426,13 +497,15 @@ const routes = new Hono<PortalEnv>()
           skipApproved: !may(a.role, 'values.approve'),
           actor: userActor(c),
         });
+        outcome = `${action}-${changed}`;
         if (changed > 0) await publishAfter(c, a);
       } else {
         throw invalid('action', 'Choose an action: approve, send to review, set to draft or delete');
       }
     });
     if (done instanceof Response) return done;
-    return back(c, returnTo, `${P}/projects/${a.projectId}`);
+    // What happened, said on the page it returns to: a code and a count, never text from the request.
+    return back(c, returnTo && withParam(returnTo, 'done', outcome), `${P}/projects/${a.projectId}?done=${outcome}`);
   })
 
   .get('/projects/:project_id/usage', async (c) => {
@@ -492,7 +565,15 @@ const routes = new Hono<PortalEnv>()
   .post('/projects/:project_id/languages', async (c) => {
     const a = await access(c, 'languages.manage');
     const f = await form(c);
-    await addLanguage(c.get('deps'), { projectId: a.projectId, code: f.code ?? '', actor: userActor(c) });
+    try {
+      await addLanguage(c.get('deps'), { projectId: a.projectId, code: f.code ?? '', actor: userActor(c) });
+    } catch (thrown) {
+      // A code that is not one, already registered, or over the plan: said on the Languages tab.
+      const error = toDomainError(thrown);
+      if (!(error instanceof AppError) || !['validation', 'conflict', 'plan_limit'].includes(error.code)) throw thrown;
+      const message = error.code === 'validation' && error.issues?.length ? `${f.code ?? ''}: ${error.issues.map((i) => i.msg).join('; ')}` : error.message;
+      return renderLanguages(c, a, undefined, undefined, message, statusOf(error.code));
+    }
     return c.redirect(`${P}/projects/${a.projectId}/languages`, 303);
   })
   .post('/projects/:project_id/languages/:code/remove', async (c) => {
@@ -685,11 +766,19 @@ async function renderEditor(
   const deps = c.get('deps');
   const [languages, groups, cache] = await Promise.all([listLanguages(deps, { projectId: a.projectId }), listGroups(deps, { projectId: a.projectId }), cacheOf(c, a.projectId)]);
   const all = languages.languages.map((l) => l.code);
-  const chosen = q.getAll('lang').filter((l) => all.includes(l));
+  const asked = q.getAll('lang').filter((l) => all.includes(l));
+  // The languages chosen last in this project stay chosen (a cookie scoped to the project's pages),
+  // across the tabs and after every form, until another choice.
+  const remembered = (getCookie(c, SHOWN_LANGUAGES_COOKIE) ?? '').split(',').filter((l) => all.includes(l));
+  if (asked.length) setCookie(c, SHOWN_LANGUAGES_COOKIE, asked.join(','), { path: `${P}/projects/${a.projectId}`, httpOnly: true, secure: c.get('secure'), sameSite: 'Lax', maxAge: 180 * 86_400 });
+  const chosen = asked.length ? asked : remembered;
   const first = (name: string) => q.get(name) || undefined;
+  // By default the source language, which every translation is made from, and the member's own
+  // languages (or the first three), so a translator sees their work beside what it translates.
+  const source = chosen.length ? undefined : (await qualitySettings(deps.sql, a.projectId))?.sourceLanguage;
+  const own = all.filter((l) => mayEditLanguage({ role: a.role === 'owner' || a.role === 'developer' ? 'translator' : a.role, languages: a.languages }, l)).slice(0, 3);
   const filters: EditorFilters = {
-    // By default the member's own languages (or the first three), so a translator sees their work.
-    languages: chosen.length ? chosen : all.filter((l) => mayEditLanguage({ role: a.role === 'owner' || a.role === 'developer' ? 'translator' : a.role, languages: a.languages }, l)).slice(0, 3),
+    languages: chosen.length ? chosen : source && all.includes(source) && !own.includes(source) ? [source, ...own] : own,
     search: first('q'),
     group: first('group'),
     status: first('status'),
@@ -710,7 +799,7 @@ async function renderEditor(
   });
   return page(
     c,
-    EditorView({ user: requireUser(c), csrf: c.get('csrf'), access: a, allLanguages: all, groups: groups.groups, filters, page: data, cache, formError, ...outcome }),
+    EditorView({ user: requireUser(c), csrf: c.get('csrf'), access: a, allLanguages: all, groups: groups.groups, filters, page: data, cache, formError, notice: bulkNotice(q.get('done')), ...outcome }),
     status,
   );
 }
@@ -720,7 +809,16 @@ async function renderEditor(
  * form was sent from, with the message next to the field it is about (the validation issue's field,
  * else `field`), so the user can correct it where they typed it.
  */
-async function orEditorError<T>(c: C, a: ProjectAccess, returnTo: string | undefined, form: string, field: string, work: () => Promise<T>): Promise<T | Response> {
+async function orEditorError<T>(
+  c: C,
+  a: ProjectAccess,
+  returnTo: string | undefined,
+  form: string,
+  field: string,
+  work: () => Promise<T>,
+  /** What the form sent, shown again in its fields. */
+  values?: Record<string, string>,
+): Promise<T | Response> {
   try {
     return await work();
   } catch (thrown) {
@@ -730,7 +828,7 @@ async function orEditorError<T>(c: C, a: ProjectAccess, returnTo: string | undef
     const loc = error.code === 'validation' ? error.issues?.[0]?.loc[0] : undefined;
     const named = typeof loc === 'string' ? ({ newName: 'new_name', key_ids: 'action' } as Record<string, string>)[loc] ?? loc : field;
     const message = error.code === 'validation' && error.issues?.length ? error.issues.map((i) => i.msg).join('; ') : error.message;
-    return asErrorAnswer(await renderEditor(c, a, returnQuery(a, returnTo), { form, field: named, message }), error);
+    return asErrorAnswer(await renderEditor(c, a, returnQuery(a, returnTo), { form, field: named, message, ...(values ? { values } : {}) }), error);
   }
 }
 
@@ -808,7 +906,10 @@ routes.onError((thrown, c) => {
   const text = error instanceof AppError ? (status === 500 ? 'A dependency is unavailable; retry in a moment' : error.message) : error instanceof HTTPException ? error.message : 'Internal server error';
   const headers = error instanceof AppError ? errorHeaders(error) : {};
   if (wantsJson(c)) return c.json({ detail: error instanceof AppError && error.code === 'validation' && error.issues ? error.issues : text }, status, headers);
-  return page(c, ErrorPage({ status, message: text, user: c.get('session')?.user, csrf: c.get('csrf') ?? '' }), status, headers);
+  // Signed out on a page: the sign-in link brings the visitor back to it.
+  const url = new URL(c.req.url);
+  const next = status === 401 && c.req.method === 'GET' ? portalPath(url.pathname + url.search) : undefined;
+  return page(c, ErrorPage({ status, message: text, user: c.get('session')?.user, csrf: c.get('csrf') ?? '', next }), status, headers);
 });
 // Last, for every address no route above answers: a mounted router's notFound() is never called
 // (Hono calls the outer app's, which answers the API's JSON), so the page is a catch-all route.

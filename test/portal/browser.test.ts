@@ -229,7 +229,7 @@ describe.skipIf(!HAVE_BROWSER)('the portal in Chromium', () => {
     await owner.getByLabel(/^File/).setInputFiles({ name: 'de.json', mimeType: 'application/json', buffer: Buffer.from('{"home": {"subtitle": "Schön, dass du da bist"}}') });
     await owner.getByRole('combobox', { name: 'Format' }).first().selectOption('i18next');
     await owner.getByRole('button', { name: 'Preview import' }).click();
-    await owner.getByText('1 new keys').waitFor();
+    await owner.getByText('1 new key', { exact: true }).waitFor();
     await checkA11y(owner, 'import-preview');
     expect((await t.call(apiKey, 'GET', '/v1/translations/de?status=all')).status).toBe(200);
     expect(JSON.stringify(await (await t.call(apiKey, 'GET', '/v1/translations/de?status=all')).json())).not.toContain('subtitle');

@@ -91,6 +91,8 @@ describe('group rename in the editor', () => {
     expect(clash.status).toBe(409);
     expect(clash.text).toMatch(/<input name="new_name"[^>]*aria-invalid="true"[^>]*aria-describedby="err-rename-group-new_name"/);
     expect(clash.text).toMatch(/<p id="err-rename-group-new_name" class="field-error" role="alert">[^<]*taken/);
+    // What was typed is still there, to correct.
+    expect(clash.text).toMatch(/<input name="new_name"[^>]*value="taken"/);
 
     const invalid = await alice.post(`/portal/projects/${p.projectId}/groups/before/rename`, { new_name: 'has/slash', return_to: returnTo });
     expect(invalid.status).toBe(422);
@@ -109,8 +111,12 @@ describe('group rename in the editor', () => {
 describe('field-level errors', () => {
   it('a key name in use comes back next to the key name field, the form open', async () => {
     await newKey('dup.name');
-    const res = await alice.post(`/portal/projects/${p.projectId}/keys`, { key: 'dup.name', return_to: `/portal/projects/${p.projectId}` });
+    const res = await alice.post(`/portal/projects/${p.projectId}/keys`, { key: 'dup.name', group_name: 'dup', description: 'Said <twice>', return_to: `/portal/projects/${p.projectId}` });
     expect(res.status).toBe(409);
+    // The form keeps what was typed (escaped).
+    expect(res.text).toMatch(/<input name="key"[^>]*value="dup\.name"/);
+    expect(res.text).toMatch(/<input name="group_name"[^>]*value="dup"/);
+    expect(res.text).toMatch(/<input name="description"[^>]*value="Said &lt;twice&gt;"/);
     expect(res.text).toMatch(/<details class="card" open="">\s*<summary>New key<\/summary>/);
     expect(res.text).toMatch(/<input name="key"[^>]*aria-invalid="true"[^>]*aria-describedby="err-new-key-key"/);
     expect(res.text).toMatch(/id="err-new-key-key"[^>]*>[^<]*dup\.name/);
@@ -151,10 +157,70 @@ describe('search, filters, pages and bulk through the API use-cases', () => {
     expect(refused.status).toBe(404);
     expect((await t.call(p.apiKey, 'GET', `/v1/keys/${ids[0]}`)).status).toBe(200);
     expect((await t.call(foreign.apiKey, 'GET', `/v1/keys/${theirs.id}`)).status).toBe(200);
-    const deleted = await alice.post(`/portal/projects/${p.projectId}/bulk`, { action: 'delete', key: [ids[0]!, ids[1]!] });
+    const deleted = await alice.post(`/portal/projects/${p.projectId}/bulk`, { action: 'delete', key: [ids[0]!, ids[1]!], return_to: `/portal/projects/${p.projectId}?group=paged` });
     expect(deleted.status).toBe(303);
+    // The editor it returns to says what happened.
+    expect(deleted.location).toBe(`/portal/projects/${p.projectId}?group=paged&done=deleted-2`);
+    expect((await alice.get(deleted.location!)).text).toContain('2 keys deleted: restore them from the Trash tab.');
     const events = await t.runtime.deps.sql`select entity_id, actor_type from domain_events where project_id = ${p.projectId} and type = 'key.deleted'`;
     expect(events.map((e) => e.entity_id).sort()).toEqual([ids[0], ids[1]].sort());
     expect(events.every((e) => e.actor_type === 'user')).toBe(true);
+  });
+});
+
+describe('what the editor shows and says', () => {
+  it('a bulk status change says how many values changed, or that none did and why', async () => {
+    const keyId = await newKey('said.one');
+    await t.call(p.apiKey, 'PUT', `/v1/keys/${keyId}/translations/fr`, { value: 'Un', status: 'draft' });
+    const base = `/portal/projects/${p.projectId}`;
+    const approved = await bob.post(`${base}/bulk`, { action: 'approved', lang: 'fr', key: keyId, return_to: `${base}?lang=fr` });
+    expect(approved.location).toBe(`${base}?lang=fr&done=approved-1`);
+    expect((await bob.get(approved.location!)).text).toContain('1 value approved.');
+    const again = await bob.post(`${base}/bulk`, { action: 'approved', lang: 'fr', key: keyId, return_to: `${base}?lang=fr` });
+    expect((await bob.get(again.location!)).text).toContain('Nothing changed: the selected keys have no value in the shown languages you may edit');
+    // Only codes and counts are read back: anything else in done= shows nothing.
+    const forged = await bob.get(`${base}?done=${encodeURIComponent('<b>Call us</b>')}`);
+    expect(forged.status).toBe(200);
+    expect(forged.text).not.toContain('Call us');
+  });
+
+  it('shows the source language beside a translator\'s own by default, and keeps the languages chosen last', async () => {
+    // This project's source language is de, its first language.
+    const [user] = await t.runtime.deps.sql<{ id: string }[]>`
+      insert into users (email, password_hash) values (${`fr-translator-${seq++}@example.com`}, ${await hashPassword('not used here')}) returning id`;
+    await t.runtime.deps.sql`insert into memberships (user_id, account_id, role, languages) values (${user!.id}, ${p.accountId}, 'translator', ${['fr']})`;
+    const session = await createSession(t.runtime.deps, user!.id);
+    const tom = new PortalClient(t.app);
+    tom.cookies.set('tms_session', session.token);
+    tom.csrf = session.csrf;
+    const shown = (html: string) => [...html.matchAll(/<input type="checkbox" name="lang" value="([^"]+)"[^>]*checked/g)].map((m) => m[1]);
+    const base = `/portal/projects/${p.projectId}`;
+    expect(shown((await tom.get(base)).text)).toEqual(['de', 'fr']);
+    // A choice sticks: the tab link (no lang) shows it again, until another choice.
+    expect(shown((await tom.get(`${base}?lang=fr`)).text)).toEqual(['fr']);
+    expect(shown((await tom.get(base)).text)).toEqual(['fr']);
+    expect(shown((await tom.get(`${base}?lang=de&lang=fr`)).text)).toEqual(['de', 'fr']);
+    expect(shown((await tom.get(base)).text)).toEqual(['de', 'fr']);
+    // A translator's bulk labels name only the languages they may change.
+    expect((await tom.get(base)).text).toContain('Send values to review (fr)');
+  });
+
+  it('a refused language or invitation is said on its own tab, not on an error page', async () => {
+    const owner = await member('owner');
+    const base = `/portal/projects/${p.projectId}`;
+    const again = await owner.post(`${base}/languages`, { code: 'de' });
+    expect(again.status).toBe(409);
+    expect(again.text.replace(/&#39;|&#x27;/g, "'")).toContain("Language 'de' is already registered");
+    expect(again.text).toContain(`action="${base}/languages"`);
+    const bad = await owner.post(`${base}/languages`, { code: 'not a lang!' });
+    expect(bad.status).toBe(422);
+    expect(bad.text).toContain('not a lang!:');
+    expect(bad.text).not.toContain('That did not work');
+
+    const invite = await owner.post(`/portal/accounts/${p.accountId}/invites`, { role: 'translator', languages: 'de, zz!' });
+    expect(invite.status).toBe(422);
+    expect(invite.text).toContain(`action="/portal/accounts/${p.accountId}/invites"`);
+    expect(invite.text).not.toContain('That did not work');
+    expect(await t.runtime.deps.sql`select 1 from invites where account_id = ${p.accountId}`).toHaveLength(0);
   });
 });

@@ -139,6 +139,28 @@ describe('sign-in and sign-out', () => {
     expect(res.status).toBe(401);
     expect(res.text).toContain('/portal/sign-in');
   });
+
+  it('brings a signed-out visitor back to the page they asked for, and only to a page of the portal', async () => {
+    const asked = `/portal/projects/${crypto.randomUUID()}/activity?before=5`;
+    const anon = new PortalClient(t.app);
+    const res = await anon.get(asked);
+    expect(res.status).toBe(401);
+    const link = /<a href="([^"]+)">Sign in<\/a>/.exec(res.text)![1]!.replaceAll('&amp;', '&');
+    expect(link).toBe(`/portal/sign-in?next=${encodeURIComponent(asked)}`);
+    const form = await anon.get(link);
+    expect(form.text).toContain(`name="next" value="${asked.replace('&', '&amp;')}"`);
+    const signedIn = await anon.post('/portal/sign-in', { email: 'owner@example.com', password: PASSWORD, next: asked });
+    expect(signedIn.location).toBe(asked);
+    // A wrong password keeps it for the next try.
+    const other = new PortalClient(t.app);
+    await other.get('/portal/sign-in');
+    expect((await other.post('/portal/sign-in', { email: 'owner@example.com', password: 'wrong password', next: asked })).text).toContain('name="next"');
+    for (const elsewhere of ['https://evil.example/portal/x', '//evil.example/portal/x', '/portal\\@evil.example', '/elsewhere', '/portal/../admin/v1/accounts']) {
+      const c = new PortalClient(t.app);
+      await c.get('/portal/sign-in');
+      expect((await c.post('/portal/sign-in', { email: 'owner@example.com', password: PASSWORD, next: elsewhere })).location, elsewhere).toBe('/portal');
+    }
+  });
 });
 
 describe('projects, invitations and isolation', () => {

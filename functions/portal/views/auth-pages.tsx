@@ -8,7 +8,7 @@ type FormPage = { csrf: string; error?: string | undefined; email?: string | und
 export const SetupPage: FC<FormPage & { accountName?: string | undefined }> = ({ csrf, error, email, accountName }) => (
   <Layout title="Set up tms" csrf={csrf}>
     <h1>Welcome to tms</h1>
-    <p class="lead">Create the first owner and their account. You need the admin token that <code>npm start</code> printed (it is also kept in <code>.tms/admin-token</code>).</p>
+    <p class="lead">Create the first owner and their account. You need the admin token that <code>npm start</code> printed: it is kept in the file <code>admin-token</code> of the data directory (<code>.tms/</code> unless <code>TMS_DATA_DIR</code> says otherwise), or it is the value of <code>TMS_ADMIN_TOKEN</code> when that is set.</p>
     {error ? <Notice kind="error">{error}</Notice> : null}
     <form method="post" action={`${P}/setup`} class="card stack">
       <CsrfField csrf={csrf} />
@@ -43,12 +43,13 @@ export const SetupPage: FC<FormPage & { accountName?: string | undefined }> = ({
   </Layout>
 );
 
-export const SignInPage: FC<FormPage> = ({ csrf, error, email }) => (
+export const SignInPage: FC<FormPage & { next?: string | undefined }> = ({ csrf, error, email, next }) => (
   <Layout title="Sign in" csrf={csrf}>
     <h1>Sign in</h1>
     {error ? <Notice kind="error">{error}</Notice> : null}
     <form method="post" action={`${P}/sign-in`} class="card stack">
       <CsrfField csrf={csrf} />
+      {next ? <input type="hidden" name="next" value={next} /> : null}
       <label>
         Email
         <input name="email" type="email" required autocomplete="username" value={email ?? ''} autofocus />

@@ -21,7 +21,8 @@ import { textAttrs } from '../../../core/languages/text-direction.ts';
 export type EditorFilters = { languages: string[]; search?: string | undefined; group?: string | undefined; status?: string | undefined; missing?: string | undefined; problems?: string | undefined; cursor?: string | undefined };
 
 /** A failed form of the editor: which form (new-key, rename-group, key-<id>, bulk), which field, what went wrong. */
-export type FormError = { form: string; field: string; message: string };
+/** A form refused: where to say why, and what was typed (shown again, so nothing is lost). */
+export type FormError = { form: string; field: string; message: string; values?: Record<string, string> };
 
 /**
  * A value save refused without script (someone else changed it: 412; or invalid: 422): the
@@ -86,6 +87,9 @@ export const EditorView: FC<{
 }> = ({ user, csrf, access, allLanguages, groups, filters, page, cache, notice, error, formError, translated, translateError, valueError }) => {
   const base = `${P}/projects/${access.projectId}`;
   const here = `${base}?${editorQuery(filters, filters.cursor)}`;
+  // A bulk status change touches only the shown languages the member may edit: say which.
+  const editable = filters.languages.filter((l) => mayEditLanguage(access, l)).join(', ') || 'none of the shown languages';
+  const typed = (form: string, name: string) => (formError?.form === form ? formError.values?.[name] : undefined);
   const newKeyName = fieldError(formError, 'new-key', 'key');
   const newKeyGroup = fieldError(formError, 'new-key', 'group_name');
   const newKeyDescription = fieldError(formError, 'new-key', 'description');
@@ -171,7 +175,7 @@ export const EditorView: FC<{
           <input type="hidden" name="return_to" value={here} />
           <label class="grow">
             {`Rename the group ${filters.group} to`}
-            <input name="new_name" required maxlength={200} value={formError?.form === 'rename-group' ? undefined : filters.group} {...renameTo.attrs} />
+            <input name="new_name" required maxlength={200} value={formError?.form === 'rename-group' ? formError.values?.new_name : filters.group} {...renameTo.attrs} />
             {renameTo.message}
           </label>
           <button type="submit" class="secondary">
@@ -226,17 +230,17 @@ export const EditorView: FC<{
             {formLevelError(formError, 'new-key', ['key', 'group_name', 'description'])}
             <label class="grow">
               Key name
-              <input name="key" required maxlength={500} placeholder="home.title" {...newKeyName.attrs} />
+              <input name="key" required maxlength={500} placeholder="home.title" value={typed('new-key', 'key')} {...newKeyName.attrs} />
               {newKeyName.message}
             </label>
             <label>
               Group
-              <input name="group_name" maxlength={200} placeholder="Default" {...newKeyGroup.attrs} />
+              <input name="group_name" maxlength={200} placeholder="Default" value={typed('new-key', 'group_name')} {...newKeyGroup.attrs} />
               {newKeyGroup.message}
             </label>
             <label class="grow">
               Description <span class="hint">(context for translators)</span>
-              <input name="description" maxlength={1000} {...newKeyDescription.attrs} />
+              <input name="description" maxlength={1000} value={typed('new-key', 'description')} {...newKeyDescription.attrs} />
               {newKeyDescription.message}
             </label>
             <button type="submit">Create key</button>
@@ -245,7 +249,13 @@ export const EditorView: FC<{
       ) : null}
 
       {page.rows.length > 0 ? (
-        <form method="post" action={`${base}/bulk`} id="bulk" class="row wrap bulk">
+        <form
+          method="post"
+          action={`${base}/bulk`}
+          id="bulk"
+          class="row wrap bulk"
+          data-confirm="Apply this to every selected key? (Deleted keys can be restored from the Trash tab.)"
+        >
           <CsrfField csrf={csrf} />
           <input type="hidden" name="return_to" value={here} />
           {filters.languages.map((l) => (
@@ -254,15 +264,13 @@ export const EditorView: FC<{
           <label>
             With the selected keys
             <select name="action" {...bulkAction.attrs}>
-              {may(access.role, 'values.approve') ? <option value="approved">Approve values ({filters.languages.join(', ')})</option> : null}
-              <option value="review">Send values to review ({filters.languages.join(', ')})</option>
-              <option value="draft">Set values back to draft ({filters.languages.join(', ')})</option>
+              {may(access.role, 'values.approve') ? <option value="approved">Approve values ({editable})</option> : null}
+              <option value="review">Send values to review ({editable})</option>
+              <option value="draft">Set values back to draft ({editable})</option>
               {may(access.role, 'keys.manage') ? <option value="delete">Delete keys</option> : null}
             </select>
           </label>
-          <button type="submit" data-confirm="Apply this to every selected key?">
-            Apply to selected
-          </button>
+          <button type="submit">Apply to selected</button>
           {bulkAction.message}
           {formLevelError(formError, 'bulk', ['action'])}
         </form>

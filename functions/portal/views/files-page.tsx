@@ -8,15 +8,17 @@ import { TRANSLATION_STATUSES } from '../../../core/translations/schemas.ts';
 import { CsrfField, Layout, Notice, P } from './layout.tsx';
 import { ProjectNav } from './project-nav.tsx';
 
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
 type Common = { user: SessionUser; csrf: string; access: ProjectAccess; cache: { last_rebuilt_at: string | null; ready: boolean } };
 export type ImportChoice = { language: string; format: string; status: string; conflict: string; group: string };
 
 const Counts: FC<{ r: ImportResult }> = ({ r }) => (
   <ul>
-    <li>{r.keys_created} new keys</li>
-    <li>{r.values_created} new values</li>
-    <li>{r.values_updated} changed values</li>
-    <li>{r.values_unchanged} unchanged values</li>
+    <li>{count(r.keys_created, 'new key', 'new keys')}</li>
+    <li>{count(r.values_created, 'new value', 'new values')}</li>
+    <li>{count(r.values_updated, 'changed value', 'changed values')}</li>
+    <li>{count(r.values_unchanged, 'unchanged value', 'unchanged values')}</li>
     <li>{r.translation_units} translation units</li>
     {r.warnings.map((w) => (
       <li class="hint">Warning: {w}</li>

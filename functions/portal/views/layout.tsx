@@ -61,12 +61,12 @@ export const Layout: FC<PageProps> = ({ title, user, csrf, children, wide }) => 
   </html>
 );
 
-export const ErrorPage: FC<{ status: number; message: string; user?: SessionUser | undefined; csrf: string }> = ({ status, message, user, csrf }) => (
+export const ErrorPage: FC<{ status: number; message: string; user?: SessionUser | undefined; csrf: string; next?: string | undefined }> = ({ status, message, user, csrf, next }) => (
   <Layout title={status === 404 ? 'Not found' : 'Something went wrong'} user={user} csrf={csrf}>
     <h1>{status === 404 ? 'Not found' : status === 403 ? 'Not allowed' : status === 401 ? 'Please sign in' : 'That did not work'}</h1>
     <Notice kind="error">{message}</Notice>
     <p>
-      {status === 401 ? <a href={`${P}/sign-in`}>Sign in</a> : <a href={`${P}`}>Back to your projects</a>}
+      {status === 401 ? <a href={next ? `${P}/sign-in?next=${encodeURIComponent(next)}` : `${P}/sign-in`}>Sign in</a> : <a href={`${P}`}>Back to your projects</a>}
     </p>
   </Layout>
 );
