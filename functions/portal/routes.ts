@@ -92,7 +92,6 @@ async function form(c: C): Promise<Record<string, string>> {
   return out;
 }
 
-/** Back to the page the form came from: only a portal path, never an address elsewhere. */
 /** `value` when it is a path of the portal on this site (no scheme, no host, no backslash), else undefined. */
 function portalPath(value: string | undefined): string | undefined {
   if (!value || !value.startsWith(`${P}/`) || value.startsWith('//') || value.includes('\\') || /[\u0000-\u001f\u007f]/.test(value)) return undefined;
@@ -135,6 +134,7 @@ function bulkNotice(done: string | null): string | undefined {
   return 'Nothing changed: the selected keys have no value in the shown languages you may edit, or their values already had that status (an approved value is changed only by a reviewer).';
 }
 
+/** Back to the page the form came from: only a portal path, never an address elsewhere. */
 function back(c: C, returnTo: string | undefined, fallback: string) {
   const target = returnTo && returnTo.startsWith(`${P}`) && !returnTo.startsWith('//') && !returnTo.includes('\\') ? returnTo : fallback;
   return c.redirect(target, 303);
