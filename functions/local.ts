@@ -49,7 +49,7 @@ async function main() {
     const admin = runtime.adminTokenSource;
     // The token's value is printed once, when it is generated, for the local newcomer; after that
     // only where it is kept, so that it does not land in every log collector on every start.
-    // Production sets TMS_ADMIN_TOKEN and never sees either.
+    // Production sets TMS_ADMIN_TOKEN: its value is never printed, only that it comes from there.
     if (admin.source === 'generated') {
       process.stdout.write(`\n  tms is running at ${base}\n  Portal: ${base}/portal\n  Admin token (generated now, kept in ${admin.path}):\n    ${admin.token}\n\n`);
     } else {
