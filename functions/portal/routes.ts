@@ -4,6 +4,10 @@
 import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { getCookie, setCookie } from 'hono/cookie';
+import { createHash, randomUUID } from 'node:crypto';
+import type { Deps } from '../../core/deps.ts';
+import { transaction } from '../../core/db/transaction.ts';
+import { claimKey, findAnswer, storeAnswer } from '../../core/db/idempotency-keys.ts';
 import type { FC } from 'hono/jsx';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../http/app-env.ts';
@@ -100,6 +104,49 @@ function portalPath(value: string | undefined): string | undefined {
     return url.origin === 'http://portal.invalid' && url.pathname.startsWith(`${P}/`) ? url.pathname + url.search : undefined;
   } catch {
     return undefined;
+  }
+}
+
+class AlreadyCreated extends Error {}
+
+/**
+ * A create form sent twice (a reload of the page its answer is, a double click) creates once. The
+ * form carries a one-time token (`submission`), claimed in the creation's own transaction in the
+ * store the API's Idempotency-Key uses (scope `portal:<user id>`), so the claim commits if and only
+ * if the creation does. A second sending of the same input gets `replayed`: what the first stored,
+ * never a secret (a key is shown once, by the first answer). The same page sent again with other
+ * input (back, another name) is another creation. A form without a token (an old page) just creates.
+ */
+async function createOnce<T>(
+  c: C,
+  submission: string | undefined,
+  kind: 'project' | 'api-key',
+  /** The input that decides what is created: the same token with other input creates again. */
+  input: unknown,
+  work: (deps: Deps) => Promise<T>,
+  remember: (created: T) => Record<string, string>,
+): Promise<{ created: T } | { replayed: Record<string, string> }> {
+  const deps = c.get('deps');
+  if (!submission || !isUuid(submission)) return { created: await work(deps) };
+  const scope = `portal:${requireUser(c).id}`;
+  const key = `${kind}:${submission.toLowerCase()}:${createHash('sha256').update(JSON.stringify(input)).digest('base64url')}`;
+  const replay = async () => {
+    const earlier = await findAnswer(deps.sql, scope, key);
+    return earlier ? { replayed: JSON.parse(earlier.body) as Record<string, string> } : undefined;
+  };
+  const earlier = await replay();
+  if (earlier) return earlier;
+  try {
+    return await transaction(deps, async (tx) => {
+      if (!(await claimKey(tx.sql, scope, key, kind))) throw new AlreadyCreated();
+      const created = await work({ ...deps, tx });
+      await storeAnswer(tx.sql, scope, key, { status: 201, body: JSON.stringify(remember(created)) });
+      return { created };
+    });
+  } catch (error) {
+    // A concurrent sending of the same form committed first.
+    if (error instanceof AlreadyCreated) return (await replay()) ?? Promise.reject(new AppError('conflict', 'This form was just sent; reload the page'));
+    throw error;
   }
 }
 
@@ -213,7 +260,7 @@ const routes = new Hono<PortalEnv>()
     const session = c.get('session');
     if (!session) return c.redirect(`${P}/sign-in`, 303);
     const [memberships, projects] = await Promise.all([listMemberships(deps, session.user.id), listProjectsOf(deps, session.user.id)]);
-    return page(c, ProjectsPage({ user: session.user, csrf: c.get('csrf'), memberships, projects }));
+    return page(c, ProjectsPage({ user: session.user, csrf: c.get('csrf'), memberships, projects, submission: randomUUID() }));
   })
 
   .get('/setup', async (c) => {
@@ -325,7 +372,16 @@ const routes = new Hono<PortalEnv>()
     if (!membership) throw new AppError('not_found', 'Account not found');
     assertMay(membership.role, 'projects.create');
     const f = await form(c);
-    const project = await createProject(c.get('deps'), { accountId, name: f.name ?? '', actor: userActor(c) });
+    const outcome = await createOnce(
+      c,
+      f.submission,
+      'project',
+      { name: f.name ?? '', accountId },
+      (deps) => createProject(deps, { accountId, name: f.name ?? '', actor: userActor(c) }),
+      (project) => ({ id: project.id, name: project.name }),
+    );
+    if ('replayed' in outcome) return page(c, ProjectCreatedPage({ user, csrf: c.get('csrf'), projectId: outcome.replayed.id!, name: outcome.replayed.name! }), 200);
+    const project = outcome.created;
     return page(c, ProjectCreatedPage({ user, csrf: c.get('csrf'), projectId: project.id, name: project.name, apiKey: project.api_key.key }), 201);
   })
 
@@ -700,18 +756,27 @@ const routes = new Hono<PortalEnv>()
     const delivery = kind === 'delivery';
     const result = await orFormError(
       () =>
-        createApiKey(c.get('deps'), {
-          projectId: a.projectId,
-          actor: userActor(c),
-          kind,
-          ...(f.name?.trim() ? { name: f.name } : {}),
-          ...(delivery ? { allowed_origins: list(f.allowed_origins, /[\s,]+/), allowed_languages: list(f.allowed_languages, /,/) } : {}),
-        }),
+        createOnce(
+          c,
+          f.submission,
+          'api-key',
+          { kind, name: f.name ?? '', origins: f.allowed_origins ?? '', languages: f.allowed_languages ?? '' },
+          (deps) =>
+            createApiKey(deps, {
+              projectId: a.projectId,
+              actor: userActor(c),
+              kind,
+              ...(f.name?.trim() ? { name: f.name } : {}),
+              ...(delivery ? { allowed_origins: list(f.allowed_origins, /[\s,]+/), allowed_languages: list(f.allowed_languages, /,/) } : {}),
+            }),
+          (created) => ({ id: created.id }),
+        ),
       (error) => renderApiKeys(c, a, undefined, 200, error),
       c,
     );
     if (result instanceof Response) return result;
-    return renderApiKeys(c, a, result, 201);
+    if ('replayed' in result) return renderApiKeys(c, a, undefined, 200, undefined, ONCE_SENT);
+    return renderApiKeys(c, a, result.created, 201);
   })
   .post('/projects/:project_id/api-keys/:api_key_id/revoke', async (c) => {
     const a = await access(c, 'api_keys.manage');
@@ -889,10 +954,13 @@ async function renderTrash(c: C, a: ProjectAccess, notice?: string, error?: stri
   return page(c, TrashPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, ...trash, notice, error }));
 }
 
-async function renderApiKeys(c: C, a: ProjectAccess, created?: CreatedApiKey, status: 200 | 201 = 200, error?: string) {
+/** What a create form sent a second time answers (the first sending created it and showed its key). */
+const ONCE_SENT = 'This form was already sent, and that created the key: it was shown once, then. If it was not copied, create another and revoke this one.';
+
+async function renderApiKeys(c: C, a: ProjectAccess, created?: CreatedApiKey, status: 200 | 201 = 200, error?: string, notice?: string) {
   const deps = c.get('deps');
   const [keys, cache] = await Promise.all([allApiKeys(deps, a.projectId), cacheOf(c, a.projectId)]);
-  return page(c, ApiKeysPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, keys, created, error }), status);
+  return page(c, ApiKeysPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, keys, created, error, notice, submission: randomUUID() }), status);
 }
 
 // Errors as pages (or the API's envelope for the portal script's fetches), from the one status mapping.

@@ -174,6 +174,35 @@ describe('projects, invitations and isolation', () => {
     projectId = projectIdIn(created.text)!;
   });
 
+  it('a create form sent twice (a reload of its answer) creates once, and never shows the key again', async () => {
+    const home = (await owner.get('/portal')).text;
+    const accountId = /\/portal\/accounts\/([0-9a-f-]{36})\/projects/.exec(home)![1]!;
+    const submission = /name="submission" value="([0-9a-f-]{36})"/.exec(home)![1]!;
+    const first = await owner.post(`/portal/accounts/${accountId}/projects`, { name: 'Sent twice', submission });
+    expect(first.status).toBe(201);
+    expect(first.text).toMatch(/key_live_[0-9A-Za-z]{40}/);
+    const again = await owner.post(`/portal/accounts/${accountId}/projects`, { name: 'Sent twice', submission });
+    expect(again.status).toBe(200);
+    expect(again.text).toContain('This form was already sent, and that created the project');
+    expect(again.text).not.toMatch(/key_live_/);
+    expect(projectIdIn(again.text)).toBe(projectIdIn(first.text));
+    const named = await t.runtime.deps.sql`select id from projects where account_id = ${accountId} and name = 'Sent twice'`;
+    expect(named).toHaveLength(1);
+    // The same page sent with another name (back, then a new name) is another project.
+    expect((await owner.post(`/portal/accounts/${accountId}/projects`, { name: 'Sent again, renamed', submission })).status).toBe(201);
+
+    const keysPage = (await owner.get(`/portal/projects/${projectIdIn(first.text)}/api-keys`)).text;
+    const keyForm = /name="submission" value="([0-9a-f-]{36})"/.exec(keysPage)![1]!;
+    const key = await owner.post(`/portal/projects/${projectIdIn(first.text)}/api-keys`, { name: 'CI', kind: 'live', submission: keyForm });
+    expect(key.status).toBe(201);
+    expect(key.text).toMatch(/key_live_[0-9A-Za-z]{40}/);
+    const keyAgain = await owner.post(`/portal/projects/${projectIdIn(first.text)}/api-keys`, { name: 'CI', kind: 'live', submission: keyForm });
+    expect(keyAgain.status).toBe(200);
+    expect(keyAgain.text).toContain('This form was already sent, and that created the key');
+    expect(keyAgain.text).not.toMatch(/key_live_[0-9A-Za-z]{40}/);
+    expect(await t.runtime.deps.sql`select id from api_keys where project_id = ${projectIdIn(first.text)!} and name = 'CI'`).toHaveLength(1);
+  });
+
   it('a translator joins by a one-time link and sees only their account', async () => {
     const other = await t.newProject('team');
     const home = (await owner.get('/portal')).text;

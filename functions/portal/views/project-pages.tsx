@@ -83,7 +83,17 @@ function scopeOf(k: ApiKeyInfo): string {
   return parts.join('; ');
 }
 
-export const ApiKeysPage: FC<Common & { keys: ApiKeyInfo[]; created?: CreatedApiKey | undefined }> = ({ user, csrf, access, cache, notice, error, keys, created }) => {
+export const ApiKeysPage: FC<Common & { keys: ApiKeyInfo[]; created?: CreatedApiKey | undefined; submission?: string | undefined }> = ({
+  user,
+  csrf,
+  access,
+  cache,
+  notice,
+  error,
+  keys,
+  created,
+  submission,
+}) => {
   const base = `${P}/projects/${access.projectId}`;
   const label = (k: { id: string; name: string | null }) => k.name ?? `key ${k.id.slice(0, 8)}`;
   return (
@@ -137,6 +147,7 @@ export const ApiKeysPage: FC<Common & { keys: ApiKeyInfo[]; created?: CreatedApi
       <form method="post" action={`${base}/api-keys`} class="card stack">
         <h2>Create a key</h2>
         <CsrfField csrf={csrf} />
+        {submission ? <input type="hidden" name="submission" value={submission} /> : null}
         <label>
           Name <span class="hint">(optional: where it is used, such as "CI" or "iOS app")</span>
           <input name="name" maxlength={100} />

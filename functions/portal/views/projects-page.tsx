@@ -6,13 +6,15 @@ import { may } from '../../../core/users/permissions.ts';
 import { ROLES } from '../../../core/users/schemas.ts';
 import { CsrfField, Layout, Notice, P } from './layout.tsx';
 
-export const ProjectsPage: FC<{ user: SessionUser; csrf: string; memberships: Membership[]; projects: ProjectSummary[]; error?: string | undefined }> = ({
-  user,
-  csrf,
-  memberships,
-  projects,
-  error,
-}) => (
+export const ProjectsPage: FC<{
+  user: SessionUser;
+  csrf: string;
+  memberships: Membership[];
+  projects: ProjectSummary[];
+  error?: string | undefined;
+  /** The create form's one-time token: sent twice, it creates once. */
+  submission?: string | undefined;
+}> = ({ user, csrf, memberships, projects, error, submission }) => (
   <Layout title="Projects" user={user} csrf={csrf}>
     <h1>Projects</h1>
     {error ? <Notice kind="error">{error}</Notice> : null}
@@ -46,6 +48,7 @@ export const ProjectsPage: FC<{ user: SessionUser; csrf: string; memberships: Me
           {may(m.role, 'projects.create') ? (
             <form method="post" action={`${P}/accounts/${m.account_id}/projects`} class="row">
               <CsrfField csrf={csrf} />
+              {submission ? <input type="hidden" name="submission" value={submission} /> : null}
               <label class="grow">
                 New project name
                 <input name="name" required maxlength={200} />
@@ -72,11 +75,21 @@ export const SecretShownOnce: FC<{ label: string; value: string; id: string }> =
   </div>
 );
 
-export const ProjectCreatedPage: FC<{ user: SessionUser; csrf: string; projectId: string; name: string; apiKey: string }> = ({ user, csrf, projectId, name, apiKey }) => (
+/** apiKey undefined: the form was sent again (a reload); the first answer showed the key. */
+export const ProjectCreatedPage: FC<{ user: SessionUser; csrf: string; projectId: string; name: string; apiKey?: string | undefined }> = ({ user, csrf, projectId, name, apiKey }) => (
   <Layout title={`${name} created`} user={user} csrf={csrf}>
     <h1>{name} is ready</h1>
-    <Notice kind="ok">The project was created with its first API key.</Notice>
-    <SecretShownOnce label="API key" value={apiKey} id="new-api-key" />
+    {apiKey ? (
+      <>
+        <Notice kind="ok">The project was created with its first API key.</Notice>
+        <SecretShownOnce label="API key" value={apiKey} id="new-api-key" />
+      </>
+    ) : (
+      <Notice kind="ok">
+        This form was already sent, and that created the project (nothing was created again). Its first API key was shown once, then: if it was not copied, create
+        another in the API keys tab.
+      </Notice>
+    )}
     <p>
       <a class="button" href={`${P}/projects/${projectId}/languages`}>
         Add languages
