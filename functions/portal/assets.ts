@@ -95,7 +95,7 @@ export const PORTAL_JS = `
       box.textContent='';
       if(!res.ok){box.appendChild(el('p','saved error',typeof res.j.detail==='string'?res.j.detail:'No suggestions: the request failed'));return}
       if(!res.j.source){box.appendChild(el('p','hint','No suggestions: this key has no value in the source language.'));return}
-      if(!res.j.suggestions.length){box.appendChild(el('p','hint','No suggestions in the translation memory.'));return}
+      if(!res.j.suggestions.length){box.appendChild(el('p','hint','No suggestions: the translation memory holds approved translations only, and none is close to this source text yet.'));return}
       var h=el('p','hint','Suggestions (choose one to use it; Save keeps it):');box.appendChild(h);
       var ol=el('ol');
       res.j.suggestions.forEach(function(s){

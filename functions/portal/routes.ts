@@ -864,7 +864,7 @@ async function renderEditor(
   });
   return page(
     c,
-    EditorView({ user: requireUser(c), csrf: c.get('csrf'), access: a, allLanguages: all, groups: groups.groups, filters, page: data, cache, formError, notice: bulkNotice(q.get('done')), ...outcome }),
+    EditorView({ user: requireUser(c), csrf: c.get('csrf'), access: a, allLanguages: all, groups: groups.groups, filters, page: data, cache, formError, notice: bulkNotice(q.get('done')), machineTranslation: deps.translator !== null, ...outcome }),
     status,
   );
 }

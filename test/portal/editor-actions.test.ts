@@ -203,6 +203,8 @@ describe('what the editor shows and says', () => {
     expect(shown((await tom.get(base)).text)).toEqual(['de', 'fr']);
     // A translator's bulk labels name only the languages they may change.
     expect((await tom.get(base)).text).toContain('Send values to review (fr)');
+    // No provider here: Translate missing says it fills from memory only, before it is clicked.
+    expect((await tom.get(base)).text).toContain('from the translation memory only (no machine translation provider is configured on this server)');
   });
 
   it('a refused language or invitation is said on its own tab, not on an error page', async () => {

@@ -84,7 +84,9 @@ export const EditorView: FC<{
   translated?: TranslateResult | undefined;
   translateError?: string | undefined;
   valueError?: ValueError | undefined;
-}> = ({ user, csrf, access, allLanguages, groups, filters, page, cache, notice, error, formError, translated, translateError, valueError }) => {
+  /** A machine translation provider is configured (else Translate missing fills from memory only). */
+  machineTranslation?: boolean | undefined;
+}> = ({ user, csrf, access, allLanguages, groups, filters, page, cache, notice, error, formError, translated, translateError, valueError, machineTranslation }) => {
   const base = `${P}/projects/${access.projectId}`;
   const here = `${base}?${editorQuery(filters, filters.cursor)}`;
   // A bulk status change touches only the shown languages the member may edit: say which.
@@ -202,7 +204,11 @@ export const EditorView: FC<{
             Translate missing
           </button>
           <p class="hint grow">
-            {filters.group ? `Keys of the group ${filters.group}` : 'Every key'} without a value: translation memory first (free), then machine translation (translation units), saved as drafts from the {page.sourceLanguage} values.
+            {filters.group ? `Keys of the group ${filters.group}` : 'Every key'} without a value:{' '}
+            {machineTranslation
+              ? 'translation memory first (free), then machine translation (translation units)'
+              : 'from the translation memory only (no machine translation provider is configured on this server)'}
+            , saved as drafts from the {page.sourceLanguage} values.
           </p>
         </form>
       ) : null}
@@ -385,7 +391,13 @@ export const EditorView: FC<{
                                 </option>
                               ))}
                             </select>
-                            {editable ? <button type="submit">Save</button> : <span class="hint">read only</span>}
+                            {editable ? (
+                              <button type="submit" title="Save (Ctrl+Enter or Cmd+Enter in the text)" aria-keyshortcuts="Control+Enter Meta+Enter">
+                                Save
+                              </button>
+                            ) : (
+                              <span class="hint">read only</span>
+                            )}
                             {value ? (
                               <a href={`${base}/keys/${row.id}/values/${l}/history`} class="hint" aria-label={`History of ${row.key} in ${l}`}>
                                 History
