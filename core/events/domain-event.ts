@@ -30,6 +30,8 @@ export const EVENT_TYPES = [
   'member.added',
   /** An owner created an invitation link (its token is never recorded). */
   'member.invited',
+  /** An owner revoked an invitation link before it was used. */
+  'member.invite_revoked',
   /** An owner changed a member's role or language limits. */
   'member.updated',
   /** An owner removed a member from an account. */

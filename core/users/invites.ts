@@ -44,6 +44,47 @@ export const createInvite = useCase(CreateInviteCommand, async (deps: Pick<Deps,
   }),
 );
 
+/** An invitation not used yet and not expired: who may still join, and as what. */
+export type PendingInvite = { id: string; role: Role; languages: string[] | null; created_at: string; expires_at: string; created_by: string | null };
+
+/** The account's pending invitations, newest first (the owner's Members page; tokens are never shown again). */
+export async function pendingInvites(deps: Pick<Deps, 'sql' | 'clock'>, accountId: string): Promise<PendingInvite[]> {
+  return deps.sql<PendingInvite[]>`
+    select i.id, i.role, i.languages, i.created_at, i.expires_at, u.email as created_by
+    from invites i left join users u on u.id = i.created_by
+    where i.account_id = ${accountId} and i.accepted_at is null and i.expires_at > ${deps.clock.now()}
+    order by i.created_at desc, i.id`;
+}
+
+/**
+ * Ends an invitation before it is used (a link sent to the wrong person, with the wrong role): it
+ * expires now, so the link answers as an expired one does. Owners only (members.manage).
+ */
+export async function revokeInvite(
+  deps: Pick<Deps, 'sql' | 'events' | 'tx' | 'clock'>,
+  input: { userId: string; accountId: string; inviteId: string },
+): Promise<void> {
+  await transaction(deps, async (tx) => {
+    const [member] = await tx.sql<{ role: Role }[]>`
+      select role from memberships where user_id = ${input.userId} and account_id = ${input.accountId}`;
+    if (!member) throw notFound('Account not found');
+    assertMay(member.role, 'members.manage');
+    const [revoked] = await tx.sql<{ role: Role; languages: string[] | null }[]>`
+      update invites set expires_at = ${deps.clock.now()}
+      where id = ${input.inviteId} and account_id = ${input.accountId} and accepted_at is null and expires_at > ${deps.clock.now()}
+      returning role, languages`;
+    if (!revoked) throw notFound('Invitation not found: it was already used, revoked or expired');
+    tx.record({
+      type: 'member.invite_revoked',
+      projectId: null,
+      accountId: input.accountId,
+      actor: { type: 'user', id: input.userId },
+      entity: { type: 'member', id: input.inviteId },
+      before: { role: revoked.role, languages: revoked.languages },
+    });
+  });
+}
+
 type OpenInvite = { id: string; account_id: string; account_name: string; role: Role; languages: string[] | null };
 
 const inviteGone = () => notFound('This invitation link is unknown, already used or expired: ask for a new one');

@@ -19,7 +19,7 @@ import type { Actor } from '../../core/actor.ts';
 import { needsSetup, setupFirstOwner } from '../../core/users/setup.ts';
 import { signIn } from '../../core/users/sign-in.ts';
 import { createSession, endAllSessions, endSession } from '../../core/users/sessions.ts';
-import { acceptInvite, createInvite, findInvite } from '../../core/users/invites.ts';
+import { acceptInvite, createInvite, findInvite, pendingInvites, revokeInvite } from '../../core/users/invites.ts';
 import { changeRole, removeMember } from '../../core/users/members.ts';
 import { listMemberships, listProjectsOf, projectAccess, type ProjectAccess } from '../../core/users/memberships.ts';
 import { assertMay, may, mayEditLanguage, type Permission } from '../../core/users/permissions.ts';
@@ -344,6 +344,17 @@ const routes = new Hono<PortalEnv>()
     );
     if (invite instanceof Response) return invite;
     return renderMembers(c, `${publicOrigin(c)}${P}/invite/${invite.token}`);
+  })
+  .post('/accounts/:account_id/invites/:invite_id/revoke', async (c) => {
+    const user = requireUser(c);
+    const inviteId = c.req.param('invite_id');
+    if (!isUuid(inviteId)) throw new AppError('not_found', 'Invitation not found');
+    const done = await orFormError(
+      () => revokeInvite(c.get('deps'), { userId: user.id, accountId: c.req.param('account_id'), inviteId }),
+      (error) => renderMembers(c, undefined, error),
+      c,
+    );
+    return done instanceof Response ? done : renderMembers(c, undefined, undefined, 'Invitation revoked: its link no longer works.');
   })
   .post('/accounts/:account_id/members/:member_id/role', async (c) => {
     const user = requireUser(c);
@@ -787,7 +798,7 @@ const routes = new Hono<PortalEnv>()
     return c.redirect(`${P}/projects/${a.projectId}/api-keys`, 303);
   });
 
-async function renderMembers(c: C, inviteLink?: string, error?: string) {
+async function renderMembers(c: C, inviteLink?: string, error?: string, notice?: string) {
   const user = requireUser(c);
   const accountId = c.req.param('account_id') ?? '';
   const deps = c.get('deps');
@@ -797,7 +808,8 @@ async function renderMembers(c: C, inviteLink?: string, error?: string) {
   const members = await deps.sql<MemberRow[]>`
     select m.user_id, u.email, m.role, m.languages from memberships m join users u on u.id = m.user_id
     where m.account_id = ${accountId} order by u.email`;
-  return page(c, MembersPage({ user, csrf: c.get('csrf'), accountId, accountName: membership.account_name, members, inviteLink, error }), inviteLink ? 201 : 200);
+  const invites = await pendingInvites(deps, accountId);
+  return page(c, MembersPage({ user, csrf: c.get('csrf'), accountId, accountName: membership.account_name, members, inviteLink, error, notice, invites }), inviteLink ? 201 : 200);
 }
 
 async function renderLanguages(c: C, a: ProjectAccess, confirm?: { code: string; values: number }, notice?: string, error?: string, status: ContentfulStatusCode = 200) {

@@ -29,7 +29,7 @@ import { requestRebuild } from '../../core/cache/request-rebuild.ts';
 import { listKeys } from '../../core/keys/list-keys.ts';
 import { listLanguages } from '../../core/languages/list-languages.ts';
 import { setupFirstOwner } from '../../core/users/setup.ts';
-import { acceptInvite, createInvite } from '../../core/users/invites.ts';
+import { acceptInvite, createInvite, revokeInvite } from '../../core/users/invites.ts';
 import { changeRole, removeMember } from '../../core/users/members.ts';
 import { createWebhookEndpoint } from '../../core/webhooks/create-endpoint.ts';
 import { updateWebhookEndpoint } from '../../core/webhooks/update-endpoint.ts';
@@ -169,6 +169,15 @@ describe('every write records its events', () => {
       types: ['member.added'],
       actorOf: (ids) => ({ type: 'user', id: ids.member! }),
       run: async (_p, ids) => (ids.member = (await acceptInvite(core.deps, { token: ids.invite!, email: 'member@example.com', password: 'another passphrase' })).id),
+    },
+    {
+      name: 'revokeInvite',
+      types: ['member.invited', 'member.invite_revoked'],
+      actorOf: (ids) => ({ type: 'user', id: ids.owner! }),
+      run: async (_p, ids) => {
+        const invite = await createInvite(core.deps, { userId: ids.owner!, accountId: ids.ownerAccount!, role: 'reviewer' });
+        await revokeInvite(core.deps, { userId: ids.owner!, accountId: ids.ownerAccount!, inviteId: invite.id });
+      },
     },
     {
       name: 'changeRole',

@@ -203,6 +203,30 @@ describe('projects, invitations and isolation', () => {
     expect(await t.runtime.deps.sql`select id from api_keys where project_id = ${projectIdIn(first.text)!} and name = 'CI'`).toHaveLength(1);
   });
 
+  it('lists the invitations not used yet, and an owner revokes one: its link stops working', async () => {
+    const home = (await owner.get('/portal')).text;
+    const accountId = /\/portal\/accounts\/([0-9a-f-]{36})\/members/.exec(home)![1]!;
+    const invited = await owner.post(`/portal/accounts/${accountId}/invites`, { role: 'reviewer', languages: 'fr' });
+    const path = new URL(/value="(http:\/\/localhost\/portal\/invite\/[^"]+)"/.exec(invited.text)![1]!).pathname;
+    const members = (await owner.get(`/portal/accounts/${accountId}/members`)).text;
+    expect(members).toContain('Pending invitations');
+    expect(members).toContain('reviewer (fr)');
+    expect(members).not.toContain(path.split('/').at(-1)!); // the token is never shown again
+    const revoke = /action="(\/portal\/accounts\/[0-9a-f-]{36}\/invites\/[0-9a-f-]{36}\/revoke)"/.exec(members)![1]!;
+    const inviteId = revoke.split('/')[5]!;
+    // Another account's owner cannot: it answers as if there were no such invitation.
+    const other = await t.newProject('team');
+    expect((await owner.post(`/portal/accounts/${other.accountId}/invites/${inviteId}/revoke`, {})).status).toBe(404);
+    expect((await new PortalClient(t.app).get(path)).status).toBe(200);
+
+    const revoked = await owner.post(revoke, {});
+    expect(revoked.status).toBe(200);
+    expect(revoked.text).toContain('Invitation revoked: its link no longer works.');
+    expect(revoked.text).not.toContain('reviewer (fr)');
+    expect((await new PortalClient(t.app).get(path)).status).toBe(404);
+    expect((await owner.post(revoke, {})).status).toBe(404);
+  });
+
   it('a translator joins by a one-time link and sees only their account', async () => {
     const other = await t.newProject('team');
     const home = (await owner.get('/portal')).text;

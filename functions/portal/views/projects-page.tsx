@@ -1,10 +1,14 @@
 // The home page (the projects of every account the user belongs to) and an account's members page.
 import type { FC } from 'hono/jsx';
+import type { PendingInvite } from '../../../core/users/invites.ts';
 import type { Membership, SessionUser } from '../../../core/users/schemas.ts';
 import type { ProjectSummary } from '../../../core/users/memberships.ts';
 import { may } from '../../../core/users/permissions.ts';
 import { ROLES } from '../../../core/users/schemas.ts';
 import { CsrfField, Layout, Notice, P } from './layout.tsx';
+
+/** A stored time as the portal shows times: minutes, UTC. */
+const utc = (at: string | Date) => `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 export const ProjectsPage: FC<{
   user: SessionUser;
@@ -109,13 +113,17 @@ export const MembersPage: FC<{
   members: MemberRow[];
   inviteLink?: string | undefined;
   error?: string | undefined;
-}> = ({ user, csrf, accountId, accountName, members, inviteLink, error }) => (
+  notice?: string | undefined;
+  /** Invitations not used yet and not expired. */
+  invites?: PendingInvite[] | undefined;
+}> = ({ user, csrf, accountId, accountName, members, inviteLink, error, notice, invites = [] }) => (
   <Layout title={`Members of ${accountName}`} user={user} csrf={csrf}>
     <p class="crumbs">
       <a href={`${P}`}>Projects</a> / {accountName}
     </p>
     <h1>Members</h1>
     {error ? <Notice kind="error">{error}</Notice> : null}
+    {notice ? <Notice kind="ok">{notice}</Notice> : null}
     {inviteLink ? <SecretShownOnce label="Invitation link (one use, expires in 7 days)" value={inviteLink} id="invite-link" /> : null}
     <div class="table-scroll">
       <table class="table stacked">
@@ -172,6 +180,54 @@ export const MembersPage: FC<{
         </tbody>
       </table>
     </div>
+    <h2>Pending invitations</h2>
+    {invites.length === 0 ? (
+      <p class="hint">No invitation is waiting to be used.</p>
+    ) : (
+      <div class="table-scroll">
+        <table class="table stacked">
+          <caption class="sr-only">Invitations of {accountName} not used yet</caption>
+          <thead>
+            <tr>
+              <th scope="col">Role and languages</th>
+              <th scope="col">Created</th>
+              <th scope="col">Expires</th>
+              <th scope="col">
+                <span class="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {invites.map((i) => (
+              <tr>
+                <td>
+                  {i.role}
+                  {i.languages ? ` (${i.languages.join(', ')})` : ''}
+                </td>
+                <td>
+                  {utc(i.created_at)}
+                  {i.created_by ? ` by ${i.created_by}` : ''}
+                </td>
+                <td>{utc(i.expires_at)}</td>
+                <td>
+                  <form
+                    method="post"
+                    action={`${P}/accounts/${accountId}/invites/${i.id}/revoke`}
+                    class="inline"
+                    data-confirm="Revoke this invitation? Its link stops working at once."
+                  >
+                    <CsrfField csrf={csrf} />
+                    <button type="submit" class="link danger" aria-label={`Revoke the ${i.role} invitation created ${utc(i.created_at)}`}>
+                      Revoke
+                    </button>
+                  </form>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    )}
     <h2>Invite someone</h2>
     <form method="post" action={`${P}/accounts/${accountId}/invites`} class="card stack">
       <CsrfField csrf={csrf} />
