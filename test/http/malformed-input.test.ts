@@ -63,6 +63,8 @@ type Fixture = {
   keyId: string;
   deletedKeyId: string;
   memberId: string;
+  /** An invitation not used yet (the revoke form). */
+  inviteId: string;
   webhookId: string;
   deliveryId: string;
   buildId: string;
@@ -133,6 +135,8 @@ async function fixture(): Promise<Fixture> {
   await translator.get(`/portal/invite/${token}`);
   await translator.post(`/portal/invite/${token}`, { email: 'translator@example.com', password: PASSWORD });
   const memberId = (await t.runtime.deps.sql<{ id: string }[]>`select id from users where email = 'translator@example.com'`)[0]!.id;
+  await owner.post(`/portal/accounts/${accountId}/invites`, { role: 'reviewer' });
+  const inviteId = (await t.runtime.deps.sql<{ id: string }[]>`select id from invites where account_id = ${accountId} and accepted_at is null`)[0]!.id;
   await owner.get(`/portal/projects/${project.id}`);
   return {
     accountId,
@@ -142,6 +146,7 @@ async function fixture(): Promise<Fixture> {
     keyId: key.id,
     deletedKeyId: deleted.id,
     memberId,
+    inviteId,
     webhookId: webhook.webhookId,
     deliveryId: webhook.deliveryId,
     buildId: manifest.build_id,
@@ -457,6 +462,7 @@ const FORMS: Record<string, FormSpec> = {
   '/portal/accounts/:account_id/invites': { fields: { role: 'reviewer', languages: 'de' }, required: ['role'], choices: ['role'] },
   '/portal/accounts/:account_id/members/:member_id/role': { fields: { role: 'reviewer', languages: 'de' }, required: ['role'], choices: ['role'] },
   '/portal/accounts/:account_id/members/:member_id/remove': { fields: {} },
+  '/portal/accounts/:account_id/invites/:invite_id/revoke': { fields: {} },
   '/portal/accounts/:account_id/projects': { fields: { name: 'Another' }, required: ['name'], stored: { name: 200 } },
   '/portal/projects/:project_id/groups/:group_name/rename': { fields: { new_name: 'auth2' }, required: ['new_name'], stored: { new_name: 200 } },
   '/portal/projects/:project_id/keys': { fields: { key: 'portal.new', group_name: 'portal', description: 'd' }, required: ['key'], stored: { key: 500, group_name: 200, description: 1000 } },
@@ -484,6 +490,7 @@ function portalParam(name: string, route: string): string {
     project_id: fx.projectId,
     account_id: fx.accountId,
     member_id: fx.memberId,
+    invite_id: fx.inviteId,
     key_id: restore ? fx.deletedKeyId : fx.keyId,
     language: 'de',
     code: 'fr',
