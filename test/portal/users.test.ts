@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../core/deps.ts';
 import { needsSetup, setupFirstOwner } from '../../core/users/setup.ts';
-import { signIn, FAILURES_PER_EMAIL, FAILURES_PER_ADDRESS } from '../../core/users/sign-in.ts';
+import { signIn, FAILURES_PER_EMAIL, FAILURES_PER_ADDRESS, SIGN_IN_WINDOW_SECONDS } from '../../core/users/sign-in.ts';
 import { createSession, endAllSessions, findSession, sha256Hex } from '../../core/users/sessions.ts';
 import { acceptInvite, createInvite, findInvite, INVITE_DAYS } from '../../core/users/invites.ts';
 import { listMemberships, listProjectsOf, projectAccess } from '../../core/users/memberships.ts';
@@ -12,8 +12,11 @@ import { createProject } from '../../core/accounts/create-project.ts';
 import { ADMIN } from '../../core/actor.ts';
 import { domainError, useCore } from '../core/support/core-harness.ts';
 
-// Starts at the real time: the counters expire their windows by the real clock.
-let now = new Date();
+// The counters expire their keys by the real clock, so the sign-in tests' window must not end while
+// they run (one that did let the failures expire mid-test, and the lockout never came): start just
+// after the next window begins, 15 to 30 minutes ahead of the real time.
+const WINDOW_MS = SIGN_IN_WINDOW_SECONDS * 1000;
+let now = new Date(Math.floor(Date.now() / WINDOW_MS) * WINDOW_MS + WINDOW_MS + 1000);
 const clock: Clock = { now: () => now };
 const core = useCore({ clock });
 
