@@ -29,6 +29,7 @@ import { bulkSetStatus } from '../../core/keys/bulk-set-status.ts';
 import { listGroups } from '../../core/groups/list-groups.ts';
 import { renameGroup } from '../../core/groups/rename-group.ts';
 import { listTrash } from '../../core/portal/trash.ts';
+import { decodeCursor } from '../../core/keys/key-cursor.ts';
 import { listActivity, valueAfterEvent, valueHistory } from '../../core/portal/activity.ts';
 import { restoreKey } from '../../core/keys/restore-key.ts';
 import { restoreGroup } from '../../core/groups/restore-group.ts';
@@ -863,6 +864,10 @@ async function renderEditor(
     problems: first('problems'),
     cursor: first('cursor'),
   };
+  // A page link is only ever one the editor made; an edited or truncated one (a copy-paste cut at
+  // the line end) shows the first page and says so, rather than the API's message about next_cursor.
+  const badCursor = filters.cursor !== undefined && (filters.cursor.length > 4_000 || decodeCursor(filters.cursor) === null);
+  if (badCursor) filters.cursor = undefined;
   // The API's listing (search, filters, cursor pages): the editor has no query of its own.
   const data = await editorPage(deps, {
     projectId: a.projectId,
@@ -876,7 +881,7 @@ async function renderEditor(
   });
   return page(
     c,
-    EditorView({ user: requireUser(c), csrf: c.get('csrf'), access: a, allLanguages: all, groups: groups.groups, filters, page: data, cache, formError, notice: bulkNotice(q.get('done')), machineTranslation: deps.translator !== null, ...outcome }),
+    EditorView({ user: requireUser(c), csrf: c.get('csrf'), access: a, allLanguages: all, groups: groups.groups, filters, page: data, cache, formError, notice: badCursor ? 'That page link is not valid any more (or was changed): this is the first page.' : bulkNotice(q.get('done')), machineTranslation: deps.translator !== null, ...outcome }),
     status,
   );
 }

@@ -169,6 +169,15 @@ describe('search, filters, pages and bulk through the API use-cases', () => {
 });
 
 describe('what the editor shows and says', () => {
+  it('a page link whose cursor is not one the editor made shows the first page and says so', async () => {
+    for (const bad of ['not-a-cursor', 'eyJ4IjoxfQ', '%00', 'x'.repeat(5000)]) {
+      const res = await alice.get(`/portal/projects/${p.projectId}?lang=de&cursor=${bad}`);
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('That page link is not valid any more (or was changed): this is the first page.');
+      expect(res.text).not.toContain('next_cursor');
+    }
+  });
+
   it('a bulk status change says how many values changed, or that none did and why', async () => {
     const keyId = await newKey('said.one');
     await t.call(p.apiKey, 'PUT', `/v1/keys/${keyId}/translations/fr`, { value: 'Un', status: 'draft' });
