@@ -2,7 +2,8 @@
 // parsed by its format's codec (core/formats), every entry validated like a single API write, the
 // changes computed against what is stored, the plan's key limit and the monthly translation-unit
 // quota checked, and then keys and values written with a fixed number of set-based statements
-// whatever the file's size. A dry run computes the same answer and writes nothing.
+// whatever the file's size. A dry run computes the same answer and writes nothing; a preview
+// (previewImport, the portal's) is a dry run that also lists a sample of what it would change.
 import * as v from 'valibot';
 import type { Deps } from '../deps.ts';
 import { conflict, validationError, type ValidationIssue } from '../errors.ts';
@@ -18,7 +19,7 @@ import type { TranslationStatus } from '../translations/schemas.ts';
 import type { TransactionSql } from '../db/client.ts';
 import { assertApprovable, blockedValues, qualitySettings, sourceValues } from '../quality/approval-gate.ts';
 import { warningsOf } from '../quality/check-translation.ts';
-import { ImportCommand, type ImportResult } from './schemas.ts';
+import { CHANGES_LISTED, ImportCommand, ImportPreviewCommand, type ImportChanges, type ImportPreview, type ImportResult } from './schemas.ts';
 
 const Value = storableText('value', 10_000);
 const Description = storableText('description', 1_000);
@@ -110,174 +111,203 @@ async function againWhenNameTaken<T>(deps: { tx?: unknown }, run: () => Promise<
   }
 }
 
-export const importFile = useCase(
-  ImportCommand,
-  async (deps: Pick<Deps, 'sql' | 'events' | 'tx' | 'clock' | 'config' | 'log'>, input): Promise<ImportResult> => {
-    const { projectId, language, status } = input;
-    const parsed = parseFile(input.format, input.body, language);
-    const entries = parsed.entries;
-    checkEntries(entries);
+type ImportDeps = Pick<Deps, 'sql' | 'events' | 'tx' | 'clock' | 'config' | 'log'>;
 
-    const result = await againWhenNameTaken(deps, () => transaction(deps, async (tx) => {
-      const { sql } = tx;
-      const project = await lockProject(sql, projectId);
-      const [registered] = await sql`select 1 from project_languages where project_id = ${projectId} and code = ${language}`;
-      if (!registered) throw languageNotRegistered(language);
+export const importFile = useCase(ImportCommand, (deps: ImportDeps, input): Promise<ImportResult> => runImport(deps, input, null));
 
-      // Each key's value by its primary key (OFFSET 0, as core/keys/by-id.ts): a plain join let a
-      // planner without statistics (a project just loaded) pair every key of the project with every
-      // value of the language, and a re-import of 10,000 keys read for 6 s.
-      const stored = await sql<Stored[]>`
-        select n.key, k.id as key_id, k.description, t.value, t.status
-        from unnest(${entries.map((e) => e.key)}::text[]) as n(key)
-        left join translation_keys k on k.project_id = ${projectId} and k.key = n.key and k.deleted_at is null
-        left join lateral (select * from translations where key_id = k.id and language = ${language} offset 0) t on t.project_id = ${projectId}`;
-      const byKey = new Map(stored.map((row) => [row.key, row]));
+/**
+ * The import's dry run (402, 409 and 422 included) with the first CHANGES_LISTED new keys, new
+ * values and changed values (text and status before and after), and how many approved values would
+ * lose that status: what the portal shows before *Apply this import*. The API's answer has none of
+ * it, and importFile collects none.
+ */
+export const previewImport = useCase(ImportPreviewCommand, async (deps: ImportDeps, input): Promise<ImportPreview> => {
+  const changes = noChanges();
+  const result = await runImport(deps, { ...input, dryRun: true }, changes);
+  return { ...result, changes };
+});
 
-      const newKeys: Entry[] = [];
-      const writes: Entry[] = [];
-      const describe: { id: string; description: string }[] = [];
-      const wouldChange: string[] = [];
-      let valuesCreated = 0;
-      let valuesUpdated = 0;
-      let unchanged = 0;
-      let units = 0;
-      for (const entry of entries) {
-        const row = byKey.get(entry.key);
-        if (!row?.key_id) {
-          newKeys.push(entry);
-          writes.push(entry);
-          valuesCreated++;
-          units++;
-          continue;
+const noChanges = (): ImportChanges => ({ new_keys: [], new_values: [], changed_values: [], approved_demoted: 0, values_kept: 0 });
+
+/** The import; `changes`, when given (a preview's dry run), is filled as the entries are compared. */
+async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportCommand>, changes: ImportChanges | null): Promise<ImportResult> {
+  const { projectId, language, status } = input;
+  const parsed = parseFile(input.format, input.body, language);
+  const entries = parsed.entries;
+  checkEntries(entries);
+
+  const result = await againWhenNameTaken(deps, () => transaction(deps, async (tx) => {
+    const { sql } = tx;
+    const project = await lockProject(sql, projectId);
+    const [registered] = await sql`select 1 from project_languages where project_id = ${projectId} and code = ${language}`;
+    if (!registered) throw languageNotRegistered(language);
+
+    // Each key's value by its primary key (OFFSET 0, as core/keys/by-id.ts): a plain join let a
+    // planner without statistics (a project just loaded) pair every key of the project with every
+    // value of the language, and a re-import of 10,000 keys read for 6 s.
+    const stored = await sql<Stored[]>`
+      select n.key, k.id as key_id, k.description, t.value, t.status
+      from unnest(${entries.map((e) => e.key)}::text[]) as n(key)
+      left join translation_keys k on k.project_id = ${projectId} and k.key = n.key and k.deleted_at is null
+      left join lateral (select * from translations where key_id = k.id and language = ${language} offset 0) t on t.project_id = ${projectId}`;
+    const byKey = new Map(stored.map((row) => [row.key, row]));
+
+    const newKeys: Entry[] = [];
+    const writes: Entry[] = [];
+    const describe: { id: string; description: string }[] = [];
+    const wouldChange: string[] = [];
+    let valuesCreated = 0;
+    let valuesUpdated = 0;
+    let unchanged = 0;
+    let units = 0;
+    if (changes) Object.assign(changes, noChanges()); // a transaction run again starts afresh
+    for (const entry of entries) {
+      const row = byKey.get(entry.key);
+      if (!row?.key_id) {
+        newKeys.push(entry);
+        writes.push(entry);
+        valuesCreated++;
+        units++;
+        if (changes) {
+          if (changes.new_keys.length < CHANGES_LISTED) changes.new_keys.push(entry.key);
+          if (changes.new_values.length < CHANGES_LISTED) changes.new_values.push({ key: entry.key, value: entry.value });
         }
-        if (row.value === null) {
-          writes.push(entry);
-          valuesCreated++;
-          units++;
-        } else if (row.value === entry.value && row.status === status) {
-          unchanged++;
-        } else if (input.conflict === 'keep') {
-          unchanged++;
-          continue;
-        } else {
-          wouldChange.push(entry.key);
-          writes.push(entry);
-          valuesUpdated++;
-          // A text already stored for this key and language is a translation-memory hit: free.
-          if (row.value !== entry.value) units++;
+        continue;
+      }
+      if (row.value === null) {
+        writes.push(entry);
+        valuesCreated++;
+        units++;
+        if (changes && changes.new_values.length < CHANGES_LISTED) changes.new_values.push({ key: entry.key, value: entry.value });
+      } else if (row.value === entry.value && row.status === status) {
+        unchanged++;
+      } else if (input.conflict === 'keep') {
+        unchanged++;
+        if (changes) changes.values_kept++;
+        continue;
+      } else {
+        wouldChange.push(entry.key);
+        writes.push(entry);
+        valuesUpdated++;
+        // A text already stored for this key and language is a translation-memory hit: free.
+        if (row.value !== entry.value) units++;
+        if (changes) {
+          if (row.status === 'approved' && status !== 'approved') changes.approved_demoted++;
+          if (changes.changed_values.length < CHANGES_LISTED) {
+            changes.changed_values.push({ key: entry.key, before: { value: row.value, status: row.status! }, after: { value: entry.value, status } });
+          }
         }
-        if (input.conflict !== 'keep' && entry.description != null && entry.description !== row.description) {
-          describe.push({ id: row.key_id, description: entry.description });
-        }
       }
-      const quality = await judgeImport(sql, { projectId, language, status, writes, byKey });
-      if (input.conflict === 'fail' && wouldChange.length > 0) {
-        const more = wouldChange.length > LISTED ? ` and ${wouldChange.length - LISTED} more` : '';
-        throw conflict(`Import refused (conflict=fail): existing values would change for ${wouldChange.slice(0, LISTED).join(', ')}${more}`);
+      if (input.conflict !== 'keep' && entry.description != null && entry.description !== row.description) {
+        describe.push({ id: row.key_id, description: entry.description });
       }
-      await assertKeyCapacity(sql, projectId, project.plan, project.limits.keysPerProject, newKeys.length);
-      await chargeUnits(sql, {
-        account: project,
-        units,
-        now: deps.clock.now(),
-        upgradeUrl: deps.config.UPGRADE_URL,
-        dryRun: input.dryRun,
-      });
+    }
+    const quality = await judgeImport(sql, { projectId, language, status, writes, byKey });
+    if (input.conflict === 'fail' && wouldChange.length > 0) {
+      const more = wouldChange.length > LISTED ? ` and ${wouldChange.length - LISTED} more` : '';
+      throw conflict(`Import refused (conflict=fail): existing values would change for ${wouldChange.slice(0, LISTED).join(', ')}${more}`);
+    }
+    await assertKeyCapacity(sql, projectId, project.plan, project.limits.keysPerProject, newKeys.length);
+    await chargeUnits(sql, {
+      account: project,
+      units,
+      now: deps.clock.now(),
+      upgradeUrl: deps.config.UPGRADE_URL,
+      dryRun: input.dryRun,
+    });
 
-      const answer: ImportResult = {
-        project_id: projectId,
-        language,
-        format: input.format,
-        dry_run: input.dryRun,
-        keys_created: newKeys.length,
-        values_created: valuesCreated,
-        values_updated: valuesUpdated,
-        values_unchanged: unchanged,
-        translation_units: units,
-        warnings: parsed.warnings,
-        quality_warnings: quality,
-      };
-      if (input.dryRun) return answer;
+    const answer: ImportResult = {
+      project_id: projectId,
+      language,
+      format: input.format,
+      dry_run: input.dryRun,
+      keys_created: newKeys.length,
+      values_created: valuesCreated,
+      values_updated: valuesUpdated,
+      values_unchanged: unchanged,
+      translation_units: units,
+      warnings: parsed.warnings,
+      quality_warnings: quality,
+    };
+    if (input.dryRun) return answer;
 
-      if (newKeys.length) {
-        await sql`
-          insert into translation_keys (project_id, key, group_name, description)
-          select ${projectId}, n.key, n.group_name, n.description
-          from unnest(${newKeys.map((e) => e.key)}::text[], ${newKeys.map((e) => groupOf(e, input.group))}::text[],
-                      ${newKeys.map((e) => e.description ?? null)}::text[]) as n(key, group_name, description)`;
-      }
-      // Keys, then values, each locked in key id order: the order of bulk actions, group changes,
-      // language removal and the value batches, so that none of them can deadlock with an import
-      // (test/keys/lock-order.test.ts). In the file's order they could.
-      if (describe.length) {
-        await sql`
-          with locked as materialized (
-            select id from translation_keys where id = any(${describe.map((d) => d.id)}::uuid[]) order by id for no key update
-          )
-          update translation_keys k set description = d.description, updated_at = now()
-          from unnest(${describe.map((d) => d.id)}::uuid[], ${describe.map((d) => d.description)}::text[]) as d(id, description)
-          join locked on locked.id = d.id
-          where k.id = d.id`;
-      }
-      // The values about to be overwritten, locked (in key id order, as the upsert would lock them)
-      // and read as they are now: a write committed since the read above is what this import
-      // replaces, and what its per-value event must keep for History and revert.
-      const overwritten = writes.flatMap((e) => byKey.get(e.key)?.key_id ?? []);
-      const previous = overwritten.length
-        ? await sql<{ key_id: string; value: string; status: TranslationStatus }[]>`
-            select key_id, value, status from translations
-            where project_id = ${projectId} and language = ${language} and key_id = any(${overwritten}::uuid[])
-            order by key_id for no key update`
-        : [];
-      if (writes.length) {
-        await sql`
-          insert into translations (key_id, project_id, language, value, status)
-          select k.id, ${projectId}, ${language}, w.value, ${status}
-          from unnest(${writes.map((e) => e.key)}::text[], ${writes.map((e) => e.value)}::text[]) as w(key, value)
-          join translation_keys k on k.project_id = ${projectId} and k.key = w.key and k.deleted_at is null
-          order by k.id
-          on conflict (key_id, language) do update
-            set value = excluded.value, status = excluded.status, updated_at = now()`;
-      }
-      // A file that changed nothing records nothing (and so queues no rebuild).
-      if (newKeys.length + writes.length + describe.length === 0) return answer;
-      // Every existing value whose text or status changed: one translation.written each, as a bulk
-      // status change records them (one multi-row insert at commit), so History lists the import's
-      // replacement and can revert to the text it replaced. Values the import created are told by
-      // the import's own event below (History shows them as stored, with that import).
-      const newValue = new Map(writes.map((e) => [byKey.get(e.key)?.key_id, e.value]));
-      for (const before of previous) {
-        const value = newValue.get(before.key_id)!;
-        if (before.value === value && before.status === status) continue;
-        tx.record({
-          type: 'translation.written',
-          projectId,
-          actor: input.actor,
-          entity: { type: 'translation', id: `${before.key_id}/${language}` },
-          before: { value: before.value, status: before.status },
-          after: { value, status },
-        });
-      }
+    if (newKeys.length) {
+      await sql`
+        insert into translation_keys (project_id, key, group_name, description)
+        select ${projectId}, n.key, n.group_name, n.description
+        from unnest(${newKeys.map((e) => e.key)}::text[], ${newKeys.map((e) => groupOf(e, input.group))}::text[],
+                    ${newKeys.map((e) => e.description ?? null)}::text[]) as n(key, group_name, description)`;
+    }
+    // Keys, then values, each locked in key id order: the order of bulk actions, group changes,
+    // language removal and the value batches, so that none of them can deadlock with an import
+    // (test/keys/lock-order.test.ts). In the file's order they could.
+    if (describe.length) {
+      await sql`
+        with locked as materialized (
+          select id from translation_keys where id = any(${describe.map((d) => d.id)}::uuid[]) order by id for no key update
+        )
+        update translation_keys k set description = d.description, updated_at = now()
+        from unnest(${describe.map((d) => d.id)}::uuid[], ${describe.map((d) => d.description)}::text[]) as d(id, description)
+        join locked on locked.id = d.id
+        where k.id = d.id`;
+    }
+    // The values about to be overwritten, locked (in key id order, as the upsert would lock them)
+    // and read as they are now: a write committed since the read above is what this import
+    // replaces, and what its per-value event must keep for History and revert.
+    const overwritten = writes.flatMap((e) => byKey.get(e.key)?.key_id ?? []);
+    const previous = overwritten.length
+      ? await sql<{ key_id: string; value: string; status: TranslationStatus }[]>`
+          select key_id, value, status from translations
+          where project_id = ${projectId} and language = ${language} and key_id = any(${overwritten}::uuid[])
+          order by key_id for no key update`
+      : [];
+    if (writes.length) {
+      await sql`
+        insert into translations (key_id, project_id, language, value, status)
+        select k.id, ${projectId}, ${language}, w.value, ${status}
+        from unnest(${writes.map((e) => e.key)}::text[], ${writes.map((e) => e.value)}::text[]) as w(key, value)
+        join translation_keys k on k.project_id = ${projectId} and k.key = w.key and k.deleted_at is null
+        order by k.id
+        on conflict (key_id, language) do update
+          set value = excluded.value, status = excluded.status, updated_at = now()`;
+    }
+    // A file that changed nothing records nothing (and so queues no rebuild).
+    if (newKeys.length + writes.length + describe.length === 0) return answer;
+    // Every existing value whose text or status changed: one translation.written each, as a bulk
+    // status change records them (one multi-row insert at commit), so History lists the import's
+    // replacement and can revert to the text it replaced. Values the import created are told by
+    // the import's own event below (History shows them as stored, with that import).
+    const newValue = new Map(writes.map((e) => [byKey.get(e.key)?.key_id, e.value]));
+    for (const before of previous) {
+      const value = newValue.get(before.key_id)!;
+      if (before.value === value && before.status === status) continue;
       tx.record({
-        type: 'translation.imported',
+        type: 'translation.written',
         projectId,
         actor: input.actor,
-        entity: { type: 'language', id: language },
-        after: {
-          format: input.format,
-          status,
-          conflict: input.conflict,
-          keys_created: answer.keys_created,
-          values_created: answer.values_created,
-          values_updated: answer.values_updated,
-          translation_units: units,
-        },
+        entity: { type: 'translation', id: `${before.key_id}/${language}` },
+        before: { value: before.value, status: before.status },
+        after: { value, status },
       });
-      return answer;
-    }));
+    }
+    tx.record({
+      type: 'translation.imported',
+      projectId,
+      actor: input.actor,
+      entity: { type: 'language', id: language },
+      after: {
+        format: input.format,
+        status,
+        conflict: input.conflict,
+        keys_created: answer.keys_created,
+        values_created: answer.values_created,
+        values_updated: answer.values_updated,
+        translation_units: units,
+      },
+    });
+    return answer;
+  }));
 
-    // Its statistics are refreshed after commit by core/db/refresh-statistics.ts (the import's event).
-    return result;
-  },
-);
+  // Its statistics are refreshed after commit by core/db/refresh-statistics.ts (the import's event).
+  return result;
+}

@@ -47,6 +47,9 @@ export const ImportCommand = v.object({
   body: v.instance(Uint8Array),
 });
 
+/** A preview: the import's dry run with a sample of its changes (previewImport); no dryRun of its own. */
+export const ImportPreviewCommand = v.omit(ImportCommand, ['dryRun']);
+
 export const ExportCommand = v.object({
   ...InProject,
   language: LanguageCode,
@@ -74,3 +77,25 @@ export const ImportResult = v.object({
   }),
 });
 export type ImportResult = v.InferOutput<typeof ImportResult>;
+
+/** The most of each kind a preview lists (previewImport); the answer's counts have them all. */
+export const CHANGES_LISTED = 100;
+
+/**
+ * What an import would change, as its dry run finds it: the first CHANGES_LISTED of each kind, in
+ * the file's order (their counts are the answer's keys_created, values_created and values_updated).
+ */
+export type ImportChanges = {
+  new_keys: string[];
+  /** The values it would create, of new keys and of existing keys without one in the language. */
+  new_values: { key: string; value: string }[];
+  /** The existing values whose text or status it would change (none with conflict=keep). */
+  changed_values: { key: string; before: { value: string; status: TranslationStatus }; after: { value: string; status: TranslationStatus } }[];
+  /** How many approved values it would change to another status (all of them, not a sample). */
+  approved_demoted: number;
+  /** How many existing values differ from the file but are kept (conflict=keep; all of them). */
+  values_kept: number;
+};
+
+/** A dry run's answer with its sample of changes: the portal's import preview. */
+export type ImportPreview = ImportResult & { changes: ImportChanges };

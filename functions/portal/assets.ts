@@ -37,6 +37,7 @@ form.inline{display:inline}.hint{color:var(--muted);font-weight:400;font-size:.9
 .status-draft{color:var(--draft)}.status-review{color:var(--review)}.status-approved{color:var(--approved);font-weight:600}
 .saved{font-size:.85rem;color:var(--ok)}.saved.error{color:var(--danger)}
 .field-error{color:var(--danger);font-weight:600;font-size:.9rem;margin:.2rem 0 0}[aria-invalid=true]{border-color:var(--danger);border-width:2px}
+.changes h3{font-size:1rem;margin:.6rem 0 0}.changes ul{margin:.2rem 0;overflow-wrap:anywhere}.changes p{margin:.3rem 0}
 .quality{margin-top:.3rem}.quality:empty{display:none}.warn-title{margin:0;font-weight:600;color:#7a4a00;font-size:.9rem}.warnings{margin:.1rem 0 0;padding-left:1.2rem;font-size:.85rem;color:#5a3600}
 .suggestions{margin-top:.4rem;border:1px solid var(--line);border-radius:6px;padding:.4rem;background:#fafafa}.suggestions ol{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:.3rem}
 button.suggestion{display:block;width:100%;text-align:left;background:#fff;color:var(--fg);border:1px solid var(--line);font-weight:400;padding:.35rem .5rem}button.suggestion:hover{border-color:var(--accent)}button.suggestion .hint{display:block;font-size:.8rem}button.suggestion>span[dir]{display:block;text-align:start}
@@ -69,7 +70,7 @@ export const PORTAL_JS = `
       .then(function(r){return r.json().then(function(j){return{ok:r.ok,j:j}})})
       .then(function(res){
         var ta=f.querySelector('textarea');
-        if(res.ok){out.textContent='Saved';if(res.j.warnings)showWarnings(f,res.j.warnings);var s=f.querySelector('select');s.className='status status-'+res.j.status;ta.classList.remove('missing');ta.removeAttribute('aria-invalid');
+        if(res.ok){out.textContent='Saved';document.dispatchEvent(new CustomEvent('tms:saved',{detail:{status:res.j.status}}));if(res.j.warnings)showWarnings(f,res.j.warnings);var s=f.querySelector('select');s.className='status status-'+res.j.status;ta.classList.remove('missing');ta.removeAttribute('aria-invalid');
           // The next save must name the version just written (the value's If-Match).
           var ver=f.querySelector('input[name=version]');if(!ver){ver=document.createElement('input');ver.type='hidden';ver.name='version';f.appendChild(ver)}ver.value=String(res.j.version)}
         else{out.className='saved error';ta.setAttribute('aria-invalid','true');out.textContent=typeof res.j.detail==='string'?res.j.detail:Array.isArray(res.j.detail)&&res.j.detail[0]?'Not saved: '+res.j.detail[0].msg:'Not saved: check the value'}
@@ -119,12 +120,26 @@ export const PORTAL_JS = `
   });
   // While a build is pending (this page's Publish, an auto-publish, someone else's), the status
   // follows it until the build is done; the server's pending flag decides, never a clock compared.
-  var st=document.getElementById('cache-status');
-  if(st&&st.getAttribute('data-pending')==='true'){
+  var st=document.getElementById('cache-status');var following=false;
+  var lastBuilt=st?st.getAttribute('data-built-at')||null:null;
+  var publishedText=function(j){return j.ready&&j.last_rebuilt_at?'Published '+j.last_rebuilt_at.replace('T',' ').slice(0,19)+' UTC':'Not published yet'};
+  // waitFor: after a save with auto-publish on, the rebuild it schedules is requested once the
+  // project's edits pause (AUTO_REBUILD_DEBOUNCE_MS, 2 s by default): until then nothing may be
+  // pending, so the status is asked again, once a second and at most waitFor times, until a build
+  // newer than the one shown is done.
+  var follow=function(waitFor){if(following)return;following=true;
     var poll=function(){fetch(st.getAttribute('data-status-url'),{headers:{'Accept':'application/json'}}).then(function(r){return r.json()}).then(function(j){
-      if(!j.pending){st.textContent=j.ready&&j.last_rebuilt_at?'Published '+j.last_rebuilt_at.replace('T',' ').slice(0,19)+' UTC':'Not published yet'}else{st.textContent=j.build_state==='failed'?'Publishing failed, retrying…':'Publishing…';setTimeout(poll,j.build_state==='failed'?5000:1000)}})};
-    poll();
-  }
+      if(j.pending){st.textContent=j.build_state==='failed'?'Publishing failed, retrying…':'Publishing…';setTimeout(poll,j.build_state==='failed'?5000:1000);return}
+      if(waitFor>0&&j.last_rebuilt_at===lastBuilt){waitFor--;setTimeout(poll,1000);return}
+      following=false;lastBuilt=j.last_rebuilt_at;st.textContent=publishedText(j)},function(){following=false})};
+    poll()};
+  if(st&&st.getAttribute('data-pending')==='true')follow(0);
+  // A saved value: an approved one is published at once (the portal asks for the build with the
+  // save), and with auto-publish on any change is, once the edits pause; the status follows that
+  // build to its time. A draft or a value in review with auto-publish off changes no published file.
+  document.addEventListener('tms:saved',function(e){
+    if(st&&(e.detail&&e.detail.status==='approved'||st.getAttribute('data-auto')==='true'))follow(15);
+  });
 })();
 `;
 

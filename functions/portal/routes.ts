@@ -30,7 +30,7 @@ import { listGroups } from '../../core/groups/list-groups.ts';
 import { renameGroup } from '../../core/groups/rename-group.ts';
 import { listTrash } from '../../core/portal/trash.ts';
 import { decodeCursor } from '../../core/keys/key-cursor.ts';
-import { listActivity, valueAfterEvent, valueHistory } from '../../core/portal/activity.ts';
+import { listActivity, valueAfterEvent, valueHistory, type ActivityItem } from '../../core/portal/activity.ts';
 import { restoreKey } from '../../core/keys/restore-key.ts';
 import { restoreGroup } from '../../core/groups/restore-group.ts';
 import { assertApiKeyOfProject, valuesInLanguage } from '../../core/portal/api-keys.ts';
@@ -63,10 +63,11 @@ import { EditorView, type EditorFilters, type FormError, type ValueError } from 
 import { ApiKeysPage, LanguagesPage, TrashPage, UsagePage } from './views/project-pages.tsx';
 import { readUsage } from '../../core/usage/read-usage.ts';
 import { ActivityPage, HistoryPage } from './views/activity-pages.tsx';
+import type { ActivityNames } from './views/activity-words.ts';
 import { FilesPage, type ImportChoice } from './views/files-page.tsx';
-import { importFile } from '../../core/files/import-file.ts';
+import { importFile, previewImport } from '../../core/files/import-file.ts';
 import { exportFile } from '../../core/files/export-file.ts';
-import type { ImportResult } from '../../core/files/schemas.ts';
+import type { ImportPreview, ImportResult } from '../../core/files/schemas.ts';
 import { FORMATS, isFormatId } from '../../core/formats/index.ts';
 import { suggestTranslations } from '../../core/memory/suggest-translations.ts';
 import { qualitySettings } from '../../core/quality/approval-gate.ts';
@@ -588,11 +589,7 @@ const routes = new Hono<PortalEnv>()
     const deps = c.get('deps');
     const before = Number(c.req.query('before'));
     const [log, cache] = await Promise.all([listActivity(deps, a.projectId, Number.isSafeInteger(before) && before > 0 ? before : undefined), cacheOf(c, a.projectId)]);
-    const keyIds = [...new Set(log.items.flatMap((e) => (e.entity_type === 'translation' ? [e.entity_id.split('/')[0]!] : e.entity_type === 'key' ? [e.entity_id] : [])))].filter((id) => isUuid(id));
-    const names = keyIds.length
-      ? await deps.sql<{ id: string; key: string }[]>`select id, key from translation_keys where project_id = ${a.projectId} and id = any(${keyIds}::uuid[])`
-      : [];
-    return page(c, ActivityPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, ...log, keyNames: Object.fromEntries(names.map((n) => [n.id, n.key])) }));
+    return page(c, ActivityPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, ...log, names: await activityNames(deps, a.projectId, log.items) }));
   })
   .get('/projects/:project_id/keys/:key_id/values/:language/history', async (c) => renderHistory(c, await access(c, 'project.view')))
   .post('/projects/:project_id/keys/:key_id/values/:language/revert', async (c) => {
@@ -693,25 +690,27 @@ const routes = new Hono<PortalEnv>()
       if (file.size > MAX_IMPORT_BYTES) throw new AppError('too_large', 'The file is larger than 10 MiB');
       bytes = new Uint8Array(await file.arrayBuffer());
     }
-    const result = await orFormError(
-      () =>
-        importFile(c.get('deps'), {
-          projectId: a.projectId,
-          actor: userActor(c),
-          language: choice.language,
-          format: choice.format as 'json',
-          status: choice.status as TranslationStatus,
-          conflict: choice.conflict as 'overwrite',
-          group: choice.group,
-          dryRun: !apply,
-          body: bytes,
-        }),
-      (error) => renderFiles(c, a, { error }),
-      c,
-    );
+    const command = {
+      projectId: a.projectId,
+      actor: userActor(c),
+      language: choice.language,
+      format: choice.format as 'json',
+      status: choice.status as TranslationStatus,
+      conflict: choice.conflict as 'overwrite',
+      group: choice.group,
+      body: bytes,
+    };
+    const refused = (error: string) => renderFiles(c, a, { error });
+    if (apply) {
+      const applied = await orFormError(() => importFile(c.get('deps'), { ...command, dryRun: false }), refused, c);
+      if (applied instanceof Response) return applied;
+      await publishAfter(c, a);
+      return renderFiles(c, a, { applied });
+    }
+    // The preview: the import's dry run, with a sample of the keys and values it would change.
+    const result = await orFormError(() => previewImport(c.get('deps'), command), refused, c);
     if (result instanceof Response) return result;
-    if (apply) await publishAfter(c, a);
-    return apply ? renderFiles(c, a, { applied: result }) : renderFiles(c, a, { preview: { result, choice, file: Buffer.from(bytes).toString('base64') } });
+    return renderFiles(c, a, { preview: { result, choice, file: Buffer.from(bytes).toString('base64') } });
   })
   .get('/projects/:project_id/export', async (c) => {
     const a = await access(c, 'files.transfer');
@@ -950,13 +949,38 @@ async function renderHistory(c: C, a: ProjectAccess, notice?: string) {
   const [key] = isUuid(keyId) ? await deps.sql<{ key: string }[]>`select key from translation_keys where id = ${keyId} and project_id = ${a.projectId}` : [];
   if (!key) throw new AppError('not_found', 'Key not found');
   const [history, cache] = await Promise.all([valueHistory(deps, a.projectId, keyId, language), cacheOf(c, a.projectId)]);
+  const shown = [...history.items, ...history.items.flatMap((e) => (e.via ? [e.via] : [])), ...(history.unexplained?.source ? [history.unexplained.source] : [])];
+  const { apiKeys } = await activityNames(deps, a.projectId, shown);
   return page(
     c,
-    HistoryPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, keyName: key.key, language, keyId, history, mayRevert: mayEditLanguage(a, language), notice }),
+    HistoryPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, keyName: key.key, language, keyId, history, mayRevert: mayEditLanguage(a, language), notice, apiKeyNames: apiKeys }),
   );
 }
 
-async function renderFiles(c: C, a: ProjectAccess, extra: { preview?: { result: ImportResult; choice: ImportChoice; file: string }; applied?: ImportResult; error?: string } = {}) {
+/**
+ * The names the activity's words use that its events do not carry, for the events shown: keys (a
+ * value's key, a key's; deleted keys too), the project's API keys that acted or were created or
+ * revoked (revoked ones too: a key keeps its name; an id not found is told by its start) and
+ * webhook endpoints (by url; a deleted one by its id).
+ */
+async function activityNames(deps: Deps, projectId: string, items: readonly ActivityItem[]): Promise<ActivityNames> {
+  const ids = (pick: (e: ActivityItem) => string | null | undefined) => [...new Set(items.map(pick))].filter((id): id is string => typeof id === 'string' && isUuid(id));
+  const keyIds = ids((e) => (e.entity_type === 'translation' ? e.entity_id.split('/')[0] : e.entity_type === 'key' ? e.entity_id : null));
+  const apiKeyIds = [...new Set([...ids((e) => (e.actor_type === 'api_key' ? e.actor_id : null)), ...ids((e) => (e.entity_type === 'api_key' ? e.entity_id : null))])];
+  const webhookIds = ids((e) => (e.entity_type === 'webhook' ? e.entity_id : null));
+  const [keys, apiKeys, webhooks] = await Promise.all([
+    keyIds.length ? deps.sql<{ id: string; key: string }[]>`select id, key from translation_keys where project_id = ${projectId} and id = any(${keyIds}::uuid[])` : [],
+    apiKeyIds.length ? deps.sql<{ id: string; name: string | null }[]>`select id, name from api_keys where project_id = ${projectId} and id = any(${apiKeyIds}::uuid[])` : [],
+    webhookIds.length ? deps.sql<{ id: string; url: string }[]>`select id, url from webhook_endpoints where project_id = ${projectId} and id = any(${webhookIds}::uuid[])` : [],
+  ]);
+  return {
+    keys: Object.fromEntries(keys.map((k) => [k.id, k.key])),
+    apiKeys: Object.fromEntries(apiKeys.map((k) => [k.id, k.name])),
+    webhooks: Object.fromEntries(webhooks.map((w) => [w.id, w.url])),
+  };
+}
+
+async function renderFiles(c: C, a: ProjectAccess, extra: { preview?: { result: ImportPreview; choice: ImportChoice; file: string }; applied?: ImportResult; error?: string } = {}) {
   const deps = c.get('deps');
   const [list, cache, quality] = await Promise.all([listLanguages(deps, { projectId: a.projectId }), cacheOf(c, a.projectId), qualitySettings(deps.sql, a.projectId)]);
   return page(

@@ -117,6 +117,73 @@ describe.skipIf(!HAVE_BROWSER)('the editor in Chromium', () => {
     await context.close();
   }, 120_000);
 
+  it('after a save, the publish line follows the auto-publish it causes, or says the change is not published', async () => {
+    const k = await json(await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'status.line' }));
+    await json(await t.call(p.apiKey, 'PUT', `/v1/keys/${k.id}/translations/de`, { value: 'Eins', status: 'approved' }));
+    type Status = { last_rebuilt_at: string | null; pending: boolean; build_state: string };
+    const built = async () => (await json(await t.call(p.apiKey, 'GET', '/v1/cache/status'))) as Status;
+    // Settled: nothing requested or building, and the same build twice in a row (two workers may
+    // build the same request, and the later one publishes too, a moment after the first).
+    const settled = async () => {
+      let last: Status | null = null;
+      await expect
+        .poll(async () => {
+          const now = await built();
+          const same = last !== null && now.last_rebuilt_at === last.last_rebuilt_at;
+          last = now;
+          return same && !now.pending && now.build_state === 'idle';
+        }, { timeout: 20_000, interval: 500 })
+        .toBe(true);
+      return last!.last_rebuilt_at;
+    };
+    const shownAs = (iso: string | null) => `Published ${iso!.replace('T', ' ').slice(0, 19)} UTC`;
+    expect((await t.call(p.apiKey, 'POST', '/v1/cache/rebuild')).status).toBe(202);
+    const first = await settled();
+    const context = await signedIn();
+    const page = await context.newPage();
+    const status = page.locator('#cache-status');
+    const value = page.getByLabel('status.line in de', { exact: true });
+    const form = page.locator('form', { has: value });
+
+    const statusOf = form.locator('select[name=status]');
+    const save = async (text: string, state: string) => {
+      await value.fill(text);
+      await statusOf.selectOption(state);
+      await value.press('Control+Enter');
+      await form.getByText('Saved', { exact: true }).waitFor();
+    };
+    const movesOn = async (from: string | null) => {
+      await expect.poll(async () => (await status.textContent()) ?? '', { timeout: 25_000 }).toMatch(/^Published \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+      await expect.poll(async () => (await status.textContent()) ?? '', { timeout: 25_000 }).not.toBe(shownAs(from));
+      const now = await settled();
+      expect(now).not.toBe(from);
+      return now;
+    };
+
+    // Auto-publish off. A draft changes no published file: the line stays, nothing is requested.
+    await page.goto(`${base}/portal/projects/${p.projectId}?lang=de&q=status.line`);
+    expect(await status.textContent()).toBe(shownAs(first));
+    await save('Zwei', 'draft');
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(await status.textContent()).toBe(shownAs(first));
+    expect((await built()).pending).toBe(false);
+    // An approved value is published with its save: the line follows that build, with no reload.
+    await save('Zwei', 'approved');
+    await new Promise((r) => setTimeout(r, 2_500)); // past the draft's quiet-period check
+    const second = await movesOn(first);
+    expect(await status.textContent()).toBe(shownAs(second));
+
+    // Auto-publish on: a draft too schedules a build once the edits pause, and the line follows it.
+    await t.runtime.deps.sql`update projects set auto_rebuild = true where id = ${p.projectId}`;
+    await page.goto(`${base}/portal/projects/${p.projectId}?lang=de&q=status.line`);
+    expect(await status.textContent()).toBe(shownAs(second));
+    await save('Drei', 'draft');
+    await movesOn(second);
+    expect(await stored(k.id, 'de')).toMatchObject({ value: 'Drei', status: 'draft' });
+    await t.runtime.deps.sql`update projects set auto_rebuild = false where id = ${p.projectId}`;
+    await context.close();
+  }, 120_000);
+
   it('without JavaScript, a refused save comes back with the typed text and the message next to the value', async () => {
     const k = await json(await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'home.plain' }));
     await json(await t.call(p.apiKey, 'PUT', `/v1/keys/${k.id}/translations/de`, { value: 'Alt' }));

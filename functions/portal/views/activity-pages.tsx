@@ -6,37 +6,31 @@ import { textAttrs } from '../../../core/languages/text-direction.ts';
 import type { SessionUser } from '../../../core/users/schemas.ts';
 import type { ProjectAccess } from '../../../core/users/memberships.ts';
 import { CsrfField, Layout, Notice, P } from './layout.tsx';
+import { actorLabel, describeEvent, summarizeChange, valueTarget, type ActivityNames, type Part } from './activity-words.ts';
 import { ProjectNav } from './project-nav.tsx';
 
 type Common = { user: SessionUser; csrf: string; access: ProjectAccess; cache: { last_rebuilt_at: string | null; ready: boolean } };
 
-export const actorLabel = (e: ActivityItem) =>
-  e.actor_type === 'user' ? (e.actor_email ?? 'a removed user') : e.actor_type === 'api_key' ? `API key ${e.actor_id?.slice(0, 8)}` : e.actor_type === 'admin' ? 'the operator (admin token)' : `tms (${e.actor_id})`;
-
 const when = (iso: string) => `${iso.replace('T', ' ').slice(0, 19)} UTC`;
 
-function summary(e: ActivityItem) {
-  const after = e.after as Record<string, unknown> | null;
-  const before = e.before as Record<string, unknown> | null;
-  if (e.type === 'translation.written' && after) {
-    // The texts in their own language and direction (an Arabic value inside an English sentence).
-    const language = e.entity_id.slice(e.entity_id.indexOf('/') + 1);
-    const text = (v: unknown) => (
-      <>
-        "<span {...textAttrs(language)}>{String(v)}</span>"
-      </>
-    );
-    return (
-      <>
-        {before ? <>{text(before.value)} ({String(before.status)})</> : 'nothing'} → {text(after.value)} ({String(after.status)})
-      </>
-    );
-  }
-  if (e.type === 'translation.imported' && after) return Object.entries(after).map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join(', ');
-  return after ? JSON.stringify(after).slice(0, 200) : before ? `was ${JSON.stringify(before).slice(0, 200)}` : '';
-}
+/** The words of activity-words.ts: names monospaced, a value's text quoted in its own language and direction. */
+const Words: FC<{ parts: Part[] }> = ({ parts }) => (
+  <>
+    {parts.map((p) =>
+      typeof p === 'string' ? (
+        p
+      ) : 'name' in p ? (
+        <span class="mono">{p.name}</span>
+      ) : (
+        <>
+          "<span {...textAttrs(p.language)}>{p.text}</span>"
+        </>
+      ),
+    )}
+  </>
+);
 
-export const ActivityPage: FC<Common & { items: ActivityItem[]; next: number | null; keyNames: Record<string, string> }> = ({ user, csrf, access, cache, items, next, keyNames }) => {
+export const ActivityPage: FC<Common & { items: ActivityItem[]; next: number | null; names: ActivityNames }> = ({ user, csrf, access, cache, items, next, names }) => {
   const base = `${P}/projects/${access.projectId}`;
   return (
     <Layout title={`${access.projectName}: activity`} user={user} csrf={csrf} wide>
@@ -55,22 +49,23 @@ export const ActivityPage: FC<Common & { items: ActivityItem[]; next: number | n
           </thead>
           <tbody>
             {items.map((e) => {
-              const [keyId, language] = e.entity_type === 'translation' ? e.entity_id.split('/') : [];
-              const target = keyId && language ? `${keyNames[keyId] ?? keyId.slice(0, 8)} (${language})` : e.entity_type === 'key' ? (keyNames[e.entity_id] ?? e.entity_id.slice(0, 8)) : e.entity_id.length > 40 ? e.entity_id.slice(0, 8) : e.entity_id;
+              const value = valueTarget(e);
               return (
                 <tr>
                   <td class="nowrap">{when(e.occurred_at)}</td>
-                  <td>{actorLabel(e)}</td>
+                  <td>{actorLabel(e, names.apiKeys)}</td>
                   <td>
-                    {e.type} <span class="mono">{target}</span>
-                    {keyId && language ? (
+                    <Words parts={describeEvent(e, names)} />
+                    {value ? (
                       <>
                         {' '}
-                        <a href={`${base}/keys/${keyId}/values/${language}/history`}>history</a>
+                        <a href={`${base}/keys/${value.keyId}/values/${value.language}/history`}>history</a>
                       </>
                     ) : null}
                   </td>
-                  <td class="change">{summary(e)}</td>
+                  <td class="change">
+                    <Words parts={summarizeChange(e)} />
+                  </td>
                 </tr>
               );
             })}
@@ -96,9 +91,9 @@ function languageWideWrite(source: ActivityItem): string {
 }
 
 /** Where a stored value no recorded write of its own explains came from, in words. */
-function unexplainedOrigin(source: ActivityItem | null): string {
+function unexplainedOrigin(source: ActivityItem | null, apiKeys: ActivityNames['apiKeys']): string {
   if (!source) return 'written without a recorded change of this value';
-  return `${languageWideWrite(source)}, ${actorLabel(source)}, ${when(source.occurred_at)}`;
+  return `${languageWideWrite(source)}, ${actorLabel(source, apiKeys)}, ${when(source.occurred_at)}`;
 }
 
 /** The form that writes a recorded text again: the `after` of write `e`, or (side 'before') what it replaced. */
@@ -117,7 +112,9 @@ const RevertForm: FC<{ action: string; csrf: string; e: HistoryItem; side: 'afte
   </form>
 );
 
-export const HistoryPage: FC<Common & { keyName: string; language: string; keyId: string; history: ValueHistory; mayRevert: boolean; notice?: string | undefined }> = ({
+export const HistoryPage: FC<
+  Common & { keyName: string; language: string; keyId: string; history: ValueHistory; mayRevert: boolean; notice?: string | undefined; apiKeyNames?: ActivityNames['apiKeys'] }
+> = ({
   user,
   csrf,
   access,
@@ -128,6 +125,7 @@ export const HistoryPage: FC<Common & { keyName: string; language: string; keyId
   history,
   mayRevert,
   notice,
+  apiKeyNames,
 }) => {
   const base = `${P}/projects/${access.projectId}`;
   const { stored, unexplained, items } = history;
@@ -151,7 +149,7 @@ export const HistoryPage: FC<Common & { keyName: string; language: string; keyId
             <span class={`badge status-${stored.status}`}>{stored.status}</span>
             <br />
             <span class="hint">
-              {unexplainedOrigin(unexplained.source)} (current)
+              {unexplainedOrigin(unexplained.source, apiKeyNames)} (current)
             </span>
           </li>
         ) : null}
@@ -175,7 +173,7 @@ export const HistoryPage: FC<Common & { keyName: string; language: string; keyId
                     {after?.status ? <span class={`badge status-${after.status}`}>{after.status}</span> : null}
                     <br />
                     <span class="hint">
-                      {actorLabel(e)}, {when(e.occurred_at)}
+                      {actorLabel(e, apiKeyNames)}, {when(e.occurred_at)}
                       {e.via ? `, ${languageWideWrite(e.via)}` : ''}
                       {e.current ? ' (current)' : ''}
                     </span>

@@ -1,7 +1,8 @@
-// Import and export: upload a file, see what it would change (a dry run), then apply it; or
-// download any language in any format.
-import type { FC } from 'hono/jsx';
-import type { ImportResult } from '../../../core/files/schemas.ts';
+// Import and export: upload a file, see what it would change (a dry run, with the keys and values
+// it would create or change), then apply it; or download any language in any format.
+import type { Child, FC } from 'hono/jsx';
+import type { ImportChanges, ImportPreview, ImportResult } from '../../../core/files/schemas.ts';
+import { textAttrs } from '../../../core/languages/text-direction.ts';
 import type { SessionUser } from '../../../core/users/schemas.ts';
 import type { ProjectAccess } from '../../../core/users/memberships.ts';
 import { TRANSLATION_STATUSES } from '../../../core/translations/schemas.ts';
@@ -26,13 +27,84 @@ const Counts: FC<{ r: ImportResult }> = ({ r }) => (
   </ul>
 );
 
+/** A status in its editor colour. */
+const Status: FC<{ s: string }> = ({ s }) => <span class={`status-${s}`}>{s}</span>;
+
+/** One kind of change: its items, then how many more the sample left out. */
+const ChangeList: FC<{ title: string; total: number; items: Child[] }> = ({ title, total, items }) =>
+  total === 0 ? null : (
+    <>
+      <h3>{title}</h3>
+      <ul>
+        {items.map((item) => (
+          <li>{item}</li>
+        ))}
+        {total > items.length ? <li class="hint">and {total - items.length} more</li> : null}
+      </ul>
+    </>
+  );
+
+/**
+ * What the preview's dry run found, under its counts: the new keys, the changed values (text and
+ * status before and after), the new values, each list the first 100 (core's CHANGES_LISTED); a
+ * warning when approved values would lose that status, and with conflict=keep, that existing
+ * values stay. Texts are shown in the import language's direction.
+ */
+const Changes: FC<{ r: ImportResult; changes: ImportChanges; choice: ImportChoice }> = ({ r, changes, choice }) => {
+  const dir = textAttrs(choice.language);
+  const text = (value: string) => (
+    <>
+      "<span {...dir}>{value}</span>"
+    </>
+  );
+  const key = (name: string) => <span class="mono">{name}</span>;
+  return (
+    <div class="changes">
+      {changes.approved_demoted > 0 ? (
+        <p class="warn-title">
+          <span aria-hidden="true">{'\u26a0 '}</span>
+          {count(changes.approved_demoted, 'approved value', 'approved values')} would become {choice.status}.
+        </p>
+      ) : null}
+      {choice.conflict === 'keep' ? (
+        <p>
+          Existing values are kept:{' '}
+          {changes.values_kept === 0
+            ? 'none of them differs from the file.'
+            : `${count(changes.values_kept, 'value', 'values')} of the file that differ from the stored ones would not be written.`}
+        </p>
+      ) : null}
+      <ChangeList title="New keys" total={r.keys_created} items={changes.new_keys.map(key)} />
+      <ChangeList
+        title="Changed values"
+        total={r.values_updated}
+        items={changes.changed_values.map((c) => (
+          <>
+            {key(c.key)}: {c.before.value === c.after.value ? <>{text(c.after.value)} (text unchanged)</> : <>{text(c.before.value)} → {text(c.after.value)}</>}{' '}
+            ({c.before.status === c.after.status ? <Status s={c.after.status} /> : <><Status s={c.before.status} /> → <Status s={c.after.status} /></>})
+          </>
+        ))}
+      />
+      <ChangeList
+        title="New values"
+        total={r.values_created}
+        items={changes.new_values.map((n) => (
+          <>
+            {key(n.key)}: {text(n.value)}
+          </>
+        ))}
+      />
+    </div>
+  );
+};
+
 export const FilesPage: FC<
   Common & {
     languages: string[];
     formats: string[];
     /** The project's source language: XLIFF exports carry its text as each unit's source unless another is chosen. */
     sourceLanguage: string;
-    preview?: { result: ImportResult; choice: ImportChoice; file: string } | undefined;
+    preview?: { result: ImportPreview; choice: ImportChoice; file: string } | undefined;
     applied?: ImportResult | undefined;
     error?: string | undefined;
   }
@@ -65,6 +137,7 @@ export const FilesPage: FC<
         <form method="post" action={`${base}/import`} class="card stack">
           <h2>Preview: what this import would do in {preview.choice.language}</h2>
           <Counts r={preview.result} />
+          <Changes r={preview.result} changes={preview.result.changes} choice={preview.choice} />
           <CsrfField csrf={csrf} />
           {Object.entries(preview.choice).map(([k, v]) => (
             <input type="hidden" name={k} value={v} />

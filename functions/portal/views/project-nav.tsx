@@ -26,6 +26,8 @@ export const ProjectNav: FC<{ access: ProjectAccess; current: 'editor' | 'langua
             role="status"
             data-status-url={`${base}/cache-status`}
             data-pending={cache.pending ? 'true' : 'false'}
+            data-auto={access.autoRebuild ? 'true' : 'false'}
+            data-built-at={cache.last_rebuilt_at ?? ''}
           >
             {cache.pending ? (cache.build_state === 'failed' ? 'Publishing failed, retrying…' : 'Publishing…') : cache.ready && cache.last_rebuilt_at ? `Published ${cache.last_rebuilt_at.replace('T', ' ').slice(0, 19)} UTC` : 'Not published yet'}
           </span>

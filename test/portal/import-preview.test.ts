@@ -1,0 +1,211 @@
+// The portal's import preview through HTTP: under its counts, the keys it would create, the values
+// it would change (text and status before and after), the values it would create, a warning when
+// approved values would lose that status, "and N more" past the first 100 of each; conflict=keep
+// says existing values stay; the preview writes nothing, and its Apply form imports the same file.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/test-app.ts';
+import { body, project, type Project } from '../translations/helpers.ts';
+import { hashPassword } from '../../core/users/password.ts';
+import { createSession } from '../../core/users/sessions.ts';
+
+const t = useTestApp();
+
+type Session = { cookie: string; csrf: string };
+
+/** A portal owner of `p`'s account, signed in. */
+async function ownerOf(p: Project): Promise<Session> {
+  const sql = t.runtime.deps.sql;
+  const [user] = await sql<{ id: string }[]>`
+    insert into users (email, password_hash) values (${`owner-${p.projectId}@example.com`}, ${await hashPassword('not used here')}) returning id`;
+  await sql`insert into memberships (user_id, account_id, role) values (${user!.id}, ${p.accountId}, 'owner')`;
+  const s = await createSession(t.runtime.deps, user!.id);
+  return { cookie: `tms_session=${s.token}`, csrf: s.csrf };
+}
+
+/** The import form as the page sends it: multipart, with the file. */
+async function preview(session: Session, p: Project, file: Record<string, string>, fields: Record<string, string> = {}) {
+  const form = new FormData();
+  form.set('_csrf', session.csrf);
+  for (const [k, v] of Object.entries({ language: 'de', format: 'json', status: 'draft', conflict: 'overwrite', group: 'Default', ...fields })) form.set(k, v);
+  form.set('file', new File([JSON.stringify(file)], 'de.json', { type: 'application/json' }));
+  const res = await t.app.request(`http://localhost/portal/projects/${p.projectId}/import`, {
+    method: 'POST',
+    headers: { Cookie: session.cookie, Origin: 'http://localhost' },
+    body: form,
+  });
+  return { status: res.status, text: await res.text() };
+}
+
+/** The preview's Apply form sent as the browser sends it: its hidden fields, urlencoded. */
+async function apply(session: Session, p: Project, html: string) {
+  const form = /<form method="post" action="[^"]*\/import" class="card stack">([\s\S]*?)<\/form>/.exec(html)![1]!;
+  const fields = new URLSearchParams();
+  for (const [, name, value] of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) fields.append(name!, decode(value!));
+  const res = await t.app.request(`http://localhost/portal/projects/${p.projectId}/import`, {
+    method: 'POST',
+    headers: { Cookie: session.cookie, Origin: 'http://localhost', 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: fields.toString(),
+  });
+  return { status: res.status, text: await res.text() };
+}
+
+const decode = (html: string) =>
+  html.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+/** An element's text, as read: block ends (a list item, a heading) separate words, inline tags do not. */
+const textOf = (html: string) =>
+  decode(html.replace(/<\/(li|h\d|p|ul)>/g, ' ').replace(/<[^>]*>/g, '')).replace(/\s+/g, ' ').trim();
+
+/** The preview's lists of changes by their heading, each item as text; and its other lines. */
+function changesIn(html: string) {
+  const block = /<div class="changes">([\s\S]*?)<\/div>/.exec(html)?.[1] ?? '';
+  const lists: Record<string, string[]> = {};
+  for (const [, title, items] of block.matchAll(/<h3>([^<]*)<\/h3><ul>([\s\S]*?)<\/ul>/g)) {
+    lists[title!] = [...items!.matchAll(/<li[^>]*>([\s\S]*?)<\/li>/g)].map((m) => textOf(m[1]!));
+  }
+  const lines = [...block.matchAll(/<p[^>]*>([\s\S]*?)<\/p>/g)].map((m) => textOf(m[1]!));
+  return { lists, lines, block };
+}
+
+/** Everything a preview must leave as it was: keys, and every value with its status. */
+async function state(p: Project) {
+  return t.runtime.deps.sql`
+    select k.key, k.group_name, k.description, t.language, t.value, t.status, t.updated_at
+    from translation_keys k left join translations t on t.key_id = k.id
+    where k.project_id = ${p.projectId} order by k.key, t.language`;
+}
+
+let p: Project;
+let session: Session;
+
+beforeAll(async () => {
+  p = await project(t, ['de', 'ar']);
+  session = await ownerOf(p);
+  const approved = await t.call(p.apiKey, 'POST', '/v1/import/de?status=approved', { 'home.title': 'Hallo', 'nav.home': 'Start', other: 'Bleibt' });
+  expect(approved.status, await approved.clone().text()).toBe(200);
+  const drafts = await t.call(p.apiKey, 'POST', '/v1/import/de?status=draft', { 'home.body': 'Text', footer: 'Fuß' });
+  expect(drafts.status, await drafts.clone().text()).toBe(200);
+  await p.key('empty.one');
+});
+
+/** Two new keys, a value for a key without one, two approved values changed (one only its status), one draft changed, one unchanged. */
+const FILE = {
+  'home.title': 'Hallo Welt',
+  'nav.home': 'Start',
+  'home.body': 'Text',
+  footer: 'Fußzeile',
+  'empty.one': 'Endlich',
+  'new.one': 'Neu',
+  'new.two': '<b>Auch neu</b>',
+};
+
+describe('the import preview', () => {
+  it('lists the new keys, the changed values with their statuses, the new values, and warns about approved values', async () => {
+    const before = await state(p);
+    const res = await preview(session, p, FILE);
+    expect(res.status, res.text.slice(0, 500)).toBe(200);
+    expect(textOf(res.text)).toContain('2 new keys 3 new values 3 changed values 1 unchanged value');
+    const { lists, lines, block } = changesIn(res.text);
+    expect(lists).toEqual({
+      'New keys': ['new.one', 'new.two'],
+      'Changed values': [
+        'home.title: "Hallo" → "Hallo Welt" (approved → draft)',
+        'nav.home: "Start" (text unchanged) (approved → draft)',
+        'footer: "Fuß" → "Fußzeile" (draft)',
+      ],
+      'New values': ['empty.one: "Endlich"', 'new.one: "Neu"', 'new.two: "<b>Auch neu</b>"'],
+    });
+    expect(lines).toEqual(['⚠ 2 approved values would become draft.']);
+    // Texts are escaped, and marked with their language and direction.
+    expect(block).toContain('&lt;b&gt;Auch neu&lt;/b&gt;');
+    expect(block).not.toContain('<b>');
+    expect(block).toContain('<span lang="de" dir="ltr">Hallo Welt</span>');
+    expect(block).toContain('<span class="status-approved">approved</span> → <span class="status-draft">draft</span>');
+
+    // The preview wrote nothing.
+    expect(await state(p)).toEqual(before);
+    expect((await body(await p.get('/v1/translations/de'))).translations).toEqual({ 'home.title': 'Hallo', 'nav.home': 'Start', other: 'Bleibt' });
+  });
+
+  it('no warning when the import keeps the approved status', async () => {
+    const res = await preview(session, p, { 'home.title': 'Hallo Welt', other: 'Bleibt' }, { status: 'approved' });
+    expect(res.status).toBe(200);
+    const { lists, lines } = changesIn(res.text);
+    expect(lists).toEqual({ 'Changed values': ['home.title: "Hallo" → "Hallo Welt" (approved)'] });
+    expect(lines).toEqual([]);
+  });
+
+  it('with conflict=keep: no changed values, and it says existing values stay', async () => {
+    const before = await state(p);
+    const res = await preview(session, p, FILE, { conflict: 'keep' });
+    expect(res.status).toBe(200);
+    expect(textOf(res.text)).toContain('2 new keys 3 new values 0 changed values 4 unchanged values');
+    const { lists, lines } = changesIn(res.text);
+    expect(lists).toEqual({
+      'New keys': ['new.one', 'new.two'],
+      'New values': ['empty.one: "Endlich"', 'new.one: "Neu"', 'new.two: "<b>Auch neu</b>"'],
+    });
+    expect(lines).toEqual(['Existing values are kept: 3 values of the file that differ from the stored ones would not be written.']);
+    const same = changesIn((await preview(session, p, { other: 'Bleibt', 'new.one': 'Neu' }, { conflict: 'keep', status: 'approved' })).text);
+    expect(same.lines).toEqual(['Existing values are kept: none of them differs from the file.']);
+    expect(await state(p)).toEqual(before);
+  });
+
+  it('conflict=fail refuses the preview as it refuses the import, naming the keys', async () => {
+    const res = await preview(session, p, FILE, { conflict: 'fail' });
+    expect(res.status).toBe(409);
+    expect(textOf(res.text)).toContain('existing values would change for home.title, nav.home, footer');
+  });
+
+  it('shows a right-to-left language\'s texts right to left', async () => {
+    const res = await preview(session, p, { 'new.one': 'جديد' }, { language: 'ar' });
+    expect(res.status).toBe(200);
+    expect(changesIn(res.text).block).toContain('<span lang="ar" dir="rtl">جديد</span>');
+  });
+
+  it('Apply imports what the preview showed and answers the applied counts', async () => {
+    const shown = await preview(session, p, FILE);
+    const res = await apply(session, p, shown.text);
+    expect(res.status, res.text.slice(0, 500)).toBe(200);
+    expect(textOf(res.text)).toContain('Imported into de:2 new keys 3 new values 3 changed values 1 unchanged value');
+    expect(res.text).not.toContain('<div class="changes">');
+    const all = (await body(await p.get('/v1/translations/de?status=all'))).translations;
+    expect(Object.fromEntries(Object.entries(all as Record<string, { value: string; status: string }>).map(([k, v]) => [k, `${v.value} (${v.status})`]))).toEqual({
+      'home.title': 'Hallo Welt (draft)',
+      'nav.home': 'Start (draft)',
+      'home.body': 'Text (draft)',
+      footer: 'Fußzeile (draft)',
+      'empty.one': 'Endlich (draft)',
+      'new.one': 'Neu (draft)',
+      'new.two': '<b>Auch neu</b> (draft)',
+      other: 'Bleibt (approved)',
+    });
+    expect((await body(await p.get('/v1/translations/de'))).translations).toEqual({ other: 'Bleibt' });
+  });
+});
+
+describe('a preview of more than 100 changes of a kind', () => {
+  it('lists the first 100 of each and says how many more', async () => {
+    const q = await project(t, ['de']);
+    const owner = await ownerOf(q);
+    const name = (prefix: string, i: number) => `${prefix}.k${String(i).padStart(3, '0')}`;
+    const existing = Object.fromEntries(Array.from({ length: 120 }, (_, i) => [name('old', i), `Alt ${i}`]));
+    expect((await t.call(q.apiKey, 'POST', '/v1/import/de?status=approved', existing)).status).toBe(200);
+    const file = {
+      ...Object.fromEntries(Array.from({ length: 120 }, (_, i) => [name('old', i), `Neu ${i}`])),
+      ...Object.fromEntries(Array.from({ length: 150 }, (_, i) => [name('new', i), `Frisch ${i}`])),
+    };
+    const res = await preview(owner, q, file);
+    expect(res.status).toBe(200);
+    const { lists, lines } = changesIn(res.text);
+    expect(lists['New keys']).toHaveLength(101);
+    expect(lists['New keys']!.slice(0, 2)).toEqual(['new.k000', 'new.k001']);
+    expect(lists['New keys']!.at(-2)).toBe('new.k099');
+    expect(lists['New keys']!.at(-1)).toBe('and 50 more');
+    expect(lists['Changed values']).toHaveLength(101);
+    expect(lists['Changed values']![0]).toBe('old.k000: "Alt 0" → "Neu 0" (approved → draft)');
+    expect(lists['Changed values']!.at(-1)).toBe('and 20 more');
+    expect(lists['New values']!.at(-1)).toBe('and 50 more');
+    // The warning counts them all, not only those listed.
+    expect(lines).toEqual(['⚠ 120 approved values would become draft.']);
+  });
+});
