@@ -20,7 +20,7 @@ const Counts: FC<{ r: ImportResult }> = ({ r }) => (
     <li>{count(r.values_created, 'new value', 'new values')}</li>
     <li>{count(r.values_updated, 'changed value', 'changed values')}</li>
     <li>{count(r.values_unchanged, 'unchanged value', 'unchanged values')}</li>
-    <li>{r.translation_units} translation units</li>
+    <li>{count(r.translation_units, 'translation unit', 'translation units')}</li>
     {r.warnings.map((w) => (
       <li class="hint">Warning: {w}</li>
     ))}
