@@ -302,6 +302,7 @@ async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportCom
         keys_created: answer.keys_created,
         values_created: answer.values_created,
         values_updated: answer.values_updated,
+        values_unchanged: answer.values_unchanged,
         translation_units: units,
       },
     });

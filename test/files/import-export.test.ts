@@ -152,6 +152,11 @@ describe('import', () => {
       select type, actor_type, actor_id, after from domain_events where project_id = ${p.projectId} and type = 'translation.imported'`;
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ actor_type: 'api_key', actor_id: p.apiKeyId, after: { keys_created: 2 } });
+    // Every count of the answer, unchanged values too (the activity log says "1 unchanged").
+    await importFile(t, p, 'de', flat({ a: '1', b: 'zwei', c: '3' }));
+    const [second] = await t.runtime.deps.sql<{ after: unknown }[]>`
+      select after from domain_events where project_id = ${p.projectId} and type = 'translation.imported' order by id desc limit 1`;
+    expect(second!.after).toMatchObject({ keys_created: 1, values_created: 1, values_updated: 1, values_unchanged: 1, translation_units: 2 });
   });
 });
 

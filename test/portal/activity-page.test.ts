@@ -78,7 +78,7 @@ describe('the activity page', () => {
     said(named, 'wrote home.title (de) history', 'nothing → "Hallo" (draft)');
     said('owner@example.com', 'changed the value of home.title (de)', '"Hallo" (draft) → "Servus" (draft)');
     said('owner@example.com', 'approved home.title (de)', '"Servus" (draft) → "Servus" (approved)');
-    said(named, 'imported a json file into de', /^1 new key, 1 new value, 1 changed \(as draft; \d+ translation units?\)$/);
+    said(named, 'imported a json file into de', /^1 new key, 1 new value, 1 changed, 0 unchanged \(as draft; \d+ translation units?\)$/);
     said(named, 'changed the value of home.title (de)', '"Servus" (approved) → "Grüß Gott" (draft)');
     said('owner@example.com', 'asked to publish the translations');
     said('tms (builder)', 'published the translations (cache built)', /^everything up to request \d+$/);
