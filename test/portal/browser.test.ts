@@ -276,5 +276,32 @@ describe.skipIf(!HAVE_BROWSER)('the portal in Chromium', () => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Projects' }).waitFor();
-  });
+
+    // Every page the first test filled, at 375 px: nothing wider than the phone (a table scrolls
+    // in its own box at most), the activity's sentences and the import preview's lists included.
+    const wider = async (what: string) => {
+      const by = Number(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'));
+      expect(by, `${what} is ${by} px wider than the phone`).toBeLessThanOrEqual(0);
+    };
+    const sql = t.runtime.deps.sql;
+    const [project] = await sql<{ id: string; account_id: string }[]>`select id, account_id from projects where name = 'Mobile app'`;
+    const [key] = await sql<{ id: string }[]>`select id from translation_keys where key = 'home.title' and project_id = ${project!.id}`;
+    const at = `${base}/portal/projects/${project!.id}`;
+    await wider('projects');
+    for (const path of ['', '?lang=de&lang=en', '/languages', '/api-keys', '/files', '/trash', '/activity', '/usage', `/keys/${key!.id}/values/de/history`]) {
+      await page.goto(`${at}${path}`);
+      await page.locator('#cache-status').waitFor();
+      await wider(`the project page ${path || '(editor)'}`);
+    }
+    await page.goto(`${base}/portal/accounts/${project!.account_id}/members`);
+    await wider('members');
+    // An import preview with long lists and a long text.
+    await page.goto(`${at}/files`);
+    const file = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`phone.key${i}`, `Ein ziemlich langer Text ohne Umbruch ${'x'.repeat(60)} ${i}`]));
+    await page.getByLabel(/^File/).setInputFiles({ name: 'de.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ ...file, 'home.title': 'Geändert' })) });
+    await page.getByRole('button', { name: 'Preview import' }).click();
+    await page.getByRole('heading', { name: 'Changed values' }).waitFor();
+    await wider('the import preview');
+    await context.close();
+  }, 120_000);
 });
