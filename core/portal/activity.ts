@@ -24,6 +24,25 @@ type Row = Omit<ActivityItem, 'occurred_at' | 'id'> & { id: string | number; occ
 
 const toItem = (r: Row): ActivityItem => ({ ...r, id: Number(r.id), occurred_at: new Date(r.occurred_at).toISOString() });
 
+/**
+ * An account's own events (account-level: membership, invitations, the plan; recorded with the
+ * account and no project), newest first, by id: the Members page's log, for the account's owners.
+ * Read through the account's index, as listActivity reads a project's.
+ */
+export async function listAccountActivity(deps: Pick<Deps, 'sql'>, accountId: string, before?: number): Promise<{ items: ActivityItem[]; next: number | null }> {
+  const { sql } = deps;
+  const rows = await sql<Row[]>`
+    select e.id, e.type, e.actor_type, e.actor_id, u.email as actor_email, e.entity_type, e.entity_id, e.before, e.after, e.occurred_at
+    from (
+      select * from domain_events
+      where account_id = ${accountId} ${before === undefined ? sql`` : sql`and id < ${before}`}
+      order by id desc limit ${ACTIVITY_PAGE + 1}) e
+    left join users u on e.actor_type = 'user' and u.id::text = e.actor_id
+    order by e.id desc`;
+  const items = rows.slice(0, ACTIVITY_PAGE).map(toItem);
+  return { items, next: rows.length > ACTIVITY_PAGE ? items.at(-1)!.id : null };
+}
+
 export async function listActivity(deps: Pick<Deps, 'sql'>, projectId: string, before?: number): Promise<{ items: ActivityItem[]; next: number | null }> {
   const { sql } = deps;
   // The page is cut first (the project's index, newest first) and only its rows meet users: joined

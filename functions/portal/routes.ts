@@ -30,7 +30,7 @@ import { listGroups } from '../../core/groups/list-groups.ts';
 import { renameGroup } from '../../core/groups/rename-group.ts';
 import { listTrash } from '../../core/portal/trash.ts';
 import { decodeCursor } from '../../core/keys/key-cursor.ts';
-import { listActivity, valueAfterEvent, valueHistory, type ActivityItem } from '../../core/portal/activity.ts';
+import { listAccountActivity, listActivity, valueAfterEvent, valueHistory, type ActivityItem } from '../../core/portal/activity.ts';
 import { restoreKey } from '../../core/keys/restore-key.ts';
 import { restoreGroup } from '../../core/groups/restore-group.ts';
 import { assertApiKeyOfProject, valuesInLanguage } from '../../core/portal/api-keys.ts';
@@ -808,8 +808,13 @@ async function renderMembers(c: C, inviteLink?: string, error?: string, notice?:
   const members = await deps.sql<MemberRow[]>`
     select m.user_id, u.email, m.role, m.languages from memberships m join users u on u.id = m.user_id
     where m.account_id = ${accountId} order by u.email`;
-  const invites = await pendingInvites(deps, accountId);
-  return page(c, MembersPage({ user, csrf: c.get('csrf'), accountId, accountName: membership.account_name, members, inviteLink, error, notice, invites }), inviteLink ? 201 : 200);
+  const before = Number(c.req.query('before'));
+  const [invites, log] = await Promise.all([pendingInvites(deps, accountId), listAccountActivity(deps, accountId, Number.isSafeInteger(before) && before > 0 ? before : undefined)]);
+  // Members by email in the log, removed ones too: only the users this account's own events name.
+  const userIds = [...new Set(log.items.filter((e) => e.entity_type === 'member').map((e) => e.entity_id))].filter((id) => isUuid(id));
+  const emails = userIds.length ? await deps.sql<{ id: string; email: string }[]>`select id, email from users where id = any(${userIds}::uuid[])` : [];
+  const activity = { ...log, names: { members: Object.fromEntries(emails.map((u) => [u.id, u.email])) } };
+  return page(c, MembersPage({ user, csrf: c.get('csrf'), accountId, accountName: membership.account_name, members, inviteLink, error, notice, invites, activity }), inviteLink ? 201 : 200);
 }
 
 async function renderLanguages(c: C, a: ProjectAccess, confirm?: { code: string; values: number }, notice?: string, error?: string, status: ContentfulStatusCode = 200) {

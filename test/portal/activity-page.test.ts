@@ -99,4 +99,48 @@ describe('the activity page', () => {
     const history = await owner.get(`${base}/keys/${key.id}/values/de/history`);
     expect(history.text).toContain(named);
   });
+
+  it("the Members page keeps the account's own log: invitations, roles and removals by email, for this account only", async () => {
+    const members = `/portal/accounts/${p.accountId}/members`;
+    const sql = t.runtime.deps.sql;
+    const [member] = await sql<{ id: string }[]>`
+      insert into users (email, password_hash) values ('tr@example.com', ${await hashPassword('not used here')}) returning id`;
+    // The membership as an accepted invitation makes it, so that its events are the service's own.
+    expect((await owner.post(`/portal/accounts/${p.accountId}/invites`, { role: 'reviewer', languages: 'fr' })).status).toBe(201);
+    const revoke = /action="(\/portal\/accounts\/[0-9a-f-]{36}\/invites\/[0-9a-f-]{36}\/revoke)"/.exec((await owner.get(members)).text)![1]!;
+    expect((await owner.post(revoke, {})).text).toContain("Invitation revoked");
+    await sql`insert into memberships (user_id, account_id, role, languages) values (${member!.id}, ${p.accountId}, 'translator', ${['de']})`;
+    expect((await owner.post(`${members}/${member!.id}/role`, { role: 'reviewer', languages: 'de, fr' })).status).toBe(303);
+    expect((await owner.post(`${members}/${member!.id}/remove`, {})).status).toBe(303);
+
+    const page = await owner.get(members);
+    expect(page.status).toBe(200);
+    const section = /<section id="account-activity">([^]*?)<\/section>/.exec(page.text)![1]!;
+    const log = rows(section);
+    expect(log.slice(0, 4).map((r) => [r.who, r.what, r.change])).toEqual([
+      ['owner@example.com', 'removed tr@example.com (reviewer for de, fr)', ''],
+      ['owner@example.com', 'changed the role of tr@example.com to reviewer for de, fr', 'translator for de → reviewer for de, fr'],
+      ['owner@example.com', 'revoked an unused invitation (reviewer for fr)', ''],
+      ['owner@example.com', 'invited someone as reviewer for fr', expect.stringMatching(/^the link works until \d{4}-\d\d-\d\d \d\d:\d\d UTC$/)],
+    ]);
+    expect(section).not.toMatch(/\{&quot;|\{"/);
+    for (const type of EVENT_TYPES) expect(section, type).not.toContain(type);
+
+    // Another account's owner sees their own log only, and never this one.
+    const other = await t.newProject('team');
+    const [stranger] = await sql<{ id: string }[]>`
+      insert into users (email, password_hash) values ('stranger@example.com', ${await hashPassword('not used here')}) returning id`;
+    await sql`insert into memberships (user_id, account_id, role) values (${stranger!.id}, ${other.accountId}, 'owner')`;
+    const session = await createSession(t.runtime.deps, stranger!.id);
+    const them = new PortalClient(t.app);
+    them.cookies.set('tms_session', session.token);
+    them.csrf = session.csrf;
+    expect((await them.get(members)).status).toBe(404);
+    const theirs = await them.get(`/portal/accounts/${other.accountId}/members`);
+    expect(theirs.status).toBe(200);
+    expect(theirs.text).not.toContain('tr@example.com');
+    // Its own log: the account and its project, made through the admin API.
+    const theirLog = rows(/<section id="account-activity">([^]*?)<\/section>/.exec(theirs.text)![1]!);
+    expect(theirLog.map((r) => r.what)).toEqual(['created the project project', `created the account ${/Members of (acct-[0-9a-f]+)/.exec(theirs.text)![1]}`]);
+  });
 });

@@ -224,6 +224,10 @@ describe('the words', () => {
     expect(what(SAMPLES['member.updated'])).toBe("changed a member's role to owner");
     expect(change(SAMPLES['member.updated'])).toBe('translator for de → owner');
     expect(what(SAMPLES['member.removed'])).toBe('removed a member (developer)');
+    // The account's own log (the Members page) knows its members' emails.
+    const members = { members: { [KEY]: 'tr@example.com' } };
+    expect(what(SAMPLES['member.updated'], members)).toBe('changed the role of tr@example.com to owner');
+    expect(what(SAMPLES['member.removed'], members)).toBe('removed tr@example.com (developer)');
 
     // A url may be its own credential: only its host is shown (and the endpoint's id, to tell two apart).
     expect(what(SAMPLES['webhook.created'])).toBe('registered webhook hooks.example.com (abcdef01)');

@@ -14,7 +14,7 @@ type Common = { user: SessionUser; csrf: string; access: ProjectAccess; cache: {
 const when = (iso: string) => `${iso.replace('T', ' ').slice(0, 19)} UTC`;
 
 /** The words of activity-words.ts: names monospaced, a value's text quoted in its own language and direction. */
-const Words: FC<{ parts: Part[] }> = ({ parts }) => (
+export const Words: FC<{ parts: Part[] }> = ({ parts }) => (
   <>
     {parts.map((p) =>
       typeof p === 'string' ? (
@@ -208,3 +208,48 @@ export const HistoryPage: FC<
     </Layout>
   );
 };
+
+/** An account's own log (the Members page, for its owners): membership, invitations, the plan. */
+export const AccountActivity: FC<{ accountId: string; accountName: string; items: ActivityItem[]; next: number | null; names: ActivityNames }> = ({ accountId, accountName, items, next, names }) => (
+  <>
+    <h2>Activity in this account</h2>
+    {items.length === 0 ? (
+      <p class="hint">Nothing recorded yet.</p>
+    ) : (
+      <div class="table-scroll">
+        <table class="table stacked">
+          <caption class="sr-only">Activity in {accountName}, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">What</th>
+              <th scope="col">Change</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((e) => (
+              <tr>
+                <td class="nowrap">{when(e.occurred_at)}</td>
+                <td>{actorLabel(e, names.apiKeys)}</td>
+                <td>
+                  <Words parts={describeEvent(e, names)} />
+                </td>
+                <td class="change">
+                  <Words parts={summarizeChange(e)} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    )}
+    {next !== null ? (
+      <nav class="pager" aria-label="Account activity pages">
+        <a href={`${P}/accounts/${accountId}/members?before=${next}#account-activity`} rel="next">
+          Older
+        </a>
+      </nav>
+    ) : null}
+  </>
+);

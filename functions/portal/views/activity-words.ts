@@ -18,6 +18,8 @@ export type ActivityNames = {
   keys?: Readonly<Record<string, string>>;
   /** API key id -> its name (null: the key has none), revoked keys included. */
   apiKeys?: Readonly<Record<string, string | null>>;
+  /** A member's user id -> their email (the account's own log, for its owners). */
+  members?: Readonly<Record<string, string>>;
   /** Webhook endpoint id -> its url (shown by its host only). */
   webhooks?: Readonly<Record<string, string>>;
 };
@@ -226,10 +228,14 @@ export function describeEvent(e: EventLike, names: ActivityNames = {}): Part[] {
       return [`invited someone as ${roleWords(after)}`];
     case 'member.invite_revoked':
       return [`revoked an unused invitation (${roleWords(before)})`];
-    case 'member.updated':
-      return [`changed a member's role to ${roleWords(after)}`];
-    case 'member.removed':
-      return [`removed a member (${roleWords(before)})`];
+    case 'member.updated': {
+      const who = names.members?.[e.entity_id];
+      return who ? ['changed the role of ', { name: who }, ` to ${roleWords(after)}`] : [`changed a member's role to ${roleWords(after)}`];
+    }
+    case 'member.removed': {
+      const who = names.members?.[e.entity_id] ?? str(before.email);
+      return who ? ['removed ', { name: who }, ` (${roleWords(before)})`] : [`removed a member (${roleWords(before)})`];
+    }
     case 'webhook.created':
       return ['registered webhook ', webhookName(e, names, after.url)];
     case 'webhook.updated': {

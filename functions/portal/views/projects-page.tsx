@@ -6,6 +6,9 @@ import type { ProjectSummary } from '../../../core/users/memberships.ts';
 import { may } from '../../../core/users/permissions.ts';
 import { ROLES } from '../../../core/users/schemas.ts';
 import { CsrfField, Layout, Notice, P } from './layout.tsx';
+import { AccountActivity } from './activity-pages.tsx';
+import type { ActivityItem } from '../../../core/portal/activity.ts';
+import type { ActivityNames } from './activity-words.ts';
 
 /** A stored time as the portal shows times: minutes, UTC. */
 const utc = (at: string | Date) => `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -116,7 +119,9 @@ export const MembersPage: FC<{
   notice?: string | undefined;
   /** Invitations not used yet and not expired. */
   invites?: PendingInvite[] | undefined;
-}> = ({ user, csrf, accountId, accountName, members, inviteLink, error, notice, invites = [] }) => (
+  /** The account's own log (membership, invitations, the plan), a page of it. */
+  activity?: { items: ActivityItem[]; next: number | null; names: ActivityNames } | undefined;
+}> = ({ user, csrf, accountId, accountName, members, inviteLink, error, notice, invites = [], activity }) => (
   <Layout title={`Members of ${accountName}`} user={user} csrf={csrf}>
     <p class="crumbs">
       <a href={`${P}`}>Projects</a> / {accountName}
@@ -247,5 +252,10 @@ export const MembersPage: FC<{
       </label>
       <button type="submit">Create invitation link</button>
     </form>
+    {activity ? (
+      <section id="account-activity">
+        <AccountActivity accountId={accountId} accountName={accountName} {...activity} />
+      </section>
+    ) : null}
   </Layout>
 );
