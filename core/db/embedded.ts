@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
@@ -23,8 +24,11 @@ export type EmbeddedPostgres = {
  */
 export const EMBEDDED_POOL_MAX = 1;
 
-/** Extensions the migrations create (translation memory's trigram search); every PGlite opens with them. */
-export const PGLITE_EXTENSIONS = { pg_trgm };
+/**
+ * Extensions the migrations create (translation memory's trigram search, its index bounded by the
+ * account through btree_gin); every PGlite opens with them.
+ */
+export const PGLITE_EXTENSIONS = { btree_gin, pg_trgm };
 const SOCKET_MAX_CONNECTIONS = 1;
 
 /**

@@ -43,12 +43,13 @@ type AnySql = Sql | TransactionSql;
  * The conditions on `k` (translation_keys) beyond "live key of the project", as one fragment.
  * `statusLanguages` widens `language` to several (the editor's shown languages).
  *
- * Search is a case-insensitive substring, without a trigram index: pg_trgm is not there on every
- * Postgres this runs on (the embedded PGlite loads no extension). The plan stays linear in the
- * project's size instead: key names are checked on the rows the (project_id, key) index yields, and
- * values are scanned once per query into a hashed set of key ids (the `in (select ...)` below), never
- * probed once per key, as a plain LIKE over value_folded and key_folded, the text lower-cased when
- * it was written (migration 010). docs/portal.md, "How the editor stays fast", has the timings.
+ * Search is a case-insensitive substring, without a trigram index: pg_trgm is there (translation
+ * memory needs it), but an index over every value would slow every write and stop value updates
+ * from being HOT, for a search that reads one project. The plan stays linear in the project's size
+ * instead: key names are checked on the rows the (project_id, key) index yields, and values are
+ * scanned once per query into a hashed set of key ids (the `in (select ...)` below), never probed
+ * once per key, as a plain LIKE over value_folded and key_folded, the text lower-cased when it was
+ * written (migration 010). docs/portal.md, "How the editor stays fast", has the timings.
  */
 export function keyFilterSql(sql: AnySql, projectId: string, filter: KeyFilter & { statusLanguages?: string[] | undefined }): postgres.Fragment {
   const parts: postgres.Fragment[] = [];

@@ -13,8 +13,10 @@ import { valuesOfKeys } from '../../core/translations/values-of-keys.ts';
 import { restoreGroup } from '../../core/groups/restore-group.ts';
 import { listTrash } from '../../core/portal/trash.ts';
 import { listActivity, valueHistory } from '../../core/portal/activity.ts';
+import { suggestTranslations } from '../../core/memory/suggest-translations.ts';
 import { useCore } from './support/core-harness.ts';
 import { bulkLoadedProject, rowsTouched, scans, type PlanNode } from './support/plans.ts';
+import { addLanguage } from '../../core/languages/add-language.ts';
 
 const core = useCore();
 
@@ -137,5 +139,37 @@ describe('multi-row reads without statistics', () => {
     // The group deleted again: the restore's statements are judged on the state they met.
     await deps.sql`update translation_keys set deleted_at = now() where project_id = ${p.projectId} and group_name = 'g3'`;
     await judge(statements);
+  });
+
+  it("read translation memory within the asking account, whatever other accounts' memory holds (migration 019)", async () => {
+    const { deps } = core;
+    deps.statistics.close();
+    /** A project whose keys have `count` English sources "Go to the page n" and approved German values. */
+    const memory = async (count: number) => {
+      const p = await core.newProject('business');
+      for (const code of ['en', 'de']) await addLanguage(deps, { projectId: p.projectId, code, actor: p.actor });
+      const [key] = await deps.sql<{ id: string }[]>`
+        with created as (
+          insert into translation_keys (project_id, key, group_name)
+          select ${p.projectId}, 'k' || n, 'g' from generate_series(1, ${count}::int) as n
+          returning id, key)
+        , values as (
+          insert into translations (key_id, project_id, language, value, status)
+          select c.id, ${p.projectId}, l, case l when 'en' then 'Go to the page ' else 'Zur Seite ' end || substr(c.key, 2), 'approved'
+          from created c cross join unnest(array['en', 'de']) as l)
+        select id from created order by key limit 1`;
+      return { ...p, keyId: key!.id };
+    };
+    // Another account with a large memory of texts like the asked one; the asking account's is small.
+    const OTHERS = 3_000;
+    await memory(OTHERS);
+    const mine = await memory(20);
+    const [sources] = await deps.sql<{ n: number }[]>`select count(*)::int as n from memory_sources`;
+    expect(sources!.n).toBeGreaterThanOrEqual(OTHERS + 20);
+    const suggested = await suggestTranslations(deps, { projectId: mine.projectId, keyId: mine.keyId, language: 'de' });
+    expect(suggested.suggestions.length).toBeGreaterThan(0);
+    // The memory index starts with the account: the other account's 3,000 similar texts are never
+    // read (with 014's index they were all read and rechecked, then dropped by the account filter).
+    await judge(await capture([['suggestion', () => suggestTranslations(deps, { projectId: mine.projectId, keyId: mine.keyId, language: 'de' }), 500]]));
   });
 });
