@@ -17,8 +17,9 @@ export function createSql(
     path?: string | undefined;
   },
 ): Sql {
-  return postgres(url, {
-    ...(options.path ? { path: options.path } : severalHosts(url) ? {} : { socket: hangUpIsAnError }),
+  const target = options.path ? { url, path: options.path } : libpqHost(url);
+  return postgres(target.url, {
+    ...(target.path ? { path: target.path } : severalHosts(url) ? {} : { socket: hangUpIsAnError }),
     max: options.max,
     // Transaction-mode poolers (PgBouncer, some RDS Proxy setups) cannot keep named statements.
     prepare: options.prepare,
@@ -59,8 +60,7 @@ function hangUpIsAnError(options: { host: string[]; port: number[]; path?: strin
   const host = options.host[0]!;
   const port = options.port[0]!;
   // Connects in the background as postgres.js's own socket does; what it writes meanwhile is
-  // buffered, and its connect timeout covers the connection and the startup together. A URL whose
-  // host is a directory (`?host=/var/run/postgresql`) names a Unix socket there.
+  // buffered, and its connect timeout covers the connection and the startup together.
   const socket = (options.path ? connect({ path: options.path }) : connect({ host, port })) as Socket & { host?: string; port?: number };
   socket.host = host;
   socket.port = port;
@@ -72,6 +72,30 @@ function hangUpIsAnError(options: { host: string[]; port: number[]; path?: strin
     socket.destroy(error);
   });
   return socket;
+}
+
+/**
+ * libpq's `host` and `port` URL parameters, which postgres.js does not read (it sends them to the
+ * server as settings, which refuses the connection: `unrecognized configuration parameter "host"`).
+ * `?host=/var/run/postgresql` names a Unix socket directory, as with psql: the socket file is
+ * `<dir>/.s.PGSQL.<port>` (peer authentication works through it).
+ * Any other `host` (and `port`) replaces the URL's own. Both are taken out of the URL.
+ */
+export function libpqHost(url: string): { url: string; path: string | undefined } {
+  if (!URL.canParse(url)) return { url, path: undefined };
+  const parsed = new URL(url);
+  const host = parsed.searchParams.get('host');
+  const port = parsed.searchParams.get('port');
+  if (host === null && port === null) return { url, path: undefined };
+  parsed.searchParams.delete('host');
+  parsed.searchParams.delete('port');
+  if (host?.startsWith('/')) {
+    if (parsed.hostname === '') parsed.hostname = 'localhost';
+    return { url: parsed.toString(), path: `${host.replace(/\/+$/, '')}/.s.PGSQL.${port ?? (parsed.port || '5432')}` };
+  }
+  if (host) parsed.hostname = host;
+  if (port) parsed.port = port;
+  return { url: parsed.toString(), path: undefined };
 }
 
 /** postgres://u:p@host1:5432,host2:5432/db: postgres.js tries the hosts in turn, on its own sockets. */
