@@ -117,7 +117,9 @@ export const translateMissing = useCase(
         join projects p on p.id = m.project_id and p.source_language = ${source}
         join translation_keys k on k.id = m.key_id and k.deleted_at is null
         join translations t on t.key_id = m.key_id and t.language = ${language} and t.status = 'approved'
-        where m.account_id = ${project.account_id} and m.value = any(${texts}::text[])
+        where m.account_id = ${project.account_id}
+          and md5(m.value)::uuid = any(array(select md5(x)::uuid from unnest(${texts}::text[]) as x))
+          and m.value = any(${texts}::text[])
         order by m.value, t.updated_at desc`;
       for (const h of hits) memory.set(h.source, h.value);
     }

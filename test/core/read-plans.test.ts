@@ -14,6 +14,7 @@ import { restoreGroup } from '../../core/groups/restore-group.ts';
 import { listTrash } from '../../core/portal/trash.ts';
 import { listActivity, valueHistory } from '../../core/portal/activity.ts';
 import { suggestTranslations } from '../../core/memory/suggest-translations.ts';
+import { translateMissing } from '../../core/translate/translate-missing.ts';
 import { useCore } from './support/core-harness.ts';
 import { bulkLoadedProject, rowsTouched, scans, type PlanNode } from './support/plans.ts';
 import { addLanguage } from '../../core/languages/add-language.ts';
@@ -144,8 +145,8 @@ describe('multi-row reads without statistics', () => {
   it("read translation memory within the asking account, whatever other accounts' memory holds (migration 019)", async () => {
     const { deps } = core;
     deps.statistics.close();
-    /** A project whose keys have `count` English sources "Go to the page n" and approved German values. */
-    const memory = async (count: number) => {
+    /** A project whose keys have `count` English sources (`text` and the key's number) and approved German values. */
+    const memory = async (count: number, text: (n: string) => string = (n) => `Go to the page ${n}`) => {
       const p = await core.newProject('business');
       for (const code of ['en', 'de']) await addLanguage(deps, { projectId: p.projectId, code, actor: p.actor });
       const [key] = await deps.sql<{ id: string }[]>`
@@ -155,13 +156,13 @@ describe('multi-row reads without statistics', () => {
           returning id, key)
         , values as (
           insert into translations (key_id, project_id, language, value, status)
-          select c.id, ${p.projectId}, l, case l when 'en' then 'Go to the page ' else 'Zur Seite ' end || substr(c.key, 2), 'approved'
+          select c.id, ${p.projectId}, l, case l when 'en' then replace(${text('#')}, '#', substr(c.key, 2)) else 'Zur Seite ' || substr(c.key, 2) end, 'approved'
           from created c cross join unnest(array['en', 'de']) as l)
         select id from created order by key limit 1`;
       return { ...p, keyId: key!.id };
     };
     // Another account with a large memory of texts like the asked one; the asking account's is small.
-    const OTHERS = 3_000;
+    const OTHERS = 20_000;
     await memory(OTHERS);
     const mine = await memory(20);
     const [sources] = await deps.sql<{ n: number }[]>`select count(*)::int as n from memory_sources`;
@@ -171,5 +172,17 @@ describe('multi-row reads without statistics', () => {
     // The memory index starts with the account: the other account's 3,000 similar texts are never
     // read (with 014's index they were all read and rechecked, then dropped by the account filter).
     await judge(await capture([['suggestion', () => suggestTranslations(deps, { projectId: mine.projectId, keyId: mine.keyId, language: 'de' }), 500]]));
+
+    // Exact memory (machine translation's free first step): another account holds the same text
+    // 3,000 times; a key of the asking account without German finds its own account's copy only.
+    await memory(OTHERS, () => 'Save changes');
+    const saved = await memory(1, () => 'Save changes');
+    const [asked] = await deps.sql<{ id: string }[]>`
+      with k as (insert into translation_keys (project_id, key, group_name) values (${saved.projectId}, 'asked', 'g') returning id)
+      insert into translations (key_id, project_id, language, value, status) select id, ${saved.projectId}, 'en', 'Save changes', 'draft' from k
+      returning key_id as id`;
+    const fill = () => translateMissing(deps, { projectId: saved.projectId, actor: saved.actor, language: 'de', keys: [asked!.id], only_missing: true, dry_run: true });
+    expect(await fill()).toMatchObject({ from_memory: 1 });
+    await judge(await capture([['exact memory', fill, 500]]));
   });
 });
