@@ -108,6 +108,8 @@ export const translateMissing = useCase(
     });
 
     // Exact memory: approved translations in this language of the same source text, anywhere in the account.
+    // The texts' md5s find the candidates through the (md5, account) index of migration 019, so other
+    // accounts' copies of a common text are never read; the text itself decides the match.
     const texts = [...new Set(withSource.map((r) => r.source!))];
     const memory = new Map<string, string>();
     if (texts.length) {
