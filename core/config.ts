@@ -2,6 +2,7 @@
 // dir, in-memory counters, a filesystem object store and the rebuild queue in that same database.
 // Lambda entries build the same Config from SST's linked resources (functions/lambda/resource-env.ts).
 import * as v from 'valibot';
+import { unusableLibpqParameter } from './db/libpq-parameters.ts';
 
 const optionalString = v.optional(v.pipe(v.string(), v.trim(), v.transform((s) => (s === '' ? undefined : s))));
 const intFrom = (def: number, min: number, max: number) =>
@@ -21,8 +22,11 @@ const boolFrom = (def: boolean) =>
     def ? 'true' : 'false',
   );
 
-/** A connection URL whose scheme is one of `schemes`: a typo fails at start, not at the first call. */
-const urlWithScheme = (schemes: string[]) =>
+/**
+ * A connection URL whose scheme is one of `schemes`: a typo fails at start, not at the first call.
+ * `refuse` names anything else in a well-formed URL that cannot work (undefined: nothing).
+ */
+const urlWithScheme = (schemes: string[], refuse: (url: string) => string | undefined = () => undefined) =>
   v.optional(
     v.pipe(
       v.string(),
@@ -32,6 +36,10 @@ const urlWithScheme = (schemes: string[]) =>
         (s) => s === undefined || (URL.canParse(s) && schemes.includes(new URL(s).protocol)),
         `must be a URL starting with ${schemes.map((scheme) => `${scheme}//`).join(' or ')}`,
       ),
+      v.rawCheck(({ dataset, addIssue }) => {
+        const refused = dataset.typed && dataset.value !== undefined ? refuse(dataset.value) : undefined;
+        if (refused) addIssue({ message: refused });
+      }),
     ),
   );
 
@@ -40,7 +48,7 @@ export const EnvSchema = v.object({
   HOST: v.optional(v.string(), '127.0.0.1'),
   TMS_DATA_DIR: v.optional(v.string(), './.tms'),
   TMS_ADMIN_TOKEN: optionalString,
-  DATABASE_URL: urlWithScheme(['postgres:', 'postgresql:']),
+  DATABASE_URL: urlWithScheme(['postgres:', 'postgresql:'], unusableLibpqParameter),
   /** Pool size per process. Lambda wants 1. */
   DATABASE_POOL_MAX: intFrom(10, 1, 100),
   /** Named prepared statements; turn off behind transaction-mode poolers (PgBouncer, RDS Proxy pinning). */

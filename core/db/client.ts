@@ -1,6 +1,7 @@
 // The one SQL client: postgres.js, for PGlite (over its socket) and real Postgres alike.
 import { connect, type Socket } from 'node:net';
 import postgres from 'postgres';
+import { fromLibpqParameters } from './libpq-parameters.ts';
 
 export type Sql = postgres.Sql;
 export type TransactionSql = postgres.TransactionSql;
@@ -17,7 +18,7 @@ export function createSql(
     path?: string | undefined;
   },
 ): Sql {
-  const target = options.path ? { url, path: options.path } : libpqHost(url);
+  const target = options.path ? { url, path: options.path } : fromLibpqParameters(url);
   return postgres(target.url, {
     ...(target.path ? { path: target.path } : severalHosts(url) ? {} : { socket: hangUpIsAnError }),
     max: options.max,
@@ -72,30 +73,6 @@ function hangUpIsAnError(options: { host: string[]; port: number[]; path?: strin
     socket.destroy(error);
   });
   return socket;
-}
-
-/**
- * libpq's `host` and `port` URL parameters, which postgres.js does not read (it sends them to the
- * server as settings, which refuses the connection: `unrecognized configuration parameter "host"`).
- * `?host=/var/run/postgresql` names a Unix socket directory, as with psql: the socket file is
- * `<dir>/.s.PGSQL.<port>` (peer authentication works through it).
- * Any other `host` (and `port`) replaces the URL's own. Both are taken out of the URL.
- */
-export function libpqHost(url: string): { url: string; path: string | undefined } {
-  if (!URL.canParse(url)) return { url, path: undefined };
-  const parsed = new URL(url);
-  const host = parsed.searchParams.get('host');
-  const port = parsed.searchParams.get('port');
-  if (host === null && port === null) return { url, path: undefined };
-  parsed.searchParams.delete('host');
-  parsed.searchParams.delete('port');
-  if (host?.startsWith('/')) {
-    if (parsed.hostname === '') parsed.hostname = 'localhost';
-    return { url: parsed.toString(), path: `${host.replace(/\/+$/, '')}/.s.PGSQL.${port ?? (parsed.port || '5432')}` };
-  }
-  if (host) parsed.hostname = host;
-  if (port) parsed.port = port;
-  return { url: parsed.toString(), path: undefined };
 }
 
 /** postgres://u:p@host1:5432,host2:5432/db: postgres.js tries the hosts in turn, on its own sockets. */

@@ -84,6 +84,8 @@ describe('npm start refuses settings that cannot work', () => {
   it('malformed DATABASE_URL and REDIS_URL are refused by name before anything starts', async () => {
     for (const [env, says] of [
       [{ DATABASE_URL: 'localhost:5432/tms' }, /DATABASE_URL: must be a URL starting with postgres:\/\/ or postgresql:\/\//],
+      // Neon's console adds channel_binding; Postgres refused it as a server setting, far from the URL.
+      [{ DATABASE_URL: 'postgres://tms:s3cret-pw@127.0.0.1:5432/tms?sslmode=require&channel_binding=require' }, /DATABASE_URL: channel_binding is a libpq setting .* remove it/],
       [{ REDIS_URL: 'http://127.0.0.1:6379' }, /REDIS_URL: must be a URL starting with redis:\/\/ or rediss:\/\//],
       [{ REDIS_URL: '127.0.0.1:6379' }, /REDIS_URL: must be a URL starting with redis:\/\//],
     ] as const) {
