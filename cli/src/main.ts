@@ -56,6 +56,19 @@ function checkConflicts(name: string, values: Record<string, unknown>): void {
   if (name === 'mcp' && values.server !== undefined && values.config !== undefined) throw usageError('--server and --config: with --server no config file is read; give one of them');
 }
 
+/**
+ * parseArgs refuses `--timeout -5` as "ambiguous" in three sentences: the value starts with a dash,
+ * so it might be an option. Said once, naming the flag and the value, with the form that passes it.
+ */
+function ambiguousValue(error: unknown, args: string[]): string | undefined {
+  if ((error as { code?: unknown }).code !== 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return undefined;
+  const flag = /^Option '(--[\w-]+)' argument is ambiguous/.exec((error as Error).message)?.[1];
+  const at = flag === undefined ? -1 : args.indexOf(flag);
+  if (at < 0 || args[at + 1] === undefined) return undefined;
+  const value = args[at + 1]!;
+  return `${flag} ${shown(value)}: a value that starts with "-" is taken for an option; write ${flag}=${value} if it is the value`;
+}
+
 export type Io = { cwd: string; env: NodeJS.ProcessEnv; stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream; stdin: NodeJS.ReadStream };
 
 export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: process.env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }): Promise<number> {
@@ -79,7 +92,7 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
     checkRepeated(parsed.tokens, (option) => Boolean(options[option]?.multiple));
   } catch (error) {
     // The message on one line, first; the usage after it.
-    io.stderr.write(`tms ${name}: ${oneLine((error as Error).message)}\n\n${command.help}\n`);
+    io.stderr.write(`tms ${name}: ${ambiguousValue(error, rest) ?? oneLine((error as Error).message)}\n\n${command.help}\n`);
     return EXIT.usage;
   }
   if (values.help) {

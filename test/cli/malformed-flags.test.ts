@@ -233,7 +233,8 @@ const CASES: Record<string, Case> = {
       { args: ['publish', '--wait', value!.startsWith('=') ? `--timeout${value}` : '--timeout', ...(value!.startsWith('=') ? [] : [value!])], says: new RegExp(`--timeout "${value!.replace(/^=/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}": a whole number of seconds`) },
     ]),
   ),
-  'publish: --timeout a negative number, spaced': { args: ['publish', '--wait', '--timeout', '-5'], says: /--timeout.*argument is ambiguous/ },
+  'publish: --timeout a negative number, spaced': { args: ['publish', '--wait', '--timeout', '-5'], says: /--timeout "-5": a value that starts with "-" is taken for an option; write --timeout=-5 if it is the value/ },
+  'push: --language a dash, spaced': { args: ['push', '--language', '-x'], says: /--language "-x": a value that starts with "-" is taken for an option/ },
   'publish: --timeout without --wait': { args: ['publish', '--timeout', '30'], says: /--timeout.*only with --wait/ },
   'publish: --wait with a value': { args: ['publish', '--wait=30'], says: /--wait.*does not take an argument/ },
 
