@@ -12,6 +12,7 @@ import { useCase } from '../use-case.ts';
 import { keyById } from '../keys/by-id.ts';
 import { Uuid } from '../validation.ts';
 import { isoUtc } from '../db/iso-timestamp.ts';
+import { sizeClassFor } from './size-classes.ts';
 
 /** Below this similarity a match is noise for a translator (pg_trgm's own default is 0.3). */
 export const FUZZY_THRESHOLD = 0.5;
@@ -57,12 +58,14 @@ type Row = {
 };
 
 export const suggestTranslations = useCase(SuggestCommand, async (deps: Pick<Deps, 'sql'>, input): Promise<Suggestions> => {
-  const [key] = await deps.sql<{ account_id: string; source_language: string; registered: boolean; source: string | null }[]>`
-    select p.account_id, p.source_language,
-      exists (select 1 from project_languages l where l.project_id = p.id and l.code = ${input.language}) as registered,
-      (select t.value from translations t where t.key_id = k.id and t.language = p.source_language) as source
-    from ${keyById(deps.sql, input.keyId)} k join projects p on p.id = k.project_id
-    where k.project_id = ${input.projectId} and k.deleted_at is null`;
+  // The source's trigram count comes from pg_trgm itself, which decides what a trigram is.
+  const [key] = await deps.sql<{ account_id: string; source_language: string; registered: boolean; source: string | null; source_trigrams: number }[]>`
+    select x.*, coalesce(array_length(show_trgm(x.source), 1), 0)::int as source_trigrams from (
+      select p.account_id, p.source_language,
+        exists (select 1 from project_languages l where l.project_id = p.id and l.code = ${input.language}) as registered,
+        (select t.value from translations t where t.key_id = k.id and t.language = p.source_language) as source
+      from ${keyById(deps.sql, input.keyId)} k join projects p on p.id = k.project_id
+      where k.project_id = ${input.projectId} and k.deleted_at is null) x`;
   if (!key) throw notFound('Key not found');
   if (!key.registered) throw languageNotRegistered(input.language);
   const base = { key_id: input.keyId, language: input.language };
@@ -73,6 +76,8 @@ export const suggestTranslations = useCase(SuggestCommand, async (deps: Pick<Dep
   // (0.3) a short UI text shares trigrams with thousands of rows, each then rechecked on the heap;
   // set to FUZZY_THRESHOLD for this transaction only (a pooled connection keeps nothing), the index
   // itself discards them: about 5 times faster over 100,000 sources (docs/decisions.md).
+  // Sources too long to reach the threshold are left out in the index (migration 020).
+  const sizeClass = sizeClassFor(key.source_trigrams, FUZZY_THRESHOLD);
   const rows = await deps.sql.begin(async (tx) => {
     await tx`select set_config('pg_trgm.similarity_threshold', ${String(FUZZY_THRESHOLD)}, true)`;
     // The candidates first, scanned once (materialized): joined in one statement, a planner with
@@ -83,6 +88,7 @@ export const suggestTranslations = useCase(SuggestCommand, async (deps: Pick<Dep
         select m.key_id, m.project_id, m.value, case when m.value = ${key.source} then 1 else similarity(m.value, ${key.source}) end as score
         from memory_sources m
         where m.account_id = ${key.account_id} and m.key_id <> ${input.keyId} and m.value % ${key.source}
+          ${sizeClass === undefined ? tx`` : tx`and m.size_classes @> array[${sizeClass}::int]`}
       )
       select t.value, c.score, c.value as source_value, p.id as project_id, p.name as project_name, k.id as key_id, k.key, k.group_name,
         ${isoUtc(tx, 't.updated_at')} as updated_at
