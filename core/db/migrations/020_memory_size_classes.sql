@@ -11,7 +11,7 @@
 -- (n / the threshold), so it also asks for the smallest class K >= 2n (core/memory/size-classes.ts);
 -- past 64, no class (long texts share half their trigrams with few sources). One class is one index
 -- entry, read alongside the trigrams' entries: not a range, which GIN would first gather into a
--- bitmap of every source in it (a band [n/2, 2n] over the count made long texts' suggestions 60%
+-- bitmap of every source in it (a band [n/2, 2n] over the count made the median suggestion 70%
 -- slower). Measured on PostgreSQL 15 over the bench's texts (100,000 in the account, 100,000 in
 -- another, the 200 questions twice): p99 141 -> 75 ms, p50 17.5 -> 17.8; over a memory of
 -- 100,000 short UI strings (1-3 words), p50 6.5 -> 6.6 and p99 68 -> 69. The classes are stored, not
