@@ -1,6 +1,6 @@
-// The size classes of translation memory's sources (migration 020): a source of c trigrams is in
-// every class K of SIZE_CLASSES with c <= K. Kept equal to memory_size_classes() in that migration
-// (test/memory/size-classes.test.ts asks the database).
+// The size classes of translation memory's sources (migrations 020 and 021): a source of c trigrams
+// is in every class K of SIZE_CLASSES with c <= K. Kept equal to the expression of
+// memory_sources.size_classes in migration 021 (test/memory/size-classes.test.ts reads the column).
 export const SIZE_CLASSES = [4, 6, 8, 12, 16, 24, 32, 48, 64] as const;
 
 /**

@@ -1,4 +1,4 @@
-// Translation memory's size classes (migration 020): a suggestion narrows its candidates to the
+// Translation memory's size classes (migrations 020 and 021): a suggestion narrows its candidates to the
 // sources short enough to reach the similarity threshold. The narrowing must never lose a match: for
 // texts of every length, with words long and short, repeated, accented and in other scripts, the
 // sources the trigram operator finds are the same with and without the class, at the threshold the
@@ -25,13 +25,23 @@ function texts(count: number, seed: number): string[] {
 
 describe('translation memory size classes', () => {
   it("are the database's: each class at or above the source's trigram count", async () => {
+    // Read from memory_sources itself, written as every source is: a value in the source language,
+    // one row at a time through the translations trigger.
     const { deps } = core;
+    const p = await core.newProject('business');
+    await addLanguage(deps, { projectId: p.projectId, code: 'en', actor: p.actor });
     const samples = [...texts(200, 7), '', '   ', '!!!', 'a', 'Save', 'x'.repeat(500)];
-    const rows = await deps.sql<{ n: number; classes: number[] }[]>`
-      select coalesce(array_length(show_trgm(t), 1), 0)::int as n, memory_size_classes(t) as classes
-      from unnest(${samples}::text[]) with ordinality as u(t, i) order by i`;
-    for (const [i, row] of rows.entries()) {
-      expect(row.classes, JSON.stringify(samples[i])).toEqual(SIZE_CLASSES.filter((k) => row.n <= k));
+    for (const [i, text] of samples.entries()) {
+      await deps.sql`
+        with created as (insert into translation_keys (project_id, key, group_name) values (${p.projectId}, ${'s' + i}, 'g') returning id)
+        insert into translations (key_id, project_id, language, value, status) select id, ${p.projectId}, 'en', ${text}, 'approved' from created`;
+    }
+    const rows = await deps.sql<{ key: string; n: number; classes: number[] }[]>`
+      select k.key, coalesce(array_length(show_trgm(m.value), 1), 0)::int as n, m.size_classes as classes
+      from memory_sources m join translation_keys k on k.id = m.key_id where m.project_id = ${p.projectId}`;
+    expect(rows).toHaveLength(samples.length);
+    for (const row of rows) {
+      expect(row.classes, JSON.stringify(samples[Number(row.key.slice(1))])).toEqual(SIZE_CLASSES.filter((k) => row.n <= k));
     }
   });
 
