@@ -1,5 +1,5 @@
-// Translation memory's size classes (migrations 020 and 021): a suggestion narrows its candidates to the
-// sources short enough to reach the similarity threshold. The narrowing must never lose a match: for
+// Translation memory's size classes (migrations 020 and 021): a suggestion narrows its candidates to
+// the sources short enough to reach the similarity threshold. The narrowing must never lose a match: for
 // texts of every length, with words long and short, repeated, accented and in other scripts, the
 // sources the trigram operator finds are the same with and without the class, at the threshold the
 // service uses and at others. And the database's classes are the ones the code picks from.

@@ -1,10 +1,10 @@
 -- Translation memory's size classes (migration 020) computed by an expression in the column itself,
 -- not by a SQL function. Every value written in a project's source language reaches memory_sources
 -- one row at a time (memory_sources_follow(), a trigger on translations): each of those INSERTs starts
--- its own executor, which prepares the column's generation expression again. Postgres inlines a SQL
--- function there only when the function may be inlined, and memory_size_classes() may not (declared
--- strict, its body holds coalesce, which is not), so each row ran it as a function call, parsed and
--- planned anew: 74-77 us per source written against 25-28 without the column, measured with
+-- its own executor, which prepares the column's generation expression again. Postgres puts a SQL
+-- function's body in place of the call only where its rules allow, and they refused
+-- memory_size_classes() (declared strict, with coalesce, which is not strict, in its body), so each
+-- row ran it as a function call, its body parsed and planned anew: 74-77 us per source written against 25-28 without the column, measured with
 -- 5,000 single-row INSERTs on PostgreSQL 15. An import of 10,000 new keys in the source language
 -- took 0.6-0.8 s longer than before 020 (1.37-1.43 s -> 1.99-2.17 s, alternated runs of the two
 -- versions in one hour); 020's own figure (7.5 us) was measured with one INSERT of many rows, where
