@@ -121,6 +121,26 @@ export const SCENARIOS: Scenario[] = [
     targets: [{ kind: 'ratio', min: 0.45 }],
     prepare: fixedGet(`${LIVE}/${LANGUAGE}/${enc(GROUP)}/${enc(KEY)}`),
   },
+  // A backend reading many keys of one project, not one hot key: each request the next key of the
+  // sample group approved in every language (140, all memoized after the warm-up). Live reads
+  // of a project share one version question whatever body they want, so this should cost about
+  // what live-key does. No target in issue 13; it shows whether sharing holds.
+  {
+    name: 'live-key-rotating',
+    family: 'live',
+    connections: 32,
+    expectedStatus: 200,
+    targets: [],
+    async prepare(context) {
+      const paths: string[] = [];
+      for (let i = GROUP_INDEX * KEYS_PER_GROUP; i < (GROUP_INDEX + 1) * KEYS_PER_GROUP; i++) {
+        if (isApprovedEverywhere(STANDARD_SHAPE, i)) paths.push(`${LIVE}/${LANGUAGE}/${enc(GROUP)}/${enc(keyName(STANDARD_SHAPE, i))}`);
+      }
+      let n = 0;
+      const next = () => get(context, paths[n++ % paths.length]!);
+      return { probe: next(), load: next };
+    },
+  },
   { name: 'live-manifest', family: 'live', connections: 32, expectedStatus: 200, targets: [{ kind: 'rps', min: 2_000 }], prepare: fixedGet('/v1/manifest') },
   // The listing behind the portal's editor (issue 15: search under 100 ms, a page under 200 ms on a
   // 10,000-key project). The search names one key's value text ("#<index>"), so every key name and

@@ -1,10 +1,14 @@
-// Live reads, live but cheap (docs/decisions.md, "Live reads: content version and memo"). Every
-// request asks the database, in one statement, for the project's content version; the body query
-// rides in the same statement, gated: it runs only when the version differs from the one the memo
-// holds a body for. Version and body therefore come from one snapshot, so a body is never stored
-// under a version it does not match, and a read that starts after a write was answered sees it
-// (the write's commit raised the version before its answer left). Requests for one body that arrive
-// together share one statement sent after all of them arrived (core/translations/live-flights.ts).
+// Live reads, live but cheap (docs/decisions.md, "Live reads stay live, but cheap"). Every request
+// asks the database for the project's content version, in a statement sent after it arrived, so a
+// read that starts after a write was answered sees it (the write's commit raised the version before
+// its answer left).
+// - A body the memo holds: the version alone decides whether it is current, and that question is
+//   shared by every live read of the project that arrives meanwhile, whatever body it wants (keys,
+//   groups, languages, the manifest; core/translations/live-flights.ts).
+// - A body the memo lacks, or holds for a version the shared question found moved: one statement
+//   for the version and the body, the body part gated on the version so that it runs only when
+//   needed. Version and body come from one snapshot, so a body is never stored under a version it
+//   does not match. Requests for one body that arrive together share that statement too.
 import { createHash } from 'node:crypto';
 import type postgres from 'postgres';
 import type { Sql } from '../db/client.ts';
@@ -36,8 +40,27 @@ export function liveRead<R extends object>(
   query: (fresh: postgres.Fragment) => postgres.Fragment,
   render: (rows: R[]) => string,
 ): Promise<LiveBody> {
-  return deps.liveFlights.run(memoKey, () => readNow(deps, projectId, memoKey, query, render));
+  const { liveFlights, liveMemo } = deps;
+  const read = () => liveFlights.run(memoKey, () => readNow(deps, projectId, memoKey, query, render));
+  if (!liveMemo.get(memoKey)) return read();
+  return liveFlights.run(versionFlight(projectId), () => projectVersion(deps.sql, projectId)).then((version) => {
+    // Looked at again: a read that finished meanwhile may have stored this very version's body.
+    const memoized = liveMemo.get(memoKey);
+    return memoized && memoized.version === version ? memoized : read();
+  });
 }
+
+/** The flight of a project's version question; memo keys start with the project id and a space. */
+const versionFlight = (projectId: string) => `version ${projectId}`;
+
+async function projectVersion(sql: Sql, projectId: string): Promise<string> {
+  const [row] = await sql<{ version: string }[]>`${versionOf(sql, projectId)}`;
+  return row!.version;
+}
+
+/** The project's content version: the sum of its slot rows (migration 007), as text. */
+const versionOf = (sql: Sql, projectId: string) =>
+  sql`select coalesce(sum(c.version), 0)::text as version from project_content_versions c where c.project_id = ${projectId}`;
 
 /** One statement, sent now; what the memo holds is looked at now too, not when the request came. */
 async function readNow<R extends object>(
@@ -54,7 +77,7 @@ async function readNow<R extends object>(
   // filter, so an unchanged version costs the version lookup alone.
   const rows = await sql<(R & { version: string })[]>`
     select v.version, b.*
-    from (select coalesce(sum(c.version), 0)::text as version from project_content_versions c where c.project_id = ${projectId}) v
+    from (${versionOf(sql, projectId)}) v
     left join lateral (${query(sql`v.version <> ${known}`)}) b on true`;
   const version = rows[0]!.version;
   if (memoized && version === known) return memoized;

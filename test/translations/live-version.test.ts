@@ -262,3 +262,68 @@ describe('live reads of one body arriving together share a statement', () => {
     expect(checked).toBeGreaterThan(16);
   });
 });
+
+describe("live reads of a project's memoized bodies share the version question", () => {
+  it('32 concurrent reads of 32 different keys, each memoized: far fewer statements than reads, every read right', async () => {
+    const p = await project(t, ['de']);
+    const ids: string[] = [];
+    for (let i = 0; i < 32; i++) {
+      ids.push(await p.key(`many.k${i}`, 'many'));
+      await p.put(ids[i]!, 'de', `v${i}`, 'approved');
+    }
+    // Each body read once, so the memo holds all 32 (and the API key is verified and cached).
+    for (let i = 0; i < 32; i++) expect((await read(p, `/v1/translations/de/many/many.k${i}`)).status).toBe(200);
+    const statements: string[] = [];
+    const options = t.runtime.deps.sql.options as { debug?: unknown };
+    options.debug = (_connection: number, query: string) => statements.push(query);
+    let answers: Response[];
+    try {
+      answers = await Promise.all(Array.from({ length: 32 }, (_, i) => read(p, `/v1/translations/de/many/many.k${i}`)));
+    } finally {
+      options.debug = false;
+    }
+    for (const [i, res] of answers.entries()) expect(await body(res)).toMatchObject({ key: `many.k${i}`, value: `v${i}` });
+    const asked = statements.filter((q) => q.includes('project_content_versions'));
+    expect(asked.length).toBeGreaterThanOrEqual(1);
+    expect(asked.length, 'one version question per batch, not one statement per body (32 before)').toBeLessThanOrEqual(16);
+    // Nothing had moved: no body was built again.
+    expect(statements.filter((q) => q.includes('translation_keys'))).toEqual([]);
+  });
+
+  it('readers of four memoized keys racing a writer of all four: every read shows at least the last answered write of its key', async () => {
+    const p = await project(t, ['de']);
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      ids.push(await p.key(`mix.k${i}`, 'mix'));
+      await p.put(ids[i]!, 'de', 'n0', 'approved');
+      expect((await read(p, `/v1/translations/de/mix/mix.k${i}`)).status).toBe(200);
+    }
+    const answered = [0, 0, 0, 0];
+    const writer = (async () => {
+      for (let n = 1; n <= 12; n++) {
+        for (let i = 0; i < 4; i++) {
+          const res = await t.call(p.apiKey, 'PUT', `/v1/keys/${ids[i]}/translations/de`, { value: `n${n}`, status: 'approved' });
+          expect(res.status).toBe(200);
+          answered[i] = n;
+        }
+      }
+    })();
+    let done = false;
+    let checked = 0;
+    const readers = Array.from({ length: 16 }, async (_, r) => {
+      const i = r % 4;
+      while (!done) {
+        const floor = answered[i]!;
+        const { value } = await body(await read(p, `/v1/translations/de/mix/mix.k${i}`));
+        expect(Number(String(value).slice(1)), `write n${floor} of mix.k${i} was answered before this read`).toBeGreaterThanOrEqual(floor);
+        checked++;
+      }
+    });
+    await writer;
+    done = true;
+    await Promise.all(readers);
+    expect(checked).toBeGreaterThan(16);
+    // After the last write, each body shows it.
+    for (let i = 0; i < 4; i++) expect((await body(await read(p, `/v1/translations/de/mix/mix.k${i}`))).value).toBe('n12');
+  });
+});
