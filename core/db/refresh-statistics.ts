@@ -8,7 +8,9 @@
 //   removed), ANALYZE of the content tables;
 // - after any other content change, at most once per interval, a look at pg_stat_user_tables, and
 //   ANALYZE of the tables changed by more than autovacuum's default threshold (50 rows + 10%), which
-//   catches a project seeded through thousands of single calls.
+//   catches a project seeded through thousands of single calls;
+// - on `sweep()` (the embedded database's periodic look, core/create-runtime.ts), the same look over
+//   every table of the schema, plus the tables never analyzed that hold rows.
 // Always after commit and off the request's path (never awaited by the write), throttled to one run
 // per interval with one trailing run, so a burst of writes costs one ANALYZE. ANALYZE takes a lock
 // that neither reads nor writes wait for.
@@ -19,6 +21,8 @@ import { changesContent, type EventType, type RecordedEvent } from '../events/do
 
 export type StatisticsRefresher = {
   subscriber: EventSubscriber;
+  /** Looks at every table of the schema at the next run, not only the content tables: autovacuum's periodic pass. */
+  sweep(): void;
   /** Waits for a run in progress and runs a pending one now (shutdown, tests). */
   flush(): Promise<void>;
   /** Stops the timer; later events are ignored. */
@@ -49,6 +53,9 @@ function isBulk(event: RecordedEvent): boolean {
  */
 const MAX_SHARE = 0.05;
 
+/** A run's work: the content tables unconditionally (bulk), and whether every table is looked at (sweep). */
+type Run = { bulk: boolean; sweep: boolean };
+
 /** autovacuum_analyze_threshold and autovacuum_analyze_scale_factor's defaults. */
 const THRESHOLD_ROWS = 50;
 const THRESHOLD_SCALE = 0.1;
@@ -60,26 +67,39 @@ export function createStatisticsRefresher(options: { sql: Sql; log: Logger; minI
   let lastCostMs = 0;
   let running: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
-  /** What the next run must do: analyze unconditionally, or look at the counters first. */
-  let pending: 'bulk' | 'check' | undefined;
+  /**
+   * What the next run must do: `bulk`, analyze the content tables whatever the counters say; `check`,
+   * look at the content tables' counters; `sweep`, look at every table's.
+   */
+  let pending: Run | undefined;
   let closed = false;
 
-  const tablesPastThreshold = async (): Promise<string[]> => {
-    const rows = await sql<{ relname: string; changed: number; tuples: number }[]>`
-      select s.relname, s.n_mod_since_analyze::float8 as changed, greatest(c.reltuples, 0)::float8 as tuples
+  /**
+   * The tables past autovacuum's threshold. A sweep also takes the never analyzed ones that hold
+   * rows: PGlite keeps its change counters in memory only, so what a previous process wrote shows
+   * there as nothing changed.
+   */
+  const tablesDue = async (sweep: boolean): Promise<string[]> => {
+    const rows = await sql<{ relname: string; changed: number; tuples: number; never_analyzed: boolean }[]>`
+      select s.relname, s.n_mod_since_analyze::float8 as changed, greatest(c.reltuples, 0)::float8 as tuples,
+             c.reltuples < 0 and pg_relation_size(c.oid) > 0 as never_analyzed
       from pg_stat_user_tables s join pg_class c on c.oid = s.relid
-      where s.schemaname = current_schema() and s.relname in ${sql(CONTENT_TABLES)}`;
-    return rows.filter((r) => r.changed > THRESHOLD_ROWS + THRESHOLD_SCALE * r.tuples).map((r) => r.relname);
+      where s.schemaname = current_schema() ${sweep ? sql`` : sql`and s.relname in ${sql(CONTENT_TABLES)}`}`;
+    return rows
+      .filter((r) => r.changed > THRESHOLD_ROWS + THRESHOLD_SCALE * r.tuples || (sweep && r.never_analyzed))
+      .map((r) => r.relname);
   };
 
-  const run = async (kind: 'bulk' | 'check') => {
+  const run = async (what: Run) => {
     lastRunAt = performance.now();
     try {
-      const tables = kind === 'bulk' ? [...CONTENT_TABLES] : await tablesPastThreshold();
+      const due = what.bulk && !what.sweep ? [] : await tablesDue(what.sweep);
+      const tables = what.bulk ? [...new Set([...CONTENT_TABLES, ...due])] : due;
       if (tables.length === 0) return;
       const started = performance.now();
-      await sql.unsafe(`analyze ${tables.join(', ')}`);
-      log.info('statistics refreshed', { tables, reason: kind, ms: Math.round(performance.now() - started) });
+      await sql.unsafe(`analyze ${tables.map((t) => `"${t.replaceAll('"', '""')}"`).join(', ')}`);
+      const reason = what.bulk ? 'bulk' : what.sweep ? 'sweep' : 'check';
+      log.info('statistics refreshed', { tables, reason, ms: Math.round(performance.now() - started) });
     } catch (error) {
       log.warn('statistics refresh failed', { error: String(error) });
     } finally {
@@ -90,9 +110,9 @@ export function createStatisticsRefresher(options: { sql: Sql; log: Logger; minI
   const start = () => {
     timer = undefined;
     if (closed || !pending || running) return;
-    const kind = pending;
+    const what = pending;
     pending = undefined;
-    running = run(kind).finally(() => {
+    running = run(what).finally(() => {
       running = undefined;
       if (pending) schedule();
     });
@@ -114,7 +134,12 @@ export function createStatisticsRefresher(options: { sql: Sql; log: Logger; minI
         else if (!kind && changesContent(event.type)) kind = 'check';
       }
       if (!kind) return;
-      if (pending !== 'bulk') pending = kind;
+      pending = { bulk: kind === 'bulk' || !!pending?.bulk, sweep: !!pending?.sweep };
+      schedule();
+    },
+    sweep() {
+      if (closed) return;
+      pending = { bulk: !!pending?.bulk, sweep: true };
       schedule();
     },
     async flush() {
