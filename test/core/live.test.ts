@@ -173,6 +173,11 @@ describe('statistics refresh', () => {
       const [row] = await sql<{ n: number }[]>`select reltuples::float8 as n from pg_class where oid = ${table}::regclass`;
       return row!.n;
     };
+    // How many times each table was analyzed: the probe table's and the content tables'.
+    const analyzeCounts = () => sql<{ relname: string; count: number }[]>`
+      select relname, analyze_count::int as count from pg_stat_user_tables
+      where schemaname = current_schema() and relname in ('sweep_probe', 'translation_keys', 'translations', 'project_languages', 'memory_sources')
+      order by relname`;
     await sql`create table sweep_probe (id int)`;
     await sql`create table sweep_empty (id int)`;
     await sql`insert into sweep_probe select n from generate_series(1, 1000) as n`;
@@ -188,16 +193,10 @@ describe('statistics refresh', () => {
 
     // Nothing changed since: a second sweep analyzes none of them again.
     await reportCounters();
-    const analyzedBefore = await sql<{ relname: string; count: number }[]>`
-      select relname, analyze_count::int as count from pg_stat_user_tables
-      where schemaname = current_schema() and relname in ('sweep_probe', 'translation_keys', 'translations', 'project_languages', 'memory_sources')
-      order by relname`;
+    const analyzedBefore = await analyzeCounts();
     deps.statistics.sweep();
     await deps.statistics.flush();
-    const analyzedAfter = await sql<{ relname: string; count: number }[]>`
-      select relname, analyze_count::int as count from pg_stat_user_tables
-      where schemaname = current_schema() and relname in ('sweep_probe', 'translation_keys', 'translations', 'project_languages', 'memory_sources')
-      order by relname`;
+    const analyzedAfter = await analyzeCounts();
     expect(analyzedAfter).toEqual(analyzedBefore);
 
     // 200 rows more (past 50 + 10% of 1,000): the next sweep analyzes that table, and only that one.
@@ -212,10 +211,7 @@ describe('statistics refresh', () => {
     deps.statistics.sweep();
     await deps.statistics.flush();
     expect(await reltuples('sweep_probe')).toBe(1200);
-    const analyzedLast = await sql<{ relname: string; count: number }[]>`
-      select relname, analyze_count::int as count from pg_stat_user_tables
-      where schemaname = current_schema() and relname in ('sweep_probe', 'translation_keys', 'translations', 'project_languages', 'memory_sources')
-      order by relname`;
+    const analyzedLast = await analyzeCounts();
     expect(analyzedLast.filter((r) => r.relname !== 'sweep_probe')).toEqual(analyzedBefore.filter((r) => r.relname !== 'sweep_probe'));
     await sql`drop table sweep_probe, sweep_empty`;
   });
