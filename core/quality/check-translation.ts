@@ -5,6 +5,7 @@ import { icuPlurals, parseIcu, usesIcu, type IcuParse } from './icu.ts';
 import { placeholderDifference, placeholders } from './placeholders.ts';
 import { scanTags } from './html-tags.ts';
 import { dropsFinalPeriod, edgeWhitespace, finalMark, visibleLength } from './text-edges.ts';
+import { pluralCategories as categoriesOf } from '../formats/plural/categories.ts';
 
 export const QUALITY_CHECKS = ['icu_syntax', 'placeholders', 'plurals', 'html_tags', 'whitespace', 'punctuation', 'length'] as const;
 export type QualityCheck = (typeof QUALITY_CHECKS)[number];
@@ -97,20 +98,13 @@ function pluralWarnings(input: CheckInput, target: IcuParse | null, origin: IcuP
   }
 }
 
-const categoriesCache = new Map<string, string[]>();
-/** The CLDR categories a language needs (Intl.PluralRules); an unknown code needs only `other`. */
+/**
+ * The CLDR categories a language needs, in CLDR order (zero, one, two, few, many, other) whatever
+ * order the runtime's ICU lists them in (Node 20 and 24 differ); an unknown code needs only `other`.
+ * One source with the file formats' plural handling (core/formats/plural/categories.ts).
+ */
 export function pluralCategories(language: string, ordinal = false): string[] {
-  const id = `${language}|${ordinal}`;
-  let categories = categoriesCache.get(id);
-  if (!categories) {
-    try {
-      categories = new Intl.PluralRules(language, { type: ordinal ? 'ordinal' : 'cardinal' }).resolvedOptions().pluralCategories as string[];
-    } catch {
-      categories = ['other'];
-    }
-    categoriesCache.set(id, categories);
-  }
-  return categories;
+  return categoriesOf(language, ordinal ? 'ordinal' : 'cardinal');
 }
 
 // i18next's {{x}} is not ICU; a value with no single brace is plain text, always valid.
