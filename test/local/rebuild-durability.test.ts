@@ -3,58 +3,14 @@
 // dir (and the same database: embedded PGlite by default, a fresh real Postgres database when
 // DATABASE_URL is set). No hooks into the server: a build is made to fail by putting a file where
 // the object store's directory goes, and made slow by giving it a project of 20,000 values.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILD_FAILED_MESSAGE } from '../../core/cache/build-state.ts';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
-import { killLocalServers, startLocalServer, type LocalServer } from './local-server-process.ts';
+import { startLocalServer, type LocalServer } from './local-server-process.ts';
+import { ADMIN_TOKEN, call, cleanUpPlaces, newProject, place, type Project } from './durable-place.ts';
 
-const ADMIN_TOKEN = 'adm_rebuild_durability_test_token';
-const dirs: string[] = [];
-const databases: TestDatabase[] = [];
-
-afterAll(async () => {
-  killLocalServers();
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-  for (const db of databases) if (db.kind === 'postgres') await db.drop();
-});
-
-/** A data dir, and with DATABASE_URL a database of its own, that survive the server's restarts. */
-async function place(): Promise<Record<string, string>> {
-  const dir = await mkdtemp(join(tmpdir(), 'tms-durable-'));
-  dirs.push(dir);
-  const env: Record<string, string> = { TMS_DATA_DIR: dir, PORT: '0', TMS_ADMIN_TOKEN: ADMIN_TOKEN, LOG_REQUESTS: 'false' };
-  if (process.env.DATABASE_URL) {
-    const db = await createTestDatabase();
-    databases.push(db);
-    if (db.kind === 'postgres') env.DATABASE_URL = db.url;
-  }
-  return env;
-}
-
-type Project = { apiKey: string; projectId: string };
-
-async function newProject(server: LocalServer, values = 1): Promise<Project> {
-  const admin = { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' };
-  const account = await (await fetch(`${server.url}/admin/v1/accounts`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Durable', plan: 'business' }) })).json();
-  const project = await (await fetch(`${server.url}/admin/v1/accounts/${account.id}/projects`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'App' }) })).json();
-  const p = { apiKey: project.api_key.key as string, projectId: project.id as string };
-  expect((await call(server, p, 'POST', '/v1/languages', { code: 'de' })).status).toBe(201);
-  const file = Object.fromEntries(Array.from({ length: values }, (_, i) => [`group${i % 50}.key${i}`, `Wert ${i}`]));
-  const imported = await fetch(`${server.url}/v1/import/de?status=approved`, { method: 'POST', headers: { 'X-API-Key': p.apiKey }, body: JSON.stringify(file) });
-  expect(imported.status).toBe(200);
-  return p;
-}
-
-function call(server: LocalServer, p: Project, method: string, path: string, body?: unknown): Promise<Response> {
-  return fetch(`${server.url}${path}`, {
-    method,
-    headers: { 'X-API-Key': p.apiKey, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-}
+afterAll(cleanUpPlaces);
 
 async function status(server: LocalServer, p: Project) {
   const res = await call(server, p, 'GET', '/v1/cache/status');
