@@ -48,6 +48,11 @@ export const EnvSchema = v.object({
   HOST: v.optional(v.string(), '127.0.0.1'),
   TMS_DATA_DIR: v.optional(v.string(), './.tms'),
   TMS_ADMIN_TOKEN: optionalString,
+  /**
+   * The embedded database refuses writes while its disk has less free space than this (MB), since
+   * PGlite cannot survive a full disk (core/db/disk-guard.ts); 0 turns the guard off.
+   */
+  TMS_DATA_DIR_MIN_FREE_MB: intFrom(512, 0, 16 * 1024 * 1024),
   DATABASE_URL: urlWithScheme(['postgres:', 'postgresql:'], unusableLibpqParameter),
   /** Pool size per process. Lambda wants 1. */
   DATABASE_POOL_MAX: intFrom(10, 1, 100),

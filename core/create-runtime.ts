@@ -5,8 +5,7 @@ import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
 import type { StatisticsRefresher } from './db/refresh-statistics.ts';
 import type { EmbeddedPostgres } from './db/embedded.ts';
-import { openDatabase } from './db/open-database.ts';
-import { migrate } from './db/migrate.ts';
+import { migrateDatabase, openDatabase } from './db/open-database.ts';
 import { createJsonLogger, type Logger } from './log.ts';
 import { resolveAdminToken } from './auth/admin-token.ts';
 import { createCounterStore } from './adapters/counter-store.ts';
@@ -40,11 +39,13 @@ export async function createRuntime(
 ): Promise<Runtime> {
   const log = options.log ?? createJsonLogger();
   const dataDir = resolve(config.TMS_DATA_DIR);
-  const { sql, healthSql, embedded } = await openDatabase(config, options.embeddedData ? { embeddedData: options.embeddedData } : {});
+  const db = await openDatabase(config, { log, ...(options.embeddedData ? { embeddedData: options.embeddedData } : {}) });
+  const { sql, healthSql, embedded, diskGuard } = db;
   const closers: (() => Promise<unknown>)[] = [];
+  if (diskGuard) closers.push(() => diskGuard.close());
   try {
     if (options.migrate) {
-      const applied = await migrate(sql);
+      const applied = await migrateDatabase(db, config);
       if (applied.length) log.info('migrations applied', { applied });
     }
     const counters = createCounterStore(config, options.counterKeyPrefix);

@@ -24,6 +24,11 @@ export type AppErrorCode =
   | 'too_large'
   /** A dependency (the database) cannot be reached. */
   | 'dependency'
+  /**
+   * The database answers but refuses writes (read-only: the embedded database on a nearly full disk,
+   * a standby; or out of disk space): nothing of the write was kept, and reads still work.
+   */
+  | 'writes_refused'
   /** A third-party service the request relies on (a machine translation provider) failed or refused. */
   | 'upstream'
   /** A conditional write (If-Match, expected versions) found values changed since; data: PreconditionFailedData. */

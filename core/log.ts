@@ -19,6 +19,31 @@ export function createJsonLogger(write: (line: string) => void = (l) => process.
   };
 }
 
+/**
+ * A background loop's failures, said once per kind: a poll that fails the same way every second or
+ * two (the database gone, or read-only on a full disk) logs its first failure and then only a
+ * different one, and one line when it works again with how many failures it kept quiet about.
+ */
+export function failureLog(log: Logger, failedMsg: string, recoveredMsg: string): { failed(error: unknown): void; succeeded(): void } {
+  let last: string | undefined;
+  let failures = 0;
+  return {
+    failed(error) {
+      failures++;
+      const text = String(error);
+      if (text === last) return;
+      last = text;
+      log.warn(failedMsg, { error: text });
+    },
+    succeeded() {
+      if (last === undefined) return;
+      log.info(recoveredMsg, { failures });
+      last = undefined;
+      failures = 0;
+    },
+  };
+}
+
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
 /** A logger that keeps lines in memory, for tests that assert on what was logged. */

@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Sql } from '../db/client.ts';
-import type { Logger } from '../log.ts';
+import { failureLog, type Logger } from '../log.ts';
 import { BUILD_FAILED_MESSAGE } from '../cache/build-state.ts';
 import type { RebuildMessage, RebuildQueue } from '../ports/rebuild-queue.ts';
 
@@ -163,6 +163,8 @@ export function createPostgresRebuildQueue(options: PostgresRebuildQueueOptions)
     running.set(projectId, work);
   }
 
+  const polls = failureLog(log, 'rebuild queue poll failed', 'rebuild queue poll works again');
+
   async function loop() {
     if (options.soleWorker) {
       await sql`update cache_state set lease_owner = null, lease_until = null where lease_owner is not null`.catch((error) =>
@@ -175,6 +177,7 @@ export function createPostgresRebuildQueue(options: PostgresRebuildQueueOptions)
       try {
         if (running.size < concurrency) {
           const claimed = await claim();
+          polls.succeeded();
           if (claimed && !stopped) {
             run(claimed);
             continue;
@@ -188,7 +191,7 @@ export function createPostgresRebuildQueue(options: PostgresRebuildQueueOptions)
           wait = await nextDueIn();
         }
       } catch (error) {
-        log.warn('rebuild queue poll failed', { error: String(error) });
+        polls.failed(error);
       }
       await nap(wait);
     }

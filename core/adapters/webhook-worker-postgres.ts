@@ -6,7 +6,7 @@
 // pollMs). Attempts never run in a request: a slow or dead endpoint costs an API call nothing.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Logger } from '../log.ts';
+import { failureLog, type Logger } from '../log.ts';
 import { dispatchOutbox, type DispatchDeps } from '../webhooks/dispatch-outbox.ts';
 import { attemptDelivery, claimDueDeliveries, leaseMsFor, type AttemptDeps } from '../webhooks/attempt-delivery.ts';
 
@@ -70,6 +70,8 @@ export function createPostgresWebhookWorker(options: {
     return Math.min(pollMs, Math.max(5, Math.ceil(ms)));
   }
 
+  const polls = failureLog(log, 'webhook worker poll failed', 'webhook worker poll works again');
+
   async function loop() {
     while (!stopped) {
       woken = false;
@@ -79,6 +81,7 @@ export function createPostgresWebhookWorker(options: {
         const free = concurrency - running.size;
         if (free > 0) {
           const claimed = stopped ? [] : await claimDueDeliveries(sql, owner, leaseMs, free);
+          polls.succeeded();
           for (const delivery of claimed) {
             const work = attemptDelivery(deps, delivery, owner)
               .then(() => undefined)
@@ -91,9 +94,9 @@ export function createPostgresWebhookWorker(options: {
           }
           if (claimed.length === free) continue;
           wait = await nextDueIn();
-        }
+        } else polls.succeeded();
       } catch (error) {
-        log.warn('webhook worker poll failed', { error: String(error) });
+        polls.failed(error);
       }
       await nap(wait);
     }

@@ -15,8 +15,13 @@ export async function migrate(sql: Sql, dir = MIGRATIONS_DIR): Promise<string[]>
     // A migration may rewrite a large table: no per-statement deadline here.
     await tx`set local statement_timeout = 0`;
     await tx`select pg_advisory_xact_lock(${LOCK_ID})`;
-    await tx`create table if not exists schema_migrations (
-      version text primary key, applied_at timestamptz not null default now())`;
+    // Created only when missing: `create table if not exists` counts as a write even when the table
+    // is there, and a read-only database (the embedded one on a nearly full disk) with nothing to
+    // apply must still start.
+    const [found] = await tx<{ exists: boolean }[]>`select to_regclass('schema_migrations') is not null as exists`;
+    if (!found?.exists) {
+      await tx`create table schema_migrations (version text primary key, applied_at timestamptz not null default now())`;
+    }
     const done = new Set((await tx<{ version: string }[]>`select version from schema_migrations`).map((r) => r.version));
     for (const file of files) {
       if (done.has(file)) continue;

@@ -25,13 +25,21 @@ async function within(ms: number, work: () => Promise<unknown>): Promise<'ok' | 
 async function askDatabase(deps: Pick<Deps, 'sql' | 'healthSql'>): Promise<void> {
   if (deps.healthSql) {
     try {
-      await deps.healthSql`select 1`;
-      return;
+      return await mustBeWritable(deps.healthSql);
     } catch {
       // Refused or broken: the pool decides.
     }
   }
-  await deps.sql`select 1`;
+  await mustBeWritable(deps.sql);
+}
+
+/**
+ * A database that answers but takes no writes (the embedded one on a nearly full disk, a standby)
+ * cannot do the service's work: degraded, as one that does not answer.
+ */
+async function mustBeWritable(sql: Deps['sql']): Promise<void> {
+  const [row] = await sql<{ read_only: string }[]>`select current_setting('transaction_read_only') as read_only`;
+  if (row?.read_only === 'on') throw new Error('the database is read-only');
 }
 
 export async function checkHealth(deps: Pick<Deps, 'sql' | 'healthSql' | 'counters' | 'log'>): Promise<HealthReport> {

@@ -36,6 +36,7 @@ export function statusOf(code: AppErrorCode): ContentfulStatusCode {
     case 'too_large':
       return 413;
     case 'dependency':
+    case 'writes_refused':
       return 500;
     case 'upstream':
       return 502;

@@ -926,6 +926,7 @@ function translateErrorMessage(error: AppError): string {
     return `Not translated: this would exceed the account's translation-unit quota${detail}. Nothing was written.`;
   }
   if (error.code === 'upstream') return `Not translated: the machine translation provider failed. ${error.message}`;
+  if (error.code === 'writes_refused') return `Not translated: ${error.message}`;
   const issues = error.code === 'validation' && error.issues?.length ? error.issues.map((i) => i.msg).join('; ') : error.message;
   return `Not translated: ${issues}. Nothing was written.`;
 }
@@ -1017,7 +1018,7 @@ routes.onError((thrown, c) => {
     c.get('deps')?.log.error('portal error', { request_id: c.get('requestId'), error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown) });
   }
   const status = error instanceof AppError ? statusOf(error.code) : error instanceof HTTPException ? (error.status as ContentfulStatusCode) : 500;
-  const text = error instanceof AppError ? (status === 500 ? 'A dependency is unavailable; retry in a moment' : error.message) : error instanceof HTTPException ? error.message : 'Internal server error';
+  const text = error instanceof AppError ? (error.code === 'dependency' ? 'A dependency is unavailable; retry in a moment' : error.message) : error instanceof HTTPException ? error.message : 'Internal server error';
   const headers = error instanceof AppError ? errorHeaders(error) : {};
   if (wantsJson(c)) return c.json({ detail: error instanceof AppError && error.code === 'validation' && error.issues ? error.issues : text }, status, headers);
   // Signed out on a page: the sign-in link brings the visitor back to it.
