@@ -36,6 +36,9 @@ export function killLocalServers(): void {
 export async function startLocalServer(env: Record<string, string>): Promise<LocalServer> {
   const childEnv: Record<string, string | undefined> = { ...process.env };
   for (const name of SERVICE_VARIABLES) delete childEnv[name];
+  // The free-space floor of the embedded database (512 MB) is the product's; the test machine's free
+  // space must not decide unrelated tests. test/local/disk-guard.test.ts sets its own.
+  childEnv.TMS_DATA_DIR_MIN_FREE_MB = '64';
   Object.assign(childEnv, env);
   const child = spawn(process.execPath, ['--import', 'tsx', 'functions/local.ts'], {
     cwd: ROOT,

@@ -56,8 +56,9 @@ describe('writes and SIGKILL', () => {
     };
     const writers = Array.from({ length: 12 }, (_, w) => writer(w));
     await until(() => [...acked.values()].filter(Boolean).length >= 60, 60_000, '60 answered writes');
-    await crash(first);
+    // Writers stop starting new writes first; the ones in flight are cut off by the kill.
     stopped = true;
+    await crash(first);
     await Promise.all(writers);
 
     const second = await startLocalServer(env);
