@@ -7,6 +7,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { lockDataDir } from './data-dir-lock.ts';
 
 export type EmbeddedPostgres = {
   /** The connection URL; with `path` set, the socket file to connect through instead of TCP. */
@@ -44,10 +45,14 @@ export async function startEmbeddedPostgres(options: {
   tcp?: boolean;
 }): Promise<EmbeddedPostgres> {
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+  const lock = options.dataDir ? await lockDataDir(options.dataDir) : undefined;
   const db = await PGlite.create({
     extensions: PGLITE_EXTENSIONS,
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  }).catch(async (error: unknown) => {
+    await lock?.release();
+    throw error;
   });
   const socketDir = options.tcp ? undefined : await mkdtemp(join(tmpdir(), 'tms-pg-'));
   const path = socketDir ? join(socketDir, '.s.PGSQL.5432') : undefined;
@@ -64,6 +69,7 @@ export async function startEmbeddedPostgres(options: {
     async close() {
       await server.stop();
       await db.close();
+      await lock?.release();
       if (socketDir) await rm(socketDir, { recursive: true, force: true });
     },
   };

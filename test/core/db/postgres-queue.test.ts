@@ -1,4 +1,4 @@
-// The connection queues of postgres.js (vendor/postgres-3.4.9-tms.2.tgz, vendor/README.md). Upstream's
+// The connection queues of postgres.js (vendor/postgres-3.4.9-tms.3.tgz, vendor/README.md). Upstream's
 // Queue left a hole in its backing array for every `shift` and reset the array only when a `shift`
 // emptied it, while `remove` searched the whole array, holes included. A pool under steady load moves
 // connections between its open and busy queues with `shift` and `remove`, so the holes piled up for
