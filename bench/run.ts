@@ -23,6 +23,7 @@ import { startMtEmulator } from '../test/support/mt-emulators.ts';
 import { ANALYZED_SUFFIX, evaluate, renderText, RESULTS_DIR, writeResults, type RebuildRow, type Report, type ScenarioRow } from './report.ts';
 import { SCENARIOS, type Scenario, type ScenarioContext } from './scenarios.ts';
 import { measureSdk, type SdkReport } from './sdk.ts';
+import { measureCopyToPostgres } from './copy.ts';
 import { LARGE_SHAPE, seedDirect, seedThroughApi, STANDARD_SHAPE, type BenchProject, type SeedReport } from './seed.ts';
 import { startService, type ServiceProcess } from './server-process.ts';
 import { cpuMeter } from './cpu.ts';
@@ -31,7 +32,7 @@ const USAGE = `usage: npx tsx bench/run.ts [--duration <s>] [--warmup <s>] [--on
   --duration  seconds measured per scenario, for the service and again for the ceiling (default 5)
   --warmup    seconds of unrecorded load before each measurement (default 1)
   --only      run only the load scenarios whose name contains this (the 10,000-key rebuild always runs; "files" for imports and exports;
-              "assistants" for translation memory and machine translation)
+              "assistants" for translation memory and machine translation; "copy" for npm run copy-to-postgres, with DATABASE_URL)
   --large     also time the rebuild of 100,000 keys x 10 languages (needs DATABASE_URL)
   --profile   run the service with --cpu-prof; profiles go to bench/results/profiles/
   --analyze-first  ANALYZE right after the seed, before any measurement (the old default). By default the
@@ -334,6 +335,11 @@ async function main(): Promise<number> {
     if (!interrupted && (!options.only || ['files', 'import', 'export'].some((w) => w.includes(options.only!)))) {
       say('files: imports and exports...');
       fileReport = await measureFiles(mode, service, adminToken, project, seed.seconds, say);
+    }
+    if (!interrupted && db && (!options.only || 'copy-to-postgres'.includes(options.only))) {
+      say('copy-to-postgres: an embedded database of 10,000 keys x 3 languages into an empty one...');
+      const copyRow = await measureCopyToPostgres(process.env.DATABASE_URL!, say);
+      fileReport = fileReport ? { ...fileReport, rows: [...fileReport.rows, copyRow] } : { rows: [copyRow], seedThroughImport: null };
     }
     let assistants: AssistantsReport | null = null;
     if (!interrupted && (!options.only || 'assistants'.includes(options.only))) {
