@@ -11,9 +11,9 @@ export type CopiedTable = { table: string; rows: number };
 
 /** The target already holds tms data: copying would mix two installations. */
 export class TargetNotEmptyError extends Error {
-  readonly tables: CopiedTable[];
-  constructor(tables: CopiedTable[]) {
-    super(`the target database already holds tms data (rows in ${tables.map((t) => t.table).join(', ')})`);
+  readonly tables: string[];
+  constructor(tables: string[]) {
+    super(`the target database already holds tms data (rows in ${tables.join(', ')})`);
     this.tables = tables;
   }
 }
@@ -59,10 +59,10 @@ export async function copyDatabase(options: {
       // keys are not user triggers and stay checked, which the order below satisfies. The ALTER also
       // locks each table, so the emptiness seen next holds until the commit.
       for (const { name } of tables) await to.unsafe(`alter table ${ident(name)} disable trigger user`);
-      const occupied: CopiedTable[] = [];
+      const occupied: string[] = [];
       for (const { name } of tables) {
-        const [row] = await to.unsafe<{ rows: number }[]>(`select count(*)::int as rows from (select 1 from ${ident(name)} limit 1) t`);
-        if (row!.rows > 0) occupied.push({ table: name, rows: row!.rows });
+        const [row] = await to.unsafe<{ any: boolean }[]>(`select exists (select 1 from ${ident(name)}) as any`);
+        if (row!.any) occupied.push(name);
       }
       if (occupied.length > 0) throw new TargetNotEmptyError(occupied);
       for (const { name, columns } of tables) {
