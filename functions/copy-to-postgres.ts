@@ -31,6 +31,10 @@ const config = (() => {
 const dir = resolve(config.TMS_DATA_DIR);
 const args = process.argv.slice(2);
 const url = args[0];
+if (args.length === 1 && (url === '--help' || url === '-h')) {
+  process.stdout.write(USAGE.replace('%DIR%', dir));
+  process.exit(0);
+}
 if (args.length !== 1 || !url || !/^postgres(ql)?:\/\/./.test(url)) {
   fail(`${args.length === 0 ? '' : `Not a PostgreSQL URL: ${args.join(' ')}\n`}${USAGE.replace('%DIR%', dir)}`, 2);
 }

@@ -155,6 +155,9 @@ describe('npm run copy-to-postgres', () => {
     const none = await copyCommand(empty);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/^Usage: npm run copy-to-postgres -- <postgres-url>\n/);
+    const help = await copyCommand(empty, '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: npm run copy-to-postgres -- <postgres-url>\n/);
     const wrong = await copyCommand(empty, 'mysql://x@y/z');
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(/^Not a PostgreSQL URL: mysql:\/\/x@y\/z\nUsage: /);
