@@ -47,7 +47,33 @@ export type RetryOptions = {
   onWait?: (text: string) => void;
   /** Scales every wait (tests use a small one); 1 in normal use. */
   delayScale?: number;
+  /** How long one request may take, answer included (TMS_TIMEOUT); 120 s by default. */
+  timeoutMs?: number;
+  /** Where the server's URL came from, for the advice when it cannot be reached. */
+  serverFrom?: string;
 };
+
+/** Errors of a connection that was never made: the server was not reached at all. */
+const NOT_REACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_INVALID_URL']);
+
+/**
+ * What a failed fetch means for the user. Refused or unknown host: the server was not reached, so
+ * nothing happened. A timeout or a connection broken after the request went out: the server may
+ * have done it (an import applied, its answer lost), and saying "cannot reach" was wrong.
+ */
+function transportError(error: unknown, where: { server: string; what: string; method: string; timeoutMs: number; serverFrom: string }): CliError {
+  const { server, what, method, timeoutMs, serverFrom } = where;
+  const maybeDone = method === 'GET' ? '' : '; the server may have applied it: run the command again (a push of the same files changes nothing twice)';
+  if ((error as { name?: string }).name === 'TimeoutError') {
+    return new CliError(`${what}: no answer from ${server} within ${timeoutMs / 1000} s${maybeDone}. Set TMS_TIMEOUT (seconds) to wait longer.`, EXIT.failed);
+  }
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const code = cause?.code ?? cause?.message ?? String(error);
+  if (cause?.code !== undefined && !NOT_REACHED.has(cause.code) && !/^(ERR_TLS|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO)/.test(cause.code)) {
+    return new CliError(`${what}: the connection to ${server} broke before the answer came (${code})${maybeDone}.`, EXIT.failed);
+  }
+  return new CliError(`cannot reach ${server}: ${code}. Is the server running, and is ${serverFrom} right?`, EXIT.failed);
+}
 
 /** "3 h 12 min", "4 min", "20 s": how long a wait lasts, for people. */
 function duration(ms: number): string {
@@ -59,18 +85,33 @@ function duration(ms: number): string {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The response, whose body reads fail as `explain` says (a timeout or a broken connection mid-body). */
+function guardBody(res: Response, explain: (error: unknown) => CliError): Response {
+  for (const method of ['arrayBuffer', 'text', 'json'] as const) {
+    const read = res[method].bind(res) as () => Promise<unknown>;
+    Object.defineProperty(res, method, { value: () => read().catch((error: unknown) => Promise.reject(error instanceof CliError ? error : explain(error))) });
+  }
+  return res;
+}
+
 export function createClient(server: string, apiKey: string, retry: RetryOptions = {}): Client {
   const scale = retry.delayScale ?? 1;
+  const timeoutMs = retry.timeoutMs ?? 120_000;
+  const serverFrom = retry.serverFrom ?? '"server" in tms.config.json';
   const send = async (method: string, path: string, init: { body?: Uint8Array; headers?: Record<string, string> }) => {
+    // One deadline for the request and its answer's body (read by the caller through the same
+    // signal): a server that accepts the connection and never answers held a CI job for 5 minutes.
+    const signal = AbortSignal.timeout(timeoutMs);
     try {
-      return await fetch(server + path, {
+      const res = await fetch(server + path, {
         method,
         headers: { 'X-API-Key': apiKey, 'User-Agent': 'tms-cli', ...init.headers },
         ...(init.body ? { body: init.body } : {}),
+        signal,
       });
+      return guardBody(res, (error) => transportError(error, { server, what: `${method} ${path}`, method, timeoutMs, serverFrom }));
     } catch (error) {
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new CliError(`cannot reach ${server}: ${cause?.code ?? cause?.message ?? String(error)}. Is the server running, and is "server" in tms.config.json right?`, EXIT.failed);
+      throw transportError(error, { server, what: `${method} ${path}`, method, timeoutMs, serverFrom });
     }
   };
   // The spec's retry guidance (section 7): 500 once after 1-2 s; 503 three times with exponential

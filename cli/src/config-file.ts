@@ -48,11 +48,14 @@ export function configProblems(value: unknown): string[] {
       if (typeof file.format !== 'string' || !FORMAT_IDS.includes(file.format)) problems.push(`files[${i}].format: one of ${FORMAT_IDS.join(', ')}`);
       for (const name of Object.keys(file)) if (!['path', 'format', 'languagePaths'].includes(name)) problems.push(`files[${i}].${name}: unknown field (path, format and languagePaths are)`);
       const overrides = file.languagePaths;
+      const grouped = typeof file.path === 'string' && file.path.includes('{group}');
       if (overrides !== undefined) {
         if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides)) problems.push(`files[${i}].languagePaths: an object such as {"en": "res/values/strings.xml"}`);
         else
           for (const [language, path] of Object.entries(overrides)) {
             if (!LANGUAGE.test(language) || typeof path !== 'string' || path === '' || path.includes('\0')) problems.push(`files[${i}].languagePaths.${language}: a language code mapped to a path`);
+            // One file per group, or one for all: a languagePaths entry is of the same kind as the path.
+            else if (path.includes('{group}') !== grouped) problems.push(`files[${i}].languagePaths.${language}: ${grouped ? 'a path containing {group}, as files[' + i + '].path has' : 'a path without {group}, as files[' + i + '].path has none'}`);
           }
       }
     });

@@ -3,18 +3,63 @@
 // language's file with another's, so a config that maps two to one file is a wrong value (exit 2):
 // refused when the config is read, for the languages the config names (sameFileProblems), and
 // again for the project's own languages before anything is sent or written (fileJobs).
+import { readdir, stat } from 'node:fs/promises';
 import { posix, resolve } from 'node:path';
 import { usageError } from './errors.ts';
 import type { FileMapping, LoadedConfig } from './config-file.ts';
 
-export type FileJob = { mapping: FileMapping; index: number; language: string; path: string };
+/** `group`: set for a mapping whose path has `{group}` (one file per group: an i18next namespace). */
+export type FileJob = { mapping: FileMapping; index: number; language: string; path: string; group?: string };
 
-/** The file of one language for one mapping, relative to the config's directory. */
-export const pathFor = (mapping: FileMapping, language: string) =>
+/** The path template of one language for one mapping (`{group}` left in), relative to the config's directory. */
+const templateFor = (mapping: FileMapping, language: string) =>
   (mapping.languagePaths && Object.hasOwn(mapping.languagePaths, language) ? mapping.languagePaths[language] : undefined) ?? mapping.path.replaceAll('{language}', language);
 
+/** The file of one language (and group, for a `{group}` mapping) for one mapping, relative to the config's directory. */
+export const pathFor = (mapping: FileMapping, language: string, group?: string) =>
+  group === undefined ? templateFor(mapping, language) : templateFor(mapping, language).replaceAll('{group}', group);
+
+export const hasGroups = (mapping: FileMapping) => mapping.path.includes('{group}');
+
+/** A group name as the server takes it (core/validation.ts): a file named otherwise is not a group's. */
+export const isGroupName = (s: string) => /^[\p{L}\p{N} _.-]{1,200}$/u.test(s) && s.trim() === s && s !== '.' && s !== '..';
+
+/**
+ * The files of a `{group}` template that exist, with the group each names: the folders are read
+ * segment by segment, `{group}` matching any name (the same one wherever it appears). Names that are
+ * not group names are returned apart, to be reported, not pushed.
+ */
+export async function existingGroupFiles(root: string, template: string): Promise<{ files: { group: string; path: string }[]; notGroups: string[] }> {
+  const segments = same(template).split('/');
+  const files: { group: string; path: string }[] = [];
+  const notGroups: string[] = [];
+  async function walk(done: string[], i: number, group: string | undefined): Promise<void> {
+    if (i === segments.length) {
+      const path = done.join('/');
+      const kind = await stat(resolve(root, path)).catch(() => null);
+      if (!kind?.isFile()) return;
+      if (isGroupName(group!)) files.push({ group: group!, path });
+      else notGroups.push(path);
+      return;
+    }
+    const segment = segments[i]!;
+    if (!segment.includes('{group}') || group !== undefined) return walk([...done, group === undefined ? segment : segment.replaceAll('{group}', group)], i + 1, group);
+    const [first, ...rest] = segment.split('{group}').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    const pattern = new RegExp(`^${first}${rest.map((part, n) => `${n === 0 ? '(.+)' : '\\1'}${part}`).join('')}$`, 'u');
+    const names = await readdir(resolve(root, done.join('/') || '.')).catch(() => [] as string[]);
+    for (const name of names.sort()) {
+      const found = pattern.exec(name)?.[1];
+      if (found !== undefined) await walk([...done, name], i + 1, found);
+    }
+  }
+  await walk([], 0, undefined);
+  return { files, notGroups };
+}
+
 const same = (path: string) => posix.normalize(path.replaceAll('\\', '/'));
-const LANGUAGE_IN_PATH = '([A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,4})?)';
+// A project's codes as the server writes them (core/languages/language-code.ts): `pt-BR`, `zh-Hant`.
+// Android's `values-pt-rBR` is then no language's path (its mixed case is no code the server keeps).
+const LANGUAGE_IN_PATH = '([a-z]{2,3}(?:-(?:[A-Z]{2,3}|[A-Z][a-z]{3}))?)';
 
 /** The language for which `template` gives `path`, if one does. */
 function languageOf(template: string, path: string): string | undefined {
@@ -43,9 +88,19 @@ export function sameFileProblems(files: readonly FileMapping[]): string[] {
   return problems;
 }
 
-/** Every mapping's file for each language, in config order; two on one file stop the command (exit 2). */
-export function fileJobs(config: LoadedConfig, languages: readonly string[]): FileJob[] {
-  const jobs = config.files.flatMap((mapping, index) => languages.map((language) => ({ mapping, index, language, path: pathFor(mapping, language) })));
+/**
+ * Every mapping's file for each language, in config order; two on one file stop the command (exit 2).
+ * A `{group}` mapping has one file per group that `groupsOf` names for the language (push: the
+ * files that exist; pull: the project's groups).
+ */
+export function fileJobs(config: LoadedConfig, languages: readonly string[], groupsOf?: (mapping: FileMapping, language: string) => readonly string[]): FileJob[] {
+  const jobs: FileJob[] = config.files.flatMap((mapping, index) =>
+    languages.flatMap((language) =>
+      hasGroups(mapping)
+        ? (groupsOf?.(mapping, language) ?? []).map((group) => ({ mapping, index, language, group, path: pathFor(mapping, language, group) }))
+        : [{ mapping, index, language, path: pathFor(mapping, language) }],
+    ),
+  );
   const byFile = new Map<string, FileJob>();
   for (const job of jobs) {
     const target = resolve(config.root, job.path);

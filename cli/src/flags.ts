@@ -48,6 +48,14 @@ export function timeoutSeconds(value: string | undefined, wait: boolean): number
   return seconds;
 }
 
+/** TMS_TIMEOUT: how long one request may take, in whole seconds (default 120; empty: the default). */
+export function requestTimeoutMs(value: string | undefined): number {
+  if (value === undefined || value === '') return 120_000;
+  const seconds = /^\d{1,6}$/.test(value) ? Number(value) : NaN;
+  if (!(seconds >= 1 && seconds <= MAX_TIMEOUT_SECONDS)) throw usageError(`TMS_TIMEOUT ${shown(value)}: a whole number of seconds from 1 to ${MAX_TIMEOUT_SECONDS}`);
+  return seconds * 1000;
+}
+
 /**
  * The API key: --api-key, else TMS_API_KEY, trimmed (a secret pasted with a trailing newline is
  * the usual cause of a puzzling 401). It travels in a header, so it is printable ASCII: anything

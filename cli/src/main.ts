@@ -12,7 +12,7 @@ import { pull, PULL_HELP } from './commands/pull.ts';
 import { status, STATUS_HELP } from './commands/status.ts';
 import { publish, PUBLISH_HELP } from './commands/publish.ts';
 import { MCP_HELP } from './commands/mcp-help.ts';
-import { apiKeyFrom, checkLanguages, checkRepeated, oneLine, shown } from './flags.ts';
+import { apiKeyFrom, checkLanguages, checkRepeated, oneLine, requestTimeoutMs, shown } from './flags.ts';
 
 const HELP = `tms: push and pull translation files between this repository and a tms server
 
@@ -69,6 +69,11 @@ function ambiguousValue(error: unknown, args: string[]): string | undefined {
   return `${flag} ${shown(value)}: a value that starts with "-" is taken for an option; write ${flag}=${value} if it is the value`;
 }
 
+/** The error as --json gives it: `{"error", "exit_code"}` on stdout. */
+function jsonError(io: Io, message: string, exitCode: number): void {
+  io.stdout.write(JSON.stringify({ error: message, exit_code: exitCode }, null, 2) + '\n');
+}
+
 export type Io = { cwd: string; env: NodeJS.ProcessEnv; stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream; stdin: NodeJS.ReadStream };
 
 export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: process.env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }): Promise<number> {
@@ -81,6 +86,8 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
   if (!command) {
     // `tms --json push`: the options of every command still come after it.
     const why = name.startsWith('-') ? `${shown(name)} is not a command: options come after the command (tms push ${name})` : `unknown command ${shown(name)}`;
+    // `tms frob --json` asked for JSON; `tms --json push` named no command to ask it of.
+    if (!name.startsWith('-') && rest.includes('--json')) jsonError(io, why, EXIT.usage);
     io.stderr.write(`tms: ${why}\n\n${HELP}\n`);
     return EXIT.usage;
   }
@@ -92,7 +99,10 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
     checkRepeated(parsed.tokens, (option) => Boolean(options[option]?.multiple));
   } catch (error) {
     // The message on one line, first; the usage after it.
-    io.stderr.write(`tms ${name}: ${ambiguousValue(error, rest) ?? oneLine((error as Error).message)}\n\n${command.help}\n`);
+    const why = ambiguousValue(error, rest) ?? oneLine((error as Error).message);
+    // --json was asked for even if the line it is on could not be read: CI parses stdout.
+    if (rest.includes('--json')) jsonError(io, why, EXIT.usage);
+    io.stderr.write(`tms ${name}: ${why}\n\n${command.help}\n`);
     return EXIT.usage;
   }
   if (values.help) {
@@ -121,6 +131,8 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
     const config = serverFlag === undefined ? await loadConfig(io.cwd, values.config as string | undefined) : undefined;
     const apiKey = apiKeyFrom(values['api-key'] as string | undefined, io.env.TMS_API_KEY);
     const client = createClient((serverFlag ?? envServer ?? config!.server).replace(/\/+$/, ''), apiKey, {
+      timeoutMs: requestTimeoutMs(io.env.TMS_TIMEOUT),
+      serverFrom: serverFlag !== undefined ? (flagServer !== undefined ? '--server' : 'TMS_SERVER') : envServer !== undefined ? 'TMS_SERVER' : `"server" in ${config!.file}`,
       waitForQuota: Boolean(values['wait-for-quota']),
       // A wait for the daily quota can last until midnight UTC: said on stderr, even with --json.
       onWait: (text) => io.stderr.write(`tms ${name}: ${text}\n`),

@@ -1,7 +1,7 @@
 // What push, pull and status need from the server besides files: the registered languages, and the
 // key list (for --remove-unused and the missing-value counts).
 import type { Client } from './client.ts';
-import { usageError } from './errors.ts';
+import { CliError, EXIT, usageError } from './errors.ts';
 
 export type ServerKey = { id: string; key: string; group_name: string };
 
@@ -20,8 +20,13 @@ export async function serverKeys(client: Client): Promise<ServerKey[]> {
  * server's 404 came at that language's file, after the files before it were imported (or pulled),
  * and a code in another case (DE for de) was a new file beside the right one.
  */
-export async function languagesFor(client: Client, chosen: string[] | undefined): Promise<string[]> {
+export async function languagesFor(client: Client, chosen: string[] | undefined, say?: { sourceLanguage: string; line(text: string): void }): Promise<string[]> {
   const registered = await registeredLanguages(client);
+  // Without languages, push and pull had nothing to do and said nothing, exit 0.
+  if (registered.length === 0) throw new CliError('the project has no languages yet: add them (the portal\'s Languages tab, or POST /v1/languages), then run this again', EXIT.failed);
+  if (say && !chosen?.length && !registered.includes(say.sourceLanguage)) {
+    say.line(`note: ${say.sourceLanguage} (sourceLanguage in the config) is not a language of this project (it has ${registered.join(', ')}): its files are left out; add it to the project`);
+  }
   if (!chosen?.length) return registered;
   for (const language of chosen) {
     if (!registered.includes(language)) throw usageError(`--language ${language}: not a language of this project (it has ${registered.join(', ') || 'none'})`);

@@ -47,6 +47,27 @@ async function entriesOf(sql: Sql, projectId: string, language: string, status: 
         order by k.key collate "C"`;
 }
 
+/**
+ * A namespace file names its group's keys without the group's prefix (`home.title` is `title` in
+ * the `home` file), as the import with the same namespace reads them; a key of the group that lacks
+ * the prefix keeps its name. Two keys that would meet on one name refuse the file (422) rather than
+ * drop one of them.
+ */
+function withoutNamespace(entries: Entry[], namespace: string | undefined): Entry[] {
+  if (namespace === undefined) return entries;
+  const prefix = `${namespace}.`;
+  const named = new Map<string, string>();
+  return entries.map((e) => {
+    const key = e.key.startsWith(prefix) && e.key.length > prefix.length ? e.key.slice(prefix.length) : e.key;
+    const other = named.get(key);
+    if (other !== undefined) {
+      throw validationError([{ loc: ['query', 'namespace'], msg: `keys '${other}' and '${e.key}' of group '${namespace}' are both '${key}' in a namespace file: rename one`, type: 'format_unsupported' }]);
+    }
+    named.set(key, e.key);
+    return { ...e, key };
+  });
+}
+
 export const exportFile = useCase(ExportCommand, async (deps: Pick<Deps, 'sql'>, input): Promise<ExportedFile> => {
   const { projectId, language, format, status, source } = input;
   const codec = FORMATS[format];
@@ -55,13 +76,17 @@ export const exportFile = useCase(ExportCommand, async (deps: Pick<Deps, 'sql'>,
   }
   if (!(await registered(deps.sql, projectId, language))) throw languageNotRegistered(language);
   if (source !== undefined && !(await registered(deps.sql, projectId, source))) throw languageNotRegistered(source);
+  const { namespace } = input;
+  if (namespace !== undefined && input.group !== undefined && input.group !== namespace) {
+    throw validationError([{ loc: ['query', 'group'], msg: `group and namespace name different groups ('${input.group}', '${namespace}'): give one`, type: 'value_error' }]);
+  }
   // A group filter that could never name a group matches nothing (the file is empty, not an error).
-  const group = input.group;
-  const entries = group !== undefined && !isGroupName(group) ? [] : await entriesOf(deps.sql, projectId, language, status, group);
+  const group = namespace ?? input.group;
+  const entries = withoutNamespace(group !== undefined && !isGroupName(group) ? [] : await entriesOf(deps.sql, projectId, language, status, group), namespace);
   const sourceValues =
     source === undefined || !codec.needsSource
       ? undefined
-      : new Map((await entriesOf(deps.sql, projectId, source, 'all', group)).map((e) => [e.key, e.value]));
+      : new Map(withoutNamespace(await entriesOf(deps.sql, projectId, source, 'all', group), namespace).map((e) => [e.key, e.value]));
   let body: Uint8Array;
   try {
     body = codec.serialize(entries, { language, ...(sourceValues && source ? { source: { language: source, values: sourceValues } } : {}) });

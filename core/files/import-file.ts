@@ -65,6 +65,16 @@ function groupOf(entry: Entry, fallback: string): string {
   return prefix && isGroupName(prefix) ? prefix : fallback;
 }
 
+/**
+ * A namespace file (an i18next namespace, `tms push` with `{group}` in a path) names its keys
+ * without their group: `title` in the `home` file is the key `home.title` of group `home`, as the
+ * SDK's i18next backend reads it back. Two namespace files may then both have a `title`.
+ */
+function inNamespace(entries: Entry[], namespace: string | undefined): Entry[] {
+  if (namespace === undefined) return entries;
+  return entries.map((e) => ({ ...e, key: `${namespace}.${e.key}`, group: namespace }));
+}
+
 /** Most values an import's answer lists with their quality warnings; `count` has them all. */
 const QUALITY_LISTED = 100;
 
@@ -133,7 +143,7 @@ const noChanges = (): ImportChanges => ({ new_keys: [], new_values: [], changed_
 async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportCommand>, changes: ImportChanges | null): Promise<ImportResult> {
   const { projectId, language, status } = input;
   const parsed = parseFile(input.format, input.body, language);
-  const entries = parsed.entries;
+  const entries = inNamespace(parsed.entries, input.namespace);
   checkEntries(entries);
 
   const result = await againWhenNameTaken(deps, () => transaction(deps, async (tx) => {

@@ -26,12 +26,16 @@ export const ImportQuery = v.object({
   dry_run: v.optional(BooleanFlag, 'false'),
   /** The group of created keys whose name has no usable group prefix. */
   group: v.optional(GroupName, DEFAULT_GROUP),
+  /** The file is one group's keys named without the group's prefix (an i18next namespace file). */
+  namespace: v.optional(GroupName),
 });
 
 export const ExportQuery = v.object({
   format: v.optional(FormatName, 'json'),
   status: v.optional(StatusFilter, 'approved'),
   group: v.optional(v.string()),
+  /** Only this group's keys, named without the group's prefix (an i18next namespace file). */
+  namespace: v.optional(GroupName),
   /** The source language (XLIFF's <source>); required by the formats that carry one. */
   source: v.optional(LanguageCode),
 });
@@ -44,6 +48,7 @@ export const ImportCommand = v.object({
   conflict: ConflictPolicy,
   dryRun: v.boolean(),
   group: GroupName,
+  namespace: v.optional(GroupName),
   body: v.instance(Uint8Array),
 });
 
@@ -56,6 +61,7 @@ export const ExportCommand = v.object({
   format: FormatName,
   status: StatusFilter,
   group: v.optional(v.string()),
+  namespace: v.optional(GroupName),
   source: v.optional(LanguageCode),
 });
 

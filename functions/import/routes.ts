@@ -20,7 +20,8 @@ const IMPORT_DESCRIPTION = [
   'The body is the raw file: up to 10 MiB (about 4.5 MB on AWS, whose Lambda payload limit refuses more first). Query: format (default json) says how to read it; status (default draft) is what',
   'every written value gets; conflict (default overwrite) decides about existing values that differ: overwrite, keep them',
   '(counted unchanged), or fail with 409 naming the keys; dry_run=true answers the same, 402 and 409 included, and writes',
-  'nothing; group (default Default) is the group of created keys whose name has no usable group prefix. A file that fails to',
+  'nothing; group (default Default) is the group of created keys whose name has no usable group prefix; namespace=G reads the file',
+  'as group G alone with its keys named without the prefix (an i18next namespace file: title is the key G.title of group G). A file that fails to',
   'parse, or an entry over a field limit, is 422 and writes nothing; a language not registered is 404.',
 ].join(' ');
 
@@ -43,7 +44,7 @@ const routes = new Hono<AppEnv>()
     validParams(LanguageParam),
     validQuery(ImportQuery),
     async (c) => {
-      const { format, status, conflict, dry_run, group } = c.req.valid('query');
+      const { format, status, conflict, dry_run, group, namespace } = c.req.valid('query');
       const body = new Uint8Array(await c.req.arrayBuffer());
       return c.json(
         await importFile(c.get('deps'), {
@@ -54,6 +55,7 @@ const routes = new Hono<AppEnv>()
           conflict,
           dryRun: dry_run,
           group,
+          ...(namespace === undefined ? {} : { namespace }),
           body,
         }),
       );

@@ -1,8 +1,8 @@
 // The tms CLI as a user runs it: a child process (`node cli/bin/tms.js`), no terminal, CI=true,
 // in a directory of real files, against a real server over HTTP on the test's database.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { cp, mkdtemp, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -11,11 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestProject } from '../support/test-app.ts';
 import { FORMATS } from '../../core/formats/index.ts';
 import { FORMAT_IDS } from '../../cli/src/formats.ts';
+import { BIN, runTms, writeFiles, type Run } from './support/run-tms.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'cli', 'bin', 'tms.js');
-
-type Run = { code: number; stdout: string; stderr: string };
 
 let t: Awaited<ReturnType<typeof startTestApp>>;
 let server: ServerType;
@@ -25,25 +23,13 @@ let dir: string;
 const dirs: string[] = [];
 
 function tms(args: string[], options: { apiKey?: string; cwd?: string; env?: Record<string, string>; bin?: string } = {}): Promise<Run> {
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, CI: 'true', ...(options.apiKey ? { TMS_API_KEY: options.apiKey } : {}), ...options.env };
-  return new Promise((resolve) => {
-    execFile(process.execPath, [options.bin ?? BIN, ...args], { cwd: options.cwd ?? dir, env, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
+  return runTms(args, { ...options, cwd: options.cwd ?? dir });
 }
 
 async function tempDir(): Promise<string> {
   const created = await mkdtemp(join(tmpdir(), 'tms-cli-'));
   dirs.push(created);
   return created;
-}
-
-async function writeFiles(root: string, files: Record<string, string>) {
-  for (const [path, body] of Object.entries(files)) {
-    await mkdir(join(root, path, '..'), { recursive: true });
-    await writeFile(join(root, path), body);
-  }
 }
 
 const I18NEXT_EN = { home: { title: 'Welcome', notes_one: '{{count}} note', notes_other: '{{count}} notes' }, menu: { open: 'Open', close: 'Close' } };

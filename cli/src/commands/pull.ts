@@ -14,7 +14,7 @@ import type { LoadedConfig } from '../config-file.ts';
 import type { Client } from '../client.ts';
 import type { Context } from '../context.ts';
 import { etagOf } from '../etag.ts';
-import { fileJobs } from '../file-jobs.ts';
+import { fileJobs, hasGroups } from '../file-jobs.ts';
 import { needsSource } from '../formats.ts';
 import { languagesFor } from '../project.ts';
 import { CliError, EXIT, usageError } from '../errors.ts';
@@ -37,11 +37,13 @@ export async function pull(ctx: Context, config: LoadedConfig, client: Client, f
   const chosen = Boolean(flags.language?.length);
   const source = config.sourceLanguage;
   const includeSource = Boolean(flags['include-source']);
-  let languages = await languagesFor(client, flags.language);
+  let languages = await languagesFor(client, flags.language, { sourceLanguage: config.sourceLanguage, line: ctx.out.line });
   if (chosen && includeSource && !languages.includes(source)) languages = [...languages, source];
   // Named with --language, the source language is asked for explicitly.
   const withSource = chosen || includeSource;
-  const all = fileJobs(config, languages);
+  // A `{group}` mapping writes one file per group that has keys (GET /v1/groups).
+  const groups = config.files.some(hasGroups) ? (await client.json<{ groups: string[] }>('GET', '/v1/groups')).groups : [];
+  const all = fileJobs(config, languages, () => groups);
   const jobs = withSource ? all : all.filter((job) => job.language !== source);
   const reason = `source language: pulled only with --include-source or --language ${source}`;
   const skipped = withSource ? [] : all.filter((job) => job.language === source).map(({ path, language, mapping }) => ({ path, language, format: mapping.format, reason }));
@@ -52,10 +54,11 @@ export async function pull(ctx: Context, config: LoadedConfig, client: Client, f
   for (const job of jobs) await checkWritable(config.root, job.path);
   const downloads = await ctx.out.progress(
     'pulling',
-    jobs.map(({ mapping, language, path }) => async () => {
+    jobs.map(({ mapping, language, path, group }) => async () => {
       const target = resolve(config.root, path);
       const local = await readFile(target).catch(() => null);
       const query = new URLSearchParams({ format: mapping.format, status });
+      if (group !== undefined) query.set('namespace', group);
       if (needsSource(mapping.format)) query.set('source', config.sourceLanguage);
       const res = await client.request('GET', `/v1/export/${encodeURIComponent(language)}?${query}`, {
         headers: local ? { 'If-None-Match': etagOf(local) } : {},

@@ -9,7 +9,8 @@ import type { LoadedConfig } from '../config-file.ts';
 import type { Client } from '../client.ts';
 import type { Context } from '../context.ts';
 import type { FileKey } from '../file-keys/index.ts';
-import { fileJobs, type FileJob } from '../file-jobs.ts';
+import { existingGroupFiles, fileJobs, hasGroups, pathFor, type FileJob } from '../file-jobs.ts';
+import type { FileMapping } from '../config-file.ts';
 import { groupOfNewKey, languagesFor, serverKeys, type ServerKey } from '../project.ts';
 import { CliError, EXIT, usageError } from '../errors.ts';
 
@@ -39,7 +40,8 @@ export type ImportAnswer = {
   quality_warnings?: { count: number; values: { key: string; check: string; message: string }[] };
 };
 
-type Upload = { language: string; format: string; path: string; body: Buffer };
+/** `namespace`: the group of a `{group}` mapping's file, whose keys are named without it. */
+type Upload = { language: string; format: string; path: string; body: Buffer; namespace?: string };
 
 const STATUSES = ['draft', 'review', 'approved'];
 const CONFLICTS = ['overwrite', 'keep', 'fail'];
@@ -60,25 +62,39 @@ export async function push(
   if (removeUnused && flags.language?.length && !flags.language.includes(config.sourceLanguage)) {
     throw usageError(`--remove-unused needs the source language's files: add --language ${config.sourceLanguage}`);
   }
-  const languages = await languagesFor(client, flags.language);
+  const languages = await languagesFor(client, flags.language, { sourceLanguage: config.sourceLanguage, line: ctx.out.line });
 
+  // A `{group}` mapping's files are those that exist: one per group (an i18next namespace).
+  const groupFiles = new Map<FileMapping, Map<string, string[]>>();
+  const missing: FileJob[] = [];
+  const notGroups: string[] = [];
+  for (const [index, mapping] of config.files.entries()) {
+    if (!hasGroups(mapping)) continue;
+    const byLanguage = new Map<string, string[]>();
+    for (const language of languages) {
+      const found = await existingGroupFiles(config.root, pathFor(mapping, language));
+      byLanguage.set(language, found.files.map((f) => f.group));
+      notGroups.push(...found.notGroups);
+      if (found.files.length === 0) missing.push({ mapping, index, language, path: pathFor(mapping, language) });
+    }
+    groupFiles.set(mapping, byLanguage);
+  }
   // Every file first: a missing one is skipped, an unreadable one stops the push before any upload.
   const uploads: Upload[] = [];
-  const missing: FileJob[] = [];
-  for (const job of fileJobs(config, languages)) {
+  for (const job of fileJobs(config, languages, (mapping, language) => groupFiles.get(mapping)?.get(language) ?? [])) {
     const body = await readFile(resolve(config.root, job.path)).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return null;
       throw new CliError(`cannot read ${job.path}: ${error.code === 'EISDIR' ? 'it is a folder' : error.message}`, EXIT.failed);
     });
     if (body === null) missing.push(job);
-    else uploads.push({ language: job.language, format: job.mapping.format, path: job.path, body });
+    else uploads.push({ language: job.language, format: job.mapping.format, path: job.path, body, ...(job.group === undefined ? {} : { namespace: job.group }) });
   }
   // The source files' keys, read before anything is sent: a file the CLI cannot read stops here.
   const sources = removeUnused ? await readSources(config, uploads) : [];
   // What is done so far, in --json's shape: a push that fails partway says which files it applied.
-  const done = { dry_run: dryRun, files: [] as PushedFile[], skipped: missing.map((job) => job.path), removed: [] as { id: string; key: string; group: string }[] };
+  const done = { dry_run: dryRun, files: [] as PushedFile[], skipped: [...missing.map((job) => job.path), ...notGroups], removed: [] as { id: string; key: string; group: string }[] };
   try {
-    await pushFiles(ctx, client, { uploads, missing, sources, status, conflict, dryRun, removeUnused, sourceLanguage: config.sourceLanguage }, done);
+    await pushFiles(ctx, client, { uploads, missing, notGroups, sources, status, conflict, dryRun, removeUnused, sourceLanguage: config.sourceLanguage }, done);
   } catch (error) {
     if (error instanceof CliError) error.done = done;
     throw error;
@@ -93,6 +109,8 @@ type PushPlan = {
   uploads: Upload[];
   /** The mapped files that do not exist: skipped. */
   missing: FileJob[];
+  /** Files of a `{group}` mapping whose group part is no group name: skipped. */
+  notGroups: string[];
   sources: Source[];
   status: string;
   conflict: string;
@@ -102,7 +120,7 @@ type PushPlan = {
 };
 
 async function pushFiles(ctx: Context, client: Client, plan: PushPlan, done: { files: PushedFile[]; removed: { id: string; key: string; group: string }[] }) {
-  const { uploads, missing, sources, status, conflict, dryRun, removeUnused } = plan;
+  const { uploads, missing, notGroups, sources, status, conflict, dryRun, removeUnused } = plan;
   // A dry run asks about each file alone; the real push spends the files' units one after another.
   const quota = dryRun ? await unitQuota(client) : null;
   let units = 0;
@@ -114,11 +132,15 @@ async function pushFiles(ctx: Context, client: Client, plan: PushPlan, done: { f
     'pushing',
     uploads.map((u) => async () => {
       const query = new URLSearchParams({ format: u.format, status, conflict, dry_run: String(dryRun) });
+      if (u.namespace !== undefined) query.set('namespace', u.namespace);
       const path = `/v1/import/${encodeURIComponent(u.language)}?${query}`;
-      const res = await client.request('POST', path, {
-        body: u.body,
-        headers: { 'Content-Type': 'application/octet-stream' },
-      });
+      const res = await client
+        .request('POST', path, { body: u.body, headers: { 'Content-Type': 'application/octet-stream' } })
+        .catch((error: unknown) => {
+          // Which local file was refused (a 422 names a line, not the file): said first.
+          if (error instanceof CliError) error.message = `${u.path}: ${error.message}`;
+          throw error;
+        });
       const answer = (await res.json()) as ImportAnswer;
       units += answer.translation_units;
       if (quota) checkQuota(quota, answer.translation_units, units, `POST ${path}`);
@@ -138,6 +160,7 @@ async function pushFiles(ctx: Context, client: Client, plan: PushPlan, done: { f
     throw error;
   });
   for (const job of missing) say(`${job.path}: no file, skipped`);
+  for (const path of notGroups) say(`${path}: not a group name (letters, digits, spaces, - _ .), skipped`);
   if (!removeUnused) return;
 
   let unused: ServerKey[] = [];
@@ -209,7 +232,10 @@ async function readSources(config: LoadedConfig, uploads: Upload[]): Promise<Sou
   const sources: Source[] = [];
   for (const f of files) {
     try {
-      sources.push({ path: f.path, keys: await keysOf(f.format, f.body, f.language) });
+      const keys = await keysOf(f.format, f.body, f.language);
+      // A namespace file's keys are its group's, named without the group (as the server reads them).
+      const ns = f.namespace;
+      sources.push({ path: f.path, keys: ns === undefined ? keys : keys.map((k) => ({ key: `${ns}.${k.key}`, group: ns })) });
     } catch (error) {
       throw new CliError(`${f.path} cannot be read as ${f.format}: ${(error as Error).message}; nothing was pushed`, EXIT.failed);
     }
