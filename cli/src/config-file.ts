@@ -1,6 +1,6 @@
 // tms.config.json: the server, the project's source language and where each language's file lives.
 // The API key is never stored here: it comes from TMS_API_KEY or --api-key.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { FORMAT_IDS } from './formats.ts';
 import { usageError } from './errors.ts';
@@ -10,7 +10,9 @@ export const CONFIG_FILE = 'tms.config.json';
 
 /** `languagePaths`: exact paths for some languages (Android's source strings live in values/). */
 export type FileMapping = { path: string; format: string; languagePaths?: Record<string, string> };
-export type CliConfig = { server: string; sourceLanguage: string; files: FileMapping[] };
+/** `project`: the project's id; a key of another project is then refused (exit 4) before anything is sent. */
+export type CliConfig = { server: string; sourceLanguage: string; files: FileMapping[]; project?: string };
+const PROJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A config as read: `file` is its path, `root` its directory, which the file paths are relative to. */
 export type LoadedConfig = CliConfig & { file: string; root: string };
 
@@ -33,7 +35,8 @@ export function configProblems(value: unknown): string[] {
   const c = value as Record<string, unknown>;
   const problems: string[] = [];
   if ('apiKey' in c || 'api_key' in c) problems.push('apiKey: API keys do not belong in the file; use TMS_API_KEY or --api-key');
-  for (const name of Object.keys(c)) if (!['server', 'sourceLanguage', 'files', 'apiKey', 'api_key'].includes(name)) problems.push(`${name}: unknown field (server, sourceLanguage and files are)`);
+  for (const name of Object.keys(c)) if (!['server', 'sourceLanguage', 'files', 'project', 'apiKey', 'api_key'].includes(name)) problems.push(`${name}: unknown field (server, sourceLanguage, files and project are)`);
+  if (c.project !== undefined && (typeof c.project !== 'string' || !PROJECT_ID.test(c.project))) problems.push('project: the project\'s id, a UUID (tms status prints it)');
   if (typeof c.server !== 'string' || !isServerUrl(c.server)) problems.push('server: an http(s) URL such as "http://127.0.0.1:3000"');
   if (typeof c.sourceLanguage !== 'string' || !LANGUAGE.test(c.sourceLanguage)) problems.push('sourceLanguage: a language code such as "en"');
   const beforeFiles = problems.length;
@@ -66,8 +69,21 @@ export function configProblems(value: unknown): string[] {
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-export async function loadConfig(cwd: string, path = CONFIG_FILE): Promise<LoadedConfig> {
-  const file = resolve(cwd, path);
+/**
+ * The config: --config's file, else the nearest tms.config.json in this folder or one above it (as
+ * git finds its repository), so that a command run in src/ works on the repository's files; the
+ * paths in it stay relative to its own folder.
+ */
+async function findConfig(cwd: string): Promise<string> {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    const candidate = resolve(dir, CONFIG_FILE);
+    if (await stat(candidate).then(() => true, () => false)) return candidate;
+    if (dirname(dir) === dir) return resolve(cwd, CONFIG_FILE);
+  }
+}
+
+export async function loadConfig(cwd: string, path?: string): Promise<LoadedConfig> {
+  const file = path === undefined ? await findConfig(cwd) : resolve(cwd, path);
   let bytes: Buffer;
   try {
     bytes = await readFile(file);
@@ -95,5 +111,5 @@ export async function loadConfig(cwd: string, path = CONFIG_FILE): Promise<Loade
   const problems = configProblems(value);
   if (problems.length) throw usageError(`${file} is not a usable tms config:\n  ${problems.join('\n  ')}`);
   const c = value as CliConfig;
-  return { file, root: dirname(file), server: c.server.replace(/\/+$/, ''), sourceLanguage: c.sourceLanguage, files: c.files.map((f) => ({ path: f.path, format: f.format, ...(f.languagePaths ? { languagePaths: f.languagePaths } : {}) })) };
+  return { file, root: dirname(file), server: c.server.replace(/\/+$/, ''), sourceLanguage: c.sourceLanguage, ...(c.project ? { project: c.project.toLowerCase() } : {}), files: c.files.map((f) => ({ path: f.path, format: f.format, ...(f.languagePaths ? { languagePaths: f.languagePaths } : {}) })) };
 }

@@ -12,6 +12,7 @@ import { pull, PULL_HELP } from './commands/pull.ts';
 import { status, STATUS_HELP } from './commands/status.ts';
 import { publish, PUBLISH_HELP } from './commands/publish.ts';
 import { MCP_HELP } from './commands/mcp-help.ts';
+import { checkProject } from './project.ts';
 import { apiKeyFrom, checkLanguages, checkRepeated, oneLine, requestTimeoutMs, shown } from './flags.ts';
 
 const HELP = `tms: push and pull translation files between this repository and a tms server
@@ -37,7 +38,7 @@ const COMMON: Options = {
   help: { type: 'boolean', short: 'h' },
 };
 const COMMANDS: Record<string, { help: string; options: Options }> = {
-  init: { help: INIT_HELP, options: { server: { type: 'string' }, 'source-language': { type: 'string' }, file: { type: 'string', multiple: true }, force: { type: 'boolean' } } },
+  init: { help: INIT_HELP, options: { server: { type: 'string' }, 'source-language': { type: 'string' }, file: { type: 'string', multiple: true }, project: { type: 'string' }, force: { type: 'boolean' } } },
   push: {
     help: PUSH_HELP,
     options: { language: { type: 'string', multiple: true }, status: { type: 'string' }, conflict: { type: 'string' }, 'dry-run': { type: 'boolean' }, 'remove-unused': { type: 'boolean' } },
@@ -139,6 +140,7 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
       // Only for tests of the retry behaviour: waits are scaled by this factor.
       delayScale: io.env.TMS_RETRY_DELAY_SCALE ? Number(io.env.TMS_RETRY_DELAY_SCALE) : 1,
     });
+    if (config) await checkProject(client, config);
     switch (name) {
       case 'mcp':
         return await (await import('./commands/mcp.ts')).mcp(client, apiKey, io);

@@ -6,8 +6,26 @@ import { CliError, EXIT, usageError } from './errors.ts';
 export type ServerKey = { id: string; key: string; group_name: string };
 
 export async function registeredLanguages(client: Client): Promise<string[]> {
-  const list = await client.json<{ languages: { code: string }[] }>('GET', '/v1/languages');
-  return list.languages.map((l) => l.code);
+  return (await projectLanguages(client)).languages;
+}
+
+/** The key's project and its languages (one call: GET /v1/languages names the project). */
+export async function projectLanguages(client: Client): Promise<{ project: string; languages: string[] }> {
+  const list = await client.json<{ project_id: string; languages: { code: string }[] }>('GET', '/v1/languages');
+  return { project: list.project_id, languages: list.languages.map((l) => l.code) };
+}
+
+/**
+ * A config that names its project refuses a key of another one before anything is sent or
+ * written: a key is one project's, and a CI secret pasted from the wrong project pushed this
+ * repository's keys into that project, or pulled its translations over these files, with exit 0.
+ */
+export async function checkProject(client: Client, config: { project?: string; file: string }): Promise<void> {
+  if (config.project === undefined) return;
+  const { project } = await projectLanguages(client);
+  if (project !== config.project) {
+    throw new CliError(`the API key is a key of project ${project}, but ${config.file} is for project ${config.project}: use a key of that project (TMS_API_KEY or --api-key)`, EXIT.auth);
+  }
 }
 
 export async function serverKeys(client: Client): Promise<ServerKey[]> {

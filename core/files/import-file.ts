@@ -169,6 +169,7 @@ async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportCom
     let valuesCreated = 0;
     let valuesUpdated = 0;
     let unchanged = 0;
+    let kept = 0;
     let units = 0;
     if (changes) Object.assign(changes, noChanges()); // a transaction run again starts afresh
     for (const entry of entries) {
@@ -193,6 +194,7 @@ async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportCom
         unchanged++;
       } else if (input.conflict === 'keep') {
         unchanged++;
+        kept++;
         if (changes) changes.values_kept++;
         continue;
       } else {
@@ -235,6 +237,7 @@ async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportCom
       values_created: valuesCreated,
       values_updated: valuesUpdated,
       values_unchanged: unchanged,
+      values_kept: kept,
       translation_units: units,
       warnings: parsed.warnings,
       quality_warnings: quality,

@@ -74,6 +74,8 @@ export const ImportResult = v.object({
   values_created: v.number(),
   values_updated: v.number(),
   values_unchanged: v.number(),
+  /** Of values_unchanged: values that differ from the file's, left as stored by conflict=keep. */
+  values_kept: v.number(),
   translation_units: v.number(),
   warnings: v.array(v.string()),
   /** The quality checks' warnings of the values written (docs/quality.md): how many, and the first 100. */

@@ -184,3 +184,53 @@ describe('what the CLI says when things go wrong', () => {
     expect(run.stdout).toMatch(/note: en \(sourceLanguage in the config\) is not a language of this project \(it has de\)/);
   });
 });
+
+describe("translators' work and the key's project", () => {
+  it('push keeps translations edited on the server unless --conflict overwrite; the source language is overwritten', async () => {
+    const p = await newProject();
+    const dir = await repository({ 'l/en.json': json({ 'home.title': 'Welcome' }), 'l/de.json': json({ 'home.title': 'Willkommen' }) }, [{ path: 'l/{language}.json', format: 'json' }]);
+    expect((await runTms(['push'], { cwd: dir, apiKey: p.apiKey })).code).toBe(0);
+    const key = ((await (await t.call(p.apiKey, 'GET', '/v1/keys')).json()).keys as { id: string }[])[0]!;
+    // A translator improves the German text in the portal; a developer changes the English one.
+    await t.call(p.apiKey, 'PUT', `/v1/keys/${key.id}/translations/de`, { value: 'Herzlich willkommen', status: 'approved' });
+    await writeFile(join(dir, 'l/en.json'), json({ 'home.title': 'Welcome home' }));
+    const push = await runTms(['push'], { cwd: dir, apiKey: p.apiKey });
+    expect(push.code, push.stderr).toBe(0);
+    expect(push.stdout).toContain('l/en.json (en, json): created 0 keys, 0 values; updated 1;');
+    expect(push.stdout).toContain('  kept 1 value that differs on the server (--conflict overwrite replaces them)');
+    const value = async (language: string) => (await (await t.call(p.apiKey, 'GET', `/v1/translations/${language}/home/home.title`)).json()).value;
+    expect([await value('en'), await value('de')]).toEqual(['Welcome home', 'Herzlich willkommen']);
+    const forced = await runTms(['push', '--conflict', 'overwrite', '--json'], { cwd: dir, apiKey: p.apiKey });
+    expect(JSON.parse(forced.stdout).files.map((f: { values_updated: number }) => f.values_updated)).toEqual([0, 1]);
+    expect(await value('de')).toBe('Willkommen');
+  });
+
+  it('a config naming its project refuses a key of another project (exit 4), before anything is sent', async () => {
+    const mine = await newProject();
+    const other = await newProject();
+    const dir = await repository({ 'l/en.json': json({ a: 'A' }) }, [{ path: 'l/{language}.json', format: 'json' }]);
+    const config = JSON.parse(await readFile(join(dir, 'tms.config.json'), 'utf8'));
+    await writeFile(join(dir, 'tms.config.json'), json({ ...config, project: mine.projectId.toUpperCase() }));
+    for (const command of ['push', 'pull', 'status', 'publish']) {
+      const run = await runTms([command], { cwd: dir, apiKey: other.apiKey });
+      expect(run.code, `${command}: ${run.stderr}`).toBe(4);
+      expect(run.stderr).toContain(`the API key is a key of project ${other.projectId}, but ${join(dir, 'tms.config.json')} is for project ${mine.projectId}`);
+    }
+    expect(await keysOf(other)).toEqual([]);
+    const status = await runTms(['status'], { cwd: dir, apiKey: mine.apiKey });
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toMatch(new RegExp(`^project ${mine.projectId}: 0 keys$`, 'm'));
+    await writeFile(join(dir, 'tms.config.json'), json({ ...config, project: 'acme' }));
+    expect((await runTms(['status'], { cwd: dir, apiKey: mine.apiKey })).stderr).toMatch(/project: the project's id, a UUID/);
+  });
+});
+
+describe('where the config is found', () => {
+  it('run in a subfolder, a command finds the repository\'s tms.config.json above it', async () => {
+    const p = await newProject();
+    const dir = await repository({ 'l/en.json': json({ a: 'A' }), 'src/deep/x.ts': '' }, [{ path: 'l/{language}.json', format: 'json' }]);
+    const run = await runTms(['push', '--language', 'en'], { cwd: join(dir, 'src', 'deep'), apiKey: p.apiKey });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('l/en.json (en, json): created 1 key, 1 value');
+  });
+});

@@ -34,6 +34,7 @@ describe('import', () => {
       values_created: 3,
       values_updated: 0,
       values_unchanged: 0,
+      values_kept: 0,
       translation_units: 3,
       warnings: [],
       quality_warnings: { count: 0, values: [] },
@@ -68,7 +69,7 @@ describe('import', () => {
     const p = await project(t, ['de']);
     await importFile(t, p, 'de', flat({ a: 'old', b: 'old' }));
     const kept = await body(await importFile(t, p, 'de', flat({ a: 'new', c: 'new' }), '?conflict=keep'));
-    expect(kept).toMatchObject({ keys_created: 1, values_created: 1, values_updated: 0, values_unchanged: 1 });
+    expect(kept).toMatchObject({ keys_created: 1, values_created: 1, values_updated: 0, values_unchanged: 1, values_kept: 1 });
     const refused = await importFile(t, p, 'de', flat({ a: 'newer', d: 'fresh' }), '?conflict=fail');
     expect(refused.status).toBe(409);
     expect((await body(refused)).detail).toContain('a');

@@ -7,13 +7,14 @@ import { FORMAT_IDS } from '../formats.ts';
 import { CliError, EXIT, usageError } from '../errors.ts';
 import type { Context } from '../context.ts';
 
-export const INIT_HELP = `tms init [--server URL] [--source-language L] [--file PATH:FORMAT]... [--force]
+export const INIT_HELP = `tms init [--server URL] [--source-language L] [--file PATH:FORMAT]... [--project ID] [--force]
 
 Writes ${CONFIG_FILE} in the current directory. PATH contains {language}, e.g.
   --file locales/{language}.json:i18next  --file android/res/values-{language}/strings.xml:android
 In a terminal, asks for whatever the flags leave out. --force overwrites an existing file.
 Formats: ${FORMAT_IDS.join(', ')}
 A language whose file lives elsewhere (Android's values/) gets "languagePaths" in the file: docs/cli.md.
+--project ID: the project's id (tms status prints it); a key of another project is then refused.
 The API key is never written: commands take it from TMS_API_KEY or --api-key.`;
 
 /** Where each format's files usually live, offered as the default path. */
@@ -38,7 +39,7 @@ function parseFile(spec: string) {
   return { path: spec.slice(0, at), format: spec.slice(at + 1) };
 }
 
-export async function init(ctx: Context, flags: { server?: string; 'source-language'?: string; file?: string[]; force?: boolean }) {
+export async function init(ctx: Context, flags: { server?: string; 'source-language'?: string; file?: string[]; project?: string; force?: boolean }) {
   const target = resolve(ctx.cwd, CONFIG_FILE);
   const existing = await stat(target).catch(() => null);
   if (existing && !flags.force) throw usageError(`${target} exists; pass --force to overwrite it`);
@@ -64,7 +65,7 @@ export async function init(ctx: Context, flags: { server?: string; 'source-langu
       throw error;
     }
   }
-  const config: CliConfig = { server: server ?? '', sourceLanguage: sourceLanguage ?? '', files };
+  const config: CliConfig = { server: server ?? '', sourceLanguage: sourceLanguage ?? '', files, ...(flags.project === undefined ? {} : { project: flags.project }) };
   const problems = configProblems(config);
   if (problems.length) {
     throw usageError(`cannot write ${CONFIG_FILE}:\n  ${problems.join('\n  ')}\n(without a terminal, give --server, --source-language and --file)`);

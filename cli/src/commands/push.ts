@@ -22,8 +22,9 @@ and prints per file the keys created, values created / updated / unchanged and t
 --language L     only this language (repeatable)
 --status S       status of the written values: approved (default: the files a team has are what
                  it ships), review or draft
---conflict C     existing values that differ: overwrite (default), keep them, or fail: nothing is
-                 written and the keys that would change are named (exit 1)
+--conflict C     existing values that differ: overwrite, keep them, or fail: nothing is written and
+                 the keys that would change are named (exit 1). Default: overwrite for the source
+                 language's files, keep for the translations (edited on the server by translators)
 --dry-run        say what would change, 402 and 409 included; change nothing
 --remove-unused  also delete (soft, restorable) the keys of the pushed groups that the source
                  language's files no longer have; a dry run lists them first
@@ -34,6 +35,8 @@ export type ImportAnswer = {
   values_created: number;
   values_updated: number;
   values_unchanged: number;
+  /** Of values_unchanged: values that differ, left as the server has them (an older server sends none). */
+  values_kept?: number;
   translation_units: number;
   warnings: string[];
   /** Quality checks' findings in the values written (an older server sends none). */
@@ -54,9 +57,11 @@ export async function push(
   flags: { language?: string[]; status?: string; conflict?: string; 'dry-run'?: boolean; 'remove-unused'?: boolean },
 ) {
   const status = flags.status ?? 'approved';
-  const conflict = flags.conflict ?? 'overwrite';
   if (!STATUSES.includes(status)) throw usageError(`--status must be one of ${STATUSES.join(', ')}`);
-  if (!CONFLICTS.includes(conflict)) throw usageError(`--conflict must be one of ${CONFLICTS.join(', ')}`);
+  if (flags.conflict !== undefined && !CONFLICTS.includes(flags.conflict)) throw usageError(`--conflict must be one of ${CONFLICTS.join(', ')}`);
+  // Developers own the source text; translators own the translations, which they edit on the
+  // server: a repository's older copy of a translation must not replace their work unasked.
+  const conflict = (language: string) => flags.conflict ?? (language === config.sourceLanguage ? 'overwrite' : 'keep');
   const dryRun = Boolean(flags['dry-run']);
   const removeUnused = Boolean(flags['remove-unused']);
   if (removeUnused && flags.language?.length && !flags.language.includes(config.sourceLanguage)) {
@@ -113,7 +118,7 @@ type PushPlan = {
   notGroups: string[];
   sources: Source[];
   status: string;
-  conflict: string;
+  conflict: (language: string) => string;
   dryRun: boolean;
   removeUnused: boolean;
   sourceLanguage: string;
@@ -131,7 +136,7 @@ async function pushFiles(ctx: Context, client: Client, plan: PushPlan, done: { f
   await ctx.out.progress(
     'pushing',
     uploads.map((u) => async () => {
-      const query = new URLSearchParams({ format: u.format, status, conflict, dry_run: String(dryRun) });
+      const query = new URLSearchParams({ format: u.format, status, conflict: conflict(u.language), dry_run: String(dryRun) });
       if (u.namespace !== undefined) query.set('namespace', u.namespace);
       const path = `/v1/import/${encodeURIComponent(u.language)}?${query}`;
       const res = await client
@@ -149,6 +154,8 @@ async function pushFiles(ctx: Context, client: Client, plan: PushPlan, done: { f
           `${plural(answer.values_created, 'value')}; ${dryRun ? 'would update' : 'updated'} ${answer.values_updated}; ` +
           `unchanged ${answer.values_unchanged}; ${plural(answer.translation_units, 'translation unit')}`,
       );
+      const kept = answer.values_kept ?? 0;
+      if (kept > 0) say(`  kept ${plural(kept, 'value')} that differ${kept === 1 ? 's' : ''} on the server (--conflict overwrite replaces them)`);
       for (const warning of answer.warnings) say(`  warning: ${warning}`);
       const quality = answer.quality_warnings;
       for (const w of quality?.values ?? []) say(`  quality (${w.check}): ${w.key}: ${w.message}`);

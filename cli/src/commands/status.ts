@@ -2,7 +2,7 @@
 // the cache is built; calls today and translation units this month against their limits.
 import type { Client } from '../client.ts';
 import type { Context } from '../context.ts';
-import { registeredLanguages, serverKeys } from '../project.ts';
+import { projectLanguages, serverKeys } from '../project.ts';
 
 export const STATUS_HELP = `tms status [--json]
 
@@ -16,8 +16,8 @@ const ofLimit = (limit: number | null) => (limit === null ? '(no limit)' : `of $
 type CacheStatus = { last_rebuilt_at: string | null; ready: boolean };
 
 export async function status(ctx: Context, client: Client) {
-  const [languages, keys, cache, usage] = await Promise.all([
-    registeredLanguages(client),
+  const [{ project, languages }, keys, cache, usage] = await Promise.all([
+    projectLanguages(client),
     serverKeys(client),
     client.json<CacheStatus>('GET', '/v1/cache/status'),
     client.json<Usage>('GET', '/v1/usage'),
@@ -32,12 +32,12 @@ export async function status(ctx: Context, client: Client) {
     const present = counts.draft + counts.review + counts.approved;
     rows.push({ language, ...counts, missing: keys.length - present });
   }
-  ctx.out.line(`${keys.length} keys`);
+  ctx.out.line(`project ${project}: ${keys.length} keys`);
   ctx.out.line(`language  approved  review  draft  missing`);
   for (const r of rows) ctx.out.line(`${r.language.padEnd(8)}  ${String(r.approved).padStart(8)}  ${String(r.review).padStart(6)}  ${String(r.draft).padStart(5)}  ${String(r.missing).padStart(7)}`);
   ctx.out.line(`cache: ${cache.ready ? `built ${cache.last_rebuilt_at}` : 'not built yet (tms publish)'}`);
   ctx.out.line(`API calls today: ${usage.calls_today} ${ofLimit(usage.daily_limit)}`);
   ctx.out.line(`translation units this month: ${usage.translation_units_used} ${ofLimit(usage.translation_units_allowance)} (resets ${usage.cycle_resets_at.slice(0, 10)})`);
-  ctx.out.result({ keys: keys.length, languages: rows, cache, usage });
+  ctx.out.result({ project_id: project, keys: keys.length, languages: rows, cache, usage });
   return 0;
 }
