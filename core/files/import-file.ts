@@ -29,9 +29,9 @@ const LISTED = 20;
 
 type Stored = { key: string; key_id: string | null; description: string | null; value: string | null; status: TranslationStatus | null };
 
-function parseFile(format: keyof typeof FORMATS, body: Uint8Array, language: string) {
+function parseFile(format: keyof typeof FORMATS, body: Uint8Array, language: string, isSource: boolean) {
   try {
-    return FORMATS[format].parse(body, { language });
+    return FORMATS[format].parse(body, { language, isSource });
   } catch (error) {
     if (error instanceof FormatError) throw validationError([{ loc: error.loc, msg: error.msg, type: 'format_invalid' }]);
     throw error;
@@ -142,7 +142,9 @@ const noChanges = (): ImportChanges => ({ new_keys: [], new_values: [], changed_
 /** The import; `changes`, when given (a preview's dry run), is filled as the entries are compared. */
 async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportCommand>, changes: ImportChanges | null): Promise<ImportResult> {
   const { projectId, language, status } = input;
-  const parsed = parseFile(input.format, input.body, language);
+  // Whether the file is the source language's: a gettext template's msgids are then its values.
+  const [project] = await deps.sql<{ source_language: string }[]>`select source_language from projects where id = ${projectId}`;
+  const parsed = parseFile(input.format, input.body, language, project?.source_language === language);
   const entries = inNamespace(parsed.entries, input.namespace);
   checkEntries(entries);
 

@@ -26,7 +26,8 @@ export type Entry = {
   group?: string;
 };
 
-export type ParseContext = { language: string };
+/** `isSource`: the file is imported into the project's source language (gettext: msgid is its text). */
+export type ParseContext = { language: string; isSource?: boolean };
 
 export type SerializeContext = {
   language: string;

@@ -120,6 +120,33 @@ describe('import', () => {
     expect(long.status).toBe(422);
   });
 
+  it("a gettext template (.pot) imported into the source language takes its msgids as the values; into another language they stay untranslated", async () => {
+    const p = await project(t, ['en', 'de']);
+    const pot = [
+      'msgid ""',
+      'msgstr ""',
+      '"Content-Type: text/plain; charset=UTF-8\\n"',
+      '"Plural-Forms: nplurals=INTEGER; plural=EXPRESSION;\\n"',
+      '',
+      '#. The save button',
+      'msgid "Save"',
+      'msgstr ""',
+      '',
+      'msgid "One file"',
+      'msgid_plural "%d files"',
+      'msgstr[0] ""',
+      'msgstr[1] ""',
+      '',
+    ].join('\n');
+    const source = await importFile(t, p, 'en', pot, '?format=po&status=approved');
+    expect(source.status, await source.clone().text()).toBe(200);
+    expect(await body(source)).toMatchObject({ keys_created: 2, values_created: 2, warnings: [] });
+    expect((await body(await p.get('/v1/translations/en'))).translations).toEqual({ Save: 'Save', 'One file': '{count, plural, one {One file} other {# files}}' });
+    expect((await body(await p.get('/v1/keys'))).keys.find((k: { key: string }) => k.key === 'Save').description).toBe('The save button');
+    const target = await importFile(t, p, 'de', pot, '?format=po');
+    expect(await body(target)).toMatchObject({ values_created: 0, warnings: ['2 untranslated messages were skipped (empty msgstr)'] });
+  });
+
   it('unknown format and bad query values are 422; an unregistered language is 404', async () => {
     const p = await project(t, ['de']);
     expect((await importFile(t, p, 'de', '{}', '?format=docx')).status).toBe(422);

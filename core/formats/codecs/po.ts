@@ -81,7 +81,7 @@ function slotsFor(header: PoMessage | undefined, language: string, warnings: str
   return { categories: resolved, forms };
 }
 
-function parse(body: Uint8Array, language: string) {
+function parse(body: Uint8Array, language: string, isSource: boolean) {
   const declared = declaredCharset(body);
   const messages = readPo(decodeCharset(body, declared.charset, declared.line));
   const warnings: string[] = [];
@@ -109,6 +109,15 @@ function parse(body: Uint8Array, language: string) {
       continue;
     }
     if (m.strings.every((s) => s === '')) {
+      // In gettext the msgid is the source text: a template (.pot) or a source-language .po left
+      // empty, imported into the source language, is its msgids (a plural: msgid and msgid_plural).
+      if (isSource && m.id !== '' && !hasControlCharacters(key)) {
+        const description = m.extracted.length ? m.extracted.join('\n') : undefined;
+        const loc = ['body', 'line', m.line];
+        const value = m.idPlural === undefined ? m.id : pluralToIcu({ arg: 'count', ordinal: false, forms: new Map([['one', m.id], ['other', m.idPlural]]) }, DIALECT);
+        entries.push(makeEntry(key, value, loc, description));
+        continue;
+      }
       untranslated++;
       continue;
     }
@@ -209,6 +218,6 @@ export const poCodec: FormatCodec = {
   extension: 'po',
   contentType: 'text/x-gettext-translation; charset=utf-8',
   needsSource: false,
-  parse: (body, ctx) => parse(body, ctx.language),
+  parse: (body, ctx) => parse(body, ctx.language, ctx.isSource === true),
   serialize: (entries, ctx) => encodeText(serialize(entries, ctx.language)),
 };
