@@ -57,9 +57,10 @@ function checkEntries(entries: readonly Entry[]): void {
   if (issues.length) throw validationError(issues);
 }
 
-/** A created key's group: the file's own, else the part before the first '.', else the query's. */
-function groupOf(entry: Entry, fallback: string): string {
+/** A created key's group: the file's own, else the part before the first '.' (not of a text key), else the query's. */
+function groupOf(entry: Entry, fallback: string, keysAreText: boolean): string {
   if (entry.group) return entry.group;
+  if (keysAreText) return fallback;
   const dot = entry.key.indexOf('.');
   const prefix = dot > 0 ? entry.key.slice(0, dot) : '';
   return prefix && isGroupName(prefix) ? prefix : fallback;
@@ -250,7 +251,7 @@ async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportCom
       await sql`
         insert into translation_keys (project_id, key, group_name, description)
         select ${projectId}, n.key, n.group_name, n.description
-        from unnest(${newKeys.map((e) => e.key)}::text[], ${newKeys.map((e) => groupOf(e, input.group))}::text[],
+        from unnest(${newKeys.map((e) => e.key)}::text[], ${newKeys.map((e) => groupOf(e, input.group, FORMATS[input.format].keysAreText === true))}::text[],
                     ${newKeys.map((e) => e.description ?? null)}::text[]) as n(key, group_name, description)`;
     }
     // Keys, then values, each locked in key id order: the order of bulk actions, group changes,

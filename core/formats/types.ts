@@ -43,6 +43,11 @@ export type FormatCodec = {
   contentType: string;
   /** Export needs a source language (xliff, xliff2). */
   needsSource: boolean;
+  /**
+   * Keys are source texts (gettext's msgid), not dotted identifiers: "File not found. Try again." is
+   * no key of a group "File not found", so created keys go to the import's `group`.
+   */
+  keysAreText?: boolean;
   /** Throws FormatError on any bad input. */
   parse(body: Uint8Array, ctx: ParseContext): ParsedFile;
   /** Deterministic: the same entries give the same bytes. Throws FormatError for what the format cannot carry. */

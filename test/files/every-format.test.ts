@@ -78,7 +78,9 @@ describe.each(ids)('%s', (format) => {
     const again = await upload(p.apiKey, bytes, '&status=approved');
     expect(await body(again)).toMatchObject({ keys_created: 0, values_created: 0, values_updated: 0, translation_units: 0 });
     // The plural stays one ICU value whatever the format's own construct.
-    expect((await body(await p.get('/v1/translations/de/files/files.count'))).value).toBe(ENTRIES.at(-1)!.value);
+    // (A PO msgid is a text, so its keys land in the Default group, not the part before the dot.)
+    const group = codec.keysAreText ? 'Default' : 'files';
+    expect((await body(await p.get(`/v1/translations/de/${group}/files.count`))).value).toBe(ENTRIES.at(-1)!.value);
   });
 
   it('a broken file is a 422 that says where, and writes nothing', async () => {

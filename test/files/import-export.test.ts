@@ -147,6 +147,14 @@ describe('import', () => {
     expect(await body(target)).toMatchObject({ values_created: 0, warnings: ['2 untranslated messages were skipped (empty msgstr)'] });
   });
 
+  it('a PO msgid is a text: its new key goes to the Default group (or group=), not to its first sentence', async () => {
+    const p = await project(t, ['de']);
+    const po = 'msgid "File not found. Try again."\nmsgstr "Datei nicht gefunden. Nochmal."\n\nmsgid "home.title"\nmsgstr "Start"\n';
+    expect((await importFile(t, p, 'de', po, '?format=po')).status).toBe(200);
+    const keys = (await body(await p.get('/v1/keys'))).keys as { key: string; group_name: string }[];
+    expect(Object.fromEntries(keys.map((k) => [k.key, k.group_name]))).toEqual({ 'File not found. Try again.': 'Default', 'home.title': 'Default' });
+  });
+
   it('unknown format and bad query values are 422; an unregistered language is 404', async () => {
     const p = await project(t, ['de']);
     expect((await importFile(t, p, 'de', '{}', '?format=docx')).status).toBe(422);

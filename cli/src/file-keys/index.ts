@@ -30,7 +30,8 @@ export async function keysOf(format: string, body: Uint8Array, language: string)
     case 'xliff2':
       return named(xliff2Keys(body));
     case 'po':
-      return named(poKeys(body));
+      // msgids are texts: the server puts new ones in the Default group, not the text's first sentence.
+      return poKeys(body).map((key) => ({ key, group: 'Default' }));
     case 'android':
       return named(androidKeys(body));
     case 'ios-strings':

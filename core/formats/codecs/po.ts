@@ -218,6 +218,7 @@ export const poCodec: FormatCodec = {
   extension: 'po',
   contentType: 'text/x-gettext-translation; charset=utf-8',
   needsSource: false,
+  keysAreText: true,
   parse: (body, ctx) => parse(body, ctx.language, ctx.isSource === true),
   serialize: (entries, ctx) => encodeText(serialize(entries, ctx.language)),
 };
