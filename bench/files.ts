@@ -131,11 +131,16 @@ export async function measureFiles(
     );
     say(`import of a ${(big.length / 2 ** 20).toFixed(1)} MiB file: ${rows.at(-1)!.seconds} s, extra peak ${Math.round((rows.at(-1)!.extraPeakBytes ?? NaN) / 2 ** 20)} MiB`);
 
-    // Exports of the standard project's approved German values (9,000 of 10,000 keys), every format.
-    for (const format of EXPORT_FORMATS) {
-      const path = `/v1/export/de?format=${format}${format.startsWith('xliff') ? '&source=en' : ''}`;
+    // Exports of the standard project's approved German values (9,000 of 10,000 keys), every format;
+    // then one group as an i18next namespace file (200 keys named without `g07.`), as `tms pull`
+    // asks for each file of a `{group}` mapping.
+    const exports = [
+      ...EXPORT_FORMATS.map((format) => ({ name: `export-${format}`, path: `/v1/export/de?format=${format}${format.startsWith('xliff') ? '&source=en' : ''}`, entries: STANDARD_SHAPE.keys })),
+      { name: 'export-i18next-namespace', path: '/v1/export/de?format=i18next&namespace=g07', entries: STANDARD_SHAPE.keys / STANDARD_SHAPE.groups },
+    ];
+    for (const { name, path, entries } of exports) {
       rows.push(
-        await row(`export-${format}`, 0, 0, '<0.3s', async () => {
+        await row(name, 0, 0, '<0.3s', async () => {
           const runs: number[] = [];
           let bytes = 0;
           for (let i = 0; i < EXPORT_RUNS; i++) {
@@ -145,7 +150,7 @@ export async function measureFiles(
             runs.push(round3((performance.now() - started) / 1000));
             bytes = res.body.length;
           }
-          return { runs, bytes, entries: STANDARD_SHAPE.keys };
+          return { runs, bytes, entries };
         }, (r) => r.seconds < 0.3),
       );
     }
