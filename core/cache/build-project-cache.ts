@@ -28,6 +28,7 @@ import {
 } from './layout.ts';
 import { readPointer } from './read-pointer.ts';
 import { changedPaths } from './edge-invalidation.ts';
+import { MAX_KEPT_BUILDS, REPLACED_BUILD_RETENTION_MS } from './retention.ts';
 import { transaction } from '../db/transaction.ts';
 import { systemActor } from '../actor.ts';
 
@@ -112,7 +113,14 @@ export async function buildProjectCache(
   await putAll(deps.objects, [{ key: manifestKey(projectId, buildId), body: manifest, encoding: 'identity' }]);
   files += 1;
 
-  const index: BuildIndex = { build_id: buildId, project_id: projectId, built_at: builtAt, manifest: { etag: `"${contentHash(manifest)}"` }, languages };
+  const index: BuildIndex = {
+    build_id: buildId,
+    project_id: projectId,
+    built_at: builtAt,
+    manifest: { etag: `"${contentHash(manifest)}"` },
+    languages,
+    registered: snapshot.registered,
+  };
   await deps.objects.put(indexKey(projectId, buildId), Buffer.from(JSON.stringify(index)), { contentType: CONTENT_TYPE, fresh: true });
   // Publishing: the one small write that makes the whole build current at once, under the
   // project's cache_state row lock and checked against it. Builds of one project can overlap across
@@ -123,7 +131,11 @@ export async function buildProjectCache(
   // requests, the later started read the later snapshot. (The database, not the pointer, is asked:
   // after a restore from a backup the store may hold a pointer from a history the database no
   // longer has.)
-  const pointer: Pointer = { build_id: buildId, built_at: builtAt, seq: snapshot.seq };
+  // Which builds stay is decided before publishing and named in the pointer; they are deleted only
+  // after it: a server reading a build the pointer no longer keeps answers 404 for every one of its
+  // files at once, never a 500 for a file already deleted (core/cache/read-cached.ts).
+  const collection = await planCollection(deps, projectId, buildId, previous?.build_id);
+  const pointer: Pointer = { build_id: buildId, built_at: builtAt, seq: snapshot.seq, ...(collection ? { kept: collection.kept } : {}) };
   const published = await transaction(deps, async (tx) => {
     const [recorded] = await tx.sql<{ built_seq: number; last_build_id: string | null }[]>`
       select built_seq::int, last_build_id from cache_state where project_id = ${projectId} for update`;
@@ -154,7 +166,7 @@ export async function buildProjectCache(
   }
 
   await invalidateEdge(deps, projectId, previous?.build_id, index);
-  await collectOldBuilds(deps, projectId, buildId, previous?.build_id);
+  if (collection) await deleteStale(deps, projectId, collection.stale);
   const ms = Math.round(performance.now() - started);
   deps.log.info('cache built', { project_id: projectId, build_id: buildId, seq: snapshot.seq, files: files + 2, ms });
   return { status: 'built', buildId, builtAt, seq: snapshot.seq, files: files + 2, ms };
@@ -222,26 +234,25 @@ async function invalidateEdge(deps: Pick<Deps, 'objects' | 'edge' | 'log'>, proj
   }
 }
 
-/**
- * How long a replaced build stays readable: a client (or an edge) holding a manifest that names it
- * still gets its files. A manifest is fresh for 60 s and served stale for 300 s more while it is
- * revalidated (functions/cached/routes.ts), so an hour leaves ample room; the build that was current
- * just before this one is always kept, however old.
- */
-export const REPLACED_BUILD_RETENTION_MS = 60 * 60 * 1000;
-/** Storage bound for projects that build often: at most this many builds are kept in all. */
-export const MAX_KEPT_BUILDS = 10;
+export { REPLACED_BUILD_RETENTION_MS, MAX_KEPT_BUILDS } from './retention.ts';
 
 /**
  * Keeps the new build, the one it replaced, and builds replaced less than REPLACED_BUILD_RETENTION_MS
  * ago (a build counts as replaced when the next complete build started), up to MAX_KEPT_BUILDS.
- * Everything older goes, and leftovers of failed builds (no index) once they are as old.
+ * Everything older goes, and leftovers of failed builds (no index) once they are as old. Null when
+ * the builds could not be listed: nothing is collected then, and the pointer lists no builds.
  */
-async function collectOldBuilds(deps: Pick<Deps, 'objects' | 'log' | 'clock'>, projectId: string, current: string, previous: string | undefined) {
+async function planCollection(
+  deps: Pick<Deps, 'objects' | 'log' | 'clock'>,
+  projectId: string,
+  current: string,
+  previous: string | undefined,
+): Promise<{ kept: string[]; stale: string[] } | null> {
   try {
     const prefix = buildsPrefix(projectId);
     const keys = await deps.objects.list(prefix);
     const buildOf = (key: string) => key.slice(prefix.length).split('/')[0]!;
+    // The new build's index is written already, so it is among the complete builds.
     const complete = [...new Set(keys.filter((key) => key.endsWith('/index.json')).map(buildOf))].sort();
     const now = deps.clock.now().getTime();
     const keep = new Set([current, ...(previous ? [previous] : [])]);
@@ -257,6 +268,15 @@ async function collectOldBuilds(deps: Pick<Deps, 'objects' | 'log' | 'clock'>, p
       if (!completeSet.has(build)) return !(now - buildStartedAt(build) < REPLACED_BUILD_RETENTION_MS);
       return true;
     });
+    return { kept: [...keep].sort(), stale };
+  } catch (error) {
+    deps.log.warn('old cache builds not collected', { project_id: projectId, error: String(error) });
+    return null;
+  }
+}
+
+async function deleteStale(deps: Pick<Deps, 'objects' | 'log'>, projectId: string, stale: string[]) {
+  try {
     if (stale.length) await deps.objects.delete(stale);
   } catch (error) {
     deps.log.warn('old cache builds not collected', { project_id: projectId, error: String(error) });

@@ -28,6 +28,8 @@ export type Snapshot = {
   seq: number;
   /** The languages of GET /v1/manifest as of the snapshot. */
   manifest: ManifestLanguage[];
+  /** Every language registered as of the snapshot (those of the manifest and those with no value yet). */
+  registered: string[];
 };
 
 const BUILD_LOCK = 7_142_002;
@@ -57,6 +59,7 @@ export async function exportSnapshot(
     const { languages: manifest } = await readManifest({ sql: tx }, { projectId });
     const [project] = await tx<{ fallbacks: Record<string, string[]> }[]>`select fallbacks from projects where id = ${projectId}`;
     const chains = project?.fallbacks ?? {};
+    const registered = (await tx<{ code: string }[]>`select code from project_languages where project_id = ${projectId}`).map((r) => r.code).sort();
 
     // The bodies as the live approved reads make them (core/translations/translations-json.ts).
     // One pass per language: grouping sets aggregate each group and the whole language from the
@@ -100,7 +103,7 @@ export async function exportSnapshot(
       // Never leave a call running after the transaction ends (a failed read, a failed upload).
       await handing.catch(() => {});
     }
-    return { seq, manifest };
+    return { seq, manifest, registered };
   });
 }
 

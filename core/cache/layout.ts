@@ -62,6 +62,14 @@ export const Pointer = v.object({
   build_id: v.string(),
   built_at: v.string(),
   seq: v.number(),
+  /**
+   * The builds still served by their URLs (this one among them) as of this pointer: the builder
+   * decides what it keeps before publishing, and deletes the others only after. A named build not
+   * listed here is gone or going, on every server within the pointer's TTL. Absent in pointers
+   * written before the list existed (or when the builder could not list the builds): then a build
+   * is readable while its index is.
+   */
+  kept: v.optional(v.array(v.string())),
 });
 export type Pointer = v.InferOutput<typeof Pointer>;
 
@@ -90,5 +98,10 @@ export const BuildIndex = v.object({
       fallback: v.optional(v.object({ chain: v.array(v.string()), raw: FileSet, explain: FileSet })),
     }),
   ),
+  /**
+   * Every language registered at the snapshot, built or not (a language is built once it has a
+   * value of its own): lets a 404 say why a language has no file. Absent in older builds.
+   */
+  registered: v.optional(v.array(v.string())),
 });
 export type BuildIndex = v.InferOutput<typeof BuildIndex>;

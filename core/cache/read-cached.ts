@@ -9,7 +9,8 @@ import { isGroupName } from '../validation.ts';
 import { LanguageCode } from '../languages/language-code.ts';
 import { contentHash } from './encode-variants.ts';
 import { readBuildState, type BuildState } from './build-state.ts';
-import { BUILD_ID_PATTERN, groupKey, languageKey, manifestKey, type BuildIndex, type Encoding, type FileEntry, type FileSet, type Variant } from './layout.ts';
+import { BUILD_ID_PATTERN, groupKey, languageKey, manifestKey, type BuildIndex, type Encoding, type FileEntry, type FileSet, type Pointer, type Variant } from './layout.ts';
+import { MAX_KEPT_BUILDS } from './retention.ts';
 
 type CacheDeps = Pick<Deps, 'cache'>;
 
@@ -39,20 +40,43 @@ async function currentBuild(deps: CacheDeps, projectId: string): Promise<BuildIn
   throw new AppError('dependency', 'The current cache build could not be read; retry shortly');
 }
 
-function fileOf(deps: CacheDeps, index: BuildIndex, entry: FileEntry, keyOf: (e: Encoding) => string): CachedFile {
+function fileOf(deps: CacheDeps, index: BuildIndex, entry: FileEntry, keyOf: (e: Encoding) => string, named?: string): CachedFile {
   return {
     entry,
     builtAt: index.built_at,
     async load(encoding) {
       const bytes = await deps.cache.file(keyOf(encoding));
-      if (!bytes) throw new AppError('dependency', 'A cache file of the current build is missing; retry shortly');
-      return bytes;
+      if (bytes) return bytes;
+      // A named build's file deleted under us: the pointer that dropped the build was published
+      // before the deletion, so a fresh read of it tells a collected build (404) from a fault.
+      if (named !== undefined && !keeps(await deps.cache.pointer(index.project_id, { fresh: true }), named)) throw buildGone(named);
+      throw new AppError('dependency', 'A cache file of the current build is missing; retry shortly');
     },
   };
 }
 
-const languageMissing = (code: string) =>
-  notFound(`Language '${code}' is not in the translation cache (languages added since the last rebuild appear after the next one)`);
+/**
+ * Why a language has no file in a build. The builder builds the languages that had a value of their
+ * own at its snapshot (those of the manifest); a fallback chain fills a built language's missing
+ * keys but does not build a language with none. Builds made before the index listed the registered
+ * languages get the message that covers every case.
+ */
+function languageMissing(index: BuildIndex, code: string) {
+  const build = `build ${index.build_id}`;
+  if (!index.registered) {
+    return notFound(
+      `Language '${code}' is not in the translation cache (${build}): it was not a language of this project, or it had no translation values of its own when the cache was built`,
+    );
+  }
+  if (index.registered.includes(code)) {
+    return notFound(
+      `Language '${code}' had no translation values of its own when the cache was built (${build}), so it has no file: a language is built once it has at least one value, and a fallback chain fills in only for a language that is built; add a value, then rebuild`,
+    );
+  }
+  return notFound(
+    `Language '${code}' is not a language of this project (it was not registered when the cache was built, ${build}; a language registered since is built by the next rebuild once it has a value)`,
+  );
+}
 
 const ProjectCommand = v.object({ ...InProject });
 /** Which body: fallbacks applied (the default), the language's own values only, or with sources. */
@@ -78,20 +102,21 @@ function filesOf(language: BuildIndex['languages'][string], variant: Variant): {
   return { set: language.fallback[variant], variant };
 }
 
-function languageFile(deps: CacheDeps, projectId: string, index: BuildIndex, code: string, variant: Variant): CachedFile {
+/** `named`: the build id when the URL named the build (not the current build's mutable path). */
+function languageFile(deps: CacheDeps, projectId: string, index: BuildIndex, code: string, variant: Variant, named?: string): CachedFile {
   const language = index.languages[code];
-  if (!language) throw languageMissing(code);
+  if (!language) throw languageMissing(index, code);
   const files = filesOf(language, variant);
-  return fileOf(deps, index, files.set.file, (e) => languageKey(projectId, index.build_id, code, e, files.variant));
+  return fileOf(deps, index, files.set.file, (e) => languageKey(projectId, index.build_id, code, e, files.variant), named);
 }
 
-function groupFile(deps: CacheDeps, projectId: string, index: BuildIndex, code: string, group: string, variant: Variant): CachedFile {
+function groupFile(deps: CacheDeps, projectId: string, index: BuildIndex, code: string, group: string, variant: Variant, named?: string): CachedFile {
   const language = index.languages[code];
-  if (!language) throw languageMissing(code);
+  if (!language) throw languageMissing(index, code);
   const files = filesOf(language, variant);
   const entry = Object.hasOwn(files.set.groups, group) ? files.set.groups[group] : undefined;
   if (!entry) throw groupMissing(group, code);
-  return fileOf(deps, index, entry, (e) => groupKey(projectId, index.build_id, code, group, e, files.variant));
+  return fileOf(deps, index, entry, (e) => groupKey(projectId, index.build_id, code, group, e, files.variant), named);
 }
 
 export const cachedLanguage = useCase(LanguageCommand, async (deps: CacheDeps, { projectId, language: code, variant }): Promise<CachedFile> =>
@@ -105,25 +130,33 @@ export const cachedGroup = useCase(GroupCommand, async (deps: CacheDeps, { proje
 
 /**
  * A named build of the caller's project. The object keys hold the project id, so another project's
- * build id finds nothing here: a 404 like an unknown or collected build.
+ * build id finds nothing here: a 404 like an unknown or collected build. A build the current pointer
+ * no longer keeps is a 404 too, for every file, though this server may still hold some of its files
+ * in memory: every server answers the same (within the pointer's TTL), and as after a restart.
  */
 async function namedBuild(deps: CacheDeps, projectId: string, buildId: string): Promise<BuildIndex> {
+  if (!keeps(await deps.cache.pointer(projectId), buildId)) throw buildGone(buildId);
   const index = await deps.cache.index(projectId, buildId);
-  if (!index) {
-    throw notFound(
-      `Build '${buildId}' is not in the translation cache: it never existed for this project or was replaced over an hour ago; read GET /v1/cached/manifest for the current URLs`,
-    );
-  }
+  if (!index) throw buildGone(buildId);
   return index;
 }
 
+/** Whether the pointer still serves a build by its URL (pointers without the list: while its index exists). */
+const keeps = (pointer: Pointer | null, buildId: string) => !pointer?.kept || pointer.kept.includes(buildId);
+
+const buildGone = (buildId: string) =>
+  notFound(
+    `Build '${buildId}' is not in the translation cache of this project: it never was, or it is no longer kept (a newer build replaced it; replaced builds are kept up to an hour, at most ${MAX_KEPT_BUILDS} builds in all). Read GET /v1/cached/manifest again for the current URLs`,
+  );
+
 export const cachedBuildLanguage = useCase(BuildLanguageCommand, async (deps: CacheDeps, input): Promise<CachedFile> =>
-  languageFile(deps, input.projectId, await namedBuild(deps, input.projectId, input.buildId), input.language, input.variant),
+  languageFile(deps, input.projectId, await namedBuild(deps, input.projectId, input.buildId), input.language, input.variant, input.buildId),
 );
 
 export const cachedBuildGroup = useCase(BuildGroupCommand, async (deps: CacheDeps, input): Promise<CachedFile> => {
   if (!isGroupName(input.group)) throw groupMissing(input.group, input.language);
-  return groupFile(deps, input.projectId, await namedBuild(deps, input.projectId, input.buildId), input.language, input.group, input.variant);
+  const index = await namedBuild(deps, input.projectId, input.buildId);
+  return groupFile(deps, input.projectId, index, input.language, input.group, input.variant, input.buildId);
 });
 
 /** One key's cached answer, `{"value": …}`, serialized with its strong ETag once per build. */

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { requestRebuild } from '../../core/cache/request-rebuild.ts';
 import { REPLACED_BUILD_RETENTION_MS, MAX_KEPT_BUILDS } from '../../core/cache/build-project-cache.ts';
-import { cachedBuildLanguage } from '../../core/cache/read-cached.ts';
+import { cachedBuildGroup, cachedBuildLanguage } from '../../core/cache/read-cached.ts';
 import { buildsPrefix, languageKey } from '../../core/cache/layout.ts';
 import { readPointer } from '../../core/cache/read-pointer.ts';
 import { createCacheReader } from '../../core/cache/cache-reader.ts';
@@ -27,11 +27,13 @@ async function build(p: CoreProject): Promise<string> {
 const storedBuilds = async (p: CoreProject) =>
   [...new Set((await core.deps.objects.list(buildsPrefix(p.projectId))).map((key) => key.slice(buildsPrefix(p.projectId).length).split('/')[0]))].sort();
 
-async function project() {
+async function project(languages: Record<string, string> = { de: 'Hallo' }) {
   const p = await core.newProject('team');
-  await addLanguage(core.deps, { projectId: p.projectId, code: 'de', actor: p.actor });
+  for (const code of Object.keys(languages)) await addLanguage(core.deps, { projectId: p.projectId, code, actor: p.actor });
   const key = await createKey(core.deps, { projectId: p.projectId, key: 'home.title', group_name: 'home', actor: p.actor });
-  await putTranslation(core.deps, { projectId: p.projectId, keyId: key.id, language: 'de', value: 'Hallo', status: 'approved', actor: p.actor });
+  for (const [language, value] of Object.entries(languages)) {
+    await putTranslation(core.deps, { projectId: p.projectId, keyId: key.id, language, value, status: 'approved', actor: p.actor });
+  }
   return p;
 }
 
@@ -51,7 +53,8 @@ describe('replaced builds', () => {
     now += REPLACED_BUILD_RETENTION_MS - MINUTE;
     const d = await build(p);
     expect(await storedBuilds(p)).toEqual([b, c, d]);
-    // A server that had read a keeps it in memory (its files are immutable: harmless); any other finds nothing.
+    // Collected: a 404 on this server, which had read a's file above, as on any other.
+    await domainError(cachedBuildLanguage(core.deps, { projectId: p.projectId, buildId: a, language: 'de' }), 'not_found');
     const otherServer = { cache: createCacheReader({ objects: core.deps.objects, log: silentLogger }) };
     await domainError(cachedBuildLanguage(otherServer, { projectId: p.projectId, buildId: a, language: 'de' }), 'not_found');
     expect((await cachedBuildLanguage(otherServer, { projectId: p.projectId, buildId: b, language: 'de' })).entry.etag).toMatch(/^"/);
@@ -85,5 +88,47 @@ describe('replaced builds', () => {
     now += REPLACED_BUILD_RETENTION_MS;
     await build(p);
     expect(await storedBuilds(p)).not.toContain(failed);
+  });
+
+  it('a build collected by the build limit is a 404 for every file, on a server that read some of them as on any other', async () => {
+    const p = await project({ de: 'Hallo', en: 'Hello', fr: 'Bonjour' });
+    now += 1000;
+    const a = await build(p);
+    const read = (cache: { cache: typeof core.deps.cache }, language: string) => cachedBuildLanguage(cache, { projectId: p.projectId, buildId: a, language });
+    // This server has read a's index and de's file; another one (its pointer trusted for a second) too.
+    let otherNow = now;
+    const other = { cache: createCacheReader({ objects: core.deps.objects, log: silentLogger, pointerTtlMs: 1000, now: () => otherNow }) };
+    for (const server of [core.deps, other]) await (await read(server, 'de')).load('identity');
+    for (let i = 0; i < MAX_KEPT_BUILDS; i++) {
+      now += 1000;
+      await build(p);
+    }
+    expect(await storedBuilds(p)).not.toContain(a);
+
+    // The builder's own process learns of the new pointer at once: every file of a is a 404, the one
+    // read before (index and bytes still in memory) as well as those never read.
+    for (const language of ['de', 'en']) {
+      const error = await domainError(read(core.deps, language), 'not_found');
+      expect(error.message).toContain(`Build '${a}'`);
+      expect(error.message).toContain('no longer kept');
+      expect(error.message).toContain('manifest again');
+      expect(error.message).not.toContain('over an hour');
+    }
+    await domainError(cachedBuildGroup(core.deps, { projectId: p.projectId, buildId: a, language: 'fr', group: 'home' }), 'not_found');
+
+    // Another server whose pointer (naming a) is still within its second: a file it never read is
+    // a 404 (not a 500: it reads the pointer afresh and finds a no longer kept), and once its
+    // pointer is revalidated, so is the file it had read.
+    const never = await read(other, 'en');
+    await domainError(never.load('identity'), 'not_found');
+    otherNow += 1000;
+    await domainError(read(other, 'de'), 'not_found');
+    // A restarted server: the same.
+    const restarted = { cache: createCacheReader({ objects: core.deps.objects, log: silentLogger }) };
+    for (const language of ['de', 'en']) await domainError(read(restarted, language), 'not_found');
+    // The pointer names the builds still kept (decided before it was published); a is not among them.
+    const pointer = (await readPointer(core.deps.objects, p.projectId))!;
+    expect(pointer.kept).toEqual((await storedBuilds(p)).sort());
+    expect(pointer.kept).not.toContain(a);
   });
 });

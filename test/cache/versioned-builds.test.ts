@@ -7,6 +7,7 @@ import { useTestApp, type TestProject } from '../support/test-app.ts';
 import { rebuild, seed } from '../support/cache-helpers.ts';
 import { CACHED_CACHE_CONTROL, IMMUTABLE_CACHE_CONTROL } from '../../functions/cached/routes.ts';
 import { buildGroupPath, buildLanguagePath } from '../../core/cache/build-urls.ts';
+import { MAX_KEPT_BUILDS } from '../../core/cache/build-project-cache.ts';
 
 const t = useTestApp();
 
@@ -113,6 +114,59 @@ describe('build URLs', () => {
     }
     expect((await t.call(p.apiKey, 'GET', buildLanguagePath(manifest.build_id, 'not a code'))).status).toBe(422);
     expect((await t.call(undefined, 'GET', buildLanguagePath(manifest.build_id, 'de'))).status).toBe(401);
+  });
+});
+
+describe('a build no longer kept', () => {
+  it(`(past the ${MAX_KEPT_BUILDS}-build limit, minutes old) is a 404 for every language, read before or not, saying to read the manifest again`, async () => {
+    const { p, ids, manifest: old } = await builtProject();
+    // de read from the old build while it was current; en never.
+    expect((await t.call(p.apiKey, 'GET', buildLanguagePath(old.build_id, 'de'))).status).toBe(200);
+    for (let i = 0; i < MAX_KEPT_BUILDS; i++) {
+      await t.call(p.apiKey, 'PUT', `/v1/keys/${ids['home.title']}/translations/de`, { value: `Hallo ${i}`, status: 'approved' });
+      await rebuild(t, p);
+    }
+    for (const path of [buildLanguagePath(old.build_id, 'de'), buildLanguagePath(old.build_id, 'en'), buildGroupPath(old.build_id, 'en', 'nav')]) {
+      const res = await t.call(p.apiKey, 'GET', path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      const { detail } = await res.json();
+      expect(detail).toContain(old.build_id);
+      expect(detail).toContain('no longer kept');
+      expect(detail).toContain('GET /v1/cached/manifest again');
+    }
+    // The current manifest's URLs serve.
+    const current = (await (await t.call(p.apiKey, 'GET', '/v1/cached/manifest')).json()) as Manifest;
+    expect((await (await t.call(p.apiKey, 'GET', current.languages[0]!.url)).json()).translations['home.title']).toBe(`Hallo ${MAX_KEPT_BUILDS - 1}`);
+  });
+});
+
+describe('a language with no file says why', () => {
+  it('registered with a chain but no value of its own: not built, and the 404 says so; an unregistered language is not a language of the project', async () => {
+    const p = await t.newProject('team');
+    await seed(t, p, { 'home.title': { en: ['Hello', 'approved'] } });
+    expect((await t.call(p.apiKey, 'POST', '/v1/languages', { code: 'fr' })).status).toBe(201);
+    expect((await t.admin('PATCH', `/projects/${p.projectId}`, { fallbacks: { fr: ['en'] } })).status).toBe(200);
+    await rebuild(t, p);
+    const { build_id: buildId } = (await (await t.call(p.apiKey, 'GET', '/v1/cached/manifest')).json()) as Manifest;
+    const detailOf = async (path: string) => {
+      const res = await t.call(p.apiKey, 'GET', path);
+      expect(res.status, path).toBe(404);
+      const { detail } = await res.json();
+      expect(detail, path).not.toContain('added since');
+      return detail as string;
+    };
+    for (const path of ['/v1/cached/translations/fr', '/v1/cached/translations/fr/home', buildLanguagePath(buildId, 'fr'), buildGroupPath(buildId, 'fr', 'home')]) {
+      const detail = await detailOf(path);
+      expect(detail).toContain("Language 'fr' had no translation values of its own");
+      expect(detail).toContain('fallback chain');
+    }
+    // What i18next asks for by default: never registered.
+    for (const code of ['pt', 'zh', 'zh-TW', 'dev']) {
+      for (const path of [`/v1/cached/translations/${code}`, `/v1/cached/translations/${code}/home`, buildLanguagePath(buildId, code)]) {
+        expect(await detailOf(path)).toContain(`Language '${code}' is not a language of this project`);
+      }
+    }
   });
 });
 
