@@ -248,7 +248,10 @@ describe('tms push', () => {
 
     // The server's quality warnings of what was written are printed under the file.
     await writeFile(join(dir, 'locales/de/translation.json'), JSON.stringify({ ...I18NEXT_DE, menu: { open: 'Aufmachen!' } }));
-    const warned = await tms(['push', '--language', 'de'], { apiKey: p.apiKey });
+    // A translation that differs on the server is kept unless --conflict overwrite says otherwise.
+    const kept = await tms(['push', '--language', 'de'], { apiKey: p.apiKey });
+    expect(kept.stdout).toContain('  kept 1 value that differs on the server (--conflict overwrite replaces them)');
+    const warned = await tms(['push', '--language', 'de', '--conflict', 'overwrite'], { apiKey: p.apiKey });
     expect(warned.code, warned.stderr).toBe(0);
     expect(warned.stdout).toMatch(/^ {2}quality \(punctuation\): menu\.open: .*exclamation/m);
   });
