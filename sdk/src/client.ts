@@ -21,6 +21,16 @@ const unavailable = (error: unknown) => {
   return status === 0 || status === 429 || status >= 500;
 };
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The shapes read from the server and from storage. Anything else (a proxy's {"detail":"ok"}, a
+ * hand-edited file) is treated as no answer, or as nothing stored: never read until it throws.
+ */
+const isManifest = (body: unknown): body is Manifest =>
+  isObject(body) && Array.isArray(body.languages) && body.languages.every((l: { code?: unknown } | null) => typeof l?.code === 'string');
+const isTranslations = (body: unknown): body is Translations => isObject(body);
+
 /**
  * The build a manifest describes: its build_id; on servers without build ids, its Last-Modified (the
  * build's time: a manifest's ETag stays the same when only values changed), else its ETag.
@@ -64,13 +74,24 @@ export function createClient(options: ClientOptions): Client {
    * copy itself when it is still good (an unchanged build URL, or within maxAge) or when the server
    * cannot answer (offline, 5xx, 429). 401, 403 and 404 are final: a stale copy would hide them.
    */
-  async function load<T>(name: string, path: string, held: Entry<T> | undefined, immutable: boolean, pick: (body: unknown) => T): Promise<Entry<T>> {
+  async function load<T>(
+    name: string,
+    path: string,
+    held: Entry<T> | undefined,
+    immutable: boolean,
+    valid: (body: unknown) => body is T,
+    age = maxAge,
+  ): Promise<Entry<T>> {
     const now = Date.now();
-    if (held && ((immutable && held.u === path) || (now - held.t < maxAge && held.t >= buildSeenAt && held.u === path))) return held;
+    if (held && held.u === path && (immutable || (now - held.t < age && held.t >= buildSeenAt))) return held;
     try {
       const got = await request(path, held?.e ?? undefined, held !== undefined);
       if ('body' in got) {
-        const entry = { u: path, e: got.etag, m: got.modified, b: pick(got.body), t: now };
+        // A language file's values are its `translations`; a manifest is the body itself.
+        const manifest = name === 'manifest';
+        const body = manifest ? got.body : (got.body as { translations?: unknown } | null)?.translations;
+        if (!valid(body)) throw new TmsError(`GET ${path}: cannot reach the server (the answer is not a tms ${manifest ? 'manifest' : 'file'})`, 0);
+        const entry = { u: path, e: got.etag, m: got.modified, b: body, t: now };
         await store.put(name, entry, true);
         return entry;
       }
@@ -85,11 +106,12 @@ export function createClient(options: ClientOptions): Client {
     }
   }
 
-  const getManifest = () =>
-    once('manifest', async () => {
-      const held = await store.get<Manifest>('manifest');
+  /** The manifest, served from the held copy while it is younger than `age` (0: always asked). */
+  const readManifest = (age: number) =>
+    once(`manifest${age}`, async () => {
+      const held = await store.get('manifest', isManifest);
       if (held && seenBuild === undefined) seenBuild = buildOf(held);
-      const entry = await load('manifest', MANIFEST_PATH, held, false, (body) => body as Manifest);
+      const entry = await load('manifest', MANIFEST_PATH, held, false, isManifest, age);
       const build = buildOf(entry);
       const previous = seenBuild;
       seenBuild = build;
@@ -105,12 +127,13 @@ export function createClient(options: ClientOptions): Client {
       }
       return entry.b;
     });
+  const getManifest = () => readManifest(maxAge);
 
   const getTranslations = (language: string, group?: string) => {
     const name = group === undefined ? language : `${language}/${group}`;
     return once(`t:${name}`, async () => {
-      const held = await store.get<Translations>(name);
-      const known = await store.get<Manifest>('manifest');
+      const held = await store.get(name, isTranslations);
+      const known = await store.get('manifest', isManifest);
       let manifest: Manifest | undefined;
       if (known && !known.b.build_id) {
         // A server without build URLs: the file and the manifest (for new-build events) side by side.
@@ -125,14 +148,27 @@ export function createClient(options: ClientOptions): Client {
         }
       }
       const lower = language.toLowerCase();
-      const url = manifest?.languages.find((l) => l.code.toLowerCase() === lower)?.url;
-      const path = url ? (group === undefined ? url : `${url}/${encodeURIComponent(group)}`) : translationsPath(language, group);
-      const pick = (body: unknown) => ((body as { translations?: Translations }).translations ?? body) as Translations;
-      return (await load(name, path, held, url !== undefined, pick)).b;
+      const urlIn = (m: Manifest | undefined) => m?.languages.find((l) => l.code.toLowerCase() === lower)?.url;
+      const read = async (manifest: Manifest | undefined, retried?: boolean): Promise<Translations> => {
+        const url = urlIn(manifest);
+        const path = url ? (group === undefined ? url : `${url}/${encodeURIComponent(group)}`) : translationsPath(language, group);
+        try {
+          return (await load(name, path, held, url !== undefined, isTranslations)).b;
+        } catch (error) {
+          // A build URL gone (404) means the manifest held is out of date (within maxAge, or a build
+          // published and cleaned up since it was read): read it again, once, and follow a new URL.
+          if (!url || retried || (error as TmsError).status !== 404) throw error;
+          const current = await readManifest(0).catch(() => manifest);
+          if (urlIn(current) === url) throw error;
+          return read(current, true);
+        }
+      };
+      return read(manifest);
     });
   };
 
-  const timer = options.pollInterval ? setInterval(() => getManifest().catch(() => {}), options.pollInterval) : undefined;
+  // Polling asks the server every time, even within maxAge: new builds are what it is for.
+  const timer = options.pollInterval ? setInterval(() => readManifest(0).catch(() => {}), options.pollInterval) : undefined;
   (timer as { unref?: () => void } | undefined)?.unref?.();
 
   return {

@@ -4,6 +4,11 @@
 // `#` and the plural's own argument as `{{count}}`, `{name}` as `{{name}}`, `=0` as `_zero` in
 // languages without a CLDR zero category. Anything richer (nested arguments, other exact values, an
 // offset) is left as its ICU text, which loses nothing (add i18next-icu to format it).
+//
+// A value need not name every category of its language (an English value served for Polish by a
+// fallback chain has only one and other), but i18next looks up the language's own (`_few`, `_many`
+// for Polish) and shows the key when one is missing. In ICU a missing category says `other`, so the
+// missing suffixes get the `other` text.
 
 const HEAD = /^\{\s*([\p{L}\p{N}_]+)\s*,\s*(plural|selectordinal)\s*,/u;
 const ARG = /^\{\s*([\p{L}\p{N}_]+)\s*\}/u;
@@ -71,25 +76,28 @@ function parse(value: string): { arg: string; ordinal: boolean; forms: [string, 
 function expand(key: string, value: string, language: string): [string, string][] | null {
   const plural = parse(value);
   if (!plural) return null;
-  let hasZero = false;
+  let categories: string[] = [];
   try {
-    hasZero = new Intl.PluralRules(language).resolvedOptions().pluralCategories.includes('zero');
+    categories = new Intl.PluralRules(language, { type: plural.ordinal ? 'ordinal' : 'cardinal' }).resolvedOptions().pluralCategories;
   } catch {
-    // A code Intl does not know: the root rules, without a zero category.
+    // A code Intl does not know: no categories to fill in, and no zero category.
   }
-  const out: [string, string][] = [];
+  const exactZero = !plural.ordinal && !categories.includes('zero');
+  const names = new Map<string, string>();
   for (const [selector, text] of plural.forms) {
-    const exactZero = !plural.ordinal && !hasZero;
     const name = selector === '=0' ? (exactZero ? 'zero' : null) : selector === 'zero' && exactZero ? null : selector;
     if (!name || !/^(zero|one|two|few|many|other)$/.test(name)) return null;
-    out.push([`${key}_${plural.ordinal ? 'ordinal_' : ''}${name}`, text]);
+    names.set(name, text);
   }
-  return out;
+  const other = names.get('other');
+  if (other !== undefined) for (const name of categories) if (!names.has(name)) names.set(name, other);
+  return [...names].map(([name, text]) => [`${key}_${plural.ordinal ? 'ordinal_' : ''}${name}`, text]);
 }
 
 /** A tms file as an i18next resource: plurals expanded where every suffixed key is free. */
 export function toI18next(values: Record<string, string>, language: string, prefix = ''): Record<string, string> {
-  const resource: Record<string, string> = {};
+  // No prototype: a key named `__proto__` would set {}'s prototype instead of being a key.
+  const resource: Record<string, string> = Object.create(null);
   for (const [fullKey, value] of Object.entries(values)) {
     const key = prefix && fullKey.startsWith(prefix) ? fullKey.slice(prefix.length) : fullKey;
     const forms = expand(key, value, language);

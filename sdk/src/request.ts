@@ -1,7 +1,8 @@
 // One GET with the spec's retry guidance (section 7): 401, 403, 404 and other 4xx are final; 429
 // waits for Retry-After; a 500 is retried once after 1 to 2 s; a 503 (and a gateway's 502/504, or no
-// answer at all) up to 3 attempts with exponential backoff. A caller holding a stored copy asks for
-// no retries: the copy is its answer at once, and the next call asks the server again.
+// answer at all) up to 3 attempts with exponential backoff. No wait is longer than maxRetryWait: a
+// longer Retry-After fails at once. A caller holding a stored copy asks for no retries: the copy is
+// its answer at once, and the next call asks the server again.
 import { TmsError } from './errors.ts';
 
 /** A 200's ETag and body, or no body for a 304; `modified` is Last-Modified (a build's time here). */
@@ -18,6 +19,9 @@ type RequesterOptions = {
   timeout: number;
 };
 
+/** One request's outcome: the answer and its parsed body, or no answer (`res` undefined) and why. */
+type Sent = { res?: Response; body?: unknown; detail?: unknown };
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Retry-After in milliseconds: delta-seconds or an HTTP date; a 429 without one waits a minute. */
@@ -33,51 +37,69 @@ function retryAfterMs(value: string | null | undefined, status: number): number 
 export function createRequester(o: RequesterOptions): Requester {
   // After a 429 nothing is sent until the quota resets: every request would be refused anyway.
   let blockedUntil = 0;
+  // The last request got no answer (a hung or black-holed server): callers holding a copy serve it
+  // at once instead of each waiting out the timeout, while one request in the background (`probe`)
+  // finds out whether the server is back. Any answer ends it, so a healthy server is always asked.
+  let down = false;
+  let probe: Promise<Sent> | undefined;
+
+  async function send(path: string, etag: string | undefined): Promise<Sent> {
+    let res: Response | undefined;
+    // A server that accepts and never answers must not hang the app: past the timeout it counts
+    // as no answer, and a stored copy is served.
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), o.timeout);
+    try {
+      const headers = etag ? { ...o.headers, 'If-None-Match': etag } : o.headers;
+      res = await o.fetch(o.base + path, { headers, signal: controller.signal });
+      down = false;
+      return { res, body: res.status === 304 ? undefined : await res.json() };
+    } catch (error) {
+      // No answer, or a 200 that is not JSON (a captive portal's page): as good as offline.
+      if (res?.ok === false) return { res };
+      down = true;
+      return { detail: controller.signal.aborted ? `no answer within ${o.timeout} ms` : String(error) };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   return async (path, etag, failFast) => {
+    // The one wait for a 429's reset this call may take (its own 429's, or another call's).
+    let waited = false;
     for (let attempt = 0; ; attempt++) {
       const blocked = blockedUntil - Date.now();
-      if (blocked > 0) {
+      if (blocked > 0 && !waited) {
         const seconds = Math.ceil(blocked / 1000);
-        throw new TmsError(`GET ${path}: rate limited (429), retry after ${seconds} s`, 429, undefined, seconds);
+        if (failFast || attempt > 0 || blocked > o.maxRetryWait) throw new TmsError(`GET ${path}: rate limited (429), retry after ${seconds} s`, 429, undefined, seconds);
+        waited = true;
+        await sleep(blocked);
       }
-      let res: Response | undefined;
-      let detail: unknown;
-      // A server that accepts and never answers (a black-holed network) must not hang the app: past
-      // the timeout it counts as no answer, and a stored copy is served.
-      const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(), o.timeout);
-      try {
-        const headers = etag ? { ...o.headers, 'If-None-Match': etag } : o.headers;
-        res = await o.fetch(o.base + path, { headers, signal: controller.signal });
-        const modified = res.headers.get('last-modified');
-        if (res.status === 304) return { etag: etag ?? null, modified };
-        const body = await res.json();
-        if (res.ok) return { etag: res.headers.get('etag'), modified, body };
-        detail = (body as { detail?: unknown }).detail;
-      } catch (error) {
-        // No answer, or a 200 that is not JSON (a captive portal's page): as good as offline.
-        if (res?.ok !== false) {
-          res = undefined;
-          detail = controller.signal.aborted ? `no answer within ${o.timeout} ms` : String(error);
-        }
-      } finally {
-        clearTimeout(timer);
+      if (failFast && down) {
+        probe ??= send(path, etag).finally(() => (probe = undefined));
+        throw new TmsError(`GET ${path}: cannot reach the server (no answer to the last request)`, 0);
       }
+      const { res, body, detail = (body as { detail?: unknown } | null)?.detail } = await send(path, etag);
+      const modified = res?.headers.get('last-modified') ?? null;
+      if (res?.status === 304) return { etag: etag ?? null, modified };
+      if (res?.ok) return { etag: res.headers.get('etag'), modified, body };
       const status = res?.status ?? 0;
       const waitHint = retryAfterMs(res?.headers.get('retry-after'), status);
       if (status === 429) blockedUntil = Date.now() + waitHint;
       let wait = -1;
-      if (!failFast) {
-        if (status === 429) wait = attempt === 0 && waitHint <= o.maxRetryWait ? waitHint : -1;
+      // A Retry-After beyond maxRetryWait is not waited for (a 503's as a 429's): fail, or serve the copy.
+      if (!failFast && waitHint <= o.maxRetryWait) {
+        if (status === 429) wait = attempt === 0 && !waited ? waitHint : -1;
         else if (status === 500) wait = attempt === 0 ? o.retryDelay * (1 + Math.random()) : -1;
-        else if (status === 0 || status > 500) wait = attempt < 2 ? Math.max(o.retryDelay * 2 ** attempt * (0.75 + Math.random() / 2), waitHint) : -1;
+        else if (status === 0 || status > 500) wait = attempt < 2 ? Math.min(o.maxRetryWait, Math.max(o.retryDelay * 2 ** attempt * (0.75 + Math.random() / 2), waitHint)) : -1;
       }
       if (wait < 0) {
         const text = detailText(detail);
         const what = status ? `${status}${text ? ` ${text}` : ''}` : `cannot reach the server (${detail})`;
-        throw new TmsError(`GET ${path}: ${what}`, status, detail, status === 429 ? Math.ceil(waitHint / 1000) : undefined);
+        throw new TmsError(`GET ${path}: ${what}`, status, detail, status === 429 || waitHint ? Math.ceil(waitHint / 1000) : undefined);
       }
-      if (status === 429) blockedUntil = 0;
+      // blockedUntil stays set while this call waits: the other calls are held back too.
+      if (status === 429) waited = true;
       await sleep(wait);
     }
   };

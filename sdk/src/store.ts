@@ -16,7 +16,8 @@ export type Entry<T> = {
 };
 
 export type Store = {
-  get<T>(name: string): Promise<Entry<T> | undefined>;
+  /** The entry, if one is held whose body `valid` accepts (anything else in storage counts as nothing). */
+  get<T>(name: string, valid: (body: unknown) => body is T): Promise<Entry<T> | undefined>;
   /** Keeps the entry; `persist` also writes it to storage (awaited, so a fresh client finds it). */
   put<T>(name: string, entry: Entry<T>, persist: boolean): Promise<void>;
 };
@@ -34,12 +35,14 @@ export function browserStorage(): StorageLike | undefined {
 export function createStore(storage: StorageLike | undefined, prefix: string): Store {
   const memory = new Map<string, Entry<unknown>>();
   return {
-    async get<T>(name: string) {
+    async get<T>(name: string, valid: (body: unknown) => body is T) {
       let entry = memory.get(name) as Entry<T> | undefined;
       if (!entry && storage) {
         try {
-          const raw = await storage.getItem(prefix + name);
-          if (raw) memory.set(name, (entry = { ...(JSON.parse(raw) as Entry<T>), t: 0 }));
+          const stored = JSON.parse((await storage.getItem(prefix + name)) ?? 'null') as Entry<unknown> | null;
+          // Valid JSON of another shape ({}, null, a string: another app's key, a hand edit) is as
+          // corrupt as a torn file: reading its fields would throw on every call, forever.
+          if (typeof stored?.u === 'string' && valid(stored.b)) memory.set(name, (entry = { ...stored, b: stored.b, t: 0 }));
         } catch {
           // Unreadable or corrupt: as if nothing were stored.
         }

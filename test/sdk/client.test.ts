@@ -1,6 +1,7 @@
 // The SDK against a real tms over HTTP: first load, 304 revalidation, one request for concurrent
 // identical calls, new-build events, the last good copy when offline (from localStorage-like
-// storage and from a directory in a fresh client), 503 before the first build, final 4xx.
+// storage and from a directory in a fresh client; stored entries of the wrong shape count as none),
+// a hung server costing one timeout, 404 on a gone build URL, 503 before the first build, final 4xx.
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
@@ -179,6 +180,46 @@ describe('new builds', () => {
     }
   });
 
+  it('polling asks the server even within maxAge', async () => {
+    const p = await s.publishedProject(VALUES);
+    const client = createClient({ url: s.url, key: p.apiKey, storage: false, maxAge: 600_000, pollInterval: 50 });
+    try {
+      await client.getTranslations('de');
+      const seen = new Promise<BuildEvent>((resolve) => client.onBuild(resolve));
+      await s.publish(p, { 'menu.open': { de: 'Aufmachen' } });
+      const timeout = new Promise<string>((r) => setTimeout(() => r('no event'), 5_000));
+      expect(await Promise.race([seen.then(() => 'event'), timeout])).toBe('event');
+      // The new build ends maxAge early: the next read is the new value.
+      expect((await client.getTranslations('de'))['menu.open']).toBe('Aufmachen');
+    } finally {
+      client.close();
+    }
+  });
+
+  it('a 404 on a build URL (the build is gone) reads the manifest again, even within maxAge, and follows it', async () => {
+    const p = await s.publishedProject(VALUES);
+    const gone = new Set<string>();
+    const cleaned: typeof fetch = async (input, init) =>
+      [...gone].some((id) => String(input).includes(`/builds/${id}/`)) ? Response.json({ detail: 'not in the cache' }, { status: 404 }) : fetch(input, init);
+    const counting = countingFetch(cleaned);
+    const client = createClient({ url: s.url, key: p.apiKey, storage: false, fetch: counting.fetch, maxAge: 600_000 });
+    const events: BuildEvent[] = [];
+    client.onBuild((e) => events.push(e));
+    await client.getTranslations('de');
+    const old = (await client.getManifest()).build_id!;
+    await s.publish(p, { 'home.title': { en: 'Hello' } });
+    gone.add(old);
+    expect((await client.getTranslations('en'))['home.title']).toBe('Hello');
+    expect(events.map((e) => e.previous)).toEqual([old]);
+    expect(manifestRequests(counting.calls)).toHaveLength(2);
+    // A 404 the current build confirms (no such group) is final: one more manifest, no second try.
+    const before = counting.calls.length;
+    await expect(client.getTranslations('de', 'nope')).rejects.toMatchObject({ status: 404 });
+    const after = counting.calls.slice(before);
+    expect(fileRequests(after).map((c) => c.status)).toEqual([404]);
+    expect(manifestRequests(after).at(-1)).toMatchObject({ status: 304 });
+  });
+
   it('a fresh client remembers the build its storage last saw, and fires for a newer one', async () => {
     const p = await s.publishedProject(VALUES);
     const storage = memoryStorage();
@@ -235,6 +276,35 @@ describe('offline', () => {
     expect(await fresh.getTranslations('en')).toEqual(online);
   });
 
+  it.each(['{}', 'null', '[]', '"hello"', '{"u":"/v1/cached/manifest","b":{}}', '{"u":"/x","b":{"languages":[{}]}}'])(
+    'a stored manifest of the wrong shape (%s) is as if nothing were stored: read online, and offline the file copies still serve',
+    async (bad) => {
+      const p = await s.publishedProject(VALUES);
+      let target = s.url;
+      const routed: typeof fetch = (input, init) => fetch(String(input).replace('http://tms.test', target), init);
+      const make = (storage: ReturnType<typeof fileStorage>) => createClient({ url: 'http://tms.test', key: p.apiKey, storage, fetch: routed, retryDelay: 5 });
+      const dir = await mkdtemp(join(tmpdir(), 'tms-sdk-'));
+      dirs.push(dir);
+      const local = memoryStorage();
+      for (const storage of [local, fileStorage(dir)]) {
+        target = s.url;
+        const online = await make(storage).getTranslations('de');
+        const manifestItem = [...local.items.keys()].find((k) => k.endsWith(':manifest'))!;
+        await storage.setItem(manifestItem, bad);
+        expect(await make(storage).getTranslations('de')).toEqual(online);
+        await storage.setItem(manifestItem, bad);
+        // A language file of the wrong shape counts as nothing stored too.
+        const badFile = JSON.parse(bad)?.b ? '{"u":"/x","b":["not","an","object"]}' : bad; // {} is an empty file
+        await storage.setItem(manifestItem.replace(/manifest$/, 'de/menu'), badFile);
+        target = 'http://127.0.0.1:9';
+        const offline = make(storage);
+        expect(await offline.getTranslations('de')).toEqual(online);
+        await expect(offline.getManifest()).rejects.toMatchObject({ status: 0 });
+        await expect(offline.getTranslations('de', 'menu')).rejects.toMatchObject({ status: 0 });
+      }
+    },
+  );
+
   it('serves the stored copy at once on a 5xx, without retrying', async () => {
     const p = await s.publishedProject(VALUES);
     let failWith = 0;
@@ -281,6 +351,46 @@ describe('a server that never answers', () => {
 
       const empty = createClient({ url: 'http://tms.test', key: p.apiKey, storage: false, fetch: routed, timeout: 100, retryDelay: 5 });
       await expect(empty.getTranslations('de')).rejects.toMatchObject({ status: 0, message: expect.stringContaining('no answer within 100 ms') });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((r) => silent.close(r));
+    }
+  });
+});
+
+describe('a server that hangs after answering', () => {
+  it('one timeout is waited, then stored copies are served at once while one request in the background checks again', async () => {
+    const p = await s.publishedProject(VALUES);
+    const sockets = new Set<Socket>();
+    const silent = createNetServer((socket) => void sockets.add(socket));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    try {
+      let target = s.url;
+      const counting = countingFetch((input, init) => fetch(String(input).replace('http://tms.test', target), init));
+      const client = createClient({ url: 'http://tms.test', key: p.apiKey, storage: false, fetch: counting.fetch, timeout: 500 });
+      const de = await client.getTranslations('de');
+      const en = await client.getTranslations('en');
+      target = silentUrl;
+      let started = Date.now();
+      expect(await client.getTranslations('de')).toEqual(de);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+      const sent = counting.calls.length;
+      started = Date.now();
+      for (let i = 0; i < 5; i++) {
+        expect(await client.getTranslations('de')).toEqual(de);
+        expect(await client.getTranslations('en')).toEqual(en);
+      }
+      expect(Date.now() - started).toBeLessThan(400);
+      // Ten reads sent one request: the background check (still hanging, so not counted yet).
+      await new Promise((r) => setTimeout(r, 600));
+      expect(counting.calls.length - sent).toBe(1);
+
+      // The server back: the read that finds out serves the copy, the next ones the server's values.
+      target = s.url;
+      expect(await client.getTranslations('de')).toEqual(de);
+      await s.publish(p, { 'home.title': { de: 'Hallo' } });
+      expect((await client.getTranslations('de'))['home.title']).toBe('Hallo');
     } finally {
       for (const socket of sockets) socket.destroy();
       await new Promise((r) => silent.close(r));

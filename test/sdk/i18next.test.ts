@@ -51,6 +51,30 @@ describe('TmsBackend in i18next', () => {
     expect(i18n.t('home.zero', { count: 2 })).toBe('2 Stück');
   });
 
+  it("a plural without some of the language's categories says other for them (Polish few and many, Arabic)", async () => {
+    // An English plural served for Polish and Arabic (what a fallback chain fills in): one and other only.
+    const notes = '{count, plural, one {# note} other {# notes}}';
+    const p = await s.publishedProject({ 'home.notes': { pl: notes, ar: notes, ru: '{count, plural, one {# заметка} few {# заметки} other {# заметок}}' } });
+    const i18n = i18next.createInstance();
+    await i18n.use(TmsBackend).init({ backend: { url: s.url, key: p.apiKey, storage: false }, lng: 'pl', fallbackLng: false });
+    expect([1, 2, 5, 22, 1.5].map((count) => i18n.t('home.notes', { count }))).toEqual(['1 note', '2 notes', '5 notes', '22 notes', '1.5 notes']);
+    await i18n.changeLanguage('ar');
+    expect([0, 1, 2, 3, 11, 100].map((count) => i18n.t('home.notes', { count }))).toEqual(['0 notes', '1 note', '2 notes', '3 notes', '11 notes', '100 notes']);
+    // Categories the value has keep their own text; only the missing many says other.
+    await i18n.changeLanguage('ru');
+    expect([1, 3, 5].map((count) => i18n.t('home.notes', { count }))).toEqual(['1 заметка', '3 заметки', '5 заметок']);
+  });
+
+  it('a key named __proto__ is a key like any other', async () => {
+    const p = await s.publishedProject({ 'home.__proto__': { de: 'Prototyp' }, 'home.constructor': { de: 'Konstrukteur' } });
+    const i18n = i18next.createInstance();
+    await i18n.use(TmsBackend).init({ backend: { url: s.url, key: p.apiKey, storage: false }, lng: 'de', fallbackLng: false, ns: ['translation', 'home'] });
+    expect(i18n.t('home.__proto__')).toBe('Prototyp');
+    expect(i18n.t('home:__proto__')).toBe('Prototyp');
+    expect(i18n.t('home:constructor')).toBe('Konstrukteur');
+    expect(Object.keys(toI18next(JSON.parse('{"__proto__": "x"}'), 'de'))).toEqual(['__proto__']);
+  });
+
   it('a newer build reloads what i18next has loaded', async () => {
     const p = await s.publishedProject(VALUES);
     const client = createClient({ url: s.url, key: p.apiKey, storage: false });
@@ -107,8 +131,10 @@ describe('ICU plurals to i18next keys', () => {
   });
 
   it('=0 is _zero where the language has no zero category; in Arabic zero is the category', () => {
-    expect(toI18next({ k: '{count, plural, =0 {none} other {#}}' }, 'de')).toEqual({ k_zero: 'none', k_other: '{{count}}' });
+    // German's one has no text of its own here: as in ICU, it says other.
+    expect(toI18next({ k: '{count, plural, =0 {none} other {#}}' }, 'de')).toEqual({ k_zero: 'none', k_one: '{{count}}', k_other: '{{count}}' });
     expect(toI18next({ k: '{count, plural, =0 {none} other {#}}' }, 'ar')).toEqual({ k: '{count, plural, =0 {none} other {#}}' });
-    expect(toI18next({ k: '{count, plural, zero {none} other {#}}' }, 'ar')).toEqual({ k_zero: 'none', k_other: '{{count}}' });
+    const other = '{{count}}';
+    expect(toI18next({ k: '{count, plural, zero {none} other {#}}' }, 'ar')).toEqual({ k_zero: 'none', k_one: other, k_two: other, k_few: other, k_many: other, k_other: other });
   });
 });
