@@ -144,7 +144,9 @@ const noChanges = (): ImportChanges => ({ new_keys: [], new_values: [], changed_
 async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportCommand>, changes: ImportChanges | null): Promise<ImportResult> {
   const { projectId, language, status } = input;
   // Whether the file is the source language's: a gettext template's msgids are then its values.
-  const [project] = await deps.sql<{ source_language: string }[]>`select source_language from projects where id = ${projectId}`;
+  // In the caller's transaction when there is one (the portal's one-time Apply): a one-connection
+  // pool has no second connection to ask on.
+  const [project] = await (deps.tx?.sql ?? deps.sql)<{ source_language: string }[]>`select source_language from projects where id = ${projectId}`;
   const parsed = parseFile(input.format, input.body, language, project?.source_language === language);
   const entries = inNamespace(parsed.entries, input.namespace);
   checkEntries(entries);

@@ -3,7 +3,11 @@
 import type { Deps } from '../deps.ts';
 
 export type TrashedKey = { id: string; key: string; group_name: string; deleted_at: string };
-export type TrashedGroup = { group_name: string; keys: number; deleted_at: string };
+/**
+ * Keys of one group deleted together (its last delete, restoreGroup's unit). `live`: the group still
+ * has keys (a bulk delete of some of its keys), so it is not a deleted group, only keys deleted together.
+ */
+export type TrashedGroup = { group_name: string; keys: number; deleted_at: string; live: boolean };
 
 export const TRASH_LIMIT = 200;
 
@@ -17,8 +21,11 @@ export async function listTrash(deps: Pick<Deps, 'sql'>, projectId: string): Pro
       where project_id = ${projectId} and deleted_at is not null
       order by deleted_at desc, key limit ${TRASH_LIMIT}`,
     // A group's last delete: the keys soft-deleted together at its latest deleted_at.
-    deps.sql<{ group_name: string; keys: number; deleted_at: Date }[]>`
-      select k.group_name, count(*)::int as keys, k.deleted_at from (
+    // Whether the group still has live keys: one probe of the live-group index per group listed.
+    deps.sql<{ group_name: string; keys: number; deleted_at: Date; live: boolean }[]>`
+      select k.group_name, count(*)::int as keys, k.deleted_at,
+        exists (select 1 from translation_keys l where l.project_id = ${projectId} and l.group_name = k.group_name and l.deleted_at is null) as live
+      from (
         select group_name, deleted_at, max(deleted_at) over (partition by group_name) as last_delete
         from translation_keys where project_id = ${projectId} and deleted_at is not null) k
       where k.deleted_at = k.last_delete

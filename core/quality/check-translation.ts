@@ -73,7 +73,7 @@ export function checkTranslation(input: CheckInput): QualityWarning[] {
     const mark = finalMark(source);
     const own = finalMark(text);
     if (mark !== own && !(mark === 'period' && own === null && dropsFinalPeriod(input.language))) {
-      warn('punctuation', mark ? `The source ends with a ${mark}${own ? `, this with a ${own}` : ', this without one'}` : `Ends with a ${own}, the source does not`);
+      warn('punctuation', mark ? `The source ends with ${markWords(mark)}${own ? `, this with ${markWords(own)}` : ', this without one'}` : `Ends with ${markWords(own!)}, the source does not`);
     }
 
     const from = visibleLength(source);
@@ -82,6 +82,10 @@ export function checkTranslation(input: CheckInput): QualityWarning[] {
   }
   return warnings;
 }
+
+/** A final mark's name as a message says it, with its article ("an exclamation mark", not "a exclamation"). */
+const MARK_WORDS: Record<string, string> = { period: 'a period', question: 'a question mark', exclamation: 'an exclamation mark', colon: 'a colon', ellipsis: 'an ellipsis' };
+const markWords = (mark: string) => MARK_WORDS[mark] ?? `a ${mark}`;
 
 function pluralWarnings(input: CheckInput, target: IcuParse | null, origin: IcuParse | null, warn: (check: QualityCheck, message: string) => void) {
   const plurals = target?.ok ? icuPlurals(target.elements) : [];

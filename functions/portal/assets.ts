@@ -42,7 +42,7 @@ form.inline{display:inline}.hint{color:var(--muted);font-weight:400;font-size:.9
 .suggestions{margin-top:.4rem;border:1px solid var(--line);border-radius:6px;padding:.4rem;background:#fafafa}.suggestions ol{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:.3rem}
 button.suggestion{display:block;width:100%;text-align:left;background:#fff;color:var(--fg);border:1px solid var(--line);font-weight:400;padding:.35rem .5rem}button.suggestion:hover{border-color:var(--accent)}button.suggestion .hint{display:block;font-size:.8rem}button.suggestion>span[dir]{display:block;text-align:start}
 .pager{display:flex;gap:1rem;margin:1rem 0}.list{list-style:none;padding:0}.list li{padding:.5rem 0;border-bottom:1px solid var(--line)}
-.secret{background:#fffbe6;border:1px solid #e8d48a;border-radius:8px;padding:1rem;margin:1rem 0}.danger-zone{border-color:var(--danger)}
+.actions{align-items:center;gap:1rem}.secret{background:#fffbe6;border:1px solid #e8d48a;border-radius:8px;padding:1rem;margin:1rem 0}.danger-zone{border-color:var(--danger)}
 @media (max-width:40rem){main{padding:.8rem}.row{flex-wrap:wrap}h1{font-size:1.35rem}.row>label:not(.check){flex:1 1 12rem}.row>p{flex:1 1 14rem}.publish{justify-content:flex-start}
 .table td.nowrap{white-space:normal}
 .stacked,.stacked tbody,.stacked tr,.stacked td{display:block}.stacked thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}.stacked tr{border-bottom:1px solid var(--line);padding:.4rem 0}.stacked td{border-bottom:0;padding:.15rem .5rem}
@@ -60,20 +60,55 @@ export const PORTAL_JS = `
     var input=document.getElementById(b.getAttribute('data-copy'));if(!input)return;
     input.select();(navigator.clipboard?navigator.clipboard.writeText(input.value):Promise.reject()).then(function(){b.textContent='Copied'},function(){document.execCommand&&document.execCommand('copy');b.textContent='Copied'});
   });
+  // After a session ended, the page's CSRF token was that session's: once the user has signed in
+  // again (in another tab, so the typed text stays here), the next save first takes the new
+  // session's token from a fresh copy of this page.
+  var staleToken=false;
+  function freshToken(){
+    if(!staleToken)return Promise.resolve();
+    return fetch(location.href,{headers:{'Accept':'text/html'}}).then(function(r){return r.text()}).then(function(html){
+      var m=/<meta name="csrf-token" content="([^"]+)"/.exec(html);if(m){csrf=m[1];staleToken=false}
+    },function(){});
+  }
+  // The version a value form names (If-Match), "none" for a value that does not exist.
+  function setVersion(f,v){var ver=f.querySelector('input[name=version]');if(!ver){ver=document.createElement('input');ver.type='hidden';ver.name='version';f.appendChild(ver)}ver.value=v}
+  // The stored text and status beside a value whose save was refused because someone changed it:
+  // the typed text stays in the field, and the form now names the stored version, so Save again
+  // replaces what is shown here knowingly (and is refused again if it changes once more).
+  function showStored(f,ta,current){
+    var line=f.querySelector('.stored');if(!line){line=el('p','hint stored');f.insertBefore(line,f.querySelector('.quality'))}
+    line.textContent='Stored now: ';
+    if(current){var q=el('q',null,current.value);q.lang=ta.lang;q.dir=ta.dir;line.appendChild(q);line.appendChild(document.createTextNode(' ('+current.status+')'))}
+    else line.appendChild(document.createTextNode('no value'));
+    setVersion(f,current?String(current.version):'none');
+  }
+  // A session that ended: the message, and a sign-in link that opens in a new tab (this page, and
+  // the text typed in it, stay); signed in there, Save here again.
+  function sessionEnded(out,detail){
+    out.textContent=detail+' ';
+    var a=el('a',null,'Sign in (opens a new tab)');a.href='/portal/sign-in?next='+encodeURIComponent(location.pathname+location.search);a.target='_blank';a.rel='noopener';
+    out.appendChild(a);out.appendChild(document.createTextNode(', then Save again: your text is kept here.'));
+    staleToken=true;
+  }
   document.addEventListener('submit',function(e){
     var f=e.target;var msg=f.getAttribute('data-confirm');
     if(msg&&!window.confirm(msg)){e.preventDefault();return}
     if(!f.hasAttribute('data-inline')||!window.fetch)return;
     e.preventDefault();
     var out=f.querySelector('.saved');out.textContent='Saving…';out.className='saved';
-    fetch(f.action,{method:'POST',headers:{'X-CSRF-Token':csrf,'Accept':'application/json'},body:new URLSearchParams(new FormData(f))})
-      .then(function(r){return r.json().then(function(j){return{ok:r.ok,j:j}})})
+    var body=new URLSearchParams(new FormData(f));
+    freshToken().then(function(){return fetch(f.action,{method:'POST',headers:{'X-CSRF-Token':csrf,'Accept':'application/json'},body:body})})
+      .then(function(r){return r.json().then(function(j){return{ok:r.ok,status:r.status,j:j}})})
       .then(function(res){
         var ta=f.querySelector('textarea');
         if(res.ok){out.textContent='Saved';document.dispatchEvent(new CustomEvent('tms:saved',{detail:{status:res.j.status}}));if(res.j.warnings)showWarnings(f,res.j.warnings);var s=f.querySelector('select');s.className='status status-'+res.j.status;ta.classList.remove('missing');ta.removeAttribute('aria-invalid');
+          var stored=f.querySelector('.stored');if(stored)stored.remove();
           // The next save must name the version just written (the value's If-Match).
-          var ver=f.querySelector('input[name=version]');if(!ver){ver=document.createElement('input');ver.type='hidden';ver.name='version';f.appendChild(ver)}ver.value=String(res.j.version)}
-        else{out.className='saved error';ta.setAttribute('aria-invalid','true');out.textContent=typeof res.j.detail==='string'?res.j.detail:Array.isArray(res.j.detail)&&res.j.detail[0]?'Not saved: '+res.j.detail[0].msg:'Not saved: check the value'}
+          setVersion(f,String(res.j.version))}
+        else{out.className='saved error';ta.setAttribute('aria-invalid','true');
+          var detail=typeof res.j.detail==='string'?res.j.detail:Array.isArray(res.j.detail)&&res.j.detail[0]?'Not saved: '+res.j.detail[0].msg:'Not saved: check the value';
+          if(res.status===401)sessionEnded(out,detail);
+          else{out.textContent=detail;if(res.status===412&&'current' in res.j)showStored(f,ta,res.j.current)}}
       },function(){out.className='saved error';out.textContent='Not saved: network error'});
   });
   // A value's quality warnings, from the save's answer (text only: never markup from the server).

@@ -64,7 +64,7 @@ import { ApiKeysPage, LanguagesPage, TrashPage, UsagePage } from './views/projec
 import { readUsage } from '../../core/usage/read-usage.ts';
 import { ActivityPage, HistoryPage } from './views/activity-pages.tsx';
 import type { ActivityNames } from './views/activity-words.ts';
-import { FilesPage, type ImportChoice } from './views/files-page.tsx';
+import { FilesPage, type ImportChoice, type ImportRefusal } from './views/files-page.tsx';
 import { importFile, previewImport } from '../../core/files/import-file.ts';
 import { exportFile } from '../../core/files/export-file.ts';
 import type { ImportPreview, ImportResult } from '../../core/files/schemas.ts';
@@ -74,6 +74,7 @@ import { qualitySettings } from '../../core/quality/approval-gate.ts';
 import type { QualityCheck } from '../../core/quality/check-translation.ts';
 import { translateMissing, type TranslateResult } from '../../core/translate/translate-missing.ts';
 import { SuggestionsPage } from './views/assistant-pages.tsx';
+import { findOutcome, keepOutcome, type Outcome, type Place } from './outcomes.ts';
 
 type C = Context<PortalEnv>;
 
@@ -122,7 +123,7 @@ class AlreadyCreated extends Error {}
 async function createOnce<T>(
   c: C,
   submission: string | undefined,
-  kind: 'project' | 'api-key',
+  kind: 'project' | 'api-key' | 'invite' | 'import',
   /** The input that decides what is created: the same token with other input creates again. */
   input: unknown,
   work: (deps: Deps) => Promise<T>,
@@ -183,11 +184,34 @@ function bulkNotice(done: string | null): string | undefined {
   return 'Nothing changed: the selected keys have no value in the shown languages you may edit, or their values already had that status (an approved value is changed only by a reviewer).';
 }
 
+/**
+ * The page of this project a header form (Publish, Auto-publish) was sent from, to return to it:
+ * only a path of this project's pages (never another project's, never another site), else the editor.
+ */
+function projectPage(a: ProjectAccess, returnTo: string | undefined): string {
+  const base = `${P}/projects/${a.projectId}`;
+  const path = portalPath(returnTo);
+  return path && (path === base || path.startsWith(`${base}/`) || path.startsWith(`${base}?`)) ? path : base;
+}
+
 /** Back to the page the form came from: only a portal path, never an address elsewhere. */
 function back(c: C, returnTo: string | undefined, fallback: string) {
   const target = returnTo && returnTo.startsWith(`${P}`) && !returnTo.startsWith('//') && !returnTo.includes('\\') ? returnTo : fallback;
   return c.redirect(target, 303);
 }
+
+/**
+ * Post/Redirect/Get: keeps what the write did and sends the browser, 303, to the GET page that
+ * shows it (`outcome=` there names it: functions/portal/outcomes.ts). A reload or Back then reads
+ * that page again and never repeats the write.
+ */
+async function redirectWithOutcome(c: C, place: Place, path: string, outcome: Outcome) {
+  const id = await keepOutcome(c.get('deps'), requireUser(c).id, place, outcome);
+  return c.redirect(withParam(path, 'outcome', id), 303);
+}
+
+/** The outcome the page's `outcome=` names (a write's redirect), if it is this user's and this place's. */
+const outcomeFor = (c: C, place: Place) => findOutcome(c.get('deps'), requireUser(c).id, place, c.req.query('outcome'));
 
 /** The user's access to the project, checked against a permission: 404 if not a member, 403 if the role does not allow it. */
 async function access(c: C, permission: Permission): Promise<ProjectAccess> {
@@ -228,8 +252,21 @@ async function orFormError<T>(work: () => Promise<T>, render: (error: string) =>
 
 const cacheOf = (c: C, projectId: string) => cacheStatus(c.get('deps'), { projectId });
 
-/** A save refused because the value is not what the page showed (If-Match or create-only failed). */
-const VALUE_CHANGED = 'Someone else changed this value since the page was loaded; nothing was saved. Reload the page to see their version.';
+/**
+ * A save refused because the value is not what the page showed (If-Match or create-only failed).
+ * Their version is then shown beside the field and the form names it, so Save again replaces it
+ * knowingly; a reload would only lose the typed text.
+ */
+const VALUE_CHANGED = 'Someone else changed this value since the page was loaded; nothing was saved. Their version is shown below your text: Save again to replace it with yours.';
+
+/** The value as stored now (text, status, version), or null when there is none. */
+async function storedValue(c: C, a: ProjectAccess, keyId: string, language: string): Promise<{ value: string; status: string; version: number } | null> {
+  if (!isUuid(keyId)) return null;
+  const sql = c.get('deps').sql;
+  const [row] = await sql<{ value: string; status: string; version: string }[]>`
+    select v.value, v.status, v.version from ${valueById(sql, keyId, language)} v where v.project_id = ${a.projectId}`;
+  return row ? { value: row.value, status: row.status, version: Number(row.version) } : null;
+}
 
 /**
  * Where the owner's browser reached the portal, for a link handed to someone else. The browser's own
@@ -333,19 +370,31 @@ const routes = new Hono<PortalEnv>()
   })
 
   // Accounts: members (owners) and new projects.
-  .get('/accounts/:account_id/members', async (c) => renderMembers(c))
+  .get('/accounts/:account_id/members', async (c) => renderMembers(c, undefined, undefined, (await outcomeFor(c, { account: c.req.param('account_id') }))?.notice))
   .post('/accounts/:account_id/invites', async (c) => {
     const user = requireUser(c);
     const f = await form(c);
     const languages = (f.languages ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-    // A role or language refused: said on the Members page, like a role change's refusal.
-    const invite = await orFormError(
-      () => createInvite(c.get('deps'), { userId: user.id, accountId: c.req.param('account_id'), role: (f.role ?? '') as 'translator', languages }),
+    const accountId = c.req.param('account_id');
+    // A role or language refused: said on the Members page, like a role change's refusal. The form
+    // carries a one-time token, like the project and API key forms: a reload of the page showing
+    // the link (its secret is shown once, so this answer cannot be a redirect) creates no second one.
+    const outcome = await orFormError(
+      () =>
+        createOnce(
+          c,
+          f.submission,
+          'invite',
+          { accountId, role: f.role ?? '', languages },
+          (deps) => createInvite(deps, { userId: user.id, accountId, role: (f.role ?? '') as 'translator', languages }),
+          (invite) => ({ id: invite.id }),
+        ),
       (error) => renderMembers(c, undefined, error),
       c,
     );
-    if (invite instanceof Response) return invite;
-    return renderMembers(c, `${publicOrigin(c)}${P}/invite/${invite.token}`);
+    if (outcome instanceof Response) return outcome;
+    if ('replayed' in outcome) return renderMembers(c, undefined, undefined, INVITE_ONCE_SENT);
+    return renderMembers(c, `${publicOrigin(c)}${P}/invite/${outcome.created.token}`);
   })
   .post('/accounts/:account_id/invites/:invite_id/revoke', async (c) => {
     const user = requireUser(c);
@@ -356,7 +405,9 @@ const routes = new Hono<PortalEnv>()
       (error) => renderMembers(c, undefined, error),
       c,
     );
-    return done instanceof Response ? done : renderMembers(c, undefined, undefined, 'Invitation revoked: its link no longer works.');
+    return done instanceof Response
+      ? done
+      : redirectWithOutcome(c, { account: c.req.param('account_id') }, `${P}/accounts/${c.req.param('account_id')}/members`, { notice: 'Invitation revoked: its link no longer works.' });
   })
   .post('/accounts/:account_id/members/:member_id/role', async (c) => {
     const user = requireUser(c);
@@ -401,7 +452,8 @@ const routes = new Hono<PortalEnv>()
   // The editor.
   .get('/projects/:project_id', async (c) => {
     const a = await access(c, 'project.view');
-    return renderEditor(c, a, new URL(c.req.url).searchParams);
+    const translated = (await outcomeFor(c, { project: a.projectId }))?.translated;
+    return renderEditor(c, a, new URL(c.req.url).searchParams, undefined, 200, translated ? { translated } : {});
   })
   .post('/projects/:project_id/groups/:group_name/rename', async (c) => {
     const a = await access(c, 'keys.manage');
@@ -482,12 +534,16 @@ const routes = new Hono<PortalEnv>()
       const error = toDomainError(thrown);
       if (!(error instanceof AppError) || (error.code !== 'precondition_failed' && error.code !== 'validation')) throw thrown;
       const message = error.code === 'precondition_failed' ? VALUE_CHANGED : `Not saved: ${error.issues?.map((i) => i.msg).join('; ') ?? error.message}`;
-      // The script shows the message at the value itself (a validation's issues as they are).
-      if (wantsJson(c)) throw error.code === 'precondition_failed' ? new AppError('precondition_failed', message) : thrown;
+      // The script shows the message at the value itself (a validation's issues as they are), and
+      // for a value someone changed, their version beside the typed text (`current`).
+      if (wantsJson(c)) {
+        if (error.code !== 'precondition_failed') throw thrown;
+        return c.json({ detail: message, current: await storedValue(c, a, keyId, language) }, 412);
+      }
       // Without script: the editor again, as the form was sent from, the typed text kept in the
       // value's field and the refusal next to it (never an error page that loses the text).
       const [key] = isUuid(keyId) ? await deps.sql<{ key: string }[]>`select key from translation_keys where id = ${keyId} and project_id = ${a.projectId}` : [];
-      const valueError: ValueError = { keyId, keyName: key?.key ?? keyId, language, value: f.value ?? '', status, version: f.version, message };
+      const valueError: ValueError = { keyId, keyName: key?.key ?? keyId, language, value: f.value ?? '', status, version: f.version, message, changed: error.code === 'precondition_failed' };
       return asErrorAnswer(await renderEditor(c, a, returnQuery(a, f.return_to), undefined, 200, { valueError }), error);
     }
     if (status === 'approved') await publishAfter(c, a);
@@ -532,7 +588,8 @@ const routes = new Hono<PortalEnv>()
       return asErrorAnswer(await renderEditor(c, a, query, undefined, 200, { translateError: translateErrorMessage(error) }), error);
     }
     if (result.translated > 0) await publishAfter(c, a);
-    return renderEditor(c, a, query, undefined, 200, { translated: result });
+    // Shown after a redirect: a reload of the answer must not translate (and charge) again.
+    return redirectWithOutcome(c, { project: a.projectId }, `${P}/projects/${a.projectId}?${query}`, { translated: result });
   })
 
   .post('/projects/:project_id/bulk', async (c) => {
@@ -591,7 +648,10 @@ const routes = new Hono<PortalEnv>()
     const [log, cache] = await Promise.all([listActivity(deps, a.projectId, Number.isSafeInteger(before) && before > 0 ? before : undefined), cacheOf(c, a.projectId)]);
     return page(c, ActivityPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, ...log, names: await activityNames(deps, a.projectId, log.items) }));
   })
-  .get('/projects/:project_id/keys/:key_id/values/:language/history', async (c) => renderHistory(c, await access(c, 'project.view')))
+  .get('/projects/:project_id/keys/:key_id/values/:language/history', async (c) => {
+    const a = await access(c, 'project.view');
+    return renderHistory(c, a, (await outcomeFor(c, { project: a.projectId }))?.notice);
+  })
   .post('/projects/:project_id/keys/:key_id/values/:language/revert', async (c) => {
     const a = await access(c, 'values.edit');
     const f = await form(c);
@@ -604,14 +664,17 @@ const routes = new Hono<PortalEnv>()
     await assertMayWriteValue(c, a, version.language, status);
     await putTranslation(deps, { projectId: a.projectId, keyId: version.keyId, language: version.language, value: version.value, status, actor: userActor(c) });
     if (status === 'approved') await publishAfter(c, a);
-    return renderHistory(c, a, `Reverted to "${version.value}" (${status}).`);
+    // Back to the history by a redirect: reloading it must not revert again over a later change.
+    const history = `${P}/projects/${a.projectId}/keys/${encodeURIComponent(version.keyId)}/values/${encodeURIComponent(version.language)}/history`;
+    return redirectWithOutcome(c, { project: a.projectId }, history, { notice: `Reverted to "${version.value}" (${status}).` });
   })
 
   // Publishing.
   .post('/projects/:project_id/publish', async (c) => {
     const a = await access(c, 'project.publish');
+    const f = await form(c);
     await requestRebuild(c.get('deps'), { projectId: a.projectId, actor: userActor(c) });
-    return c.redirect(`${P}/projects/${a.projectId}`, 303);
+    return c.redirect(projectPage(a, f.return_to), 303);
   })
   .get('/projects/:project_id/cache-status', async (c) => {
     const a = await access(c, 'project.view');
@@ -622,11 +685,14 @@ const routes = new Hono<PortalEnv>()
     const f = await form(c);
     if (f.auto_rebuild !== 'true' && f.auto_rebuild !== 'false') throw new AppError('validation', 'auto_rebuild must be true or false', { issues: [{ loc: ['auto_rebuild'], msg: 'must be true or false', type: 'value' }] });
     await updateProject(c.get('deps'), { projectId: a.projectId, auto_rebuild: f.auto_rebuild === 'true', actor: userActor(c) });
-    return c.redirect(`${P}/projects/${a.projectId}`, 303);
+    return c.redirect(projectPage(a, f.return_to), 303);
   })
 
   // Languages.
-  .get('/projects/:project_id/languages', async (c) => renderLanguages(c, await access(c, 'project.view')))
+  .get('/projects/:project_id/languages', async (c) => {
+    const a = await access(c, 'project.view');
+    return renderLanguages(c, a, undefined, (await outcomeFor(c, { project: a.projectId }))?.notice);
+  })
   .post('/projects/:project_id/languages', async (c) => {
     const a = await access(c, 'languages.manage');
     const f = await form(c);
@@ -649,7 +715,8 @@ const routes = new Hono<PortalEnv>()
     // First the count, to confirm; the removal only with the confirmation.
     if (f.confirmed !== 'yes') return renderLanguages(c, a, { code, values: await valuesInLanguage(deps, a.projectId, code) });
     const removed = await removeLanguage(deps, { projectId: a.projectId, code, actor: userActor(c) });
-    return renderLanguages(c, a, undefined, `Removed ${removed.code} and its ${removed.translations_deleted} values.`);
+    // A reload of this answer must not remove the language again (re-added by someone meanwhile).
+    return redirectWithOutcome(c, { project: a.projectId }, `${P}/projects/${a.projectId}/languages`, { notice: `Removed ${removed.code} and its ${removed.translations_deleted} values.` });
   })
   // Quality: the source language (memory, machine translation and checks compare with it) and the
   // checks that block approval (docs/quality.md), through the admin API's project update.
@@ -671,25 +738,24 @@ const routes = new Hono<PortalEnv>()
       if (!(error instanceof AppError) || error.code !== 'validation') throw thrown;
       return renderLanguages(c, a, undefined, undefined, error.issues?.map((i) => i.msg).join('; ') ?? error.message, 422);
     }
-    return renderLanguages(c, a, undefined, 'Quality settings saved.');
+    // A reload of this answer must not set the settings again over a colleague's later change.
+    return redirectWithOutcome(c, { project: a.projectId }, `${P}/projects/${a.projectId}/languages`, { notice: 'Quality settings saved.' });
   })
 
   // Import (dry run first, then apply) and export: the files API's core functions.
-  .get('/projects/:project_id/files', async (c) => renderFiles(c, await access(c, 'files.transfer')))
+  .get('/projects/:project_id/files', async (c) => {
+    const a = await access(c, 'files.transfer');
+    const outcome = await outcomeFor(c, { project: a.projectId });
+    return renderFiles(c, a, { applied: outcome?.imported, notice: outcome?.notice });
+  })
   .post('/projects/:project_id/import', async (c) => {
     const a = await access(c, 'files.transfer');
     const body = await c.req.parseBody();
     const text = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : '');
     const choice: ImportChoice = { language: text('language'), format: text('format'), status: text('status') || 'draft', conflict: text('conflict') || 'overwrite', group: text('group') || 'Default' };
     const apply = text('apply') === 'yes';
-    let bytes: Uint8Array<ArrayBuffer>;
-    if (apply) bytes = new Uint8Array(Buffer.from(text('file_base64'), 'base64'));
-    else {
-      const file = body.file;
-      if (!(file instanceof File) || file.size === 0) throw new AppError('validation', 'Choose a file to import', { issues: [{ loc: ['file'], msg: 'choose a file', type: 'missing' }] });
-      if (file.size > MAX_IMPORT_BYTES) throw new AppError('too_large', 'The file is larger than 10 MiB');
-      bytes = new Uint8Array(await file.arrayBuffer());
-    }
+    const file = body.file;
+    const bytes = apply ? new Uint8Array(Buffer.from(text('file_base64'), 'base64')) : file instanceof File ? new Uint8Array(await file.arrayBuffer()) : new Uint8Array(0);
     const command = {
       projectId: a.projectId,
       actor: userActor(c),
@@ -700,17 +766,32 @@ const routes = new Hono<PortalEnv>()
       group: choice.group,
       body: bytes,
     };
-    const refused = (error: string) => renderFiles(c, a, { error });
+    const attached = () => {
+      if (bytes.length === 0) throw new AppError('validation', 'Choose a file to import', { issues: [{ loc: ['file'], msg: 'Choose a file to import', type: 'missing' }] });
+      if (bytes.length > MAX_IMPORT_BYTES) throw new AppError('too_large', 'The file is larger than 10 MiB');
+    };
     if (apply) {
-      const applied = await orFormError(() => importFile(c.get('deps'), { ...command, dryRun: false }), refused, c);
-      if (applied instanceof Response) return applied;
+      // The preview's Apply carries a one-time token: Back to an old preview and Apply again (or a
+      // double click) imports once, over nothing colleagues changed since, and shows the first counts.
+      const fileHash = createHash('sha256').update(bytes).digest('base64url');
+      const once = await orImportError(c, a, choice, () =>
+        createOnce(c, text('submission') || undefined, 'import', { choice, fileHash }, (deps) => importFile(deps, { ...command, dryRun: false }), (applied) => ({ result: JSON.stringify(applied) })),
+      );
+      if (once instanceof Response) return once;
+      const files = `${P}/projects/${a.projectId}/files`;
+      if ('replayed' in once) return redirectWithOutcome(c, { project: a.projectId }, files, { notice: IMPORT_ONCE_APPLIED, imported: JSON.parse(once.replayed.result ?? 'null') as ImportResult });
       await publishAfter(c, a);
-      return renderFiles(c, a, { applied });
+      // The counts are shown after a redirect: a reload of the answer to this POST would import the
+      // file again, over what colleagues changed since.
+      return redirectWithOutcome(c, { project: a.projectId }, files, { imported: once.created });
     }
     // The preview: the import's dry run, with a sample of the keys and values it would change.
-    const result = await orFormError(() => previewImport(c.get('deps'), command), refused, c);
+    const result = await orImportError(c, a, choice, () => {
+      attached();
+      return previewImport(c.get('deps'), command);
+    });
     if (result instanceof Response) return result;
-    return renderFiles(c, a, { preview: { result, choice, file: Buffer.from(bytes).toString('base64') } });
+    return renderFiles(c, a, { preview: { result, choice, file: Buffer.from(bytes).toString('base64'), submission: randomUUID() } });
   })
   .get('/projects/:project_id/export', async (c) => {
     const a = await access(c, 'files.transfer');
@@ -730,7 +811,10 @@ const routes = new Hono<PortalEnv>()
   })
 
   // Trash: the admin API's restores, as the portal user.
-  .get('/projects/:project_id/trash', async (c) => renderTrash(c, await access(c, 'keys.manage')))
+  .get('/projects/:project_id/trash', async (c) => {
+    const a = await access(c, 'keys.manage');
+    return renderTrash(c, a, (await outcomeFor(c, { project: a.projectId }))?.notice);
+  })
   .post('/projects/:project_id/trash/keys/:key_id/restore', async (c) => {
     const a = await access(c, 'keys.manage');
     const keyId = c.req.param('key_id');
@@ -740,7 +824,8 @@ const routes = new Hono<PortalEnv>()
       (error) => renderTrash(c, a, undefined, `Not restored: ${error}`),
       c,
     );
-    return result instanceof Response ? result : renderTrash(c, a, `Restored ${result.key}.`);
+    // A reload must not restore again (a key deleted again meanwhile would come back).
+    return result instanceof Response ? result : redirectWithOutcome(c, { project: a.projectId }, `${P}/projects/${a.projectId}/trash`, { notice: `Restored ${result.key}.` });
   })
   .post('/projects/:project_id/trash/groups/:group_name/restore', async (c) => {
     const a = await access(c, 'keys.manage');
@@ -749,7 +834,9 @@ const routes = new Hono<PortalEnv>()
       (error) => renderTrash(c, a, undefined, `Not restored: ${error}`),
       c,
     );
-    return result instanceof Response ? result : renderTrash(c, a, `Restored ${result.keys_restored} keys of ${result.group_name}.`);
+    return result instanceof Response
+      ? result
+      : redirectWithOutcome(c, { project: a.projectId }, `${P}/projects/${a.projectId}/trash`, { notice: `Restored ${result.keys_restored} ${result.keys_restored === 1 ? 'key' : 'keys'} of ${result.group_name}.` });
   })
 
   // API keys.
@@ -814,7 +901,11 @@ async function renderMembers(c: C, inviteLink?: string, error?: string, notice?:
   const userIds = [...new Set(log.items.filter((e) => e.entity_type === 'member').map((e) => e.entity_id))].filter((id) => isUuid(id));
   const emails = userIds.length ? await deps.sql<{ id: string; email: string }[]>`select id, email from users where id = any(${userIds}::uuid[])` : [];
   const activity = { ...log, names: { members: Object.fromEntries(emails.map((u) => [u.id, u.email])) } };
-  return page(c, MembersPage({ user, csrf: c.get('csrf'), accountId, accountName: membership.account_name, members, inviteLink, error, notice, invites, activity }), inviteLink ? 201 : 200);
+  return page(
+    c,
+    MembersPage({ user, csrf: c.get('csrf'), accountId, accountName: membership.account_name, members, inviteLink, error, notice, invites, activity, submission: randomUUID() }),
+    inviteLink ? 201 : 200,
+  );
 }
 
 async function renderLanguages(c: C, a: ProjectAccess, confirm?: { code: string; values: number }, notice?: string, error?: string, status: ContentfulStatusCode = 200) {
@@ -986,7 +1077,31 @@ async function activityNames(deps: Deps, projectId: string, items: readonly Acti
   };
 }
 
-async function renderFiles(c: C, a: ProjectAccess, extra: { preview?: { result: ImportPreview; choice: ImportChoice; file: string }; applied?: ImportResult; error?: string } = {}) {
+/** The import form's fields a refusal can be about; anything else (the file's content, its size) is the file's. */
+const IMPORT_FIELDS = ['language', 'format', 'status', 'conflict', 'group'];
+
+/**
+ * Runs an import (or its preview); a refusal shows the Files page again with the choices kept (a
+ * user re-attaching the fixed file must not import it into the default language) and the message
+ * at the field it is about, tied to it with aria-describedby, as the editor's forms do.
+ */
+async function orImportError<T>(c: C, a: ProjectAccess, choice: ImportChoice, work: () => Promise<T>): Promise<T | Response> {
+  try {
+    return await work();
+  } catch (thrown) {
+    const error = toDomainError(thrown);
+    if (!(error instanceof AppError)) throw thrown;
+    const loc = error.code === 'validation' ? error.issues?.[0]?.loc[0] : undefined;
+    const field = typeof loc === 'string' && IMPORT_FIELDS.includes(loc) ? loc : 'file';
+    return asErrorAnswer(await renderFiles(c, a, { choice, refusal: { field, message: error.message } }), error);
+  }
+}
+
+async function renderFiles(
+  c: C,
+  a: ProjectAccess,
+  extra: { preview?: { result: ImportPreview; choice: ImportChoice; file: string; submission: string }; applied?: ImportResult | undefined; notice?: string | undefined; choice?: ImportChoice; refusal?: ImportRefusal } = {},
+) {
   const deps = c.get('deps');
   const [list, cache, quality] = await Promise.all([listLanguages(deps, { projectId: a.projectId }), cacheOf(c, a.projectId), qualitySettings(deps.sql, a.projectId)]);
   return page(
@@ -1000,6 +1115,13 @@ async function renderTrash(c: C, a: ProjectAccess, notice?: string, error?: stri
   const [trash, cache] = await Promise.all([listTrash(deps, a.projectId), cacheOf(c, a.projectId)]);
   return page(c, TrashPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, ...trash, notice, error }));
 }
+
+/** What an import's Apply sent a second time answers (Back to its preview, a double click). */
+const IMPORT_ONCE_APPLIED = 'This preview was already applied, and nothing was imported again; these are the counts of that import. To import the file again, preview it again.';
+
+/** What the invitation form sent a second time answers (the first sending created it and showed its link). */
+const INVITE_ONCE_SENT =
+  'This form was already sent, and that created the invitation (nothing was created again). Its link was shown once, then: if it was not copied, revoke it below and create another.';
 
 /** What a create form sent a second time answers (the first sending created it and showed its key). */
 const ONCE_SENT = 'This form was already sent, and that created the key: it was shown once, then. If it was not copied, create another and revoke this one.';

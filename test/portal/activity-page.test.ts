@@ -108,7 +108,7 @@ describe('the activity page', () => {
     // The membership as an accepted invitation makes it, so that its events are the service's own.
     expect((await owner.post(`/portal/accounts/${p.accountId}/invites`, { role: 'reviewer', languages: 'fr' })).status).toBe(201);
     const revoke = /action="(\/portal\/accounts\/[0-9a-f-]{36}\/invites\/[0-9a-f-]{36}\/revoke)"/.exec((await owner.get(members)).text)![1]!;
-    expect((await owner.post(revoke, {})).text).toContain("Invitation revoked");
+    expect((await owner.follow(await owner.post(revoke, {}))).text).toContain("Invitation revoked");
     await sql`insert into memberships (user_id, account_id, role, languages) values (${member!.id}, ${p.accountId}, 'translator', ${['de']})`;
     expect((await owner.post(`${members}/${member!.id}/role`, { role: 'reviewer', languages: 'de, fr' })).status).toBe(303);
     expect((await owner.post(`${members}/${member!.id}/remove`, {})).status).toBe(303);

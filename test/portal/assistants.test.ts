@@ -116,7 +116,10 @@ describe('Translate missing', () => {
     // The shown languages the member may fill, never the source language.
     expect(editor.text).toMatch(/<select name="language"><option value="de">de<\/option><\/select>/);
 
-    const res = await translator.post(`/portal/projects/${b.projectId}/translate`, { language: 'de', return_to: `/portal/projects/${b.projectId}?lang=de&group=Default` , group: 'Default' });
+    const sent = await translator.post(`/portal/projects/${b.projectId}/translate`, { language: 'de', return_to: `/portal/projects/${b.projectId}?lang=de&group=Default` , group: 'Default' });
+    // Post/Redirect/Get: the editor as the form was sent from, with what was done (a reload translates nothing again).
+    expect(sent.location).toMatch(new RegExp(`^/portal/projects/${b.projectId}\\?lang=de&group=Default&outcome=[0-9a-f-]{36}$`));
+    const res = await translator.follow(sent);
     expect(res.status).toBe(200);
     const text = visible(res.text);
     expect(text).toContain('2 values translated into de as drafts: 1 from translation memory (free), 1 from deepl, 1 translation unit charged.');
@@ -171,7 +174,7 @@ describe('Translate missing', () => {
     await key(off, b, 'same', { en: ['Save changes', 'approved'] });
     await key(off, b, 'new', { en: ['Something new', 'approved'] });
     const dev = await member(off, a.accountId, 'developer');
-    const res = await dev.post(`/portal/projects/${b.projectId}/translate`, { language: 'de', return_to: `/portal/projects/${b.projectId}?lang=de` });
+    const res = await dev.follow(await dev.post(`/portal/projects/${b.projectId}/translate`, { language: 'de', return_to: `/portal/projects/${b.projectId}?lang=de` }));
     expect(res.status).toBe(200);
     const text = visible(res.text);
     expect(text).toContain('1 value translated into de as drafts: 1 from translation memory (free), 0 from machine translation, 0 translation units charged.');
@@ -201,7 +204,7 @@ describe('Translate missing', () => {
     expect(emulator.calls.length).toBe(calls);
     expect(await values(t, p, 'de')).toEqual({});
     // Their own language they may fill.
-    expect((await frOnly.post(`/portal/projects/${p.projectId}/translate`, { language: 'fr' })).status).toBe(200);
+    expect((await frOnly.post(`/portal/projects/${p.projectId}/translate`, { language: 'fr' })).status).toBe(303);
     expect((await values(t, p, 'fr')).a).toEqual({ value: 'Enregistrer', status: 'draft', group: 'Default' });
   });
 });
@@ -274,7 +277,7 @@ describe('quality settings in the portal', () => {
     expect(page.text).toContain('Checks that block approval');
     expect(page.text).toMatch(/<option value="en" selected="">en<\/option>/);
 
-    const saved = await owner.post(`/portal/projects/${p.projectId}/quality`, { source_language: 'en', quality_blocking: 'placeholders' });
+    const saved = await owner.follow(await owner.post(`/portal/projects/${p.projectId}/quality`, { source_language: 'en', quality_blocking: 'placeholders' }));
     expect(saved.status).toBe(200);
     expect(visible(saved.text)).toContain('Quality settings saved.');
     expect(saved.text).toMatch(/value="placeholders" checked=""/);

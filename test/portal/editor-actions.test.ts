@@ -4,26 +4,15 @@
 // pages are the API's; bulk actions are the API's, all or nothing.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
-import { hashPassword } from '../../core/users/password.ts';
-import { createSession } from '../../core/users/sessions.ts';
-import { PortalClient } from './support/portal-client.ts';
+import type { PortalClient } from './support/portal-client.ts';
+import { signedInMember } from './support/signed-in-member.ts';
 
 const t = useTestApp();
 let p: TestProject;
 let alice: PortalClient;
 let bob: PortalClient;
-let seq = 0;
 
-async function member(role: string): Promise<PortalClient> {
-  const [user] = await t.runtime.deps.sql<{ id: string }[]>`
-    insert into users (email, password_hash) values (${`${role}-${seq++}@example.com`}, ${await hashPassword('not used here')}) returning id`;
-  await t.runtime.deps.sql`insert into memberships (user_id, account_id, role) values (${user!.id}, ${p.accountId}, ${role})`;
-  const session = await createSession(t.runtime.deps, user!.id);
-  const client = new PortalClient(t.app);
-  client.cookies.set('tms_session', session.token);
-  client.csrf = session.csrf;
-  return client;
-}
+const member = (role: string) => signedInMember(t, p.accountId, role);
 
 async function newKey(key: string, group_name = 'home'): Promise<string> {
   const res = await t.call(p.apiKey, 'POST', '/v1/keys', { key, group_name });
@@ -62,7 +51,7 @@ describe('two editors on one value', () => {
 
     const refused = await bob.post(path, { value: 'Hallo Bob', status: 'review', version: version! }, { Accept: 'application/json' });
     expect(refused.status).toBe(412);
-    expect(JSON.parse(refused.text).detail).toMatch(/Someone else changed this value.*nothing was saved.*Reload/);
+    expect(JSON.parse(refused.text)).toMatchObject({ detail: expect.stringMatching(/Someone else changed this value.*nothing was saved.*Save again/), current: { value: 'Hallo Alice', version: written.version } });
     const value = await (await t.call(p.apiKey, 'GET', `/v1/keys/${keyId}/translations/de`)).json();
     expect(value).toMatchObject({ value: 'Hallo Alice', status: 'draft' });
 
@@ -195,13 +184,7 @@ describe('what the editor shows and says', () => {
 
   it('shows the source language beside a translator\'s own by default, and keeps the languages chosen last', async () => {
     // This project's source language is de, its first language.
-    const [user] = await t.runtime.deps.sql<{ id: string }[]>`
-      insert into users (email, password_hash) values (${`fr-translator-${seq++}@example.com`}, ${await hashPassword('not used here')}) returning id`;
-    await t.runtime.deps.sql`insert into memberships (user_id, account_id, role, languages) values (${user!.id}, ${p.accountId}, 'translator', ${['fr']})`;
-    const session = await createSession(t.runtime.deps, user!.id);
-    const tom = new PortalClient(t.app);
-    tom.cookies.set('tms_session', session.token);
-    tom.csrf = session.csrf;
+    const tom = await signedInMember(t, p.accountId, 'translator', { emailPrefix: 'fr-translator', languages: ['fr'] });
     const shown = (html: string) => [...html.matchAll(/<input type="checkbox" name="lang" value="([^"]+)"[^>]*checked/g)].map((m) => m[1]);
     const base = `/portal/projects/${p.projectId}`;
     expect(shown((await tom.get(base)).text)).toEqual(['de', 'fr']);

@@ -1,8 +1,10 @@
 // The editor's value forms in a real browser (Debian's Chromium through playwright-core), as the QA
 // pass met them: an Arabic value is edited right to left; two tabs on a value that was empty at
-// page load never overwrite each other (the second is refused next to the value); without
-// JavaScript a refused save comes back with the typed text kept and the message next to the value;
-// after "Sign out everywhere", a save in another tab says the session ended. axe-core on the
+// page load never overwrite each other (the second is refused next to the value, with the stored
+// text beside it and the typed text kept; Save again replaces it knowingly); without JavaScript a
+// refused save comes back with the typed text kept and the message next to the value; after "Sign
+// out everywhere", a save in another tab says the session ended, with a sign-in link (a new tab),
+// after which Save sends the same typed text. axe-core on the
 // refused state (with script: axe runs as page script): no serious or critical violation. Skipped,
 // with one line, without Chromium.
 import { existsSync, readFileSync } from 'node:fs';
@@ -107,6 +109,11 @@ describe.skipIf(!HAVE_BROWSER)('the editor in Chromium', () => {
     await refusal.getByText(/^Someone else changed this value since the page was loaded; nothing was saved/).waitFor();
     expect(await inB.getAttribute('aria-invalid')).toBe('true');
     expect(await inB.inputValue()).toBe('مرحبا');
+    // Their version beside the typed text, right to left too; no advice to reload (it would lose the text).
+    const storedLine = tabB.locator('form', { has: inB }).locator('.stored');
+    expect(await storedLine.innerText()).toBe('Stored now: أهلا وسهلا (draft)');
+    expect(await storedLine.locator('q').evaluate((el) => [el.lang, el.dir])).toEqual(['ar', 'rtl']);
+    expect(await refusal.innerText()).not.toMatch(/reload/i);
     expect(await stored(k.id, 'ar')).toMatchObject({ value: 'أهلا وسهلا' });
     await checkA11y(tabB, 'editor with a refused save');
     // A, whose page carries the version its save answered, saves again without a refusal.
@@ -114,6 +121,17 @@ describe.skipIf(!HAVE_BROWSER)('the editor in Chromium', () => {
     await arabic.press('Control+Enter');
     await tabA.locator('form', { has: arabic }).getByText('Saved', { exact: true }).waitFor();
     expect(await stored(k.id, 'ar')).toMatchObject({ value: 'أهلا' });
+    // B saves again: its form names the version it was shown, which A has changed once more, so it
+    // is refused again, now showing A's newest text; the next Save replaces that, knowingly.
+    await inB.press('Control+Enter');
+    await storedLine.getByText('أهلا', { exact: true }).waitFor();
+    expect(await storedLine.innerText()).toBe('Stored now: أهلا (draft)');
+    expect(await stored(k.id, 'ar')).toMatchObject({ value: 'أهلا' });
+    await inB.press('Control+Enter');
+    await tabB.locator('form', { has: inB }).getByText('Saved', { exact: true }).waitFor();
+    expect(await stored(k.id, 'ar')).toMatchObject({ value: 'مرحبا' });
+    expect(await storedLine.count()).toBe(0);
+    expect(await inB.getAttribute('aria-invalid')).toBeNull();
     await context.close();
   }, 120_000);
 
@@ -217,9 +235,23 @@ describe.skipIf(!HAVE_BROWSER)('the editor in Chromium', () => {
     const value = editor.getByLabel('home.session in de', { exact: true });
     await value.fill('Nach dem Abmelden');
     await value.press('Control+Enter');
-    await editor.locator('form', { has: value }).locator('output').getByText(/session has ended.*sign in again/).waitFor();
-    expect(await editor.locator('form', { has: value }).locator('output').innerText()).not.toContain('CSRF');
+    const output = editor.locator('form', { has: value }).locator('output');
+    await output.getByText(/session has ended.*sign in again/).waitFor();
+    expect(await output.innerText()).not.toContain('CSRF');
     expect((await t.call(p.apiKey, 'GET', `/v1/keys/${k.id}/translations/de`)).status).toBe(404);
+    // The sign-in link docs/portal.md promises, in a new tab, back to this page; the text stays here.
+    const link = output.getByRole('link', { name: 'Sign in (opens a new tab)' });
+    expect(await link.getAttribute('href')).toBe(`/portal/sign-in?next=${encodeURIComponent(`/portal/projects/${p.projectId}?lang=de&q=home.session`)}`);
+    const [signIn] = await Promise.all([context.waitForEvent('page'), link.click()]);
+    await signIn.getByLabel('Email').fill('dev@example.com');
+    await signIn.getByLabel('Password').fill('not used here');
+    await signIn.getByRole('button', { name: /Sign in/ }).click();
+    await signIn.waitForURL(`${base}/portal/projects/${p.projectId}?lang=de&q=home.session`);
+    // Signed in again: Save here sends the typed text with the new session's token.
+    expect(await value.inputValue()).toBe('Nach dem Abmelden');
+    await value.press('Control+Enter');
+    await output.getByText('Saved', { exact: true }).waitFor();
+    expect(await stored(k.id, 'de')).toMatchObject({ value: 'Nach dem Abmelden' });
     await context.close();
   }, 120_000);
 });

@@ -77,7 +77,7 @@ describe('History after an import', () => {
     ]);
 
     // Reverting to the text the import replaced writes it again, and it is current again.
-    const reverted = await dev.post(`/portal/projects/${p.projectId}/keys/${key.id}/values/de/revert`, { event_id: shown[1]!.revert! });
+    const reverted = await dev.follow(await dev.post(`/portal/projects/${p.projectId}/keys/${key.id}/values/de/revert`, { event_id: shown[1]!.revert! }));
     expect(reverted.status).toBe(200);
     expect(await (await t.call(p.apiKey, 'GET', `/v1/keys/${key.id}/translations/de`)).json()).toMatchObject({ value: 'Zweiter Titel', status: 'draft' });
     shown = entries(reverted.text);
@@ -153,7 +153,7 @@ describe('An import over reviewed values', () => {
     // Revert on the entry before the import's restores the old text and status, and it is current again.
     for (const [key, id, old] of [['a', ids.a, 'Ancien A'], ['b', ids.b, 'Ancien B']] as const) {
       const entry = shown[key][1]!;
-      const reverted = await dev.post(`/portal/projects/${p.projectId}/keys/${id}/values/fr/revert`, { event_id: entry.revert!, ...(entry.side ? { side: entry.side } : {}) });
+      const reverted = await dev.follow(await dev.post(`/portal/projects/${p.projectId}/keys/${id}/values/fr/revert`, { event_id: entry.revert!, ...(entry.side ? { side: entry.side } : {}) }));
       expect(reverted.status, key).toBe(200);
       expect(await valueOf(id, 'fr'), key).toMatchObject({ value: old, status: 'review' });
       const now = entries(reverted.text);
@@ -198,12 +198,12 @@ describe('An import over reviewed values', () => {
       ['Remplacé', undefined],
       ['Approuvé', 'before'],
     ]);
-    const reverted = await translator.post(`/portal/projects/${p.projectId}/keys/${id}/values/fr/revert`, { event_id: shown[1]!.revert!, side: 'before' });
+    const reverted = await translator.follow(await translator.post(`/portal/projects/${p.projectId}/keys/${id}/values/fr/revert`, { event_id: shown[1]!.revert!, side: 'before' }));
     expect(reverted.status).toBe(200);
     expect(await valueOf(id, 'fr')).toMatchObject({ value: 'Approuvé', status: 'review' });
     // By someone who may approve, the approval itself.
     const again = entries(reverted.text).find((e) => e.text === 'Approuvé' && e.side === 'before')!;
-    expect((await dev.post(`/portal/projects/${p.projectId}/keys/${id}/values/fr/revert`, { event_id: again.revert!, side: 'before' })).status).toBe(200);
+    expect((await dev.post(`/portal/projects/${p.projectId}/keys/${id}/values/fr/revert`, { event_id: again.revert!, side: 'before' })).status).toBe(303);
     expect(await valueOf(id, 'fr')).toMatchObject({ value: 'Approuvé', status: 'approved' });
   });
 

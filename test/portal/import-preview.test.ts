@@ -1,7 +1,10 @@
 // The portal's import preview through HTTP: under its counts, the keys it would create, the values
 // it would change (text and status before and after), the values it would create, a warning when
 // approved values would lose that status, "and N more" past the first 100 of each; conflict=keep
-// says existing values stay; the preview writes nothing, and its Apply form imports the same file.
+// says existing values stay; the quality warnings the API's dry run reports, before Apply; the
+// preview writes nothing, and its Apply form imports the same file (then redirects: a reload of the
+// result imports nothing again). A refused file brings the form back with the choices kept and the
+// message at the file field.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/test-app.ts';
 import { body, project, type Project } from '../translations/helpers.ts';
@@ -46,6 +49,12 @@ async function apply(session: Session, p: Project, html: string) {
     headers: { Cookie: session.cookie, Origin: 'http://localhost', 'Content-Type': 'application/x-www-form-urlencoded' },
     body: fields.toString(),
   });
+  return { status: res.status, text: await res.text(), location: res.headers.get('location') };
+}
+
+/** A page of the portal, as the browser opens it after a redirect. */
+async function open(session: Session, path: string) {
+  const res = await t.app.request(`http://localhost${path}`, { headers: { Cookie: session.cookie } });
   return { status: res.status, text: await res.text() };
 }
 
@@ -164,8 +173,12 @@ describe('the import preview', () => {
 
   it('Apply imports what the preview showed and answers the applied counts', async () => {
     const shown = await preview(session, p, FILE);
-    const res = await apply(session, p, shown.text);
-    expect(res.status, res.text.slice(0, 500)).toBe(200);
+    const sent = await apply(session, p, shown.text);
+    // Post/Redirect/Get: the counts are on the Files page the answer sends the browser to.
+    expect(sent.status, sent.text.slice(0, 500)).toBe(303);
+    expect(sent.location).toMatch(new RegExp(`^/portal/projects/${p.projectId}/files\\?outcome=[0-9a-f-]{36}$`));
+    const res = await open(session, sent.location!);
+    expect(res.status).toBe(200);
     expect(textOf(res.text)).toContain('Imported into de:2 new keys 3 new values 3 changed values 1 unchanged value');
     expect(res.text).not.toContain('<div class="changes">');
     const all = (await body(await p.get('/v1/translations/de?status=all'))).translations;
@@ -207,5 +220,63 @@ describe('a preview of more than 100 changes of a kind', () => {
     expect(lists['New values']!.at(-1)).toBe('and 50 more');
     // The warning counts them all, not only those listed.
     expect(lines).toEqual(['⚠ 120 approved values would become draft.']);
+  });
+});
+
+describe('the quality warnings of an import, before Apply', () => {
+  it('lists the dry run\'s quality warnings (as the API reports them): how many, then each with its key, check and message', async () => {
+    const q = await project(t, ['en', 'de']);
+    const owner = await ownerOf(q);
+    const source = { 'cart.items': '{count, plural, one {# item} other {# items}}', greet: 'Hello {name}', 'cart.html': 'Click <b>here</b>' };
+    expect((await t.call(q.apiKey, 'POST', '/v1/import/en?status=approved', source)).status).toBe(200);
+    const file = { 'cart.items': '{count, plural, one {# Artikel}', greet: 'Hallo', 'cart.html': 'Klicke <b>hier' };
+    const dryRun = await body(await t.call(q.apiKey, 'POST', '/v1/import/de?dry_run=true', file));
+    const expected = dryRun.quality_warnings as { count: number; values: { key: string; check: string; message: string }[] };
+    expect(expected.count).toBeGreaterThanOrEqual(3);
+    expect(new Set(expected.values.map((w) => w.check))).toEqual(new Set(['icu_syntax', 'placeholders', 'html_tags']));
+
+    const res = await preview(owner, q, file);
+    expect(res.status).toBe(200);
+    const block = /<div class="quality-warnings">([\s\S]*?)<\/div>/.exec(res.text)?.[1];
+    expect(block, 'the preview lists the quality warnings').toBeDefined();
+    expect(textOf(/<p class="warn-title">([\s\S]*?)<\/p>/.exec(block!)![1]!)).toBe(`⚠ ${expected.count} quality warnings in the values it would write`);
+    const names: Record<string, string> = { icu_syntax: 'ICU syntax', placeholders: 'Placeholders', html_tags: 'Tags' };
+    const items = [...block!.matchAll(/<li[^>]*>([\s\S]*?)<\/li>/g)].map((m) => textOf(m[1]!));
+    expect(items).toEqual(expected.values.map((w) => `${w.key}: ${names[w.check]}: ${w.message}`));
+    // Before the Apply button, and nothing written.
+    expect(res.text.indexOf('class="quality-warnings"')).toBeLessThan(res.text.indexOf('Apply this import'));
+    expect((await t.runtime.deps.sql`select 1 from translations where project_id = ${q.projectId} and language = 'de'`).length).toBe(0);
+  });
+});
+
+describe('a file the import form refuses', () => {
+  it('comes back with the language, format, status, conflict and group chosen, the message tied to the file field', async () => {
+    const q = await project(t, ['en', 'de', 'fr']);
+    const owner = await ownerOf(q);
+    const form = new FormData();
+    form.set('_csrf', owner.csrf);
+    const choice = { language: 'fr', format: 'json', status: 'review', conflict: 'keep', group: 'Checkout' };
+    for (const [k, v] of Object.entries(choice)) form.set(k, v);
+    form.set('file', new File(['{"broken": '], 'fr.json', { type: 'application/json' }));
+    const res = await t.app.request(`http://localhost/portal/projects/${q.projectId}/import`, { method: 'POST', headers: { Cookie: owner.cookie, Origin: 'http://localhost' }, body: form });
+    expect(res.status).toBe(422);
+    const html = await res.text();
+    const importForm = /<form method="post" action="[^"]*\/import" enctype="multipart\/form-data"[^>]*>([\s\S]*?)<\/form>/.exec(html)![1]!;
+    const selected = (name: string) => new RegExp(`<select name="${name}"[^>]*>[\\s\\S]*?<option value="([^"]+)" selected="">`).exec(importForm)?.[1];
+    expect({ language: selected('language'), format: selected('format'), status: selected('status'), conflict: selected('conflict') }).toEqual({ language: 'fr', format: 'json', status: 'review', conflict: 'keep' });
+    expect(importForm).toMatch(/<input name="group" value="Checkout"/);
+    expect(importForm).toMatch(/<input type="file" name="file" required="" aria-invalid="true" aria-describedby="import-file-error"\/>/);
+    expect(importForm).toMatch(/<p id="import-file-error" class="field-error" role="alert">[^<]+<\/p>/);
+    expect(textOf(importForm)).toContain('Nothing was imported. The choices below are kept');
+
+    // No file at all: the same, at the file field.
+    const empty = new FormData();
+    empty.set('_csrf', owner.csrf);
+    for (const [k, v] of Object.entries(choice)) empty.set(k, v);
+    const none = await t.app.request(`http://localhost/portal/projects/${q.projectId}/import`, { method: 'POST', headers: { Cookie: owner.cookie, Origin: 'http://localhost' }, body: empty });
+    expect(none.status).toBe(422);
+    const noneHtml = await none.text();
+    expect(noneHtml).toMatch(/<p id="import-file-error" class="field-error" role="alert">Choose a file to import<\/p>/);
+    expect(noneHtml).toMatch(/<select name="language"[^>]*>[\s\S]*?<option value="fr" selected="">/);
   });
 });

@@ -255,7 +255,7 @@ describe('activity', () => {
 
     const history = await rv.get(`/portal/projects/${p.projectId}/keys/${id}/values/de/history`);
     const eventId = /name="event_id" value="(\d+)"/.exec(history.text)![1]!;
-    const reverted = await rv.post(`/portal/projects/${p.projectId}/keys/${id}/values/de/revert`, { event_id: eventId });
+    const reverted = await rv.follow(await rv.post(`/portal/projects/${p.projectId}/keys/${id}/values/de/revert`, { event_id: eventId }));
     expect(reverted.status).toBe(200);
     expect(reverted.text).toContain('Reverted to &quot;Hallo&quot; (draft)');
     const [last] = await t.runtime.deps.sql<{ actor_type: string; after: { value: string } }[]>`
@@ -281,7 +281,7 @@ describe('trash', () => {
     expect(clash.text).toContain('already exists');
     const live = ((await (await t.call(p.apiKey, 'GET', `/v1/keys`)).json()) as { keys: { id: string; key: string }[] }).keys.find((k) => k.key === name)!;
     await t.call(p.apiKey, 'DELETE', `/v1/keys/${live.id}`);
-    const ok = await dev.post(`/portal/projects/${p.projectId}/trash/keys/${id}/restore`);
+    const ok = await dev.follow(await dev.post(`/portal/projects/${p.projectId}/trash/keys/${id}/restore`));
     expect(ok.status).toBe(200);
     expect(ok.text).toContain(`Restored ${name}`);
     const values = (await (await t.call(p.apiKey, 'GET', '/v1/translations/de?status=all')).json()) as { translations: Record<string, { value: string }> };

@@ -219,7 +219,7 @@ describe('projects, invitations and isolation', () => {
     expect((await owner.post(`/portal/accounts/${other.accountId}/invites/${inviteId}/revoke`, {})).status).toBe(404);
     expect((await new PortalClient(t.app).get(path)).status).toBe(200);
 
-    const revoked = await owner.post(revoke, {});
+    const revoked = await owner.follow(await owner.post(revoke, {}));
     expect(revoked.status).toBe(200);
     expect(revoked.text).toContain('Invitation revoked: its link no longer works.');
     expect(revoked.text).not.toContain('reviewer (fr)');

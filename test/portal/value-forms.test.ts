@@ -1,30 +1,20 @@
 // The editor's value forms through HTTP, as a browser without script sends them: a save refused
 // because someone else changed (or created) the value comes back as the editor with the typed text
-// kept and the refusal next to that value; a value that was empty when the page loaded is saved
+// kept, the refusal next to that value and the stored text beside it (the form then names the
+// stored version: Save again replaces it knowingly; the script gets the same as JSON); a value that was empty when the page loaded is saved
 // create-only (version=none), so two tabs never silently overwrite each other; every value field
 // and display carries its language and writing direction.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
-import { hashPassword } from '../../core/users/password.ts';
-import { createSession } from '../../core/users/sessions.ts';
-import { PortalClient } from './support/portal-client.ts';
+import type { PortalClient } from './support/portal-client.ts';
+import { signedInMember } from './support/signed-in-member.ts';
 
 const t = useTestApp();
 let p: TestProject;
 let alice: PortalClient;
 let bob: PortalClient;
-let seq = 0;
 
-async function member(role: string): Promise<PortalClient> {
-  const [user] = await t.runtime.deps.sql<{ id: string }[]>`
-    insert into users (email, password_hash) values (${`${role}-${seq++}@example.com`}, ${await hashPassword('not used here')}) returning id`;
-  await t.runtime.deps.sql`insert into memberships (user_id, account_id, role) values (${user!.id}, ${p.accountId}, ${role})`;
-  const session = await createSession(t.runtime.deps, user!.id);
-  const client = new PortalClient(t.app);
-  client.cookies.set('tms_session', session.token);
-  client.csrf = session.csrf;
-  return client;
-}
+const member = (role: string) => signedInMember(t, p.accountId, role);
 
 async function newKey(key: string): Promise<string> {
   const res = await t.call(p.apiKey, 'POST', '/v1/keys', { key, group_name: 'home' });
@@ -59,21 +49,32 @@ describe('a refused save without script', () => {
     expect(refused.status).toBe(412);
     const form = valueForm(refused.text, keyId, 'de')!;
     expect(form).toBeDefined();
-    // The typed text, escaped, in the value's own field; the status chosen; the version sent (a second Save is refused again).
+    // The typed text, escaped, in the value's own field; the status chosen; the version now stored,
+    // whose text is shown beside it (so a second Save replaces what it shows, knowingly).
+    const now = await stored(keyId, 'de');
     expect(form).toMatch(/<textarea id="v-[^"]+"[^>]*aria-invalid="true"[^>]*>Bobs &lt;neuer&gt; Text<\/textarea>/);
     expect(form).toMatch(/<option value="review" selected="">/);
-    expect(form).toContain(`name="version" value="${version}"`);
+    expect(form).toContain(`name="version" value="${now.version}"`);
     // The message in the element the textarea is described by.
     const id = `v-${keyId}-de`;
     expect(form).toContain(`aria-describedby="${id}-msg ${id}-q"`);
     expect(form).toMatch(new RegExp(`<output id="${id}-msg" class="saved error"[^>]*>Someone else changed this value since the page was loaded; nothing was saved`));
     expect(form).toContain('Stored now: <q lang="de" dir="ltr">Hallo von Alice</q> (draft)');
+    expect(form).not.toMatch(/Reload/);
     expect(await stored(keyId, 'de')).toMatchObject({ value: 'Hallo von Alice' });
 
-    // With script the same refusal, as JSON.
+    // With script the same refusal, as JSON, with the stored value for the script to show.
     const json = await bob.post(path, { value: 'Bobs Text', status: 'review', version }, { Accept: 'application/json' });
     expect(json.status).toBe(412);
-    expect(JSON.parse(json.text).detail).toMatch(/^Someone else changed this value/);
+    expect(JSON.parse(json.text)).toEqual({
+      detail: expect.stringMatching(/^Someone else changed this value since the page was loaded; nothing was saved\. .*Save again/),
+      current: { value: 'Hallo von Alice', status: 'draft', version: now.version },
+    });
+
+    // Sent again from the page that showed their text: it replaces it, knowingly.
+    const again = await bob.post(path, { value: 'Bobs Text', status: 'review', version: String(now.version), return_to: editor });
+    expect(again.status).toBe(303);
+    expect(await stored(keyId, 'de')).toMatchObject({ value: 'Bobs Text', status: 'review' });
   });
 
   it("keeps the text when the value's key is no longer on the page the form came from", async () => {
@@ -116,7 +117,10 @@ describe('a value that was empty when the page loaded', () => {
     const written = JSON.parse(first.text);
     const second = await bob.post(path, { value: 'Zweiter', status: 'draft', version: 'none' }, { Accept: 'application/json' });
     expect(second.status).toBe(412);
-    expect(JSON.parse(second.text).detail).toBe('Someone else changed this value since the page was loaded; nothing was saved. Reload the page to see their version.');
+    expect(JSON.parse(second.text)).toEqual({
+      detail: 'Someone else changed this value since the page was loaded; nothing was saved. Their version is shown below your text: Save again to replace it with yours.',
+      current: { value: 'Erster', status: 'draft', version: written.version },
+    });
     const plain = await bob.post(path, { value: 'Zweiter', status: 'draft', version: 'none', return_to: editor });
     expect(plain.status).toBe(412);
     expect(plain.text).toMatch(/>Zweiter<\/textarea>/);

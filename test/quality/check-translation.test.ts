@@ -68,7 +68,10 @@ describe('quality checks', () => {
 
   it('final punctuation by meaning, across scripts', () => {
     expect(only('punctuation', 'Gespeichert', 'Saved.')[0]?.message).toBe('The source ends with a period, this without one');
-    expect(only('punctuation', 'Sind Sie sicher.', 'Are you sure?')[0]?.message).toBe('The source ends with a question, this with a period');
+    expect(only('punctuation', 'Sind Sie sicher.', 'Are you sure?')[0]?.message).toBe('The source ends with a question mark, this with a period');
+    // Each mark with its own article.
+    expect(only('punctuation', 'Gespeichert!', 'Saved')[0]?.message).toBe('Ends with an exclamation mark, the source does not');
+    expect(only('punctuation', 'Warte…', 'Wait!')[0]?.message).toBe('The source ends with an exclamation mark, this with an ellipsis');
     expect(only('punctuation', '保存しました。', 'Saved.', 'ja')).toEqual([]);
     expect(only('punctuation', '¿Seguro?', 'Sure?', 'es')).toEqual([]);
     expect(only('punctuation', 'هل أنت متأكد؟', 'Are you sure?', 'ar')).toEqual([]);

@@ -132,7 +132,7 @@ export const HistoryPage: FC<
   const text = textAttrs(language);
   return (
     <Layout title={`${keyName} in ${language}: history`} user={user} csrf={csrf}>
-      <ProjectNav access={access} current="activity" csrf={csrf} cache={cache} />
+      <ProjectNav access={access} current="activity" csrf={csrf} cache={cache} here={`${base}/keys/${keyId}/values/${encodeURIComponent(language)}/history`} />
       <h2>
         <span class="mono">{keyName}</span> in {language}
       </h2>

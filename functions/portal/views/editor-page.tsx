@@ -26,11 +26,13 @@ export type FormError = { form: string; field: string; message: string; values?:
 
 /**
  * A value save refused without script (someone else changed it: 412; or invalid: 422): the
- * editor comes back with what was typed still in the value's field, the status chosen, the
- * version the form was sent with (so saving again cannot overwrite what it has not shown), and the
- * message next to the value. keyName: for a key this page no longer lists (the filters).
+ * editor comes back with what was typed still in the value's field, the status chosen, and the
+ * message next to the value. `changed` (412): the stored text and status are shown beside it and
+ * the form names the stored version, so Save again replaces what it shows, knowingly (and is
+ * refused again if it changes once more); otherwise the form keeps the version it was sent with.
+ * keyName: for a key this page no longer lists (the filters).
  */
-export type ValueError = { keyId: string; keyName: string; language: string; value: string; status: string; version: string | undefined; message: string };
+export type ValueError = { keyId: string; keyName: string; language: string; value: string; status: string; version: string | undefined; message: string; changed?: boolean };
 
 /** The attributes that tie a field to its error message, and the message element (or nothing). */
 function fieldError(error: FormError | undefined, form: string, field: string) {
@@ -102,7 +104,7 @@ export const EditorView: FC<{
   const translatable = may(access.role, 'values.edit') ? filters.languages.filter((l) => l !== page.sourceLanguage && mayEditLanguage(access, l)) : [];
   return (
     <Layout title={`${access.projectName}: editor`} user={user} csrf={csrf} wide>
-      <ProjectNav access={access} current="editor" csrf={csrf} cache={cache} />
+      <ProjectNav access={access} current="editor" csrf={csrf} cache={cache} here={here} />
       {notice ? <Notice kind="ok">{notice}</Notice> : null}
       {error ? <Notice kind="error">{error}</Notice> : null}
       {allLanguages.length === 0 ? (
@@ -358,8 +360,10 @@ export const EditorView: FC<{
                     const refused = valueError && valueError.keyId === row.id && valueError.language === l ? valueError : undefined;
                     // The version this form names: the one shown (If-Match), or "none" for a value that
                     // did not exist (create-only: a value someone else created meanwhile is not
-                    // overwritten either). A refused form keeps the version it was sent with.
-                    const version = refused ? refused.version : value ? String(value.version) : 'none';
+                    // overwritten either). A form refused as invalid keeps the version it was sent
+                    // with; one refused because the value changed names the stored one, shown below.
+                    const shown = value ? String(value.version) : 'none';
+                    const version = refused && !refused.changed ? refused.version : shown;
                     return (
                       <td>
                         <form method="post" action={`${base}/keys/${row.id}/values/${l}`} class="value" data-inline>
@@ -419,9 +423,16 @@ export const EditorView: FC<{
                               {refused ? refused.message : ''}
                             </output>
                           </div>
-                          {refused && value && value.value !== refused.value ? (
-                            <p class="hint">
-                              Stored now: <q {...textAttrs(l)}>{value.value}</q> ({value.status})
+                          {refused && (refused.changed || (value && value.value !== refused.value)) ? (
+                            <p class="hint stored">
+                              Stored now:{' '}
+                              {value ? (
+                                <>
+                                  <q {...textAttrs(l)}>{value.value}</q> ({value.status})
+                                </>
+                              ) : (
+                                'no value'
+                              )}
                             </p>
                           ) : null}
                           <Warnings id={`${id}-q`} warnings={value?.warnings ?? []} />

@@ -8,11 +8,46 @@ import type { ProjectAccess } from '../../../core/users/memberships.ts';
 import { TRANSLATION_STATUSES } from '../../../core/translations/schemas.ts';
 import { CsrfField, Layout, Notice, P } from './layout.tsx';
 import { ProjectNav } from './project-nav.tsx';
+import { warningLine } from './assistant-pages.tsx';
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 type Common = { user: SessionUser; csrf: string; access: ProjectAccess; cache: { last_rebuilt_at: string | null; ready: boolean } };
 export type ImportChoice = { language: string; format: string; status: string; conflict: string; group: string };
+/** An import the use-case refused: the form's field it is about (the file, unless another), and why. */
+export type ImportRefusal = { field: string; message: string };
+
+/** What the import form shows before anything is chosen. */
+const DEFAULT_CHOICE: Omit<ImportChoice, 'language'> = { format: 'json', status: 'draft', conflict: 'overwrite', group: 'Default' };
+
+/** How many quality warnings the preview lists; the count has them all. */
+const WARNINGS_LISTED = 20;
+
+/**
+ * The quality checks' warnings of the values the import would write (the dry run's
+ * quality_warnings, as POST /v1/import?dry_run=true answers them): how many, then the first ones
+ * with their key, check and message, so a broken plural is seen before Apply, not after.
+ */
+const QualityWarnings: FC<{ warnings: ImportResult['quality_warnings'] }> = ({ warnings }) => {
+  if (warnings.count === 0) return null;
+  const listed = warnings.values.slice(0, WARNINGS_LISTED);
+  return (
+    <div class="quality-warnings">
+      <p class="warn-title">
+        <span aria-hidden="true">{'\u26a0 '}</span>
+        {count(warnings.count, 'quality warning', 'quality warnings')} in the values it would write
+      </p>
+      <ul class="warnings">
+        {listed.map((w) => (
+          <li>
+            <span class="mono">{w.key}</span>: {warningLine(w)}
+          </li>
+        ))}
+        {warnings.count > listed.length ? <li class="hint">and {warnings.count - listed.length} more</li> : null}
+      </ul>
+    </div>
+  );
+};
 
 const Counts: FC<{ r: ImportResult }> = ({ r }) => (
   <ul>
@@ -104,30 +139,49 @@ export const FilesPage: FC<
     formats: string[];
     /** The project's source language: XLIFF exports carry its text as each unit's source unless another is chosen. */
     sourceLanguage: string;
-    preview?: { result: ImportPreview; choice: ImportChoice; file: string } | undefined;
+    /** submission: the Apply form's one-time token (Back to this preview and Apply again imports once). */
+    preview?: { result: ImportPreview; choice: ImportChoice; file: string; submission: string } | undefined;
     applied?: ImportResult | undefined;
-    error?: string | undefined;
+    /** Said above the counts of an applied import (one sent again was not imported again). */
+    notice?: string | undefined;
+    /** The import form's choices to show again (after a refusal, or with a preview). */
+    choice?: ImportChoice | undefined;
+    refusal?: ImportRefusal | undefined;
   }
-> = ({ user, csrf, access, cache, languages, formats, sourceLanguage, preview, applied, error }) => {
+> = ({ user, csrf, access, cache, languages, formats, sourceLanguage, preview, applied, notice, choice, refusal }) => {
   const base = `${P}/projects/${access.projectId}`;
-  const select = (name: string, label: string, options: readonly string[], chosen?: string) => (
+  const chosen = { ...DEFAULT_CHOICE, ...(choice ?? preview?.choice ?? {}) };
+  // A refusal is said at the field it is about (aria-describedby, aria-invalid), as in the editor.
+  const errorAt = (field: string): { attrs: Record<string, string>; message: Child } =>
+    refusal?.field === field
+      ? {
+          attrs: { 'aria-invalid': 'true', 'aria-describedby': `import-${field}-error` },
+          message: (
+            <p id={`import-${field}-error`} class="field-error" role="alert">
+              {refusal.message}
+            </p>
+          ),
+        }
+      : { attrs: {}, message: null };
+  const select = (name: string, label: string, options: readonly string[], chosen?: string, at: { attrs: Record<string, string>; message: Child } = { attrs: {}, message: null }) => (
     <label>
       {label}
-      <select name={name}>
+      <select name={name} {...at.attrs}>
         {options.map((o) => (
           <option value={o} selected={o === chosen}>
             {o}
           </option>
         ))}
       </select>
+      {at.message}
     </label>
   );
   return (
     <Layout title={`${access.projectName}: import and export`} user={user} csrf={csrf}>
       <ProjectNav access={access} current="files" csrf={csrf} cache={cache} />
-      {error ? <Notice kind="error">{error}</Notice> : null}
       {applied ? (
         <Notice kind="ok">
+          {notice ? <p>{notice}</p> : null}
           Imported into {applied.language}:
           <Counts r={applied} />
         </Notice>
@@ -137,6 +191,7 @@ export const FilesPage: FC<
         <form method="post" action={`${base}/import`} class="card stack">
           <h2>Preview: what this import would do in {preview.choice.language}</h2>
           <Counts r={preview.result} />
+          <QualityWarnings warnings={preview.result.quality_warnings} />
           <Changes r={preview.result} changes={preview.result.changes} choice={preview.choice} />
           <CsrfField csrf={csrf} />
           {Object.entries(preview.choice).map(([k, v]) => (
@@ -144,6 +199,7 @@ export const FilesPage: FC<
           ))}
           <input type="hidden" name="file_base64" value={preview.file} />
           <input type="hidden" name="apply" value="yes" />
+          <input type="hidden" name="submission" value={preview.submission} />
           <div class="row">
             <button type="submit">Apply this import</button>
             <a href={`${base}/files`}>Cancel</a>
@@ -153,18 +209,25 @@ export const FilesPage: FC<
       <h2>Import a file</h2>
       <form method="post" action={`${base}/import`} enctype="multipart/form-data" class="card stack">
         <CsrfField csrf={csrf} />
+        {refusal ? (
+          <p class="hint">
+            Nothing was imported. The choices below are kept; attach the file again (a browser never keeps a chosen file).
+          </p>
+        ) : null}
         <label>
           File <span class="hint">(up to 10 MiB)</span>
-          <input type="file" name="file" required />
+          <input type="file" name="file" required {...errorAt('file').attrs} />
+          {errorAt('file').message}
         </label>
         <div class="row wrap">
-          {select('language', 'Language', languages)}
-          {select('format', 'Format', formats, 'json')}
-          {select('status', 'Status of imported values', TRANSLATION_STATUSES, 'draft')}
-          {select('conflict', 'Existing values', ['overwrite', 'keep', 'fail'], 'overwrite')}
+          {select('language', 'Language', languages, chosen.language, errorAt('language'))}
+          {select('format', 'Format', formats, chosen.format, errorAt('format'))}
+          {select('status', 'Status of imported values', TRANSLATION_STATUSES, chosen.status, errorAt('status'))}
+          {select('conflict', 'Existing values', ['overwrite', 'keep', 'fail'], chosen.conflict, errorAt('conflict'))}
           <label>
             Group for new keys
-            <input name="group" value="Default" maxlength={200} />
+            <input name="group" value={chosen.group} maxlength={200} {...errorAt('group').attrs} />
+            {errorAt('group').message}
           </label>
         </div>
         <button type="submit">Preview import</button>

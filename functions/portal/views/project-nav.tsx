@@ -1,11 +1,22 @@
-// The project's header: its tabs, the cache status and the Publish button.
+// The project's header: its tabs, the cache status and the Publish button. Publish and Auto-publish
+// carry the page they were sent from (`return_to`), so they come back to it, not to the editor.
 import type { FC } from 'hono/jsx';
 import type { ProjectAccess } from '../../../core/users/memberships.ts';
 import { may } from '../../../core/users/permissions.ts';
 import { CsrfField, P } from './layout.tsx';
 
-export const ProjectNav: FC<{ access: ProjectAccess; current: 'editor' | 'languages' | 'api-keys' | 'trash' | 'activity' | 'files' | 'usage'; csrf: string; cache: { last_rebuilt_at: string | null; ready: boolean; pending?: boolean; build_state?: string } }> = ({ access, current, csrf, cache }) => {
+type Tab = 'editor' | 'languages' | 'api-keys' | 'trash' | 'activity' | 'files' | 'usage';
+
+export const ProjectNav: FC<{
+  access: ProjectAccess;
+  current: Tab;
+  csrf: string;
+  cache: { last_rebuilt_at: string | null; ready: boolean; pending?: boolean; build_state?: string };
+  /** This page's address, when it is not the tab's own (the editor's filters, a value's history). */
+  here?: string | undefined;
+}> = ({ access, current, csrf, cache, here }) => {
   const base = `${P}/projects/${access.projectId}`;
+  const returnTo = here ?? (current === 'editor' ? base : `${base}/${current}`);
   const tab = (id: typeof current, href: string, label: string) => (
     <a href={href} aria-current={current === id ? 'page' : undefined} class={current === id ? 'tab active' : 'tab'}>
       {label}
@@ -35,10 +46,12 @@ export const ProjectNav: FC<{ access: ProjectAccess; current: 'editor' | 'langua
             <>
               <form method="post" action={`${base}/publish`} class="inline">
                 <CsrfField csrf={csrf} />
+                <input type="hidden" name="return_to" value={returnTo} />
                 <button type="submit">Publish</button>
               </form>
               <form method="post" action={`${base}/settings`} class="inline">
                 <CsrfField csrf={csrf} />
+                <input type="hidden" name="return_to" value={returnTo} />
                 <input type="hidden" name="auto_rebuild" value={access.autoRebuild ? 'false' : 'true'} />
                 <button type="submit" class="secondary" aria-pressed={access.autoRebuild ? 'true' : 'false'}>
                   Auto-publish: {access.autoRebuild ? 'on' : 'off'}

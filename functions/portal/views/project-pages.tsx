@@ -178,15 +178,17 @@ export const ApiKeysPage: FC<Common & { keys: ApiKeyInfo[]; created?: CreatedApi
 export const TrashPage: FC<Common & { keys: TrashedKey[]; groups: TrashedGroup[] }> = ({ user, csrf, access, cache, notice, error, keys, groups }) => {
   const base = `${P}/projects/${access.projectId}`;
   const when = (iso: string) => `${iso.replace('T', ' ').slice(0, 16)} UTC`;
+  const deletedGroups = groups.filter((g) => !g.live);
+  const deletedTogether = groups.filter((g) => g.live);
   return (
     <Layout title={`${access.projectName}: trash`} user={user} csrf={csrf}>
       <ProjectNav access={access} current="trash" csrf={csrf} cache={cache} />
       {notice ? <Notice kind="ok">{notice}</Notice> : null}
       {error ? <Notice kind="error">{error}</Notice> : null}
       <h2>Deleted groups</h2>
-      {groups.length === 0 ? <p class="empty">No deleted group.</p> : null}
+      {deletedGroups.length === 0 ? <p class="empty">No deleted group.</p> : null}
       <ul class="list">
-        {groups.map((g) => (
+        {deletedGroups.map((g) => (
           <li class="row between">
             <span>
               <strong>{g.group_name}</strong> <span class="hint">{g.keys} keys, deleted {when(g.deleted_at)}</span>
@@ -200,6 +202,27 @@ export const TrashPage: FC<Common & { keys: TrashedKey[]; groups: TrashedGroup[]
           </li>
         ))}
       </ul>
+      {deletedTogether.length > 0 ? (
+        <>
+          {/* A group that still has keys was not deleted: some of its keys were, in one action. */}
+          <h2>Keys deleted together</h2>
+          <ul class="list">
+            {deletedTogether.map((g) => (
+              <li class="row between">
+                <span>
+                  {g.keys} keys of <strong>{g.group_name}</strong> <span class="hint">(the group still has other keys), deleted together {when(g.deleted_at)}</span>
+                </span>
+                <form method="post" action={`${base}/trash/groups/${encodeURIComponent(g.group_name)}/restore`} class="inline">
+                  <CsrfField csrf={csrf} />
+                  <button type="submit" class="secondary" aria-label={`Restore the ${g.keys} keys of ${g.group_name} deleted together`}>
+                    Restore these {g.keys} keys
+                  </button>
+                </form>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
       <h2>Deleted keys</h2>
       {keys.length === 0 ? <p class="empty">The trash is empty.</p> : null}
       <ul class="list">

@@ -97,10 +97,10 @@ export const ProjectCreatedPage: FC<{ user: SessionUser; csrf: string; projectId
         another in the API keys tab.
       </Notice>
     )}
-    <p>
+    <p class="row wrap actions">
       <a class="button" href={`${P}/projects/${projectId}/languages`}>
         Add languages
-      </a>{' '}
+      </a>
       <a href={`${P}/projects/${projectId}`}>Open the editor</a>
     </p>
   </Layout>
@@ -121,7 +121,9 @@ export const MembersPage: FC<{
   invites?: PendingInvite[] | undefined;
   /** The account's own log (membership, invitations, the plan), a page of it. */
   activity?: { items: ActivityItem[]; next: number | null; names: ActivityNames } | undefined;
-}> = ({ user, csrf, accountId, accountName, members, inviteLink, error, notice, invites = [], activity }) => (
+  /** The invitation form's one-time token: sent twice (a reload of the page showing the link), it creates once. */
+  submission?: string | undefined;
+}> = ({ user, csrf, accountId, accountName, members, inviteLink, error, notice, invites = [], activity, submission }) => (
   <Layout title={`Members of ${accountName}`} user={user} csrf={csrf}>
     <p class="crumbs">
       <a href={`${P}`}>Projects</a> / {accountName}
@@ -236,6 +238,7 @@ export const MembersPage: FC<{
     <h2>Invite someone</h2>
     <form method="post" action={`${P}/accounts/${accountId}/invites`} class="card stack">
       <CsrfField csrf={csrf} />
+      {submission ? <input type="hidden" name="submission" value={submission} /> : null}
       <label>
         Role
         <select name="role">

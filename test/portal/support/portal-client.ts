@@ -46,6 +46,15 @@ export class PortalClient {
     return this.request('GET', path);
   }
 
+  /**
+   * The page a write's 303 sends the browser to, opened as the browser opens it (GET): the portal
+   * answers writes by Post/Redirect/Get, so a reload never repeats them. Anything but a 303 is an error.
+   */
+  async follow(res: PortalResponse): Promise<PortalResponse> {
+    if (res.status !== 303 || !res.location) throw new Error(`expected a 303 redirect, got ${res.status}: ${res.text.slice(0, 300)}`);
+    return this.get(res.location);
+  }
+
   /** A form post with the current CSRF token (override `_csrf` to test the check). */
   post(path: string, fields: Record<string, string | string[]> = {}, headers: Record<string, string> = {}) {
     const body = new URLSearchParams();
