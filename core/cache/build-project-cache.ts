@@ -264,6 +264,11 @@ async function planCollection(
     const stale = keys.filter((key) => {
       const build = buildOf(key);
       if (keep.has(build)) return false;
+      // A build that started after this one (ids sort by start time) is another replica's, being
+      // written or about to publish (this one publishes first only when that one has not yet):
+      // deleting its files would leave its pointer naming a build that is gone. Its own
+      // collection, or a later build's, judges it.
+      if (build > current) return false;
       // An unfinished build: failed, or still being written by a build that overlaps this one.
       if (!completeSet.has(build)) return !(now - buildStartedAt(build) < REPLACED_BUILD_RETENTION_MS);
       return true;

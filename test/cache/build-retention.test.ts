@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { requestRebuild } from '../../core/cache/request-rebuild.ts';
 import { REPLACED_BUILD_RETENTION_MS, MAX_KEPT_BUILDS } from '../../core/cache/build-project-cache.ts';
 import { cachedBuildGroup, cachedBuildLanguage } from '../../core/cache/read-cached.ts';
-import { buildsPrefix, languageKey } from '../../core/cache/layout.ts';
+import { buildsPrefix, indexKey, languageKey } from '../../core/cache/layout.ts';
 import { readPointer } from '../../core/cache/read-pointer.ts';
 import { createCacheReader } from '../../core/cache/cache-reader.ts';
 import { silentLogger } from '../../core/log.ts';
@@ -88,6 +88,28 @@ describe('replaced builds', () => {
     now += REPLACED_BUILD_RETENTION_MS;
     await build(p);
     expect(await storedBuilds(p)).not.toContain(failed);
+  });
+
+  it('an older build publishing while a newer one is being written leaves the newer one whole', async () => {
+    // Two replicas build one project (a builder whose lease lapsed mid-upload, and the one that took
+    // over): the newer build has written its files and index but not published when the older one
+    // publishes (the database records no newer build yet) and collects.
+    const p = await project();
+    for (let i = 0; i < MAX_KEPT_BUILDS; i++) {
+      now += 1000;
+      await build(p);
+    }
+    const newer = `${new Date(now + 2000).toISOString().replace(/[-:.]/g, '')}-0ddba11c`;
+    await core.deps.objects.put(languageKey(p.projectId, newer, 'de', 'identity'), Buffer.from('{"home.title":"Hallo"}'));
+    await core.deps.objects.put(indexKey(p.projectId, newer), Buffer.from('{}'));
+    now += 1000;
+    const older = await build(p);
+    expect(older < newer).toBe(true);
+    expect(await storedBuilds(p)).toContain(newer);
+    const left = await core.deps.objects.list(`${buildsPrefix(p.projectId)}${newer}/`);
+    expect(left.sort()).toEqual([indexKey(p.projectId, newer), languageKey(p.projectId, newer, 'de', 'identity')].sort());
+    // The older build still keeps to the limit among its own and older builds.
+    expect((await storedBuilds(p)).filter((id) => id! <= older)).toHaveLength(MAX_KEPT_BUILDS);
   });
 
   it('a build collected by the build limit is a 404 for every file, on a server that read some of them as on any other', async () => {
