@@ -10,6 +10,7 @@ import { isGroupName } from '../validation.ts';
 import { languageNotRegistered } from '../languages/remove-language.ts';
 import { FORMATS, FormatError } from '../formats/index.ts';
 import type { Entry } from '../formats/types.ts';
+import { hasPlural } from '../formats/plural/icu-plural.ts';
 import type { Sql } from '../db/client.ts';
 import type { StatusFilter } from '../translations/schemas.ts';
 import { ExportCommand } from './schemas.ts';
@@ -82,7 +83,10 @@ export const exportFile = useCase(ExportCommand, async (deps: Pick<Deps, 'sql'>,
   }
   // A group filter that could never name a group matches nothing (the file is empty, not an error).
   const group = namespace ?? input.group;
-  const entries = withoutNamespace(group !== undefined && !isGroupName(group) ? [] : await entriesOf(deps.sql, projectId, language, status, group), namespace);
+  const read = withoutNamespace(group !== undefined && !isGroupName(group) ? [] : await entriesOf(deps.sql, projectId, language, status, group), namespace);
+  // iOS keeps a language's plurals in .stringsdict and its other strings in .strings: the two files
+  // split the keys by this language's value, so each key is in exactly one of them.
+  const entries = input.plurals === 'all' ? read : read.filter((e) => hasPlural(e.value) === (input.plurals === 'only'));
   const sourceValues =
     source === undefined || !codec.needsSource
       ? undefined

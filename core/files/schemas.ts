@@ -30,6 +30,9 @@ export const ImportQuery = v.object({
   namespace: v.optional(GroupName),
 });
 
+/** Which values an export takes by whether they are plurals (core/formats/plural/icu-plural.ts, hasPlural). */
+export const PluralsFilter = v.picklist(['all', 'only', 'none']);
+
 export const ExportQuery = v.object({
   format: v.optional(FormatName, 'json'),
   status: v.optional(StatusFilter, 'approved'),
@@ -38,6 +41,8 @@ export const ExportQuery = v.object({
   namespace: v.optional(GroupName),
   /** The source language (XLIFF's <source>); required by the formats that carry one. */
   source: v.optional(LanguageCode),
+  /** Only the keys whose value is a plural (only), or only the others (none): iOS's .stringsdict beside its .strings. */
+  plurals: v.optional(PluralsFilter, 'all'),
 });
 
 export const ImportCommand = v.object({
@@ -63,6 +68,7 @@ export const ExportCommand = v.object({
   group: v.optional(v.string()),
   namespace: v.optional(GroupName),
   source: v.optional(LanguageCode),
+  plurals: v.optional(PluralsFilter, 'all'),
 });
 
 export const ImportResult = v.object({

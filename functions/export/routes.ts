@@ -23,7 +23,8 @@ const FILE_CONTENT = Object.fromEntries(
 const EXPORT_DESCRIPTION = [
   'Query: format (default json); status (default approved; all for every status); group (only that group);',
   'namespace=G (only group G, its keys named without the G. prefix: an i18next namespace file);',
-  'source (the source language: required by xliff and xliff2). The bytes are the same whenever the data is the same:',
+  'source (the source language: required by xliff and xliff2); plurals=only (only the keys whose value in this language holds an ICU plural)',
+  'or plurals=none (only the others), so that an ios-stringsdict file and an ios-strings file of one language split the keys. The bytes are the same whenever the data is the same:',
   'the strong ETag lets a client revalidate with If-None-Match (304, no body, not counted against the daily quota).',
   'A language (or source) not registered is 404; a value the format cannot carry, or xliff without source, is 422.',
 ].join(' ');
@@ -60,6 +61,7 @@ const routes = new Hono<AppEnv>()
         ...(query.group === undefined ? {} : { group: query.group }),
         ...(query.namespace === undefined ? {} : { namespace: query.namespace }),
         ...(query.source === undefined ? {} : { source: query.source }),
+        plurals: query.plurals,
       });
       // Live data: the client may keep it, but must revalidate (cheaply: 304) before each use.
       const headers: Record<string, string> = { ETag: file.etag, 'Cache-Control': 'private, no-cache' };

@@ -14,7 +14,7 @@ import type { LoadedConfig } from '../config-file.ts';
 import type { Client } from '../client.ts';
 import type { Context } from '../context.ts';
 import { etagOf } from '../etag.ts';
-import { fileJobs, hasGroups } from '../file-jobs.ts';
+import { fileJobs, hasGroups, type FileJob } from '../file-jobs.ts';
 import { needsSource } from '../formats.ts';
 import { languagesFor } from '../project.ts';
 import { CliError, EXIT, usageError } from '../errors.ts';
@@ -52,13 +52,17 @@ export async function pull(ctx: Context, config: LoadedConfig, client: Client, f
   // fails (a folder where a file goes, a refusal or a lost server at the third file) writes nothing,
   // where it once left the files before it rewritten.
   for (const job of jobs) await checkWritable(config.root, job.path);
+  const split = pluralSplit(all);
   const downloads = await ctx.out.progress(
     'pulling',
-    jobs.map(({ mapping, language, path, group }) => async () => {
+    jobs.map((job) => async () => {
+      const { mapping, language, path, group } = job;
       const target = resolve(config.root, path);
       const local = await readFile(target).catch(() => null);
       const query = new URLSearchParams({ format: mapping.format, status });
       if (group !== undefined) query.set('namespace', group);
+      const plurals = split.get(job);
+      if (plurals !== undefined) query.set('plurals', plurals);
       if (needsSource(mapping.format)) query.set('source', config.sourceLanguage);
       const res = await client.request('GET', `/v1/export/${encodeURIComponent(language)}?${query}`, {
         headers: local ? { 'If-None-Match': etagOf(local) } : {},
@@ -90,6 +94,25 @@ export async function pull(ctx: Context, config: LoadedConfig, client: Client, f
   for (const f of skipped) ctx.out.line(`${f.path} (${f.language}, ${f.format}): skipped (${f.reason})`);
   ctx.out.result({ status, files: results, skipped });
   return 0;
+}
+
+/**
+ * iOS keeps a language's plurals in Localizable.stringsdict and its other strings in
+ * Localizable.strings. When both are mapped for one language (and group), each file gets its
+ * share of the keys (the export's plurals=only and plurals=none), as Xcode expects; a
+ * .strings file mapped alone still gets every key.
+ */
+function pluralSplit(jobs: FileJob[]): Map<FileJob, 'only' | 'none'> {
+  const split = new Map<FileJob, 'only' | 'none'>();
+  const place = (job: FileJob) => `${job.language}\u0000${job.group ?? ''}`;
+  const dicts = new Set(jobs.filter((job) => job.mapping.format === 'ios-stringsdict').map(place));
+  const strings = new Set(jobs.filter((job) => job.mapping.format === 'ios-strings').map(place));
+  for (const job of jobs) {
+    const both = dicts.has(place(job)) && strings.has(place(job));
+    if (both && job.mapping.format === 'ios-stringsdict') split.set(job, 'only');
+    if (both && job.mapping.format === 'ios-strings') split.set(job, 'none');
+  }
+  return split;
 }
 
 /** A file can go at `path`: it is not a folder, and the nearest existing folder above it is one. */

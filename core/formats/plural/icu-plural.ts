@@ -41,6 +41,16 @@ export function readIcuPlural(value: string): IcuPlural | null {
   return { arg: element.value, ordinal: element.pluralType === 'ordinal', options };
 }
 
+/**
+ * Whether a value holds a plural argument (`plural` or `selectordinal`) at its top level, alone or
+ * among text and other plurals: what a plural-only file (`.stringsdict`) takes and its companion
+ * (`.strings`) leaves out (GET /v1/export's plurals=only|none).
+ */
+export function hasPlural(value: string): boolean {
+  if (!value.includes('{') || !/plural|selectordinal/.test(value)) return false;
+  return parseIcu(value)?.some((element) => isPluralElement(element)) ?? false;
+}
+
 /** The canonical source of a plural whose option bodies are already ICU source. */
 export function buildIcuPlural(arg: string, ordinal: boolean, forms: ReadonlyMap<string, string>): string {
   const selectors = [...forms.keys()].sort(compareSelectors);
