@@ -1134,7 +1134,7 @@ async function renderApiKeys(c: C, a: ProjectAccess, created?: CreatedApiKey, st
 
 // Errors as pages (or the API's envelope for the portal script's fetches), from the one status mapping.
 // An HTTPException is about HTTP itself (a 415 for a body that is not a form): its own status and message.
-routes.onError((thrown, c) => {
+routes.onError(async (thrown, c) => {
   const error = toDomainError(thrown);
   if (!(error instanceof AppError) && !(error instanceof HTTPException)) {
     c.get('deps')?.log.error('portal error', { request_id: c.get('requestId'), error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown) });
@@ -1145,8 +1145,16 @@ routes.onError((thrown, c) => {
   if (wantsJson(c)) return c.json({ detail: error instanceof AppError && error.code === 'validation' && error.issues ? error.issues : text }, status, headers);
   // Signed out on a page: the sign-in link brings the visitor back to it.
   const url = new URL(c.req.url);
-  const next = status === 401 && c.req.method === 'GET' ? portalPath(url.pathname + url.search) : undefined;
-  return page(c, ErrorPage({ status, message: text, user: c.get('session')?.user, csrf: c.get('csrf') ?? '', next }), status, headers);
+  let next = status === 401 && c.req.method === 'GET' ? portalPath(url.pathname + url.search) : undefined;
+  // A form sent after the session ended (without script): the sign-in link goes back to the page it
+  // came from, and a value's typed text is shown to copy, since signing in cannot carry it.
+  let typed: { text: string; language: string | undefined } | undefined;
+  if (status === 401 && c.req.method === 'POST') {
+    const body: Record<string, unknown> = await c.req.parseBody().catch(() => ({}));
+    next = portalPath(typeof body.return_to === 'string' ? body.return_to : undefined);
+    if (typeof body.value === 'string' && body.value.trim() !== '') typed = { text: body.value, language: /\/values\/([A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*)$/.exec(url.pathname)?.[1] };
+  }
+  return page(c, ErrorPage({ status, message: text, user: c.get('session')?.user, csrf: c.get('csrf') ?? '', next, typed }), status, headers);
 });
 // Last, for every address no route above answers: a mounted router's notFound() is never called
 // (Hono calls the outer app's, which answers the API's JSON), so the page is a catch-all route.

@@ -180,4 +180,27 @@ describe('a form sent after the session ended', () => {
     expect(forged.status).toBe(403);
     expect(forged.text).toContain('CSRF');
   });
+
+  it('a value saved without script after the session ended: the typed text is shown to copy, and the sign-in link goes back to the editor', async () => {
+    const u = await user('owner');
+    const a = new PortalClient(t.app);
+    a.cookies.set('tms_session', (await createSession(t.runtime.deps, u.id)).token);
+    await a.get('/portal');
+    const csrf = a.csrf;
+    expect((await a.post('/portal/sign-out-everywhere')).status).toBe(303);
+    const projectId = '00000000-0000-4000-8000-000000000001';
+    const editor = `/portal/projects/${projectId}?lang=ar&q=home`;
+    const typed = 'مرحبا <b>بكم</b> & "أهلا"';
+    const save = await a.post(`/portal/projects/${projectId}/keys/00000000-0000-4000-8000-000000000002/values/ar`, { _csrf: csrf, value: typed, status: 'draft', return_to: editor, version: '3' });
+    expect(save.status).toBe(401);
+    expect(save.text).toContain('Your session has ended');
+    expect(save.text).toContain(`/portal/sign-in?next=${encodeURIComponent(editor)}`);
+    // The text, escaped, in a read-only field in its language and direction.
+    expect(save.text).toContain('<textarea id="typed-text" readonly="" rows="4" lang="ar" dir="rtl">مرحبا &lt;b&gt;بكم&lt;/b&gt; &amp; &quot;أهلا&quot;</textarea>');
+    // A return_to elsewhere is not followed; a form without a value shows no text.
+    const away = await a.post(`/portal/projects/${projectId}/keys/00000000-0000-4000-8000-000000000002/values/ar`, { _csrf: csrf, value: typed, return_to: 'https://evil.example/portal/x' });
+    expect(away.text).not.toContain('evil.example');
+    const other = await a.post(`/portal/accounts/${accountId}/projects`, { _csrf: csrf, name: 'x' });
+    expect(other.text).not.toContain('typed-text');
+  });
 });

@@ -3,6 +3,7 @@
 import type { Child, FC } from 'hono/jsx';
 import type { SessionUser } from '../../../core/users/schemas.ts';
 import { ASSET_VERSION } from '../assets.ts';
+import { textAttrs } from '../../../core/languages/text-direction.ts';
 
 export const P = '/portal';
 
@@ -61,10 +62,26 @@ export const Layout: FC<PageProps> = ({ title, user, csrf, children, wide }) => 
   </html>
 );
 
-export const ErrorPage: FC<{ status: number; message: string; user?: SessionUser | undefined; csrf: string; next?: string | undefined }> = ({ status, message, user, csrf, next }) => (
+export const ErrorPage: FC<{
+  status: number;
+  message: string;
+  user?: SessionUser | undefined;
+  csrf: string;
+  next?: string | undefined;
+  /** A value's text the ended session's form carried: shown to copy, as signing in cannot keep it. */
+  typed?: { text: string; language: string | undefined } | undefined;
+}> = ({ status, message, user, csrf, next, typed }) => (
   <Layout title={status === 404 ? 'Not found' : 'Something went wrong'} user={user} csrf={csrf}>
     <h1>{status === 404 ? 'Not found' : status === 403 ? 'Not allowed' : status === 401 ? 'Please sign in' : 'That did not work'}</h1>
     <Notice kind="error">{message}</Notice>
+    {typed ? (
+      <div class="stack">
+        <label for="typed-text">Your text, not saved: copy it, sign in, and paste it into the value again</label>
+        <textarea id="typed-text" readonly rows={4} {...(typed.language ? textAttrs(typed.language) : {})}>
+          {typed.text}
+        </textarea>
+      </div>
+    ) : null}
     <p>
       {status === 401 ? <a href={next ? `${P}/sign-in?next=${encodeURIComponent(next)}` : `${P}/sign-in`}>Sign in</a> : <a href={`${P}`}>Back to your projects</a>}
     </p>
