@@ -133,10 +133,13 @@ export async function measureFiles(
 
     // Exports of the standard project's approved German values (9,000 of 10,000 keys), every format;
     // then one group as an i18next namespace file (200 keys named without `g07.`), as `tms pull`
-    // asks for each file of a `{group}` mapping.
+    // asks for each file of a `{group}` mapping; then the .strings half of an iOS pair.
     const exports = [
       ...EXPORT_FORMATS.map((format) => ({ name: `export-${format}`, path: `/v1/export/de?format=${format}${format.startsWith('xliff') ? '&source=en' : ''}`, entries: STANDARD_SHAPE.keys })),
       { name: 'export-i18next-namespace', path: '/v1/export/de?format=i18next&namespace=g07', entries: STANDARD_SHAPE.keys / STANDARD_SHAPE.groups },
+      // The .strings half of an iOS pair (`tms pull` with a .stringsdict mapped beside it): every
+      // value read is checked for a plural, and only the others written.
+      { name: 'export-ios-strings-split', path: '/v1/export/de?format=ios-strings&plurals=none', entries: STANDARD_SHAPE.keys },
     ];
     for (const { name, path, entries } of exports) {
       rows.push(

@@ -15,6 +15,9 @@ import type { Sql } from '../db/client.ts';
 import type { StatusFilter } from '../translations/schemas.ts';
 import { ExportCommand } from './schemas.ts';
 
+/** How many of a file's refused entries an export's 422 names (then "and N more"). */
+const REFUSALS_LISTED = 100;
+
 export type ExportedFile = { body: Uint8Array; etag: string; contentType: string; filename: string };
 
 async function registered(sql: Sql, projectId: string, language: string): Promise<boolean> {
@@ -96,7 +99,11 @@ export const exportFile = useCase(ExportCommand, async (deps: Pick<Deps, 'sql'>,
     body = codec.serialize(entries, { language, ...(sourceValues && source ? { source: { language: source, values: sourceValues } } : {}) });
   } catch (error) {
     // A stored key or value this format cannot carry (documented per format in docs/formats.md).
-    if (error instanceof FormatError) throw validationError([{ loc: ['query', 'format', ...error.loc.slice(1)], msg: error.msg, type: 'format_unsupported' }]);
+    if (error instanceof FormatError) {
+      const listed = error.all.slice(0, REFUSALS_LISTED).map((e) => ({ loc: ['query', 'format', ...e.loc.slice(1)], msg: e.msg, type: 'format_unsupported' }));
+      const more = error.all.length - listed.length;
+      throw validationError(more > 0 ? [...listed, { loc: ['query', 'format'], msg: `and ${more} more`, type: 'format_unsupported' }] : listed);
+    }
     throw error;
   }
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;

@@ -223,6 +223,10 @@ describe('tms push', () => {
     expect(await keyNames(p)).toEqual([]);
     const dryText = await tms(['push', '--dry-run', '--language', 'de'], { apiKey: p.apiKey });
     expect(dryText.stdout).toContain('locales/de/translation.json (de, i18next): would create 3 keys, 3 values; would update 0; unchanged 0; 3 translation units');
+    // Files of one language creating keys: no note; en's and de's (which share their keys): the note says so.
+    expect(dryText.stdout).not.toContain('counted in each');
+    const dryAll = await tms(['push', '--dry-run'], { apiKey: p.apiKey });
+    expect(dryAll.stdout).toContain('note: 4 files would create keys, each file\'s dry run counted alone: a new key in several of them is counted in each, and the push creates it once');
     expect(await keyNames(p)).toEqual([]);
 
     const real = await tms(['push'], { apiKey: p.apiKey });

@@ -234,6 +234,20 @@ describe('export', () => {
     expect((await p.get('/v1/export/de?format=xliff&source=fr')).status).toBe(404);
     expect((await p.get('/v1/export/de?format=docx')).status).toBe(422);
   });
+
+  it('an Android export refused for key names lists every key to rename, up to 100, then how many more', async () => {
+    const p = await project(t, ['de']);
+    const keys = Object.fromEntries(Array.from({ length: 103 }, (_, i) => [`home-item-${String(i).padStart(3, '0')}`, `Eintrag ${i}`]));
+    expect((await importFile(t, p, 'de', flat({ ...keys, 'app.title': 'App', 'settings-title': 'Einstellungen' }), '?status=approved')).status).toBe(200);
+    const refused = await p.get('/v1/export/de?format=android');
+    expect(refused.status).toBe(422);
+    const detail = (await refused.json()).detail as { loc: string[]; msg: string }[];
+    expect(detail).toHaveLength(101);
+    expect(detail[0]).toMatchObject({ loc: ['query', 'format', 'home-item-000'], msg: expect.stringContaining("'home-item-000' is not a valid Android resource name") });
+    expect(detail.map((d) => d.loc[2])).toContain('home-item-099');
+    expect(detail.at(-1)).toMatchObject({ loc: ['query', 'format'], msg: 'and 4 more' });
+    expect(detail.some((d) => d.loc[2] === 'app.title')).toBe(false);
+  });
 });
 
 describe('usage', () => {

@@ -168,6 +168,13 @@ async function pushFiles(ctx: Context, client: Client, plan: PushPlan, done: { f
   });
   for (const job of missing) say(`${job.path}: no file, skipped`);
   for (const path of notGroups) say(`${path}: not a group name (letters, digits, spaces, - _ .), skipped`);
+  // Each file's dry run is asked alone: a key new to the project is "would create" in every file
+  // that has it, where the push creates it once (with the first file) and then only adds values.
+  // (Only files of several languages share keys: a source file and its translations.)
+  const creating = done.files.filter((f) => f.keys_created > 0);
+  if (dryRun && new Set(creating.map((f) => f.language)).size > 1) {
+    say(`note: ${creating.length} files would create keys, each file's dry run counted alone: a new key in several of them is counted in each, and the push creates it once`);
+  }
   if (!removeUnused) return;
 
   let unused: ServerKey[] = [];

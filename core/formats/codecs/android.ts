@@ -15,7 +15,7 @@
 // name[i] for array items numbered from 0 without gaps; two names Android sees as one (a.b and
 // a_b, both R.string.a_b) cannot both be written. Export refuses such keys with FormatError.
 import type { Entry, FormatCodec } from '../types.ts';
-import { FormatError } from '../format-error.ts';
+import { FormatError, throwAll } from '../format-error.ts';
 import { decodeUtf8 } from '../text/decode.ts';
 import { encodeText } from '../text/encode.ts';
 import { makeEntry } from '../entries/make-entry.ts';
@@ -182,18 +182,22 @@ type Resource =
   | { kind: 'plurals'; name: string; entry: Entry; forms: [string, string][] }
   | { kind: 'string-array'; name: string; items: Entry[] };
 
-function invalidName(key: string): never {
-  throw new FormatError(['body', key], `'${key}' is not a valid Android resource name (letters, digits, _ and ., not starting with a digit; name[0], name[1]... for array items)`);
-}
+const invalidName = (key: string) =>
+  new FormatError(['body', key], `'${key}' is not a valid Android resource name (letters, digits, _ and ., not starting with a digit; name[0], name[1]... for array items)`);
 
 function resources(entries: readonly Entry[]): Resource[] {
   const out: Resource[] = [];
   const arrays = new Map<string, Map<number, Entry>>();
+  // Names Android refuses are collected, so that one refusal lists every key to rename.
+  const refused: FormatError[] = [];
   for (const entry of sortedEntries(entries)) {
     const item = ARRAY_ITEM.exec(entry.key);
     if (item) {
       const name = item[1] ?? '';
-      if (!RESOURCE_NAME.test(name)) invalidName(entry.key);
+      if (!RESOURCE_NAME.test(name)) {
+        refused.push(invalidName(entry.key));
+        continue;
+      }
       let array = arrays.get(name);
       if (!array) {
         arrays.set(name, (array = new Map()));
@@ -202,13 +206,17 @@ function resources(entries: readonly Entry[]): Resource[] {
       array.set(Number(item[2]), entry);
       continue;
     }
-    if (!RESOURCE_NAME.test(entry.key)) invalidName(entry.key);
+    if (!RESOURCE_NAME.test(entry.key)) {
+      refused.push(invalidName(entry.key));
+      continue;
+    }
     const native = pluralToNative(entry.value, DIALECT, 'count');
     if (native && !native.ordinal && [...native.forms.keys()].every(isCategory)) {
       const forms = [...native.forms].sort((a, b) => compareSelectors(a[0], b[0]));
       out.push({ kind: 'plurals', name: entry.key, entry, forms });
     } else out.push({ kind: 'string', name: entry.key, entry });
   }
+  throwAll(refused);
   for (const resource of out) {
     if (resource.kind !== 'string-array') continue;
     const items = arrays.get(resource.name) ?? new Map<number, Entry>();
