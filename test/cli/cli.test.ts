@@ -246,6 +246,13 @@ describe('tms push', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/409.*conflict=fail.*menu\.open/);
     expect((await (await t.call(p.apiKey, 'GET', '/v1/translations/de/menu/menu.open')).json()).value).toBe('Öffnen');
+    // All files with --conflict fail: de's conflict stops the push before en's new key is created.
+    await writeFile(join(dir, 'locales/en/translation.json'), JSON.stringify({ ...I18NEXT_EN, extra: 'Extra' }));
+    const none = await tms(['push', '--conflict', 'fail'], { apiKey: p.apiKey });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/locales\/de\/translation\.json: .*409.*menu\.open.*nothing was pushed/s);
+    expect(await keyNames(p)).not.toContain('extra');
+    await writeFile(join(dir, 'locales/en/translation.json'), JSON.stringify(I18NEXT_EN));
     const bad = await tms(['push', '--conflict', 'sometimes'], { apiKey: p.apiKey });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--conflict must be one of overwrite, keep, fail/);

@@ -99,6 +99,9 @@ export async function push(
   // What is done so far, in --json's shape: a push that fails partway says which files it applied.
   const done = { dry_run: dryRun, files: [] as PushedFile[], skipped: [...missing.map((job) => job.path), ...notGroups], removed: [] as { id: string; key: string; group: string }[] };
   try {
+    // --conflict fail promises no change when any value differs: every file is first asked as a dry
+    // run, so that a conflict in the last file stops the push before the first is written.
+    if (!dryRun && uploads.some((u) => conflict(u.language) === 'fail')) await checkFirst(client, uploads, status, conflict);
     await pushFiles(ctx, client, { uploads, missing, notGroups, sources, status, conflict, dryRun, removeUnused, sourceLanguage: config.sourceLanguage }, done);
   } catch (error) {
     if (error instanceof CliError) error.done = done;
@@ -109,6 +112,28 @@ export async function push(
 }
 
 type PushedFile = { path: string; language: string; format: string } & ImportAnswer;
+
+/** One file's import (or its dry run); a refusal names the local file first (a 422 names a line, not the file). */
+async function sendImport(client: Client, u: Upload, status: string, conflict: (language: string) => string, dryRun: boolean): Promise<{ path: string; answer: ImportAnswer }> {
+  const query = new URLSearchParams({ format: u.format, status, conflict: conflict(u.language), dry_run: String(dryRun) });
+  if (u.namespace !== undefined) query.set('namespace', u.namespace);
+  const path = `/v1/import/${encodeURIComponent(u.language)}?${query}`;
+  const res = await client.request('POST', path, { body: u.body, headers: { 'Content-Type': 'application/octet-stream' } }).catch((error: unknown) => {
+    if (error instanceof CliError) error.message = `${u.path}: ${error.message}`;
+    throw error;
+  });
+  return { path, answer: (await res.json()) as ImportAnswer };
+}
+
+/** Every file's dry run, before anything is written: the first refusal stops the push (nothing pushed). */
+async function checkFirst(client: Client, uploads: Upload[], status: string, conflict: (language: string) => string) {
+  for (const u of uploads) {
+    await sendImport(client, u, status, conflict, true).catch((error: unknown) => {
+      if (error instanceof CliError) error.message = `${error.message} (every file was checked before writing: nothing was pushed)`;
+      throw error;
+    });
+  }
+}
 
 type PushPlan = {
   uploads: Upload[];
@@ -136,17 +161,7 @@ async function pushFiles(ctx: Context, client: Client, plan: PushPlan, done: { f
   await ctx.out.progress(
     'pushing',
     uploads.map((u) => async () => {
-      const query = new URLSearchParams({ format: u.format, status, conflict: conflict(u.language), dry_run: String(dryRun) });
-      if (u.namespace !== undefined) query.set('namespace', u.namespace);
-      const path = `/v1/import/${encodeURIComponent(u.language)}?${query}`;
-      const res = await client
-        .request('POST', path, { body: u.body, headers: { 'Content-Type': 'application/octet-stream' } })
-        .catch((error: unknown) => {
-          // Which local file was refused (a 422 names a line, not the file): said first.
-          if (error instanceof CliError) error.message = `${u.path}: ${error.message}`;
-          throw error;
-        });
-      const answer = (await res.json()) as ImportAnswer;
+      const { path, answer } = await sendImport(client, u, status, conflict, dryRun);
       units += answer.translation_units;
       if (quota) checkQuota(quota, answer.translation_units, units, `POST ${path}`);
       say(
