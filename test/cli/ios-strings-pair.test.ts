@@ -1,7 +1,8 @@
 // An iOS app keeps each language's plurals in Localizable.stringsdict and its other strings in
 // Localizable.strings, side by side in its .lproj folder. Mapped together, push imports each file's
 // own keys and pull gives each file its share (the export's plurals=only and plurals=none), decided
-// by that language's value; a .strings file mapped alone still gets every key. The CLI runs as a
+// by that language's value; a .strings file without a .stringsdict in its folder still gets every
+// key. The CLI runs as a
 // child process against a real server over HTTP on the test's database.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -120,6 +121,23 @@ describe('Localizable.strings beside Localizable.stringsdict', () => {
     expect((await runTms(['pull', '--config', 'alone.json'], { cwd: dir, apiKey: p.apiKey })).code).toBe(0);
     const alone = await readFile(join(dir, 'alone/de.strings'), 'utf8');
     for (const key of ['home.title', 'inbox.empty', 'inbox.messages']) expect(alone).toContain(`"${key}"`);
+
+    // Only files in one folder pair up: beside the app's pair, a widget extension's own .strings
+    // (no .stringsdict in its bundle) gets every key, and so does a .stringsdict mapped alone.
+    await writeFiles(dir, {
+      'targets.json': JSON.stringify({
+        server: base,
+        sourceLanguage: 'en',
+        files: [...PAIR, { path: 'ios/Widget/{language}.lproj/Localizable.strings', format: 'ios-strings' }, { path: 'ios/Dict/{language}.lproj/Localizable.stringsdict', format: 'ios-stringsdict' }],
+      }),
+    });
+    const targets = await runTms(['pull', '--config', 'targets.json', '--language', 'de'], { cwd: dir, apiKey: p.apiKey });
+    expect(targets.code, targets.stderr).toBe(0);
+    expect(await readFile(join(dir, 'ios/App/de.lproj/Localizable.strings'), 'utf8')).not.toContain('inbox.messages');
+    const widget = await readFile(join(dir, 'ios/Widget/de.lproj/Localizable.strings'), 'utf8');
+    for (const key of ['home.title', 'inbox.empty', 'inbox.messages']) expect(widget).toContain(`"${key}"`);
+    const dictAlone = await readFile(join(dir, 'ios/Dict/de.lproj/Localizable.stringsdict'), 'utf8');
+    for (const key of ['home.title', 'inbox.empty', 'inbox.messages']) expect(dictAlone).toContain(`<key>${key}</key>`);
   });
 
   it('GET /v1/export takes plurals=only|none and refuses another value with 422', async () => {

@@ -98,13 +98,14 @@ export async function pull(ctx: Context, config: LoadedConfig, client: Client, f
 
 /**
  * iOS keeps a language's plurals in Localizable.stringsdict and its other strings in
- * Localizable.strings. When both are mapped for one language (and group), each file gets its
- * share of the keys (the export's plurals=only and plurals=none), as Xcode expects; a
- * .strings file mapped alone still gets every key.
+ * Localizable.strings, side by side in one .lproj folder. When both are mapped for one language
+ * (and group) in one folder, each file gets its share of the keys (the export's plurals=only and
+ * plurals=none), as Xcode expects; a .strings file without a .stringsdict beside it (another
+ * target's, an app extension's) still gets every key, and so does a lone .stringsdict.
  */
 function pluralSplit(jobs: FileJob[]): Map<FileJob, 'only' | 'none'> {
   const split = new Map<FileJob, 'only' | 'none'>();
-  const place = (job: FileJob) => `${job.language}\u0000${job.group ?? ''}`;
+  const place = (job: FileJob) => `${dirname(resolve(job.path))}\u0000${job.language}\u0000${job.group ?? ''}`;
   const dicts = new Set(jobs.filter((job) => job.mapping.format === 'ios-stringsdict').map(place));
   const strings = new Set(jobs.filter((job) => job.mapping.format === 'ios-strings').map(place));
   for (const job of jobs) {
