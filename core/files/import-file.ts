@@ -110,12 +110,13 @@ const NAME_TAKEN_ATTEMPTS = 3;
  * again, it finds the key and writes its value onto it, with counts and units as of then. Inside a
  * caller's transaction the error has aborted it, so it is passed on.
  */
-async function againWhenNameTaken<T>(deps: { tx?: unknown }, run: () => Promise<T>): Promise<T> {
+export async function againWhenNameTaken<T>(deps: { tx?: unknown }, run: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await run();
     } catch (error) {
-      const e = error as { code?: unknown; constraint_name?: unknown } | null;
+      // The database's error itself, or (from a use-case around the import) the domain error made of it.
+      const e = ((error as { cause?: unknown } | null)?.cause ?? error) as { code?: unknown; constraint_name?: unknown } | null;
       const nameTaken = e?.code === '23505' && e.constraint_name === 'translation_keys_live_name_idx';
       if (!nameTaken || deps.tx || attempt >= NAME_TAKEN_ATTEMPTS) throw error;
     }
@@ -328,5 +329,9 @@ async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportCom
   }));
 
   // Its statistics are refreshed after commit by core/db/refresh-statistics.ts (the import's event).
-  return result;
+  if (!input.listValues) return result;
+  // Own properties only: a key named __proto__ is listed as any other.
+  const values: Record<string, string> = Object.create(null);
+  for (const entry of entries) Object.defineProperty(values, entry.key, { value: entry.value, enumerable: true, writable: true, configurable: true });
+  return { ...result, values };
 }

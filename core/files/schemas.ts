@@ -13,21 +13,24 @@ const FORMAT_IDS = Object.keys(FORMATS) as [FormatId, ...FormatId[]];
 export const FormatName = v.picklist(FORMAT_IDS, `format must be one of ${FORMAT_IDS.join(', ')}`);
 export const ConflictPolicy = v.picklist(['overwrite', 'keep', 'fail'], 'conflict must be overwrite, keep or fail');
 export type ConflictPolicy = v.InferOutput<typeof ConflictPolicy>;
-const BooleanFlag = v.pipe(
-  v.picklist(['true', 'false'], 'dry_run must be true or false'),
-  v.transform((s) => s === 'true'),
-);
+const booleanFlag = (name: string) =>
+  v.pipe(
+    v.picklist(['true', 'false'], `${name} must be true or false`),
+    v.transform((s) => s === 'true'),
+  );
 
 // Query strings tolerate unknown parameters; the known ones are checked.
 export const ImportQuery = v.object({
   format: v.optional(FormatName, 'json'),
   status: v.optional(TranslationStatus, 'draft'),
   conflict: v.optional(ConflictPolicy, 'overwrite'),
-  dry_run: v.optional(BooleanFlag, 'false'),
+  dry_run: v.optional(booleanFlag('dry_run'), 'false'),
   /** The group of created keys whose name has no usable group prefix. */
   group: v.optional(GroupName, DEFAULT_GROUP),
   /** The file is one group's keys named without the group's prefix (an i18next namespace file). */
   namespace: v.optional(GroupName),
+  /** The answer also lists every key of the file with the text the import writes (`values`). */
+  values: v.optional(booleanFlag('values'), 'false'),
 });
 
 /** Which values an export takes by whether they are plurals (core/formats/plural/icu-plural.ts, hasPlural). */
@@ -55,6 +58,8 @@ export const ImportCommand = v.object({
   group: GroupName,
   namespace: v.optional(GroupName),
   body: v.instance(Uint8Array),
+  /** Answer `values` too: every key of the file with its text as the import reads it. */
+  listValues: v.optional(v.boolean(), false),
 });
 
 /** A preview: the import's dry run with a sample of its changes (previewImport); no dryRun of its own. */
@@ -89,6 +94,12 @@ export const ImportResult = v.object({
     count: v.number(),
     values: v.array(v.object({ key: v.string(), check: v.picklist(QUALITY_CHECKS), message: v.string() })),
   }),
+  /**
+   * Asked with values=true: every key of the file (a namespace file's with the group's prefix) and
+   * the text the import reads for it, plurals as ICU messages; what two files would write for one key
+   * can be compared before either is imported (tms push --conflict fail).
+   */
+  values: v.optional(v.record(v.string(), v.string())),
 });
 export type ImportResult = v.InferOutput<typeof ImportResult>;
 

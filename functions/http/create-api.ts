@@ -1,10 +1,8 @@
 // Builds the Hono app for a set of route groups over one Deps. A Lambda mounts one group, the
 // local server mounts all, tests call app.request() on the same app.
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { Hono, type Context } from 'hono';
 import { openAPIRouteHandler } from 'hono-openapi';
 import type { Deps } from '../../core/deps.ts';
-import { AppError } from '../../core/errors.ts';
 import type { AppEnv } from './app-env.ts';
 import { errorResponse } from './errors.ts';
 import { requestLog } from './request-log.ts';
@@ -13,11 +11,9 @@ import { EXPOSED_HEADERS } from './exposed-headers.ts';
 import { applyHeaders, respondJson } from './response-headers.ts';
 import type { RouteGroup } from './route-group.ts';
 import { OPENAPI_OPTIONS } from './describe.ts';
+import { MAX_BODY_BYTES, requestBodyLimit } from './body-limit.ts';
 
-export const MAX_BODY_BYTES = 1024 * 1024;
-const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const DIGITS = /^\d{1,15}$/;
-
+export { MAX_BODY_BYTES };
 
 export type ApiOptions = {
   openapi?: boolean;
@@ -47,29 +43,10 @@ export function createApi(deps: Deps, groups: readonly RouteGroup[], options: Ap
   );
 
   for (const group of groups) {
-    // Each group declares its body limit (file imports take up to 10 MiB; JSON bodies 1 MiB).
-    const maxSize = group.maxBodyBytes ?? MAX_BODY_BYTES;
-    const tooLarge = () => new AppError('too_large', `Request body exceeds ${maxSize / (1024 * 1024)} MiB`);
-    const limitBody = bodyLimit({
-      maxSize,
-      onError: () => {
-        throw tooLarge();
-      },
-    });
-    // Only where a body can come. A declared Content-Length is judged as declared (Node's parser
-    // never hands on more bytes than it says), without touching c.req.raw.body: over Node that
-    // getter makes the adapter build a full Fetch Request (headers, AbortSignal, a web stream over
-    // the socket), about a fifth of a PUT's CPU, where reading the body directly needs none of it.
-    // A body without one (chunked) is counted as it streams by hono's bodyLimit.
-    const limit: MiddlewareHandler<AppEnv> = (c, next) => {
-      if (BODYLESS.has(c.req.method)) return next();
-      const declared = c.req.header('content-length');
-      if (declared !== undefined && DIGITS.test(declared) && c.req.header('transfer-encoding') === undefined) {
-        if (Number(declared) > maxSize) throw tooLarge();
-        return next();
-      }
-      return limitBody(c, next);
-    };
+    // Each group declares its body limit (file imports take up to 10 MiB; JSON bodies 1 MiB). A group
+    // that sets the limit inside its own router (the portal, whose 413 is a page) is left to it.
+    if (group.limitsItsOwnBody) continue;
+    const limit = requestBodyLimit(group.maxBodyBytes ?? MAX_BODY_BYTES);
     app.use(group.prefix, limit);
     app.use(`${group.prefix}/*`, limit);
   }

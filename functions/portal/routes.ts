@@ -12,6 +12,7 @@ import type { FC } from 'hono/jsx';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../http/app-env.ts';
 import { routeGroup } from '../http/route-group.ts';
+import { requestBodyLimit } from '../http/body-limit.ts';
 import { statusOf } from '../http/errors.ts';
 import { AppError } from '../../core/errors.ts';
 import { toDomainError } from '../../core/db/errors.ts';
@@ -65,7 +66,7 @@ import { readUsage } from '../../core/usage/read-usage.ts';
 import { ActivityPage, HistoryPage } from './views/activity-pages.tsx';
 import type { ActivityNames } from './views/activity-words.ts';
 import { FilesPage, type ImportChoice, type ImportRefusal } from './views/files-page.tsx';
-import { importFile, previewImport } from '../../core/files/import-file.ts';
+import { againWhenNameTaken, importFile, previewImport } from '../../core/files/import-file.ts';
 import { exportFile } from '../../core/files/export-file.ts';
 import type { ImportPreview, ImportResult } from '../../core/files/schemas.ts';
 import { FORMATS, isFormatId } from '../../core/formats/index.ts';
@@ -283,8 +284,13 @@ function publicOrigin(c: Context<PortalEnv>): string {
   return `${c.get('secure') ? 'https:' : url.protocol}//${url.host}`;
 }
 
+/** File imports take up to 10 MiB, and the preview's "Apply" sends the file back base64-encoded (multipart, so not grown further). */
+const MAX_PORTAL_BODY_BYTES = Math.ceil((MAX_IMPORT_BYTES * 4) / 3) + 64 * 1024;
+
 const routes = new Hono<PortalEnv>()
   .use('*', portalHeaders())
+  // Here, not in front of the router: a file over the limit gets the portal's page (onError below), not JSON.
+  .use('*', requestBodyLimit(MAX_PORTAL_BODY_BYTES))
   .get('/assets/portal.css', (c) => c.body(PORTAL_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=31536000, immutable' }))
   .get('/assets/portal.js', (c) => c.body(PORTAL_JS, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=31536000, immutable' }))
   // The home page is /portal; /portal/ (the printed address, a typed one) leads there.
@@ -774,8 +780,12 @@ const routes = new Hono<PortalEnv>()
       // The preview's Apply carries a one-time token: Back to an old preview and Apply again (or a
       // double click) imports once, over nothing colleagues changed since, and shows the first counts.
       const fileHash = createHash('sha256').update(bytes).digest('base64url');
+      // The import runs inside the token's transaction, where it cannot run itself again when a key
+      // of the file is created meanwhile (core/files/import-file.ts): token and import run again together.
       const once = await orImportError(c, a, choice, () =>
-        createOnce(c, text('submission') || undefined, 'import', { choice, fileHash }, (deps) => importFile(deps, { ...command, dryRun: false }), (applied) => ({ result: JSON.stringify(applied) })),
+        againWhenNameTaken({}, () =>
+          createOnce(c, text('submission') || undefined, 'import', { choice, fileHash }, (deps) => importFile(deps, { ...command, dryRun: false }), (applied) => ({ result: JSON.stringify(applied) })),
+        ),
       );
       if (once instanceof Response) return once;
       const files = `${P}/projects/${a.projectId}/files`;
@@ -1140,7 +1150,17 @@ routes.onError(async (thrown, c) => {
     c.get('deps')?.log.error('portal error', { request_id: c.get('requestId'), error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown) });
   }
   const status = error instanceof AppError ? statusOf(error.code) : error instanceof HTTPException ? (error.status as ContentfulStatusCode) : 500;
-  const text = error instanceof AppError ? (error.code === 'dependency' ? 'A dependency is unavailable; retry in a moment' : error.message) : error instanceof HTTPException ? error.message : 'Internal server error';
+  const text =
+    error instanceof AppError
+      ? error.code === 'dependency'
+        ? 'A dependency is unavailable; retry in a moment'
+        : // The only large body a portal form sends is an import's file.
+          error.code === 'too_large' && c.req.path.endsWith('/import')
+          ? 'The file is larger than 10 MiB, the most an import takes: split it, or import it in parts (a group at a time).'
+          : error.message
+      : error instanceof HTTPException
+        ? error.message
+        : 'Internal server error';
   const headers = error instanceof AppError ? errorHeaders(error) : {};
   if (wantsJson(c)) return c.json({ detail: error instanceof AppError && error.code === 'validation' && error.issues ? error.issues : text }, status, headers);
   // Signed out on a page: the sign-in link brings the visitor back to it.
@@ -1161,5 +1181,4 @@ routes.onError(async (thrown, c) => {
 routes.all('*', (c) => page(c, ErrorPage({ status: 404, message: 'There is no page at this address.', user: c.get('session')?.user, csrf: c.get('csrf') ?? '' }), 404));
 
 // The group's routes are typed with the portal's context, a superset of AppEnv's.
-// File imports take up to 10 MiB, and the preview's "Apply" sends the file back base64-encoded.
-export const portalGroup = routeGroup('portal', routes as unknown as Hono<AppEnv>, { maxBodyBytes: Math.ceil((MAX_IMPORT_BYTES * 4) / 3) + 64 * 1024 });
+export const portalGroup = routeGroup('portal', routes as unknown as Hono<AppEnv>, { maxBodyBytes: MAX_PORTAL_BODY_BYTES, limitsItsOwnBody: true });

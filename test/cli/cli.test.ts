@@ -267,6 +267,31 @@ describe('tms push', () => {
     expect(warned.stdout).toMatch(/^ {2}quality \(punctuation\): menu\.open: .*exclamation/m);
   });
 
+  it('--conflict fail: files of one language that give a new key different texts write nothing; agreeing texts push', async () => {
+    // A web app's i18next file and an Android app's strings.xml of one project, sharing key names.
+    const p = await newProject();
+    const androidEn = (title: string, name: string) =>
+      `<?xml version="1.0" encoding="utf-8"?>\n<resources>\n    <string name="app_title">${title}</string>\n    <string name="app_name">${name}</string>\n</resources>\n`;
+    await repository(
+      { 'locales/en/translation.json': JSON.stringify({ app_title: 'Notes', app_name: 'Notes app' }), 'android/values/strings.xml': androidEn('Notes', 'NotesApp') },
+      androidSourceInValues,
+    );
+    // Each file alone passes its dry run (the keys are new); together the second would be refused
+    // after the first was written. The check names the key, both texts and both files.
+    const refused = await tms(['push', '--language', 'en', '--conflict', 'fail'], { apiKey: p.apiKey });
+    expect(refused.code, refused.stdout).toBe(1);
+    expect(refused.stderr).toContain('app_name (en): "Notes app" in locales/en/translation.json, "NotesApp" in android/values/strings.xml');
+    expect(refused.stderr).toContain('Nothing was pushed');
+    expect(refused.stderr).not.toContain('app_title');
+    expect(await keyNames(p)).toEqual([]);
+    // Where they agree, the push goes through, and each key is created once.
+    await writeFile(join(dir, 'android/values/strings.xml'), androidEn('Notes', 'Notes app'));
+    const agreed = await tms(['push', '--language', 'en', '--conflict', 'fail'], { apiKey: p.apiKey });
+    expect(agreed.code, agreed.stderr).toBe(0);
+    expect(await keyNames(p)).toEqual(['app_name', 'app_title']);
+    expect(agreed.stdout).toContain('android/values/strings.xml (en, android): created 0 keys, 0 values; updated 0; unchanged 2');
+  });
+
   it('--remove-unused lists (dry run), then soft-deletes, only the pushed groups\' keys the source files dropped', async () => {
     const p = await newProject();
     await repository({ 'locales/en/translation.json': JSON.stringify(I18NEXT_EN), 'android/values/strings.xml': ANDROID_EN }, androidSourceInValues);

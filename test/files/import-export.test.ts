@@ -87,6 +87,22 @@ describe('import', () => {
     expect(usage.translation_units_used).toBe(0);
   });
 
+  it('values=true lists every key of the file with the text it reads (plurals as ICU, namespace prefixed); without it, no list', async () => {
+    const p = await project(t, ['de']);
+    const file = '{"title": "Willkommen", "notes_one": "{{count}} Notiz", "notes_other": "{{count}} Notizen", "__proto__": "Eigen"}';
+    const dry = await body(await importFile(t, p, 'de', file, '?format=i18next&namespace=home&dry_run=true&values=true'));
+    expect(dry.values).toEqual({
+      'home.title': 'Willkommen',
+      'home.notes': '{count, plural, one {# Notiz} other {# Notizen}}',
+      'home.__proto__': 'Eigen',
+    });
+    expect(await liveKeys(p)).toEqual([]);
+    expect(await body(await importFile(t, p, 'de', file, '?format=i18next&namespace=home&dry_run=true'))).not.toHaveProperty('values');
+    const bad = await importFile(t, p, 'de', file, '?format=i18next&values=yes');
+    expect(bad.status).toBe(422);
+    expect(JSON.stringify(await body(bad))).toContain('values must be true or false');
+  });
+
   it('bad files are a 422 that says where, and write nothing', async () => {
     const p = await project(t, ['de']);
     const cases: [string, string][] = [

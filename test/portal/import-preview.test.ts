@@ -39,15 +39,17 @@ async function preview(session: Session, p: Project, file: Record<string, string
   return { status: res.status, text: await res.text() };
 }
 
-/** The preview's Apply form sent as the browser sends it: its hidden fields, urlencoded. */
+/** The preview's Apply form sent as the browser sends it: its hidden fields, encoded as its enctype says. */
 async function apply(session: Session, p: Project, html: string) {
-  const form = /<form method="post" action="[^"]*\/import" class="card stack">([\s\S]*?)<\/form>/.exec(html)![1]!;
-  const fields = new URLSearchParams();
-  for (const [, name, value] of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) fields.append(name!, decode(value!));
+  const [, attributes, inner] = /<form method="post" action="[^"]*\/import"([^>]*)>([\s\S]*?)<\/form>/.exec(html)!;
+  const fields = [...inner!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map(([, name, value]) => [name!, decode(value!)] as const);
+  const multipart = /enctype="multipart\/form-data"/.test(attributes!);
+  const form = multipart ? new FormData() : new URLSearchParams();
+  for (const [name, value] of fields) form.append(name, value);
   const res = await t.app.request(`http://localhost/portal/projects/${p.projectId}/import`, {
     method: 'POST',
-    headers: { Cookie: session.cookie, Origin: 'http://localhost', 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: fields.toString(),
+    headers: { Cookie: session.cookie, Origin: 'http://localhost', ...(multipart ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' }) },
+    body: multipart ? (form as FormData) : form.toString(),
   });
   return { status: res.status, text: await res.text(), location: res.headers.get('location') };
 }
@@ -193,6 +195,39 @@ describe('the import preview', () => {
       other: 'Bleibt (approved)',
     });
     expect((await body(await p.get('/v1/translations/de'))).translations).toEqual({ other: 'Bleibt' });
+  });
+});
+
+describe('a file near the 10 MiB limit', () => {
+  it('previews, and its Apply (the file sent back as base64) is taken and imports it', async () => {
+    const p = await project(t, ['de']);
+    const session = await ownerOf(p);
+    // 1,000 values of 5,000 'ÿ' (10 bytes a value's worth of UTF-8 each: C3 BF), 9.5 MiB in all:
+    // its base64 is full of '/', which a URL-encoded form would send as %2F.
+    const file = Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`big.k${i}`, 'ÿ'.repeat(5_000)]));
+    const shown = await preview(session, p, file);
+    expect(shown.status, shown.text.slice(0, 300)).toBe(200);
+    const sent = await apply(session, p, shown.text);
+    expect(sent.status, sent.text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').slice(0, 300)).toBe(303);
+    const all = (await body(await p.get('/v1/translations/de?status=all'))).translations as Record<string, unknown>;
+    expect(Object.keys(all)).toHaveLength(1_000);
+  });
+
+  it('a file past what the portal takes gets the portal\'s page saying so (413), not the API\'s JSON', async () => {
+    const p = await project(t, ['de']);
+    const session = await ownerOf(p);
+    const form = new FormData();
+    form.set('_csrf', session.csrf);
+    form.set('file', new File([Buffer.alloc(14 * 1024 * 1024, ' ')], 'de.json', { type: 'application/json' }));
+    const res = await t.app.request(`http://localhost/portal/projects/${p.projectId}/import`, {
+      method: 'POST',
+      headers: { Cookie: session.cookie, Origin: 'http://localhost', Accept: 'text/html' },
+      body: form,
+    });
+    expect(res.status).toBe(413);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.headers.get('content-security-policy')).toBeTruthy();
+    expect(textOf(await res.text())).toContain('The file is larger than 10 MiB, the most an import takes');
   });
 });
 

@@ -41,6 +41,8 @@ export type ImportAnswer = {
   warnings: string[];
   /** Quality checks' findings in the values written (an older server sends none). */
   quality_warnings?: { count: number; values: { key: string; check: string; message: string }[] };
+  /** Asked with values=true: each key of the file and the text the server reads for it. */
+  values?: Record<string, string>;
 };
 
 /** `namespace`: the group of a `{group}` mapping's file, whose keys are named without it. */
@@ -114,9 +116,10 @@ export async function push(
 type PushedFile = { path: string; language: string; format: string } & ImportAnswer;
 
 /** One file's import (or its dry run); a refusal names the local file first (a 422 names a line, not the file). */
-async function sendImport(client: Client, u: Upload, status: string, conflict: (language: string) => string, dryRun: boolean): Promise<{ path: string; answer: ImportAnswer }> {
+async function sendImport(client: Client, u: Upload, status: string, conflict: (language: string) => string, dryRun: boolean, values = false): Promise<{ path: string; answer: ImportAnswer }> {
   const query = new URLSearchParams({ format: u.format, status, conflict: conflict(u.language), dry_run: String(dryRun) });
   if (u.namespace !== undefined) query.set('namespace', u.namespace);
+  if (values) query.set('values', 'true');
   const path = `/v1/import/${encodeURIComponent(u.language)}?${query}`;
   const res = await client.request('POST', path, { body: u.body, headers: { 'Content-Type': 'application/octet-stream' } }).catch((error: unknown) => {
     if (error instanceof CliError) error.message = `${u.path}: ${error.message}`;
@@ -125,14 +128,41 @@ async function sendImport(client: Client, u: Upload, status: string, conflict: (
   return { path, answer: (await res.json()) as ImportAnswer };
 }
 
-/** Every file's dry run, before anything is written: the first refusal stops the push (nothing pushed). */
+/** How many keys a refusal names; it says how many more there are. */
+const LISTED = 20;
+
+/**
+ * Every file's dry run, before anything is written: the first refusal stops the push (nothing
+ * pushed). Each dry run is checked against the server alone, so files of one language that give one
+ * key different texts (a key new to the project in a web app's and a mobile app's file) would pass
+ * it and then stop the real push at the second file, with the first written: their dry runs also
+ * answer the texts they read (values=true), and any key two of them disagree on refuses the push.
+ */
 async function checkFirst(client: Client, uploads: Upload[], status: string, conflict: (language: string) => string) {
+  const count = new Map<string, number>();
+  for (const u of uploads) count.set(u.language, (count.get(u.language) ?? 0) + 1);
+  const compared = (u: Upload) => conflict(u.language) === 'fail' && count.get(u.language)! > 1;
+  const first = new Map<string, { path: string; value: string }>();
+  const differing: string[] = [];
   for (const u of uploads) {
-    await sendImport(client, u, status, conflict, true).catch((error: unknown) => {
+    const { answer } = await sendImport(client, u, status, conflict, true, compared(u)).catch((error: unknown) => {
       if (error instanceof CliError) error.message = `${error.message} (every file was checked before writing: nothing was pushed)`;
       throw error;
     });
+    for (const [key, value] of compared(u) ? Object.entries(answer.values ?? {}) : []) {
+      const seen = first.get(`${u.language}\u0000${key}`);
+      if (!seen) first.set(`${u.language}\u0000${key}`, { path: u.path, value });
+      else if (seen.value !== value) differing.push(`${key} (${u.language}): ${JSON.stringify(seen.value)} in ${seen.path}, ${JSON.stringify(value)} in ${u.path}`);
+    }
   }
+  if (differing.length === 0) return;
+  const more = differing.length > LISTED ? `; and ${differing.length - LISTED} more` : '';
+  throw new CliError(
+    `--conflict fail: files of one language give ${differing.length === 1 ? 'a key different texts' : `${differing.length} keys different texts`}, ` +
+      `so the push would stop (409) at the second file after writing the first: ${differing.slice(0, LISTED).join('; ')}${more}. ` +
+      'Make the files agree, or push with --conflict overwrite (the last file wins) or keep (the first wins). Nothing was pushed.',
+    EXIT.failed,
+  );
 }
 
 type PushPlan = {
@@ -185,7 +215,8 @@ async function pushFiles(ctx: Context, client: Client, plan: PushPlan, done: { f
   for (const path of notGroups) say(`${path}: not a group name (letters, digits, spaces, - _ .), skipped`);
   // Each file's dry run is asked alone: a key new to the project is "would create" in every file
   // that has it, where the push creates it once (with the first file) and then only adds values.
-  // (Only files of several languages share keys: a source file and its translations.)
+  // Said when files of several languages create keys (a source file and its translations, which
+  // share their keys); files of one language (namespaces, one per group) rarely share any.
   const creating = done.files.filter((f) => f.keys_created > 0);
   if (dryRun && new Set(creating.map((f) => f.language)).size > 1) {
     say(`note: ${creating.length} files would create keys, each file's dry run counted alone: a new key in several of them is counted in each, and the push creates it once`);

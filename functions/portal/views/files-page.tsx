@@ -188,7 +188,9 @@ export const FilesPage: FC<
       ) : null}
       {languages.length === 0 ? <p class="empty">Add a language first.</p> : null}
       {preview ? (
-        <form method="post" action={`${base}/import`} class="card stack">
+        // multipart: URL-encoding would grow the file's base64 by a further 6% ('+' and '/'), past
+        // the body limit for files near 10 MiB.
+        <form method="post" action={`${base}/import`} enctype="multipart/form-data" class="card stack">
           <h2>Preview: what this import would do in {preview.choice.language}</h2>
           <Counts r={preview.result} />
           <QualityWarnings warnings={preview.result.quality_warnings} />
