@@ -29,10 +29,13 @@ export async function claimKey(sql: TransactionSql, scope: string, key: string, 
       where idempotency_keys.created_at <= now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})
     returning 1`;
   if (rows.length > 0 && Math.random() < 0.01) {
+    // Rows another transaction holds are left to a later cleanup: a claim runs inside the caller's
+    // transaction (a portal import's, for as long as the import), so waiting here could queue behind
+    // it, or close a cycle with another cleanup that holds rows this one wants.
     await sql`
       delete from idempotency_keys where ctid = any(array(
         select ctid from idempotency_keys
-        where created_at <= now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS}) limit 1000))`;
+        where created_at <= now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS}) limit 1000 for update skip locked))`;
   }
   return rows.length > 0;
 }

@@ -784,7 +784,7 @@ const routes = new Hono<PortalEnv>()
       // of the file is created meanwhile (core/files/import-file.ts): token and import run again together.
       const once = await orImportError(c, a, choice, () =>
         againWhenNameTaken({}, () =>
-          createOnce(c, text('submission') || undefined, 'import', { choice, fileHash }, (deps) => importFile(deps, { ...command, dryRun: false }), (applied) => ({ result: JSON.stringify(applied) })),
+          createOnce(c, text('submission') || undefined, 'import', { project: a.projectId, choice, fileHash }, (deps) => importFile(deps, { ...command, dryRun: false }), (applied) => ({ result: JSON.stringify(applied) })),
         ),
       );
       if (once instanceof Response) return once;
