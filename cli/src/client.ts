@@ -11,6 +11,16 @@ export type Client = {
 type Quota = { code: 'QUOTA_EXCEEDED'; used: number; limit: number; reset_date: string; upgrade_url: string };
 type Issue = { loc: (string | number)[]; msg: string };
 
+/**
+ * Retry-After in milliseconds: seconds, or an HTTP date (RFC 9110 allows both; a proxy or CDN in
+ * front of the server may send a date). Neither, or a time past: a minute, the spec's own advice.
+ */
+export function retryAfterMs(header: string | null, now = Date.now()): number {
+  const value = header?.trim() ?? '';
+  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
+  return Number.isFinite(ms) && ms >= 0 ? ms : 60_000;
+}
+
 function explain(status: number, detail: unknown, what: string, retryAfter: string | null): CliError {
   if (status === 401) {
     return new CliError(`${what}: the API key was refused (401). Set TMS_API_KEY (or --api-key) to a key of this project.`, EXIT.auth);
@@ -122,7 +132,7 @@ export function createClient(server: string, apiKey: string, retry: RetryOptions
       let wait: number | null = null;
       if (res.status === 500 && attempt === 0) wait = 1000 + Math.random() * 1000;
       else if (res.status === 503 && attempt < 3) wait = 1000 * 2 ** attempt * (0.75 + Math.random() / 2);
-      else if (res.status === 429 && retry.waitForQuota && attempt < 3) wait = Number(res.headers.get('retry-after') ?? 60) * 1000 + Math.random() * 30_000;
+      else if (res.status === 429 && retry.waitForQuota && attempt < 3) wait = retryAfterMs(res.headers.get('retry-after')) + Math.random() * 30_000;
       if (wait === null) return res;
       await res.arrayBuffer();
       if (res.status === 429) {

@@ -17,6 +17,23 @@ const PROJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 export type LoadedConfig = CliConfig & { file: string; root: string };
 
 export const LANGUAGE = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,4})?$/;
+
+/**
+ * A language code as the server keeps it (core/languages/language-code.ts): BCP 47 codes are
+ * case-insensitive, and the server writes them primary lower, region upper, script title case. A
+ * config's "EN" or "pt-br" means the project's en and pt-BR; compared as written, pull took "EN"
+ * for another language than the project's en and rewrote its source files.
+ */
+export function canonicalLanguage(code: string): string {
+  if (!LANGUAGE.test(code)) return code;
+  const [primary, sub] = code.split('-') as [string, string?];
+  if (sub === undefined) return primary.toLowerCase();
+  return `${primary.toLowerCase()}-${sub.length === 4 ? sub[0]!.toUpperCase() + sub.slice(1).toLowerCase() : sub.toUpperCase()}`;
+}
+
+/** A config written on Windows (`public\\locales\\{language}.json`) names the same files with slashes. */
+export const withSlashes = (path: string) => path.replaceAll('\\', '/');
+
 /**
  * The server's URL, from the config file, TMS_SERVER or `tms mcp --server`: the same rule for each.
  * It must parse (`http://[` or a port over 65535 made every request fail as "cannot reach"), and
@@ -56,7 +73,9 @@ export function configProblems(value: unknown): string[] {
         if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides)) problems.push(`files[${i}].languagePaths: an object such as {"en": "res/values/strings.xml"}`);
         else
           for (const [language, path] of Object.entries(overrides)) {
+            const twin = Object.keys(overrides).find((other) => other !== language && canonicalLanguage(other) === canonicalLanguage(language));
             if (!LANGUAGE.test(language) || typeof path !== 'string' || path === '' || path.includes('\0')) problems.push(`files[${i}].languagePaths.${language}: a language code mapped to a path`);
+            else if (twin !== undefined) problems.push(`files[${i}].languagePaths.${language}: the same language as ${twin} (codes are case-insensitive): keep one`);
             // One file per group, or one for all: a languagePaths entry is of the same kind as the path.
             else if (path.includes('{group}') !== grouped) problems.push(`files[${i}].languagePaths.${language}: ${grouped ? 'a path containing {group}, as files[' + i + '].path has' : 'a path without {group}, as files[' + i + '].path has none'}`);
           }
@@ -111,5 +130,12 @@ export async function loadConfig(cwd: string, path?: string): Promise<LoadedConf
   const problems = configProblems(value);
   if (problems.length) throw usageError(`${file} is not a usable tms config:\n  ${problems.join('\n  ')}`);
   const c = value as CliConfig;
-  return { file, root: dirname(file), server: c.server.replace(/\/+$/, ''), sourceLanguage: c.sourceLanguage, ...(c.project ? { project: c.project.toLowerCase() } : {}), files: c.files.map((f) => ({ path: f.path, format: f.format, ...(f.languagePaths ? { languagePaths: f.languagePaths } : {}) })) };
+  // Codes in the server's spelling and paths with slashes, so that every comparison after this one
+  // (the source language, a language's own path, two mappings of one file) is exact.
+  const files = c.files.map((f) => ({
+    path: withSlashes(f.path),
+    format: f.format,
+    ...(f.languagePaths ? { languagePaths: Object.fromEntries(Object.entries(f.languagePaths).map(([language, p]) => [canonicalLanguage(language), withSlashes(p)])) } : {}),
+  }));
+  return { file, root: dirname(file), server: c.server.replace(/\/+$/, ''), sourceLanguage: canonicalLanguage(c.sourceLanguage), ...(c.project ? { project: c.project.toLowerCase() } : {}), files };
 }

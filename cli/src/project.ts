@@ -2,6 +2,7 @@
 // key list (for --remove-unused and the missing-value counts).
 import type { Client } from './client.ts';
 import { CliError, EXIT, usageError } from './errors.ts';
+import { canonicalLanguage, LANGUAGE } from './config-file.ts';
 
 export type ServerKey = { id: string; key: string; group_name: string };
 
@@ -12,7 +13,12 @@ export async function registeredLanguages(client: Client): Promise<string[]> {
 /** The key's project and its languages (one call: GET /v1/languages names the project). */
 export async function projectLanguages(client: Client): Promise<{ project: string; languages: string[] }> {
   const list = await client.json<{ project_id: string; languages: { code: string }[] }>('GET', '/v1/languages');
-  return { project: list.project_id, languages: list.languages.map((l) => l.code) };
+  const languages = list.languages.map((l) => l.code);
+  // Codes become parts of file paths: one that is no language code (a server that is not tms, or
+  // not the one it claims to be, naming "../../x") would write outside the mapped folders.
+  const odd = languages.find((code) => typeof code !== 'string' || !LANGUAGE.test(code));
+  if (odd !== undefined) throw new CliError(`the server named ${JSON.stringify(odd)} as a language of the project, which is no language code; nothing was read or written`, EXIT.failed);
+  return { project: list.project_id, languages };
 }
 
 /**
@@ -46,10 +52,12 @@ export async function languagesFor(client: Client, chosen: string[] | undefined,
     say.line(`note: ${say.sourceLanguage} (sourceLanguage in the config) is not a language of this project (it has ${registered.join(', ')}): its files are left out; add it to the project`);
   }
   if (!chosen?.length) return registered;
-  for (const language of chosen) {
-    if (!registered.includes(language)) throw usageError(`--language ${language}: not a language of this project (it has ${registered.join(', ') || 'none'})`);
+  // --language pt-br is the project's pt-BR: codes are case-insensitive.
+  const named = chosen.map(canonicalLanguage);
+  for (const [i, language] of named.entries()) {
+    if (!registered.includes(language)) throw usageError(`--language ${chosen[i]}: not a language of this project (it has ${registered.join(', ') || 'none'})`);
   }
-  return chosen;
+  return [...new Set(named)];
 }
 
 /** The group the server gives a created key (core/files/import-file.ts): the part before the first '.', else Default. */

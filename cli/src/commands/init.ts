@@ -2,7 +2,7 @@
 // the flags left out when in one.
 import { rename, rm, stat, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { CONFIG_FILE, configProblems, type CliConfig } from '../config-file.ts';
+import { canonicalLanguage, CONFIG_FILE, configProblems, withSlashes, type CliConfig } from '../config-file.ts';
 import { FORMAT_IDS } from '../formats.ts';
 import { CliError, EXIT, usageError } from '../errors.ts';
 import type { Context } from '../context.ts';
@@ -65,7 +65,9 @@ export async function init(ctx: Context, flags: { server?: string; 'source-langu
       throw error;
     }
   }
-  const config: CliConfig = { server: server ?? '', sourceLanguage: sourceLanguage ?? '', files, ...(flags.project === undefined ? {} : { project: flags.project }) };
+  // Written as the server spells codes, with slashes (paths typed on Windows): as loadConfig reads them.
+  files = files.map((f) => ({ ...f, path: withSlashes(f.path) }));
+  const config: CliConfig = { server: server ?? '', sourceLanguage: canonicalLanguage(sourceLanguage ?? ''), files, ...(flags.project === undefined ? {} : { project: flags.project }) };
   const problems = configProblems(config);
   if (problems.length) {
     throw usageError(`cannot write ${CONFIG_FILE}:\n  ${problems.join('\n  ')}\n(without a terminal, give --server, --source-language and --file)`);

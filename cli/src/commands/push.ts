@@ -10,7 +10,7 @@ import type { Client } from '../client.ts';
 import type { Context } from '../context.ts';
 import type { FileKey } from '../file-keys/index.ts';
 import { existingGroupFiles, fileJobs, hasGroups, pathFor, type FileJob } from '../file-jobs.ts';
-import type { FileMapping } from '../config-file.ts';
+import { canonicalLanguage, type FileMapping } from '../config-file.ts';
 import { groupOfNewKey, languagesFor, serverKeys, type ServerKey } from '../project.ts';
 import { CliError, EXIT, usageError } from '../errors.ts';
 
@@ -66,7 +66,7 @@ export async function push(
   const conflict = (language: string) => flags.conflict ?? (language === config.sourceLanguage ? 'overwrite' : 'keep');
   const dryRun = Boolean(flags['dry-run']);
   const removeUnused = Boolean(flags['remove-unused']);
-  if (removeUnused && flags.language?.length && !flags.language.includes(config.sourceLanguage)) {
+  if (removeUnused && flags.language?.length && !flags.language.map(canonicalLanguage).includes(config.sourceLanguage)) {
     throw usageError(`--remove-unused needs the source language's files: add --language ${config.sourceLanguage}`);
   }
   const languages = await languagesFor(client, flags.language, { sourceLanguage: config.sourceLanguage, line: ctx.out.line });

@@ -1,0 +1,240 @@
+// Review findings for the JS SDK (sdk/src). Each test states the behaviour an app developer would
+// expect; a test that fails is a confirmed bug. A scripted fetch stands in for a tms with versioned
+// builds (as test/sdk/retry.test.ts does), so the timing of each answer can be controlled.
+import { createHash } from 'node:crypto';
+import i18next from 'i18next';
+import { describe, expect, it } from 'vitest';
+import { createClient, type BuildEvent, type Client } from '../../sdk/src/index.ts';
+import { TmsBackend } from '../../sdk/src/i18next.ts';
+
+type Files = Record<string, Record<string, string>>; // language -> full key -> value
+
+/** A tms with versioned builds: `publish` makes a new build; `hold` delays the answers it matches. */
+function fakeTms(first: Files) {
+  const builds = new Map<string, Files>([['b1', first]]);
+  let current = 'b1';
+  let n = 1;
+  const requests: { path: string; status: number }[] = [];
+  const holds: { match: (path: string) => boolean; release: Promise<void> }[] = [];
+  const fetcher: typeof fetch = async (input, init) => {
+    const path = new URL(String(input)).pathname;
+    const ifNoneMatch = new Headers(init?.headers).get('if-none-match');
+    // The answer is what the server has when the request arrives; it may reach the client later.
+    let res: Response;
+    if (path === '/v1/cached/manifest') {
+      const etag = `"m-${current}"`;
+      const manifest = {
+        project_id: 'p',
+        build_id: current,
+        languages: Object.keys(builds.get(current)!).map((code) => ({ code, name: code, iso: code, approved_count: 1, url: `/v1/cached/builds/${current}/translations/${code}` })),
+      };
+      res = ifNoneMatch === etag ? new Response(null, { status: 304, headers: { ETag: etag } }) : Response.json(manifest, { headers: { ETag: etag } });
+    } else {
+      const m = /^\/v1\/cached\/builds\/([^/]+)\/translations\/([^/]+)$/.exec(path);
+      const values = m ? builds.get(m[1]!)?.[m[2]!] : undefined;
+      if (!values) res = Response.json({ detail: 'not found' }, { status: 404 });
+      else {
+        const etag = `"${createHash('sha256').update(JSON.stringify(values)).digest('hex').slice(0, 16)}"`;
+        res = ifNoneMatch === etag ? new Response(null, { status: 304, headers: { ETag: etag } }) : Response.json({ translations: values }, { headers: { ETag: etag } });
+      }
+    }
+    requests.push({ path, status: res.status });
+    const hold = holds.find((h) => h.match(path));
+    if (hold) {
+      holds.splice(holds.indexOf(hold), 1);
+      await hold.release;
+    }
+    return res;
+  };
+  return {
+    fetch: fetcher,
+    requests,
+    publish(files: Files) {
+      current = `b${++n}`;
+      builds.set(current, files);
+      return current;
+    },
+    /** Holds the next answer whose path matches until the returned function is called. */
+    hold(match: (path: string) => boolean) {
+      let release!: () => void;
+      holds.push({ match, release: new Promise<void>((r) => (release = r)) });
+      return () => release();
+    },
+  };
+}
+
+const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+
+describe('a build event and a read of the previous build in flight', () => {
+  it('a getTranslations called from onBuild serves the new build, not a read of the old build still in flight', async () => {
+    const tms = fakeTms({ de: { 'home.title': 'Alt' } });
+    const client = createClient({ url: 'http://tms.test', key: 'k', storage: false, fetch: tms.fetch });
+    // The app's first read of de: the manifest (b1) is answered, the b1 file is on its way.
+    const release = tms.hold((p) => p.includes('/builds/b1/translations/de'));
+    const first = client.getTranslations('de');
+    await tick();
+    // A publish, seen (by polling or any other read) while that answer is on its way.
+    tms.publish({ de: { 'home.title': 'Neu' } });
+    const onBuild: Promise<Record<string, string>>[] = [];
+    client.onBuild(() => onBuild.push(client.getTranslations('de'))); // "reload", as the README says
+    await client.getManifest();
+    expect(onBuild).toHaveLength(1);
+    release();
+    await first;
+    // The listener asked after the new build was seen: it must get the new build's value.
+    expect((await onBuild[0]!)['home.title']).toBe('Neu');
+  });
+});
+
+describe('i18next: a new build reloads what i18next has loaded', () => {
+  it('keys and plural forms the new build no longer has are not served after the reload', async () => {
+    const tms = fakeTms({
+      de: { 'home.notes': '{count, plural, =0 {Keine Notizen} one {# Notiz} other {# Notizen}}', 'home.old': 'Alter Text', 'home.title': 'Willkommen' },
+    });
+    const client = createClient({ url: 'http://tms.test', key: 'k', storage: false, fetch: tms.fetch });
+    const i18n = i18next.createInstance();
+    await i18n.use(TmsBackend).init({ backend: { client }, lng: 'de', fallbackLng: false });
+    expect(i18n.t('home.notes', { count: 0 })).toBe('Keine Notizen');
+    expect(i18n.t('home.old')).toBe('Alter Text');
+
+    // The new build: the =0 form taken out of the plural, home.old deleted, home.title changed.
+    tms.publish({ de: { 'home.notes': '{count, plural, one {# Notiz} other {# Notizen}}', 'home.title': 'Hallo' } });
+    const loaded = new Promise<void>((resolve) => i18n.on('loaded', (what: Record<string, unknown>) => what.de && resolve()));
+    await client.getManifest();
+    await loaded;
+    expect(i18n.t('home.title')).toBe('Hallo'); // the reload did happen
+    // What a fresh start on the new build shows:
+    const fresh = i18next.createInstance();
+    await fresh.use(TmsBackend).init({ backend: { client }, lng: 'de', fallbackLng: false });
+    expect(fresh.t('home.notes', { count: 0 })).toBe('0 Notizen');
+    expect(fresh.t('home.old')).toBe('home.old');
+    // The reloaded instance must show the same.
+    expect({ zero: i18n.t('home.notes', { count: 0 }), old: i18n.t('home.old') }).toEqual({ zero: '0 Notizen', old: 'home.old' });
+  });
+});
+
+describe('i18next: instances made per request (SSR) and the client', () => {
+  it('a shared client does not keep every i18next instance ever initialised subscribed to its builds', async () => {
+    const tms = fakeTms({ de: { 'home.title': 'Willkommen' } });
+    const inner = createClient({ url: 'http://tms.test', key: 'k', storage: false, fetch: tms.fetch });
+    let subscribed = 0;
+    let reads = 0;
+    const client: Client = {
+      ...inner,
+      getTranslations: (...args) => (reads++, inner.getTranslations(...args)),
+      onBuild(listener) {
+        subscribed++;
+        const off = inner.onBuild(listener);
+        return () => (subscribed--, off());
+      },
+    };
+    // 20 requests, each with its own instance (i18next's createInstance per request), all done.
+    for (let i = 0; i < 20; i++) {
+      const i18n = i18next.createInstance();
+      await i18n.use(TmsBackend).init({ backend: { client }, lng: 'de', fallbackLng: false });
+      expect(i18n.t('home.title')).toBe('Willkommen');
+    }
+    reads = 0;
+    tms.publish({ de: { 'home.title': 'Hallo' } });
+    await inner.getManifest();
+    await tick(50);
+    // Every finished instance stays subscribed (holding its services and resources), and each one
+    // is reloaded on every build.
+    expect({ subscribed, reads }).toEqual({ subscribed: 1, reads: 1 });
+  });
+
+  it('a backend made with pollInterval can be stopped: its polling does not outlive the i18next instance', async () => {
+    const tms = fakeTms({ de: { 'home.title': 'Willkommen' } });
+    for (let i = 0; i < 5; i++) {
+      const i18n = i18next.createInstance();
+      await i18n.use(TmsBackend).init({ backend: { url: 'http://tms.test', key: 'k', storage: false, fetch: tms.fetch, pollInterval: 20 }, lng: 'de', fallbackLng: false });
+    }
+    // Nothing an app can reach through i18next's or TmsBackend's API stops these timers (the
+    // backend has no close, and i18next has no hook that would call one): they poll forever.
+    await tick(50);
+    const before = tms.requests.length;
+    await tick(200);
+    const polls = tms.requests.length - before;
+    expect(polls).toBe(0);
+  });
+});
+
+describe('manifest answers that arrive out of order', () => {
+  it('an older manifest answer arriving after a newer one does not take the client back to the older build', async () => {
+    const tms = fakeTms({ de: { 'home.title': 'Alt' } });
+    const client = createClient({ url: 'http://tms.test', key: 'k', storage: false, fetch: tms.fetch, maxAge: 100, pollInterval: 300 });
+    try {
+      const events: BuildEvent[] = [];
+      client.onBuild((e) => events.push(e));
+      await client.getTranslations('de'); // t = 0: manifest b1
+      await tick(150); // past maxAge
+      // getManifest asks (maxAge is over): answered 304 (b1), slowly.
+      const release = tms.hold((p) => p === '/v1/cached/manifest');
+      const slow = client.getManifest();
+      await tick(10);
+      tms.publish({ de: { 'home.title': 'Neu' } });
+      // The poll (every 300 ms, maxAge or not) asks too, and hears of b2 first.
+      await new Promise<void>((resolve) => client.onBuild(() => resolve()));
+      release();
+      await slow;
+      expect(events.map((e) => `${e.previous}->${e.build}`)).toEqual(['b1->b2']);
+      expect((await client.getManifest()).build_id).toBe('b2');
+    } finally {
+      client.close();
+    }
+  });
+});
+
+describe('option values', () => {
+  it.each([0, Infinity])('timeout: %s (no timeout, as 0 means never for pollInterval) does not abort every request', async (timeout) => {
+    const tms = fakeTms({ de: { 'home.title': 'Willkommen' } });
+    // 30 ms to answer; like any real fetch, it gives up when its signal aborts.
+    const slow: typeof fetch = (input, init) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => resolve(tms.fetch(input, init)), 30);
+        init?.signal?.addEventListener('abort', () => (clearTimeout(timer), reject(new DOMException('aborted', 'AbortError'))));
+      });
+    const client = createClient({ url: 'http://tms.test', key: 'k', storage: false, fetch: slow, timeout, retryDelay: 1 });
+    await expect(client.getTranslations('de')).resolves.toEqual({ 'home.title': 'Willkommen' });
+  });
+
+  it('a pollInterval beyond 2^31 - 1 ms (about 25 days) does not poll every millisecond', async () => {
+    const tms = fakeTms({ de: { 'home.title': 'Willkommen' } });
+    const client = createClient({ url: 'http://tms.test', key: 'k', storage: false, fetch: tms.fetch, pollInterval: 30 * 24 * 3600 * 1000 });
+    try {
+      await tick(100);
+      expect(tms.requests.length).toBe(0);
+    } finally {
+      client.close();
+    }
+  });
+});
+
+describe('i18next: a TmsBackend instance passed to use()', () => {
+  it('use(new TmsBackend(undefined, { client })) works as its constructor suggests', async () => {
+    const tms = fakeTms({ de: { 'home.title': 'Willkommen' } });
+    const client = createClient({ url: 'http://tms.test', key: 'k', storage: false, fetch: tms.fetch });
+    const i18n = i18next.createInstance();
+    // i18next calls init(services, options.backend) on an instance too: options.backend is unset here.
+    await i18n.use(new TmsBackend(undefined, { client })).init({ lng: 'de', fallbackLng: false });
+    expect(i18n.t('home.title')).toBe('Willkommen');
+  });
+});
+
+describe('a stored file without a stored manifest', () => {
+  it('offline, the stored file is served at once, not after the manifest retries', async () => {
+    const tms = fakeTms({ de: { 'home.title': 'Willkommen' } });
+    const items = new Map<string, string>();
+    const storage = { getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => void items.set(k, v) };
+    await createClient({ url: 'http://tms.test', key: 'k', storage, fetch: tms.fetch }).getTranslations('de');
+    // The manifest's entry lost (unreadable, as in client.test.ts "a stored manifest of the wrong shape"), the file's kept.
+    items.set([...items.keys()].find((k) => k.endsWith(':manifest'))!, '{}');
+    const offline: typeof fetch = async () => {
+      throw new TypeError('fetch failed');
+    };
+    const started = Date.now();
+    const fresh = createClient({ url: 'http://tms.test', key: 'k', storage, fetch: offline }); // default retryDelay
+    expect(await fresh.getTranslations('de')).toEqual({ 'home.title': 'Willkommen' });
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+});
