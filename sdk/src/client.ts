@@ -6,7 +6,7 @@
 // with no request until the manifest names another; only the manifest is revalidated. A server
 // without build URLs is asked the mutable path (/v1/cached/translations/...) with If-None-Match.
 import { TmsError } from './errors.ts';
-import { createRequester } from './request.ts';
+import { createRequester, MAX_DELAY } from './request.ts';
 import { browserStorage, createStore, hash, type Entry } from './store.ts';
 import type { BuildEvent, Client, ClientOptions, Manifest, Translations } from './types.ts';
 
@@ -81,24 +81,28 @@ export function createClient(options: ClientOptions): Client {
     immutable: boolean,
     valid: (body: unknown) => body is T,
     age = maxAge,
+    /** A copy of something else serves if the server cannot answer (the manifest, when a file is held). */
+    failFast = held !== undefined,
+    /** Whether this answer is still the latest to store (a slower, older answer must not replace a newer one). */
+    current = () => true,
   ): Promise<Entry<T>> {
     const now = Date.now();
     if (held && held.u === path && (immutable || (now - held.t < age && held.t >= buildSeenAt))) return held;
     try {
-      const got = await request(path, held?.e ?? undefined, held !== undefined);
+      const got = await request(path, held?.e ?? undefined, failFast);
       if ('body' in got) {
         // A language file's values are its `translations`; a manifest is the body itself.
         const manifest = name === 'manifest';
         const body = manifest ? got.body : (got.body as { translations?: unknown } | null)?.translations;
         if (!valid(body)) throw new TmsError(`GET ${path}: cannot reach the server (the answer is not a tms ${manifest ? 'manifest' : 'file'})`, 0);
         const entry = { u: path, e: got.etag, m: got.modified, b: body, t: now };
-        await store.put(name, entry, true);
+        if (current()) await store.put(name, entry, true);
         return entry;
       }
       if (!held) throw new TmsError(`GET ${path}: 304 without a stored copy`, 304);
       const entry = { ...held, u: path, m: got.modified ?? held.m, t: now };
       // The same content from a newer build or at a new path: remember which.
-      await store.put(name, entry, held.u !== path || held.m !== entry.m);
+      if (current()) await store.put(name, entry, held.u !== path || held.m !== entry.m);
       return entry;
     } catch (error) {
       if (held && unavailable(error)) return held;
@@ -106,12 +110,25 @@ export function createClient(options: ClientOptions): Client {
     }
   }
 
-  /** The manifest, served from the held copy while it is younger than `age` (0: always asked). */
-  const readManifest = (age: number) =>
-    once(`manifest${age}`, async () => {
+  /** Manifest requests in the order they were sent; the answer of the latest applied, by number. */
+  let manifestsSent = 0;
+  let applied: { n: number; manifest: Manifest } | undefined;
+
+  /**
+   * The manifest, served from the held copy while it is younger than `age` (0: always asked).
+   * `fast`: a file is held, which serves at once if the server cannot answer (no retries).
+   */
+  const readManifest = (age: number, fast = false) =>
+    once(`manifest${age}${fast ? ':fast' : ''}`, async () => {
+      const n = ++manifestsSent;
       const held = await store.get('manifest', isManifest);
       if (held && seenBuild === undefined) seenBuild = buildOf(held);
-      const entry = await load('manifest', MANIFEST_PATH, held, false, isManifest, age);
+      // Reads with different maxAge (a poll, a 404's re-read) may be in flight together: an answer
+      // that arrives after a later request's was applied is older news, never a build to go back to.
+      const latest = () => !applied || applied.n < n;
+      const entry = await load('manifest', MANIFEST_PATH, held, false, isManifest, age, held !== undefined || fast, latest);
+      if (!latest()) return applied!.manifest;
+      applied = { n, manifest: entry.b };
       const build = buildOf(entry);
       const previous = seenBuild;
       seenBuild = build;
@@ -131,7 +148,9 @@ export function createClient(options: ClientOptions): Client {
 
   const getTranslations = (language: string, group?: string) => {
     const name = group === undefined ? language : `${language}/${group}`;
-    return once(`t:${name}`, async () => {
+    // A read joins one in flight only if no newer build was seen since it began: a listener of
+    // onBuild that reads again must get the new build, not the read of the old one on its way.
+    return once(`t:${name}@${buildSeenAt}`, async () => {
       const held = await store.get(name, isTranslations);
       const known = await store.get('manifest', isManifest);
       let manifest: Manifest | undefined;
@@ -140,7 +159,7 @@ export function createClient(options: ClientOptions): Client {
         getManifest().catch(() => {});
       } else {
         try {
-          manifest = await getManifest();
+          manifest = await readManifest(maxAge, held !== undefined);
         } catch (error) {
           // A refusal (401, 403) must show even when files are held; an absent server must not.
           if (!unavailable(error) || (!known && !held)) throw error;
@@ -167,8 +186,10 @@ export function createClient(options: ClientOptions): Client {
     });
   };
 
-  // Polling asks the server every time, even within maxAge: new builds are what it is for.
-  const timer = options.pollInterval ? setInterval(() => readManifest(0).catch(() => {}), options.pollInterval) : undefined;
+  // Polling asks the server every time, even within maxAge: new builds are what it is for. (A
+  // timer's delay is at most 2^31 - 1 ms; a longer one would fire every millisecond.)
+  const poll = options.pollInterval ?? 0;
+  const timer = poll > 0 ? setInterval(() => readManifest(0).catch(() => {}), Math.min(poll, MAX_DELAY)) : undefined;
   (timer as { unref?: () => void } | undefined)?.unref?.();
 
   return {

@@ -22,7 +22,10 @@ type RequesterOptions = {
 /** One request's outcome: the answer and its parsed body, or no answer (`res` undefined) and why. */
 type Sent = { res?: Response; body?: unknown; detail?: unknown };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The longest delay a timer takes (2^31 - 1 ms, about 25 days): a longer one fires at once. */
+export const MAX_DELAY = 2 ** 31 - 1;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, MAX_DELAY)));
 
 /** Retry-After in milliseconds: delta-seconds or an HTTP date; a 429 without one waits a minute. */
 function retryAfterMs(value: string | null | undefined, status: number): number {
@@ -47,8 +50,9 @@ export function createRequester(o: RequesterOptions): Requester {
     let res: Response | undefined;
     // A server that accepts and never answers must not hang the app: past the timeout it counts
     // as no answer, and a stored copy is served.
+    // 0 (or Infinity) is no timeout, as 0 is no polling and no maxAge.
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), o.timeout);
+    const timer = o.timeout > 0 && o.timeout <= MAX_DELAY ? setTimeout(() => controller.abort(), o.timeout) : undefined;
     try {
       const headers = etag ? { ...o.headers, 'If-None-Match': etag } : o.headers;
       res = await o.fetch(o.base + path, { headers, signal: controller.signal });
