@@ -6,10 +6,12 @@ import type { StorageLike } from './types.ts';
 
 export * from './index.ts';
 
+/** Temporary files are numbered per process, not per storage: two storages on one dir never share one. */
+let writes = 0;
+
 /** One file per stored entry under `dir` (created when first written); writes are atomic renames. */
 export function fileStorage(dir: string): StorageLike {
   const file = (key: string) => join(dir, `${encodeURIComponent(key)}.json`);
-  let writes = 0;
   return {
     async getItem(key) {
       try {

@@ -3,7 +3,7 @@
 // the new build no longer has; instances made per request (server rendering) and their polling are
 // let go with them, or at close(); a slow, older manifest answer never takes the client back; option
 // values at their edges (timeout 0 or Infinity, a pollInterval past a timer's limit); a stored file
-// whose manifest entry is lost serves at once offline. A scripted fetch stands in for a tms with
+// whose manifest entry is lost serves at once offline; two file storages on one folder. A scripted fetch stands in for a tms with
 // versioned builds (as test/sdk/retry.test.ts does), so the timing of each answer is controlled.
 import { createHash } from 'node:crypto';
 import v8 from 'node:v8';
@@ -12,6 +12,10 @@ import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { createClient, type BuildEvent, type Client } from '../../sdk/src/index.ts';
 import { TmsBackend } from '../../sdk/src/i18next.ts';
+import { fileStorage } from '../../sdk/src/node.ts';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 type Files = Record<string, Record<string, string>>; // language -> full key -> value
 
@@ -277,5 +281,21 @@ describe('a stored file without a stored manifest', () => {
     const fresh = createClient({ url: 'http://tms.test', key: 'k', storage, fetch: offline }); // default retryDelay
     expect(await fresh.getTranslations('de')).toEqual({ 'home.title': 'Willkommen' });
     expect(Date.now() - started).toBeLessThan(500);
+  });
+});
+
+describe('fileStorage: two storages on one folder in one process', () => {
+  it('write one entry at once without sharing a temporary file: no error, and the file is one of the two whole', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tms-sdk-files-'));
+    try {
+      const [a, b] = [fileStorage(dir), fileStorage(dir)];
+      const [one, two] = ['a'.repeat(1 << 20), 'b'.repeat(1 << 20)];
+      for (let i = 0; i < 5; i++) {
+        await Promise.all([a.setItem('tms:x:de', one), b.setItem('tms:x:de', two)]);
+        expect([one, two]).toContain(await a.getItem('tms:x:de'));
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
