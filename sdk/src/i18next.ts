@@ -53,6 +53,8 @@ function follow(backend: TmsBackend, client: Client, own: Client | undefined, re
 export class TmsBackend {
   static type = 'backend' as const;
   type = 'backend' as const;
+  /** read(language, namespace, callback): declared, since i18next's guess from the parameter count is deprecated. */
+  static callbackApi = true;
   client?: Client;
   private options: TmsBackendOptions = {};
   private services?: Services;

@@ -28,6 +28,16 @@ describe('TmsBackend in i18next', () => {
     expect(i18n.hasResourceBundle('en', 'translation')).toBe(true);
   });
 
+  it('declares its calling convention: i18next warns of nothing', async () => {
+    const p = await s.publishedProject(VALUES);
+    const said: string[] = [];
+    const logger = { type: 'logger' as const, log: () => {}, warn: (...args: unknown[]) => void said.push(args.join(' ')), error: (...args: unknown[]) => void said.push(args.join(' ')) };
+    const i18n = i18next.createInstance();
+    await i18n.use(logger).use(TmsBackend).init({ debug: true, backend: { url: s.url, key: p.apiKey, storage: false }, lng: 'de', fallbackLng: 'en' });
+    expect(i18n.t('home.title')).toBe('Willkommen');
+    expect(said.filter((line) => /backend|deprecat/i.test(line))).toEqual([]);
+  });
+
   it('other namespaces are groups, keys without the group prefix', async () => {
     const p = await s.publishedProject(VALUES);
     const i18n = i18next.createInstance();
