@@ -124,6 +124,7 @@ describe('Localizable.strings beside Localizable.stringsdict', () => {
 
     // Only files in one folder pair up: beside the app's pair, a widget extension's own .strings
     // (no .stringsdict in its bundle) gets every key, and so does a .stringsdict mapped alone.
+    expect((await put('inbox.messages', '{messages, plural, one {# neue Nachricht} other {# neue Nachrichten}}')).status).toBe(200);
     await writeFiles(dir, {
       'targets.json': JSON.stringify({
         server: base,
