@@ -132,7 +132,10 @@ export function createApiKeyVerifier(options: {
   return {
     async verify(key, context = {}) {
       const { address } = context;
-      failures.check(address);
+      // What needs no database read is answered as the spec says whatever the address did: a
+      // missing, malformed or recently refused key is a 401, a key verified recently passes (a
+      // valid key shared with a flood's address, behind one NAT, keeps working). Only a lookup is
+      // refused to an address past its failures (429), so a flood of made-up keys reads nothing.
       const kind = key === undefined ? undefined : apiKeyKindOf(key);
       if (key === undefined || kind === undefined) throw refuse(address);
       const hash = hashApiKey(key);
@@ -147,6 +150,7 @@ export function createApiKeyVerifier(options: {
         lastUsed.touch(cached.principal.apiKeyId);
         return cached.principal;
       }
+      failures.check(address);
       let principal: Principal | null;
       try {
         principal = await lookup(hash, kind);

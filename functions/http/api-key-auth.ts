@@ -35,7 +35,8 @@ export const apiKeyAuth = (options: ApiKeyAuthOptions = {}): MiddlewareHandler<A
     let principal = c.get('principal');
     if (!principal) {
       principal = await c.get('deps').apiKeys.verify(c.req.header('x-api-key'), { address: c.get('clientAddress') });
-      const claimed = c.req.header('x-project-id');
+      // Ids are UUIDs, which name the same project in capitals.
+      const claimed = c.req.header('x-project-id')?.toLowerCase();
       if (claimed !== undefined && claimed !== principal.projectId) {
         throw new AppError('forbidden', 'This API key belongs to a different project');
       }

@@ -57,7 +57,11 @@ export const dailyQuota = (): MiddlewareHandler<AppEnv> =>
       return next();
     }
 
-    addHeaders(c, rateLimitHeaders(await calls.peek(account)));
+    const standing = await calls.peek(account);
+    // A 304 is free, but an account already beyond the grace zone is answered 429 whatever it asks
+    // (spec section 8), a conditional read included: the peek that builds the 304's headers tells.
+    if (!standing.allowed) throw quotaExceeded(await calls.count(account));
+    addHeaders(c, rateLimitHeaders(standing));
     await next();
     if (c.res.status === 304) return;
     const tally = await calls.count(account);

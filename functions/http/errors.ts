@@ -59,9 +59,19 @@ function headersOf(error: AppError): Record<string, string> {
   return headers;
 }
 
-function detailOf(error: AppError): unknown {
+/**
+ * The spec's upgrade_url is a URL: a relative UPGRADE_URL (the default, `/docs#/Admin`) is resolved
+ * against the address the request came to, so a client gets a link it can open.
+ */
+function withAbsoluteUpgradeUrl(data: unknown, c: Context<AppEnv>): unknown {
+  const url = (data as { upgrade_url?: unknown } | null)?.upgrade_url;
+  if (typeof url !== 'string' || URL.canParse(url)) return data;
+  return { ...(data as object), upgrade_url: new URL(url, c.req.url).href };
+}
+
+function detailOf(error: AppError, c: Context<AppEnv>): unknown {
   if (error.code === 'validation' && error.issues) return error.issues;
-  if (error.code === 'quota_exceeded' && error.data) return error.data;
+  if (error.code === 'quota_exceeded' && error.data) return withAbsoluteUpgradeUrl(error.data, c);
   if (error.code === 'precondition_failed' && error.data) return error.data;
   return error.message;
 }
@@ -83,7 +93,7 @@ export function errorResponse(thrown: unknown, c: Context<AppEnv>): Response {
       log?.error('dependency unreachable', { request_id: requestId, error: String(error.cause ?? error.message) });
       return respondJson(c, { detail: 'A dependency is unavailable; retry once after 1 to 2 seconds' }, 500);
     }
-    return respondJson(c, { detail: detailOf(error) }, statusOf(error.code), headersOf(error));
+    return respondJson(c, { detail: detailOf(error, c) }, statusOf(error.code), headersOf(error));
   }
   if (error instanceof HTTPException) {
     return respondJson(c, { detail: error.message || 'Bad request' }, error.status);

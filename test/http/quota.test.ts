@@ -272,18 +272,23 @@ describe('conditional reads and round trips', () => {
     expect(ops).toEqual({ increment: before.increment + 1, get: before.get + 4 });
   });
 
-  it('over the limit, revalidations still get their 304; a changed resource is a clean 429', async () => {
+  it('in the grace zone revalidations get their 304; beyond it (spec section 8) every call is a clean 429, a revalidation included', async () => {
     const p = await t.newProject('team');
-    await setDailyLimit(t, p, 1);
-    expect((await get(p, '/v1/resource')).status).toBe(200);
-    expect((await get(p, '/v1/resource')).status).toBe(429);
+    await setDailyLimit(t, p, 10); // grace: 1
+    for (let i = 0; i < 11; i++) expect((await get(p, '/v1/resource')).status).toBe(200);
     const notModified = await get(p, '/v1/resource', { 'If-None-Match': ETAG });
     expect(notModified.status).toBe(304);
-    expectQuotaHeaders(notModified, 1, 0);
+    expectQuotaHeaders(notModified, 10, 0);
+    expect((await get(p, '/v1/resource')).status).toBe(429);
+    const beyond = await get(p, '/v1/resource', { 'If-None-Match': ETAG });
+    expect(beyond.status).toBe(429);
+    expect(await beyond.json()).toEqual({ detail: expect.stringMatching(/13 calls today, 10 allowed/) });
+    expectQuotaHeaders(beyond, 10, 0);
 
+    await setDailyLimit(t, p, 1);
     const refused = await get(p, '/v1/resource', { 'If-None-Match': '"stale"' });
     expect(refused.status).toBe(429);
-    expect(await refused.json()).toEqual({ detail: expect.stringMatching(/3 calls today, 1 allowed/) });
+    expect(await refused.json()).toEqual({ detail: expect.stringMatching(/14 calls today, 1 allowed/) });
     // The handler's validator and caching headers must not make the 429 look like the resource.
     expect(refused.headers.get('etag')).toBeNull();
     expect(refused.headers.get('cache-control')).toBe('no-store');

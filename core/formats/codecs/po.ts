@@ -8,7 +8,9 @@
 // Plurals: msgid_plural with msgstr[n] becomes one ICU plural. Which CLDR category each msgstr[n]
 // holds comes from the file's Plural-Forms formula and the language's CLDR rules
 // (plural/gettext-plural-forms.ts). Languages whose whole numbers never reach CLDR's `other`
-// (ru, pl, uk...) get `other` copied from the last msgstr, since ICU requires it. Export writes
+// (ru, pl, uk...) get `other` copied from the last msgstr, since ICU requires it, unless the
+// header has a slot no whole number reaches (Transifex's 4-form headers): that slot is `other`.
+// Any other slot no whole number reaches is dropped with a warning. Export writes
 // the customary Plural-Forms for the language and a plural message when the ICU value has exactly
 // the language's gettext categories (plus an `other` equal to the last one); msgid_plural repeats
 // the msgid, since the source language's plural is not at hand.
@@ -20,7 +22,7 @@ import { makeEntry } from '../entries/make-entry.ts';
 import { controlCharacterWarnings, hasControlCharacters, type SkippedKey } from '../entries/control-character-keys.ts';
 import { sortedEntries } from '../entries/sorted-entries.ts';
 import { readPo, type PoMessage } from '../po/read-po.ts';
-import { parsePluralForms, pluralFormsFor, slotCategories, type PluralForms } from '../plural/gettext-plural-forms.ts';
+import { fractionCategories, parsePluralForms, pluralFormsFor, slotCategories, type PluralForms } from '../plural/gettext-plural-forms.ts';
 import { pluralToIcu, pluralToNative } from '../plural/native-plural.ts';
 import { printfDialect } from '../plural/dialects.ts';
 import type { PluralCategory } from '../plural/categories.ts';
@@ -78,6 +80,17 @@ function slotsFor(header: PoMessage | undefined, language: string, warnings: str
   });
   const resolved = categories.map((c, i) => (c !== null && winners.get(c) === i ? c : null));
   if (clashes.length) warnings.push(`the Plural-Forms header does not match ${language}'s plural rules (${clashes.join('; ')}); the form used for most numbers was kept`);
+  // A slot no whole number reaches is the fractions' form (Transifex writes nplurals=4 for pl, ru,
+  // uk and cs, msgstr[3] being CLDR's `other`): it holds the one category only fractions take.
+  const unreached = counts.flatMap((count, i) => (count === 0 ? [i] : []));
+  const spare = fractionCategories(language).filter((c) => !resolved.includes(c));
+  const [slot] = unreached;
+  const [category] = spare;
+  if (unreached.length === 1 && spare.length === 1 && slot !== undefined && category !== undefined) resolved[slot] = category;
+  else if (unreached.length) {
+    const dropped = unreached.map((i) => `msgstr[${i}]`).join(', ');
+    warnings.push(`no whole number reaches ${dropped} under the Plural-Forms header, and which of ${language}'s plural categories it holds is unclear; it was dropped`);
+  }
   return { categories: resolved, forms };
 }
 

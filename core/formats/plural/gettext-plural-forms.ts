@@ -5,7 +5,7 @@
 // formula picks a slot and Intl.PluralRules picks a category; each slot takes the category most of
 // its numbers fall in. This matches slots to categories for any correct header, including the
 // common ones that differ from CLDR only for fractions or millions (fr `n > 1`).
-import { pluralRules, type PluralCategory, CATEGORY_ORDER } from './categories.ts';
+import { pluralCategories, pluralRules, type PluralCategory, CATEGORY_ORDER } from './categories.ts';
 
 export type PluralForms = { nplurals: number; plural: string; slot: (n: number) => number };
 
@@ -81,6 +81,9 @@ function compile(source: string): Expr {
 }
 
 const MAX_EXPRESSION = 500;
+const SAMPLES = 1000;
+/** Numbers past the sample range that reach slots only large numbers take (br's millions). */
+const LARGE = [10_000, 100_000, 1_000_000, 2_000_000, 1_000_000_000];
 
 /** Reads a Plural-Forms value; throws Error with a message on bad syntax. */
 export function parsePluralForms(header: string): PluralForms {
@@ -103,13 +106,12 @@ export function parsePluralForms(header: string): PluralForms {
     const s = expr(n);
     return s >= 0 && s < nplurals ? s : -1;
   };
-  for (let n = 0; n <= 1000; n++) slot(n); // surfaces a division by zero now, not later
+  // Every number slotCategories() tries, so that a division by zero surfaces here, as a bad
+  // header, and not later as an unexpected error (`n%(n-10000)` fails only at 10000).
+  for (let n = 0; n <= SAMPLES; n++) slot(n);
+  for (const n of LARGE) slot(n);
   return { nplurals, plural, slot };
 }
-
-const SAMPLES = 1000;
-/** Numbers past the sample range that reach slots only large numbers take (br's millions). */
-const LARGE = [10_000, 100_000, 1_000_000, 2_000_000, 1_000_000_000];
 
 /**
  * The CLDR category each slot holds for a language, by majority over n = 0..1000 (and a few large
@@ -139,6 +141,19 @@ export function slotCategories(forms: PluralForms, language: string): { categori
   let consistent = new Set(categories).size === categories.length && !categories.includes(null);
   for (let n = 0; consistent && n <= SAMPLES; n++) consistent = categories[forms.slot(n)] === select(n);
   return { categories, counts, consistent };
+}
+
+/**
+ * The language's categories no whole number takes (pl, ru, uk, cs: `other`, for fractions only).
+ * A header slot no whole number reaches (Transifex's 4-form headers for those languages) holds one.
+ */
+export function fractionCategories(language: string): PluralCategory[] {
+  const rules = pluralRules(language);
+  if (rules === null) return [];
+  const whole = new Set<string>();
+  for (let n = 0; n <= SAMPLES; n++) whole.add(rules.select(n));
+  for (const n of LARGE) whole.add(rules.select(n));
+  return pluralCategories(language).filter((c) => !whole.has(c));
 }
 
 /**
