@@ -2,8 +2,10 @@
 // quantity>, and <string-array name> whose items are the keys name[0], name[1], ... Text follows
 // Android's escaping (android/android-text.ts). The comment directly above an element, with no
 // blank line between, is its description (not one that trails the previous element on its line). translatable="false" strings, resource references
-// (@string/x) and other resource types (dimen, color, integer-array...) are skipped with a warning.
-// Plural items use `%d` for the count, `#` in the stored ICU value (plural/native-plural.ts).
+// (@string/x; a string-array or plurals with one as an item is skipped whole) and other resource
+// types (dimen, color, integer-array...) are skipped with a warning. Plural items use `%d` (or
+// `%1$d`, when it is the item's only integer conversion) for the count, `#` in the stored ICU value,
+// and `%%` for a percent sign (plural/native-plural.ts, plural/dialects.ts).
 //
 // Product variants (`product="tablet"` beside `product="default"`) are one resource to aapt2, which
 // keeps one of them per build: tms keeps one value per key, so the default variant (product
@@ -27,9 +29,8 @@ import { decodeAndroid, encodeAndroid } from '../android/android-text.ts';
 import { needsFormattedFalse } from '../android/java-format.ts';
 import { CATEGORY_ORDER, compareSelectors, isCategory } from '../plural/categories.ts';
 import { pluralToIcu, pluralToNative } from '../plural/native-plural.ts';
-import { printfDialect } from '../plural/dialects.ts';
+import { ANDROID_DIALECT as DIALECT } from '../plural/dialects.ts';
 
-const DIALECT = printfDialect('d');
 const RESOURCE_NAME = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 const ARRAY_ITEM = /^(.*)\[(0|[1-9][0-9]*)\]$/;
 
@@ -115,17 +116,24 @@ function nameOf(el: XmlElement): string {
   return name;
 }
 
-const textOf = (el: XmlElement) => decodeAndroid(readInline(el)).value;
-
 function readPlurals(r: Reader, el: XmlElement, loc: (string | number)[], description: string | undefined): void {
   const name = nameOf(el);
   const forms = new Map<string, string>();
+  let reference = false;
   for (const { element: item } of withComments(el)) {
     if (item.name !== 'item') throw new FormatError(['body', 'line', item.line], `<plurals> may hold only <item>, found <${item.name}>`);
     const quantity = item.attrs.get('quantity') ?? '';
     if (!isCategory(quantity)) throw new FormatError(['body', 'line', item.line], `quantity must be one of ${CATEGORY_ORDER.join(', ')}, found '${quantity}'`);
     if (forms.has(quantity)) throw new FormatError(['body', 'line', item.line], `quantity ${quantity} appears twice in ${name}`);
-    forms.set(quantity, textOf(item));
+    const text = decodeAndroid(readInline(item));
+    reference ||= text.reference;
+    forms.set(quantity, text.value);
+  }
+  // An item that is a reference (@string/x) would come back as its literal text: tms can store
+  // neither it nor the plural without it, so the plural is skipped, as a <string> reference is.
+  if (reference) {
+    r.references.push(name);
+    return;
   }
   if (forms.size === 0) throw new FormatError(['body', 'line', el.line], `<plurals name="${name}"> has no <item>`);
   if (!forms.has('other')) {
@@ -162,12 +170,14 @@ function parse(body: Uint8Array) {
       else add(r, name, value, el, loc, comment);
     } else {
       const name = nameOf(el);
-      let i = 0;
-      for (const { element: item, comment: itemComment } of withComments(el)) {
+      const items = withComments(el).map(({ element: item, comment: itemComment }) => {
         if (item.name !== 'item') throw new FormatError(['body', 'line', item.line], `<string-array> may hold only <item>, found <${item.name}>`);
-        add(r, `${name}[${i}]`, textOf(item), item, [...loc, 'item', i], itemComment ?? comment);
-        i++;
-      }
+        return { item, comment: itemComment, text: decodeAndroid(readInline(item)) };
+      });
+      // The array is skipped whole when an item is a reference: without that item, the items
+      // after it would move up a place.
+      if (items.some((i) => i.text.reference)) r.references.push(name);
+      else items.forEach(({ item, comment: itemComment, text }, i) => add(r, `${name}[${i}]`, text.value, item, [...loc, 'item', i], itemComment ?? comment));
     }
   }
   checkVariants(r, root);

@@ -1,8 +1,9 @@
 // Apple .stringsdict: a plist whose top-level keys are the keys. Each holds an
 // NSStringLocalizedFormatKey such as `%#@files@`, and for each variable it names a dictionary with
 // NSStringFormatSpecTypeKey = NSStringPluralRuleType, NSStringFormatValueTypeKey (the printf type
-// of the count, `d` or `lld`) and one string per plural category. That is an ICU plural over the
-// variable (`{files, plural, one {# file} other {# files}}`), the variable's name kept as the
+// of the count, `d` or `lld`; any integer conversion that is a form's only one counts too) and
+// one string per plural category. That is an ICU plural over the variable
+// (`{files, plural, one {# file} other {# files}}`), the variable's name kept as the
 // argument; text around variables and several variables in one format are ICU text and plurals
 // side by side. `zero` is the form for a count of 0 (`=0` in ICU) unless the language has a zero
 // category. A value that is not plurals is written as a format string with no variables. Export
@@ -31,6 +32,12 @@ const PLURAL_RULE = 'NSStringPluralRuleType';
 const EXPORT_VALUE_TYPE = 'lld';
 const VARIABLE = /%(\d+\$)?#@([^@]*)@/g;
 const VAR_NAME = /^[\p{L}\p{N}_]+$/u;
+/**
+ * Any integer conversion is the count in a form that has no other one: Xcode and translators write
+ * `%lld`, `%ld` or `%d` whatever NSStringFormatValueTypeKey says, and often leave the key out.
+ */
+const INTEGER_COUNT = '%(?:ll|l)?[diu]';
+const EXPORT_DIALECT = printfDialect(EXPORT_VALUE_TYPE, INTEGER_COUNT);
 
 type DictItem = { key: string; value: XmlElement; comment: string | undefined; line: number };
 
@@ -98,7 +105,7 @@ function variable(name: string, items: Map<string, DictItem>, language: string, 
     warnings.push(`${key}: the variable ${name} has no "other" form, so the "${last}" text was used for it`);
   }
   const native: NativePlural = { arg: name, ordinal: false, forms };
-  return pluralToIcu(native, printfDialect(valueType === undefined ? 'd' : stringValue(valueType)));
+  return pluralToIcu(native, printfDialect(valueType === undefined ? 'd' : stringValue(valueType), INTEGER_COUNT));
 }
 
 function valueOf(item: DictItem, language: string, warnings: string[]): string {
@@ -175,7 +182,7 @@ function asVariables(value: string, language: string): Written | null {
       literal += el.value;
     } else if (isPluralElement(el) && el.location) {
       flush('{');
-      const native = pluralToNative(value.slice(el.location.start.offset, el.location.end.offset), printfDialect(EXPORT_VALUE_TYPE), null);
+      const native = pluralToNative(value.slice(el.location.start.offset, el.location.end.offset), EXPORT_DIALECT, null);
       if (native === null || native.ordinal || !VAR_NAME.test(native.arg) || native.arg === FORMAT_KEY || written.variables.some((v) => v.name === native.arg)) return null;
       const forms: [string, string][] = [];
       for (const selector of [...native.forms.keys()].sort(compareSelectors)) {
@@ -185,7 +192,7 @@ function asVariables(value: string, language: string): Written | null {
       }
       written.format += `%#@${native.arg}@`;
       written.variables.push({ name: native.arg, forms });
-      rebuilt += pluralToIcu(native, printfDialect(EXPORT_VALUE_TYPE));
+      rebuilt += pluralToIcu(native, EXPORT_DIALECT);
     } else return null;
   }
   flush(undefined);

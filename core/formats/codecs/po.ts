@@ -9,8 +9,8 @@
 // holds comes from the file's Plural-Forms formula and the language's CLDR rules
 // (plural/gettext-plural-forms.ts). Languages whose whole numbers never reach CLDR's `other`
 // (ru, pl, uk...) get `other` copied from the last msgstr, since ICU requires it, unless the
-// header has a slot no whole number reaches (Transifex's 4-form headers): that slot is `other`.
-// Any other slot no whole number reaches is dropped with a warning. Export writes
+// header has a slot no whole number reaches (Transifex's 4-form headers): that slot holds the
+// category only fractions take (`other`; cs `many`), or is dropped with a warning. Export writes
 // the customary Plural-Forms for the language and a plural message when the ICU value has exactly
 // the language's gettext categories (plus an `other` equal to the last one); msgid_plural repeats
 // the msgid, since the source language's plural is not at hand.
@@ -81,7 +81,7 @@ function slotsFor(header: PoMessage | undefined, language: string, warnings: str
   const resolved = categories.map((c, i) => (c !== null && winners.get(c) === i ? c : null));
   if (clashes.length) warnings.push(`the Plural-Forms header does not match ${language}'s plural rules (${clashes.join('; ')}); the form used for most numbers was kept`);
   // A slot no whole number reaches is the fractions' form (Transifex writes nplurals=4 for pl, ru,
-  // uk and cs, msgstr[3] being CLDR's `other`): it holds the one category only fractions take.
+  // uk and cs, a slot for CLDR's `other`, cs `many`): it holds the one category only fractions take.
   const unreached = counts.flatMap((count, i) => (count === 0 ? [i] : []));
   const spare = fractionCategories(language).filter((c) => !resolved.includes(c));
   const [slot] = unreached;

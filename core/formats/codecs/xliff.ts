@@ -1,7 +1,8 @@
 // XLIFF 1.2 in the shape Angular's `ng extract-i18n` writes: one <trans-unit id="key"> per key with
 // <source> (the source language's value), <target> (this language's value) and <note
-// from="description">. Reading takes each unit's <target> as the value; a unit without one is
-// untranslated and skipped, unless the file's source-language is the imported language (then its
+// from="description">. Reading takes each unit's <target> as the value; a unit without one, or
+// with an empty one (what CAT tools write for untranslated units), is untranslated and skipped
+// with a warning, unless the file's source-language is the imported language (then its
 // <source> is the value: importing Angular's messages.xlf into the source language). Notes other
 // than from="meaning" are the description. Units inside <group>s and several <file>s are read.
 // Inline elements (<x id="INTERPOLATION"/>) are kept in the value as written (xml/inline-markup.ts).
@@ -39,16 +40,18 @@ export function unitsToWrite(entries: readonly Entry[], ctx: SerializeContext): 
 
 export const sameLanguage = (a: string | undefined, b: string) => a !== undefined && a.replaceAll('_', '-').toLowerCase() === b.toLowerCase();
 
-/** Read results shared by both XLIFF versions. */
-export type UnitReader = { entries: Entry[]; warnings: string[]; seen: Map<string, number>; untranslated: number };
+/** Read results shared by both XLIFF versions; `emptyTargets` counts units skipped for an empty <target/>. */
+export type UnitReader = { entries: Entry[]; warnings: string[]; seen: Map<string, number>; untranslated: number; emptyTargets: number };
 
-export function addUnit(out: UnitReader, id: string | undefined, unit: XmlElement, value: string | null, description: string | undefined): void {
+/** `emptyTarget`: the unit has no value because its <target> is empty (counted apart from units with none). */
+export function addUnit(out: UnitReader, id: string | undefined, unit: XmlElement, value: string | null, description: string | undefined, emptyTarget = false): void {
   if (id === undefined) throw new FormatError(['body', 'line', unit.line], `<${unit.name}> has no id`);
   const first = out.seen.get(id);
   if (first !== undefined) throw new FormatError(['body', 'line', unit.line], `id '${id}' appears twice (lines ${first} and ${unit.line})`);
   out.seen.set(id, unit.line);
   if (value === null) {
-    out.untranslated++;
+    if (emptyTarget) out.emptyTargets++;
+    else out.untranslated++;
     return;
   }
   out.entries.push(makeEntry(id, value, ['body', 'line', unit.line], description === '' ? undefined : description));
@@ -56,6 +59,8 @@ export function addUnit(out: UnitReader, id: string | undefined, unit: XmlElemen
 
 export function finishUnits(out: UnitReader, element: string) {
   if (out.untranslated) out.warnings.push(`${out.untranslated} unit${out.untranslated === 1 ? ' has' : 's have'} no <${element}> and ${out.untranslated === 1 ? 'was' : 'were'} skipped`);
+  const empty = out.emptyTargets;
+  if (empty) out.warnings.push(`${empty} untranslated unit${empty === 1 ? ' was' : 's were'} skipped (empty <${element}>)`);
   return { entries: out.entries, warnings: out.warnings };
 }
 
@@ -78,7 +83,7 @@ const descriptionOf = (unit: XmlElement): string | undefined => {
 function parse(body: Uint8Array, language: string) {
   const root = readXml(decodeUtf8(body));
   checkRoot(root, '1');
-  const out: UnitReader = { entries: [], warnings: [], seen: new Map(), untranslated: 0 };
+  const out: UnitReader = { entries: [], warnings: [], seen: new Map(), untranslated: 0, emptyTargets: 0 };
   const skipped: string[] = [];
   for (const file of elementsOf(root).filter((e) => e.name === 'file')) {
     const sourceLanguage = file.attrs.get('source-language');
@@ -97,9 +102,13 @@ function parse(body: Uint8Array, language: string) {
             continue;
           }
           const children = elementsOf(el);
-          const target = inlineValue(children.find((c) => c.name === 'target'));
+          // CAT tools write an empty <target/> (state="needs-translation") for a unit not yet
+          // translated: it is no translation, and must not overwrite the stored one with ''.
+          const written = inlineValue(children.find((c) => c.name === 'target'));
+          const target = written === '' ? null : written;
           const source = inlineValue(children.find((c) => c.name === 'source'));
-          addUnit(out, id, el, target ?? (sourceIsValue ? source : null), descriptionOf(el));
+          const value = target ?? (sourceIsValue ? source : null);
+          addUnit(out, id, el, value, descriptionOf(el), written === '');
         }
       }
     };

@@ -1,7 +1,8 @@
 // XLIFF 2.0 in the shape Angular's `ng extract-i18n --format xlf2` writes: <unit id="key"> with
 // <notes><note category="description"> and one <segment> holding <source> and <target>. Reading
 // joins the targets of a unit's segments (and the text of its <ignorable>s) in order; a unit with
-// no target is skipped unless the file has no trgLang and its srcLang is the imported language.
+// no target, or a segment's empty <target/> (untranslated, state="initial"), is skipped unless the
+// file has no trgLang and its srcLang is the imported language.
 // Notes other than category="meaning" and "location" are the description. Inline elements (<ph/>,
 // <pc>...</pc>) are kept in the value as written. Writing needs the source language's values and
 // writes source-only keys without a <target>, as xliff does.
@@ -38,10 +39,22 @@ function unitText(unit: XmlElement, part: 'source' | 'target'): string | null {
   return segments ? out : null;
 }
 
+/**
+ * Whether a segment's <target> is empty where its <source> is not: CAT tools write <target/> for
+ * a segment not yet translated (state="initial"), so the unit has no translation.
+ */
+function hasEmptyTarget(unit: XmlElement): boolean {
+  return elementsOf(unit).some((el) => {
+    if (el.name !== 'segment') return false;
+    const children = elementsOf(el);
+    return inlineValue(children.find((c) => c.name === 'target')) === '' && inlineValue(children.find((c) => c.name === 'source')) !== '';
+  });
+}
+
 function parse(body: Uint8Array, language: string) {
   const root = readXml(decodeUtf8(body));
   checkRoot(root, '2');
-  const out: UnitReader = { entries: [], warnings: [], seen: new Map(), untranslated: 0 };
+  const out: UnitReader = { entries: [], warnings: [], seen: new Map(), untranslated: 0, emptyTargets: 0 };
   const trgLang = root.attrs.get('trgLang');
   if (trgLang !== undefined && !sameLanguage(trgLang, language)) out.warnings.push(`the file's trgLang is ${trgLang}; its targets were imported as ${language}`);
   const sourceIsValue = trgLang === undefined && sameLanguage(root.attrs.get('srcLang'), language);
@@ -55,7 +68,9 @@ function parse(body: Uint8Array, language: string) {
           skipped.push(id ?? `line ${el.line}`);
           continue;
         }
-        addUnit(out, id, el, unitText(el, 'target') ?? (sourceIsValue ? unitText(el, 'source') : null), descriptionOf(el));
+        const empty = hasEmptyTarget(el);
+        const target = empty ? null : unitText(el, 'target');
+        addUnit(out, id, el, target ?? (sourceIsValue ? unitText(el, 'source') : null), descriptionOf(el), empty);
       }
     }
   };

@@ -22,6 +22,8 @@ export type PluralDialect = {
   count: string;
   /** How another argument is written, or null if the dialect has no way to. */
   arg(name: string): string | null;
+  /** How literal text is written (printf doubles a `%`); as is when absent. */
+  literal?(text: string): string;
 };
 
 /** A plural in a format's terms: ICU selectors (`one`, `=0`) to native text. */
@@ -30,23 +32,27 @@ export type NativePlural = { arg: string; ordinal: boolean; forms: Map<string, s
 /** Names ICU accepts as arguments that every dialect can also spell. */
 export const ARG_NAME = String.raw`[\p{L}\p{N}_]+`;
 
-/** A dialect whose placeholders match `pattern`; `read` turns a match into a token (text = keep as text). */
+/**
+ * A dialect whose placeholders match `pattern`; `read` turns a match into a token (text: the
+ * literal text the match stands for, such as `%` for printf's `%%`).
+ */
 export function dialect(
   pattern: RegExp,
   read: (match: RegExpExecArray, pluralArg: string) => Token,
   count: string,
   arg: (name: string) => string | null,
+  literal?: (text: string) => string,
 ): PluralDialect {
   return {
     count,
     arg,
+    ...(literal ? { literal } : {}),
     tokenize(text, pluralArg) {
       const tokens: Token[] = [];
       let last = 0;
       const re = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
       for (let m = re.exec(text); m !== null; m = re.exec(text)) {
         const token = read(m, pluralArg);
-        if ('text' in token) continue;
         if (m.index > last) tokens.push({ text: text.slice(last, m.index) });
         tokens.push(token);
         last = m.index + m[0].length;
@@ -59,15 +65,26 @@ export function dialect(
 
 function formToNative(elements: readonly MessageFormatElement[], pluralArg: string, d: PluralDialect): string | null {
   let out = '';
+  // Literal text is written a run at a time: whether printf's `%` must be doubled depends on what follows it.
+  let literal = '';
+  const flush = () => {
+    out += d.literal ? d.literal(literal) : literal;
+    literal = '';
+  };
   for (const el of elements) {
-    if (isLiteralElement(el)) out += el.value;
-    else if (isPoundElement(el) || (isArgumentElement(el) && el.value === pluralArg)) out += d.count;
+    if (isLiteralElement(el)) {
+      literal += el.value;
+      continue;
+    }
+    flush();
+    if (isPoundElement(el) || (isArgumentElement(el) && el.value === pluralArg)) out += d.count;
     else if (isArgumentElement(el)) {
       const written = d.arg(el.value);
       if (written === null) return null;
       out += written;
     } else return null;
   }
+  flush();
   return out;
 }
 

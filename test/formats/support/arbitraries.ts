@@ -139,8 +139,9 @@ export const FORMAT_LIMITS: Record<FormatId, Limits> = {
   'json-nested': { carriesDescription: false },
   // Keys ending in a plural suffix are i18next plurals by definition.
   i18next: { carriesDescription: false, key: (k) => !PLURAL_SUFFIX.test(k) },
-  xliff: { carriesDescription: true, key: xmlChars, value: xmlChars, description: (d) => xmlChars(d) && d !== '' },
-  xliff2: { carriesDescription: true, key: xmlChars, value: xmlChars, description: (d) => xmlChars(d) && d !== '' },
+  // An empty <target/> means untranslated (CAT tools write one for units not yet translated).
+  xliff: { carriesDescription: true, key: xmlChars, value: (v) => xmlChars(v) && v !== '', description: (d) => xmlChars(d) && d !== '' },
+  xliff2: { carriesDescription: true, key: xmlChars, value: (v) => xmlChars(v) && v !== '', description: (d) => xmlChars(d) && d !== '' },
   // An empty msgstr (or a plural of empty forms) means untranslated in gettext; a comment line cannot hold a CR.
   po: { carriesDescription: true, key: (k) => k !== '', value: (v) => v !== '' && !EMPTY_PLURAL.test(v), description: (d) => d !== '' && !d.includes('\r') },
   // Resource names (string-array items name[i] come from androidArray below); a.b and a_b are one name to Android.
