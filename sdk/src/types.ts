@@ -45,13 +45,13 @@ export type ClientOptions = {
   fetch?: typeof fetch;
   /** Milliseconds a copy is served without asking the server again. Default 0: always revalidate. */
   maxAge?: number;
-  /** Checks the manifest for a new build every this many milliseconds. Default 0: only when asked. */
+  /** Checks the manifest for a new build every this many milliseconds (at most 2^31 - 1). Default 0: only when asked. */
   pollInterval?: number;
   /** Base of the retry waits, in milliseconds (section 7's 1 to 2 s for a 500). Default 1000. */
   retryDelay?: number;
   /** The longest Retry-After the client waits for when it has nothing stored. Default 30000 ms. */
   maxRetryWait?: number;
-  /** Milliseconds before a request without an answer (headers and body) counts as offline. Default 10000. */
+  /** Milliseconds before a request without an answer (headers and body) counts as offline. Default 10000; 0 or Infinity: no timeout. */
   timeout?: number;
 };
 
