@@ -292,6 +292,26 @@ describe('tms push', () => {
     expect(agreed.stdout).toContain('android/values/strings.xml (en, android): created 0 keys, 0 values; updated 0; unchanged 2');
   });
 
+  it('--conflict fail: files that pass the quota only together write nothing (exit 3); a key repeated with one text is counted once', async () => {
+    const p = await newProject('free');
+    await t.admin('PATCH', `/accounts/${p.accountId}`, { translation_unit_allowance: 2 });
+    // 3 units each; the hard limit is twice the allowance: 4. Each file's dry run fits alone.
+    await repository({ 'locales/en/translation.json': JSON.stringify({ a: { one: '1', two: '2', three: '3' } }), 'locales/de/translation.json': JSON.stringify({ a: { one: 'eins', two: 'zwei', three: 'drei' } }) });
+    const refused = await tms(['push', '--conflict', 'fail', '--json'], { apiKey: p.apiKey });
+    expect(refused.code, refused.stderr).toBe(3);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ dry_run: false, files: [], error: expect.stringMatching(/QUOTA_EXCEEDED\): each file fits alone, but together the push would use at least 6 of 4.*Nothing was pushed/) });
+    expect(await keyNames(p)).toEqual([]);
+
+    // Two files of one language sharing keys and texts: the second finds them stored, free, so the
+    // push (3 units) fits though the dry runs add up to 6.
+    const androidEn = '<?xml version="1.0" encoding="utf-8"?>\n<resources>\n    <string name="b">B</string>\n    <string name="c">C</string>\n    <string name="d">D</string>\n</resources>\n';
+    await repository({ 'locales/en/translation.json': JSON.stringify({ b: 'B', c: 'C', d: 'D' }), 'android/values/strings.xml': androidEn }, androidSourceInValues);
+    const pushed = await tms(['push', '--language', 'en', '--conflict', 'fail'], { apiKey: p.apiKey });
+    expect(pushed.code, pushed.stderr).toBe(0);
+    expect(await keyNames(p)).toEqual(['b', 'c', 'd']);
+    expect(pushed.stdout).toContain('android/values/strings.xml (en, android): created 0 keys, 0 values; updated 0; unchanged 3');
+  });
+
   it('--remove-unused lists (dry run), then soft-deletes, only the pushed groups\' keys the source files dropped', async () => {
     const p = await newProject();
     await repository({ 'locales/en/translation.json': JSON.stringify(I18NEXT_EN), 'android/values/strings.xml': ANDROID_EN }, androidSourceInValues);

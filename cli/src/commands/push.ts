@@ -144,18 +144,37 @@ async function checkFirst(client: Client, uploads: Upload[], status: string, con
   const compared = (u: Upload) => conflict(u.language) === 'fail' && count.get(u.language)! > 1;
   const first = new Map<string, { path: string; value: string }>();
   const differing: string[] = [];
+  // Units the push would spend at least: each dry run's, less a key a later file of its language
+  // repeats with the same text (that file finds it stored, unchanged and free).
+  let units = 0;
   for (const u of uploads) {
     const { answer } = await sendImport(client, u, status, conflict, true, compared(u)).catch((error: unknown) => {
       if (error instanceof CliError) error.message = `${error.message} (every file was checked before writing: nothing was pushed)`;
       throw error;
     });
+    units += answer.translation_units;
     for (const [key, value] of compared(u) ? Object.entries(answer.values ?? {}) : []) {
       const seen = first.get(`${u.language}\u0000${key}`);
       if (!seen) first.set(`${u.language}\u0000${key}`, { path: u.path, value });
       else if (seen.value !== value) differing.push(`${key} (${u.language}): ${JSON.stringify(seen.value)} in ${seen.path}, ${JSON.stringify(value)} in ${u.path}`);
+      else units -= 1;
     }
   }
-  if (differing.length === 0) return;
+  if (differing.length === 0) {
+    // Each dry run was checked against the month's usage alone; together the files could pass the
+    // limit at a later file (402) with the earlier ones written. Refused only when certain.
+    if (units > 0) {
+      const quota = await unitQuota(client);
+      if (quota.limit !== null && quota.used + units > quota.limit) {
+        throw new CliError(
+          `--conflict fail: monthly translation-unit quota exceeded (402 QUOTA_EXCEEDED): each file fits alone, but together the push would use at least ${quota.used + units} of ${quota.limit}, ` +
+            `so it would stop partway with the first files written; the quota resets on ${quota.resetDate}. Upgrade the plan, or push fewer changes before then. Nothing was pushed.`,
+          EXIT.quota,
+        );
+      }
+    }
+    return;
+  }
   const more = differing.length > LISTED ? `; and ${differing.length - LISTED} more` : '';
   throw new CliError(
     `--conflict fail: files of one language give ${differing.length === 1 ? 'a key different texts' : `${differing.length} keys different texts`}, ` +
