@@ -1,7 +1,8 @@
 // CSV (RFC 4180) with the header key,group,description,value. Reading accepts the columns in any
 // order and any letter case, the delimiter a spreadsheet chose (',' or ';' or a tab, found from the
 // header or an Excel `sep=` line), CRLF or LF line ends and a byte order mark; `key` and `value` are required, other
-// columns are ignored with a warning. An empty group or description cell means none. Writing
+// columns are ignored with a warning. An empty group or description cell means none; a row of empty
+// cells is skipped as a blank line is. Writing
 // quotes a field only when it must (a delimiter, quote, CR or LF in it) and ends rows with CRLF.
 import type { Entry, FormatCodec } from '../types.ts';
 import { FormatError } from '../format-error.ts';
@@ -60,8 +61,9 @@ function readRows(text: string, delimiter: string): Row[] {
     if (text[pos] === '\r') pos++;
     if (text[pos] === '\n') pos++;
     line++;
-    // A blank line is no record.
-    if (!(fields.length === 1 && fields[0] === '')) rows.push({ fields, line: start });
+    // A blank line is no record, nor is a row of empty cells: Excel and LibreOffice write one (`,,,`)
+    // for each formatted but empty row of the sheet.
+    if (fields.some((f) => f !== '')) rows.push({ fields, line: start });
   }
   return rows;
 }
@@ -95,6 +97,7 @@ function parse(body: Uint8Array): { entries: Entry[]; warnings: string[] } {
       throw new FormatError(['body', 'line', row.line], `expected ${names.length} fields as in the header, found ${row.fields.length}`);
     }
     const key = row.fields[keyAt] ?? '';
+    if (key === '') throw new FormatError(['body', 'line', row.line], 'the row has no key (its key cell is empty)');
     const first = seen.get(key);
     if (first !== undefined) throw new FormatError(['body', 'line', row.line], `key '${key}' appears twice (lines ${first} and ${row.line})`);
     seen.set(key, row.line);
