@@ -93,6 +93,12 @@ export const EnvSchema = v.object({
   /** How long one provider call may take. */
   MT_TIMEOUT_MS: intFrom(30000, 1000, 300000),
   /**
+   * How long one bulk translation may spend on the provider in all (0: no limit). A batch is started
+   * only while a whole MT_TIMEOUT_MS still fits; the rest is left for the next call (`remaining`).
+   * The stacks set it below the functions' timeout (stacks/deploy-settings.ts).
+   */
+  MT_TIME_LIMIT_MS: intFrom(0, 0, 3_600_000),
+  /**
    * The CloudFront distribution in front of the API: after each build the builder invalidates the
    * mutable cached paths that changed. Unset: no edge to tell (self-hosted, embedded).
    */

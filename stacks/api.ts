@@ -2,7 +2,8 @@
 // Hono app mounting that group), each mounted at its own path prefix on one API Gateway HTTP API, with a CloudFront
 // distribution in front that caches /v1/cached/* at the edge and passes everything else through.
 // Runtime and architecture are set for every Function in sst.config.ts.
-import { databaseEnvironment, machineTranslationEnvironment } from './secrets.ts';
+import { databaseEnvironment } from './secrets.ts';
+import { HTTP_FUNCTION_TIMEOUT_SECONDS, machineTranslationEnvironment, upgradeEnvironment } from './deploy-settings.ts';
 import { rebuildDeadLetterQueue, rebuildQueue } from './queue.ts';
 import { linksOf } from './links.ts';
 import { HTTP_FUNCTIONS, handlerOf, type CatalogueEntry, type HttpFunctionName } from '../functions/catalogue.ts';
@@ -21,17 +22,17 @@ export const api = new sst.aws.ApiGatewayV2('Api', {
 
 // Each stage counts under its own prefix, so stages can share one Upstash database. The per-address
 // failed-auth limit stays off: behind CloudFront every caller has CloudFront's address (docs/operations.md).
-const apiEnvironment = { ...databaseEnvironment, LOG_REQUESTS: 'true', REDIS_KEY_PREFIX: `tms:${$app.stage}:` };
+const apiEnvironment = { ...databaseEnvironment, ...upgradeEnvironment(process.env), LOG_REQUESTS: 'true', REDIS_KEY_PREFIX: `tms:${$app.stage}:` };
+const mtEnvironment = { ...apiEnvironment, ...machineTranslationEnvironment(process.env) };
 
 function routeGroupFunction(entry: CatalogueEntry & { prefix: string }) {
   const fn = new sst.aws.Function(`${entry.component}Function`, {
     handler: handlerOf(entry),
     description: `tms ${entry.prefix}: ${entry.purpose}`,
     memory: '512 MB',
-    // API Gateway gives up on an integration after 30 seconds.
-    timeout: '20 seconds',
+    timeout: `${HTTP_FUNCTION_TIMEOUT_SECONDS} seconds`,
     link: linksOf(entry.ports, { rebuildQueue, rebuildDeadLetterQueue }),
-    environment: entry.ports.includes('machineTranslation') ? { ...apiEnvironment, ...machineTranslationEnvironment } : apiEnvironment,
+    environment: entry.ports.includes('machineTranslation') ? mtEnvironment : apiEnvironment,
   });
   // `{proxy+}` needs at least one more segment, so the bare prefix gets its own route.
   for (const routeKey of [`ANY ${entry.prefix}`, `ANY ${entry.prefix}/{proxy+}`, ...(entry.extraRoutes ?? []).map((r) => `ANY ${r}`)]) {

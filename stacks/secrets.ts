@@ -32,10 +32,3 @@ export const databaseEnvironment = {
   DATABASE_POOL_MAX: '1',
   DATABASE_PREPARE: databasePrepare,
 };
-
-// Which provider the translate function uses, and where: plain settings taken from the deploying
-// environment (e.g. `.env.<stage>`), the key itself from the MachineTranslationKey secret.
-const MT_SETTINGS = ['MT_PROVIDER', 'DEEPL_API_URL', 'OPENAI_MODEL', 'OPENAI_BASE_URL', 'LIBRETRANSLATE_URL', 'MT_TIMEOUT_MS'] as const;
-export const machineTranslationEnvironment: Record<string, string> = Object.fromEntries(
-  MT_SETTINGS.flatMap((name) => (process.env[`TMS_${name}`] ? [[name, process.env[`TMS_${name}`]!]] : [])),
-);

@@ -58,7 +58,7 @@ export const TranslateResult = v.object({
   /** Units charged: the provider's values only. */
   translation_units: v.number(),
   skipped: v.array(v.object({ key_id: Uuid, key: v.string(), reason: v.picklist(SKIP_REASONS) })),
-  /** Keys still to fill beyond this call's limit: call again. */
+  /** Keys still to fill beyond this call's limits (500 values; MT_TIME_LIMIT_MS of provider time): call again. */
   remaining: v.number(),
 });
 export type TranslateResult = v.InferOutput<typeof TranslateResult>;
@@ -142,7 +142,9 @@ export const translateMissing = useCase(
       return { ...base, dry_run: true, translated: fromMemory.length + toProvider.length, from_memory: fromMemory.length, from_provider: toProvider.length, translation_units: toProvider.length, skipped };
     }
 
-    const machine = toProvider.length ? await machineTranslate(deps, toProvider, source, language, skipped) : new Map<string, string>();
+    const { translations: machine, unfinished } = toProvider.length
+      ? await machineTranslate(deps, toProvider, source, language, skipped)
+      : { translations: new Map<string, string>(), unfinished: 0 };
     const writes = [
       ...fromMemory.map((r) => ({ key_id: r.key_id, value: memory.get(r.source!)! })),
       ...toProvider.filter((r) => machine.has(r.key_id)).map((r) => ({ key_id: r.key_id, value: machine.get(r.key_id)! })),
@@ -175,26 +177,34 @@ export const translateMissing = useCase(
       }
       return rows.length;
     });
-    return { ...base, dry_run: false, translated: written, from_memory: fromMemory.length, from_provider: machine.size, translation_units: units, skipped };
+    return { ...base, dry_run: false, translated: written, from_memory: fromMemory.length, from_provider: machine.size, translation_units: units, skipped, remaining: remaining + unfinished };
   },
 );
 
-/** Protects, batches, translates and verifies; returns the good translations by key id. */
+/**
+ * Protects, batches, translates and verifies; returns the good translations by key id, and how many
+ * rows were left untranslated because MT_TIME_LIMIT_MS ran out (they count as `remaining`).
+ */
 async function machineTranslate(
-  deps: Pick<Deps, 'translator' | 'log'>,
+  deps: Pick<Deps, 'translator' | 'log' | 'config'>,
   rows: Candidate[],
   from: string,
   to: string,
   skipped: TranslateResult['skipped'],
-): Promise<Map<string, string>> {
+): Promise<{ translations: Map<string, string>; unfinished: number }> {
   const translator = deps.translator!;
   // Each distinct source text is translated once, however many keys share it.
   const bySource = new Map<string, ReturnType<typeof protect>>();
   for (const r of rows) if (!bySource.has(r.source!)) bySource.set(r.source!, protect(r.source!));
   const segments = [...bySource.values()].flatMap((p) => p.segments);
   const translated: string[] = [];
+  const limit = deps.config.MT_TIME_LIMIT_MS;
+  const started = performance.now();
   try {
     for (let i = 0; i < segments.length; i += translator.batchSize) {
+      // A later batch starts only while a whole provider call still fits in the time limit: on
+      // Lambda the function would otherwise be cut off with the provider's (paid) work lost.
+      if (limit > 0 && i > 0 && performance.now() - started + deps.config.MT_TIMEOUT_MS > limit) break;
       translated.push(...(await translator.translate({ texts: segments.slice(i, i + translator.batchSize), from, to })));
     }
   } catch (error) {
@@ -205,12 +215,19 @@ async function machineTranslate(
   const results = new Map<string, string | null>();
   let at = 0;
   for (const [text, p] of bySource) {
+    // A text whose segments were not all translated in time waits for the next call.
+    if (at + p.segments.length > translated.length) break;
     const restored = p.restore(translated.slice(at, at + p.segments.length), to);
     at += p.segments.length;
     results.set(text, restored);
   }
   const out = new Map<string, string>();
+  let unfinished = 0;
   for (const r of rows) {
+    if (!results.has(r.source!)) {
+      unfinished++;
+      continue;
+    }
     const value = results.get(r.source!) ?? null;
     if (value === null) {
       skipped.push({ key_id: r.key_id, key: r.key, reason: 'placeholders_lost' });
@@ -222,5 +239,5 @@ async function machineTranslate(
     if (broken) skipped.push({ key_id: r.key_id, key: r.key, reason: broken.check === 'icu_syntax' ? 'broken_syntax' : 'placeholders_lost' });
     else out.set(r.key_id, value);
   }
-  return out;
+  return { translations: out, unfinished };
 }

@@ -1,5 +1,7 @@
 import { httpHandler } from '../lambda/http-handler.ts';
+import { sqsQueue } from '../lambda/sqs-queue.ts';
 import { adminGroup } from './routes.ts';
 
-// Accounts, projects and API keys: Postgres only; closed unless AdminToken is linked.
-export const handler = httpHandler(adminGroup, {});
+// Accounts, projects and API keys: closed unless AdminToken is linked. Restores and fallback changes
+// queue a rebuild when the project has auto_rebuild on, as the API's writes do.
+export const handler = httpHandler(adminGroup, { queue: sqsQueue });

@@ -28,6 +28,8 @@ export type MtEmulator = {
   failNext(status: number, count?: number): void;
   /** The model (or service) drops every <x/> tag from now on: a placeholder lost in translation. */
   dropTags(on: boolean): void;
+  /** Every answer from now on comes this many milliseconds late: a slow provider. */
+  delay(ms: number): void;
   close(): Promise<void>;
 };
 
@@ -37,6 +39,7 @@ export async function startMtEmulator(): Promise<MtEmulator> {
   const calls: EmulatorCall[] = [];
   let failures: { status: number; count: number } | null = null;
   let dropping = false;
+  let lateBy = 0;
   const out = (text: string, to: string) => {
     const t = fakeTranslate(text, to);
     return dropping ? t.replace(/<x\s+id="\d+"\s*\/>/g, '') : t;
@@ -54,6 +57,7 @@ export async function startMtEmulator(): Promise<MtEmulator> {
     const provider = req.url === '/v2/translate' ? 'deepl' : req.url === '/v1/chat/completions' ? 'openai' : req.url === '/translate' ? 'libretranslate' : null;
     if (!provider || req.method !== 'POST') return send(res, 404, { message: 'Not found' });
     calls.push({ provider, headers: req.headers, body });
+    if (lateBy > 0) await new Promise((resolve) => setTimeout(resolve, lateBy));
     if (failures && failures.count > 0) {
       failures.count--;
       return send(res, failures.status, { message: 'emulated failure' });
@@ -113,6 +117,9 @@ export async function startMtEmulator(): Promise<MtEmulator> {
     },
     dropTags(on) {
       dropping = on;
+    },
+    delay(ms) {
+      lateBy = ms;
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

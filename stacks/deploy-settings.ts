@@ -1,0 +1,41 @@
+// Plain settings the functions get from the deploying environment: `TMS_<NAME>` in the shell, in CI
+// or in `.env.<stage>` next to sst.config.ts (SST loads it into process.env for the deploy). Plain
+// functions of that environment, with no SST globals, so tests check what a stage would run with.
+
+/** Every HTTP function's timeout. API Gateway gives up on an integration after 30 seconds. */
+export const HTTP_FUNCTION_TIMEOUT_SECONDS = 20;
+
+/**
+ * How long a bulk translation (POST /v1/translate, the portal's "Translate missing") may spend on the
+ * provider: the function's timeout less time to write what came back. Batches not started by then
+ * are left for the next call (`remaining`), instead of the function timing out with the provider's
+ * paid-for work lost and API Gateway's bare error for the caller.
+ */
+export const MT_TIME_LIMIT_MS = (HTTP_FUNCTION_TIMEOUT_SECONDS - 4) * 1000;
+
+/** One provider call's timeout on AWS when TMS_MT_TIMEOUT_MS is unset (30 s elsewhere). */
+export const MT_TIMEOUT_MS_ON_AWS = 8000;
+
+type Env = Record<string, string | undefined>;
+
+const MT_SETTINGS = ['MT_PROVIDER', 'DEEPL_API_URL', 'OPENAI_MODEL', 'OPENAI_BASE_URL', 'LIBRETRANSLATE_URL', 'MT_TIMEOUT_MS'] as const;
+
+/**
+ * Where a 402 QUOTA_EXCEEDED answer's upgrade_url sends the caller: TMS_UPGRADE_URL (the operator's
+ * pricing or contact page), else the portal, where the account's usage is shown. The self-hosted
+ * default, /docs, is not deployed on AWS (docs/deploy.md).
+ */
+export function upgradeEnvironment(env: Env): Record<string, string> {
+  return { UPGRADE_URL: env['TMS_UPGRADE_URL']?.trim() || '/portal' };
+}
+
+/** Which provider the translate and portal functions use, and where; the key is a secret (MachineTranslationKey). */
+export function machineTranslationEnvironment(env: Env): Record<string, string> {
+  const settings: Record<string, string> = Object.fromEntries(MT_SETTINGS.flatMap((name) => (env[`TMS_${name}`] ? [[name, env[`TMS_${name}`]!]] : [])));
+  const timeout = Number(settings['MT_TIMEOUT_MS'] ?? MT_TIMEOUT_MS_ON_AWS);
+  // A provider call that may outlast the time left would be cut off with the function.
+  if (!Number.isInteger(timeout) || timeout < 1000 || timeout > MT_TIME_LIMIT_MS / 2) {
+    throw new Error(`TMS_MT_TIMEOUT_MS must be a whole number of milliseconds from 1000 to ${MT_TIME_LIMIT_MS / 2} on AWS (the functions time out after ${HTTP_FUNCTION_TIMEOUT_SECONDS} s), got "${settings['MT_TIMEOUT_MS']}"`);
+  }
+  return { ...settings, MT_TIMEOUT_MS: String(timeout), MT_TIME_LIMIT_MS: String(MT_TIME_LIMIT_MS) };
+}
