@@ -119,9 +119,12 @@ export const acceptInvite = useCase(AcceptInviteCommand, async (deps: Pick<Deps,
   }
   const passwordHash = existing ? null : await hashPassword(input.password);
   return transaction(deps, async (tx) => {
-    // The link is used once: the first acceptance takes it, a concurrent second finds nothing.
+    // The link is used once: the first acceptance takes it, a concurrent second finds nothing; and
+    // only while it is still valid: a revoke (which expires it) or its expiry during the password
+    // hashing above wins over the join.
+    const now = deps.clock.now();
     const [taken] = await tx.sql`
-      update invites set accepted_at = ${deps.clock.now()} where id = ${invite.id} and accepted_at is null returning 1`;
+      update invites set accepted_at = ${now} where id = ${invite.id} and accepted_at is null and expires_at > ${now} returning 1`;
     if (!taken) throw inviteGone();
     let userId = existing?.id;
     if (!userId) {

@@ -49,6 +49,7 @@ import { putTranslation } from '../../core/translations/put-translation.ts';
 import { listLanguages } from '../../core/languages/list-languages.ts';
 import { addLanguage } from '../../core/languages/add-language.ts';
 import { removeLanguage } from '../../core/languages/remove-language.ts';
+import { canonicalLanguageCode } from '../../core/languages/language-code.ts';
 import { requestRebuild } from '../../core/cache/request-rebuild.ts';
 import { cacheStatus } from '../../core/cache/read-cached.ts';
 import type { TranslationStatus } from '../../core/translations/schemas.ts';
@@ -195,11 +196,23 @@ function projectPage(a: ProjectAccess, returnTo: string | undefined): string {
   return path && (path === base || path.startsWith(`${base}/`) || path.startsWith(`${base}?`)) ? path : base;
 }
 
-/** Back to the page the form came from: only a portal path, never an address elsewhere. */
+/**
+ * Back to the page the form came from: only a portal path, never an address elsewhere, and never
+ * one with a control character (a line break in a Location header failed after the write was done).
+ */
 function back(c: C, returnTo: string | undefined, fallback: string) {
-  const target = returnTo && returnTo.startsWith(`${P}`) && !returnTo.startsWith('//') && !returnTo.includes('\\') ? returnTo : fallback;
-  return c.redirect(target, 303);
+  return c.redirect(returnTo === P ? P : (portalPath(returnTo) ?? fallback), 303);
 }
+
+/**
+ * A language code from the address, as the core stores it (`DE` is `de`): checked and written as
+ * one code, so a check cannot look at a language the write then does not touch. A code that is none
+ * stays as typed, for the use-case's own 422.
+ */
+const languageParam = (c: C, name = 'language') => {
+  const raw = c.req.param(name) ?? '';
+  return canonicalLanguageCode(raw) ?? raw;
+};
 
 /**
  * Post/Redirect/Get: keeps what the write did and sends the browser, 303, to the GET page that
@@ -521,7 +534,7 @@ const routes = new Hono<PortalEnv>()
   })
   .post('/projects/:project_id/keys/:key_id/values/:language', async (c) => {
     const a = await access(c, 'values.edit');
-    const language = c.req.param('language');
+    const language = languageParam(c);
     const keyId = c.req.param('key_id');
     const f = await form(c);
     const status = (f.status ?? 'draft') as TranslationStatus;
@@ -564,7 +577,7 @@ const routes = new Hono<PortalEnv>()
     const a = await access(c, 'project.view');
     const keyId = c.req.param('key_id');
     if (!isUuid(keyId)) throw new AppError('not_found', 'Key not found');
-    const found = await suggestTranslations(c.get('deps'), { projectId: a.projectId, keyId, language: c.req.param('language') });
+    const found = await suggestTranslations(c.get('deps'), { projectId: a.projectId, keyId, language: languageParam(c) });
     if (wantsJson(c)) return c.json(found);
     const [key] = await c.get('deps').sql<{ key: string }[]>`select key from translation_keys where id = ${keyId} and project_id = ${a.projectId}`;
     return page(c, SuggestionsPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache: await cacheOf(c, a.projectId), keyName: key?.key ?? keyId, suggestions: found }));
@@ -664,7 +677,7 @@ const routes = new Hono<PortalEnv>()
     const deps = c.get('deps');
     // side=before: the text that write replaced (History's entry for a text an import created).
     const version = await valueAfterEvent(deps, a.projectId, f.event_id, f.side === 'before' ? 'before' : 'after');
-    if (!version || version.keyId !== c.req.param('key_id') || version.language !== c.req.param('language')) throw new AppError('not_found', 'That version of the value was not found');
+    if (!version || version.keyId !== c.req.param('key_id') || version.language !== languageParam(c)) throw new AppError('not_found', 'That version of the value was not found');
     // The old text comes back; an approval comes back only from someone who may approve.
     const status = (version.status === 'approved' && !may(a.role, 'values.approve') ? 'review' : version.status) as TranslationStatus;
     await assertMayWriteValue(c, a, version.language, status);
@@ -715,7 +728,7 @@ const routes = new Hono<PortalEnv>()
   })
   .post('/projects/:project_id/languages/:code/remove', async (c) => {
     const a = await access(c, 'languages.manage');
-    const code = c.req.param('code');
+    const code = languageParam(c, 'code');
     const f = await form(c);
     const deps = c.get('deps');
     // First the count, to confirm; the removal only with the confirmation.
@@ -1052,7 +1065,7 @@ async function assertMayWriteValue(c: C, a: ProjectAccess, language: string, sta
 async function renderHistory(c: C, a: ProjectAccess, notice?: string) {
   const deps = c.get('deps');
   const keyId = c.req.param('key_id') ?? '';
-  const language = c.req.param('language') ?? '';
+  const language = languageParam(c);
   const [key] = isUuid(keyId) ? await deps.sql<{ key: string }[]>`select key from translation_keys where id = ${keyId} and project_id = ${a.projectId}` : [];
   if (!key) throw new AppError('not_found', 'Key not found');
   const [history, cache] = await Promise.all([valueHistory(deps, a.projectId, keyId, language), cacheOf(c, a.projectId)]);
