@@ -23,6 +23,7 @@ type OutboxRow = {
   project_id: string;
   webhook_type: WebhookEventType;
   event_type: string;
+  entity_type: string;
   actor_type: string;
   actor_id: string | null;
   entity_id: string;
@@ -34,9 +35,16 @@ type OutboxRow = {
 const BATCH = 200;
 /** At most this many keys are named in one translations.changed; `keys_truncated` says when more changed. */
 export const MAX_KEYS_PER_EVENT = 1000;
+/**
+ * At most this many changes are gathered into one translations.changed (read BATCH at a time): a
+ * bulk action of thousands of keys is one event, and one event's rows stay bounded in memory.
+ */
+export const MAX_CHANGES_PER_EVENT = 20_000;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const outboxRows = (sql: TransactionSql, where: postgres.Fragment) => sql<OutboxRow[]>`
-  select o.id, o.project_id, o.webhook_type, e.type as event_type, e.actor_type, e.actor_id, e.entity_id, e.before, e.after,
+  select o.id, o.project_id, o.webhook_type, e.type as event_type, e.entity_type, e.actor_type, e.actor_id, e.entity_id, e.before, e.after,
          to_char(e.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as occurred_at
   from webhook_outbox o join domain_events e on e.id = o.event_id
   where ${where}
@@ -49,12 +57,22 @@ export async function dispatchOutbox(deps: DispatchDeps): Promise<number> {
   // The common case, an empty outbox, costs one indexed read and no transaction.
   const [pending] = await deps.sql<{ some: boolean }[]>`select exists (select 1 from webhook_outbox) as some`;
   if (!pending?.some) return 0;
-  let consumed = await dispatchImmediate(deps);
+  // A failure stays with its own rows (retried at the next poll, and logged): it must not keep the
+  // caller from the other projects' events or from sending the deliveries already made.
+  let consumed = await dispatchImmediate(deps).catch((error: unknown) => {
+    deps.log.error('webhook dispatch failed', { error: (error as Error).message });
+    return 0;
+  });
   const due = await deps.sql<{ project_id: string }[]>`
     select project_id from webhook_outbox where webhook_type = 'translations.changed'
     group by project_id having min(created_at) <= now() - make_interval(secs => ${deps.config.WEBHOOKS_DEBOUNCE_MS / 1000})
     limit 50`;
-  for (const { project_id } of due) consumed += await dispatchChanges(deps, project_id);
+  for (const { project_id } of due) {
+    consumed += await dispatchChanges(deps, project_id).catch((error: unknown) => {
+      deps.log.error('webhook dispatch failed', { project_id, error: (error as Error).message });
+      return 0;
+    });
+  }
   return consumed;
 }
 
@@ -117,7 +135,14 @@ async function dispatchChanges(deps: DispatchDeps, projectId: string): Promise<n
     // One dispatcher per project at a time, so a project's gathered changes are one event.
     const [lock] = await sql<{ ok: boolean }[]>`select pg_try_advisory_xact_lock(hashtext(${`tms-webhooks:${projectId}`})) as ok`;
     if (!lock?.ok) return 0;
-    const rows = await outboxRows(sql, sql`o.webhook_type = 'translations.changed' and o.project_id = ${projectId}`);
+    // Every change due, page by page: a bulk action of more than one page is still one event.
+    const rows: OutboxRow[] = [];
+    for (;;) {
+      const after = rows.at(-1)?.id ?? '0';
+      const page = await outboxRows(sql, sql`o.webhook_type = 'translations.changed' and o.project_id = ${projectId} and o.id > ${after}::bigint`);
+      rows.push(...page);
+      if (page.length < BATCH || rows.length >= MAX_CHANGES_PER_EVENT) break;
+    }
     if (rows.length === 0) return 0;
     const keyIds = new Set<string>();
     const languages = new Set<string>();
@@ -127,14 +152,17 @@ async function dispatchChanges(deps: DispatchDeps, projectId: string): Promise<n
     for (const row of rows) {
       counts[row.event_type] = (counts[row.event_type] ?? 0) + 1;
       actors.set(`${row.actor_type}:${row.actor_id ?? ''}`, actorOf(row));
-      if (row.event_type.startsWith('translation.') && row.event_type !== 'translation.imported') {
-        const [keyId, language] = row.entity_id.split('/');
-        if (keyId) keyIds.add(keyId);
-        if (language) languages.add(language);
-      } else if (row.event_type === 'translation.imported') {
+      // By what the event is about: one value (`<key id>/<language>`), a whole language (an import,
+      // a machine translation), a key or a group. An id that is no key id is never taken for one:
+      // the query below casts them, and one bad id once failed every project's dispatch.
+      if (row.entity_type === 'language') {
         languages.add(row.entity_id);
+      } else if (row.event_type.startsWith('translation.')) {
+        const [keyId, language] = row.entity_id.split('/');
+        if (keyId && UUID.test(keyId)) keyIds.add(keyId);
+        if (language) languages.add(language);
       } else if (row.event_type.startsWith('key.')) {
-        keyIds.add(row.entity_id);
+        if (UUID.test(row.entity_id)) keyIds.add(row.entity_id);
       } else if (row.event_type.startsWith('group.')) {
         groups.add(row.entity_id);
         // A rename names the new group; its old name is in before.

@@ -1,0 +1,86 @@
+// A machine translation (POST /v1/translate/{language}) is announced as translations.changed naming
+// its language. Its event names the language as its entity, which the dispatcher once took for a key
+// id: the uuid cast failed every dispatch, so no webhook of any project was delivered again.
+// Runs on embedded PGlite, and on real Postgres with DATABASE_URL.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, type TestProject } from '../support/test-app.ts';
+import { EMULATOR_KEYS, startMtEmulator, type MtEmulator } from '../support/mt-emulators.ts';
+import { startWebhookReceiver, waitFor, type WebhookReceiver } from '../support/webhook-receiver.ts';
+
+let emulator: MtEmulator;
+let t: TestApp & { close(): Promise<void> };
+
+beforeAll(async () => {
+  emulator = await startMtEmulator();
+  t = await startTestApp({
+    env: {
+      DEEPL_API_KEY: EMULATOR_KEYS.deepl,
+      DEEPL_API_URL: emulator.url,
+      WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOKS_RETRY_BASE_MS: '10',
+      WEBHOOKS_DEBOUNCE_MS: '300',
+      WEBHOOKS_POLL_MS: '50',
+      WEBHOOKS_TIMEOUT_MS: '1000',
+      AUTO_REBUILD_DEBOUNCE_MS: '600000',
+    },
+  });
+});
+afterAll(async () => {
+  await t?.close();
+  await emulator?.close();
+});
+
+const receivers: WebhookReceiver[] = [];
+afterEach(async () => {
+  for (const r of receivers.splice(0)) await r.close();
+});
+
+async function ok(res: Response, status = 200) {
+  if (res.status !== status) throw new Error(`${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+async function hook(project: TestProject, events: string[]): Promise<WebhookReceiver> {
+  const receiver = await startWebhookReceiver();
+  receivers.push(receiver);
+  const created = (await ok(await t.admin('POST', `/projects/${project.projectId}/webhooks`, { url: receiver.url(), events }), 201)) as { secret: string };
+  receiver.secret = created.secret;
+  return receiver;
+}
+
+/** A team project with en and de and one key whose English text is approved (de missing). */
+async function projectWithMissingGerman(): Promise<TestProject> {
+  const p = await t.newProject('team');
+  for (const code of ['en', 'de']) await ok(await t.call(p.apiKey, 'POST', '/v1/languages', { code }), 201);
+  const key = (await ok(await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'home.title', group_name: 'home' }), 201)) as { id: string };
+  await ok(await t.call(p.apiKey, 'PUT', `/v1/keys/${key.id}/translations/en`, { value: 'Welcome', status: 'approved' }));
+  return p;
+}
+
+describe('translations.changed after a machine translation (POST /v1/translate/{language})', () => {
+  it('a machine translation sends translations.changed naming its language', async () => {
+    const p = await projectWithMissingGerman();
+    const receiver = await hook(p, ['translations.changed']);
+    const body = (await ok(await t.call(p.apiKey, 'POST', '/v1/translate/de', {}))) as { translated: number };
+    expect(body.translated).toBe(1);
+    const [event] = await waitFor(() => receiver.accepted().length >= 1 && receiver.accepted(), 5_000, 'translations.changed');
+    expect(event!.verified).toMatchObject({ type: 'translations.changed', data: { project_id: p.projectId, languages: ['de'] } });
+  });
+
+  it("after one project's machine translation, every other project's webhooks are still delivered", async () => {
+    // Another project, unrelated, subscribed to language.added only.
+    const other = await t.newProject('team');
+    const otherReceiver = await hook(other, ['language.added']);
+    // A project subscribed to translations.changed runs a machine translation.
+    const p = await projectWithMissingGerman();
+    await hook(p, ['translations.changed']);
+    await ok(await t.call(p.apiKey, 'POST', '/v1/translate/de', {}));
+    await new Promise((r) => setTimeout(r, 600)); // past the debounce: its outbox row is due
+    // The worker's loop once threw in dispatchOutbox here (invalid input syntax for type uuid: "de"),
+    // before it claimed any delivery, on every poll from then on.
+    await ok(await t.call(other.apiKey, 'POST', '/v1/languages', { code: 'fr' }), 201);
+    const [added] = await waitFor(() => otherReceiver.accepted().length >= 1 && otherReceiver.accepted(), 5_000, "the other project's language.added");
+    expect(added!.verified).toMatchObject({ type: 'language.added', data: { project_id: other.projectId, language: 'fr' } });
+  });
+});
+
