@@ -1,7 +1,7 @@
 // Quality checks of one value against its source (the same key's value in the project's source
 // language): what a translator's change could break in an app. Each check gives warnings; a project
 // may turn chosen checks into blocking errors for approval (docs/quality.md).
-import { icuPlurals, parseIcu, usesIcu, type IcuParse } from './icu.ts';
+import { branchOmissions, icuPlurals, isI18next, parseIcu, usesIcu, type IcuParse } from './icu.ts';
 import { placeholderDifference, placeholders } from './placeholders.ts';
 import { scanTags } from './html-tags.ts';
 import { dropsFinalPeriod, edgeWhitespace, finalMark, visibleLength } from './text-edges.ts';
@@ -51,6 +51,14 @@ export function checkTranslation(input: CheckInput): QualityWarning[] {
     const diff = placeholderDifference(placeholders(source, origin), placeholders(text, target));
     if (diff.missing.length) warn('placeholders', `Missing placeholder${plural(diff.missing)} ${diff.missing.join(', ')}`);
     if (diff.extra.length) warn('placeholders', `Placeholder${plural(diff.extra)} not in the source: ${diff.extra.join(', ')}`);
+    // The count above looks at each plural's `other`; a placeholder lost in another branch shows
+    // only there (once: one `other` lacks is already missing above).
+    if (origin?.ok && target?.ok) {
+      for (const o of branchOmissions(origin.elements, target.elements)) {
+        const missing = o.missing.map((name) => `{${name}}`).filter((p) => !diff.missing.includes(p));
+        if (missing.length) warn('placeholders', `Missing placeholder${plural(missing)} ${missing.join(', ')} in the ${o.branch} branch of {${o.argument}}`);
+      }
+    }
   }
 
   pluralWarnings(input, target, origin, warn);
@@ -111,6 +119,7 @@ export function pluralCategories(language: string, ordinal = false): string[] {
   return categoriesOf(language, ordinal ? 'ordinal' : 'cardinal');
 }
 
-// i18next's {{x}} is not ICU; a value with no single brace is plain text, always valid.
-const looksLikeIcu = (text: string) => text.includes('{') && !/\{\{[^{}]*\}\}/.test(text);
+// i18next's {{x}} is not ICU (but ICU's `other {{name}}` is, icu.ts); a value with no brace is
+// plain text, always valid.
+const looksLikeIcu = (text: string) => text.includes('{') && !isI18next(text);
 const plural = (list: string[]) => (list.length > 1 ? 's' : '');

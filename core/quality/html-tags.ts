@@ -1,7 +1,9 @@
 // HTML-like tags in values (`<b>`, `<a href="…">`, `<br/>`, rich-text components such as `<link>`):
 // a translation must keep them balanced and use the same ones as its source, or rich text renders
 // broken or React's Trans component throws.
-const TAG = /<(\/?)([A-Za-z][\w.-]*)(?:\s[^<>]*?)?(\/?)>/g;
+// react-i18next's Trans numbers its components (`<0>here</0>`, `<1/>`): a name of digits alone is a
+// tag too, without attributes, so that `x<1 and y>2` stays text.
+const TAG = /<(\/?)([A-Za-z][\w.-]*(?:\s[^<>]*?)?|\d+\s*)(\/?)>/g;
 // Elements that never close in HTML; written `<br>` or `<br/>` alike.
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 
@@ -12,10 +14,10 @@ export function scanTags(text: string): TagScan {
   const tags: string[] = [];
   const matches = [...text.matchAll(TAG)];
   // A void name that the text closes somewhere is a component (`<link>…</link>` in React's Trans).
-  const closed = new Set(matches.filter((m) => m[1]).map((m) => m[2]!.toLowerCase()));
+  const closed = new Set(matches.filter((m) => m[1]).map((m) => tagName(m[2]!)));
   for (const m of matches) {
-    const [, closing, rawName, selfClosing] = m;
-    const name = rawName!.toLowerCase();
+    const [, closing, nameAndAttributes, selfClosing] = m;
+    const name = tagName(nameAndAttributes!);
     if (selfClosing || (VOID.has(name) && !closing && !closed.has(name))) {
       tags.push(`<${name}/>`);
       continue;
@@ -31,3 +33,5 @@ export function scanTags(text: string): TagScan {
   if (open.length) return { tags, unbalanced: `<${open.at(-1)}> is never closed` };
   return { tags: tags.sort(), unbalanced: null };
 }
+
+const tagName = (nameAndAttributes: string) => nameAndAttributes.split(/\s/, 1)[0]!.toLowerCase();

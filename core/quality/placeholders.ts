@@ -2,13 +2,17 @@
 // `%(name)s`), i18next and Handlebars (`{{name}}`), and ICU arguments (`{name}`, and those inside
 // plural, select, number and date). A translation must carry the same ones, or an app either shows
 // a raw `%s` or crashes formatting it (iOS with a missing `%@`, Android with a surplus `%1$s`).
-import { icuArguments, type IcuParse } from './icu.ts';
+import { icuArguments, isI18next, type IcuParse } from './icu.ts';
 
 // printf conversions, positional or not, with flags, width and precision; `%%` is a literal percent.
 // The width starts with 1-9 (a leading 0 is a flag): flags and width that could both take a zero
-// made the pattern quadratic on a long run of zeros.
-const PRINTF = /%(?:\(([A-Za-z_]\w*)\))?(?:(\d+)\$)?[-+ 0#']*(?:[1-9]\d*|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?([@sdifuFxXoeEgGcpaA])/g;
-const DOUBLE_BRACES = /\{\{-?\s*([^{}\s]+?)\s*\}\}/g;
+// made the pattern quadratic on a long run of zeros. No space flag: `% d` is C's, but "50% off" and
+// "100% secure" are far more common than it, and the file formats read `% ` as a literal percent
+// sign too (formats/plural/dialects.ts).
+const PRINTF = /%(?:\(([A-Za-z_]\w*)\))?(?:(\d+)\$)?[-+0#']*(?:[1-9]\d*|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?([@sdifuFxXoeEgGcpaA])/g;
+// i18next's `{{name}}`, `{{- name}}` (unescaped) and `{{price, currency}}` (formatted): compared on
+// the name, a changed format is the translator's call.
+const DOUBLE_BRACES = /\{\{-?\s*([^{}\s,]+)\s*(?:,[^{}]*)?\}\}/g;
 
 /** Sorted tokens, one per occurrence: compared as multisets. */
 export function placeholders(text: string, icu: IcuParse | null): string[] {
@@ -19,10 +23,9 @@ export function placeholders(text: string, icu: IcuParse | null): string[] {
     // conversions match: keep the conversion, it is what the app's formatter checks.
     found.push(m[1] ? `%(${m[1]})${m[3]}` : m[2] ? `%${m[2]}$${m[3]}` : `%${m[3]}`);
   }
-  const doubles = [...text.matchAll(DOUBLE_BRACES)];
-  for (const m of doubles) found.push(`{{${m[1]}}}`);
-  // ICU arguments only when the text is ICU (and not i18next's double braces, which ICU misreads).
-  if (icu?.ok && doubles.length === 0) for (const name of icuArguments(icu.elements)) found.push(`{${name}}`);
+  // i18next's double braces, or ICU arguments: `other {{name}}}` is ICU's, not i18next's.
+  if (isI18next(text)) for (const m of text.matchAll(DOUBLE_BRACES)) found.push(`{{${m[1]}}}`);
+  else if (icu?.ok) for (const name of icuArguments(icu.elements)) found.push(`{${name}}`);
   return found.sort();
 }
 

@@ -16,8 +16,16 @@ const FINAL: ReadonlyArray<[string, RegExp]> = [
   ['colon', /[:：]$/u],
 ];
 
+// What may follow a sentence's final mark: whitespace, closing quotes and brackets of any language
+// (German „…“ closes with “, Danish »…« with «, Swiss ‹…› with ›), and the invisible bidi marks
+// (LRM, RLM, ALM, embeddings and isolates) an RTL value often ends with.
+const AFTER_FINAL = /[\s)"'»”’“‘«›‹」』）\]\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/u;
+
 export function finalMark(text: string): string | null {
-  const trimmed = text.trimEnd().replace(/[)"'»”’」』）\]]+$/u, '');
+  // Walked back from the end: a `[…]+$` pattern retries at every character of a long inner run.
+  let end = text.length;
+  while (end > 0 && AFTER_FINAL.test(text[end - 1]!)) end--;
+  const trimmed = text.slice(0, end);
   for (const [name, pattern] of FINAL) if (pattern.test(trimmed)) return name;
   return null;
 }

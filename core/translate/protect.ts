@@ -6,6 +6,7 @@
 // plural gains few and many, taken from `other`, which a translator then refines).
 import { parse, isPluralElement, isSelectElement, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { pluralCategories } from '../quality/check-translation.ts';
+import { isI18next } from '../quality/icu.ts';
 
 type Nested = {
   argument: string;
@@ -44,10 +45,12 @@ export function protect(value: string): Protected {
 }
 
 // Placeholders outside ICU plurals/selects: simple ICU arguments (with their format), i18next's
-// double braces, printf conversions, HTML tags (open, close, self-closing) and, in a plural, `#`.
-// The printf width starts with 1-9, as in quality/placeholders.ts (linear on runs of zeros).
+// double braces, printf conversions, HTML tags (open, close, self-closing), react-i18next's
+// numbered components (`<0>`, `</0>`, `<1/>`) and, in a plural, `#`. printf as in
+// quality/placeholders.ts: the width starts with 1-9 (linear on runs of zeros), and there is no space
+// flag, so the word after a plain percent sign ("50% off") is translated, not cut off as `% o`.
 const PLACEHOLDER =
-  /\{\{[^{}]*\}\}|\{[^{}]*\}|%(?:\([A-Za-z_]\w*\))?(?:\d+\$)?[-+ 0#']*(?:[1-9]\d*|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[@sdifuFxXoeEgGcpaA]|<\/?[A-Za-z][\w.-]*(?:\s[^<>]*?)?\/?>/g;
+  /\{\{[^{}]*\}\}|\{[^{}]*\}|%(?:\([A-Za-z_]\w*\))?(?:\d+\$)?[-+0#']*(?:[1-9]\d*|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[@sdifuFxXoeEgGcpaA]|<\/?[A-Za-z][\w.-]*(?:\s[^<>]*?)?\/?>|<\/?\d+\s*\/?>/g;
 const POUND = /#/g;
 
 function tokenize(text: string, inPlural: boolean, tokens: (string | Nested)[]): string {
@@ -64,8 +67,9 @@ function token(tokens: (string | Nested)[], original: string | Nested): string {
 function protectPiece(text: string, inPlural: boolean): Piece {
   const tokens: (string | Nested)[] = [];
   let elements: MessageFormatElement[] | null = null;
-  // i18next's {{x}} is not ICU; only a parseable ICU message is taken apart.
-  if (text.includes('{') && !/\{\{[^{}]*\}\}/.test(text)) {
+  // i18next's {{x}} is not ICU (ICU's `other {{name}}` is: quality/icu.ts); only a parseable ICU
+  // message is taken apart.
+  if (text.includes('{') && !isI18next(text)) {
     try {
       elements = parse(text, { ignoreTag: true, captureLocation: true, requiresOtherClause: true });
     } catch {

@@ -7,7 +7,7 @@
 // Order matters for "nothing half written": the selection is read, the units the provider's part
 // would cost are checked BEFORE the provider is called (402 costs nothing), every translation is
 // gathered in memory, and only then is everything written in one transaction, which charges the
-// units and records one event (which queues the debounced rebuild of portal actions and imports).
+// units of the texts it changed and records one event (which queues the debounced rebuild of portal actions and imports).
 import * as v from 'valibot';
 import type { Deps } from '../deps.ts';
 import { transaction } from '../db/transaction.ts';
@@ -133,13 +133,17 @@ export const translateMissing = useCase(
     }
 
     const base = { project_id: projectId, language, source_language: source, provider: deps.translator?.provider ?? null, remaining };
-    // The units the provider's part would cost, checked before it is called.
+    // A text with no words (`{count}`, `%1$s / %2$s`) is its own translation: copied, never sent to
+    // the provider, and free like a memory hit.
+    const wordless = new Set(toProvider.filter((r) => protect(r.source!).segments.length === 0).map((r) => r.key_id));
+    // The units the provider's part would cost at most, checked before it is called.
+    const atMost = toProvider.length - wordless.size;
     await transaction(deps, async (tx) => {
       const locked = await lockProject(tx.sql, projectId);
-      await chargeUnits(tx.sql, { account: locked, units: toProvider.length, now: deps.clock.now(), upgradeUrl: deps.config.UPGRADE_URL, dryRun: true });
+      await chargeUnits(tx.sql, { account: locked, units: atMost, now: deps.clock.now(), upgradeUrl: deps.config.UPGRADE_URL, dryRun: true });
     });
     if (input.dry_run) {
-      return { ...base, dry_run: true, translated: fromMemory.length + toProvider.length, from_memory: fromMemory.length, from_provider: toProvider.length, translation_units: toProvider.length, skipped };
+      return { ...base, dry_run: true, translated: fromMemory.length + toProvider.length, from_memory: fromMemory.length, from_provider: toProvider.length, translation_units: atMost, skipped };
     }
 
     const { translations: machine, unfinished } = toProvider.length
@@ -149,15 +153,23 @@ export const translateMissing = useCase(
       ...fromMemory.map((r) => ({ key_id: r.key_id, value: memory.get(r.source!)! })),
       ...toProvider.filter((r) => machine.has(r.key_id)).map((r) => ({ key_id: r.key_id, value: machine.get(r.key_id)! })),
     ];
-    const units = machine.size;
-    const written = await transaction(deps, async (tx) => {
+    // The provider's translations; each is charged when it is written and changes the stored text.
+    const paid = new Set([...machine.keys()].filter((id) => !wordless.has(id)));
+    const { written, units } = await transaction(deps, async (tx) => {
       const locked = await lockProject(tx.sql, projectId);
-      await chargeUnits(tx.sql, { account: locked, units, now: deps.clock.now(), upgradeUrl: deps.config.UPGRADE_URL, dryRun: false });
-      if (!writes.length) return 0;
+      if (!writes.length) return { written: 0, units: 0 };
+      // What is stored now, locked (in key order, as every multi-value write locks rows: test/keys/
+      // lock-order.test.ts) until the charge below: an unchanged text never counts (spec section 8).
+      const stored = paid.size
+        ? await tx.sql<{ key_id: string; value: string }[]>`
+            select key_id, value from translations
+            where language = ${language} and key_id = any(${[...paid]}::uuid[])
+            order by key_id for update`
+        : [];
+      const before = new Map(stored.map((r) => [r.key_id, r.value]));
       // A value written meanwhile by a person wins: with only_missing nothing existing is replaced,
-      // and an approved value never is. Rows in key order, as every multi-value write locks them
-      // (test/keys/lock-order.test.ts).
-      const rows = await tx.sql`
+      // and an approved value never is.
+      const rows = await tx.sql<{ key_id: string }[]>`
         insert into translations (key_id, project_id, language, value, status)
         select w.key_id, ${projectId}, ${language}, w.value, ${input.status}
         from unnest(${writes.map((w) => w.key_id)}::uuid[], ${writes.map((w) => w.value)}::text[]) as w(key_id, value)
@@ -166,6 +178,8 @@ export const translateMissing = useCase(
         on conflict (key_id, language) do update set value = excluded.value, status = excluded.status, updated_at = now()
           where ${input.only_missing ? tx.sql`false` : tx.sql`translations.status <> 'approved'`}
         returning key_id`;
+      const units = rows.filter((r) => paid.has(r.key_id) && before.get(r.key_id) !== machine.get(r.key_id)).length;
+      await chargeUnits(tx.sql, { account: locked, units, now: deps.clock.now(), upgradeUrl: deps.config.UPGRADE_URL, dryRun: false });
       if (rows.length) {
         tx.record({
           type: 'translation.machine_translated',
@@ -175,7 +189,7 @@ export const translateMissing = useCase(
           after: { provider: base.provider, status: input.status, from_memory: fromMemory.length, from_provider: machine.size, written: rows.length, translation_units: units },
         });
       }
-      return rows.length;
+      return { written: rows.length, units };
     });
     return { ...base, dry_run: false, translated: written, from_memory: fromMemory.length, from_provider: machine.size, translation_units: units, skipped, remaining: remaining + unfinished };
   },
