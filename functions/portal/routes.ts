@@ -881,7 +881,8 @@ const routes = new Hono<PortalEnv>()
           c,
           f.submission,
           'api-key',
-          { kind, name: f.name ?? '', origins: f.allowed_origins ?? '', languages: f.allowed_languages ?? '' },
+          // The project too: the same page's token sent to another project's form creates there.
+          { project: a.projectId, kind, name: f.name ?? '', origins: f.allowed_origins ?? '', languages: f.allowed_languages ?? '' },
           (deps) =>
             createApiKey(deps, {
               projectId: a.projectId,

@@ -201,6 +201,12 @@ describe('projects, invitations and isolation', () => {
     expect(keyAgain.text).toContain('This form was already sent, and that created the key');
     expect(keyAgain.text).not.toMatch(/key_live_[0-9A-Za-z]{40}/);
     expect(await t.runtime.deps.sql`select id from api_keys where project_id = ${projectIdIn(first.text)!} and name = 'CI'`).toHaveLength(1);
+    // The same token sent to another project's form (two tabs, one page's token) creates its key
+    // there: it is no replay of the first project's.
+    const other = await owner.post(`/portal/accounts/${accountId}/projects`, { name: 'Other project' });
+    const elsewhere = await owner.post(`/portal/projects/${projectIdIn(other.text)}/api-keys`, { name: 'CI', kind: 'live', submission: keyForm });
+    expect(elsewhere.status).toBe(201);
+    expect(await t.runtime.deps.sql`select id from api_keys where project_id = ${projectIdIn(other.text)!} and name = 'CI'`).toHaveLength(1);
   });
 
   it('lists the invitations not used yet, and an owner revokes one: its link stops working', async () => {
