@@ -233,4 +233,18 @@ describe('where the config is found', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('l/en.json (en, json): created 1 key, 1 value');
   });
+
+  it('pull refuses groups whose file names differ only in case (Home and home: one file on macOS and Windows), writing nothing', async () => {
+    const p = await newProject();
+    for (const group of ['Home', 'home']) {
+      const key = await (await t.call(p.apiKey, 'POST', '/v1/keys', { key: `${group}.title`, group_name: group })).json();
+      expect((await t.call(p.apiKey, 'PUT', `/v1/keys/${key.id}/translations/de`, { value: `Titel ${group}`, status: 'approved' })).status).toBe(200);
+    }
+    const dir = await repository({}, NAMESPACES);
+    const pull = await runTms(['pull'], { cwd: dir, apiKey: p.apiKey });
+    expect(pull.code, pull.stdout).toBe(1);
+    expect(pull.stderr).toContain('public/locales/de/Home.json and public/locales/de/home.json differ only in case');
+    expect(pull.stderr).toContain('nothing was written');
+    expect(await readdir(dir)).toEqual(['tms.config.json']);
+  });
 });

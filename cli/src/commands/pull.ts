@@ -51,6 +51,7 @@ export async function pull(ctx: Context, config: LoadedConfig, client: Client, f
   const reason = `source language: pulled only with --include-source or --language ${source}`;
   const skipped = withSource ? [] : all.filter((job) => job.language === source).map(({ path, language, mapping }) => ({ path, language, format: mapping.format, reason }));
 
+  refuseCaseTwins(jobs);
   // Every file is downloaded, and every place checked, before the first is written: a pull that
   // fails (a folder where a file goes, a refusal or a lost server at the third file) writes nothing,
   // where it once left the files before it rewritten.
@@ -97,6 +98,28 @@ export async function pull(ctx: Context, config: LoadedConfig, client: Client, f
   for (const f of skipped) ctx.out.line(`${f.path} (${f.language}, ${f.format}): skipped (${f.reason})`);
   ctx.out.result({ status, files: results, skipped });
   return 0;
+}
+
+/**
+ * Groups whose names differ only in case or Unicode normalization (`Home` and `home`) name files
+ * that macOS and Windows keep as one: the second would overwrite the first there, and a repository
+ * holding both cannot be checked out on them. Refused everywhere, before anything is written, as a
+ * team's repository is shared across systems.
+ */
+function refuseCaseTwins(jobs: FileJob[]) {
+  const seen = new Map<string, string>();
+  for (const { path } of jobs) {
+    const folded = path.normalize('NFC').toLowerCase();
+    const first = seen.get(folded);
+    if (first !== undefined && first !== path) {
+      throw new CliError(
+        `${first} and ${path} differ only in case: macOS and Windows keep them as one file, so one would overwrite the other. ` +
+          'Rename one of the two groups (or keys) on the server; nothing was written.',
+        EXIT.failed,
+      );
+    }
+    seen.set(folded, path);
+  }
 }
 
 /**
