@@ -62,13 +62,15 @@ export async function buildProjectCache(
   // time (they are CPU-bound, on libuv's thread pool): only a few files' compressed variants are
   // ever held, which bounds a large build's memory.
   let files = 0;
-  const languages: BuildIndex['languages'] = {};
+  // Keyed by language codes and group names, which may be `__proto__`: objects without a prototype
+  // store every name as an own key (on `{}`, assigning `__proto__` sets the prototype instead).
+  const languages: BuildIndex['languages'] = Object.create(null);
   const encoding = createLimiter(ENCODE_CONCURRENCY);
   const snapshot = await exportSnapshot(deps.sql, projectId, message.seq, async (language) => {
     const jobs: { body: Uint8Array; keyOf: (e: Encoding) => string; done: (entry: FileEntry) => void }[] = [];
     // One variant's files (the default, or for a language with a chain, also raw and explain).
     const fileSet = (bodies: Bodies, variant: Variant): FileSet => {
-      const set = { groups: {} } as FileSet;
+      const set = { groups: Object.create(null) } as FileSet;
       jobs.push({ body: bodies.json, keyOf: (e) => languageKey(projectId, buildId, language.code, e, variant), done: (entry) => (set.file = entry) });
       for (const [group, body] of bodies.groups) {
         jobs.push({ body, keyOf: (e) => groupKey(projectId, buildId, language.code, group, e, variant), done: (entry) => (set.groups[group] = entry) });

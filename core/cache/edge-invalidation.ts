@@ -4,8 +4,16 @@
 //
 // The manifest names the build, so it changes with every build. A language changed when any of its
 // files did (whole file, a group's file, a group added or gone, in any variant: default, raw,
-// explain) or when it appeared or disappeared: its whole path and everything under it (group and key
-// paths) go, as two paths (`/de` and `/de/*`; `/de*` would also drop `/de-AT`).
+// explain) or when it appeared or disappeared: its whole path, every query string of it, and
+// everything under it (group and key paths) go, as one path: `/de*`.
+//
+// CloudFront keys /v1/cached/* on the `fallback` query string (stacks/api.ts), and an invalidation
+// path names a URL with its query string, or ends in `*` (CloudFront Developer Guide, "Invalidating
+// files": "you must include the query strings when invalidating files ... or use the * wildcard").
+// `/de` and `/de/*` left every `/de?fallback=…` copy in place. `/de?*` would name them exactly, but
+// the EdgeCache port takes no query strings; `/de*` also drops the edge's copies of `/de-AT…` (and
+// of any code beginning `de`), which costs those one origin request each, never a wrong answer, and
+// it is one path per language where there were two.
 import type { BuildIndex, FileSet } from './layout.ts';
 import { MAX_INVALIDATION_PATHS } from '../ports/edge-cache.ts';
 
@@ -38,7 +46,7 @@ export function changedPaths(previous: BuildIndex | null, next: BuildIndex, maxP
     const before = previous && Object.hasOwn(previous.languages, code) ? previous.languages[code] : undefined;
     const after = Object.hasOwn(next.languages, code) ? next.languages[code] : undefined;
     if (before && after && sameLanguage(before, after)) continue;
-    paths.push(cachedLanguagePath(code), `${cachedLanguagePath(code)}/*`);
+    paths.push(`${cachedLanguagePath(code)}*`);
   }
   return paths.length > maxPaths ? [ALL_CACHED_PATHS] : paths;
 }

@@ -5,12 +5,13 @@
 //   projects/<project>/builds/<build>/index.json                        what the build holds, with etags
 //   projects/<project>/builds/<build>/manifest.json
 //   projects/<project>/builds/<build>/languages/<code>.json[.gz|.br]
-//   projects/<project>/builds/<build>/languages/<code>/groups/g<base64url(name)>.json[.gz|.br]
+//   projects/<project>/builds/<build>/languages/<code>/groups/g<base64url(name)>.json[.gz|.br] (groupSegment)
 //
 // A language with a fallback chain (the project's `fallbacks` setting) is stored in three variants:
 // the default files above hold every key, missing values taken from the chain; `<code>.raw.json` and
 // `<code>/raw/g….json` hold only the language's own values (`?fallback=false`); `<code>.explain.json`
 // and `<code>/explain/g….json` are the default bodies plus a `sources` map (`?fallback=explain`).
+import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 
 export type Encoding = 'identity' | 'gzip' | 'br';
@@ -23,14 +24,25 @@ export const buildPrefix = (projectId: string, buildId: string) => `projects/${p
 export const indexKey = (projectId: string, buildId: string) => `${buildPrefix(projectId, buildId)}index.json`;
 export const manifestKey = (projectId: string, buildId: string) => `${buildPrefix(projectId, buildId)}manifest.json`;
 
-// Group names may be '.', contain spaces or any letter: base64url keeps every key portable.
+/**
+ * A group file's name. A group name may be '.', contain spaces or any letter: `g` + base64url of its
+ * UTF-8 keeps every key portable. But a name may be 200 characters of up to 4 bytes, and from 185
+ * bytes that passes the 255-byte file name of most filesystems (every build of such a project
+ * failed): a longer name's file is `h` + base64url of its SHA-256 instead. Every name that could be
+ * built before keeps its file name, so builds already written, and a process still running older
+ * code during a rolling deploy, read the same files. Nothing decodes a name from a file name:
+ * readers find a group through the index.
+ */
+const LONGEST_SPELLED_OUT = 184;
+
 // Memoized (bounded): the cached group and key reads compute it on every request.
 const segments = new Map<string, string>();
 function groupSegment(group: string): string {
   let segment = segments.get(group);
   if (segment === undefined) {
     if (segments.size >= 10_000) segments.clear();
-    segment = `g${Buffer.from(group, 'utf8').toString('base64url')}`;
+    const utf8 = Buffer.from(group, 'utf8');
+    segment = utf8.length <= LONGEST_SPELLED_OUT ? `g${utf8.toString('base64url')}` : `h${createHash('sha256').update(utf8).digest('base64url')}`;
     segments.set(group, segment);
   }
   return segment;
@@ -81,8 +93,26 @@ export const FileEntry = v.object({
 });
 export type FileEntry = v.InferOutput<typeof FileEntry>;
 
+/**
+ * A record keyed by names users choose (group names, language codes), kept whole. valibot's
+ * `v.record` silently skips the keys `__proto__`, `prototype` and `constructor` (its guard against
+ * prototype pollution), and those are valid group names: an index parsed with it lost those groups,
+ * whose files were then a 404. The entries are checked as `v.record` would, into an object without
+ * a prototype, so that no key is special and none can reach Object.prototype.
+ */
+function byName<T extends v.GenericSchema>(entry: T) {
+  return v.pipe(
+    v.custom<Record<string, unknown>>((input) => typeof input === 'object' && input !== null && !Array.isArray(input), 'must be an object'),
+    v.transform((input) => {
+      const out = Object.create(null) as Record<string, v.InferOutput<T>>;
+      for (const [name, value] of Object.entries(input)) out[name] = v.parse(entry, value);
+      return out;
+    }),
+  );
+}
+
 /** A language's whole file and its group files, in one variant. */
-export const FileSet = v.object({ file: FileEntry, groups: v.record(v.string(), FileEntry) });
+export const FileSet = v.object({ file: FileEntry, groups: byName(FileEntry) });
 export type FileSet = v.InferOutput<typeof FileSet>;
 
 export const BuildIndex = v.object({
@@ -90,8 +120,7 @@ export const BuildIndex = v.object({
   project_id: v.string(),
   built_at: v.string(),
   manifest: v.object({ etag: v.string() }),
-  languages: v.record(
-    v.string(),
+  languages: byName(
     v.object({
       ...FileSet.entries,
       /** Only for a language with a fallback chain (absent in builds made before chains existed). */

@@ -25,7 +25,9 @@ export function pickEncoding(acceptEncoding: string | undefined): Encoding {
 function parseAcceptEncoding(acceptEncoding: string): Encoding {
   const q = new Map<string, number>();
   for (const part of acceptEncoding.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const [coding, ...params] = part.toLowerCase().split(';');
+    // Whitespace may surround the coding on both sides of ';' ("br ;q=0", RFC 9110 5.6.6).
+    const name = coding!.trim();
     if (!name) continue;
     const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     const value = qParam ? Number(qParam.slice(2)) : 1;
