@@ -13,7 +13,9 @@ export const api = new sst.aws.ApiGatewayV2('Api', {
   cors: {
     // Browsers fetch translations with an X-API-Key header, not cookies, so any origin may call.
     allowOrigins: ['*'],
-    allowHeaders: ['*'],
+    // '*' alone does not cover Authorization (Fetch: the wildcard never includes it), which the
+    // admin API's Bearer token needs from a browser; the local server lists it too.
+    allowHeaders: ['authorization', '*'],
     allowMethods: ['*'],
     // Not CORS-safelisted: a browser's script could not read them otherwise.
     exposeHeaders: EXPOSED_HEADERS,
