@@ -27,8 +27,12 @@ export const storableText = (field: string, max: number, min = 0) =>
 // every listing does (a PUT to /v1/keys/5D78…/… answers key_id 5d78…).
 export const Uuid = v.pipe(v.string(), v.uuid('must be a UUID'), v.transform((s) => s.toLowerCase()));
 
-/** Group names: 1 to 200 of letters, digits, spaces, -, _ and . (section 2), not edged by spaces, not `.` or `..`. */
-export const GROUP_NAME_PATTERN = /^[\p{L}\p{N} _.-]{1,200}$/u;
+/**
+ * Group names: 1 to 200 of letters, digits, spaces, -, _ and . (section 2), not edged by spaces, not
+ * `.` or `..`. Letters include their combining marks (\p{M}): Hindi, Tamil or Bengali words write
+ * vowel signs and viramas as marks (`हिन्दी`), and were refused; a name does not start with one.
+ */
+export const GROUP_NAME_PATTERN = /^(?!\p{M})[\p{L}\p{M}\p{N} _.-]{1,200}$/u;
 export const GroupName = v.pipe(
   v.string('group name must be a string'),
   v.check((s) => countChars(s) >= 1 && countChars(s) <= 200, 'group name must be 1 to 200 characters'),

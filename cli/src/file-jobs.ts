@@ -22,7 +22,7 @@ export const pathFor = (mapping: FileMapping, language: string, group?: string) 
 export const hasGroups = (mapping: FileMapping) => mapping.path.includes('{group}');
 
 /** A group name as the server takes it (core/validation.ts): a file named otherwise is not a group's. */
-export const isGroupName = (s: string) => /^[\p{L}\p{N} _.-]{1,200}$/u.test(s) && s.trim() === s && s !== '.' && s !== '..';
+export const isGroupName = (s: string) => /^(?!\p{M})[\p{L}\p{M}\p{N} _.-]{1,200}$/u.test(s) && s.trim() === s && s !== '.' && s !== '..';
 
 /**
  * The files of a `{group}` template that exist, with the group each names: the folders are read

@@ -30,6 +30,9 @@ export const READ_ONLY_MESSAGE =
   'The database accepts no writes at the moment: it is read-only (the embedded database turns read-only while its disk is nearly full). Nothing was written; reads still work.';
 export const DISK_FULL_MESSAGE = 'The database is out of disk space. Nothing was written; reads still work.';
 
+export const KEY_AND_GROUP_TOO_LONG =
+  'the key and its group name are too long together: at most about 2,600 bytes of UTF-8 between them (a character takes 1 to 4 bytes; 500 characters of 4 bytes plus a long group name pass it)';
+
 /** Turns a Postgres or connection error into an AppError; anything else is returned unchanged. */
 export function toDomainError(error: unknown): unknown {
   if (error instanceof AppError) return error;
@@ -39,7 +42,15 @@ export function toDomainError(error: unknown): unknown {
   const input = INPUT_ERRORS[code];
   if (input) return validationError([{ loc: [], ...input }]);
   if (code === '23505') return new AppError('conflict', 'Conflict with an existing resource', { cause: error });
-  if (code === '54000') return new AppError('too_large', 'Input too large', { cause: error });
+  if (code === '54000') {
+    // A key and its group name are indexed together (project, group, key), and a btree entry holds
+    // at most 2,704 bytes: both at their limits in characters of 4 UTF-8 bytes (CJK Extension B,
+    // emoji) pass it. Valid by section 2 yet unstorable: a 422 that says which limit, not a 413.
+    if (/translation_keys_live_group_idx/.test((error as Error).message)) {
+      return validationError([{ loc: ['body', 'key'], msg: KEY_AND_GROUP_TOO_LONG, type: 'too_long' }]);
+    }
+    return new AppError('too_large', 'Input too large', { cause: error });
+  }
   // The embedded database turns read-only when its disk is nearly full (core/db/disk-guard.ts); a
   // real Postgres can be read-only too (a standby, default_transaction_read_only). Either way the
   // write was refused whole, and reads still work.
