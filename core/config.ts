@@ -3,11 +3,17 @@
 // Lambda entries build the same Config from SST's linked resources (functions/lambda/resource-env.ts).
 import * as v from 'valibot';
 import { unusableLibpqParameter } from './db/libpq-parameters.ts';
+import { canonicalOrigin } from './accounts/origin.ts';
 
+// An empty setting (`PORT=`, as an .env file template leaves it) is an unset one: its default applies.
+// It once became 0 for numbers (a random port; the brute-force limit, disk guard and statement
+// timeout turned off), '' for HOST (every interface) and for TMS_DATA_DIR (the working directory).
 const optionalString = v.optional(v.pipe(v.string(), v.trim(), v.transform((s) => (s === '' ? undefined : s))));
+const orDefault = (def: string) => v.transform((s: string) => (s === '' ? def : s));
+const textFrom = (def: string) => v.optional(v.pipe(v.string(), v.trim(), orDefault(def)), def);
 const intFrom = (def: number, min: number, max: number) =>
   v.optional(
-    v.pipe(v.string(), v.trim(), v.toNumber(), v.integer(), v.minValue(min), v.maxValue(max)),
+    v.pipe(v.string(), v.trim(), orDefault(String(def)), v.toNumber(), v.integer(), v.minValue(min), v.maxValue(max)),
     String(def),
   );
 const boolFrom = (def: boolean) =>
@@ -16,6 +22,7 @@ const boolFrom = (def: boolean) =>
       v.string(),
       v.trim(),
       v.toLowerCase(),
+      orDefault(def ? 'true' : 'false'),
       v.picklist(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off']),
       v.transform((s) => ['1', 'true', 'yes', 'on'].includes(s)),
     ),
@@ -45,8 +52,8 @@ const urlWithScheme = (schemes: string[], refuse: (url: string) => string | unde
 
 export const EnvSchema = v.object({
   PORT: intFrom(3000, 0, 65535),
-  HOST: v.optional(v.string(), '127.0.0.1'),
-  TMS_DATA_DIR: v.optional(v.string(), './.tms'),
+  HOST: textFrom('127.0.0.1'),
+  TMS_DATA_DIR: textFrom('./.tms'),
   TMS_ADMIN_TOKEN: optionalString,
   /**
    * The embedded database refuses writes while its disk has less free space than this (MB), since
@@ -68,7 +75,8 @@ export const EnvSchema = v.object({
   UPSTASH_REDIS_REST_TOKEN: optionalString,
   /** S3 bucket for built cache objects; unset means the filesystem under TMS_DATA_DIR/objects. */
   S3_BUCKET: optionalString,
-  S3_ENDPOINT: optionalString,
+  /** A self-hosted S3 (MinIO, Garage, Ceph): its URL with the scheme, http://127.0.0.1:9000. */
+  S3_ENDPOINT: urlWithScheme(['http:', 'https:']),
   S3_REGION: optionalString,
   /** Set by Lambda; the region for S3 and SQS when S3_REGION is not. */
   AWS_REGION: optionalString,
@@ -128,8 +136,29 @@ export const EnvSchema = v.object({
    * operator's pricing or contact page. The default, the API docs' account section, is relative.
    */
   UPGRADE_URL: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)), '/docs#/Admin'),
-  /** Browser origins allowed to call the API: `*`, or a comma-separated list of origins. */
-  CORS_ORIGINS: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)), '*'),
+  /**
+   * Browser origins allowed to call the API: `*`, or a comma-separated list of origins, each taken as
+   * a browser sends it (`https://App.example.com:443/` is `https://app.example.com`); one that is no
+   * origin is refused at start, not left to match no browser.
+   */
+  CORS_ORIGINS: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      orDefault('*'),
+      v.rawTransform(({ dataset, addIssue, NEVER }) => {
+        if (dataset.value === '*') return '*';
+        const origins = dataset.value.split(',').map((o) => o.trim()).filter(Boolean);
+        const bad = origins.filter((o) => canonicalOrigin(o) === null);
+        if (bad.length || origins.length === 0) {
+          addIssue({ message: `not an origin (scheme://host[:port], nothing after it): ${bad.join(', ') || dataset.value}` });
+          return NEVER;
+        }
+        return [...new Set(origins.map((o) => canonicalOrigin(o)!))].join(',');
+      }),
+    ),
+    '*',
+  ),
   // Webhooks (core/webhooks, docs/operations.md "Webhooks").
   /** Allow endpoints on private, loopback, link-local and unique-local addresses (tests, closed networks). */
   WEBHOOKS_ALLOW_PRIVATE_TARGETS: boolFrom(false),

@@ -39,7 +39,8 @@ async function main() {
     clientAddress: clientAddressFrom((c) => getConnInfo(c).remote.address, config.TRUST_PROXY_HOPS),
   });
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST, serverOptions: EDGE_SERVER_OPTIONS }, (info) => {
-    const base = `http://${config.HOST}:${info.port}`;
+    // An IPv6 address is bracketed in a URL (http://[::1]:3000).
+    const base = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${info.port}`;
     log.info('tms listening', {
       url: base,
       database: config.DATABASE_URL ? 'postgres (DATABASE_URL)' : `embedded PGlite in ${config.TMS_DATA_DIR}/pgdata`,
@@ -183,9 +184,10 @@ async function releaseAndExit(runtime: Pick<Runtime, 'rebuilds'>, code: number, 
 }
 
 /**
- * A named S3 bucket that does not exist is a setting to correct: say so and exit 1, before anything
- * runs (the server would otherwise start, answer /health 200, and fail every build and cached read).
- * A store that does not answer (yet) is only a warning: it may come up after tms.
+ * A named S3 bucket that does not exist, or credentials the store refuses, are settings to correct:
+ * say so and exit 1, before anything runs (the server would otherwise start, answer /health 200, and
+ * fail every build and cached read). A store that does not answer (yet) is only a warning: it may
+ * come up after tms.
  */
 async function checkBucket(config: Config, log: Logger): Promise<void> {
   if (!config.S3_BUCKET) return;
@@ -202,11 +204,20 @@ async function checkBucket(config: Config, log: Logger): Promise<void> {
         `The S3 bucket "${config.S3_BUCKET}" does not exist${config.S3_ENDPOINT ? ` at ${config.S3_ENDPOINT}` : ''} (S3_BUCKET): create it, or correct S3_BUCKET or S3_ENDPOINT.`,
       );
     }
+    const name = (error as Error | undefined)?.name ?? '';
+    if (S3_REFUSALS.has(name)) {
+      throw new ConfigError(
+        `The S3 store${config.S3_ENDPOINT ? ` at ${config.S3_ENDPOINT}` : ''} refused tms's credentials (${name}): correct AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or the profile or role the AWS SDK finds), or the bucket's policy.`,
+      );
+    }
     log.warn('object store not reachable at start: builds and cached reads fail until it answers', { error: String(error) });
   } finally {
     clearTimeout(timer);
   }
 }
+
+/** S3's answers that no wait will change: the credentials or the policy are wrong. */
+const S3_REFUSALS = new Set(['InvalidAccessKeyId', 'SignatureDoesNotMatch', 'AccessDenied', 'CredentialsProviderError']);
 
 /** Postgres refusals at connection time: no such database, no such role, a wrong password, pg_hba. */
 const CONNECTION_REFUSALS = new Set(['3D000', '28000', '28P01']);

@@ -5,6 +5,9 @@ import { storableText, Uuid } from '../validation.ts';
 import { Actor } from '../actor.ts';
 import { LanguageCode } from '../languages/language-code.ts';
 import { API_KEY_KINDS } from '../auth/api-key-format.ts';
+import { canonicalOrigin } from './origin.ts';
+
+export { canonicalOrigin };
 
 export const MAX_ALLOWED_ORIGINS = 50;
 export const MAX_ALLOWED_LANGUAGES = 100;
@@ -17,20 +20,6 @@ export const ApiKeyName = v.pipe(
   v.check((s) => !/[\u0000-\u001f\u007f]/.test(s), 'name must not contain control characters'),
 );
 
-/** `https://app.example.com` as a browser sends it in Origin: scheme, host, port; nothing else. */
-export function canonicalOrigin(input: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(input);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
-  if (url.username || url.password || url.search || url.hash || url.pathname !== '/') return null;
-  // `https://a.example/path` parses with pathname '/path'; a bare origin with or without one '/'.
-  if (!/^https?:\/\/[^/?#]+\/?$/i.test(input)) return null;
-  return url.origin;
-}
 
 const Origin = v.pipe(
   v.string('an origin must be a string'),

@@ -36,7 +36,7 @@ export function unusableLibpqParameter(url: string): string | undefined {
  * `<dir>/.s.PGSQL.<port>` (peer authentication works through it). Any other `host` (and `port`)
  * replaces the URL's own. And `sslrootcert=system`, which postgres.js turns into verify-full but
  * also sends to the server, where it is refused the same way: it becomes `sslmode=verify-full`, as
- * libpq makes it. All three are taken out of the URL.
+ * libpq makes it. All three are taken out of the URL. And `sslmode=allow` becomes `prefer` (below).
  */
 export function fromLibpqParameters(url: string): { url: string; path: string | undefined } {
   if (!URL.canParse(url)) return { url, path: undefined };
@@ -44,7 +44,12 @@ export function fromLibpqParameters(url: string): { url: string; path: string | 
   const host = parsed.searchParams.get('host');
   const port = parsed.searchParams.get('port');
   const systemRoots = parsed.searchParams.get('sslrootcert') === 'system';
-  if (host === null && port === null && !systemRoots) return { url, path: undefined };
+  // libpq's `allow` tries without TLS first, then with it; postgres.js reads it as `require`, so a
+  // URL psql takes failed against a server without TLS. `prefer` (TLS first, then without) reaches
+  // every server `allow` does.
+  const allow = parsed.searchParams.get('sslmode') === 'allow';
+  if (host === null && port === null && !systemRoots && !allow) return { url, path: undefined };
+  if (allow) parsed.searchParams.set('sslmode', 'prefer');
   parsed.searchParams.delete('host');
   parsed.searchParams.delete('port');
   if (systemRoots) {
