@@ -49,8 +49,12 @@ export function createFsObjectStore(rootDir: string): ObjectStore {
         await mkdir(tempDir, { recursive: true });
         tempDirMade = true;
       }
-      // No fsync: this is a cache that a rebuild recreates, and readers only need atomicity.
-      await writeFile(temp, bytes);
+      // No fsync: this is a cache that a rebuild recreates, and readers only need atomicity. A write
+      // that fails partway (a full disk) leaves no temporary file behind: nothing else removes them.
+      await writeFile(temp, bytes).catch(async (err: unknown) => {
+        await rm(temp, { force: true });
+        throw err;
+      });
       // The rename is tried first: a build writes thousands of files into a few directories, and a
       // recursive mkdir before each (a system call per path level, on the thread pool that also
       // compresses) cost more than the writes. ENOENT means the directory is missing: never made,
