@@ -125,7 +125,12 @@ export function createApiKeyVerifier(options: {
     if (byHash.size > maxEntries) byHash.delete(byHash.keys().next().value as string);
   };
 
+  // Counted, so that a lookup that read the row before a revoke (or a plan change) committed, and
+  // answers after the eviction, does not put the old answer back for the whole TTL: it is served to
+  // its own request (it was concurrent with the revoke) and not remembered.
+  let evictions = 0;
   const evictWhere = (test: (p: Principal) => boolean) => {
+    evictions++;
     for (const [hash, entry] of byHash) if (test(entry.principal)) byHash.delete(hash);
   };
 
@@ -151,6 +156,7 @@ export function createApiKeyVerifier(options: {
         return cached.principal;
       }
       failures.check(address);
+      const generation = evictions;
       let principal: Principal | null;
       try {
         principal = await lookup(hash, kind);
@@ -167,7 +173,7 @@ export function createApiKeyVerifier(options: {
         rememberUnknown(hash);
         throw refuse(address);
       }
-      remember(hash, principal);
+      if (generation === evictions) remember(hash, principal);
       lastUsed.touch(principal.apiKeyId);
       return principal;
     },
