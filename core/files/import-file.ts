@@ -76,6 +76,34 @@ function inNamespace(entries: Entry[], namespace: string | undefined): Entry[] {
   return entries.map((e) => ({ ...e, key: `${namespace}.${e.key}`, group: namespace }));
 }
 
+/**
+ * The namespace file's keys as the project has them, the inverse of the export's `namespace`: that
+ * writes a key of the group without its `group.` prefix, and one without the prefix (`title`, made
+ * in the portal or the API in group `home`) as it is. So `title` in the `home` file is the key
+ * `title` when group `home` has it, else `home.title` (created in `home` if new). A `home.title` of
+ * another group is refused: written there, the namespace's next export would not have it.
+ */
+async function resolveNamespace(sql: TransactionSql, projectId: string, namespace: string, entries: Entry[]): Promise<Entry[]> {
+  const cut = namespace.length + 1;
+  const names = entries.flatMap((e) => [e.key, e.key.slice(cut)]);
+  const live = await sql<{ key: string; group_name: string }[]>`
+    select key, group_name from translation_keys
+    where project_id = ${projectId} and deleted_at is null and key = any(${names}::text[])`;
+  const groupOfKey = new Map(live.map((k) => [k.key, k.group_name]));
+  const issues: ValidationIssue[] = [];
+  const resolved = entries.map((e) => {
+    const bare = e.key.slice(cut);
+    if (groupOfKey.get(bare) === namespace) return { ...e, key: bare };
+    const other = groupOfKey.get(e.key);
+    if (other !== undefined && other !== namespace && issues.length < 20) {
+      issues.push({ loc: ['body', bare], msg: `'${e.key}' is a key of group '${other}', not of '${namespace}': move it to '${namespace}', or import it without namespace`, type: 'value' });
+    }
+    return e;
+  });
+  if (issues.length) throw validationError(issues);
+  return resolved;
+}
+
 /** Most values an import's answer lists with their quality warnings; `count` has them all. */
 const QUALITY_LISTED = 100;
 
@@ -149,14 +177,16 @@ async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportCom
   // pool has no second connection to ask on.
   const [project] = await (deps.tx?.sql ?? deps.sql)<{ source_language: string }[]>`select source_language from projects where id = ${projectId}`;
   const parsed = parseFile(input.format, input.body, language, project?.source_language === language);
-  const entries = inNamespace(parsed.entries, input.namespace);
-  checkEntries(entries);
+  const fileEntries = inNamespace(parsed.entries, input.namespace);
+  checkEntries(fileEntries);
+  let entries = fileEntries;
 
   const result = await againWhenNameTaken(deps, () => transaction(deps, async (tx) => {
     const { sql } = tx;
     const project = await lockProject(sql, projectId);
     const [registered] = await sql`select 1 from project_languages where project_id = ${projectId} and code = ${language}`;
     if (!registered) throw languageNotRegistered(language);
+    if (input.namespace !== undefined) entries = await resolveNamespace(sql, projectId, input.namespace, fileEntries);
 
     // Each key's value by its primary key (OFFSET 0, as core/keys/by-id.ts): a plain join let a
     // planner without statistics (a project just loaded) pair every key of the project with every
