@@ -6,7 +6,7 @@
 // (previewImport, the portal's) is a dry run that also lists a sample of what it would change.
 import * as v from 'valibot';
 import type { Deps } from '../deps.ts';
-import { conflict, validationError, type ValidationIssue } from '../errors.ts';
+import { AppError, conflict, validationError, type ValidationIssue } from '../errors.ts';
 import { transaction } from '../db/transaction.ts';
 import { useCase } from '../use-case.ts';
 import { isGroupName, KeyName, storableText } from '../validation.ts';
@@ -146,8 +146,20 @@ export async function againWhenNameTaken<T>(deps: { tx?: unknown }, run: () => P
       // The database's error itself, or (from a use-case around the import) the domain error made of it.
       const e = ((error as { cause?: unknown } | null)?.cause ?? error) as { code?: unknown; constraint_name?: unknown } | null;
       const nameTaken = e?.code === '23505' && e.constraint_name === 'translation_keys_live_name_idx';
-      if (!nameTaken || deps.tx || attempt >= NAME_TAKEN_ATTEMPTS) throw error;
+      if (!(nameTaken || error instanceof ImportRaced) || deps.tx || attempt >= NAME_TAKEN_ATTEMPTS) throw error;
     }
+  }
+}
+
+/**
+ * What the import read changed before it wrote: a key it updates was deleted (or renamed), or a value
+ * it creates was saved meanwhile (a translator's PUT takes no project lock). The import runs again
+ * on what is there now, as if it had come after; a 409 when it cannot (inside another transaction,
+ * or every attempt raced).
+ */
+class ImportRaced extends AppError {
+  constructor() {
+    super('conflict', 'The project changed while the import ran (a key deleted, or a value saved meanwhile); nothing was written: send it again');
   }
 }
 
@@ -311,14 +323,21 @@ async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportCom
           order by key_id for no key update`
       : [];
     if (writes.length) {
-      await sql`
+      // Every write lands, or the import runs again: a key deleted since the read drops out of the
+      // join, and with keep or fail (whose writes are all new values) a value saved since the read
+      // is left alone, not overwritten; either way the counts, units and events above would be
+      // wrong. With overwrite, a value saved meanwhile is replaced, as the file says.
+      const written = await sql`
         insert into translations (key_id, project_id, language, value, status)
         select k.id, ${projectId}, ${language}, w.value, ${status}
         from unnest(${writes.map((e) => e.key)}::text[], ${writes.map((e) => e.value)}::text[]) as w(key, value)
         join translation_keys k on k.project_id = ${projectId} and k.key = w.key and k.deleted_at is null
         order by k.id
-        on conflict (key_id, language) do update
-          set value = excluded.value, status = excluded.status, updated_at = now()`;
+        on conflict (key_id, language) do ${
+          input.conflict === 'overwrite' ? sql`update set value = excluded.value, status = excluded.status, updated_at = now()` : sql`nothing`
+        }
+        returning key_id`;
+      if (written.length !== writes.length) throw new ImportRaced();
     }
     // A file that changed nothing records nothing (and so queues no rebuild).
     if (newKeys.length + writes.length + describe.length === 0) return answer;

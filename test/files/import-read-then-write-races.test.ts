@@ -1,0 +1,87 @@
+// An import reads, decides, then writes; a DELETE of a key or a translator's PUT takes no project
+// lock and can land in between. Whatever lands, the import's answer, charge and History describe
+// what it wrote: it runs again on what is there now. It once answered and charged an update of a
+// key deleted meanwhile (recording History for a value it never wrote), and with conflict=keep
+// overwrote the translator's value. Real Postgres: the import is held after its read (its
+// translation-unit charge waits on a second backend) while another request changes what it read.
+import { describe, expect, it } from 'vitest';
+import { usingRealPostgres } from '../support/test-database.ts';
+import { useTestApp } from '../support/test-app.ts';
+import { body, project } from '../translations/helpers.ts';
+
+const t = useTestApp();
+
+describe.runIf(usingRealPostgres())('writes racing an import', () => {
+  async function waitFor(check: () => Promise<boolean>, what: string) {
+    const deadline = Date.now() + 10_000;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  it('a key deleted while an import ran: the import runs again after the delete (a new key), no update or History on the deleted one', async () => {
+    const sql = t.runtime.deps.sql;
+    const p = await project(t, ['de']);
+    const call = (file: Record<string, string>) => t.call(p.apiKey, 'POST', '/v1/import/de?status=approved', JSON.stringify(file));
+    expect((await call({ 'home.title': 'Alt' })).status).toBe(200);
+    const keyId = (await body(await p.get('/v1/keys'))).keys[0].id as string;
+    const holder = await sql.reserve();
+    let imported: Response;
+    try {
+      await holder`begin`;
+      const [{ pid }] = (await holder`select pg_backend_pid() as pid`) as unknown as [{ pid: number }];
+      await holder`select used from translation_unit_usage where account_id = ${p.accountId} for update`;
+      const pending = call({ 'home.title': 'Neu' });
+      await waitFor(async () => {
+        const rows = await sql`select 1 from pg_stat_activity where datname = current_database() and ${pid}::int = any(pg_blocking_pids(pid))`;
+        return rows.length > 0;
+      }, 'the import to wait on its charge');
+      const deleted = await t.call(p.apiKey, 'DELETE', `/v1/keys/${keyId}`);
+      expect(deleted.status).toBeLessThan(300);
+      await holder`commit`;
+      imported = await pending;
+    } finally {
+      holder.release();
+    }
+    expect(imported.status, await imported.clone().text()).toBe(200);
+    const answer = await body(imported);
+    const [stored] = await sql<{ value: string }[]>`select value from translations where key_id = ${keyId} and language = 'de'`;
+    const history = await sql<{ after: unknown }[]>`
+      select after from domain_events where project_id = ${p.projectId} and type = 'translation.written' and entity_id = ${`${keyId}/de`}`;
+    // As if it came after the delete: the name is free, so the import makes the key again.
+    expect(answer).toMatchObject({ keys_created: 1, values_created: 1, values_updated: 0, translation_units: 1 });
+    expect({ history: history.length, stored: stored!.value }).toEqual({ history: 0, stored: 'Alt' });
+    const live = (await body(await p.get('/v1/keys'))).keys as { id: string; key: string }[];
+    expect(live.map((k) => k.key)).toEqual(['home.title']);
+    expect(live[0]!.id).not.toBe(keyId);
+  });
+  it("conflict=keep keeps a value a translator saved while the import ran (it counts it kept)", async () => {
+    const sql = t.runtime.deps.sql;
+    const p = await project(t, ['de']);
+    const call = (file: Record<string, string>) => t.call(p.apiKey, 'POST', '/v1/import/de?status=draft&conflict=keep', JSON.stringify(file));
+    expect((await call({ 'setup.first': 'x' })).status).toBe(200);
+    const keyId = await p.key('home.title', 'home');
+    const holder = await sql.reserve();
+    let imported: Response;
+    try {
+      await holder`begin`;
+      const [{ pid }] = (await holder`select pg_backend_pid() as pid`) as unknown as [{ pid: number }];
+      await holder`select used from translation_unit_usage where account_id = ${p.accountId} for update`;
+      const pending = call({ 'home.title': 'Aus der Datei' });
+      await waitFor(async () => {
+        const rows = await sql`select 1 from pg_stat_activity where datname = current_database() and ${pid}::int = any(pg_blocking_pids(pid))`;
+        return rows.length > 0;
+      }, 'the import to wait on its charge');
+      await p.put(keyId, 'de', 'Vom Übersetzer', 'approved');
+      await holder`commit`;
+      imported = await pending;
+    } finally {
+      holder.release();
+    }
+    expect(imported.status, await imported.clone().text()).toBe(200);
+    const [stored] = await sql<{ value: string; status: string }[]>`select value, status from translations where key_id = ${keyId} and language = 'de'`;
+    expect(stored).toEqual({ value: 'Vom Übersetzer', status: 'approved' });
+    expect(await body(imported)).toMatchObject({ values_created: 0, values_kept: 1, translation_units: 0 });
+  });
+});
