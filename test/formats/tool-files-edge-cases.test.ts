@@ -123,10 +123,9 @@ describe('po plurals', () => {
     expect(parsed.warnings).toEqual([expect.stringMatching(/msgstr\[2\].* dropped/)]);
   });
 
-  // Not fixed yet: export picks the first customary formula that agrees with CLDR up to n = 1000,
-  // the 2-form one for fr/es/it/pt/ca. Requiring agreement on millions too picks the 3-form one,
-  // but then every value without `many` (all 2-form PO imports) exports as ICU text in a msgstr.
-  it.skip('a French PO with the 3-form CLDR header (one, many, other) exports as a plural message again', () => {
+  // fr/es/it/pt/ca: the 2-form Plural-Forms unless a value has the millions' `many`, then the 3-form
+  // one, where the file's other plurals repeat `other` in the `many` slot and come back unchanged.
+  it('a French PO with the 3-form CLDR header (one, many, other) exports as a plural message again', () => {
     const header = 'nplurals=3; plural=(n == 0 || n == 1) ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2;';
     const parsed = parse('po', po('fr', header, ['%d fichier', '%d de fichiers', '%d fichiers']), 'fr');
     expect(parsed.entries[0]?.value).toBe('{count, plural, one {# fichier} many {# de fichiers} other {# fichiers}}');
@@ -136,10 +135,31 @@ describe('po plurals', () => {
     expect(out).not.toContain('msgstr "{count, plural');
   });
 
-  it.skip('i18next French plurals with _many (as i18next-parser writes them) export to PO as a plural message', () => {
+  it('i18next French plurals with _many (as i18next-parser writes them) export to PO as a plural message', () => {
     const file = JSON.stringify({ files_one: '{{count}} fichier', files_many: '{{count}} de fichiers', files_other: '{{count}} fichiers' });
     const out = write('po', parse('i18next', file, 'fr').entries, 'fr');
     expect(out).toContain('msgid_plural');
+  });
+
+  it('a file of 2-form and 3-form French plurals round-trips each value unchanged, under one 3-form header', () => {
+    const values = [
+      '{count, plural, one {# fichier} many {# de fichiers} other {# fichiers}}',
+      '{count, plural, one {# dossier} other {# dossiers}}',
+    ];
+    const entries = values.map((value, i) => ({ key: `k${i}`, value }));
+    const out = write('po', entries, 'fr');
+    expect(out).toContain('Plural-Forms: nplurals=3;');
+    expect(out).toContain('msgstr[1] "%d dossiers"');
+    expect(parse('po', out, 'fr').entries.map((e) => e.value)).toEqual(values);
+  });
+
+  it('Spanish and Portuguese values without many keep the 2-form header; with many, each gets its own 3-form one', () => {
+    expect(write('po', [{ key: 'k', value: '{count, plural, one {# archivo} other {# archivos}}' }], 'es')).toContain('Plural-Forms: nplurals=2; plural=(n != 1);');
+    for (const [language, one] of [['es', '(n==1 ? 0 : n!=0 && n%1000000==0 ? 1 : 2)'], ['pt', '(n==0 || n==1 ? 0 : n%1000000==0 ? 1 : 2)'], ['pt-PT', '(n==1 ? 0 : n!=0 && n%1000000==0 ? 1 : 2)']] as const) {
+      const out = write('po', [{ key: 'k', value: '{count, plural, one {# a} many {# de b} other {# b}}' }], language);
+      expect(out).toContain(`Plural-Forms: nplurals=3; plural=${one};`);
+      expect(parse('po', out, language).entries[0]?.value).toBe('{count, plural, one {# a} many {# de b} other {# b}}');
+    }
   });
 
   it('a Plural-Forms formula that divides by zero past n = 1000 is a FormatError, not a plain Error', () => {

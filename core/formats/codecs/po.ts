@@ -22,7 +22,7 @@ import { makeEntry } from '../entries/make-entry.ts';
 import { controlCharacterWarnings, hasControlCharacters, type SkippedKey } from '../entries/control-character-keys.ts';
 import { sortedEntries } from '../entries/sorted-entries.ts';
 import { readPo, type PoMessage } from '../po/read-po.ts';
-import { fractionCategories, parsePluralForms, pluralFormsFor, slotCategories, type PluralForms } from '../plural/gettext-plural-forms.ts';
+import { fractionCategories, largeNumberCategories, largeNumberPluralFormsFor, parsePluralForms, pluralFormsFor, slotCategories, type PluralForms } from '../plural/gettext-plural-forms.ts';
 import { pluralToIcu, pluralToNative } from '../plural/native-plural.ts';
 import { printfDialect } from '../plural/dialects.ts';
 import type { PluralCategory } from '../plural/categories.ts';
@@ -159,6 +159,9 @@ function parse(body: Uint8Array, language: string, isSource: boolean) {
       if (!last) throw new FormatError(loc, 'no msgstr[n] of this message matches a plural category of the language');
       forms.set('other', forms.get(last) ?? '');
     }
+    // The millions' form written as a copy of `other` (as export does for plurals without one) is
+    // no branch of its own: ICU shows `other` for it anyway, and the value round-trips unchanged.
+    for (const c of largeNumberCategories(language)) if (forms.get(c) === forms.get('other')) forms.delete(c);
     entries.push(makeEntry(key, pluralToIcu({ arg: 'count', ordinal: false, forms }, DIALECT), loc, description));
   }
   if (untranslated) warnings.push(`${untranslated} untranslated message${untranslated === 1 ? ' was' : 's were'} skipped (empty msgstr)`);
@@ -179,13 +182,16 @@ function field(keyword: string, s: string): string[] {
   return [`${keyword} ""`, ...parts.filter((p) => p !== '').map(quote)];
 }
 
-/** msgstr[n] texts for a plural value, or null to write the ICU text as a plain msgstr. */
-function pluralStrings(value: string, categories: readonly PluralCategory[]): string[] | null {
+/**
+ * msgstr[n] texts for a plural value, or null to write the ICU text as a plain msgstr. A category
+ * in `fromOther` the value lacks gets its `other` text, which is what ICU shows for it.
+ */
+function pluralStrings(value: string, categories: readonly PluralCategory[], fromOther: readonly PluralCategory[] = []): string[] | null {
   const native = pluralToNative(value, DIALECT, 'count');
   if (native === null || native.ordinal) return null;
   const strings: string[] = [];
   for (const c of categories) {
-    const text = native.forms.get(c);
+    const text = native.forms.get(c) ?? (fromOther.includes(c) ? native.forms.get('other') : undefined);
     if (text === undefined) return null;
     strings.push(text);
   }
@@ -197,8 +203,22 @@ function pluralStrings(value: string, categories: readonly PluralCategory[]): st
   return strings;
 }
 
-function serialize(entries: readonly Entry[], language: string): string {
+/**
+ * The customary Plural-Forms, or for fr, es, it, pt and ca the 3-form one with a slot for the
+ * millions' `many` when a value of the file has that branch (else it could only be written as ICU
+ * text, which ngettext() shows as is); the file's other plurals then repeat their `other` there.
+ */
+function fileForms(entries: readonly Entry[], language: string) {
   const standard = pluralFormsFor(language);
+  const large = largeNumberPluralFormsFor(language);
+  if (standard === null || large === null) return { forms: standard, fromOther: [] };
+  const fromOther = largeNumberCategories(language);
+  const needed = entries.some((e) => pluralStrings(e.value, standard.categories) === null && pluralStrings(e.value, large.categories, fromOther) !== null);
+  return needed ? { forms: large, fromOther } : { forms: standard, fromOther: [] };
+}
+
+function serialize(entries: readonly Entry[], language: string): string {
+  const { forms: standard, fromOther } = fileForms(entries, language);
   const lines = [
     'msgid ""',
     'msgstr ""',
@@ -217,7 +237,7 @@ function serialize(entries: readonly Entry[], language: string): string {
     if (e.description) for (const line of e.description.replace(/\r\n?/g, '\n').split('\n')) lines.push(line ? `#. ${line}` : '#.');
     if (context !== undefined) lines.push(...field('msgctxt', context));
     lines.push(...field('msgid', id));
-    const plural = standard ? pluralStrings(e.value, standard.categories) : null;
+    const plural = standard ? pluralStrings(e.value, standard.categories, fromOther) : null;
     if (plural) {
       lines.push(...field('msgid_plural', id));
       plural.forEach((text, i) => lines.push(...field(`msgstr[${i}]`, text)));

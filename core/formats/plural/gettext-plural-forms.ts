@@ -214,3 +214,41 @@ export function pluralFormsFor(language: string): LanguagePluralForms | null {
   }
   return found;
 }
+
+const chosenLarge = new Map<string, LanguagePluralForms | null>();
+
+/**
+ * For a language whose customary formula is wrong only for large numbers (fr, es, it, pt, ca: CLDR
+ * gives millions `many`), the customary formula that is right for them too, with a slot for that
+ * category; null for every other language. Export writes it only for files that hold such a
+ * category, as most gettext tools still write the shorter formula for these languages.
+ */
+export function largeNumberPluralFormsFor(language: string): LanguagePluralForms | null {
+  let found = chosenLarge.get(language);
+  if (found === undefined) {
+    found = null;
+    const rules = pluralRules(language);
+    const standard = pluralFormsFor(language);
+    if (rules !== null && standard !== null && largeNumberCategories(language).length > 0) {
+      for (const { header, forms } of CUSTOMARY) {
+        const { categories, consistent } = slotCategories(forms, language);
+        if (!consistent || !LARGE.every((n) => categories[forms.slot(n)] === rules.select(n))) continue;
+        found = { header, forms, categories: categories as PluralCategory[] };
+        break;
+      }
+    }
+    chosenLarge.set(language, found);
+  }
+  return found;
+}
+
+/** The language's categories that only numbers past 1000 take (fr, es, it, pt, ca: `many`, for millions). */
+export function largeNumberCategories(language: string): PluralCategory[] {
+  const rules = pluralRules(language);
+  if (rules === null) return [];
+  const small = new Set<string>();
+  for (let n = 0; n <= SAMPLES; n++) small.add(rules.select(n));
+  const large = new Set<PluralCategory>();
+  for (const n of LARGE) if (!small.has(rules.select(n))) large.add(rules.select(n) as PluralCategory);
+  return [...large];
+}
