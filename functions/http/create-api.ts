@@ -52,7 +52,13 @@ export function createApi(deps: Deps, groups: readonly RouteGroup[], options: Ap
   }
   for (const group of groups) app.route(group.prefix, group.routes);
   if (options.openapi) app.get('/openapi.json', openAPIRouteHandler(app, OPENAPI_OPTIONS));
-  app.notFound((c) => respondJson(c, { detail: 'Not Found' }, 404));
+  app.notFound((c) => {
+    // A browser's `/portal/` (typed, or a bookmark): on AWS no route of the portal's function may
+    // take it (`ANY /portal/{proxy+}` needs a segment), so the function that answers unrouted paths
+    // sends it where the local server's portal does.
+    if (c.req.path === '/portal/') return c.redirect(`/portal${new URL(c.req.url).search}`, 308);
+    return respondJson(c, { detail: 'Not Found' }, 404);
+  });
   app.onError((error, c) => errorResponse(error, c));
   return app;
 }

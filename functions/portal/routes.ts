@@ -307,7 +307,7 @@ const routes = new Hono<PortalEnv>()
   .get('/assets/portal.css', (c) => c.body(PORTAL_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=31536000, immutable' }))
   .get('/assets/portal.js', (c) => c.body(PORTAL_JS, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=31536000, immutable' }))
   // The home page is /portal; /portal/ (the printed address, a typed one) leads there.
-  .use('*', async (c, next) => (c.req.path === `${P}/` ? c.redirect(P, 308) : next()))
+  .use('*', async (c, next) => (c.req.path === `${P}/` ? c.redirect(`${P}${new URL(c.req.url).search}`, 308) : next()))
   .use('*', formBody())
   .use('*', portalSession())
 

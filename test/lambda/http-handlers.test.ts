@@ -149,6 +149,18 @@ describe('health and the catch-all', () => {
     }
   });
 
+  it('/portal/ answered by the catch-all function is the local server\'s redirect to /portal, query kept', async () => {
+    // Whichever function API Gateway gives a bare trailing slash (`{proxy+}` may need a segment), the
+    // browser lands on the portal: the health function's answer is the portal's own.
+    const request = { method: 'GET', path: '/portal/?next=%2Fportal%2Fprojects' };
+    const lambda = await invoke('health', { ...request, headers: { 'x-request-id': 'slash' } }, 'api-gateway');
+    const local = await viaLocal({ ...request, headers: { 'x-request-id': 'slash' } });
+    for (const answer of [lambda, local]) {
+      expect(answer.status).toBe(308);
+      expect(answer.headers['location']).toBe('/portal?next=%2Fportal%2Fprojects');
+    }
+  });
+
   it('GET /openapi.json serves the whole API, as the local server generates it', async () => {
     const doc = await same('health', { method: 'GET', path: '/openapi.json' });
     const paths = Object.keys((doc.json() as { paths: Record<string, unknown> }).paths);
