@@ -1,8 +1,9 @@
 // One HTTP attempt of a delivery. Never in a request's path: only the workers call this. The
 // connection goes to the address resolveTarget() just checked (a custom lookup pins it, so DNS
 // rebinding between the check and the connection cannot reach a private address), redirects are
-// never followed (node:http does not; a 3xx is a failed attempt), and the whole attempt, connection
-// to last byte, is bounded by the timeout. The response body is read only up to a few KiB and
+// never followed (node:http does not; a 3xx is a failed attempt), and the whole attempt, name
+// lookup to last byte, is bounded by the timeout (a resolver that never answers would otherwise
+// hold a worker's attempt for as long as the system's resolver retries). The response body is read only up to a few KiB and
 // discarded: an endpoint's answer is its status.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -21,11 +22,22 @@ export async function sendWebhook(options: {
   allowPrivate: boolean;
 }): Promise<AttemptResult> {
   const url = new URL(options.url);
+  const deadline = Date.now() + options.timeoutMs;
+  const late: AttemptResult = { ok: false, statusCode: null, error: `no complete answer within ${options.timeoutMs} ms` };
   let address: { address: string; family: 4 | 6 };
+  let lookupTimer: NodeJS.Timeout | undefined;
   try {
-    [address] = (await resolveTarget(hostOf(url), options.allowPrivate)) as [{ address: string; family: 4 | 6 }];
+    // The lookup itself cannot be cancelled (it runs on libuv's pool); the attempt stops waiting for it.
+    const lookedUp = await Promise.race([
+      resolveTarget(hostOf(url), options.allowPrivate),
+      new Promise<null>((resolve) => (lookupTimer = setTimeout(resolve, options.timeoutMs, null))),
+    ]);
+    if (lookedUp === null) return { ...late, error: `${late.error} (the host's name was not resolved in time)` };
+    [address] = lookedUp as [{ address: string; family: 4 | 6 }];
   } catch (error) {
     return { ok: false, statusCode: null, error: error instanceof TargetRefused ? `refused: ${error.message}` : 'the host could not be resolved' };
+  } finally {
+    clearTimeout(lookupTimer);
   }
   const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
     if (lookupOptions.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [address]);
@@ -53,9 +65,9 @@ export async function sendWebhook(options: {
       },
     });
     const timer = setTimeout(() => {
-      finish({ ok: false, statusCode: null, error: `no complete answer within ${options.timeoutMs} ms` });
+      finish(late);
       req.destroy();
-    }, options.timeoutMs);
+    }, Math.max(0, deadline - Date.now()));
     req.on('error', (error: NodeJS.ErrnoException) => finish({ ok: false, statusCode: null, error: describeError(error) }));
     req.on('response', (res: IncomingMessage) => {
       const status = res.statusCode ?? 0;
