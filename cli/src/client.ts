@@ -126,10 +126,12 @@ export function createClient(server: string, apiKey: string, retry: RetryOptions
   };
   // The spec's retry guidance (section 7): 500 once after 1-2 s; 503 three times with exponential
   // backoff; 429 only when asked to wait for the quota's reset; nothing else is retried.
-  const sendWithRetries = async (method: string, path: string, init: { body?: Uint8Array; headers?: Record<string, string> }) => {
+  const sendWithRetries = async (method: string, path: string, init: { body?: Uint8Array; headers?: Record<string, string>; accept?: number[] }) => {
     let res = await send(method, path, init);
     for (let attempt = 0; ; attempt++) {
       let wait: number | null = null;
+      // A status the caller handles itself (a 503 that means "not published yet") is its answer.
+      if (init.accept?.includes(res.status)) return res;
       if (res.status === 500 && attempt === 0) wait = 1000 + Math.random() * 1000;
       else if (res.status === 503 && attempt < 3) wait = 1000 * 2 ** attempt * (0.75 + Math.random() / 2);
       else if (res.status === 429 && retry.waitForQuota && attempt < 3) wait = retryAfterMs(res.headers.get('retry-after')) + Math.random() * 30_000;

@@ -101,6 +101,11 @@ async function findConfig(cwd: string): Promise<string> {
   }
 }
 
+/** Whether a tms.config.json is in `cwd` or a folder above it. */
+export async function configFound(cwd: string): Promise<boolean> {
+  return stat(await findConfig(cwd)).then(() => true, () => false);
+}
+
 export async function loadConfig(cwd: string, path?: string): Promise<LoadedConfig> {
   const file = path === undefined ? await findConfig(cwd) : resolve(cwd, path);
   let bytes: Buffer;

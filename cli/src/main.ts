@@ -1,7 +1,7 @@
 // The `tms` command: push and pull translation files between a repository and a tms server.
 // Exit codes: 0 done, 1 failed, 2 usage error, 3 quota or plan limit (402), 4 authentication.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { CONFIG_FILE, isServerUrl, loadConfig } from './config-file.ts';
+import { CONFIG_FILE, configFound, isServerUrl, loadConfig } from './config-file.ts';
 import { createClient } from './client.ts';
 import { createOutput } from './output.ts';
 import { CliError, EXIT, usageError } from './errors.ts';
@@ -102,7 +102,7 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
     // The message on one line, first; the usage after it.
     const why = ambiguousValue(error, rest) ?? oneLine((error as Error).message);
     // --json was asked for even if the line it is on could not be read: CI parses stdout.
-    if (rest.includes('--json')) jsonError(io, why, EXIT.usage);
+    if (rest.includes('--json') && name !== 'mcp') jsonError(io, why, EXIT.usage);
     io.stderr.write(`tms ${name}: ${why}\n\n${command.help}\n`);
     return EXIT.usage;
   }
@@ -129,7 +129,11 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
     // An agent's MCP client may start `tms mcp` anywhere: its server can come without a config file.
     const serverFlag = name === 'mcp' ? (flagServer ?? envServer) : undefined;
     if (serverFlag !== undefined && !isServerUrl(serverFlag)) throw usageError(`--server: an http(s) URL such as "http://127.0.0.1:3000", not "${serverFlag}"`);
-    const config = serverFlag === undefined ? await loadConfig(io.cwd, values.config as string | undefined) : undefined;
+    // mcp reads no config with --server. With TMS_SERVER it reads the one --config names, or the one
+    // it finds, as every command does (TMS_SERVER is then its server): a config pinned to a project
+    // refuses another project's key here too. Without either, it has nothing else to go by.
+    const readsConfig = name !== 'mcp' || (flagServer === undefined && (envServer === undefined || values.config !== undefined || (await configFound(io.cwd))));
+    const config = readsConfig ? await loadConfig(io.cwd, values.config as string | undefined) : undefined;
     const apiKey = apiKeyFrom(values['api-key'] as string | undefined, io.env.TMS_API_KEY);
     const client = createClient((serverFlag ?? envServer ?? config!.server).replace(/\/+$/, ''), apiKey, {
       timeoutMs: requestTimeoutMs(io.env.TMS_TIMEOUT),
@@ -140,7 +144,7 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
       // Only for tests of the retry behaviour: waits are scaled by this factor.
       delayScale: io.env.TMS_RETRY_DELAY_SCALE ? Number(io.env.TMS_RETRY_DELAY_SCALE) : 1,
     });
-    if (config) await checkProject(client, config);
+    if (config) await checkProject(client, config, apiKey);
     switch (name) {
       case 'mcp':
         return await (await import('./commands/mcp.ts')).mcp(client, apiKey, io);
@@ -157,7 +161,8 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
     // Anything else is a bug or an answer the CLI did not expect: said in one line, exit 1.
     const error = caught instanceof CliError ? caught : new CliError(`unexpected error: ${caught instanceof Error ? caught.message : String(caught)}`, EXIT.failed);
     if (!(caught instanceof CliError) && io.env.TMS_DEBUG) io.stderr.write(`${(caught as Error).stack}\n`);
-    if (json) io.stdout.write(JSON.stringify({ ...error.done, error: error.message, exit_code: error.exitCode }, null, 2) + '\n');
+    // mcp's stdout is its MCP client's protocol channel: nothing else goes there, --json or not.
+    if (json && name !== 'mcp') io.stdout.write(JSON.stringify({ ...error.done, error: error.message, exit_code: error.exitCode }, null, 2) + '\n');
     io.stderr.write(`tms ${name}: ${error.message}\n`);
     return error.exitCode;
   }

@@ -26,12 +26,21 @@ export async function projectLanguages(client: Client): Promise<{ project: strin
  * written: a key is one project's, and a CI secret pasted from the wrong project pushed this
  * repository's keys into that project, or pulled its translations over these files, with exit 0.
  */
-export async function checkProject(client: Client, config: { project?: string; file: string }): Promise<void> {
+export async function checkProject(client: Client, config: { project?: string; file: string }, apiKey = ''): Promise<void> {
   if (config.project === undefined) return;
-  const { project } = await projectLanguages(client);
-  if (project !== config.project) {
+  const project = apiKey.startsWith('delivery_') ? await publishedProject(client) : (await projectLanguages(client)).project;
+  if (project !== undefined && project !== config.project) {
     throw new CliError(`the API key is a key of project ${project}, but ${config.file} is for project ${config.project}: use a key of that project (TMS_API_KEY or --api-key)`, EXIT.auth);
   }
+}
+
+/**
+ * A delivery key's project (it reads cached files only, so not GET /v1/languages): the published
+ * manifest names it. Before the first publish there is nothing it can read, and nothing to check.
+ */
+async function publishedProject(client: Client): Promise<string | undefined> {
+  const res = await client.request('GET', '/v1/cached/manifest', { accept: [503] });
+  return res.status === 200 ? ((await res.json()) as { project_id: string }).project_id : undefined;
 }
 
 export async function serverKeys(client: Client): Promise<ServerKey[]> {

@@ -5,7 +5,7 @@
 // diagnostics go to stderr.
 import { readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { LineTransport } from './mcp-stdio.ts';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { CliError } from '../errors.ts';
@@ -174,13 +174,18 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
     'export_file',
     {
       title: 'Export a file',
-      description: `A language as a translation file (formats: ${FORMAT_IDS.join(', ')}).`,
-      inputSchema: { language: LANGUAGE, format: z.enum(FORMAT_IDS as [string, ...string[]]), status: z.enum(['approved', 'draft', 'review', 'all']).optional() },
+      description: `A language as a translation file (formats: ${FORMAT_IDS.join(', ')}; xliff and xliff2 need source, the language of the source text).`,
+      inputSchema: {
+        language: LANGUAGE,
+        format: z.enum(FORMAT_IDS as [string, ...string[]]),
+        status: z.enum(['approved', 'draft', 'review', 'all']).optional(),
+        source: LANGUAGE.optional().describe('xliff, xliff2: the source language, written beside each translation'),
+      },
       annotations: { readOnlyHint: true },
     },
-    tool(async ({ language, format, status }: { language: string; format: string; status?: string }) =>
+    tool(async ({ language, format, status, source }: { language: string; format: string; status?: string; source?: string }) =>
       // The file exactly as the server wrote it, whatever its format.
-      text((await send('GET', `/v1/export/${seg(language)}${q({ format, status })}`, undefined, {}, true)) as string),
+      text((await send('GET', `/v1/export/${seg(language)}${q({ format, status, source })}`, undefined, {}, true)) as string),
     ),
   );
   server.registerTool(
@@ -196,10 +201,10 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
   return server;
 }
 
-/** Serves until the client closes stdin. */
+/** Serves until the client closes stdin, then answers the requests still running, then exits. */
 export async function mcp(client: Client, apiKey: string, io: { stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream }): Promise<number> {
   const server = createMcpServer(client, apiKey);
-  const transport = new StdioServerTransport(io.stdin, io.stdout);
+  const transport = new LineTransport(io.stdin, io.stdout);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     io.stdin.once('end', () => resolve());
@@ -207,6 +212,9 @@ export async function mcp(client: Client, apiKey: string, io: { stdin: NodeJS.Re
   await server.connect(transport);
   io.stderr.write('tms mcp: serving on stdio\n');
   await closed;
+  // `printf '…' | tms mcp`, or a client that closes its end after its last request: closing the
+  // server now would cancel the calls still running (their writes done, their answers lost).
+  await transport.answered();
   await server.close();
   return 0;
 }
