@@ -33,6 +33,16 @@ export const DISK_FULL_MESSAGE = 'The database is out of disk space. Nothing was
 export const KEY_AND_GROUP_TOO_LONG =
   'the key and its group name are too long together: at most about 2,600 bytes of UTF-8 between them (a character takes 1 to 4 bytes; 500 characters of 4 bytes plus a long group name pass it)';
 
+/** Postgres refusing a key and group name too long together for the (project, group, key) index. */
+export const isKeyAndGroupTooLong = (error: unknown): boolean =>
+  (error as { code?: unknown } | null)?.code === '54000' && /translation_keys_live_group_idx/.test((error as Error).message);
+
+/**
+ * The 422 for it, at the field the request sent: `key` for a new key (the default mapping below),
+ * `new_name` for a group rename, `group_name` for a key moved to another group.
+ */
+export const keyAndGroupTooLong = (loc: (string | number)[]) => validationError([{ loc, msg: KEY_AND_GROUP_TOO_LONG, type: 'too_long' }]);
+
 /** Turns a Postgres or connection error into an AppError; anything else is returned unchanged. */
 export function toDomainError(error: unknown): unknown {
   if (error instanceof AppError) return error;
@@ -46,9 +56,7 @@ export function toDomainError(error: unknown): unknown {
     // A key and its group name are indexed together (project, group, key), and a btree entry holds
     // at most 2,704 bytes: both at their limits in characters of 4 UTF-8 bytes (CJK Extension B,
     // emoji) pass it. Valid by section 2 yet unstorable: a 422 that says which limit, not a 413.
-    if (/translation_keys_live_group_idx/.test((error as Error).message)) {
-      return validationError([{ loc: ['body', 'key'], msg: KEY_AND_GROUP_TOO_LONG, type: 'too_long' }]);
-    }
+    if (isKeyAndGroupTooLong(error)) return keyAndGroupTooLong(['body', 'key']);
     return new AppError('too_large', 'Input too large', { cause: error });
   }
   // The embedded database turns read-only when its disk is nearly full (core/db/disk-guard.ts); a

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.ts';
 import { transaction } from '../db/transaction.ts';
+import { isKeyAndGroupTooLong, keyAndGroupTooLong } from '../db/errors.ts';
 import { useCase } from '../use-case.ts';
 import { isGroupName } from '../validation.ts';
 import { lockProject } from '../projects/lock-project.ts';
@@ -26,7 +27,9 @@ export const renameGroup = useCase(RenameGroupCommand, async (deps: Pick<Deps, '
         update translation_keys k set group_name = ${newName}, updated_at = now()
         from locked where k.id = locked.id
         returning 1)
-      select count(*)::int as count from moved`;
+      select count(*)::int as count from moved`.catch((error: unknown) => {
+      throw isKeyAndGroupTooLong(error) ? keyAndGroupTooLong(['body', 'new_name']) : error;
+    });
     const keysUpdated = row!.count;
     // Its keys were deleted while it waited for them: the group is gone, as a later rename would find.
     if (keysUpdated === 0) throw groupNotFound(name);

@@ -4,13 +4,13 @@ import { conflict } from '../errors.ts';
 import { published, transaction } from '../db/transaction.ts';
 import { actorId } from '../actor.ts';
 import { useCase } from '../use-case.ts';
-import { assertKeyCapacity, lockProject } from '../projects/lock-project.ts';
+import { assertKeyCapacity, keyLimitReached, lockProject } from '../projects/lock-project.ts';
 import { CreateKeyCommand, type KeyRecord } from './schemas.ts';
 import { KEY_LIMITS } from './key-creations.ts';
 
 export const keyExists = (key: string) => conflict(`A key named '${key}' already exists in this project`);
 
-type Created = KeyRecord & { event_id: string | null; created: boolean };
+type Created = KeyRecord & { event_id: string | null; created: boolean; taken: boolean; live_keys: number };
 
 type Input = v.InferOutput<typeof CreateKeyCommand>;
 
@@ -83,19 +83,28 @@ const createLocked = (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input: Input): 
           from created
           returning id
         )
-        select created.*, created.id is not null as created, (select id from event) as event_id
+        select created.*, created.id is not null as created, (select id from event) as event_id,
+          -- Why nothing was inserted, seen by this statement's snapshot: asked again in a later
+          -- statement, a key deleted meanwhile (a DELETE takes no project lock) left no reason.
+          exists (select 1 from translation_keys where project_id = ${projectId} and key = ${input.key} and deleted_at is null) as taken,
+          (select keys from live) as live_keys
         from (select 1) as one left join created on true`,
     ]);
     if (!row?.created) {
       // Nothing inserted: the name is taken (409 first, as a client fixing names expects), or the
-      // plan's limit is reached (402 with the count, from the same check the other writes use).
+      // plan's limit is reached (402 with the count).
+      if (row?.taken) throw keyExists(input.key);
+      const limit = project.limits.keysPerProject;
+      if (limit !== null && row !== undefined && row.live_keys + 1 > limit) throw keyLimitReached(project.plan, limit, row.live_keys, 1);
+      // Neither, in this snapshot (a key of the name inserted and committed after it, by a path
+      // that takes no project lock): the same question, asked again now.
       const [taken] = await tx.sql`
         select 1 from translation_keys where project_id = ${projectId} and key = ${input.key} and deleted_at is null`;
       if (taken) throw keyExists(input.key);
-      await assertKeyCapacity(tx.sql, projectId, project.plan, project.limits.keysPerProject, 1);
-      throw new Error('key neither created nor refused');
+      await assertKeyCapacity(tx.sql, projectId, project.plan, limit, 1);
+      throw keyExists(input.key);
     }
-    const { event_id, created: _created, ...key } = row;
+    const { event_id, created: _created, taken: _taken, live_keys: _live, ...key } = row;
     tx.inserted({ id: Number(event_id), type: 'key.created', projectId, actor: input.actor, entity: { type: 'key', id: key.id }, after: key });
     return key;
   });

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { notFound } from '../errors.ts';
 import { transaction } from '../db/transaction.ts';
+import { isKeyAndGroupTooLong, keyAndGroupTooLong } from '../db/errors.ts';
 import { useCase } from '../use-case.ts';
 import { keyById } from './by-id.ts';
 import { UpdateKeyCommand, type UpdatedKey } from './schemas.ts';
@@ -24,7 +25,9 @@ export const updateKey = useCase(UpdateKeyCommand, async (deps: Pick<Deps, 'sql'
         description = ${input.description === undefined ? before.description : input.description},
         updated_at = now()
       where id = ${keyId}
-      returning group_name, description`;
+      returning group_name, description`.catch((error: unknown) => {
+      throw isKeyAndGroupTooLong(error) ? keyAndGroupTooLong(['body', 'group_name']) : error;
+    });
     tx.record({ type: 'key.updated', projectId, actor: input.actor, entity: { type: 'key', id: keyId }, before, after });
     return { id: keyId, project_id: projectId, updated: true, group_name: after!.group_name };
   }),

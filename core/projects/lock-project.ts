@@ -47,10 +47,13 @@ export async function assertKeyCapacity(
   if (limit === null) return;
   const [row] = await tx<{ count: number }[]>`
     select count(*)::int as count from translation_keys where project_id = ${projectId} and deleted_at is null`;
-  if (row!.count + adding > limit) {
-    throw planLimit(
-      `Key limit reached: the ${plan} plan allows ${limit.toLocaleString('en-US')} keys per project (this project has ${row!.count.toLocaleString('en-US')}). Upgrade the plan to add more.`,
-      { resource: 'keys', plan, limit, current: row!.count, adding },
-    );
-  }
+  if (row!.count + adding > limit) throw keyLimitReached(plan, limit, row!.count, adding);
+}
+
+/** The 402 of a key limit, from a count the caller already made. */
+export function keyLimitReached(plan: Plan, limit: number, current: number, adding: number) {
+  return planLimit(
+    `Key limit reached: the ${plan} plan allows ${limit.toLocaleString('en-US')} keys per project (this project has ${current.toLocaleString('en-US')}). Upgrade the plan to add more.`,
+    { resource: 'keys', plan, limit, current, adding },
+  );
 }
