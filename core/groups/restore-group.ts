@@ -21,8 +21,15 @@ export const restoreGroup = useCase(GroupCommand, async (deps: Pick<Deps, 'sql' 
   return transaction(deps, async (tx) => {
     const { sql } = tx;
     const { plan, limits } = await lockProject(sql, projectId);
-    const lastDelete = sql`(
-      select max(deleted_at) from translation_keys where project_id = ${projectId} and group_name = ${name})`;
+    // The delete to undo, read once and carried as text (a JS Date drops the microseconds): named
+    // by a subquery in each statement, a key of the group deleted between them (a DELETE takes no
+    // project lock) became the last delete, and the update restored that key instead.
+    const [{ last } = { last: null }] = await sql<{ last: string | null }[]>`
+      select max(deleted_at)::text as last from translation_keys where project_id = ${projectId} and group_name = ${name}`;
+    if (last === null) throw nothingToRestore(name);
+    // Sent as text and cast in SQL: a parameter Postgres types as timestamptz is serialized by
+    // postgres.js through a JS Date, which drops the microseconds again.
+    const lastDelete = sql`${last}::text::timestamptz`;
     // The clashes are a set operation, never a join: a join of the candidates to the live keys by
     // name was planned, without statistics, as a scan of the project's live names per candidate
     // (both sides estimated at one row, and both live-key indexes alike to the planner: a 500-key
@@ -50,10 +57,10 @@ export const restoreGroup = useCase(GroupCommand, async (deps: Pick<Deps, 'sql' 
       throw conflict(`Cannot restore group '${name}': key name(s) in use: ${(listed ?? []).join(', ')}${more}`);
     }
     await assertKeyCapacity(sql, projectId, plan, limits.keysPerProject, candidates);
-    await sql`
+    const restored = await sql`
       update translation_keys set deleted_at = null, updated_at = now()
       where project_id = ${projectId} and group_name = ${name} and deleted_at = ${lastDelete}`;
-    tx.record({ type: 'group.restored', projectId, actor: input.actor, entity: { type: 'group', id: name }, after: { keys: candidates } });
-    return { project_id: projectId, group_name: name, keys_restored: candidates };
+    tx.record({ type: 'group.restored', projectId, actor: input.actor, entity: { type: 'group', id: name }, after: { keys: restored.count } });
+    return { project_id: projectId, group_name: name, keys_restored: restored.count };
   });
 });
