@@ -88,6 +88,15 @@ describe('tms mcp', () => {
     expect(status).toHaveProperty('ready');
   });
 
+  it('exports xliff and xliff2 with the source language they need (as pull sends it)', async () => {
+    for (const format of ['xliff', 'xliff2']) {
+      const result = await agent.callTool({ name: 'export_file', arguments: { language: 'de', format, source: 'en', status: 'all' } });
+      expect(result.isError, textOf(result)).toBeFalsy();
+      expect(textOf(result)).toContain('Willkommen');
+      expect(textOf(result)).toContain('Welcome');
+    }
+  });
+
   it("answers the API's refusals as tool errors the agent can read", async () => {
     const missing = await agent.callTool({ name: 'get_key', arguments: { key_id: '00000000-0000-4000-8000-000000000000' } });
     expect(missing.isError).toBe(true);

@@ -7,39 +7,12 @@
 // The interleaving is made exact: when the create asks its follow-up question, a separate backend
 // (psql, a process of its own, so the event loop is not needed) commits the soft delete that a
 // concurrent DELETE /v1/keys/{id} would. Real Postgres only (PGlite runs one statement at a time).
-import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { usingRealPostgres } from '../support/test-database.ts';
 import { useTestApp } from '../support/test-app.ts';
+import { databaseUrl, onQuery } from '../support/commit-in-another-backend.ts';
 
 const t = useTestApp();
-
-async function databaseUrl(): Promise<string> {
-  const [{ db }] = (await t.runtime.deps.sql`select current_database() as db`) as unknown as [{ db: string }];
-  const url = new URL(process.env.DATABASE_URL!);
-  url.pathname = `/${db}`;
-  return url.toString();
-}
-
-/** Runs `statement` in another backend, synchronously, the first time a query matching `when` is sent. */
-function onQuery(when: RegExp, url: string, statement: string): () => void {
-  const options = t.runtime.deps.sql.options as { debug?: unknown };
-  let fired = false;
-  options.debug = (_connection: number, query: string) => {
-    if (fired || !when.test(query)) return;
-    fired = true;
-    // Bounded: a fix that made this wait on a lock the request holds must not hang the test (the
-    // event loop is blocked meanwhile); the write then simply does not happen.
-    try {
-      execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-qc', statement], { timeout: 5_000, env: { ...process.env, PGOPTIONS: '-c lock_timeout=2000' }, stdio: 'pipe' });
-    } catch {
-      // not written: the request then meets no race at all
-    }
-  };
-  return () => {
-    options.debug = false;
-  };
-}
 
 describe.runIf(usingRealPostgres())('POST /v1/keys (limited plan) racing a DELETE /v1/keys/{id}', () => {
   it('at the key limit, a key deleted while the refused create checks why: 201 or 402, never a 500', async () => {
@@ -49,10 +22,10 @@ describe.runIf(usingRealPostgres())('POST /v1/keys (limited plan) racing a DELET
       insert into translation_keys (project_id, key, group_name)
       select ${p.projectId}, 'k' || g, 'Default' from generate_series(1, 250) g`;
     const [victim] = await sql<{ id: string }[]>`select id from translation_keys where project_id = ${p.projectId} and key = 'k1'`;
-    const url = await databaseUrl();
+    const url = await databaseUrl(t.runtime.deps.sql);
     await t.call(p.apiKey, 'GET', '/v1/keys?limit=1'); // API key verified and cached first
     // The refused insert's follow-up: "is the name taken?" (then the capacity count).
-    const stop = onQuery(/select 1 from translation_keys where project_id = \$1 and key = \$2 and deleted_at is null/, url,
+    const stop = onQuery(t.runtime.deps.sql, /select 1 from translation_keys where project_id = \$1 and key = \$2 and deleted_at is null/, url,
       `update translation_keys set deleted_at = now(), updated_at = now() where id = '${victim!.id}'`);
     let res: Response;
     try {
@@ -71,8 +44,8 @@ describe.runIf(usingRealPostgres())('POST /v1/keys (limited plan) racing a DELET
     const first = await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'dup.name' });
     expect(first.status).toBe(201);
     const { id } = (await first.json()) as { id: string };
-    const url = await databaseUrl();
-    const stop = onQuery(/select 1 from translation_keys where project_id = \$1 and key = \$2 and deleted_at is null/, url,
+    const url = await databaseUrl(t.runtime.deps.sql);
+    const stop = onQuery(t.runtime.deps.sql, /select 1 from translation_keys where project_id = \$1 and key = \$2 and deleted_at is null/, url,
       `update translation_keys set deleted_at = now(), updated_at = now() where id = '${id}'`);
     let res: Response;
     try {

@@ -1,7 +1,8 @@
 // Names valid by section 2 are taken, whatever their script: a group name written with combining
 // marks (Hindi, Tamil, Bengali vowel signs and viramas) was a 422. A 500-character key in a
 // 200-character group, both of 4-byte characters, passes what Postgres can index: a 422 naming that
-// limit (it was a bare 413). Runs on embedded PGlite, and on real Postgres with DATABASE_URL.
+// limit (it was a bare 413), at the field the request sent (key, group_name, new_name). Runs on
+// embedded PGlite, and on real Postgres with DATABASE_URL.
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/test-app.ts';
 
@@ -70,6 +71,17 @@ describe('keys at the field limits', () => {
     const { id } = await created.json();
     const res = await t.call(p.apiKey, 'PATCH', `/v1/keys/${id}`, { group_name: GROUP });
     expect(res.status).toBe(422);
+    // Located at the field this body sent (body.key, the default mapping, is not in it).
+    expect((await res.json()).detail.map((d: { loc: unknown[] }) => d.loc)).toEqual([['body', 'group_name']]);
     expect((await (await t.call(p.apiKey, 'GET', `/v1/keys/${id}`)).json()).group_name).toBe('Default');
+  });
+
+  it('PATCH /v1/groups renaming a group of such a key to such a name: 422 at body.new_name, nothing renamed', async () => {
+    const p = await t.newProject('team');
+    expect((await t.call(p.apiKey, 'POST', '/v1/keys', { key: KEY, group_name: 'g' })).status).toBe(201);
+    const res = await t.call(p.apiKey, 'PATCH', '/v1/groups/g', { new_name: GROUP });
+    expect(res.status).toBe(422);
+    expect((await res.json()).detail).toEqual([{ loc: ['body', 'new_name'], msg: expect.stringMatching(/too long together/), type: 'too_long' }]);
+    expect((await (await t.call(p.apiKey, 'GET', '/v1/groups')).json()).groups).toEqual(['g']);
   });
 });

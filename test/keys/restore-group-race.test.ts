@@ -6,38 +6,12 @@
 // The interleaving is made exact: just before the UPDATE is sent, a separate backend (psql, a
 // process of its own) commits the soft delete a concurrent DELETE /v1/keys/{id} would. Real
 // Postgres only (PGlite runs one statement at a time).
-import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { usingRealPostgres } from '../support/test-database.ts';
 import { useTestApp } from '../support/test-app.ts';
+import { databaseUrl, onQuery } from '../support/commit-in-another-backend.ts';
 
 const t = useTestApp();
-
-async function databaseUrl(): Promise<string> {
-  const [{ db }] = (await t.runtime.deps.sql`select current_database() as db`) as unknown as [{ db: string }];
-  const url = new URL(process.env.DATABASE_URL!);
-  url.pathname = `/${db}`;
-  return url.toString();
-}
-
-function onQuery(when: RegExp, url: string, statement: string): () => void {
-  const options = t.runtime.deps.sql.options as { debug?: unknown };
-  let fired = false;
-  options.debug = (_connection: number, query: string) => {
-    if (fired || !when.test(query)) return;
-    fired = true;
-    // Bounded: a fix that made this wait on a lock the request holds must not hang the test (the
-    // event loop is blocked meanwhile); the write then simply does not happen.
-    try {
-      execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-qc', statement], { timeout: 5_000, env: { ...process.env, PGOPTIONS: '-c lock_timeout=2000' }, stdio: 'pipe' });
-    } catch {
-      // not written: the request then meets no race at all
-    }
-  };
-  return () => {
-    options.debug = false;
-  };
-}
 
 describe.runIf(usingRealPostgres())('group restore racing a key delete in the same group', () => {
   it('restores the keys it checked and counted, not a key deleted meanwhile', async () => {
@@ -53,8 +27,8 @@ describe.runIf(usingRealPostgres())('group restore racing a key delete in the sa
     // The group lives again with a new key, which a client deletes while the group is restored.
     const c = await create('g.c');
 
-    const url = await databaseUrl();
-    const stop = onQuery(/update translation_keys set deleted_at = null/, url,
+    const url = await databaseUrl(t.runtime.deps.sql);
+    const stop = onQuery(t.runtime.deps.sql, /update translation_keys set deleted_at = null/, url,
       `update translation_keys set deleted_at = now(), updated_at = now() where id = '${c}'`);
     let res: Response;
     try {

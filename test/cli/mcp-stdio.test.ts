@@ -1,34 +1,32 @@
-// How `tms mcp` starts (which server, which config, which key), and what it leaves on stdout.
+// `tms mcp` on stdio, driven by raw lines as any MCP client may send them: how it starts (which
+// server, which config, which key), JSON-RPC's framing (cli/src/commands/mcp-stdio.ts), and that
+// nothing but protocol reaches stdout.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestProject } from '../support/test-app.ts';
+import type { TestProject } from '../support/test-app.ts';
 import { BIN, runTms } from './support/run-tms.ts';
+import { serveTestApp, type ServedApp } from './support/served-app.ts';
 
-let t: Awaited<ReturnType<typeof startTestApp>>;
-let server: ServerType;
+let served: ServedApp;
+let t: ServedApp['t'];
 let base: string;
 let p: TestProject;
 const children: ChildProcessWithoutNullStreams[] = [];
 const dirs: string[] = [];
 
 beforeAll(async () => {
-  t = await startTestApp();
-  server = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise((resolve) => server.once('listening', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await serveTestApp();
+  ({ t, base } = served);
   p = await t.newProject('team');
-  expect((await t.call(p.apiKey, 'POST', '/v1/languages', { code: 'de' })).status).toBe(201);
+  for (const code of ['en', 'de']) expect((await t.call(p.apiKey, 'POST', '/v1/languages', { code })).status).toBe(201);
 }, 60_000);
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null) c.kill();
   for (const d of dirs) await rm(d, { recursive: true, force: true });
-  await new Promise((resolve) => server.close(resolve));
-  await t?.close();
+  await served?.close();
 });
 
 async function repoWithConfig(project: string): Promise<string> {
@@ -38,7 +36,8 @@ async function repoWithConfig(project: string): Promise<string> {
   return dir;
 }
 
-function startMcp(args: string[], env: Record<string, string>, cwd: string) {
+/** `tms mcp` as a child process, with its stdout read as JSON-RPC lines. */
+function startMcp(args: string[], env: Record<string, string>, cwd = tmpdir()) {
   const child = spawn(process.execPath, [BIN, 'mcp', ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } }) as ChildProcessWithoutNullStreams;
   children.push(child);
   let out = '';
@@ -50,8 +49,9 @@ function startMcp(args: string[], env: Record<string, string>, cwd: string) {
   return {
     child,
     exit,
+    messages,
     err: () => err,
-    send: (m: unknown) => child.stdin.write(JSON.stringify(m) + '\n'),
+    send: (m: unknown) => child.stdin.write((typeof m === 'string' ? m : JSON.stringify(m)) + '\n'),
     async waitFor(pred: (m: Record<string, unknown>) => boolean, ms = 8000) {
       for (const until = Date.now() + ms; Date.now() < until && child.exitCode === null; await new Promise((r) => setTimeout(r, 50))) {
         const hit = messages().find(pred);
@@ -62,6 +62,13 @@ function startMcp(args: string[], env: Record<string, string>, cwd: string) {
   };
 }
 
+async function initialized(s: ReturnType<typeof startMcp>, protocolVersion = '2025-06-18') {
+  s.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'tms-test', version: '1' } } });
+  const answer = await s.waitFor((m) => m.id === 0);
+  expect(answer).toMatchObject({ result: { protocolVersion } });
+  s.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+}
+
 describe('tms mcp: startup', () => {
   it("serves a delivery key of the config's own project (run where tms.config.json names the project)", async () => {
     const created = await t.admin('POST', `/projects/${p.projectId}/api-keys`, { kind: 'delivery', name: 'agent' });
@@ -70,7 +77,7 @@ describe('tms mcp: startup', () => {
     const dir = await repoWithConfig(p.projectId);
     // No --server, no TMS_SERVER: the server is the config's, as docs/cli.md allows.
     const s = startMcp([], { TMS_API_KEY: delivery }, dir);
-    s.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'review', version: '1' } } });
+    s.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'tms-test', version: '1' } } });
     const answer = await s.waitFor((m) => m.id === 0, 15_000);
     // A delivery key cannot read GET /v1/languages (403): its project is the published manifest's.
     expect(s.err()).not.toMatch(/403/);
@@ -98,7 +105,7 @@ describe('tms mcp: startup', () => {
     expect(run.stdout).toBe('');
   }, 40_000);
 
-  it('does not silently ignore --config when TMS_SERVER is set (its project check is skipped)', async () => {
+  it('reads --config with TMS_SERVER set, and its project check refuses another project\'s key (exit 4)', async () => {
     // The config is pinned to another project than the key's: `tms status --config` refuses this (exit 4).
     const other = await t.newProject('team');
     const dir = await repoWithConfig(other.projectId);
@@ -121,4 +128,52 @@ describe('tms mcp: startup', () => {
     // Not the --json error document {"error", "exit_code"}: the MCP client reads stdout as protocol.
     expect(run.stdout).toBe('');
   }, 40_000);
+});
+
+describe('tms mcp: JSON-RPC framing', () => {
+  it('answers a line that is not JSON with a -32700 parse error (id null), and keeps serving', async () => {
+    const s = startMcp(['--server', base], { TMS_API_KEY: p.apiKey });
+    await initialized(s);
+    s.send('{"jsonrpc": "2.0", "id": 1, "method": "tools/list"');
+    s.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
+    expect(await s.waitFor((m) => m.id === 2)).toBeDefined();
+    expect(s.messages().find((m) => m.id === null)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+    s.child.stdin.end();
+    await s.exit;
+  }, 30_000);
+
+  it('answers a JSON-RPC batch under protocol 2025-03-26 (which requires receiving batches)', async () => {
+    const s = startMcp(['--server', base], { TMS_API_KEY: p.apiKey });
+    await initialized(s, '2025-03-26');
+    s.send([{ jsonrpc: '2.0', id: 5, method: 'ping' }, { jsonrpc: '2.0', id: 6, method: 'tools/list' }, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 99 } }, { id: 8, nonsense: true }]);
+    s.send({ jsonrpc: '2.0', id: 7, method: 'ping' });
+    expect(await s.waitFor((m) => m.id === 7)).toBeDefined();
+    // One line, an array: an answer for each request (none for the notification), and an
+    // Invalid Request for the element that is no message, in any order (JSON-RPC 2.0, "Batch").
+    const batch = (await s.waitFor((m) => Array.isArray(m))) as unknown as { id: unknown; result?: unknown; error?: { code: number } }[];
+    expect(batch.map((m) => m.id).sort()).toEqual([5, 6, 8]);
+    expect(batch.find((m) => m.id === 6)?.result).toMatchObject({ tools: expect.any(Array) });
+    expect(batch.find((m) => m.id === 8)?.error?.code).toBe(-32600);
+    // An empty batch is one Invalid Request.
+    s.send([]);
+    s.send({ jsonrpc: '2.0', id: 9, method: 'ping' });
+    expect(await s.waitFor((m) => m.id === 9)).toBeDefined();
+    expect(s.messages().filter((m) => m.id === null && (m.error as { code?: number } | undefined)?.code === -32600)).toHaveLength(1);
+    s.child.stdin.end();
+    await s.exit;
+  }, 30_000);
+
+  it('answers a tool call that is in flight when the client closes stdin, before exiting', async () => {
+    const s = startMcp(['--server', base], { TMS_API_KEY: p.apiKey });
+    await initialized(s);
+    // `printf '...' | tms mcp` or a client that closes its end after its last request.
+    s.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'create_key', arguments: { key: 'home.closing' } } });
+    s.child.stdin.end();
+    expect(await s.exit).toBe(0);
+    // The key was created on the server...
+    const keys = (await (await t.call(p.apiKey, 'GET', '/v1/keys')).json()) as { keys: { key: string }[] };
+    expect(keys.keys.map((k) => k.key)).toContain('home.closing');
+    // ...but its answer must not be lost.
+    expect(s.messages().find((m) => m.id === 3)).toMatchObject({ result: { content: [{ type: 'text' }] } });
+  }, 30_000);
 });
