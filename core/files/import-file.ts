@@ -14,6 +14,7 @@ import { assertKeyCapacity, lockProject } from '../projects/lock-project.ts';
 import { languageNotRegistered } from '../languages/remove-language.ts';
 import { chargeUnits } from '../units/translation-units.ts';
 import { FORMATS, FormatError } from '../formats/index.ts';
+import { sayTheSame } from '../formats/plural/every-category.ts';
 import type { Entry } from '../formats/types.ts';
 import type { TranslationStatus } from '../translations/schemas.ts';
 import type { TransactionSql } from '../db/client.ts';
@@ -238,7 +239,9 @@ async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportCom
         valuesCreated++;
         units++;
         if (changes && changes.new_values.length < CHANGES_LISTED) changes.new_values.push({ key: entry.key, value: entry.value });
-      } else if (row.value === entry.value && row.status === status) {
+      } else if (row.status === status && sayTheSame(row.value, entry.value, language)) {
+        // The same text, or the same plural with the categories it left to `other` written out (a
+        // pulled i18next, Rails or PO file pushed back): no change.
         unchanged++;
       } else if (input.conflict === 'keep') {
         unchanged++;
@@ -246,15 +249,17 @@ async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportCom
         if (changes) changes.values_kept++;
         continue;
       } else {
+        // Only the status changes: the stored text stays as it is spelled.
+        const sameText = sayTheSame(row.value, entry.value, language);
         wouldChange.push(entry.key);
-        writes.push(entry);
+        writes.push(sameText ? { ...entry, value: row.value } : entry);
         valuesUpdated++;
         // A text already stored for this key and language is a translation-memory hit: free.
-        if (row.value !== entry.value) units++;
+        if (!sameText) units++;
         if (changes) {
           if (row.status === 'approved' && status !== 'approved') changes.approved_demoted++;
           if (changes.changed_values.length < CHANGES_LISTED) {
-            changes.changed_values.push({ key: entry.key, before: { value: row.value, status: row.status! }, after: { value: entry.value, status } });
+            changes.changed_values.push({ key: entry.key, before: { value: row.value, status: row.status! }, after: { value: sameText ? row.value : entry.value, status } });
           }
         }
       }

@@ -1,12 +1,31 @@
 // Keys of a Rails YAML file: under the locale's root key, names nested on '.'; a mapping whose
-// names are all plural categories including `other` is one plural key. Aliases and `<<` merges
-// are followed. Read with the `yaml` package (loaded only for this format).
+// names are all plural categories including `other`, and whose values are all text to Rails, is
+// one plural key. Aliases and `<<` merges are followed. Read with the `yaml` package (loaded only
+// for this format).
 import { utf8 } from './text.ts';
 
 const CATEGORIES = new Set(['zero', 'one', 'two', 'few', 'many', 'other']);
 
+// Mirrors NOT_A_STRING, psychNonString() and scalarText() of the server's YAML codec
+// (core/formats/codecs/yaml.ts; the CLI imports nothing from core): a plural's forms must all be
+// text to Rails, or the mapping is no plural and its text forms are keys of their own
+// (`messages.one` beside an empty `messages.other`). Keep the two in step.
+const NOT_A_STRING = [
+  /^(?:~|null)?$/i,
+  /^(?:yes|no|true|false|on|off)$/i,
+  /^[-+]?(?=[0-9.,_]*[0-9])[0-9.,_]*(?:e[-+]?[0-9]+)?$/i,
+  /^[-+]?0(?:b[01_]+|x[0-9a-f_]+|o?[0-7_]+)$/i,
+  /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/,
+  /^[-+]?\.(?:inf|nan)$/i,
+  /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt ].*)?$/,
+  /^:./,
+];
+const psychNonString = (s: string) => NOT_A_STRING.some((re) => re.test(s));
+
 export async function yamlKeys(body: Uint8Array, language: string): Promise<string[]> {
   const { isAlias, isMap, isScalar, isSeq, parseDocument } = await import('yaml');
+  /** Whether Rails reads a value as text (the server's scalarText() giving `text`). */
+  const isText = (value: unknown) => isScalar(value) && (value.type !== 'PLAIN' || !psychNonString(String(value.value)));
   const doc = parseDocument(utf8(body), { schema: 'failsafe', uniqueKeys: false });
   if (doc.errors[0]) throw new Error(`invalid YAML: ${doc.errors[0].message.split('\n')[0]}`);
   const resolve = (node: unknown): unknown => {
@@ -41,7 +60,7 @@ export async function yamlKeys(body: Uint8Array, language: string): Promise<stri
     for (const [name, node] of pairs(map)) {
       const value = resolve(node);
       const inner = isMap(value) ? pairs(value) : [];
-      const plural = inner.some(([n]) => n === 'other') && inner.every(([n, v]) => CATEGORIES.has(n) && isScalar(resolve(v)));
+      const plural = inner.some(([n]) => n === 'other') && inner.every(([n, v]) => CATEGORIES.has(n) && isText(resolve(v)));
       if (isMap(value) && !plural) {
         if (open.has(value)) throw new Error(`invalid YAML: an alias under ${prefix}${name} refers to a mapping that contains it`);
         open.add(value);

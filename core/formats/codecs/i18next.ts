@@ -3,7 +3,8 @@
 // whose base key does not exist on its own collapse into one ICU value at the base key; forms use
 // i18next's `{{count}}` for the count and `{{name}}` for other arguments, and ICU's `#` and `{name}`
 // once stored. `_zero` is i18next's form for a count of 0, so it is `=0` in ICU unless the
-// language has a `zero` category.
+// language has a `zero` category. Export writes every category of the language, those the value
+// leaves to `other` with its text (plural/every-category.ts); import keeps every form.
 import type { Entry, FormatCodec } from '../types.ts';
 import { decodeUtf8 } from '../text/decode.ts';
 import { encodeText } from '../text/encode.ts';
@@ -16,6 +17,7 @@ import { CATEGORY_ORDER, compareSelectors } from '../plural/categories.ts';
 import { pluralToIcu, pluralToNative } from '../plural/native-plural.ts';
 import { I18NEXT_DIALECT } from '../plural/dialects.ts';
 import { selectorFromNative, selectorToNative } from '../plural/selectors.ts';
+import { withEveryCategory } from '../plural/every-category.ts';
 
 const SUFFIX = new RegExp(`^(.+?)_(ordinal_)?(${CATEGORY_ORDER.join('|')})$`);
 
@@ -63,15 +65,20 @@ function parse(leaves: FlatLeaf[], language: string): { entries: Entry[]; warnin
   return { entries, warnings };
 }
 
-/** The suffixed keys a plural value expands to, or null to write it as an ordinary string. */
+/**
+ * The suffixed keys a plural value expands to, or null to write it as an ordinary string. Every
+ * category of the language gets a key: i18next does not fall back to `_other` (it shows the key
+ * name for a count whose `_few` is missing), so categories the value leaves to `other` repeat it.
+ */
 function expand(entry: Entry, language: string): [string, string][] | null {
   const native = pluralToNative(entry.value, I18NEXT_DIALECT, 'count');
   if (native === null) return null;
+  const forms = withEveryCategory(native.forms, language, native.ordinal);
   const out: [string, string][] = [];
-  for (const selector of [...native.forms.keys()].sort(compareSelectors)) {
+  for (const selector of [...forms.keys()].sort(compareSelectors)) {
     const name = selectorToNative(selector, language, !native.ordinal);
     if (name === null) return null;
-    out.push([`${entry.key}_${native.ordinal ? 'ordinal_' : ''}${name}`, native.forms.get(selector) ?? '']);
+    out.push([`${entry.key}_${native.ordinal ? 'ordinal_' : ''}${name}`, forms.get(selector) ?? '']);
   }
   return out;
 }

@@ -21,6 +21,7 @@ import { elementsOf, readXml, textOf, type XmlElement } from '../xml/read-xml.ts
 import { assertXmlChars, escapeXmlText, xmlCommentText } from '../xml/escape-xml.ts';
 import { compareSelectors, isCategory } from '../plural/categories.ts';
 import { pluralToIcu, pluralToNative, type NativePlural } from '../plural/native-plural.ts';
+import { readIcuPlural, samePluralOptions, type IcuPlural } from '../plural/icu-plural.ts';
 import { printfDialect } from '../plural/dialects.ts';
 import { selectorFromNative, selectorToNative } from '../plural/selectors.ts';
 import { escapeIcuLiteral } from '../plural/icu-escape.ts';
@@ -156,47 +157,86 @@ function parse(body: Uint8Array, language: string) {
 
 type Written = { format: string; variables: { name: string; forms: [string, string][] }[] };
 
-/** A value as a format string and plural variables, or null to write it as a plain format string. */
-function asVariables(value: string, language: string): Written | null {
-  if (!value.includes('{')) return null;
+type Part = { literal: string } | { plural: IcuPlural; source: string };
+
+/** A message as its top-level literal text and plurals, adjacent literals joined; null for anything else. */
+function partsOf(value: string): Part[] | null {
   let ast;
   try {
     ast = parseIcu(value, { ignoreTag: true, requiresOtherClause: true, captureLocation: true });
   } catch {
     return null;
   }
-  const written: Written = { format: '', variables: [] };
-  // What parse() will rebuild from the written file: literals are escaped only where ICU needs it,
-  // so a value the ICU parser merely tolerated (a bare `}`) would come back spelled differently.
-  // Such a value is written as plain text instead, which always round-trips.
-  let rebuilt = '';
-  let literal = '';
-  const flush = (next: '{' | undefined) => {
-    rebuilt += literal === '' ? '' : escapeIcuLiteral(literal, false, next);
-    literal = '';
-  };
+  const parts: Part[] = [];
   for (const el of ast) {
+    const last = parts[parts.length - 1];
     if (isLiteralElement(el)) {
-      if (new RegExp(VARIABLE.source).test(el.value) || el.value.includes('%#@')) return null;
-      written.format += el.value;
-      literal += el.value;
-    } else if (isPluralElement(el) && el.location) {
-      flush('{');
-      const native = pluralToNative(value.slice(el.location.start.offset, el.location.end.offset), EXPORT_DIALECT, null);
-      if (native === null || native.ordinal || !VAR_NAME.test(native.arg) || native.arg === FORMAT_KEY || written.variables.some((v) => v.name === native.arg)) return null;
-      const forms: [string, string][] = [];
-      for (const selector of [...native.forms.keys()].sort(compareSelectors)) {
-        const name = selectorToNative(selector, language, true);
-        if (name === null) return null;
-        forms.push([name, native.forms.get(selector) ?? '']);
-      }
-      written.format += `%#@${native.arg}@`;
-      written.variables.push({ name: native.arg, forms });
-      rebuilt += pluralToIcu(native, EXPORT_DIALECT);
-    } else return null;
+      if (last !== undefined && 'literal' in last) last.literal += el.value;
+      else parts.push({ literal: el.value });
+      continue;
+    }
+    if (!isPluralElement(el) || !el.location) return null;
+    const source = value.slice(el.location.start.offset, el.location.end.offset);
+    const plural = readIcuPlural(source);
+    if (plural === null) return null;
+    parts.push({ plural, source });
   }
-  flush(undefined);
-  return written.variables.length && rebuilt === value ? written : null;
+  return parts;
+}
+
+/**
+ * Whether two messages say the same: the same literal text once ICU's quoting is undone, and
+ * plurals over the same variable with the same options (`one{# file}` and `one {{count} file}`
+ * say what `one {# file}` says), as the other formats' plural export compares them
+ * (plural/native-plural.ts).
+ */
+function sameMessage(a: readonly Part[], b: readonly Part[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((part, i) => {
+      const other = b[i];
+      if (other === undefined) return false;
+      if ('literal' in part) return 'literal' in other && part.literal === other.literal;
+      return 'plural' in other && part.plural.arg === other.plural.arg && samePluralOptions(part.plural, other.plural);
+    })
+  );
+}
+
+/**
+ * A value as a format string and plural variables, or null to write it as a plain format string.
+ * A plural in any ICU spelling is written as variables when what parse() rebuilds from them says
+ * the same as the value; it then comes back in the canonical spelling, as from every format with
+ * plurals. (An exact comparison of spellings wrote Flutter's `one{# file}` and `{count}` for `#`
+ * as a format string holding the ICU source, which iOS shows as it is.)
+ */
+function asVariables(value: string, language: string): Written | null {
+  if (!value.includes('{')) return null;
+  const parts = partsOf(value);
+  if (parts === null) return null;
+  const written: Written = { format: '', variables: [] };
+  // What parse() will rebuild from the written file: literals escaped only where ICU needs it.
+  let rebuilt = '';
+  for (const [i, part] of parts.entries()) {
+    if ('literal' in part) {
+      if (new RegExp(VARIABLE.source).test(part.literal) || part.literal.includes('%#@')) return null;
+      written.format += part.literal;
+      rebuilt += escapeIcuLiteral(part.literal, false, i + 1 < parts.length ? '{' : undefined);
+      continue;
+    }
+    const native = pluralToNative(part.source, EXPORT_DIALECT, null);
+    if (native === null || native.ordinal || !VAR_NAME.test(native.arg) || native.arg === FORMAT_KEY || written.variables.some((v) => v.name === native.arg)) return null;
+    const forms: [string, string][] = [];
+    for (const selector of [...native.forms.keys()].sort(compareSelectors)) {
+      const name = selectorToNative(selector, language, true);
+      if (name === null) return null;
+      forms.push([name, native.forms.get(selector) ?? '']);
+    }
+    written.format += `%#@${native.arg}@`;
+    written.variables.push({ name: native.arg, forms });
+    rebuilt += pluralToIcu(native, EXPORT_DIALECT);
+  }
+  const back = partsOf(rebuilt);
+  return written.variables.length && back !== null && sameMessage(back, parts) ? written : null;
 }
 
 const string = (indent: string, s: string) => `${indent}<string>${escapeXmlText(s)}</string>`;

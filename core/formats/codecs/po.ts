@@ -11,9 +11,11 @@
 // (ru, pl, uk...) get `other` copied from the last msgstr, since ICU requires it, unless the
 // header has a slot no whole number reaches (Transifex's 4-form headers): that slot holds the
 // category only fractions take (`other`; cs `many`), or is dropped with a warning. Export writes
-// the customary Plural-Forms for the language and a plural message when the ICU value has exactly
-// the language's gettext categories (plus an `other` equal to the last one); msgid_plural repeats
-// the msgid, since the source language's plural is not at hand.
+// the customary Plural-Forms for the language and a plural message when the ICU value's categories
+// fit its slots (plus an `other` equal to the last one when `other` has no slot); a slot's category
+// the value lacks gets its `other` text (gettext has no fallback; an import compares values by what
+// they say, plural/every-category.ts). msgid_plural repeats the msgid, since the source language's
+// plural is not at hand.
 import type { Entry, FormatCodec } from '../types.ts';
 import { FormatError } from '../format-error.ts';
 import { decodeCharset } from '../text/decode.ts';
@@ -22,7 +24,7 @@ import { makeEntry } from '../entries/make-entry.ts';
 import { controlCharacterWarnings, hasControlCharacters, type SkippedKey } from '../entries/control-character-keys.ts';
 import { sortedEntries } from '../entries/sorted-entries.ts';
 import { readPo, type PoMessage } from '../po/read-po.ts';
-import { fractionCategories, largeNumberCategories, largeNumberPluralFormsFor, parsePluralForms, pluralFormsFor, slotCategories, type PluralForms } from '../plural/gettext-plural-forms.ts';
+import { fractionCategories, largeNumberPluralFormsFor, parsePluralForms, pluralFormsFor, slotCategories, type PluralForms } from '../plural/gettext-plural-forms.ts';
 import { pluralToIcu, pluralToNative } from '../plural/native-plural.ts';
 import { printfDialect } from '../plural/dialects.ts';
 import type { PluralCategory } from '../plural/categories.ts';
@@ -159,9 +161,6 @@ function parse(body: Uint8Array, language: string, isSource: boolean) {
       if (!last) throw new FormatError(loc, 'no msgstr[n] of this message matches a plural category of the language');
       forms.set('other', forms.get(last) ?? '');
     }
-    // The millions' form written as a copy of `other` (as export does for plurals without one) is
-    // no branch of its own: ICU shows `other` for it anyway, and the value round-trips unchanged.
-    for (const c of largeNumberCategories(language)) if (forms.get(c) === forms.get('other')) forms.delete(c);
     entries.push(makeEntry(key, pluralToIcu({ arg: 'count', ordinal: false, forms }, DIALECT), loc, description));
   }
   if (untranslated) warnings.push(`${untranslated} untranslated message${untranslated === 1 ? ' was' : 's were'} skipped (empty msgstr)`);
@@ -183,15 +182,17 @@ function field(keyword: string, s: string): string[] {
 }
 
 /**
- * msgstr[n] texts for a plural value, or null to write the ICU text as a plain msgstr. A category
- * in `fromOther` the value lacks gets its `other` text, which is what ICU shows for it.
+ * msgstr[n] texts for a plural value, or null to write the ICU text as a plain msgstr. A slot's
+ * category the value lacks gets its `other` text, which is what ICU shows for it: gettext has no
+ * fallback, and a plain msgstr holding ICU text is what ngettext() would show.
  */
-function pluralStrings(value: string, categories: readonly PluralCategory[], fromOther: readonly PluralCategory[] = []): string[] | null {
+function pluralStrings(value: string, categories: readonly PluralCategory[]): string[] | null {
   const native = pluralToNative(value, DIALECT, 'count');
   if (native === null || native.ordinal) return null;
+  const other = native.forms.get('other');
   const strings: string[] = [];
   for (const c of categories) {
-    const text = native.forms.get(c) ?? (fromOther.includes(c) ? native.forms.get('other') : undefined);
+    const text = native.forms.get(c) ?? other;
     if (text === undefined) return null;
     strings.push(text);
   }
@@ -211,14 +212,13 @@ function pluralStrings(value: string, categories: readonly PluralCategory[], fro
 function fileForms(entries: readonly Entry[], language: string) {
   const standard = pluralFormsFor(language);
   const large = largeNumberPluralFormsFor(language);
-  if (standard === null || large === null) return { forms: standard, fromOther: [] };
-  const fromOther = largeNumberCategories(language);
-  const needed = entries.some((e) => pluralStrings(e.value, standard.categories) === null && pluralStrings(e.value, large.categories, fromOther) !== null);
-  return needed ? { forms: large, fromOther } : { forms: standard, fromOther: [] };
+  if (standard === null || large === null) return standard;
+  const needed = entries.some((e) => pluralStrings(e.value, standard.categories) === null && pluralStrings(e.value, large.categories) !== null);
+  return needed ? large : standard;
 }
 
 function serialize(entries: readonly Entry[], language: string): string {
-  const { forms: standard, fromOther } = fileForms(entries, language);
+  const standard = fileForms(entries, language);
   const lines = [
     'msgid ""',
     'msgstr ""',
@@ -237,7 +237,7 @@ function serialize(entries: readonly Entry[], language: string): string {
     if (e.description) for (const line of e.description.replace(/\r\n?/g, '\n').split('\n')) lines.push(line ? `#. ${line}` : '#.');
     if (context !== undefined) lines.push(...field('msgctxt', context));
     lines.push(...field('msgid', id));
-    const plural = standard ? pluralStrings(e.value, standard.categories, fromOther) : null;
+    const plural = standard ? pluralStrings(e.value, standard.categories) : null;
     if (plural) {
       lines.push(...field('msgid_plural', id));
       plural.forEach((text, i) => lines.push(...field(`msgstr[${i}]`, text)));

@@ -2,9 +2,11 @@
 // categories (zero, one, two, few, many, other), including `other`, with string values, is a Rails
 // plural: one ICU value at the mapping's key, `%{count}` as `#` and `%{name}` as `{name}` in its
 // forms, and `zero` (Rails uses it for a count of 0) as `=0` unless the language has a zero
-// category. On export, a group of ordinary keys that would read back as such a plural (`x.one`,
-// `x.other`) is written with flat dotted names instead, as are keys that are both a leaf and a
-// prefix (tree/nest-keys.ts).
+// category. Export writes every category of the language (those the value leaves to `other` with
+// its text: plural/every-category.ts); import keeps every form.
+// On export, a group of ordinary keys that would read back as such a plural (`x.one`, `x.other`) is
+// written with flat dotted names instead, as are keys that are both a leaf and a prefix
+// (tree/nest-keys.ts).
 //
 // The file is read the way Ruby's Psych reads it (YAML 1.1): an unquoted yes, no, on, off, true,
 // false, ~, null, empty value, number, date or :symbol is not a string, and neither is a list
@@ -31,6 +33,7 @@ import { compareSelectors, isCategory } from '../plural/categories.ts';
 import { pluralToIcu, pluralToNative } from '../plural/native-plural.ts';
 import { RAILS_DIALECT } from '../plural/dialects.ts';
 import { selectorFromNative, selectorToNative } from '../plural/selectors.ts';
+import { withEveryCategory } from '../plural/every-category.ts';
 
 /** Plain scalars Psych reads as something other than a string (over-approximated: quoting is harmless). */
 const NOT_A_STRING = [
@@ -296,11 +299,14 @@ function serialize(entries: readonly Entry[], language: string): string {
   const items: [string, YamlLeaf][] = sortedEntries(entries).map((e) => {
     const native = pluralToNative(e.value, RAILS_DIALECT, 'count');
     if (native === null || native.ordinal) return [e.key, e.value];
+    // Every category of the language: the i18n gem before 1.13 raises for a count whose category
+    // is missing instead of using `other`.
+    const all = withEveryCategory(native.forms, language, false);
     const forms: [string, string][] = [];
-    for (const selector of [...native.forms.keys()].sort(compareSelectors)) {
+    for (const selector of [...all.keys()].sort(compareSelectors)) {
       const name = selectorToNative(selector, language, true);
       if (name === null) return [e.key, e.value];
-      forms.push([name, native.forms.get(selector) ?? '']);
+      forms.push([name, all.get(selector) ?? '']);
     }
     return [e.key, forms];
   });

@@ -1,7 +1,8 @@
 // The syntax of gettext PO files: messages of msgctxt, msgid, msgid_plural and msgstr or msgstr[n],
 // each a quoted C string continued on following lines, preceded by comments (#. extracted, #,
 // flags; translator, reference and previous-msgid comments are read and dropped). Obsolete
-// messages (#~) are skipped. Errors name the line.
+// messages (#~) are skipped, with the comments above them; comments a blank line separates from
+// the next message are not that message's. Errors name the line.
 import { FormatError } from '../format-error.ts';
 
 export type PoMessage = {
@@ -76,12 +77,19 @@ export function readPo(text: string): PoMessage[] {
       throw new FormatError(['body', 'line', line], msg);
     };
     if (s === '') {
+      // Comments belong to the message right below them: those a blank line ends belong to none.
       finish(line);
+      pending = { extracted: [], flags: [], line: 0 };
       continue;
     }
     if (s.startsWith('#')) {
       if (m !== null && m.strings.length === 0) fail('a comment between msgid and msgstr');
       finish(line);
+      if (s.startsWith('#~')) {
+        // An obsolete message takes the comments above it (msgmerge keeps its `#, fuzzy` there).
+        pending = { extracted: [], flags: [], line: 0 };
+        continue;
+      }
       if (pending.line === 0) pending.line = line;
       if (s.startsWith('#.')) pending.extracted.push(s.slice(2).replace(/^ /, ''));
       else if (s.startsWith('#,')) pending.flags.push(...s.slice(2).split(',').map((f) => f.trim()).filter(Boolean));

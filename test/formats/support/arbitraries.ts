@@ -2,6 +2,7 @@
 // plurals, and the per-format limits (docs/formats.md, "What each format cannot carry") applied
 // visibly in one table, FORMAT_LIMITS.
 import fc from 'fast-check';
+import { isLiteralElement, isPluralElement, parse as parseIcu } from '@formatjs/icu-messageformat-parser';
 import { escapeIcuLiteral } from '../../../core/formats/plural/icu-escape.ts';
 import { pluralCategories } from '../../../core/formats/plural/categories.ts';
 import type { Entry, FormatId } from '../../../core/formats/types.ts';
@@ -79,7 +80,7 @@ const formText = fc.array(fragment, { maxLength: 4 }).map((p) => p.join(''));
  * A plural in the canonical ICU spelling the formats produce (plural/icu-plural.ts): forms are
  * hostile literal text quoted only where ICU needs it, with `#` and `{name}` placeholders.
  */
-export function icuPlural(language: string, options: { exactZero?: boolean } = {}): fc.Arbitrary<string> {
+export function icuPlural(language: string, options: { exactZero?: boolean; everyCategory?: boolean } = {}): fc.Arbitrary<string> {
   const categories = pluralCategories(language);
   const piece = fc.oneof(
     { weight: 3, arbitrary: formText.map((t) => ({ text: t })) },
@@ -105,9 +106,9 @@ export function icuPlural(language: string, options: { exactZero?: boolean } = {
     });
     return out;
   });
-  const selectors = fc
-    .subarray([...(options.exactZero ? ['=0'] : []), ...categories.filter((c) => c !== 'other')])
-    .map((chosen) => [...chosen, 'other']);
+  const optional = [...(options.exactZero ? ['=0'] : []), ...(options.everyCategory ? [] : categories.filter((c) => c !== 'other'))];
+  const always = options.everyCategory ? categories.filter((c) => c !== 'other') : [];
+  const selectors = fc.subarray(optional).map((chosen) => [...chosen, ...always, 'other']);
   return selectors.chain((chosen) =>
     fc.tuple(...chosen.map(() => form)).map((forms) => `{count, plural, ${chosen.map((s, i) => `${s} {${forms[i]}}`).join(' ')}}`),
   );
@@ -116,8 +117,15 @@ export function icuPlural(language: string, options: { exactZero?: boolean } = {
 type Limits = {
   /** Keys the format can hold. */
   key?: (k: string) => boolean;
-  /** Values the format can hold. */
-  value?: (v: string) => boolean;
+  /** Values the format can hold (in a language). */
+  value?: (v: string, language: string) => boolean;
+  /**
+   * i18next, Rails and gettext need a form for every category of the language: export gives those a
+   * plural leaves to `other` its text, and import keeps the forms it reads (an import compares values
+   * by what they say: core/formats/plural/every-category.ts). So a plural lacking a category comes
+   * back with it, repeating `other`: their plurals are generated with every category.
+   */
+  pluralsHaveEveryCategory?: boolean;
   /** Descriptions the format writes back unchanged (others are normalized, see docs). */
   description?: (d: string) => boolean;
   /** Whether the format carries descriptions / groups at all. */
@@ -133,23 +141,55 @@ const xmlComment = (d: string) => xmlChars(d) && d.trim() === d && d !== '' && !
 const EMPTY_PLURAL = /^\{count, plural,( (=0|zero|one|two|few|many|other) \{\})+\}$/;
 const PLURAL_SUFFIX = /_(ordinal_)?(zero|one|two|few|many|other)$/;
 
+/**
+ * A .stringsdict writes text and plurals as a format string and variables, which read back in the
+ * canonical ICU spelling: text beside a plural spelled otherwise (`It''s {n, plural, ...}`, a bare
+ * `}`) comes back as `It's` / `'}'`, saying the same. Other values are kept as written.
+ */
+function canonicalBesidePlurals(v: string): boolean {
+  let ast;
+  try {
+    ast = parseIcu(v, { ignoreTag: true, requiresOtherClause: true, captureLocation: true });
+  } catch {
+    return true;
+  }
+  if (!ast.some(isPluralElement) || !ast.every((el) => isLiteralElement(el) || isPluralElement(el))) return true;
+  let rebuilt = '';
+  let literal = '';
+  for (const el of ast) {
+    if (isLiteralElement(el)) literal += el.value;
+    else {
+      rebuilt += escapeIcuLiteral(literal, false, '{') + v.slice(el.location?.start.offset, el.location?.end.offset);
+      literal = '';
+    }
+  }
+  return rebuilt + escapeIcuLiteral(literal, false) === v;
+}
+
 /** What each format cannot carry, as documented in docs/formats.md. */
 export const FORMAT_LIMITS: Record<FormatId, Limits> = {
   json: { carriesDescription: false },
   'json-nested': { carriesDescription: false },
   // Keys ending in a plural suffix are i18next plurals by definition.
-  i18next: { carriesDescription: false, key: (k) => !PLURAL_SUFFIX.test(k) },
+  i18next: { carriesDescription: false, key: (k) => !PLURAL_SUFFIX.test(k), pluralsHaveEveryCategory: true },
   // An empty <target/> means untranslated (CAT tools write one for units not yet translated).
   xliff: { carriesDescription: true, key: xmlChars, value: (v) => xmlChars(v) && v !== '', description: (d) => xmlChars(d) && d !== '' },
   xliff2: { carriesDescription: true, key: xmlChars, value: (v) => xmlChars(v) && v !== '', description: (d) => xmlChars(d) && d !== '' },
   // An empty msgstr (or a plural of empty forms) means untranslated in gettext; a comment line cannot hold a CR.
-  po: { carriesDescription: true, key: (k) => k !== '', value: (v) => v !== '' && !EMPTY_PLURAL.test(v), description: (d) => d !== '' && !d.includes('\r') },
+  po: {
+    carriesDescription: true,
+    key: (k) => k !== '',
+    value: (v) => v !== '' && !EMPTY_PLURAL.test(v),
+    pluralsHaveEveryCategory: true,
+    description: (d) => d !== '' && !d.includes('\r'),
+  },
   // Resource names (string-array items name[i] come from androidArray below); a.b and a_b are one name to Android.
   android: { carriesDescription: true, key: (k) => /^[A-Za-z_][A-Za-z0-9_.]*$/.test(k), description: xmlComment },
   'ios-strings': { carriesDescription: true, description: (d) => d.trim() === d && d !== '' && !d.includes('*/') },
-  'ios-stringsdict': { carriesDescription: true, key: xmlChars, value: xmlChars, description: xmlComment },
+  // Text beside a plural comes back in ICU's canonical spelling (canonicalBesidePlurals).
+  'ios-stringsdict': { carriesDescription: true, key: xmlChars, value: (v) => xmlChars(v) && canonicalBesidePlurals(v), description: xmlComment },
   arb: { carriesDescription: true, key: (k) => !k.startsWith('@') },
-  yaml: { carriesDescription: false },
+  yaml: { carriesDescription: false, pluralsHaveEveryCategory: true },
   csv: { carriesDescription: true, carriesGroup: true, description: (d) => d !== '' },
 };
 
@@ -191,10 +231,10 @@ function buildEntriesFor(format: FormatId, language: string, maxLength: number):
 function entriesOf(format: FormatId, language: string, maxLength: number): fc.Arbitrary<Entry[]> {
   const limits = FORMAT_LIMITS[format];
   const keyArb = format === 'android' ? androidKey : key;
-  const valueArb = fc.oneof({ weight: 5, arbitrary: value }, { weight: 2, arbitrary: icuPlural(language, { exactZero: true }) });
+  const valueArb = fc.oneof({ weight: 5, arbitrary: value }, { weight: 2, arbitrary: icuPlural(language, { exactZero: true, everyCategory: limits.pluralsHaveEveryCategory }) });
   const entry = fc.record({
     key: keyArb.filter((k) => limits.key?.(k) ?? true),
-    value: valueArb.filter((v) => limits.value?.(v) ?? true),
+    value: valueArb.filter((v) => limits.value?.(v, language) ?? true),
     description: description.filter((d) => d === undefined || !limits.carriesDescription || (limits.description?.(d) ?? true)),
     group: limits.carriesGroup ? fc.option(groupName, { nil: undefined }) : fc.constant(undefined),
   });
