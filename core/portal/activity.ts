@@ -131,8 +131,10 @@ function earlierOf(items: readonly ActivityItem[], i: number, full: boolean): Wr
  * text it replaced), listed with the import it belongs to; a replaced text that no older event of
  * the value left is listed too, from the `before` of the write that replaced it.
  */
-export async function valueHistory(deps: Pick<Deps, 'sql'>, projectId: string, keyId: string, language: string): Promise<ValueHistory> {
+export async function valueHistory(deps: Pick<Deps, 'sql'>, projectId: string, anyCaseKeyId: string, language: string): Promise<ValueHistory> {
   const { sql } = deps;
+  // Events name the value by its id as the database writes it (lower case); an id is one in any case.
+  const keyId = anyCaseKeyId.toLowerCase();
   const [rows, [storedRow]] = await Promise.all([
     sql<Row[]>`
       select e.id, e.type, e.actor_type, e.actor_id, u.email as actor_email, e.entity_type, e.entity_id, e.before, e.after, e.occurred_at

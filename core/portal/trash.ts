@@ -1,6 +1,9 @@
-// The trash's reads: a project's soft-deleted keys, newest first, and the groups whose last delete
-// can be undone (restoreKey and restoreGroup do the restoring, as the admin API does).
+// The trash's reads: a project's soft-deleted keys, newest first, a page at a time, and the groups
+// whose last delete can be undone (restoreKey and restoreGroup do the restoring, as the admin API
+// does); and the check that lets the Trash page's group Restore restore the delete its line showed.
 import type { Deps } from '../deps.ts';
+import type { Tx } from '../db/transaction.ts';
+import { conflict } from '../errors.ts';
 
 export type TrashedKey = { id: string; key: string; group_name: string; deleted_at: string };
 /**
@@ -9,21 +12,45 @@ export type TrashedKey = { id: string; key: string; group_name: string; deleted_
  */
 export type TrashedGroup = { group_name: string; keys: number; deleted_at: string; live: boolean };
 
+/**
+ * Where a page of deleted keys starts: after this key of the order (deleted_at newest first, then
+ * key). `deleted_at` to the microsecond, as stored: a JavaScript Date would drop the microseconds,
+ * and the next page would repeat or skip keys deleted in the same millisecond. So it travels as
+ * text into SQL too (`::text::timestamptz`): a parameter Postgres types as timestamptz is
+ * serialized by postgres.js through a Date.
+ */
+export type TrashCursor = { deletedAt: string; key: string };
+
 export const TRASH_LIMIT = 200;
+
+/** A timestamp as the database keeps it, to the microsecond, in UTC (ISO 8601). */
+const EXACT = `YYYY-MM-DD"T"HH24:MI:SS.US"Z"`;
+
+/** A deleted_at as a form or link carries it (EXACT's shape); anything else names no delete. */
+export const isExactTimestamp = (text: string | undefined): text is string => typeof text === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(text);
 
 // Each group's last delete is found in one pass over the project's deleted keys (a window): the
 // former correlated max() per key ran once for every key of the project, each a scan of the table
 // (no index serves deleted keys), 12.8 s for a 10,000-key project with statistics or without.
-export async function listTrash(deps: Pick<Deps, 'sql'>, projectId: string): Promise<{ keys: TrashedKey[]; groups: TrashedGroup[] }> {
+// The groups are the first page's only: each is its group's latest delete, not a point in time.
+export async function listTrash(
+  deps: Pick<Deps, 'sql'>,
+  projectId: string,
+  after?: TrashCursor,
+): Promise<{ keys: TrashedKey[]; groups: TrashedGroup[]; next: TrashCursor | null }> {
+  const { sql } = deps;
   const [keys, groups] = await Promise.all([
-    deps.sql<{ id: string; key: string; group_name: string; deleted_at: Date }[]>`
-      select id, key, group_name, deleted_at from translation_keys
+    sql<TrashedKey[]>`
+      select id, key, group_name, to_char(deleted_at at time zone 'UTC', ${EXACT}) as deleted_at from translation_keys
       where project_id = ${projectId} and deleted_at is not null
-      order by deleted_at desc, key limit ${TRASH_LIMIT}`,
+        ${after ? sql`and (deleted_at < ${after.deletedAt}::text::timestamptz or (deleted_at = ${after.deletedAt}::text::timestamptz and key > ${after.key}))` : sql``}
+      order by deleted_at desc, key limit ${TRASH_LIMIT + 1}`,
     // A group's last delete: the keys soft-deleted together at its latest deleted_at.
     // Whether the group still has live keys: one probe of the live-group index per group listed.
-    deps.sql<{ group_name: string; keys: number; deleted_at: Date; live: boolean }[]>`
-      select k.group_name, count(*)::int as keys, k.deleted_at,
+    after
+      ? []
+      : sql<TrashedGroup[]>`
+      select k.group_name, count(*)::int as keys, to_char(k.deleted_at at time zone 'UTC', ${EXACT}) as deleted_at,
         exists (select 1 from translation_keys l where l.project_id = ${projectId} and l.group_name = k.group_name and l.deleted_at is null) as live
       from (
         select group_name, deleted_at, max(deleted_at) over (partition by group_name) as last_delete
@@ -33,9 +60,31 @@ export async function listTrash(deps: Pick<Deps, 'sql'>, projectId: string): Pro
       having count(*) > 1
       order by k.deleted_at desc limit ${TRASH_LIMIT}`,
   ]);
-  const iso = (d: Date) => new Date(d).toISOString();
-  return {
-    keys: keys.map((k) => ({ ...k, deleted_at: iso(k.deleted_at) })),
-    groups: groups.map((g) => ({ ...g, deleted_at: iso(g.deleted_at) })),
+  const shown = keys.slice(0, TRASH_LIMIT);
+  const last = shown.at(-1);
+  return { keys: shown, groups: [...groups], next: keys.length > TRASH_LIMIT && last ? { deletedAt: last.deleted_at, key: last.key } : null };
+}
+
+const notThatDelete = (name: string) =>
+  conflict(`the keys of ${name} this page showed are no longer its latest delete (keys of the group were deleted or restored since the page was loaded): nothing was restored. The trash below is as it is now.`);
+
+/**
+ * For a restore of the group's latest delete (restoreGroup) that must be the delete of `deletedAt`,
+ * the delete a page showed: before it, that delete is still the group's latest; after it (the same
+ * transaction), none of its keys is left deleted, so a delete committed in between (which would
+ * have become the latest) rolls the restore back. A 409 either way.
+ */
+export async function restoringShownDelete<T>(tx: Tx, projectId: string, name: string, deletedAt: string, restore: () => Promise<T>): Promise<T> {
+  const left = async () => {
+    const [row] = await tx.sql<{ shown: number; later: boolean }[]>`
+      select count(*) filter (where deleted_at = ${deletedAt}::text::timestamptz)::int as shown,
+             coalesce(bool_or(deleted_at > ${deletedAt}::text::timestamptz), false) as later
+      from translation_keys where project_id = ${projectId} and group_name = ${name} and deleted_at is not null`;
+    return row!;
   };
+  const before = await left();
+  if (before.shown === 0 || before.later) throw notThatDelete(name);
+  const restored = await restore();
+  if ((await left()).shown > 0) throw notThatDelete(name);
+  return restored;
 }

@@ -70,8 +70,10 @@ export const PORTAL_JS = `
       var m=/<meta name="csrf-token" content="([^"]+)"/.exec(html);if(m){csrf=m[1];staleToken=false}
     },function(){});
   }
-  // The version a value form names (If-Match), "none" for a value that does not exist.
-  function setVersion(f,v){var ver=f.querySelector('input[name=version]');if(!ver){ver=document.createElement('input');ver.type='hidden';ver.name='version';f.appendChild(ver)}ver.value=v}
+  // The version a value form names (If-Match), "none" for a value that does not exist; the bulk
+  // form's record of the value beside it (key/language/version) follows: what the field shows now.
+  function setVersion(f,v){var ver=f.querySelector('input[name=version]');if(!ver){ver=document.createElement('input');ver.type='hidden';ver.name='version';f.appendChild(ver)}ver.value=v;
+    var shown=f.parentNode&&f.parentNode.querySelector('input[name=shown]');if(shown)shown.value=shown.value.replace(/[^/]*$/,v)}
   // The stored text and status beside a value whose save was refused because someone changed it:
   // the typed text stays in the field, and the form now names the stored version, so Save again
   // replaces what is shown here knowingly (and is refused again if it changes once more).

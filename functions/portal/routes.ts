@@ -29,7 +29,7 @@ import { bulkDeleteKeys } from '../../core/keys/bulk-delete-keys.ts';
 import { bulkSetStatus } from '../../core/keys/bulk-set-status.ts';
 import { listGroups } from '../../core/groups/list-groups.ts';
 import { renameGroup } from '../../core/groups/rename-group.ts';
-import { listTrash } from '../../core/portal/trash.ts';
+import { isExactTimestamp, listTrash, restoringShownDelete } from '../../core/portal/trash.ts';
 import { decodeCursor } from '../../core/keys/key-cursor.ts';
 import { listAccountActivity, listActivity, valueAfterEvent, valueHistory, type ActivityItem } from '../../core/portal/activity.ts';
 import { restoreKey } from '../../core/keys/restore-key.ts';
@@ -43,7 +43,7 @@ import { createApiKey } from '../../core/accounts/create-api-key.ts';
 import { revokeApiKey } from '../../core/accounts/revoke-api-key.ts';
 import { createKey } from '../../core/keys/create-key.ts';
 import { deleteKey } from '../../core/keys/delete-key.ts';
-import { updateKey } from '../../core/keys/update-key.ts';
+import { editKeyAsShown } from '../../core/portal/key-edit.ts';
 import { valueById } from '../../core/keys/by-id.ts';
 import { putTranslation } from '../../core/translations/put-translation.ts';
 import { listLanguages } from '../../core/languages/list-languages.ts';
@@ -66,7 +66,7 @@ import { ApiKeysPage, LanguagesPage, TrashPage, UsagePage } from './views/projec
 import { readUsage } from '../../core/usage/read-usage.ts';
 import { ActivityPage, HistoryPage } from './views/activity-pages.tsx';
 import type { ActivityNames } from './views/activity-words.ts';
-import { FilesPage, type ImportChoice, type ImportRefusal } from './views/files-page.tsx';
+import { FilesPage, type ImportChoice, type ImportRefusal, type ShownPreview } from './views/files-page.tsx';
 import { againWhenNameTaken, importFile, previewImport } from '../../core/files/import-file.ts';
 import { exportFile } from '../../core/files/export-file.ts';
 import type { ImportPreview, ImportResult } from '../../core/files/schemas.ts';
@@ -177,6 +177,36 @@ const BULK_DONE: Record<string, (n: number) => string> = {
   draft: (n) => `${n} ${n === 1 ? 'value' : 'values'} set back to draft.`,
 };
 
+/**
+ * The values the editor showed for the bulk form (`shown`: key id/language/version, "none" for a
+ * value it showed missing), of the selected keys in the languages acted on: the versions the
+ * bulk use-case compares (expected_versions), and the values that must still be missing.
+ */
+function shownValues(entries: string[], keyIds: string[], languages: string[]) {
+  const selected = new Set(keyIds.map((id) => id.toLowerCase()));
+  const versions: { key_id: string; language: string; version: number }[] = [];
+  const none = new Set<string>();
+  for (const entry of entries) {
+    const match = /^([0-9a-f-]{36})\/([^/]+)\/(none|\d{1,15})$/i.exec(entry);
+    if (!match || !isUuid(match[1]!)) throw new AppError('validation', 'The page sent values it cannot have shown: reload it', { issues: [{ loc: ['shown'], msg: 'not a value the page showed', type: 'value_error' }] });
+    const keyId = match[1]!.toLowerCase();
+    const language = match[2]!;
+    if (!selected.has(keyId) || !languages.includes(language)) continue;
+    if (match[3] === 'none') none.add(`${keyId}/${language}`);
+    else versions.push({ key_id: keyId, language, version: Number(match[3]) });
+  }
+  return { versions, none };
+}
+
+/** A bulk status change refused because values changed after the page was loaded (412), in the editor's words. */
+function bulkChanged(n: number): AppError {
+  const which = n === 1 ? '1 of the selected values' : n > 1 ? `${n} of the selected values` : 'Selected values';
+  return new AppError(
+    'precondition_failed',
+    `Nothing was changed: ${which} changed since this page was loaded. They are shown below as they are now, with your selection kept: check them and apply again.`,
+  );
+}
+
 /** The line a bulk action leaves on the editor (`done=<action>-<count>` from its redirect). */
 function bulkNotice(done: string | null): string | undefined {
   const match = /^(deleted|approved|review|draft)-(\d{1,6})$/.exec(done ?? '');
@@ -212,6 +242,16 @@ function back(c: C, returnTo: string | undefined, fallback: string) {
 const languageParam = (c: C, name = 'language') => {
   const raw = c.req.param(name) ?? '';
   return canonicalLanguageCode(raw) ?? raw;
+};
+
+/**
+ * A key id from the address, as the database writes it (5D78… is 5d78…): checked and canonical in
+ * one step, as languageParam does for codes, so that ids compared as text (the events' entity ids,
+ * a revert's event) match whatever case the address had. Anything else stays as given (no key).
+ */
+const keyIdParam = (c: C) => {
+  const raw = c.req.param('key_id') ?? '';
+  return isUuid(raw) ? raw.toLowerCase() : raw;
 };
 
 /**
@@ -272,6 +312,16 @@ const cacheOf = (c: C, projectId: string) => cacheStatus(c.get('deps'), { projec
  * knowingly; a reload would only lose the typed text.
  */
 const VALUE_CHANGED = 'Someone else changed this value since the page was loaded; nothing was saved. Their version is shown below your text: Save again to replace it with yours.';
+
+/**
+ * What a value form's `version` asks of the write: the value as the page showed it (If-Match), or
+ * none at all ("none": If-None-Match). A form without one (an older page) asks nothing.
+ */
+const versionCondition = (version: string | undefined) =>
+  version === 'none' ? { ifNoneMatch: '*' as const } : /^\d{1,15}$/.test(version ?? '') ? { ifMatch: [Number(version)] } : {};
+
+/** A revert refused because the value changed after History was loaded. */
+const HISTORY_CHANGED = 'Not reverted: someone else changed this value since this page was loaded, and a revert would overwrite what they wrote unseen. The history below is as it is now: revert again if you still want that version.';
 
 /** The value as stored now (text, status, version), or null when there is none. */
 async function storedValue(c: C, a: ProjectAccess, keyId: string, language: string): Promise<{ value: string; status: string; version: number } | null> {
@@ -520,8 +570,24 @@ const routes = new Hono<PortalEnv>()
     const a = await access(c, 'keys.manage');
     const f = await form(c);
     const keyId = c.req.param('key_id');
-    const updated = await orEditorError(c, a, f.return_to, `key-${keyId}`, 'group_name', () =>
-      updateKey(c.get('deps'), { projectId: a.projectId, keyId, group_name: f.group_name ?? '', description: f.description ? f.description : null, actor: userActor(c) }),
+    // Only the fields the user changed from what the form showed (`*_was`), and only over those
+    // shown values: a colleague's change to another field stays, one to this field is a 412 with
+    // the typed text kept. A description the form did not send is left as it is; the group is the
+    // form's required field (without it, the use-case's 422, as before).
+    const change = (name: 'group_name' | 'description') => {
+      const now = name === 'group_name' ? (f.group_name ?? '') : f[name];
+      const was = f[`${name}_was`];
+      return now === undefined || (was !== undefined && now.replace(/\r\n?/g, '\n') === was.replace(/\r\n?/g, '\n')) ? {} : { [name]: { now, ...(was !== undefined ? { was } : {}) } };
+    };
+    const typed = Object.fromEntries(['group_name', 'description'].flatMap((n) => (f[n] !== undefined ? [[n, f[n]!]] : [])));
+    const updated = await orEditorError(
+      c,
+      a,
+      f.return_to,
+      `key-${keyId}`,
+      'key',
+      () => editKeyAsShown(c.get('deps'), { projectId: a.projectId, keyId, actor: userActor(c), ...change('group_name'), ...change('description') }),
+      typed,
     );
     if (updated instanceof Response) return updated;
     return back(c, f.return_to, `${P}/projects/${a.projectId}`);
@@ -535,24 +601,26 @@ const routes = new Hono<PortalEnv>()
   .post('/projects/:project_id/keys/:key_id/values/:language', async (c) => {
     const a = await access(c, 'values.edit');
     const language = languageParam(c);
-    const keyId = c.req.param('key_id');
+    const keyId = keyIdParam(c);
     const f = await form(c);
     const status = (f.status ?? 'draft') as TranslationStatus;
     const deps = c.get('deps');
     // The editor always sends the field (empty to clear the value): a form without it, cut off or
     // empty, asks for nothing and must not save "" over the value.
     if (f.value === undefined) throw new AppError('validation', 'value: Field required', { issues: [{ loc: ['value'], msg: 'Field required', type: 'missing' }] });
-    await assertMayWriteValue(c, a, language, status);
     // The version the editor showed: a value changed by someone else since is not overwritten; and
     // "none" (it showed no value): one someone else created since is not overwritten either.
-    const condition = f.version === 'none' ? { ifNoneMatch: '*' as const } : /^\d{1,15}$/.test(f.version ?? '') ? { ifMatch: [Number(f.version)] } : {};
+    const condition = versionCondition(f.version);
     let written;
     try {
+      await assertMayWriteValue(c, a, language, status);
       written = await putTranslation(deps, { projectId: a.projectId, keyId, language, value: f.value ?? '', status, actor: userActor(c), ...condition });
     } catch (thrown) {
       const error = toDomainError(thrown);
-      if (!(error instanceof AppError) || (error.code !== 'precondition_failed' && error.code !== 'validation')) throw thrown;
-      const message = error.code === 'precondition_failed' ? VALUE_CHANGED : `Not saved: ${error.issues?.map((i) => i.msg).join('; ') ?? error.message}`;
+      // Refusals that depend on what others did meanwhile (a change, an approval) or on the text.
+      const approved = error instanceof ValueApproved;
+      if (!(error instanceof AppError) || (error.code !== 'precondition_failed' && error.code !== 'validation' && !approved)) throw thrown;
+      const message = approved ? VALUE_APPROVED : error.code === 'precondition_failed' ? VALUE_CHANGED : `Not saved: ${error.issues?.map((i) => i.msg).join('; ') ?? error.message}`;
       // The script shows the message at the value itself (a validation's issues as they are), and
       // for a value someone changed, their version beside the typed text (`current`).
       if (wantsJson(c)) {
@@ -560,9 +628,10 @@ const routes = new Hono<PortalEnv>()
         return c.json({ detail: message, current: await storedValue(c, a, keyId, language) }, 412);
       }
       // Without script: the editor again, as the form was sent from, the typed text kept in the
-      // value's field and the refusal next to it (never an error page that loses the text).
+      // value's field and the refusal next to it (never an error page that loses the text). An
+      // approved value is read only to this member: the stored text is shown beside theirs.
       const [key] = isUuid(keyId) ? await deps.sql<{ key: string }[]>`select key from translation_keys where id = ${keyId} and project_id = ${a.projectId}` : [];
-      const valueError: ValueError = { keyId, keyName: key?.key ?? keyId, language, value: f.value ?? '', status, version: f.version, message, changed: error.code === 'precondition_failed' };
+      const valueError: ValueError = { keyId, keyName: key?.key ?? keyId, language, value: f.value ?? '', status, version: f.version, message, changed: error.code === 'precondition_failed' || approved };
       return asErrorAnswer(await renderEditor(c, a, returnQuery(a, f.return_to), undefined, 200, { valueError }), error);
     }
     if (status === 'approved') await publishAfter(c, a);
@@ -622,6 +691,7 @@ const routes = new Hono<PortalEnv>()
     const invalid = (field: string, message: string) => new AppError('validation', message, { issues: [{ loc: [field], msg: message, type: 'value_error' }] });
     // The same use-cases as POST /v1/keys/bulk-delete and bulk-status (one transaction, all or nothing).
     let outcome = '';
+    // A refusal shows the editor again with the selection and the action kept.
     const done = await orEditorError(c, a, returnTo, 'bulk', 'action', async () => {
       if (keyIds.length === 0) throw invalid('action', 'Select at least one key first');
       if (action === 'delete') {
@@ -634,20 +704,36 @@ const routes = new Hono<PortalEnv>()
         // Only the shown languages the member may edit.
         const languages = list('lang').filter((l) => mayEditLanguage(a, l));
         if (languages.length === 0) throw new AppError('forbidden', 'None of the shown languages is yours to edit');
-        const { changed } = await bulkSetStatus(deps, {
-          projectId: a.projectId,
-          key_ids: keyIds,
-          languages,
-          status: action,
-          skipApproved: !may(a.role, 'values.approve'),
-          actor: userActor(c),
+        // The values as the page showed them: a text changed since (or created since, where the
+        // page showed none) is not given a status its reader never saw it with; nothing is.
+        const shown = shownValues(list('shown'), keyIds, languages);
+        const { changed } = await transaction(deps, async (tx) => {
+          const result = await bulkSetStatus(
+            { ...deps, tx },
+            {
+              projectId: a.projectId,
+              key_ids: keyIds,
+              languages,
+              status: action,
+              skipApproved: !may(a.role, 'values.approve'),
+              actor: userActor(c),
+              ...(shown.versions.length ? { expected_versions: shown.versions } : {}),
+            },
+          ).catch((thrown: unknown) => {
+            const error = toDomainError(thrown);
+            throw error instanceof AppError && error.code === 'precondition_failed' ? bulkChanged((error.data as { conflicts?: unknown[] } | undefined)?.conflicts?.length ?? 0) : thrown;
+          });
+          // The use-case locked the values it changed: one the page showed as missing is new.
+          const created = result.values.filter((v) => shown.none.has(`${v.key_id}/${v.language}`)).length;
+          if (created > 0) throw bulkChanged(created);
+          return result;
         });
         outcome = `${action}-${changed}`;
         if (changed > 0) await publishAfter(c, a);
       } else {
         throw invalid('action', 'Choose an action: approve, send to review, set to draft or delete');
       }
-    });
+    }, { key: keyIds.join(','), action: action ?? '' });
     if (done instanceof Response) return done;
     // What happened, said on the page it returns to: a code and a count, never text from the request.
     return back(c, returnTo && withParam(returnTo, 'done', outcome), `${P}/projects/${a.projectId}?done=${outcome}`);
@@ -677,11 +763,20 @@ const routes = new Hono<PortalEnv>()
     const deps = c.get('deps');
     // side=before: the text that write replaced (History's entry for a text an import created).
     const version = await valueAfterEvent(deps, a.projectId, f.event_id, f.side === 'before' ? 'before' : 'after');
-    if (!version || version.keyId !== c.req.param('key_id') || version.language !== languageParam(c)) throw new AppError('not_found', 'That version of the value was not found');
+    if (!version || version.keyId !== keyIdParam(c) || version.language !== languageParam(c)) throw new AppError('not_found', 'That version of the value was not found');
     // The old text comes back; an approval comes back only from someone who may approve.
     const status = (version.status === 'approved' && !may(a.role, 'values.approve') ? 'review' : version.status) as TranslationStatus;
     await assertMayWriteValue(c, a, version.language, status);
-    await putTranslation(deps, { projectId: a.projectId, keyId: version.keyId, language: version.language, value: version.value, status, actor: userActor(c) });
+    // Over the value History showed as current (its version, or "none": it showed no value), as a
+    // value form writes: a change saved after the page was loaded is not reverted unseen.
+    const condition = versionCondition(f.version);
+    try {
+      await putTranslation(deps, { projectId: a.projectId, keyId: version.keyId, language: version.language, value: version.value, status, actor: userActor(c), ...condition });
+    } catch (thrown) {
+      const error = toDomainError(thrown);
+      if (!(error instanceof AppError) || error.code !== 'precondition_failed') throw thrown;
+      return renderHistory(c, a, undefined, { error, message: HISTORY_CHANGED });
+    }
     if (status === 'approved') await publishAfter(c, a);
     // Back to the history by a redirect: reloading it must not revert again over a later change.
     const history = `${P}/projects/${a.projectId}/keys/${encodeURIComponent(version.keyId)}/values/${encodeURIComponent(version.language)}/history`;
@@ -795,12 +890,34 @@ const routes = new Hono<PortalEnv>()
       const fileHash = createHash('sha256').update(bytes).digest('base64url');
       // The import runs inside the token's transaction, where it cannot run itself again when a key
       // of the file is created meanwhile (core/files/import-file.ts): token and import run again together.
+      // The preview's dry run is run again first, in the import's transaction (its project lock
+      // held through the write): when it finds other than the preview showed (a value approved or
+      // changed since, a key created), nothing is imported and the new preview is shown instead. A
+      // form without the preview's fingerprint (an older page) imports as it asks.
+      const shown = typeof body.preview === 'string' ? body.preview : undefined;
       const once = await orImportError(c, a, choice, () =>
         againWhenNameTaken({}, () =>
-          createOnce(c, text('submission') || undefined, 'import', { project: a.projectId, choice, fileHash }, (deps) => importFile(deps, { ...command, dryRun: false }), (applied) => ({ result: JSON.stringify(applied) })),
-        ),
+          createOnce(
+            c,
+            text('submission') || undefined,
+            'import',
+            { project: a.projectId, choice, fileHash },
+            async (deps) => {
+              if (shown !== undefined) {
+                const now = await previewImport(deps, command);
+                if (previewFingerprint(now) !== shown) throw new PreviewChanged(now);
+              }
+              return importFile(deps, { ...command, dryRun: false });
+            },
+            (applied) => ({ result: JSON.stringify(applied) }),
+          ),
+        ).catch((thrown: unknown) => (thrown instanceof PreviewChanged ? thrown : Promise.reject(thrown))),
       );
       if (once instanceof Response) return once;
+      if (once instanceof PreviewChanged) {
+        const preview = { result: once.preview, choice, file: text('file_base64'), submission: randomUUID(), fingerprint: previewFingerprint(once.preview) };
+        return renderFiles(c, a, { preview, notice: IMPORT_PREVIEW_CHANGED }, 412);
+      }
       const files = `${P}/projects/${a.projectId}/files`;
       if ('replayed' in once) return redirectWithOutcome(c, { project: a.projectId }, files, { notice: IMPORT_ONCE_APPLIED, imported: JSON.parse(once.replayed.result ?? 'null') as ImportResult });
       await publishAfter(c, a);
@@ -814,7 +931,7 @@ const routes = new Hono<PortalEnv>()
       return previewImport(c.get('deps'), command);
     });
     if (result instanceof Response) return result;
-    return renderFiles(c, a, { preview: { result, choice, file: Buffer.from(bytes).toString('base64'), submission: randomUUID() } });
+    return renderFiles(c, a, { preview: { result, choice, file: Buffer.from(bytes).toString('base64'), submission: randomUUID(), fingerprint: previewFingerprint(result) } });
   })
   .get('/projects/:project_id/export', async (c) => {
     const a = await access(c, 'files.transfer');
@@ -852,8 +969,18 @@ const routes = new Hono<PortalEnv>()
   })
   .post('/projects/:project_id/trash/groups/:group_name/restore', async (c) => {
     const a = await access(c, 'keys.manage');
+    const f = await form(c);
+    const deps = c.get('deps');
+    const command = { projectId: a.projectId, name: c.req.param('group_name'), actor: userActor(c) };
+    // The line's delete (its deleted_at), not whatever delete of the group is the latest when the
+    // form arrives: one made after the page was loaded is not undone behind its author's back. A
+    // form that does not say which delete (a page from before forms said so) restores nothing.
+    const shown = f.deleted_at;
     const result = await orFormError(
-      () => restoreGroup(c.get('deps'), { projectId: a.projectId, name: c.req.param('group_name'), actor: userActor(c) }),
+      () =>
+        isExactTimestamp(shown)
+          ? transaction(deps, (tx) => restoringShownDelete(tx, a.projectId, command.name, shown, () => restoreGroup({ ...deps, tx }, command)))
+          : Promise.reject(new AppError('validation', TRASH_LINE_UNKNOWN, { issues: [{ loc: ['deleted_at'], msg: TRASH_LINE_UNKNOWN, type: 'value_error' }] })),
       (error) => renderTrash(c, a, undefined, `Not restored: ${error}`),
       c,
     );
@@ -1060,12 +1187,22 @@ async function assertMayWriteValue(c: C, a: ProjectAccess, language: string, sta
   // Changing an approved text would silently un-approve it: that is a reviewer's call.
   const [current] = await c.get('deps').sql<{ status: string }[]>`
     select v.status from ${valueById(c.get('deps').sql, keyId, language)} v where v.project_id = ${a.projectId}`;
-  if (current?.status === 'approved') throw new AppError('forbidden', 'This value is approved: only a reviewer or developer can change it');
+  if (current?.status === 'approved') throw new ValueApproved();
 }
 
-async function renderHistory(c: C, a: ProjectAccess, notice?: string) {
+/** A translator's write to an approved value: refused, and (a value form) told beside the typed text. */
+class ValueApproved extends AppError {
+  constructor() {
+    super('forbidden', 'This value is approved: only a reviewer or developer can change it');
+  }
+}
+
+const VALUE_APPROVED =
+  'Not saved: this value was approved since the page was loaded, and only a reviewer or developer can change it now. The approved text is shown below; your text is kept here to copy or to send to a reviewer.';
+
+async function renderHistory(c: C, a: ProjectAccess, notice?: string, refusal?: { error: AppError; message: string }) {
   const deps = c.get('deps');
-  const keyId = c.req.param('key_id') ?? '';
+  const keyId = keyIdParam(c);
   const language = languageParam(c);
   const [key] = isUuid(keyId) ? await deps.sql<{ key: string }[]>`select key from translation_keys where id = ${keyId} and project_id = ${a.projectId}` : [];
   if (!key) throw new AppError('not_found', 'Key not found');
@@ -1074,7 +1211,8 @@ async function renderHistory(c: C, a: ProjectAccess, notice?: string) {
   const { apiKeys } = await activityNames(deps, a.projectId, shown);
   return page(
     c,
-    HistoryPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, keyName: key.key, language, keyId, history, mayRevert: mayEditLanguage(a, language), notice, apiKeyNames: apiKeys }),
+    HistoryPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, keyName: key.key, language, keyId, history, mayRevert: mayEditLanguage(a, language), notice, error: refusal?.message, apiKeyNames: apiKeys }),
+    refusal ? statusOf(refusal.error.code) : 200,
   );
 }
 
@@ -1124,21 +1262,52 @@ async function orImportError<T>(c: C, a: ProjectAccess, choice: ImportChoice, wo
 async function renderFiles(
   c: C,
   a: ProjectAccess,
-  extra: { preview?: { result: ImportPreview; choice: ImportChoice; file: string; submission: string }; applied?: ImportResult | undefined; notice?: string | undefined; choice?: ImportChoice; refusal?: ImportRefusal } = {},
+  extra: { preview?: ShownPreview; applied?: ImportResult | undefined; notice?: string | undefined; choice?: ImportChoice; refusal?: ImportRefusal } = {},
+  status: ContentfulStatusCode = 200,
 ) {
   const deps = c.get('deps');
   const [list, cache, quality] = await Promise.all([listLanguages(deps, { projectId: a.projectId }), cacheOf(c, a.projectId), qualitySettings(deps.sql, a.projectId)]);
   return page(
     c,
     FilesPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, languages: list.languages.map((l) => l.code), formats: Object.keys(FORMATS), sourceLanguage: quality?.sourceLanguage ?? 'en', ...extra }),
+    status,
   );
 }
 
+/**
+ * What a preview showed, as a hash its Apply sends back: the dry run's counts and its listed changes
+ * (and how many approved values lose that status, all of them). Apply runs the dry run again and
+ * imports only when it finds the same; the file and choices are the Apply form's own.
+ */
+function previewFingerprint(p: ImportPreview): string {
+  const { keys_created, values_created, values_updated, values_unchanged, values_kept, translation_units, changes } = p;
+  const shown = [keys_created, values_created, values_updated, values_unchanged, values_kept, translation_units, changes];
+  return createHash('sha256').update(JSON.stringify(shown)).digest('base64url');
+}
+
+/** Apply's dry run found other than its preview showed: the new preview, to show instead of importing. */
+class PreviewChanged extends Error {
+  readonly preview: ImportPreview;
+  constructor(preview: ImportPreview) {
+    super('the import preview changed');
+    this.preview = preview;
+  }
+}
+
+const IMPORT_PREVIEW_CHANGED =
+  'Nothing was imported: the project changed since the preview was made (values saved, approved or created meanwhile), so the import would not do what that preview showed. This is what it would do now: apply it if it is still right.';
+
 async function renderTrash(c: C, a: ProjectAccess, notice?: string, error?: string) {
   const deps = c.get('deps');
-  const [trash, cache] = await Promise.all([listTrash(deps, a.projectId), cacheOf(c, a.projectId)]);
-  return page(c, TrashPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, ...trash, notice, error }));
+  // An older page: after the last key of the one before (the Older link), as Activity pages by id.
+  // A link that is not one the page made shows the newest keys.
+  const before = c.req.method === 'GET' ? c.req.query('before') : undefined;
+  const after = isExactTimestamp(before) ? { deletedAt: before, key: c.req.query('key') ?? '' } : undefined;
+  const [trash, cache] = await Promise.all([listTrash(deps, a.projectId, after), cacheOf(c, a.projectId)]);
+  return page(c, TrashPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, ...trash, older: after !== undefined, notice, error }));
 }
+
+const TRASH_LINE_UNKNOWN = 'the form did not say which delete of the group to restore (a page loaded before a change of the trash, or cut short): use Restore on the line below.';
 
 /** What an import's Apply sent a second time answers (Back to its preview, a double click). */
 const IMPORT_ONCE_APPLIED = 'This preview was already applied, and nothing was imported again; these are the counts of that import. To import the file again, preview it again.';

@@ -4,7 +4,8 @@
 // text beside it and the typed text kept; Save again replaces it knowingly); without JavaScript a
 // refused save comes back with the typed text kept and the message next to the value; after "Sign
 // out everywhere", a save in another tab says the session ended, with a sign-in link (a new tab),
-// after which Save sends the same typed text. axe-core on the
+// after which Save sends the same typed text; a bulk approve after a save in place approves the
+// saved text (the script moves the bulk form's record of the value to the new version). axe-core on the
 // refused state (with script: axe runs as page script): no serious or critical violation. Skipped,
 // with one line, without Chromium.
 import { existsSync, readFileSync } from 'node:fs';
@@ -252,6 +253,25 @@ describe.skipIf(!HAVE_BROWSER)('the editor in Chromium', () => {
     await value.press('Control+Enter');
     await output.getByText('Saved', { exact: true }).waitFor();
     expect(await stored(k.id, 'de')).toMatchObject({ value: 'Nach dem Abmelden' });
+    await context.close();
+  }, 120_000);
+
+  it('a bulk approve after a save in place approves the text saved (the bulk form follows the new version)', async () => {
+    const k = await json(await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'bulk.after_save' }));
+    await json(await t.call(p.apiKey, 'PUT', `/v1/keys/${k.id}/translations/de`, { value: 'Eins' }));
+    const context = await signedIn();
+    const page = await context.newPage();
+    page.on('dialog', (d) => void d.accept());
+    await page.goto(`${base}/portal/projects/${p.projectId}?lang=de&q=bulk.after_save`);
+    const value = page.getByLabel('bulk.after_save in de', { exact: true });
+    await value.fill('Eins, korrigiert');
+    await value.press('Control+Enter');
+    await page.locator('form', { has: value }).getByText('Saved', { exact: true }).waitFor();
+
+    await page.getByLabel('Select bulk.after_save', { exact: true }).check();
+    await page.locator('#bulk select[name=action]').selectOption('approved');
+    await Promise.all([page.waitForURL(/done=approved-1/), page.locator('#bulk button[type=submit]').click()]);
+    expect(await stored(k.id, 'de')).toMatchObject({ value: 'Eins, korrigiert', status: 'approved' });
     await context.close();
   }, 120_000);
 });

@@ -274,14 +274,17 @@ describe('the trash after a bulk delete', () => {
     expect(deleted.status).toBe(303);
     await json(await t.call(p.apiKey, 'DELETE', '/v1/groups/gone'));
 
-    const trash = visible((await owner.get(`/portal/projects/${p.projectId}/trash`)).text);
+    const trashPage = (await owner.get(`/portal/projects/${p.projectId}/trash`)).text;
+    const trash = visible(trashPage);
     const groups = /Deleted groups(.*?)(?:Keys deleted together|Deleted keys)/.exec(trash)![1]!;
     expect(groups).toContain('gone 2 keys');
     expect(groups).not.toContain('bulk');
     expect(trash).toMatch(/Keys deleted together 2 keys of bulk \(the group still has other keys\), deleted together/);
     expect(trash).toContain('Restore these 2 keys');
 
-    const restored = await owner.follow(await owner.post(`/portal/projects/${p.projectId}/trash/groups/bulk/restore`));
+    // The line's form names the delete it lists (its deleted_at).
+    const deletedAt = /action="[^"]*\/trash\/groups\/bulk\/restore"[^>]*>[^]*?name="deleted_at" value="([^"]+)"/.exec(trashPage)![1]!;
+    const restored = await owner.follow(await owner.post(`/portal/projects/${p.projectId}/trash/groups/bulk/restore`, { deleted_at: deletedAt }));
     expect(visible(restored.text)).toContain('Restored 2 keys of bulk.');
     const live = ((await json(await t.call(p.apiKey, 'GET', '/v1/keys?group=bulk'))) as { keys: { key: string }[] }).keys.map((k) => k.key);
     expect(live).toEqual(['bulk.a', 'bulk.b', 'bulk.c']);

@@ -96,11 +96,16 @@ function unexplainedOrigin(source: ActivityItem | null, apiKeys: ActivityNames['
   return `${languageWideWrite(source)}, ${actorLabel(source, apiKeys)}, ${when(source.occurred_at)}`;
 }
 
-/** The form that writes a recorded text again: the `after` of write `e`, or (side 'before') what it replaced. */
-const RevertForm: FC<{ action: string; csrf: string; e: HistoryItem; side: 'after' | 'before' }> = ({ action, csrf, e, side }) => (
+/**
+ * The form that writes a recorded text again: the `after` of write `e`, or (side 'before') what it
+ * replaced. `version`: the stored value's this page shows as current ("none": it shows none), so a
+ * change saved after the page was loaded is refused rather than reverted unseen.
+ */
+const RevertForm: FC<{ action: string; csrf: string; e: HistoryItem; side: 'after' | 'before'; version: string }> = ({ action, csrf, e, side, version }) => (
   <form method="post" action={action} class="inline">
     <CsrfField csrf={csrf} />
     <input type="hidden" name="event_id" value={String(e.id)} />
+    <input type="hidden" name="version" value={version} />
     {side === 'before' ? <input type="hidden" name="side" value="before" /> : null}
     <button
       type="submit"
@@ -113,7 +118,17 @@ const RevertForm: FC<{ action: string; csrf: string; e: HistoryItem; side: 'afte
 );
 
 export const HistoryPage: FC<
-  Common & { keyName: string; language: string; keyId: string; history: ValueHistory; mayRevert: boolean; notice?: string | undefined; apiKeyNames?: ActivityNames['apiKeys'] }
+  Common & {
+    keyName: string;
+    language: string;
+    keyId: string;
+    history: ValueHistory;
+    mayRevert: boolean;
+    notice?: string | undefined;
+    /** Why a revert was refused (the value changed after the page it was sent from was loaded). */
+    error?: string | undefined;
+    apiKeyNames?: ActivityNames['apiKeys'];
+  }
 > = ({
   user,
   csrf,
@@ -125,11 +140,13 @@ export const HistoryPage: FC<
   history,
   mayRevert,
   notice,
+  error,
   apiKeyNames,
 }) => {
   const base = `${P}/projects/${access.projectId}`;
   const { stored, unexplained, items } = history;
   const text = textAttrs(language);
+  const version = stored ? String(stored.version) : 'none';
   return (
     <Layout title={`${keyName} in ${language}: history`} user={user} csrf={csrf}>
       <ProjectNav access={access} current="activity" csrf={csrf} cache={cache} here={`${base}/keys/${keyId}/values/${encodeURIComponent(language)}/history`} />
@@ -137,6 +154,7 @@ export const HistoryPage: FC<
         <span class="mono">{keyName}</span> in {language}
       </h2>
       {notice ? <Notice kind="ok">{notice}</Notice> : null}
+      {error ? <Notice kind="error">{error}</Notice> : null}
       {items.length === 0 && !stored ? <p class="empty">No recorded change of this value.</p> : null}
       <ol class="list">
         {stored && unexplained ? (
@@ -178,7 +196,7 @@ export const HistoryPage: FC<
                       {e.current ? ' (current)' : ''}
                     </span>
                   </span>
-                  {mayRevert && !e.current && e.type === 'translation.written' ? <RevertForm action={revert} csrf={csrf} e={e} side="after" /> : null}
+                  {mayRevert && !e.current && e.type === 'translation.written' ? <RevertForm action={revert} csrf={csrf} e={e} side="after" version={version} /> : null}
                 </div>
               </li>
               {e.earlier ? (
@@ -194,7 +212,7 @@ export const HistoryPage: FC<
                       <br />
                       <span class="hint">written without a recorded change of this value (an import or Translate missing), replaced {when(e.occurred_at)}</span>
                     </span>
-                    {mayRevert ? <RevertForm action={revert} csrf={csrf} e={e} side="before" /> : null}
+                    {mayRevert ? <RevertForm action={revert} csrf={csrf} e={e} side="before" version={version} /> : null}
                   </div>
                 </li>
               ) : null}

@@ -5,7 +5,9 @@
 // meanwhile by someone else is refused (412) with a message next to the value instead of being
 // overwritten; without script the refused form comes back with the typed text kept. A form that
 // fails comes back with its message next to the field (aria-describedby, aria-invalid). Values
-// carry their language and writing direction (lang, dir).
+// carry their language and writing direction (lang, dir). The bulk form carries the version of
+// every value shown and the key form the fields as shown, so neither writes over a change made
+// after the page was loaded.
 import type { FC } from 'hono/jsx';
 import type { SessionUser } from '../../../core/users/schemas.ts';
 import type { EditorPage as EditorData } from '../../../core/portal/editor-page.ts';
@@ -99,6 +101,9 @@ export const EditorView: FC<{
   const newKeyDescription = fieldError(formError, 'new-key', 'description');
   const renameTo = fieldError(formError, 'rename-group', 'new_name');
   const bulkAction = fieldError(formError, 'bulk', 'action');
+  // A refused bulk action comes back with its selection and action kept.
+  const selected = typed('bulk', 'key')?.split(',') ?? [];
+  const chosenAction = typed('bulk', 'action');
   const statuses = TRANSLATION_STATUSES.filter((s) => s !== 'approved' || may(access.role, 'values.approve'));
   // "Translate missing" writes drafts: for the shown languages this member may edit, never the source.
   const translatable = may(access.role, 'values.edit') ? filters.languages.filter((l) => l !== page.sourceLanguage && mayEditLanguage(access, l)) : [];
@@ -272,10 +277,22 @@ export const EditorView: FC<{
           <label>
             With the selected keys
             <select name="action" {...bulkAction.attrs}>
-              {may(access.role, 'values.approve') ? <option value="approved">Approve values ({editable})</option> : null}
-              <option value="review">Send values to review ({editable})</option>
-              <option value="draft">Set values back to draft ({editable})</option>
-              {may(access.role, 'keys.manage') ? <option value="delete">Delete keys</option> : null}
+              {may(access.role, 'values.approve') ? (
+                <option value="approved" selected={chosenAction === 'approved'}>
+                  Approve values ({editable})
+                </option>
+              ) : null}
+              <option value="review" selected={chosenAction === 'review'}>
+                Send values to review ({editable})
+              </option>
+              <option value="draft" selected={chosenAction === 'draft'}>
+                Set values back to draft ({editable})
+              </option>
+              {may(access.role, 'keys.manage') ? (
+                <option value="delete" selected={chosenAction === 'delete'}>
+                  Delete keys
+                </option>
+              ) : null}
             </select>
           </label>
           <button type="submit">Apply to selected</button>
@@ -312,7 +329,7 @@ export const EditorView: FC<{
               {page.rows.map((row) => (
                 <tr>
                   <td>
-                    <input type="checkbox" name="key" value={row.id} form="bulk" aria-label={`Select ${row.key}`} />
+                    <input type="checkbox" name="key" value={row.id} form="bulk" aria-label={`Select ${row.key}`} checked={selected.includes(row.id)} />
                   </td>
                   <th scope="row" class="keycell">
                     <span class="mono keyname">{row.key}</span>
@@ -324,16 +341,25 @@ export const EditorView: FC<{
                         <form method="post" action={`${base}/keys/${row.id}`} class="stack">
                           <CsrfField csrf={csrf} />
                           <input type="hidden" name="return_to" value={here} />
+                          {/* What the form shows as stored: only the fields changed from these are written, and only over them. */}
+                          <input type="hidden" name="group_name_was" value={row.group_name} />
+                          <input type="hidden" name="description_was" value={row.description ?? ''} />
                           {formLevelError(formError, `key-${row.id}`, ['group_name', 'description'])}
                           <label>
                             Group
-                            <input name="group_name" value={row.group_name} maxlength={200} required {...fieldError(formError, `key-${row.id}`, 'group_name').attrs} />
+                            <input
+                              name="group_name"
+                              value={typed(`key-${row.id}`, 'group_name') ?? row.group_name}
+                              maxlength={200}
+                              required
+                              {...fieldError(formError, `key-${row.id}`, 'group_name').attrs}
+                            />
                             {fieldError(formError, `key-${row.id}`, 'group_name').message}
                           </label>
                           <label>
                             Description
                             <textarea name="description" rows={2} maxlength={1000} {...fieldError(formError, `key-${row.id}`, 'description').attrs}>
-                              {row.description ?? ''}
+                              {typed(`key-${row.id}`, 'description') ?? row.description ?? ''}
                             </textarea>
                             {fieldError(formError, `key-${row.id}`, 'description').message}
                           </label>
@@ -366,6 +392,8 @@ export const EditorView: FC<{
                     const version = refused && !refused.changed ? refused.version : shown;
                     return (
                       <td>
+                        {/* The value as shown, for the bulk form: a status change applies to this version only. */}
+                        <input type="hidden" name="shown" value={`${row.id}/${l}/${shown}`} form="bulk" />
                         <form method="post" action={`${base}/keys/${row.id}/values/${l}`} class="value" data-inline>
                           <CsrfField csrf={csrf} />
                           <input type="hidden" name="return_to" value={here} />

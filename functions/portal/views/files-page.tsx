@@ -133,16 +133,22 @@ const Changes: FC<{ r: ImportResult; changes: ImportChanges; choice: ImportChoic
   );
 };
 
+/**
+ * An import's preview and its Apply form. submission: the form's one-time token (Back to this
+ * preview and Apply again imports once); fingerprint: what the preview showed, so that Apply imports
+ * only if its dry run still finds the same.
+ */
+export type ShownPreview = { result: ImportPreview; choice: ImportChoice; file: string; submission: string; fingerprint: string };
+
 export const FilesPage: FC<
   Common & {
     languages: string[];
     formats: string[];
     /** The project's source language: XLIFF exports carry its text as each unit's source unless another is chosen. */
     sourceLanguage: string;
-    /** submission: the Apply form's one-time token (Back to this preview and Apply again imports once). */
-    preview?: { result: ImportPreview; choice: ImportChoice; file: string; submission: string } | undefined;
+    preview?: ShownPreview | undefined;
     applied?: ImportResult | undefined;
-    /** Said above the counts of an applied import (one sent again was not imported again). */
+    /** Said above the counts of an applied import (one sent again was not imported again), or above a preview shown again. */
     notice?: string | undefined;
     /** The import form's choices to show again (after a refusal, or with a preview). */
     choice?: ImportChoice | undefined;
@@ -192,6 +198,7 @@ export const FilesPage: FC<
         // the body limit for files near 10 MiB.
         <form method="post" action={`${base}/import`} enctype="multipart/form-data" class="card stack">
           <h2>Preview: what this import would do in {preview.choice.language}</h2>
+          {notice && !applied ? <Notice kind="error">{notice}</Notice> : null}
           <Counts r={preview.result} />
           <QualityWarnings warnings={preview.result.quality_warnings} />
           <Changes r={preview.result} changes={preview.result.changes} choice={preview.choice} />
@@ -202,6 +209,7 @@ export const FilesPage: FC<
           <input type="hidden" name="file_base64" value={preview.file} />
           <input type="hidden" name="apply" value="yes" />
           <input type="hidden" name="submission" value={preview.submission} />
+          <input type="hidden" name="preview" value={preview.fingerprint} />
           <div class="row">
             <button type="submit">Apply this import</button>
             <a href={`${base}/files`}>Cancel</a>

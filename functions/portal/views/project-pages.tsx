@@ -3,7 +3,7 @@ import type { FC } from 'hono/jsx';
 import type { SessionUser } from '../../../core/users/schemas.ts';
 import type { ProjectAccess } from '../../../core/users/memberships.ts';
 import type { ApiKeyInfo, CreatedApiKey } from '../../../core/accounts/api-key-schemas.ts';
-import type { TrashedGroup, TrashedKey } from '../../../core/portal/trash.ts';
+import type { TrashCursor, TrashedGroup, TrashedKey } from '../../../core/portal/trash.ts';
 import type { Usage } from '../../../core/usage/read-usage.ts';
 import { may } from '../../../core/users/permissions.ts';
 import { QUALITY_CHECKS } from '../../../core/quality/check-translation.ts';
@@ -175,7 +175,23 @@ export const ApiKeysPage: FC<Common & { keys: ApiKeyInfo[]; created?: CreatedApi
   );
 };
 
-export const TrashPage: FC<Common & { keys: TrashedKey[]; groups: TrashedGroup[] }> = ({ user, csrf, access, cache, notice, error, keys, groups }) => {
+/**
+ * The trash. A group's Restore names the delete its line shows (deleted_at): the route restores that
+ * one or refuses, never a later delete of the group. Deleted keys come a page at a time (`next`:
+ * where the Older link continues); `older`: this is not the newest page (the groups are listed there).
+ */
+export const TrashPage: FC<Common & { keys: TrashedKey[]; groups: TrashedGroup[]; next: TrashCursor | null; older?: boolean }> = ({
+  user,
+  csrf,
+  access,
+  cache,
+  notice,
+  error,
+  keys,
+  groups,
+  next,
+  older,
+}) => {
   const base = `${P}/projects/${access.projectId}`;
   const when = (iso: string) => `${iso.replace('T', ' ').slice(0, 16)} UTC`;
   const deletedGroups = groups.filter((g) => !g.live);
@@ -185,46 +201,52 @@ export const TrashPage: FC<Common & { keys: TrashedKey[]; groups: TrashedGroup[]
       <ProjectNav access={access} current="trash" csrf={csrf} cache={cache} />
       {notice ? <Notice kind="ok">{notice}</Notice> : null}
       {error ? <Notice kind="error">{error}</Notice> : null}
-      <h2>Deleted groups</h2>
-      {deletedGroups.length === 0 ? <p class="empty">No deleted group.</p> : null}
-      <ul class="list">
-        {deletedGroups.map((g) => (
-          <li class="row between">
-            <span>
-              <strong>{g.group_name}</strong> <span class="hint">{g.keys} keys, deleted {when(g.deleted_at)}</span>
-            </span>
-            <form method="post" action={`${base}/trash/groups/${encodeURIComponent(g.group_name)}/restore`} class="inline">
-              <CsrfField csrf={csrf} />
-              <button type="submit" class="secondary" aria-label={`Restore group ${g.group_name}`}>
-                Restore
-              </button>
-            </form>
-          </li>
-        ))}
-      </ul>
-      {deletedTogether.length > 0 ? (
+      {older ? null : (
         <>
-          {/* A group that still has keys was not deleted: some of its keys were, in one action. */}
-          <h2>Keys deleted together</h2>
+          <h2>Deleted groups</h2>
+          {deletedGroups.length === 0 ? <p class="empty">No deleted group.</p> : null}
           <ul class="list">
-            {deletedTogether.map((g) => (
+            {deletedGroups.map((g) => (
               <li class="row between">
                 <span>
-                  {g.keys} keys of <strong>{g.group_name}</strong> <span class="hint">(the group still has other keys), deleted together {when(g.deleted_at)}</span>
+                  <strong>{g.group_name}</strong> <span class="hint">{g.keys} keys, deleted {when(g.deleted_at)}</span>
                 </span>
                 <form method="post" action={`${base}/trash/groups/${encodeURIComponent(g.group_name)}/restore`} class="inline">
                   <CsrfField csrf={csrf} />
-                  <button type="submit" class="secondary" aria-label={`Restore the ${g.keys} keys of ${g.group_name} deleted together`}>
-                    Restore these {g.keys} keys
+                  <input type="hidden" name="deleted_at" value={g.deleted_at} />
+                  <button type="submit" class="secondary" aria-label={`Restore group ${g.group_name}`}>
+                    Restore
                   </button>
                 </form>
               </li>
             ))}
           </ul>
+          {deletedTogether.length > 0 ? (
+            <>
+              {/* A group that still has keys was not deleted: some of its keys were, in one action. */}
+              <h2>Keys deleted together</h2>
+              <ul class="list">
+                {deletedTogether.map((g) => (
+                  <li class="row between">
+                    <span>
+                      {g.keys} keys of <strong>{g.group_name}</strong> <span class="hint">(the group still has other keys), deleted together {when(g.deleted_at)}</span>
+                    </span>
+                    <form method="post" action={`${base}/trash/groups/${encodeURIComponent(g.group_name)}/restore`} class="inline">
+                      <CsrfField csrf={csrf} />
+                      <input type="hidden" name="deleted_at" value={g.deleted_at} />
+                      <button type="submit" class="secondary" aria-label={`Restore the ${g.keys} keys of ${g.group_name} deleted together`}>
+                        Restore these {g.keys} keys
+                      </button>
+                    </form>
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
         </>
-      ) : null}
-      <h2>Deleted keys</h2>
-      {keys.length === 0 ? <p class="empty">The trash is empty.</p> : null}
+      )}
+      <h2>{older ? 'Older deleted keys' : 'Deleted keys'}</h2>
+      {keys.length === 0 ? <p class="empty">{older ? 'No older deleted key.' : 'The trash is empty.'}</p> : null}
       <ul class="list">
         {keys.map((k) => (
           <li class="row between">
@@ -240,6 +262,14 @@ export const TrashPage: FC<Common & { keys: TrashedKey[]; groups: TrashedGroup[]
           </li>
         ))}
       </ul>
+      <nav class="pager" aria-label="Pages">
+        {older ? <a href={`${base}/trash`}>Newest</a> : null}
+        {next ? (
+          <a href={`${base}/trash?${new URLSearchParams({ before: next.deletedAt, key: next.key })}`} rel="next">
+            Older
+          </a>
+        ) : null}
+      </nav>
       <p class="hint">A restore brings the key back with its values. If a live key has taken its name meanwhile, the restore is refused (rename or delete that key first).</p>
     </Layout>
   );

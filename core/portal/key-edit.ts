@@ -1,0 +1,77 @@
+// The editor's key form (group and description), written over what the page showed: the fields the
+// user changed, and only while their stored values are still the ones the form was loaded with. A
+// form always sends every field, so a plain update (the API's PATCH) would put back the page's old
+// text over a colleague's change to a field the user never touched.
+import * as v from 'valibot';
+import type { Deps } from '../deps.ts';
+import { AppError } from '../errors.ts';
+import { transaction } from '../db/transaction.ts';
+import { useCase } from '../use-case.ts';
+import { WriteInProject } from '../commands.ts';
+import { Uuid } from '../validation.ts';
+import { keyById } from '../keys/by-id.ts';
+import { keyNotFound, updateKey } from '../keys/update-key.ts';
+import type { UpdatedKey } from '../keys/schemas.ts';
+
+const FIELDS = ['group_name', 'description'] as const;
+type Field = (typeof FIELDS)[number];
+
+/** A field's new value, and the value the page showed for it (none: an older form, not compared). */
+const Change = v.object({ now: v.string(), was: v.optional(v.string()) });
+
+export const EditKeyAsShownCommand = v.object({
+  ...WriteInProject,
+  keyId: Uuid,
+  group_name: v.optional(Change),
+  /** "" clears the description. */
+  description: v.optional(Change),
+});
+
+const WORDS: Record<Field, string> = { group_name: 'group', description: 'description' };
+
+/**
+ * Line breaks as a browser sends them (CRLF, in a textarea's text and in a hidden field's value
+ * alike) or as the API stored them: the same text either way.
+ */
+const sameText = (a: string, b: string) => a.replace(/\r\n?/g, '\n') === b.replace(/\r\n?/g, '\n');
+
+/**
+ * Writes the changed fields (given ones) through updateKey, in one transaction with the check that
+ * each one's stored value is still the shown one (the row locked first): else nothing is written and
+ * a 412 names what changed. Nothing given: nothing to write, the key as it is.
+ */
+export const editKeyAsShown = useCase(
+  EditKeyAsShownCommand,
+  async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<UpdatedKey | null> => {
+    const changed = FIELDS.filter((f) => input[f] !== undefined);
+    if (changed.length === 0) return null;
+    return transaction(deps, async (tx) => {
+      const [stored] = await tx.sql<{ group_name: string; description: string | null }[]>`
+        select group_name, description from translation_keys
+        where id = (select k.id from ${keyById(tx.sql, input.keyId)} k where k.project_id = ${input.projectId}) and deleted_at is null for update`;
+      if (!stored) throw keyNotFound();
+      const moved = changed.filter((f) => {
+        const was = input[f]!.was;
+        return was !== undefined && !sameText(stored[f] ?? '', was);
+      });
+      if (moved.length > 0) {
+        const what = moved.map((f) => WORDS[f]).join(' and ');
+        throw new AppError(
+          'precondition_failed',
+          `Not saved: someone else changed this key's ${what} since the page was loaded (shown above as it is now). Your changes are kept below: Save again to replace it.`,
+        );
+      }
+      const description = input.description?.now;
+      return updateKey(
+        { ...deps, tx },
+        {
+          projectId: input.projectId,
+          keyId: input.keyId,
+          actor: input.actor,
+          ...(input.group_name ? { group_name: input.group_name.now } : {}),
+          ...(description !== undefined ? { description: description === '' ? null : description } : {}),
+        },
+      );
+    });
+  },
+);
