@@ -154,7 +154,7 @@ export async function againWhenNameTaken<T>(deps: { tx?: unknown }, run: () => P
 
 /**
  * What the import read changed before it wrote: a key it updates was deleted (or renamed), or a value
- * it creates was saved meanwhile (a translator's PUT takes no project lock). The import runs again
+ * it creates was saved meanwhile, or one it updates deleted (a translator's PUT takes no project lock). The import runs again
  * on what is there now, as if it had come after; a 409 when it cannot (inside another transaction,
  * or every attempt raced).
  */
@@ -328,11 +328,13 @@ async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportCom
           order by key_id for no key update`
       : [];
     if (writes.length) {
-      // Every write lands, or the import runs again: a key deleted since the read drops out of the
-      // join, and with keep or fail (whose writes are all new values) a value saved since the read
-      // is left alone, not overwritten; either way the counts, units and events above would be
-      // wrong. With overwrite, a value saved meanwhile is replaced, as the file says.
-      const written = await sql`
+      // Every write lands as the read found it, or the import runs again: a key deleted since the
+      // read drops out of the join, and with keep or fail (whose writes are all new values) a value
+      // saved since the read is left alone, not overwritten; with overwrite, a value saved (or
+      // deleted) since the read is replaced (or made) as the file says, but was counted as created
+      // (or updated). Either way the counts, units and events above would be wrong. `xmax = 0`
+      // tells a row this statement inserted from one its ON CONFLICT updated.
+      const written = await sql<{ key_id: string; inserted: boolean }[]>`
         insert into translations (key_id, project_id, language, value, status)
         select k.id, ${projectId}, ${language}, w.value, ${status}
         from unnest(${writes.map((e) => e.key)}::text[], ${writes.map((e) => e.value)}::text[]) as w(key, value)
@@ -341,8 +343,8 @@ async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportCom
         on conflict (key_id, language) do ${
           input.conflict === 'overwrite' ? sql`update set value = excluded.value, status = excluded.status, updated_at = now()` : sql`nothing`
         }
-        returning key_id`;
-      if (written.length !== writes.length) throw new ImportRaced();
+        returning key_id, (xmax = 0) as inserted`;
+      if (written.length !== writes.length || written.filter((row) => row.inserted).length !== valuesCreated) throw new ImportRaced();
     }
     // A file that changed nothing records nothing (and so queues no rebuild).
     if (newKeys.length + writes.length + describe.length === 0) return answer;
