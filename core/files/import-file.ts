@@ -180,10 +180,25 @@ export const previewImport = useCase(ImportPreviewCommand, async (deps: ImportDe
   return { ...result, changes };
 });
 
+/**
+ * The import, handing what it is about to do (its counts and a sample of its changes, as
+ * previewImport lists them) to `beforeWrite` once it has decided and before it writes. The portal's
+ * Apply throws from it when that is not what its preview showed: the check and the write then come
+ * from one read of the project, so a value saved or approved after the check cannot be written over
+ * unseen (a second dry run before the import could not see it).
+ */
+export const importAsPreviewed = (deps: ImportDeps, input: v.InferInput<typeof ImportPreviewCommand>, beforeWrite: (preview: ImportPreview) => void): Promise<ImportResult> =>
+  useCase(ImportPreviewCommand, (d: ImportDeps, parsed) => runImport(d, { ...parsed, dryRun: false }, noChanges(), beforeWrite))(deps, input);
+
 const noChanges = (): ImportChanges => ({ new_keys: [], new_values: [], changed_values: [], approved_demoted: 0, values_kept: 0 });
 
 /** The import; `changes`, when given (a preview's dry run), is filled as the entries are compared. */
-async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportCommand>, changes: ImportChanges | null): Promise<ImportResult> {
+async function runImport(
+  deps: ImportDeps,
+  input: v.InferOutput<typeof ImportCommand>,
+  changes: ImportChanges | null,
+  beforeWrite?: (preview: ImportPreview) => void,
+): Promise<ImportResult> {
   const { projectId, language, status } = input;
   // Whether the file is the source language's: a gettext template's msgids are then its values.
   // In the caller's transaction when there is one (the portal's one-time Apply): a one-connection
@@ -296,6 +311,7 @@ async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportCom
       quality_warnings: quality,
     };
     if (input.dryRun) return answer;
+    if (beforeWrite && changes) beforeWrite({ ...answer, dry_run: true, changes });
 
     if (newKeys.length) {
       await sql`
@@ -327,6 +343,10 @@ async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportCom
           where project_id = ${projectId} and language = ${language} and key_id = any(${overwritten}::uuid[])
           order by key_id for no key update`
       : [];
+    // Locked now: a value changed between the read and this lock (a translator's PUT, an approval)
+    // is not what the counts, the units and a preview's check were decided on. Run again on it.
+    const read = new Map(stored.map((row) => [row.key_id, row]));
+    if (previous.some((now) => read.get(now.key_id)?.value !== now.value || read.get(now.key_id)?.status !== now.status)) throw new ImportRaced();
     if (writes.length) {
       // Every write lands as the read found it, or the import runs again: a key deleted since the
       // read drops out of the join, and with keep or fail (whose writes are all new values) a value

@@ -67,7 +67,7 @@ import { readUsage } from '../../core/usage/read-usage.ts';
 import { ActivityPage, HistoryPage } from './views/activity-pages.tsx';
 import type { ActivityNames } from './views/activity-words.ts';
 import { FilesPage, type ImportChoice, type ImportRefusal, type ShownPreview } from './views/files-page.tsx';
-import { againWhenNameTaken, importFile, previewImport } from '../../core/files/import-file.ts';
+import { againWhenNameTaken, importAsPreviewed, importFile, previewImport } from '../../core/files/import-file.ts';
 import { exportFile } from '../../core/files/export-file.ts';
 import type { ImportPreview, ImportResult } from '../../core/files/schemas.ts';
 import { FORMATS, isFormatId } from '../../core/formats/index.ts';
@@ -890,10 +890,10 @@ const routes = new Hono<PortalEnv>()
       const fileHash = createHash('sha256').update(bytes).digest('base64url');
       // The import runs inside the token's transaction, where it cannot run itself again when a key
       // of the file is created meanwhile (core/files/import-file.ts): token and import run again together.
-      // The preview's dry run is run again first, in the import's transaction (its project lock
-      // held through the write): when it finds other than the preview showed (a value approved or
-      // changed since, a key created), nothing is imported and the new preview is shown instead. A
-      // form without the preview's fingerprint (an older page) imports as it asks.
+      // The import checks what it decided against the preview before it writes (one read, its
+      // project lock held through the write): when it would do other than the preview showed (a
+      // value approved or changed since, a key created), nothing is imported and the new preview is
+      // shown instead. A form without the preview's fingerprint (an older page) imports as it asks.
       const shown = typeof body.preview === 'string' ? body.preview : undefined;
       const once = await orImportError(c, a, choice, () =>
         againWhenNameTaken({}, () =>
@@ -902,13 +902,12 @@ const routes = new Hono<PortalEnv>()
             text('submission') || undefined,
             'import',
             { project: a.projectId, choice, fileHash },
-            async (deps) => {
-              if (shown !== undefined) {
-                const now = await previewImport(deps, command);
-                if (previewFingerprint(now) !== shown) throw new PreviewChanged(now);
-              }
-              return importFile(deps, { ...command, dryRun: false });
-            },
+            (deps) =>
+              shown === undefined
+                ? importFile(deps, { ...command, dryRun: false })
+                : importAsPreviewed(deps, command, (now) => {
+                    if (previewFingerprint(now) !== shown) throw new PreviewChanged(now);
+                  }),
             (applied) => ({ result: JSON.stringify(applied) }),
           ),
         ).catch((thrown: unknown) => (thrown instanceof PreviewChanged ? thrown : Promise.reject(thrown))),

@@ -115,4 +115,33 @@ describe.runIf(usingRealPostgres())('writes racing an import', () => {
       select before from domain_events where project_id = ${p.projectId} and type = 'translation.written' and entity_id = ${`${keyId}/de`} order by id`;
     expect(history.at(-1)?.before?.value).toBe('Vom Übersetzer');
   });
+  it('a value changed while an overwriting import ran is counted and charged as it is when written (the file\'s text, now stored, is free)', async () => {
+    const sql = t.runtime.deps.sql;
+    const p = await project(t, ['de']);
+    const call = (file: Record<string, string>) => t.call(p.apiKey, 'POST', '/v1/import/de?status=draft&conflict=overwrite', JSON.stringify(file));
+    expect((await call({ 'home.title': 'Alt' })).status).toBe(200);
+    const keyId = (await body(await p.get('/v1/keys'))).keys[0].id as string;
+    const holder = await sql.reserve();
+    let imported: Response;
+    try {
+      await holder`begin`;
+      const [{ pid }] = (await holder`select pg_backend_pid() as pid`) as unknown as [{ pid: number }];
+      await holder`select used from translation_unit_usage where account_id = ${p.accountId} for update`;
+      const pending = call({ 'home.title': 'Neu' });
+      await waitFor(async () => {
+        const rows = await sql`select 1 from pg_stat_activity where datname = current_database() and ${pid}::int = any(pg_blocking_pids(pid))`;
+        return rows.length > 0;
+      }, 'the import to wait on its charge');
+      await p.put(keyId, 'de', 'Neu', 'approved');
+      await holder`commit`;
+      imported = await pending;
+    } finally {
+      holder.release();
+    }
+    expect(imported.status, await imported.clone().text()).toBe(200);
+    // As if it came after the reviewer: only the status changes, and a text already stored is free.
+    expect(await body(imported)).toMatchObject({ values_created: 0, values_updated: 1, translation_units: 0 });
+    const [stored] = await sql<{ value: string; status: string }[]>`select value, status from translations where key_id = ${keyId} and language = 'de'`;
+    expect(stored).toEqual({ value: 'Neu', status: 'draft' });
+  });
 });

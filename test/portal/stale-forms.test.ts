@@ -6,6 +6,7 @@
 // it differs).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
+import { usingRealPostgres } from '../support/test-database.ts';
 import { signedInMember } from './support/signed-in-member.ts';
 import type { PortalClient } from './support/portal-client.ts';
 
@@ -210,5 +211,51 @@ describe("an import's Apply writes what its preview showed", () => {
     });
     expect(done.status).toBe(303);
     expect(await stored(keyId, 'de')).toEqual({ value: 'Neu', status: 'draft' });
+  });
+});
+
+describe.runIf(usingRealPostgres())("an import's Apply and an approval landing while it runs", () => {
+  it('an approval committed after Apply read the project and before it wrote: nothing is imported, the new preview is shown', async () => {
+    const sql = t.runtime.deps.sql;
+    const name = unique('racing.import');
+    // Through an import: the account's translation-unit row exists, for the test to hold it.
+    expect((await t.call(p.apiKey, 'POST', '/v1/import/de?status=draft', { [name]: 'Alt' })).status).toBe(200);
+    const keyId = ((await (await t.call(p.apiKey, 'GET', `/v1/keys?search=${encodeURIComponent(name)}`)).json()) as { keys: { id: string }[] }).keys[0]!.id;
+    const owner = await signedInMember(t, p.accountId, 'owner');
+    const cookie = `tms_session=${owner.cookies.get('tms_session')}`;
+    const form = new FormData();
+    form.set('_csrf', owner.csrf);
+    for (const [k, v] of Object.entries({ language: 'de', format: 'json', status: 'draft', conflict: 'overwrite', group: 'Default' })) form.set(k, v);
+    form.set('file', new File([JSON.stringify({ [name]: 'Neu' })], 'de.json', { type: 'application/json' }));
+    const preview = await (await t.app.request(`http://localhost/portal/projects/${p.projectId}/import`, { method: 'POST', headers: { Cookie: cookie }, body: form })).text();
+    expect(preview).not.toContain('would become');
+
+    // Apply is held at its translation-unit charge (after its read, before its write) while a
+    // reviewer approves the value.
+    const holder = await sql.reserve();
+    let applied: Response;
+    try {
+      await holder`begin`;
+      const [{ pid }] = (await holder`select pg_backend_pid() as pid`) as unknown as [{ pid: number }];
+      await holder`select used from translation_unit_usage where account_id = ${p.accountId} for update`;
+      const apply = new FormData();
+      for (const [k, v] of Object.entries(formFields(preview, `/portal/projects/${p.projectId}/import`))) apply.set(k, v);
+      const pending = t.app.request(`http://localhost/portal/projects/${p.projectId}/import`, { method: 'POST', headers: { Cookie: cookie }, body: apply });
+      const deadline = Date.now() + 10_000;
+      while ((await sql`select 1 from pg_stat_activity where datname = current_database() and ${pid}::int = any(pg_blocking_pids(pid))`).length === 0) {
+        if (Date.now() > deadline) throw new Error('Apply never waited on its charge');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      expect((await t.call(p.apiKey, 'PUT', `/v1/keys/${keyId}/translations/de`, { value: 'Alt', status: 'approved' })).status).toBe(200);
+      await holder`commit`;
+      applied = await pending;
+    } finally {
+      holder.release();
+    }
+    expect(await stored(keyId, 'de')).toEqual({ value: 'Alt', status: 'approved' });
+    expect(applied.status).toBe(412);
+    const now = decode(await applied.text());
+    expect(now).toContain('Nothing was imported: the project changed since the preview was made');
+    expect(now).toContain('would become');
   });
 });
