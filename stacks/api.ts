@@ -3,7 +3,7 @@
 // distribution in front that caches /v1/cached/* at the edge and passes everything else through.
 // Runtime and architecture are set for every Function in sst.config.ts.
 import { databaseEnvironment } from './secrets.ts';
-import { HTTP_FUNCTION_TIMEOUT_SECONDS, machineTranslationEnvironment, upgradeEnvironment } from './deploy-settings.ts';
+import { EDGE_CACHED_QUERY_STRINGS, HTTP_FUNCTION_TIMEOUT_SECONDS, machineTranslationEnvironment, upgradeEnvironment } from './deploy-settings.ts';
 import { rebuildDeadLetterQueue, rebuildQueue } from './queue.ts';
 import { linksOf } from './links.ts';
 import { HTTP_FUNCTIONS, handlerOf, type CatalogueEntry, type HttpFunctionName } from '../functions/catalogue.ts';
@@ -99,6 +99,12 @@ api.route('$default', functions.health.arn);
 const managedCachePolicy = { cachingDisabled: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad' };
 const managedOriginRequestPolicy = { allViewerExceptHostHeader: 'b689b0a8-53d0-40ab-baf2-68738e2966ac' };
 
+/** The query strings CloudFront keys `pathPattern` on (EDGE_CACHED_QUERY_STRINGS: what edge invalidation covers). */
+function keyedQueryStrings(pathPattern: (typeof EDGE_CACHED_QUERY_STRINGS)[number]['pathPattern']) {
+  const items = EDGE_CACHED_QUERY_STRINGS.find((e) => e.pathPattern === pathPattern)!.queryStrings;
+  return items.length ? { queryStringBehavior: 'whitelist', queryStrings: { items: [...items] } } : { queryStringBehavior: 'none' };
+}
+
 const cachedEndpointsCachePolicy = new aws.cloudfront.CachePolicy('CachedEndpointsCachePolicy', {
   comment: 'tms /v1/cached/*: keyed by path, X-API-Key, X-Project-Id, Origin, encoding',
   minTtl: 1,
@@ -110,7 +116,26 @@ const cachedEndpointsCachePolicy = new aws.cloudfront.CachePolicy('CachedEndpoin
       headers: { items: ['x-api-key', 'x-project-id', 'origin'] },
     },
     cookiesConfig: { cookieBehavior: 'none' },
-    queryStringsConfig: { queryStringBehavior: 'whitelist', queryStrings: { items: ['fallback'] } },
+    queryStringsConfig: keyedQueryStrings('/v1/cached/*'),
+    enableAcceptEncodingBrotli: true,
+    enableAcceptEncodingGzip: true,
+  },
+});
+
+// The manifest: keyed as /v1/cached/* but on no query string. It takes none, and every build
+// invalidates it by its exact path, which would leave a `?fallback=…` copy an old build's for 300 s.
+const cachedManifestCachePolicy = new aws.cloudfront.CachePolicy('CachedManifestCachePolicy', {
+  comment: 'tms /v1/cached/manifest: keyed like /v1/cached/* without query strings',
+  minTtl: 1,
+  defaultTtl: 60,
+  maxTtl: 300,
+  parametersInCacheKeyAndForwardedToOrigin: {
+    headersConfig: {
+      headerBehavior: 'whitelist',
+      headers: { items: ['x-api-key', 'x-project-id', 'origin'] },
+    },
+    cookiesConfig: { cookieBehavior: 'none' },
+    queryStringsConfig: keyedQueryStrings('/v1/cached/manifest'),
     enableAcceptEncodingBrotli: true,
     enableAcceptEncodingGzip: true,
   },
@@ -132,7 +157,7 @@ const buildUrlsCachePolicy = new aws.cloudfront.CachePolicy('BuildUrlsCachePolic
       headers: { items: ['x-api-key', 'x-project-id', 'origin'] },
     },
     cookiesConfig: { cookieBehavior: 'none' },
-    queryStringsConfig: { queryStringBehavior: 'whitelist', queryStrings: { items: ['fallback'] } },
+    queryStringsConfig: keyedQueryStrings('/v1/cached/builds/*'),
     enableAcceptEncodingBrotli: true,
     enableAcceptEncodingGzip: true,
   },
@@ -183,7 +208,8 @@ export const cdn = new sst.aws.Cdn('ApiCdn', {
     cachePolicyId: managedCachePolicy.cachingDisabled,
     originRequestPolicyId: managedOriginRequestPolicy.allViewerExceptHostHeader,
   },
-  // In order of precedence: the build URLs first, as /v1/cached/* matches them too.
+  // In order of precedence (EDGE_CACHED_QUERY_STRINGS's): the build URLs and the manifest first, as
+  // /v1/cached/* matches them too.
   orderedCacheBehaviors: [
     {
       pathPattern: '/v1/cached/builds/*',
@@ -193,6 +219,16 @@ export const cdn = new sst.aws.Cdn('ApiCdn', {
       cachedMethods: ['GET', 'HEAD'],
       compress: true,
       cachePolicyId: buildUrlsCachePolicy.id,
+      originRequestPolicyId: cachedEndpointsOriginRequestPolicy.id,
+    },
+    {
+      pathPattern: '/v1/cached/manifest',
+      targetOriginId: apiOriginId,
+      viewerProtocolPolicy: 'https-only',
+      allowedMethods: ['GET', 'HEAD', 'OPTIONS'],
+      cachedMethods: ['GET', 'HEAD'],
+      compress: true,
+      cachePolicyId: cachedManifestCachePolicy.id,
       originRequestPolicyId: cachedEndpointsOriginRequestPolicy.id,
     },
     {

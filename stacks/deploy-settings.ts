@@ -39,3 +39,17 @@ export function machineTranslationEnvironment(env: Env): Record<string, string> 
   }
   return { ...settings, MT_TIMEOUT_MS: String(timeout), MT_TIME_LIMIT_MS: String(MT_TIME_LIMIT_MS) };
 }
+
+/**
+ * The query strings CloudFront keys each cached path pattern on (stacks/api.ts's cache policies), in
+ * the distribution's order of precedence. The builder's edge invalidation (core/cache/edge-invalidation.ts)
+ * must cover every copy they make: a language's paths are invalidated with a trailing `*` (every
+ * `?fallback=` copy), the manifest by its exact path, so the manifest, which takes no query string,
+ * is keyed on none (`/v1/cached/manifest?fallback=false` would otherwise be a copy of its own that
+ * no build invalidates: an old build's manifest for up to 300 s).
+ */
+export const EDGE_CACHED_QUERY_STRINGS = [
+  { pathPattern: '/v1/cached/builds/*', queryStrings: ['fallback'] },
+  { pathPattern: '/v1/cached/manifest', queryStrings: [] },
+  { pathPattern: '/v1/cached/*', queryStrings: ['fallback'] },
+] as const satisfies readonly { pathPattern: string; queryStrings: readonly string[] }[];

@@ -7,7 +7,8 @@
 // explain) or when it appeared or disappeared: its whole path, every query string of it, and
 // everything under it (group and key paths) go, as one path: `/de*`.
 //
-// CloudFront keys /v1/cached/* on the `fallback` query string (stacks/api.ts), and an invalidation
+// CloudFront keys /v1/cached/* but the manifest on the `fallback` query string (stacks/api.ts,
+// EDGE_CACHED_QUERY_STRINGS: the manifest takes none, so its exact path is all of it), and an invalidation
 // path names a URL with its query string, or ends in `*` (CloudFront Developer Guide, "Invalidating
 // files": "you must include the query strings when invalidating files ... or use the * wildcard").
 // `/de` and `/de/*` left every `/de?fallback=…` copy in place. `/de?*` would name them exactly, but
