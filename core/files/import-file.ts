@@ -101,6 +101,17 @@ async function resolveNamespace(sql: TransactionSql, projectId: string, namespac
     }
     return e;
   });
+  // Two entries may name one key once resolved: `title` (no key `title` in the group: the key
+  // `home.title`) and `home.title` (the group's key `home.title`). Refused as a name twice in a file is.
+  const fileKeyOf = new Map<string, string>();
+  resolved.forEach((e, i) => {
+    const bare = entries[i]!.key.slice(cut);
+    const first = fileKeyOf.get(e.key);
+    if (first !== undefined && issues.length < 20) {
+      issues.push({ loc: ['body', bare], msg: `'${bare}' and '${first}' both name the key '${e.key}' in namespace '${namespace}': keep one of them`, type: 'entry_invalid' });
+    }
+    fileKeyOf.set(e.key, bare);
+  });
   if (issues.length) throw validationError(issues);
   return resolved;
 }

@@ -41,4 +41,15 @@ describe('namespace imports are the inverse of namespace exports', () => {
     expect((await body(res)).detail).toEqual([{ loc: ['body', 'title'], msg: expect.stringContaining("'home.title' is a key of group 'other', not of 'home'"), type: 'value' }]);
     expect((await body(await p.get('/v1/keys'))).keys.map((k: { key: string }) => k.key)).toEqual(['home.title']);
   });
+  it('two entries of a namespace file naming one key (`title` and `home.title`, the group\'s key home.title) are refused (422 naming both), not written twice (a 500) or charged twice', async () => {
+    const p = await project(t, ['de']);
+    await p.put(await p.key('home.title', 'home'), 'de', 'Alt', 'approved');
+    for (const dry of ['&dry_run=true', '']) {
+      const res = await importFile(t, p, 'de', JSON.stringify({ title: 'A', 'home.title': 'B' }), `?format=json&namespace=home${dry}`);
+      expect(res.status, await res.clone().text()).toBe(422);
+      expect((await body(res)).detail).toEqual([{ loc: ['body', 'home.title'], msg: "'home.title' and 'title' both name the key 'home.title' in namespace 'home': keep one of them", type: 'entry_invalid' }]);
+    }
+    const all = (await body(await p.get('/v1/translations/de?status=all'))).translations;
+    expect(all).toEqual({ 'home.title': { value: 'Alt', status: 'approved', group: 'home' } });
+  });
 });
