@@ -99,69 +99,45 @@ api.route('$default', functions.health.arn);
 const managedCachePolicy = { cachingDisabled: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad' };
 const managedOriginRequestPolicy = { allViewerExceptHostHeader: 'b689b0a8-53d0-40ab-baf2-68738e2966ac' };
 
-/** The query strings CloudFront keys `pathPattern` on (EDGE_CACHED_QUERY_STRINGS: what edge invalidation covers). */
-function keyedQueryStrings(pathPattern: (typeof EDGE_CACHED_QUERY_STRINGS)[number]['pathPattern']) {
+type CachedPattern = (typeof EDGE_CACHED_QUERY_STRINGS)[number]['pathPattern'];
+
+/**
+ * A cache policy for the cached paths: keyed by path, X-API-Key, X-Project-Id, Origin, the
+ * normalised encoding and the query strings EDGE_CACHED_QUERY_STRINGS gives `pathPattern` (what
+ * edge invalidation covers); held 1 s at least, `maxTtl` at most.
+ */
+function cachedPathsPolicy(name: string, pathPattern: CachedPattern, maxTtl: number, comment: string) {
   const items = EDGE_CACHED_QUERY_STRINGS.find((e) => e.pathPattern === pathPattern)!.queryStrings;
-  return items.length ? { queryStringBehavior: 'whitelist', queryStrings: { items: [...items] } } : { queryStringBehavior: 'none' };
+  return new aws.cloudfront.CachePolicy(name, {
+    comment: `tms ${pathPattern}: ${comment}`,
+    minTtl: 1,
+    defaultTtl: 60,
+    maxTtl,
+    parametersInCacheKeyAndForwardedToOrigin: {
+      headersConfig: {
+        headerBehavior: 'whitelist',
+        headers: { items: ['x-api-key', 'x-project-id', 'origin'] },
+      },
+      cookiesConfig: { cookieBehavior: 'none' },
+      queryStringsConfig: items.length ? { queryStringBehavior: 'whitelist', queryStrings: { items: [...items] } } : { queryStringBehavior: 'none' },
+      enableAcceptEncodingBrotli: true,
+      enableAcceptEncodingGzip: true,
+    },
+  });
 }
 
-const cachedEndpointsCachePolicy = new aws.cloudfront.CachePolicy('CachedEndpointsCachePolicy', {
-  comment: 'tms /v1/cached/*: keyed by path, X-API-Key, X-Project-Id, Origin, encoding',
-  minTtl: 1,
-  defaultTtl: 60,
-  maxTtl: 300,
-  parametersInCacheKeyAndForwardedToOrigin: {
-    headersConfig: {
-      headerBehavior: 'whitelist',
-      headers: { items: ['x-api-key', 'x-project-id', 'origin'] },
-    },
-    cookiesConfig: { cookieBehavior: 'none' },
-    queryStringsConfig: keyedQueryStrings('/v1/cached/*'),
-    enableAcceptEncodingBrotli: true,
-    enableAcceptEncodingGzip: true,
-  },
-});
+const cachedEndpointsCachePolicy = cachedPathsPolicy('CachedEndpointsCachePolicy', '/v1/cached/*', 300, 'keyed by path, X-API-Key, X-Project-Id, Origin, encoding');
 
 // The manifest: keyed as /v1/cached/* but on no query string. It takes none, and every build
 // invalidates it by its exact path, which would leave a `?fallback=…` copy an old build's for 300 s.
-const cachedManifestCachePolicy = new aws.cloudfront.CachePolicy('CachedManifestCachePolicy', {
-  comment: 'tms /v1/cached/manifest: keyed like /v1/cached/* without query strings',
-  minTtl: 1,
-  defaultTtl: 60,
-  maxTtl: 300,
-  parametersInCacheKeyAndForwardedToOrigin: {
-    headersConfig: {
-      headerBehavior: 'whitelist',
-      headers: { items: ['x-api-key', 'x-project-id', 'origin'] },
-    },
-    cookiesConfig: { cookieBehavior: 'none' },
-    queryStringsConfig: keyedQueryStrings('/v1/cached/manifest'),
-    enableAcceptEncodingBrotli: true,
-    enableAcceptEncodingGzip: true,
-  },
-});
+const cachedManifestCachePolicy = cachedPathsPolicy('CachedManifestCachePolicy', '/v1/cached/manifest', 300, 'keyed like /v1/cached/* without query strings');
 
 // The versioned build URLs, /v1/cached/builds/<build>/...: a build id names one content forever, and
 // the origin answers with `public, max-age=31536000, immutable`, so CloudFront keeps them a year
 // (maxTtl lets the origin's max-age through). Keyed exactly as the mutable paths: X-API-Key stays in
 // the key, so a build URL is only ever served to the key that fetched it (another project's key
 // misses and gets its 404 from the origin). They are never invalidated: a new build has new URLs.
-const buildUrlsCachePolicy = new aws.cloudfront.CachePolicy('BuildUrlsCachePolicy', {
-  comment: 'tms /v1/cached/builds/*: immutable, a year; keyed like /v1/cached/*',
-  minTtl: 1,
-  defaultTtl: 60,
-  maxTtl: 31_536_000,
-  parametersInCacheKeyAndForwardedToOrigin: {
-    headersConfig: {
-      headerBehavior: 'whitelist',
-      headers: { items: ['x-api-key', 'x-project-id', 'origin'] },
-    },
-    cookiesConfig: { cookieBehavior: 'none' },
-    queryStringsConfig: keyedQueryStrings('/v1/cached/builds/*'),
-    enableAcceptEncodingBrotli: true,
-    enableAcceptEncodingGzip: true,
-  },
-});
+const buildUrlsCachePolicy = cachedPathsPolicy('BuildUrlsCachePolicy', '/v1/cached/builds/*', 31_536_000, 'immutable, a year; keyed like /v1/cached/*');
 
 // CORS preflights (OPTIONS, never cached) need these two headers at API Gateway to be answered.
 // GETs never carry them, so forwarding them cannot vary a cached response.

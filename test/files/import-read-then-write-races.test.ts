@@ -7,43 +7,22 @@
 import { describe, expect, it } from 'vitest';
 import { usingRealPostgres } from '../support/test-database.ts';
 import { useTestApp } from '../support/test-app.ts';
+import { heldAtUnitCharge } from '../support/held-at-unit-charge.ts';
 import { body, project } from '../translations/helpers.ts';
 
 const t = useTestApp();
 
 describe.runIf(usingRealPostgres())('writes racing an import', () => {
-  async function waitFor(check: () => Promise<boolean>, what: string) {
-    const deadline = Date.now() + 10_000;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
-
   it('a key deleted while an import ran: the import runs again after the delete (a new key), no update or History on the deleted one', async () => {
     const sql = t.runtime.deps.sql;
     const p = await project(t, ['de']);
     const call = (file: Record<string, string>) => t.call(p.apiKey, 'POST', '/v1/import/de?status=approved', JSON.stringify(file));
     expect((await call({ 'home.title': 'Alt' })).status).toBe(200);
     const keyId = (await body(await p.get('/v1/keys'))).keys[0].id as string;
-    const holder = await sql.reserve();
-    let imported: Response;
-    try {
-      await holder`begin`;
-      const [{ pid }] = (await holder`select pg_backend_pid() as pid`) as unknown as [{ pid: number }];
-      await holder`select used from translation_unit_usage where account_id = ${p.accountId} for update`;
-      const pending = call({ 'home.title': 'Neu' });
-      await waitFor(async () => {
-        const rows = await sql`select 1 from pg_stat_activity where datname = current_database() and ${pid}::int = any(pg_blocking_pids(pid))`;
-        return rows.length > 0;
-      }, 'the import to wait on its charge');
+    const imported = await heldAtUnitCharge(sql, p.accountId, () => call({ 'home.title': 'Neu' }), async () => {
       const deleted = await t.call(p.apiKey, 'DELETE', `/v1/keys/${keyId}`);
       expect(deleted.status).toBeLessThan(300);
-      await holder`commit`;
-      imported = await pending;
-    } finally {
-      holder.release();
-    }
+    });
     expect(imported.status, await imported.clone().text()).toBe(200);
     const answer = await body(imported);
     const [stored] = await sql<{ value: string }[]>`select value from translations where key_id = ${keyId} and language = 'de'`;
@@ -62,23 +41,9 @@ describe.runIf(usingRealPostgres())('writes racing an import', () => {
     const call = (file: Record<string, string>) => t.call(p.apiKey, 'POST', '/v1/import/de?status=draft&conflict=keep', JSON.stringify(file));
     expect((await call({ 'setup.first': 'x' })).status).toBe(200);
     const keyId = await p.key('home.title', 'home');
-    const holder = await sql.reserve();
-    let imported: Response;
-    try {
-      await holder`begin`;
-      const [{ pid }] = (await holder`select pg_backend_pid() as pid`) as unknown as [{ pid: number }];
-      await holder`select used from translation_unit_usage where account_id = ${p.accountId} for update`;
-      const pending = call({ 'home.title': 'Aus der Datei' });
-      await waitFor(async () => {
-        const rows = await sql`select 1 from pg_stat_activity where datname = current_database() and ${pid}::int = any(pg_blocking_pids(pid))`;
-        return rows.length > 0;
-      }, 'the import to wait on its charge');
+    const imported = await heldAtUnitCharge(sql, p.accountId, () => call({ 'home.title': 'Aus der Datei' }), async () => {
       await p.put(keyId, 'de', 'Vom Übersetzer', 'approved');
-      await holder`commit`;
-      imported = await pending;
-    } finally {
-      holder.release();
-    }
+    });
     expect(imported.status, await imported.clone().text()).toBe(200);
     const [stored] = await sql<{ value: string; status: string }[]>`select value, status from translations where key_id = ${keyId} and language = 'de'`;
     expect(stored).toEqual({ value: 'Vom Übersetzer', status: 'approved' });
@@ -90,23 +55,9 @@ describe.runIf(usingRealPostgres())('writes racing an import', () => {
     const call = (file: Record<string, string>) => t.call(p.apiKey, 'POST', '/v1/import/de?status=draft&conflict=overwrite', JSON.stringify(file));
     expect((await call({ 'setup.first': 'x' })).status).toBe(200);
     const keyId = await p.key('home.title', 'home');
-    const holder = await sql.reserve();
-    let imported: Response;
-    try {
-      await holder`begin`;
-      const [{ pid }] = (await holder`select pg_backend_pid() as pid`) as unknown as [{ pid: number }];
-      await holder`select used from translation_unit_usage where account_id = ${p.accountId} for update`;
-      const pending = call({ 'home.title': 'Aus der Datei' });
-      await waitFor(async () => {
-        const rows = await sql`select 1 from pg_stat_activity where datname = current_database() and ${pid}::int = any(pg_blocking_pids(pid))`;
-        return rows.length > 0;
-      }, 'the import to wait on its charge');
+    const imported = await heldAtUnitCharge(sql, p.accountId, () => call({ 'home.title': 'Aus der Datei' }), async () => {
       await p.put(keyId, 'de', 'Vom Übersetzer', 'approved');
-      await holder`commit`;
-      imported = await pending;
-    } finally {
-      holder.release();
-    }
+    });
     expect(imported.status, await imported.clone().text()).toBe(200);
     const [stored] = await sql<{ value: string; status: string }[]>`select value, status from translations where key_id = ${keyId} and language = 'de'`;
     expect(stored).toEqual({ value: 'Aus der Datei', status: 'draft' });
@@ -121,23 +72,9 @@ describe.runIf(usingRealPostgres())('writes racing an import', () => {
     const call = (file: Record<string, string>) => t.call(p.apiKey, 'POST', '/v1/import/de?status=draft&conflict=overwrite', JSON.stringify(file));
     expect((await call({ 'home.title': 'Alt' })).status).toBe(200);
     const keyId = (await body(await p.get('/v1/keys'))).keys[0].id as string;
-    const holder = await sql.reserve();
-    let imported: Response;
-    try {
-      await holder`begin`;
-      const [{ pid }] = (await holder`select pg_backend_pid() as pid`) as unknown as [{ pid: number }];
-      await holder`select used from translation_unit_usage where account_id = ${p.accountId} for update`;
-      const pending = call({ 'home.title': 'Neu' });
-      await waitFor(async () => {
-        const rows = await sql`select 1 from pg_stat_activity where datname = current_database() and ${pid}::int = any(pg_blocking_pids(pid))`;
-        return rows.length > 0;
-      }, 'the import to wait on its charge');
+    const imported = await heldAtUnitCharge(sql, p.accountId, () => call({ 'home.title': 'Neu' }), async () => {
       await p.put(keyId, 'de', 'Neu', 'approved');
-      await holder`commit`;
-      imported = await pending;
-    } finally {
-      holder.release();
-    }
+    });
     expect(imported.status, await imported.clone().text()).toBe(200);
     // As if it came after the reviewer: only the status changes, and a text already stored is free.
     expect(await body(imported)).toMatchObject({ values_created: 0, values_updated: 1, translation_units: 0 });

@@ -7,6 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
 import { usingRealPostgres } from '../support/test-database.ts';
+import { heldAtUnitCharge } from '../support/held-at-unit-charge.ts';
 import { signedInMember } from './support/signed-in-member.ts';
 import type { PortalClient } from './support/portal-client.ts';
 
@@ -232,26 +233,14 @@ describe.runIf(usingRealPostgres())("an import's Apply and an approval landing w
 
     // Apply is held at its translation-unit charge (after its read, before its write) while a
     // reviewer approves the value.
-    const holder = await sql.reserve();
-    let applied: Response;
-    try {
-      await holder`begin`;
-      const [{ pid }] = (await holder`select pg_backend_pid() as pid`) as unknown as [{ pid: number }];
-      await holder`select used from translation_unit_usage where account_id = ${p.accountId} for update`;
-      const apply = new FormData();
-      for (const [k, v] of Object.entries(formFields(preview, `/portal/projects/${p.projectId}/import`))) apply.set(k, v);
-      const pending = t.app.request(`http://localhost/portal/projects/${p.projectId}/import`, { method: 'POST', headers: { Cookie: cookie }, body: apply });
-      const deadline = Date.now() + 10_000;
-      while ((await sql`select 1 from pg_stat_activity where datname = current_database() and ${pid}::int = any(pg_blocking_pids(pid))`).length === 0) {
-        if (Date.now() > deadline) throw new Error('Apply never waited on its charge');
-        await new Promise((r) => setTimeout(r, 10));
-      }
-      expect((await t.call(p.apiKey, 'PUT', `/v1/keys/${keyId}/translations/de`, { value: 'Alt', status: 'approved' })).status).toBe(200);
-      await holder`commit`;
-      applied = await pending;
-    } finally {
-      holder.release();
-    }
+    const apply = new FormData();
+    for (const [k, v] of Object.entries(formFields(preview, `/portal/projects/${p.projectId}/import`))) apply.set(k, v);
+    const applied = await heldAtUnitCharge(
+      sql,
+      p.accountId,
+      async () => t.app.request(`http://localhost/portal/projects/${p.projectId}/import`, { method: 'POST', headers: { Cookie: cookie }, body: apply }),
+      async () => expect((await t.call(p.apiKey, 'PUT', `/v1/keys/${keyId}/translations/de`, { value: 'Alt', status: 'approved' })).status).toBe(200),
+    );
     expect(await stored(keyId, 'de')).toEqual({ value: 'Alt', status: 'approved' });
     expect(applied.status).toBe(412);
     const now = decode(await applied.text());
