@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { notFound, validationError } from '../errors.ts';
-import { transaction, type Tx } from '../db/transaction.ts';
+import { transaction } from '../db/transaction.ts';
+import { lockSourceValues } from '../projects/lock-source-values.ts';
 import { useCase } from '../use-case.ts';
 import { fallbackIssues, type Fallbacks } from '../projects/fallbacks.ts';
 import { UpdateProjectCommand, type Project } from './schemas.ts';
@@ -23,10 +24,13 @@ export const updateProject = useCase(UpdateProjectCommand, async (deps: Pick<Dep
       const issues = fallbackIssues(input.fallbacks, new Set(rows.map((r) => r.code)), ['body', 'fallbacks']);
       if (issues.length) throw validationError(issues);
     }
-    if (input.source_language !== undefined) {
+    // Only a change is checked: a form that sends the settings as shown (the portal's Quality form)
+    // sends the source language as it is, which is not a registered one before the project's first
+    // language (English by default) and must not refuse the rest of the form.
+    if (input.source_language !== undefined && input.source_language !== before.source_language) {
       const [registered] = await tx.sql`select 1 from project_languages where project_id = ${input.projectId} and code = ${input.source_language}`;
       if (!registered) throw validationError([{ loc: ['body', 'source_language'], msg: `${input.source_language} is not a language of this project`, type: 'value' }]);
-      if (input.source_language !== before.source_language) await lockSourceValues(tx, input.projectId, [before.source_language, input.source_language]);
+      await lockSourceValues(tx, input.projectId, [before.source_language, input.source_language]);
     }
     const fallbacks = input.fallbacks === undefined ? null : JSON.stringify(input.fallbacks);
     const [row] = await tx.sql<Project[]>`
@@ -59,31 +63,3 @@ export const updateProject = useCase(UpdateProjectCommand, async (deps: Pick<Dep
     return row!;
   }),
 );
-
-/**
- * Before a new source language rebuilds the project's translation memory (the trigger on
- * projects.source_language, migration 014), its values in the old and the new language are held
- * still: value writes keep the memory through a trigger that reads the source language as
- * committed, so one running alongside the rebuild would write a memory row by the old language (a
- * text of the old language kept, or the new one missed) or collide with a rebuilt row. The language
- * rows, FOR UPDATE, stop new values of both languages: their foreign-key check (FOR KEY SHARE of the
- * language row) waits for this transaction, before the value's memory row is written, and then its
- * trigger reads the new source language; a value inserted just before holds that check's lock, and
- * this waits for it to commit. The values' rows stop changes and deletions of existing values.
- * A value waiting on a language row holds only its own new row, which nothing here reads or waits
- * for; a batch of values, which could hold more, gives up after its lock timeout and writes them
- * one at a time (core/db/statement-batches.ts); the writers of many values in one transaction
- * (import, machine translation, language removal) take the project row first, and wait before.
- * Project row, then language rows, then values by key id and language: the order of a language
- * removal and of every multi-value write.
- */
-async function lockSourceValues(tx: Tx, projectId: string, languages: string[]): Promise<void> {
-  await tx.sql`
-    select 1 from project_languages where project_id = ${projectId} and code = any(${languages}::text[]) order by code for update`;
-  await tx.sql`
-    with locked as (
-      select 1 from translations where project_id = ${projectId} and language = any(${languages}::text[])
-      order by key_id, language for update
-    )
-    select count(*) from locked`;
-}

@@ -4,6 +4,7 @@ import { transaction } from '../db/transaction.ts';
 import { useCase } from '../use-case.ts';
 import { LanguageCommand, type RemovedLanguage } from './schemas.ts';
 import { withoutLanguage, type Fallbacks } from '../projects/fallbacks.ts';
+import { lockSourceValues } from '../projects/lock-source-values.ts';
 
 export const languageNotRegistered = (code: string) => notFound(`Language '${code}' is not registered for this project`);
 
@@ -17,10 +18,22 @@ export const removeLanguage = useCase(LanguageCommand, async (deps: Pick<Deps, '
     // The project row first, as the fallbacks update takes it: a chain naming this language cannot
     // be saved between the check below and the removal. Not FOR UPDATE, which would also hold up
     // the foreign-key checks of writes that take no project lock (see lock-project.ts).
-    const [project] = await tx.sql<{ fallbacks: Fallbacks }[]>`select fallbacks from projects where id = ${projectId} for no key update`;
+    const [project] = await tx.sql<{ fallbacks: Fallbacks; source_language: string }[]>`
+      select fallbacks, source_language from projects where id = ${projectId} for no key update`;
     const [registered] = await tx.sql`
       select 1 from project_languages where project_id = ${projectId} and code = ${code} for update`;
     if (!registered) throw languageNotRegistered(code);
+    // The source language removed: the project's first remaining language takes its place (the
+    // rule a project without its source language follows when it adds one, and migration 014's),
+    // else memory, machine translation and checks would stop without a word, on a source PATCH
+    // refuses to set. Its values are held still as for a PATCH of the source (lock-source-values.ts),
+    // before this removal's own value locks: language rows, then values, as every such change.
+    const [successor] =
+      project?.source_language === code
+        ? await tx.sql<{ code: string }[]>`
+            select code from project_languages where project_id = ${projectId} and code <> ${code} order by added_at, code limit 1`
+        : [];
+    if (successor) await lockSourceValues(tx, projectId, [code, successor.code]);
     // Its values locked in key order first, the order every multi-value write takes (bulk status
     // changes, imports, the value batches); in the delete's own order (the index's, by status) a
     // bulk status change of some of them could deadlock with it (test/keys/lock-order.test.ts).
@@ -37,9 +50,21 @@ export const removeLanguage = useCase(LanguageCommand, async (deps: Pick<Deps, '
     // chain goes, in this same transaction.
     const before = project?.fallbacks ?? {};
     const after = withoutLanguage(before, code);
-    if (JSON.stringify(after) !== JSON.stringify(before)) {
-      await tx.sql`update projects set fallbacks = ${JSON.stringify(after)}::text::jsonb where id = ${projectId}`;
-      tx.record({ type: 'project.updated', projectId, actor: input.actor, entity: { type: 'project', id: projectId }, before: { fallbacks: before }, after: { fallbacks: after } });
+    const chainsChanged = JSON.stringify(after) !== JSON.stringify(before);
+    if (chainsChanged || successor) {
+      // The source language's change sets off the memory's rebuild from the successor's values
+      // (the trigger on projects.source_language, migration 014).
+      await tx.sql`
+        update projects set fallbacks = ${JSON.stringify(after)}::text::jsonb, source_language = ${successor?.code ?? project!.source_language}
+        where id = ${projectId}`;
+      tx.record({
+        type: 'project.updated',
+        projectId,
+        actor: input.actor,
+        entity: { type: 'project', id: projectId },
+        before: { ...(chainsChanged ? { fallbacks: before } : {}), ...(successor ? { source_language: code } : {}) },
+        after: { ...(chainsChanged ? { fallbacks: after } : {}), ...(successor ? { source_language: successor.code } : {}) },
+      });
     }
     return { project_id: projectId, code, translations_deleted: row!.count, deleted: true };
   }),

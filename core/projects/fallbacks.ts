@@ -5,7 +5,7 @@
 // de and de -> de-AT): whichever way a reader takes the setting, it must not loop.
 import * as v from 'valibot';
 import type { ValidationIssue } from '../errors.ts';
-import { LanguageCode } from '../languages/language-code.ts';
+import { canonicalLanguageCode, LanguageCode } from '../languages/language-code.ts';
 
 /** The longest chain: a language, a macro-language, a lingua franca, and a few more leave room. */
 export const MAX_CHAIN_LENGTH = 5;
@@ -14,10 +14,35 @@ export const MAX_CHAINS = 200;
 
 const OBJECT_EXPECTED = 'fallbacks must be an object: language code -> array of language codes';
 
+/**
+ * What the record below would hide about the setting's keys: it canonicalizes them (`de-at` and
+ * `de-AT` became one chain, the later kept without a word) and skips a `__proto__` key without an
+ * issue (and a PATCH replaces the whole setting: every chain was dropped by a 200). Other keys that
+ * are not language codes are the record's to refuse, with its message.
+ */
+function keysProblem(fallbacks: object): string | null {
+  const seen = new Map<string, string>();
+  for (const key of Object.keys(fallbacks)) {
+    const code = canonicalLanguageCode(key);
+    if (code === null) {
+      if (key === '__proto__') return `'__proto__' is not a language code`;
+      continue;
+    }
+    const first = seen.get(code);
+    if (first !== undefined) return `'${first}' and '${key}' are one language (${code}): give it one chain`;
+    seen.set(code, key);
+  }
+  return null;
+}
+
 export const Fallbacks = v.pipe(
   // An array is an object to a record schema: refused here first.
   v.unknown(),
   v.check((f) => typeof f === 'object' && f !== null && !Array.isArray(f), OBJECT_EXPECTED),
+  v.check(
+    (f) => keysProblem(f as object) === null,
+    (issue) => keysProblem(issue.input as object)!,
+  ),
   v.record(
     LanguageCode,
     v.pipe(

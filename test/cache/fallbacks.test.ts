@@ -3,7 +3,7 @@
 // from the chain in order); the raw file with ?fallback=false, the sources with ?fallback=explain;
 // chains follow language removal; the live endpoints never apply them.
 import { describe, expect, it } from 'vitest';
-import { useTestApp, type TestProject } from '../support/test-app.ts';
+import { ADMIN_TOKEN, useTestApp, type TestProject } from '../support/test-app.ts';
 import { rebuild, seed } from '../support/cache-helpers.ts';
 import { buildGroupPath, buildLanguagePath } from '../../core/cache/build-urls.ts';
 import { MAX_CHAIN_LENGTH } from '../../core/projects/fallbacks.ts';
@@ -69,6 +69,15 @@ describe('the fallbacks setting', () => {
     await refused({ 'de-AT': ['not a code'] }, ['body', 'fallbacks', 'de-AT', 0], 'language code');
     await refused({ 'de-AT': 'de' }, ['body', 'fallbacks', 'de-AT'], 'array');
     await refused(['de'], ['body', 'fallbacks'], 'object');
+    // Keys the record would have merged or skipped: two spellings of one language (one chain was
+    // dropped without a word), and `__proto__` (left out: the whole setting replaced by `{}`).
+    await refused({ 'de-at': ['de'], 'de-AT': ['en'] }, ['body', 'fallbacks'], "'de-at' and 'de-AT' are one language (de-AT)");
+    const proto = await t.call(undefined, 'PATCH', `/admin/v1/projects/${p.projectId}`, '{"fallbacks": {"__proto__": ["en"]}}', {
+      Authorization: `Bearer ${ADMIN_TOKEN}`,
+      'Content-Type': 'application/json',
+    });
+    expect(proto.status).toBe(422);
+    expect(JSON.stringify(await proto.json())).toContain("'__proto__' is not a language code");
     // Nothing was saved by any refused request.
     expect(await (await patch(p, { auto_rebuild: false })).json()).toMatchObject({ fallbacks: {} });
     // An empty body changes nothing: 422 too.

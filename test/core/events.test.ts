@@ -85,7 +85,7 @@ describe('every write records its events', () => {
         // French from the imported German values, by an in-process translator (the provider port).
         await core.deps.sql`insert into project_languages (project_id, code) values (${p.projectId}, 'fr')`;
         await core.deps.sql`update projects set source_language = 'de' where id = ${p.projectId}`;
-        const translator = { provider: 'deepl' as const, batchSize: 10, translate: async ({ texts }: { texts: readonly string[] }) => texts.map((t) => t.toUpperCase()) };
+        const translator = { provider: 'deepl' as const, batchSize: 10, batchBytes: 64 * 1024, translate: async ({ texts }: { texts: readonly string[] }) => texts.map((t) => t.toUpperCase()) };
         await translateMissing({ ...core.deps, translator }, { projectId: p.projectId, language: 'fr', actor: p.actor });
       },
     },
@@ -94,7 +94,8 @@ describe('every write records its events', () => {
     { name: 'renameGroup', types: ['group.renamed'], run: (p) => renameGroup(core.deps, { projectId: p.projectId, name: 'g', newName: 'h', actor: p.actor }) },
     { name: 'deleteGroup', types: ['group.deleted'], run: (p) => deleteGroup(core.deps, { projectId: p.projectId, name: 'h', actor: p.actor }) },
     { name: 'restoreGroup', types: ['group.restored'], run: (p) => restoreGroup(core.deps, { projectId: p.projectId, name: 'h', actor: p.actor }) },
-    { name: 'removeLanguage', types: ['language.removed'], run: (p) => removeLanguage(core.deps, { projectId: p.projectId, code: 'de', actor: p.actor }) },
+    // de is the source language (the project's first): fr, the one left, takes it, as a settings change.
+    { name: 'removeLanguage', types: ['language.removed', 'project.updated'], run: (p) => removeLanguage(core.deps, { projectId: p.projectId, code: 'de', actor: p.actor }) },
     { name: 'requestRebuild', types: ['cache.rebuild_requested'], run: (p) => requestRebuild(core.deps, { projectId: p.projectId, actor: p.actor }) },
     { name: 'build', types: ['cache.built'], actor: systemActor('builder'), run: () => core.build(core.sent.at(-1)!) },
     { name: 'updateProject', types: ['project.updated'], actor: ADMIN, run: (p) => updateProject(core.deps, { projectId: p.projectId, auto_rebuild: false, actor: ADMIN }) },
