@@ -14,6 +14,11 @@ export interface MachineTranslator {
   readonly provider: 'deepl' | 'openai' | 'libretranslate';
   /** Largest batch one call takes. */
   readonly batchSize: number;
+  /**
+   * Most bytes of JSON-encoded texts one call takes (DeepL refuses a body over 128 KiB; a model is
+   * bounded by tokens): a batch closes at whichever of the two limits comes first.
+   */
+  readonly batchBytes: number;
   /** One translation per text, in order. Rejects with ProviderError when the provider fails. */
   translate(request: TranslateRequest): Promise<string[]>;
 }

@@ -6,7 +6,7 @@
 // plural gains few and many, taken from `other`, which a translator then refines).
 import { parse, isPluralElement, isSelectElement, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { pluralCategories } from '../quality/check-translation.ts';
-import { isI18next } from '../quality/icu.ts';
+import { isI18next, parseIcu, usesIcu } from '../quality/icu.ts';
 
 type Nested = {
   argument: string;
@@ -33,15 +33,25 @@ export function protect(value: string): Protected {
   const pieces: Piece[] = [];
   collect(root, pieces);
   const sent = pieces.filter((p) => hasWords(p.text));
+  const icu = isIcuSource(value);
   return {
     segments: sent.map((p) => p.text),
     restore(translations, targetLanguage) {
       if (translations.length !== sent.length) return null;
       const translated = new Map<Piece, string>();
       sent.forEach((p, i) => translated.set(p, translations[i]!));
-      return rebuild(root, translated, targetLanguage);
+      return rebuild(root, translated, { language: targetLanguage, icu });
     },
   };
+}
+
+// ICU as the quality check judges a source (check-translation.ts, sourceIsIcu): braces the ICU
+// way, a message that parses, and at least one argument, plural or select. Only then is an
+// apostrophe ICU syntax in the value, and only then is one doubled on the way back.
+function isIcuSource(value: string): boolean {
+  if (!value.includes('{') || isI18next(value)) return false;
+  const parsed = parseIcu(value);
+  return parsed.ok && usesIcu(parsed.elements);
 }
 
 // Placeholders outside ICU plurals/selects: simple ICU arguments (with their format), i18next's
@@ -112,11 +122,13 @@ const hasWords = (text: string) => /\p{L}/u.test(text.replace(/<x id="\d+"\/>/g,
 
 const TOKEN = /<x\s+id\s*=\s*["'](\d+)["']\s*\/?>(?:<\/x>)?/g;
 
-function rebuild(piece: Piece, translated: Map<Piece, string>, language: string): string | null {
+type Target = { language: string; icu: boolean };
+
+function rebuild(piece: Piece, translated: Map<Piece, string>, target: Target): string | null {
   const text = translated.get(piece) ?? piece.text;
   const seen = new Array<number>(piece.tokens.length).fill(0);
   let failed = false;
-  const out = text.replace(TOKEN, (_m, id: string) => {
+  const out = text.replace(TOKEN, (_m, id: string, at: number) => {
     const n = Number(id);
     const original = piece.tokens[n];
     if (original === undefined) {
@@ -124,29 +136,49 @@ function rebuild(piece: Piece, translated: Map<Piece, string>, language: string)
       return '';
     }
     seen[n]!++;
-    if (typeof original === 'string') return original;
-    const nested = rebuildNested(original, translated, language);
+    const escape = target.icu && elidedBefore(piece, text, at, n) ? "'" : '';
+    if (typeof original === 'string') return escape + original;
+    const nested = rebuildNested(original, translated, target);
     if (nested === null) failed = true;
-    return nested ?? '';
+    return escape + (nested ?? '');
   });
   if (failed || seen.some((count) => count !== 1)) return null;
   return out;
 }
 
-function rebuildNested(nested: Nested, translated: Map<Piece, string>, language: string): string | null {
+// A translator's elision before a placeholder ("Modifier l'<x id="0"/>", "dell'<x id="0"/>") puts an
+// apostrophe right before the restored `{item}`, and in ICU an apostrophe before `{`, `}`, `#` (in a
+// plural) or, for formatjs, `<` or `>` starts quoted text: the argument would be quoted away. An odd run
+// of apostrophes there ends with such a quote; one more makes it a literal apostrophe (`l''{item}`).
+// Not where the source itself quoted the same token: that quoting was meant.
+const SYNTAX_START = /^[{}#<>]/;
+
+function elidedBefore(piece: Piece, translation: string, at: number, id: number): boolean {
+  const original = piece.tokens[id]!;
+  if (typeof original === 'string' && !SYNTAX_START.test(original)) return false;
+  return oddQuotesBefore(translation, at) && !oddQuotesBefore(piece.text, piece.text.indexOf(`<x id="${id}"/>`));
+}
+
+function oddQuotesBefore(text: string, at: number): boolean {
+  let run = 0;
+  while (at - run > 0 && text[at - run - 1] === "'") run++;
+  return run % 2 === 1;
+}
+
+function rebuildNested(nested: Nested, translated: Map<Piece, string>, target: Target): string | null {
   const byKey = new Map(nested.options.map((o) => [o.key, o.piece]));
   let keys = nested.options.map((o) => o.key);
   if (nested.kind !== 'select') {
     // The target language's categories, each from its own branch when the source had it, else
     // from `other`; exact matches (=0) stay as they were.
-    const needed = pluralCategories(language, nested.kind === 'selectordinal');
+    const needed = pluralCategories(target.language, nested.kind === 'selectordinal');
     keys = [...keys.filter((k) => k.startsWith('=')), ...needed];
   }
   const parts: string[] = [];
   for (const key of keys) {
     const piece = byKey.get(key) ?? byKey.get('other');
     if (!piece) return null;
-    const body = rebuild(piece, translated, language);
+    const body = rebuild(piece, translated, target);
     if (body === null) return null;
     parts.push(`${key} {${body}}`);
   }

@@ -11,6 +11,7 @@
 import * as v from 'valibot';
 import type { Deps } from '../deps.ts';
 import { transaction } from '../db/transaction.ts';
+import type { TransactionSql } from '../db/client.ts';
 import { AppError, notFound, validationError } from '../errors.ts';
 import { WriteInProject } from '../commands.ts';
 import { useCase } from '../use-case.ts';
@@ -22,6 +23,7 @@ import { chargeUnits } from '../units/translation-units.ts';
 import { ProviderError } from '../ports/machine-translator.ts';
 import { checkTranslation } from '../quality/check-translation.ts';
 import { protect } from './protect.ts';
+import { batches, batchLimits } from './batches.ts';
 
 /** Values one call fills at most; a larger project calls again (only_missing makes that resume). */
 export const MAX_VALUES_PER_CALL = 500;
@@ -42,7 +44,8 @@ export type TranslateInput = v.InferOutput<typeof TranslateInput>;
 
 export const TranslateCommand = v.object({ ...WriteInProject, language: LanguageCode, ...TranslateInput.entries });
 
-export const SKIP_REASONS = ['no_source', 'machine_translation_off', 'placeholders_lost', 'broken_syntax'] as const;
+/** Why a key was not written; changed_meanwhile: its value was changed by someone else while the provider worked (and kept). */
+export const SKIP_REASONS = ['no_source', 'machine_translation_off', 'placeholders_lost', 'broken_syntax', 'changed_meanwhile'] as const;
 
 export const TranslateResult = v.object({
   project_id: Uuid,
@@ -63,7 +66,8 @@ export const TranslateResult = v.object({
 });
 export type TranslateResult = v.InferOutput<typeof TranslateResult>;
 
-type Candidate = { key_id: string; key: string; source: string | null };
+/** version: the target value's as read (null: none), the only one the write may replace. */
+type Candidate = { key_id: string; key: string; source: string | null; version: string | null };
 
 export const translateMissing = useCase(
   TranslateCommand,
@@ -87,7 +91,7 @@ export const translateMissing = useCase(
       if (found!.missing.length) throw notFound(`Keys not found in this project: ${found!.missing.slice(0, 10).join(', ')}`);
     }
     const rows = await deps.sql<Candidate[]>`
-      select k.id as key_id, k.key, s.value as source
+      select k.id as key_id, k.key, s.value as source, t.version::text as version
       from translation_keys k
       left join translations s on s.key_id = k.id and s.language = ${source}
       left join translations t on t.key_id = k.id and t.language = ${language}
@@ -153,11 +157,17 @@ export const translateMissing = useCase(
       ...fromMemory.map((r) => ({ key_id: r.key_id, value: memory.get(r.source!)! })),
       ...toProvider.filter((r) => machine.has(r.key_id)).map((r) => ({ key_id: r.key_id, value: machine.get(r.key_id)! })),
     ];
+    // The values read, by version: what the write may replace (only_missing read none).
+    const read = chosen.filter((r) => r.version !== null);
     // The provider's translations; each is charged when it is written and changes the stored text.
     const paid = new Set([...machine.keys()].filter((id) => !wordless.has(id)));
-    const { written, units } = await transaction(deps, async (tx) => {
+    const { written, units, changed } = await transaction(deps, async (tx) => {
       const locked = await lockProject(tx.sql, projectId);
-      if (!writes.length) return { written: 0, units: 0 };
+      // Removing a language takes the project lock too: held, the language cannot go before the
+      // commit, and one removed while the provider worked is a 404 with nothing written or charged
+      // (not the insert's foreign-key violation, a 500).
+      if (!(await languageStillRegistered(tx.sql, projectId, language))) throw languageNotRegistered(language);
+      if (!writes.length) return { written: 0, units: 0, changed: [] };
       // What is stored now, locked (in key order, as every multi-value write locks rows: test/keys/
       // lock-order.test.ts) until the charge below: an unchanged text never counts (spec section 8).
       const stored = paid.size
@@ -167,8 +177,9 @@ export const translateMissing = useCase(
             order by key_id for update`
         : [];
       const before = new Map(stored.map((r) => [r.key_id, r.value]));
-      // A value written meanwhile by a person wins: with only_missing nothing existing is replaced,
-      // and an approved value never is.
+      // A value written meanwhile by a person wins: only the version read is replaced (with
+      // only_missing, none: nothing existing is), and an approved value never is. Versions come from
+      // one sequence (migration 010), so a value created or changed since has one not read here.
       const rows = await tx.sql<{ key_id: string }[]>`
         insert into translations (key_id, project_id, language, value, status)
         select w.key_id, ${projectId}, ${language}, w.value, ${input.status}
@@ -176,8 +187,10 @@ export const translateMissing = useCase(
         join translation_keys k on k.id = w.key_id and k.project_id = ${projectId} and k.deleted_at is null
         order by w.key_id
         on conflict (key_id, language) do update set value = excluded.value, status = excluded.status, updated_at = now()
-          where ${input.only_missing ? tx.sql`false` : tx.sql`translations.status <> 'approved'`}
+          where translations.status <> 'approved' and (translations.key_id, translations.version) in (
+            select * from unnest(${read.map((r) => r.key_id)}::uuid[], ${read.map((r) => r.version!)}::bigint[]))
         returning key_id`;
+      const changed = await changedMeanwhile(tx.sql, language, writes, rows);
       const units = rows.filter((r) => paid.has(r.key_id) && before.get(r.key_id) !== machine.get(r.key_id)).length;
       await chargeUnits(tx.sql, { account: locked, units, now: deps.clock.now(), upgradeUrl: deps.config.UPGRADE_URL, dryRun: false });
       if (rows.length) {
@@ -189,11 +202,32 @@ export const translateMissing = useCase(
           after: { provider: base.provider, status: input.status, from_memory: fromMemory.length, from_provider: machine.size, written: rows.length, translation_units: units },
         });
       }
-      return { written: rows.length, units };
+      return { written: rows.length, units, changed };
     });
+    for (const r of changed) skipped.push({ key_id: r.key_id, key: r.key, reason: 'changed_meanwhile' });
     return { ...base, dry_run: false, translated: written, from_memory: fromMemory.length, from_provider: machine.size, translation_units: units, skipped, remaining: remaining + unfinished };
   },
 );
+
+async function languageStillRegistered(sql: TransactionSql, projectId: string, language: string): Promise<boolean> {
+  const [row] = await sql`select 1 from project_languages where project_id = ${projectId} and code = ${language}`;
+  return row !== undefined;
+}
+
+/**
+ * The keys of `writes` the upsert left alone because their value is not the one read: one exists
+ * now for a live key (a key deleted meanwhile has no value written and is not reported).
+ */
+async function changedMeanwhile(sql: TransactionSql, language: string, writes: { key_id: string }[], written: { key_id: string }[]): Promise<{ key_id: string; key: string }[]> {
+  const done = new Set(written.map((r) => r.key_id));
+  const left = writes.filter((w) => !done.has(w.key_id)).map((w) => w.key_id);
+  if (!left.length) return [];
+  return sql<{ key_id: string; key: string }[]>`
+    select k.id as key_id, k.key from translations t
+    join translation_keys k on k.id = t.key_id and k.deleted_at is null
+    where t.language = ${language} and t.key_id = any(${left}::uuid[])
+    order by k.key`;
+}
 
 /**
  * Protects, batches, translates and verifies; returns the good translations by key id, and how many
@@ -215,11 +249,11 @@ async function machineTranslate(
   const limit = deps.config.MT_TIME_LIMIT_MS;
   const started = performance.now();
   try {
-    for (let i = 0; i < segments.length; i += translator.batchSize) {
+    for (const texts of batches(segments, batchLimits(translator))) {
       // A later batch starts only while a whole provider call still fits in the time limit: on
       // Lambda the function would otherwise be cut off with the provider's (paid) work lost.
-      if (limit > 0 && i > 0 && performance.now() - started + deps.config.MT_TIMEOUT_MS > limit) break;
-      translated.push(...(await translator.translate({ texts: segments.slice(i, i + translator.batchSize), from, to })));
+      if (limit > 0 && translated.length > 0 && performance.now() - started + deps.config.MT_TIMEOUT_MS > limit) break;
+      translated.push(...(await translator.translate({ texts, from, to })));
     }
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;

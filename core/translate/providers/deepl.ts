@@ -18,12 +18,19 @@ export function deeplTarget(code: string): string {
   return base;
 }
 
+/**
+ * The JSON-encoded texts of one request at most. DeepL refuses a request body over 128 KiB (413);
+ * the rest of the body (languages, tag handling, the array's brackets) is well under the 8 KiB left.
+ */
+const DEEPL_BATCH_BYTES = 120 * 1024;
+
 export function deeplTranslator(options: DeeplOptions): MachineTranslator {
   const base = (options.url ?? (options.apiKey.endsWith(':fx') ? 'https://api-free.deepl.com' : 'https://api.deepl.com')).replace(/\/+$/, '');
   const fetchFn = options.fetch ?? fetch;
   return {
     provider: 'deepl',
     batchSize: 50,
+    batchBytes: DEEPL_BATCH_BYTES,
     async translate({ texts, from, to }) {
       if (texts.length === 0) return [];
       const answer = (await postJson(

@@ -14,12 +14,22 @@ const SYSTEM = [
   'Keep the tone and length of a user interface; do not add explanations.',
 ].join(' ');
 
+/**
+ * The JSON-encoded texts of one request at most. A model is bounded by tokens, not bytes: the answer
+ * repeats the batch translated, and must fit the model's output limit (4,096-16,384 tokens for
+ * hosted models; a local model's whole context is often 4,096-8,192) and be generated within one
+ * timeout (60 s at a few dozen tokens a second). 8 KiB is about 2,000-3,000 tokens each way (about
+ * 4 bytes a token in English, fewer in other scripts), which fits all of these.
+ */
+const OPENAI_BATCH_BYTES = 8 * 1024;
+
 export function openAiChatTranslator(options: OpenAiChatOptions): MachineTranslator {
   const base = options.url.replace(/\/+$/, '');
   const fetchFn = options.fetch ?? fetch;
   return {
     provider: 'openai',
     batchSize: 20,
+    batchBytes: OPENAI_BATCH_BYTES,
     async translate({ texts, from, to }) {
       if (texts.length === 0) return [];
       const answer = (await postJson(

@@ -87,6 +87,7 @@ const REASONS: Record<TranslateResult['skipped'][number]['reason'], string> = {
   machine_translation_off: 'machine translation is off',
   placeholders_lost: 'the translation lost a placeholder',
   broken_syntax: 'the translation broke the ICU syntax',
+  changed_meanwhile: 'someone changed the value while it was being translated (theirs kept)',
 };
 
 export const TranslateOutcome: FC<{ result: TranslateResult }> = ({ result }) => (
