@@ -20,7 +20,9 @@ const OBJECT_EXPECTED = 'fallbacks must be an object: language code -> array of 
  * issue (and a PATCH replaces the whole setting: every chain was dropped by a 200). Other keys that
  * are not language codes are the record's to refuse, with its message.
  */
-function keysProblem(fallbacks: object): string | null {
+function keysProblem(fallbacks: unknown): string | null {
+  // Not an object: the check before says so (a pipe runs on after a failed check).
+  if (typeof fallbacks !== 'object' || fallbacks === null) return null;
   const seen = new Map<string, string>();
   for (const key of Object.keys(fallbacks)) {
     const code = canonicalLanguageCode(key);
@@ -40,8 +42,8 @@ export const Fallbacks = v.pipe(
   v.unknown(),
   v.check((f) => typeof f === 'object' && f !== null && !Array.isArray(f), OBJECT_EXPECTED),
   v.check(
-    (f) => keysProblem(f as object) === null,
-    (issue) => keysProblem(issue.input as object)!,
+    (f) => keysProblem(f) === null,
+    (issue) => keysProblem(issue.input)!,
   ),
   v.record(
     LanguageCode,
