@@ -46,6 +46,9 @@ export function createCacheReader(options: {
   const pointers = new Map<string, PointerEntry>();
   const inflight = new Map<string, Promise<Pointer | null>>();
   const files = new Map<string, FileEntry>();
+  // Loads under way: concurrent first reads of one file (every client asks for a new build's file at
+  // once) share one store read and one entry, so its bytes are counted once.
+  const loading = new Map<string, Promise<FileEntry | null>>();
   let totalBytes = 0;
   // The LRU order is the Map's insertion order. Moving an entry to the recent end on every hit costs
   // a delete and a set per request; an entry moved (or added) fewer than half the map's size of
@@ -88,6 +91,12 @@ export function createCacheReader(options: {
 
   const remember = (key: string, entry: FileEntry) => {
     entry.touchedAt = ++clock;
+    // A key held already (never expected, with loads shared) is replaced, not counted twice.
+    const held = files.get(key);
+    if (held) {
+      files.delete(key);
+      totalBytes -= held.size;
+    }
     files.set(key, entry);
     totalBytes += entry.size;
     for (const [oldKey, old] of files) {
@@ -97,17 +106,27 @@ export function createCacheReader(options: {
     }
   };
 
+  const fetchEntry = async (key: string): Promise<FileEntry | null> => {
+    const result = await fromStore(objects.get(key));
+    if (result.kind !== 'found') return null;
+    const entry = { bytes: result.object.body, size: result.object.body.byteLength, touchedAt: 0 };
+    remember(key, entry);
+    return entry;
+  };
+
   const load = async (key: string): Promise<FileEntry | null> => {
     const hit = files.get(key);
     if (hit) {
       touch(key, hit);
       return hit;
     }
-    const result = await fromStore(objects.get(key));
-    if (result.kind !== 'found') return null;
-    const entry = { bytes: result.object.body, size: result.object.body.byteLength, touchedAt: 0 };
-    remember(key, entry);
-    return entry;
+    // A missing object or a failed read is not kept: the next read asks the store again.
+    let pending = loading.get(key);
+    if (!pending) {
+      pending = fetchEntry(key).finally(() => loading.delete(key));
+      loading.set(key, pending);
+    }
+    return pending;
   };
 
   return {

@@ -38,6 +38,16 @@ const tag = 'Cached translations';
 export const CACHED_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300, stale-if-error=86400';
 /** The versioned build URLs: a build id never names two contents, so they are kept for a year. */
 export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+/**
+ * A mutable path that names its language in another spelling than the canonical one ("pt-br",
+ * "PT-BR" for "pt-BR"): answered the same, but for the client's own cache only. CloudFront keys
+ * copies on the path as sent and a build invalidates the canonical spelling only (invalidation paths
+ * are case-sensitive), so a public copy under another spelling would show the previous build at the
+ * edge for up to its 300 s maximum. `private` keeps it out of the edge (but for the cache policy's
+ * 1 s minimum TTL); the app's own cache keeps it as long as a canonical answer, revalidating the same
+ * way. No redirect: an app that writes its codes in lower case would pay a round trip on every read.
+ */
+export const PRIVATE_CACHE_CONTROL = 'private, max-age=60, stale-while-revalidate=300, stale-if-error=86400';
 const NO_STORE = { 'Cache-Control': 'no-store' };
 // X-API-Key selects the project: a shared cache must key on it (CloudFront puts it in its key).
 const VARY = 'Accept-Encoding, X-API-Key';
@@ -98,12 +108,40 @@ function cachingHeaders(etag: string, builtAt: string, cacheControl = CACHED_CAC
   return { ETag: etag, 'Cache-Control': cacheControl, Vary: VARY, 'Last-Modified': lastModified };
 }
 
-/** The conditional part of a cached read: If-None-Match against the etags, else If-Modified-Since against Last-Modified. */
+/**
+ * The conditional part of a cached read: If-None-Match against the etags, else If-Modified-Since
+ * against Last-Modified. HTTP dates count whole seconds, so two builds finished within one second
+ * share a Last-Modified and a client revalidating by date alone keeps the first until the next build
+ * (docs/decisions.md): the ETag, sent with every answer and preferred by every HTTP cache, is exact.
+ */
 function unchanged(c: Context<AppEnv>, etags: readonly string[], headers: Record<string, string>): boolean {
   const ifNoneMatch = c.req.header('if-none-match');
   if (ifNoneMatch !== undefined) return isNotModified(ifNoneMatch, etags);
   return isNotModifiedSince(c.req.header('if-modified-since'), headers['Last-Modified']!);
 }
+
+const TRANSLATIONS_SEGMENT = '/translations/';
+
+/**
+ * Whether the request's path names its language as `language` (the canonical code) does, byte for
+ * byte: the spelling a build invalidates at the edge (core/cache/edge-invalidation.ts). Read from the
+ * raw URL, as CloudFront keys it: a lower-case or percent-encoded spelling is another edge copy even
+ * though it reads as the same code here. The mutable paths hold one `/translations/` segment, before
+ * the language; what follows the language (group, key, query) is covered by the `/<code>*` path.
+ */
+function canonicalSpelling(c: Context<AppEnv>, language: string): boolean {
+  const url = c.req.url;
+  const at = url.indexOf(TRANSLATIONS_SEGMENT);
+  if (at < 0) return false;
+  const start = at + TRANSLATIONS_SEGMENT.length;
+  if (!url.startsWith(language, start)) return false;
+  const after = url.charCodeAt(start + language.length);
+  return Number.isNaN(after) || after === 47 /* / */ || after === 63 /* ? */ || after === 35 /* # */;
+}
+
+/** The Cache-Control of a mutable language path: public (edge-cacheable) only for the canonical spelling. */
+const languageCacheControl = (c: Context<AppEnv>, language: string) =>
+  canonicalSpelling(c, language) ? CACHED_CACHE_CONTROL : PRIVATE_CACHE_CONTROL;
 
 async function serveFile(c: Context<AppEnv>, file: CachedFile, options: { encodings?: boolean; cacheControl?: string } = {}): Promise<Response> {
   const encoding = options.encodings === false ? 'identity' : pickEncoding(c.req.header('accept-encoding'));
@@ -153,8 +191,10 @@ const routes = new Hono<AppEnv>()
     validParams(LanguageParam),
     validQuery(FallbackQuery),
     async (c) => {
+      const { language } = c.req.valid('param');
       const variant = variantOf(c.req.valid('query').fallback);
-      return serveFile(c, await cachedLanguage(c.get('deps'), { projectId: c.get('principal').projectId, ...c.req.valid('param'), variant }));
+      const file = await cachedLanguage(c.get('deps'), { projectId: c.get('principal').projectId, language, variant });
+      return serveFile(c, file, { cacheControl: languageCacheControl(c, language) });
     },
   )
   .get(
@@ -171,7 +211,8 @@ const routes = new Hono<AppEnv>()
     async (c) => {
       const { language, group } = c.req.valid('param');
       const variant = variantOf(c.req.valid('query').fallback);
-      return serveFile(c, await cachedGroup(c.get('deps'), { projectId: c.get('principal').projectId, language, group, variant }));
+      const file = await cachedGroup(c.get('deps'), { projectId: c.get('principal').projectId, language, group, variant });
+      return serveFile(c, file, { cacheControl: languageCacheControl(c, language) });
     },
   )
   .get(
@@ -189,7 +230,7 @@ const routes = new Hono<AppEnv>()
       const { language, group, key } = c.req.valid('param');
       const variant = variantOf(c.req.valid('query').fallback);
       const { body, etag, builtAt } = await cachedValue(c.get('deps'), { projectId: c.get('principal').projectId, language, group, key, variant });
-      const headers = cachingHeaders(etag, builtAt);
+      const headers = cachingHeaders(etag, builtAt, languageCacheControl(c, language));
       if (unchanged(c, [etag], headers)) return respond(c, null, 304, headers);
       headers['Content-Type'] = 'application/json';
       return respond(c, body, 200, headers);

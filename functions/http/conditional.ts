@@ -9,7 +9,13 @@ const chosenEncodings = new Map<string, Encoding>();
 const MAX_CHOICES = 256;
 const MAX_KEPT_LENGTH = 256;
 
-/** The best stored variant the client accepts: br, then gzip, then identity. */
+/**
+ * The stored variant the client prefers (RFC 9110 12.5.3): the highest q-value among br, gzip and
+ * identity, ties going to br, then gzip, then identity. `*` stands for any coding not listed
+ * (identity included), `x-gzip` for gzip, q=0 refuses a coding. Identity not listed (nor covered by
+ * `*`) ranks below any accepted compression; it is what is served when nothing else is accepted,
+ * even when refused (`identity;q=0`): a body the client may not like beats a 406.
+ */
 export function pickEncoding(acceptEncoding: string | undefined): Encoding {
   if (!acceptEncoding) return 'identity';
   const known = chosenEncodings.get(acceptEncoding);
@@ -22,20 +28,73 @@ export function pickEncoding(acceptEncoding: string | undefined): Encoding {
   return encoding;
 }
 
-function parseAcceptEncoding(acceptEncoding: string): Encoding {
-  const q = new Map<string, number>();
-  for (const part of acceptEncoding.split(',')) {
-    const [coding, ...params] = part.toLowerCase().split(';');
-    // Whitespace may surround the coding on both sides of ';' ("br ;q=0", RFC 9110 5.6.6).
-    const name = coding!.trim();
-    if (!name) continue;
-    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const value = qParam ? Number(qParam.slice(2)) : 1;
-    q.set(name, Number.isFinite(value) ? value : 0);
+const isSpace = (code: number) => code === 32 || code === 9;
+
+/** Whether s[start, end) is `word` (lower case), in any case: no substring, no lower-cased copy. */
+function spells(s: string, start: number, end: number, word: string): boolean {
+  if (end - start !== word.length) return false;
+  for (let i = 0; i < word.length; i++) {
+    const c = s.charCodeAt(start + i);
+    if ((c >= 65 && c <= 90 ? c + 32 : c) !== word.charCodeAt(i)) return false;
   }
-  const accepts = (coding: string) => (q.get(coding) ?? q.get('*') ?? 0) > 0;
-  if (accepts('br')) return 'br';
-  if (accepts('gzip') || (q.get('x-gzip') ?? 0) > 0) return 'gzip';
+  return true;
+}
+
+/**
+ * The q-value among the parameters s[start, end) (each after a ';'): the first `q=`, trimmed, as a
+ * number; 1 when there is none; 0 for one that is not a finite number (a refusal, as a q of 0).
+ */
+function qValue(s: string, start: number, end: number): number {
+  while (start < end) {
+    let next = s.indexOf(';', start + 1);
+    if (next < 0 || next > end) next = end;
+    let a = start + 1;
+    let b = next;
+    while (a < b && isSpace(s.charCodeAt(a))) a++;
+    while (b > a && isSpace(s.charCodeAt(b - 1))) b--;
+    if (b - a >= 2 && (s.charCodeAt(a) | 0x20) === 113 /* q */ && s.charCodeAt(a + 1) === 61 /* = */) {
+      const value = Number(s.slice(a + 2, b));
+      return Number.isFinite(value) && value > 0 ? value : 0;
+    }
+    start = next;
+  }
+  return 1;
+}
+
+// Parsed once per distinct header (then kept above): one pass with indexOf, the only allocation a
+// q-value's text. -1 is "not listed"; a later listing of a coding replaces an earlier one.
+function parseAcceptEncoding(s: string): Encoding {
+  let br = -1;
+  let gzip = -1;
+  let xGzip = -1;
+  let identity = -1;
+  let any = -1;
+  const length = s.length;
+  for (let start = 0; start < length; ) {
+    let end = s.indexOf(',', start);
+    if (end < 0) end = length;
+    let semi = s.indexOf(';', start);
+    if (semi < 0 || semi > end) semi = end;
+    // Whitespace may surround the coding on both sides of ';' ("br ;q=0", RFC 9110 5.6.6).
+    let a = start;
+    let b = semi;
+    while (a < b && isSpace(s.charCodeAt(a))) a++;
+    while (b > a && isSpace(s.charCodeAt(b - 1))) b--;
+    if (a < b) {
+      if (spells(s, a, b, 'br')) br = qValue(s, semi, end);
+      else if (spells(s, a, b, 'gzip')) gzip = qValue(s, semi, end);
+      else if (spells(s, a, b, 'x-gzip')) xGzip = qValue(s, semi, end);
+      else if (spells(s, a, b, 'identity')) identity = qValue(s, semi, end);
+      else if (b - a === 1 && s.charCodeAt(a) === 42 /* * */) any = qValue(s, semi, end);
+    }
+    start = end + 1;
+  }
+  const others = any < 0 ? 0 : any;
+  const brQ = br < 0 ? others : br;
+  const gzipQ = Math.max(gzip < 0 ? others : gzip, xGzip < 0 ? 0 : xGzip);
+  const identityQ = identity < 0 ? others : identity;
+  if (brQ > 0 && brQ >= gzipQ && brQ >= identityQ) return 'br';
+  if (gzipQ > 0 && gzipQ >= identityQ) return 'gzip';
   return 'identity';
 }
 

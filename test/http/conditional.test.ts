@@ -17,7 +17,7 @@ describe('pickEncoding', () => {
     ['*;q=0, gzip', 'gzip'],
     ['identity', 'identity'],
     ['BR', 'br'],
-    ['br; q=0.5, gzip; q=1', 'br'],
+    ['br; q=0.5, gzip; q=1', 'gzip'],
     ['br;q=abc', 'identity'],
   ];
 
