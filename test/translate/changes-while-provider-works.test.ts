@@ -2,20 +2,16 @@
 // changed in the project meanwhile wins. A language removed meanwhile is a 404 with nothing written or
 // charged (it was the insert's foreign-key violation, a 500); a value a person changed meanwhile is
 // kept, reported as changed_meanwhile and not charged (with only_missing: false it was overwritten).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, type TestProject } from '../support/test-app.ts';
-import { EMULATOR_KEYS, startMtEmulator, type MtEmulator } from '../support/mt-emulators.ts';
+import { describe, expect, it } from 'vitest';
+import { type TestProject } from '../support/test-app.ts';
+import type { MtEmulator } from '../support/mt-emulators.ts';
+import { withDeeplTestApp, type StartedApp } from '../support/deepl-test-app.ts';
 
 let emulator: MtEmulator;
-let t: TestApp & { close(): Promise<void> };
-
-beforeAll(async () => {
-  emulator = await startMtEmulator();
-  t = await startTestApp({ env: { DEEPL_API_KEY: EMULATOR_KEYS.deepl, DEEPL_API_URL: emulator.url } });
-});
-afterAll(async () => {
-  await t?.close();
-  await emulator?.close();
+let t: StartedApp;
+withDeeplTestApp((app, started) => {
+  t = app;
+  emulator = started;
 });
 
 async function project(): Promise<TestProject> {

@@ -1,19 +1,11 @@
 // Machine translation of a value with a plain percent sign, end to end through the DeepL emulator:
 // the word after `%` is translated with the rest, not cut off as a printf placeholder.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EMULATOR_KEYS, startMtEmulator, type MtEmulator } from '../support/mt-emulators.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { withDeeplTestApp, type StartedApp } from '../support/deepl-test-app.ts';
 
-let emulator: MtEmulator;
-let t: TestApp & { close(): Promise<void> };
-
-beforeAll(async () => {
-  emulator = await startMtEmulator();
-  t = await startTestApp({ env: { DEEPL_API_KEY: EMULATOR_KEYS.deepl, DEEPL_API_URL: emulator.url } });
-});
-afterAll(async () => {
-  await t?.close();
-  await emulator?.close();
+let t: StartedApp;
+withDeeplTestApp((app) => {
+  t = app;
 });
 
 async function json(res: Response) {

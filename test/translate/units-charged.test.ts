@@ -1,20 +1,16 @@
 // Translation units of a bulk translation (spec section 8: unchanged strings never count): a text
 // with no words is its own translation, copied without the provider and free; a re-translation
 // costs a unit only for a text it changes. Both were charged (a review of 2026-11-29).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EMULATOR_KEYS, startMtEmulator, type MtEmulator } from '../support/mt-emulators.ts';
-import { startTestApp, type TestApp, type TestProject } from '../support/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import type { MtEmulator } from '../support/mt-emulators.ts';
+import { withDeeplTestApp, type StartedApp } from '../support/deepl-test-app.ts';
+import { type TestProject } from '../support/test-app.ts';
 
 let emulator: MtEmulator;
-let t: TestApp & { close(): Promise<void> };
-
-beforeAll(async () => {
-  emulator = await startMtEmulator();
-  t = await startTestApp({ env: { DEEPL_API_KEY: EMULATOR_KEYS.deepl, DEEPL_API_URL: emulator.url } });
-});
-afterAll(async () => {
-  await t?.close();
-  await emulator?.close();
+let t: StartedApp;
+withDeeplTestApp((app, started) => {
+  t = app;
+  emulator = started;
 });
 
 async function json(res: Response) {

@@ -1,17 +1,10 @@
 // A machine translation moves the memoized live bodies of its language.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
-import { EMULATOR_KEYS, startMtEmulator, type MtEmulator } from '../support/mt-emulators.ts';
+import { describe, expect, it } from 'vitest';
+import { withDeeplTestApp, type StartedApp } from '../support/deepl-test-app.ts';
 
-let emulator: MtEmulator;
-let t: TestApp & { close(): Promise<void> };
-beforeAll(async () => {
-  emulator = await startMtEmulator();
-  t = await startTestApp({ env: { DEEPL_API_KEY: EMULATOR_KEYS.deepl, DEEPL_API_URL: emulator.url } });
-});
-afterAll(async () => {
-  await t?.close();
-  await emulator?.close();
+let t: StartedApp;
+withDeeplTestApp((app) => {
+  t = app;
 });
 
 describe('machine translation and live reads', () => {

@@ -1,0 +1,22 @@
+// A test file whose app translates through the DeepL emulator (test/support/mt-emulators.ts): both
+// started before its tests, closed after.
+import { afterAll, beforeAll } from 'vitest';
+import { EMULATOR_KEYS, startMtEmulator, type MtEmulator } from './mt-emulators.ts';
+import { startTestApp, type TestApp } from './test-app.ts';
+
+export type StartedApp = TestApp & { close(): Promise<void> };
+
+/** Registers the start and the close; `started` receives both once they run. */
+export function withDeeplTestApp(started: (app: StartedApp, emulator: MtEmulator) => void): void {
+  let app: StartedApp | undefined;
+  let emulator: MtEmulator | undefined;
+  beforeAll(async () => {
+    emulator = await startMtEmulator();
+    app = await startTestApp({ env: { DEEPL_API_KEY: EMULATOR_KEYS.deepl, DEEPL_API_URL: emulator.url } });
+    started(app, emulator);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await emulator?.close();
+  });
+}
