@@ -89,8 +89,9 @@ describe('memory sources follow every write', () => {
     await expectInSync(p, 13);
     await updateProject(core.deps, { ...scope, source_language: 'de' });
     await expectInSync(p, 12);
+    // The source language removed: the one left (en) takes its place, and its values are the sources.
     await removeLanguage(core.deps, { ...scope, code: 'de' });
-    await expectInSync(p, 0);
+    await expectInSync(p, 13);
 
     // Another project of the account is untouched by all of it.
     const other = await core.newProject('team');
@@ -98,6 +99,6 @@ describe('memory sources follow every write', () => {
     const k = await createKey(core.deps, { projectId: other.projectId, actor: other.actor, key: 'x' });
     await putTranslation(core.deps, { projectId: other.projectId, actor: other.actor, keyId: k.id, language: 'en', value: 'Other', status: 'draft' });
     await expectInSync(other, 1);
-    await expectInSync(p, 0);
+    await expectInSync(p, 13);
   });
 });
