@@ -165,9 +165,9 @@ export async function againWhenNameTaken<T>(deps: { tx?: unknown }, run: () => P
 
 /**
  * What the import read changed before it wrote: a key it updates was deleted (or renamed), or a value
- * it creates was saved meanwhile, or one it updates deleted (a translator's PUT takes no project lock). The import runs again
- * on what is there now, as if it had come after; a 409 when it cannot (inside another transaction,
- * or every attempt raced).
+ * it creates was saved meanwhile, or one it updates changed or deleted (a translator's PUT takes no
+ * project lock). The import runs again on what is there now, as if it had come after; a 409 when it
+ * cannot (inside another transaction, or every attempt raced).
  */
 class ImportRaced extends AppError {
   constructor() {

@@ -25,8 +25,8 @@ export const removeLanguage = useCase(LanguageCommand, async (deps: Pick<Deps, '
     if (!registered) throw languageNotRegistered(code);
     // The source language removed: the project's first remaining language takes its place (the
     // rule a project without its source language follows when it adds one, and migration 014's),
-    // else memory, machine translation and checks would stop without a word, on a source PATCH
-    // refuses to set. Its values are held still as for a PATCH of the source (lock-source-values.ts),
+    // else memory, machine translation and checks would stop without a word, in a state a PATCH
+    // of the source refuses to make. Its values are held still as for a PATCH of the source (lock-source-values.ts),
     // before this removal's own value locks: language rows, then values, as every such change.
     const [successor] =
       project?.source_language === code
