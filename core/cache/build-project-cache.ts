@@ -122,6 +122,7 @@ export async function buildProjectCache(
     manifest: { etag: `"${contentHash(manifest)}"` },
     languages,
     registered: snapshot.registered,
+    ...(previous && wholeSecond(previous.built_at) >= wholeSecond(builtAt) ? { shares_second: true as const } : {}),
   };
   await deps.objects.put(indexKey(projectId, buildId), Buffer.from(JSON.stringify(index)), { contentType: CONTENT_TYPE, fresh: true });
   // Publishing: the one small write that makes the whole build current at once, under the
@@ -173,6 +174,9 @@ export async function buildProjectCache(
   deps.log.info('cache built', { project_id: projectId, build_id: buildId, seq: snapshot.seq, files: files + 2, ms });
   return { status: 'built', buildId, builtAt, seq: snapshot.seq, files: files + 2, ms };
 }
+
+/** The whole second of an ISO time: what an HTTP date (Last-Modified) keeps of it. */
+const wholeSecond = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
 type Put = { key: string; body: Uint8Array; encoding: Encoding };
 

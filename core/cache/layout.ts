@@ -132,5 +132,12 @@ export const BuildIndex = v.object({
    * value of its own): lets a 404 say why a language has no file. Absent in older builds.
    */
   registered: v.optional(v.array(v.string())),
+  /**
+   * True when this build was published within the same whole second as the build before it. HTTP
+   * dates count whole seconds, so both send one Last-Modified: a client holding the earlier build
+   * and revalidating by date alone must not be told this one is unchanged (read-cached.ts). Absent
+   * otherwise, and in builds made before it existed.
+   */
+  shares_second: v.optional(v.literal(true)),
 });
 export type BuildIndex = v.InferOutput<typeof BuildIndex>;

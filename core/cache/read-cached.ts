@@ -18,6 +18,8 @@ type CacheDeps = Pick<Deps, 'cache'>;
 export type CachedFile = {
   entry: FileEntry;
   builtAt: string;
+  /** Whether Last-Modified (builtAt in whole seconds) tells this build from the one before it. */
+  datedApart: boolean;
   load(encoding: Encoding): Promise<Uint8Array>;
 };
 
@@ -44,6 +46,7 @@ function fileOf(deps: CacheDeps, index: BuildIndex, entry: FileEntry, keyOf: (e:
   return {
     entry,
     builtAt: index.built_at,
+    datedApart: index.shares_second !== true,
     async load(encoding) {
       const bytes = await deps.cache.file(keyOf(encoding));
       if (bytes) return bytes;
@@ -160,7 +163,7 @@ export const cachedBuildGroup = useCase(BuildGroupCommand, async (deps: CacheDep
 });
 
 /** One key's cached answer, `{"value": …}`, serialized with its strong ETag once per build. */
-export type CachedValue = { body: string; etag: string; builtAt: string };
+export type CachedValue = { body: string; etag: string; builtAt: string; datedApart: boolean };
 
 // Module-level, not closures made per request: the hottest read should allocate (and, under tsx's
 // keepNames, name) no function per call.
@@ -191,7 +194,7 @@ export const cachedValue = useCase(ValueCommand, async (deps: CacheDeps, input):
   let answer = answers.made.get(key);
   if (!answer) {
     const body = JSON.stringify({ value: answers.translations[key] });
-    answer = { body, etag: `"${contentHash(body)}"`, builtAt: index.built_at };
+    answer = { body, etag: `"${contentHash(body)}"`, builtAt: index.built_at, datedApart: index.shares_second !== true };
     answers.made.set(key, answer);
   }
   return answer;

@@ -110,14 +110,15 @@ function cachingHeaders(etag: string, builtAt: string, cacheControl = CACHED_CAC
 
 /**
  * The conditional part of a cached read: If-None-Match against the etags, else If-Modified-Since
- * against Last-Modified. HTTP dates count whole seconds, so two builds finished within one second
- * share a Last-Modified and a client revalidating by date alone keeps the first until the next build
- * (docs/decisions.md): the ETag, sent with every answer and preferred by every HTTP cache, is exact.
+ * against Last-Modified. HTTP dates count whole seconds, so a build published within the second of
+ * the build before it shares that build's Last-Modified (`datedApart` false): a date alone cannot say
+ * which of the two a client holds, so it never earns a 304 from that build (docs/decisions.md). The
+ * ETag, sent with every answer and preferred by every HTTP cache, is exact.
  */
-function unchanged(c: Context<AppEnv>, etags: readonly string[], headers: Record<string, string>): boolean {
+function unchanged(c: Context<AppEnv>, etags: readonly string[], headers: Record<string, string>, datedApart: boolean): boolean {
   const ifNoneMatch = c.req.header('if-none-match');
   if (ifNoneMatch !== undefined) return isNotModified(ifNoneMatch, etags);
-  return isNotModifiedSince(c.req.header('if-modified-since'), headers['Last-Modified']!);
+  return datedApart && isNotModifiedSince(c.req.header('if-modified-since'), headers['Last-Modified']!);
 }
 
 const TRANSLATIONS_SEGMENT = '/translations/';
@@ -146,7 +147,7 @@ const languageCacheControl = (c: Context<AppEnv>, language: string) =>
 async function serveFile(c: Context<AppEnv>, file: CachedFile, options: { encodings?: boolean; cacheControl?: string } = {}): Promise<Response> {
   const encoding = options.encodings === false ? 'identity' : pickEncoding(c.req.header('accept-encoding'));
   const headers = cachingHeaders(file.entry.etags[encoding], file.builtAt, options.cacheControl);
-  if (unchanged(c, Object.values(file.entry.etags), headers)) return respond(c, null, 304, headers);
+  if (unchanged(c, Object.values(file.entry.etags), headers, file.datedApart)) return respond(c, null, 304, headers);
   const body = await file.load(encoding);
   headers['Content-Type'] = 'application/json';
   if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
@@ -229,9 +230,9 @@ const routes = new Hono<AppEnv>()
     async (c) => {
       const { language, group, key } = c.req.valid('param');
       const variant = variantOf(c.req.valid('query').fallback);
-      const { body, etag, builtAt } = await cachedValue(c.get('deps'), { projectId: c.get('principal').projectId, language, group, key, variant });
+      const { body, etag, builtAt, datedApart } = await cachedValue(c.get('deps'), { projectId: c.get('principal').projectId, language, group, key, variant });
       const headers = cachingHeaders(etag, builtAt, languageCacheControl(c, language));
-      if (unchanged(c, [etag], headers)) return respond(c, null, 304, headers);
+      if (unchanged(c, [etag], headers, datedApart)) return respond(c, null, 304, headers);
       headers['Content-Type'] = 'application/json';
       return respond(c, body, 200, headers);
     },

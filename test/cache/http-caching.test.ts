@@ -74,6 +74,44 @@ describe('validators and caching headers', () => {
     expect(res.headers.get('etag')).not.toBe(first);
   });
 
+  it('a build published within the second of the build before it never answers If-Modified-Since alone with a 304; the next second\'s build does again', async () => {
+    const p = await builtProject();
+    const key = (await (await t.call(p.apiKey, 'GET', '/v1/keys?group=home')).json()).keys.find((k: { key: string }) => k.key === 'home.k1');
+    const deps = t.runtime.deps as { clock: { now(): Date } };
+    const real = deps.clock;
+    // The builder's clock held in one second (in the past: a date after the request's is no validator).
+    const second = Math.floor(Date.now() / 1000) * 1000 - 60_000;
+    const at = (ms: number) => (deps.clock = { now: () => new Date(ms) });
+    try {
+      at(second + 100);
+      await t.call(p.apiKey, 'PUT', `/v1/keys/${key.id}/translations/de`, { value: 'eins', status: 'approved' });
+      await rebuild(t, p);
+      const older = new Map<string, string>();
+      for (const path of PATHS) older.set(path, (await t.call(p.apiKey, 'GET', path)).headers.get('last-modified')!);
+      at(second + 900);
+      await t.call(p.apiKey, 'PUT', `/v1/keys/${key.id}/translations/de`, { value: 'zwei', status: 'approved' });
+      await rebuild(t, p);
+      for (const path of PATHS) {
+        const res = await t.call(p.apiKey, 'GET', path, undefined, { 'If-Modified-Since': older.get(path)! });
+        expect(res.status, path).toBe(200);
+        expect(res.headers.get('last-modified'), path).toBe(older.get(path));
+        // Its tag still revalidates it.
+        expect((await t.call(p.apiKey, 'GET', path, undefined, { 'If-None-Match': res.headers.get('etag')! })).status, path).toBe(304);
+      }
+      expect(((await (await t.call(p.apiKey, 'GET', '/v1/cached/translations/de/home/home.k1')).json()) as { value: string }).value).toBe('zwei');
+      at(second + 1_000);
+      await t.call(p.apiKey, 'PUT', `/v1/keys/${key.id}/translations/de`, { value: 'drei', status: 'approved' });
+      await rebuild(t, p);
+      for (const path of PATHS) {
+        const res = await t.call(p.apiKey, 'GET', path);
+        const again = await t.call(p.apiKey, 'GET', path, undefined, { 'If-Modified-Since': res.headers.get('last-modified')! });
+        expect(again.status, path).toBe(304);
+      }
+    } finally {
+      deps.clock = real;
+    }
+  });
+
   it('304 revalidations do not count against the daily quota', async () => {
     const p = await builtProject();
     const res = await t.call(p.apiKey, 'GET', '/v1/cached/translations/de');
