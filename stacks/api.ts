@@ -133,11 +133,12 @@ const cachedEndpointsCachePolicy = cachedPathsPolicy('CachedEndpointsCachePolicy
 const cachedManifestCachePolicy = cachedPathsPolicy('CachedManifestCachePolicy', '/v1/cached/manifest', 300, 'keyed like /v1/cached/* without query strings');
 
 // The versioned build URLs, /v1/cached/builds/<build>/...: a build id names one content forever, and
-// the origin answers with `public, max-age=31536000, immutable`, so CloudFront keeps them a year
-// (maxTtl lets the origin's max-age through). Keyed exactly as the mutable paths: X-API-Key stays in
-// the key, so a build URL is only ever served to the key that fetched it (another project's key
-// misses and gets its 404 from the origin). They are never invalidated: a new build has new URLs.
-const buildUrlsCachePolicy = cachedPathsPolicy('BuildUrlsCachePolicy', '/v1/cached/builds/*', 31_536_000, 'immutable, a year; keyed like /v1/cached/*');
+// the origin answers with `public, max-age=31536000, s-maxage=300, immutable`: apps keep them a year,
+// CloudFront 300 s. Keyed exactly as the mutable paths: X-API-Key stays in the key, so a build URL is
+// only ever served to the key that fetched it (another project's key misses and gets its 404 from
+// the origin), and that copy must not outlive the key's revocation by more than the 300 s every
+// cached path keeps; asking again costs a 304. Never invalidated: a new build has new URLs.
+const buildUrlsCachePolicy = cachedPathsPolicy('BuildUrlsCachePolicy', '/v1/cached/builds/*', 300, 'immutable for apps, 300 s at the edge; keyed like /v1/cached/*');
 
 // CORS preflights (OPTIONS, never cached) need these two headers at API Gateway to be answered.
 // GETs never carry them, so forwarding them cannot vary a cached response.

@@ -36,8 +36,12 @@ const tag = 'Cached translations';
  * paths it changed at CloudFront at once (core/cache/edge-invalidation.ts).
  */
 export const CACHED_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300, stale-if-error=86400';
-/** The versioned build URLs: a build id never names two contents, so they are kept for a year. */
-export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+/**
+ * The versioned build URLs: a build id never names two contents, so an app keeps them for a year. A
+ * shared cache (CloudFront) asks the origin again after 300 s: its copy is keyed on the API key, and
+ * a revoked key must stop reading there within the bound every cached path keeps (docs/deploy.md).
+ */
+export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, s-maxage=300, immutable';
 /**
  * A mutable path that names its language in another spelling than the canonical one ("pt-br",
  * "PT-BR" for "pt-BR"): answered the same, but for the client's own cache only. CloudFront keys
