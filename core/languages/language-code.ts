@@ -31,15 +31,36 @@ const names = new Intl.DisplayNames(['en'], { type: 'language', languageDisplay:
 
 /** English display name: "German", "Portuguese (Brazil)", "Chinese (Traditional)". */
 export function languageName(code: string): string {
+  let name: string;
   try {
-    return names.of(code) ?? code;
+    name = names.of(code) ?? code;
   } catch {
     return code;
   }
+  // CLDR names `und` (undetermined, a valid code) after its internal root locale: "root (Latin)".
+  return name.startsWith('root') ? `Undetermined${name.slice(4)}` : name;
 }
 
-/** ISO 639-1 code of the primary subtag; BCP 47 uses the 2-letter form whenever one exists. */
+const isoCodes = new Map<string, string | null>();
+
+/**
+ * ISO 639-1 code of the primary subtag, or null when its language has none. A 3-letter code may
+ * name a language that has one (`deu` is German, `de`): BCP 47's canonical form, which prefers the
+ * 2-letter code whenever it exists, says which. Kept per primary subtag (a project's few codes).
+ */
 export function iso639_1(code: string): string | null {
   const primary = code.split('-')[0]!;
-  return primary.length === 2 ? primary : null;
+  if (primary.length === 2) return primary;
+  let iso = isoCodes.get(primary);
+  if (iso === undefined) {
+    let canonical = primary;
+    try {
+      canonical = Intl.getCanonicalLocales(primary)[0]!.split('-')[0]!;
+    } catch {
+      // Not a tag Intl takes: no 2-letter form known.
+    }
+    iso = canonical.length === 2 ? canonical : null;
+    isoCodes.set(primary, iso);
+  }
+  return iso;
 }

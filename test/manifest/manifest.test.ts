@@ -39,6 +39,18 @@ describe('GET /v1/manifest', () => {
     });
   }, 30_000);
 
+  it("names a 3-letter code's ISO 639-1 code when its language has one (deu: de), and calls und Undetermined", async () => {
+    const p = await project(t, ['deu', 'und', 'gsw']);
+    const k = await p.key('home.title', 'home');
+    for (const code of ['deu', 'und', 'gsw']) await p.put(k, code, 'x', 'approved');
+    const manifest = await body(await p.get('/v1/manifest'));
+    expect(manifest.languages).toEqual([
+      { code: 'deu', name: 'German', iso: 'de', approved_count: 1 },
+      { code: 'gsw', name: 'Swiss German', iso: null, approved_count: 1 },
+      { code: 'und', name: 'Undetermined', iso: null, approved_count: 1 },
+    ]);
+  });
+
   it('follows approvals, overwrites, value deletions, key and group deletions and language removal', async () => {
     const p = await project(t, ['de', 'fr']);
     const [a, b, c, d] = await Promise.all(['home.a', 'home.b', 'nav.c', 'nav.d'].map((k) => p.key(k, k.split('.')[0])));
