@@ -6,7 +6,7 @@ import { useCase } from '../use-case.ts';
 import { keyNotFound } from '../keys/update-key.ts';
 import { keyById, valueById } from '../keys/by-id.ts';
 import { DeleteTranslationCommand, type TranslationStatus } from './schemas.ts';
-import { ifMatchFailed, versionGuard } from './if-match.ts';
+import { ifMatchFailed, ifNoneMatchFailed, matchesIfMatch, unlessVersion, versionGuard } from './if-match.ts';
 
 export const translationNotFound = (language: string) => notFound(`This key has no '${language}' translation`);
 
@@ -26,6 +26,7 @@ export const deleteTranslation = useCase(DeleteTranslationCommand, async (deps: 
       delete from translations t using live_key
       where t.key_id = live_key.id and t.language = ${language}
         and ${versionGuard(deps.sql, input.ifMatch, deps.sql`t.version`)}
+        and ${unlessVersion(deps.sql, input.ifNoneMatch, deps.sql`t.version`)}
       returning t.value, t.status
     ), event as (
       insert into domain_events (type, project_id, actor_type, actor_id, entity_type, entity_id, before)
@@ -39,8 +40,11 @@ export const deleteTranslation = useCase(DeleteTranslationCommand, async (deps: 
     from (select 1) as one left join removed on true`;
   if (!row?.key_found) throw keyNotFound();
   if (row.value === null) {
-    // A value that is there but at another version than If-Match names: 412; no value at all: 404.
-    if (input.ifMatch !== undefined && row.current_version !== null) throw ifMatchFailed(keyId, language, input.ifMatch, Number(row.current_version));
+    // A value that is there but at another version than If-Match names, or at one If-None-Match
+    // names: 412 (If-Match judged first); no value at all: 404.
+    const current = row.current_version === null ? null : Number(row.current_version);
+    if (current !== null && input.ifMatch !== undefined && !matchesIfMatch(input.ifMatch, current)) throw ifMatchFailed(keyId, language, input.ifMatch, current);
+    if (current !== null && input.ifNoneMatch !== undefined) throw ifNoneMatchFailed(keyId, language, input.ifNoneMatch, current);
     throw translationNotFound(language);
   }
   await published(deps, [

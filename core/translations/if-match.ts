@@ -12,6 +12,17 @@ export function versionGuard(sql: Sql, ifMatch: IfMatch | undefined, version: po
   return sql`coalesce(${version} = any(${ifMatch.map(String)}::bigint[]), false)`;
 }
 
+/**
+ * SQL: true when the version expression satisfies If-None-Match (always, without one): the value
+ * does not exist for `*`, or is at none of the listed versions.
+ */
+export function unlessVersion(sql: Sql, ifNoneMatch: IfMatch | undefined, version: postgres.Fragment): postgres.Fragment {
+  return ifNoneMatch === undefined ? sql`true` : sql`not ${versionGuard(sql, ifNoneMatch, version)}`;
+}
+
+/** Whether a value at `current` (null: none) satisfies If-Match: which of two conditions refused a write. */
+export const matchesIfMatch = (ifMatch: IfMatch, current: number | null) => current !== null && (ifMatch === '*' || ifMatch.includes(current));
+
 export const ifMatchFailed = (keyId: string, language: string, ifMatch: IfMatch, current: number | null) =>
   preconditionFailed(
     current === null

@@ -11,7 +11,7 @@ import { PutTranslationCommand, type IfMatch, type WrittenTranslation } from './
 import type { Sql } from '../db/client.ts';
 import { assertApprovable, blockedValues } from '../quality/approval-gate.ts';
 import { warningsOf } from '../quality/check-translation.ts';
-import { ifMatchFailed, ifNoneMatchFailed, versionGuard } from './if-match.ts';
+import { ifMatchFailed, ifNoneMatchFailed, matchesIfMatch, unlessVersion, versionGuard } from './if-match.ts';
 import type { WrittenRow } from './value-writes.ts';
 
 /**
@@ -40,11 +40,13 @@ export const putTranslation = useCase(
     }
     if (!row.key_found) throw keyNotFound();
     if (!row.language_found) throw languageNotRegistered(language);
-    if (row.value === null && input.ifMatch !== undefined) {
-      throw ifMatchFailed(keyId, language, input.ifMatch, row.previous_version === null ? null : Number(row.previous_version));
+    const previous = row.previous_version === null ? null : Number(row.previous_version);
+    // With both conditions, the one the value did not satisfy answers (If-Match is judged first).
+    if (row.value === null && input.ifMatch !== undefined && (input.ifNoneMatch === undefined || !matchesIfMatch(input.ifMatch, previous))) {
+      throw ifMatchFailed(keyId, language, input.ifMatch, previous);
     }
     if (row.value === null && input.ifNoneMatch !== undefined) {
-      throw ifNoneMatchFailed(keyId, language, input.ifNoneMatch, row.previous_version === null ? null : Number(row.previous_version));
+      throw ifNoneMatchFailed(keyId, language, input.ifNoneMatch, previous);
     }
     if (row.value === null || row.status === null || row.project_id === null) {
       throw languageNotRegistered(language);
@@ -87,14 +89,15 @@ async function write(deps: Pick<Deps, 'sql' | 'valueWrites'>, input: v.InferOutp
 
 /**
  * A write under If-Match: only an update, which re-checks the version on the row it locked (a write
- * committed meanwhile moved it), and a value deleted meanwhile is not created again.
+ * committed meanwhile moved it), and a value deleted meanwhile is not created again. An If-None-Match
+ * sent with it is judged there too (RFC 9110 13.2.2 evaluates it after an If-Match that held).
  */
 function writeIfMatch(sql: Sql, input: v.InferOutput<typeof PutTranslationCommand>, ifMatch: IfMatch, gated: boolean): Promise<WrittenRow> {
   return conditionalWrite(sql, input, gated, (open) => sql`
       update translations t set value = ${input.value}::text, status = ${input.status}::text, updated_at = now()
       from live_key, registered
       where t.key_id = live_key.id and t.language = registered.code
-        and ${versionGuard(sql, ifMatch, sql`t.version`)} and ${open}
+        and ${versionGuard(sql, ifMatch, sql`t.version`)} and ${unlessVersion(sql, input.ifNoneMatch, sql`t.version`)} and ${open}
       returning t.project_id, t.value, t.status, t.version`);
 }
 

@@ -37,10 +37,16 @@ export const PutTranslationCommand = v.object({
   language: LanguageCode,
   ...PutTranslationInput.entries,
   ifMatch: v.optional(IfMatch),
-  /** Create-only (`*`) or "unless at these versions"; ignored when ifMatch is given (RFC 9110 13.2.2). */
+  /** Create-only (`*`) or "unless at these versions"; with ifMatch, both must hold (RFC 9110 13.2.2). */
   ifNoneMatch: v.optional(IfMatch),
 });
-export const DeleteTranslationCommand = v.object({ ...WriteInProject, keyId: Uuid, language: LanguageCode, ifMatch: v.optional(IfMatch) });
+export const DeleteTranslationCommand = v.object({
+  ...WriteInProject,
+  keyId: Uuid,
+  language: LanguageCode,
+  ifMatch: v.optional(IfMatch),
+  ifNoneMatch: v.optional(IfMatch),
+});
 export const GetTranslationCommand = v.object({ ...InProject, keyId: Uuid, language: LanguageCode });
 const ReadFilter = { status: v.optional(StatusFilter, 'approved') };
 export const ReadLanguageCommand = v.object({ ...InProject, language: LanguageCode, ...ReadFilter });

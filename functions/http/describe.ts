@@ -161,8 +161,8 @@ const PARAMETERS = {
     name: 'If-None-Match',
     required: false,
     description:
-      'Optional: * to create the value only if it does not exist yet, or ETags of versions the write must not overwrite. Otherwise 412 and ' +
-      'nothing is written. A field that is neither (such as 42 without its quotes) is a 422. Ignored when If-Match is sent.',
+      'Optional: * to write only if the value does not exist yet, or ETags of versions the write must not replace. Otherwise 412 and ' +
+      'nothing is written. A field that is neither (such as 42 without its quotes) is a 422. With If-Match, both must hold.',
     schema: { type: 'string' },
   },
   IfNoneMatch: {

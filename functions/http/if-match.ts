@@ -64,10 +64,16 @@ export function parseIfNoneMatch(header: string | undefined): IfMatch | undefine
   return versions;
 }
 
-/** If-Match wins when both are sent (RFC 9110 13.2.2: If-None-Match is then not evaluated). */
-export function writeConditions(c: Context): { ifMatch: IfMatch } | { ifNoneMatch: IfMatch } | Record<string, never> {
+type WriteConditions = { ifMatch?: IfMatch; ifNoneMatch?: IfMatch };
+const UNCONDITIONAL: WriteConditions = Object.freeze({});
+
+/**
+ * A write's preconditions as sent. With both, both must hold: RFC 9110 13.2.2 evaluates
+ * If-None-Match after an If-Match that held (only the date conditions are skipped).
+ */
+export function writeConditions(c: Context): WriteConditions {
   const ifMatch = ifMatchOf(c);
-  if (ifMatch !== undefined) return { ifMatch };
   const ifNoneMatch = parseIfNoneMatch(c.req.header('if-none-match'));
-  return ifNoneMatch === undefined ? {} : { ifNoneMatch };
+  if (ifMatch === undefined) return ifNoneMatch === undefined ? UNCONDITIONAL : { ifNoneMatch };
+  return ifNoneMatch === undefined ? { ifMatch } : { ifMatch, ifNoneMatch };
 }

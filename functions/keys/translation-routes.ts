@@ -10,7 +10,7 @@ import { PutTranslationInput, TranslationValue, WrittenTranslation } from '../..
 import { putTranslation } from '../../core/translations/put-translation.ts';
 import { deleteTranslation } from '../../core/translations/delete-translation.ts';
 import { getTranslation } from '../../core/translations/get-translation.ts';
-import { ifMatchOf, versionEtag, writeConditions } from '../http/if-match.ts';
+import { versionEtag, writeConditions } from '../http/if-match.ts';
 import { isNotModified } from '../http/conditional.ts';
 import { respond, respondJson } from '../http/response-headers.ts';
 
@@ -66,15 +66,14 @@ export const translationValueRoutes = new Hono<AppEnv>()
       tag,
       body: 'none',
       summary: 'Permanently delete the value of a key in one language; If-Match makes it conditional',
-      headers: ['IfMatch'],
+      headers: ['IfMatch', 'IfNoneMatchWrite'],
       responses: { 204: null, 404: null, 412: null },
     }),
     validParams(KeyLanguageParams),
     noBody(),
     async (c) => {
       const { key_id, language } = c.req.valid('param');
-      const ifMatch = ifMatchOf(c);
-      await deleteTranslation(c.get('deps'), { ...keyScope(c), keyId: key_id, language, ...(ifMatch === undefined ? {} : { ifMatch }) });
+      await deleteTranslation(c.get('deps'), { ...keyScope(c), keyId: key_id, language, ...writeConditions(c) });
       return c.body(null, 204);
     },
   );

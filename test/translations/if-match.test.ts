@@ -164,17 +164,41 @@ describe('If-Match', () => {
     expect((await t.call(p.apiKey, 'PUT', url.replace(keyId, '00000000-0000-4000-8000-000000000000'), { value: 'x' }, { 'If-None-Match': '*' })).status).toBe(404);
   });
 
-  it('If-None-Match with tags writes unless the value is at one of them (weak comparison); If-Match wins over it', async () => {
-    const { p, url } = await oneKey();
+  it('If-None-Match with tags writes unless the value is at one of them (weak comparison); with If-Match, both must hold', async () => {
+    const { p, keyId, url } = await oneKey();
     const tag = etagOf(await t.call(p.apiKey, 'PUT', url, { value: 'eins' }))!;
     expect((await t.call(p.apiKey, 'PUT', url, { value: 'zwei' }, { 'If-None-Match': `W/${tag}` })).status).toBe(412);
     expect((await t.call(p.apiKey, 'PUT', url, { value: 'zwei' }, { 'If-None-Match': '"999999", ' + tag })).status).toBe(412);
     const moved = await t.call(p.apiKey, 'PUT', url, { value: 'zwei' }, { 'If-None-Match': '"999999"' });
     expect(moved.status).toBe(200);
-    // Both sent: If-None-Match is not evaluated (RFC 9110 13.2.2).
-    const both = await t.call(p.apiKey, 'PUT', url, { value: 'drei' }, { 'If-Match': etagOf(moved)!, 'If-None-Match': '*' });
+    const current = etagOf(moved)!;
+    const version = Number(current.slice(1, -1));
+    // Both sent: If-None-Match is judged after an If-Match that held (RFC 9110 13.2.2).
+    const excluded = await t.call(p.apiKey, 'PUT', url, { value: 'drei' }, { 'If-Match': current, 'If-None-Match': current });
+    expect(excluded.status).toBe(412);
+    expect((await excluded.json()).detail.conflicts).toEqual([{ key_id: keyId, language: 'de', expected: version, current: version }]);
+    // `*` and `*` never both hold: the value exists, so If-None-Match refuses.
+    expect((await t.call(p.apiKey, 'PUT', url, { value: 'drei' }, { 'If-Match': '*', 'If-None-Match': '*' })).status).toBe(412);
+    // If-Match is judged first: a stale one answers for itself.
+    const stale = await t.call(p.apiKey, 'PUT', url, { value: 'drei' }, { 'If-Match': tag, 'If-None-Match': '"999999"' });
+    expect(stale.status).toBe(412);
+    expect((await stale.json()).detail.conflicts[0].expected).toBe(Number(tag.slice(1, -1)));
+    expect((await (await t.call(p.apiKey, 'GET', url)).json()).value).toBe('zwei');
+    const both = await t.call(p.apiKey, 'PUT', url, { value: 'drei' }, { 'If-Match': current, 'If-None-Match': '"999999"' });
     expect(both.status).toBe(200);
     expect((await (await t.call(p.apiKey, 'GET', url)).json()).value).toBe('drei');
+  });
+
+  it('DELETE with If-None-Match deletes unless the value is at one of its versions', async () => {
+    const { p, url } = await oneKey();
+    const tag = etagOf(await t.call(p.apiKey, 'PUT', url, { value: 'eins' }))!;
+    expect((await t.call(p.apiKey, 'DELETE', url, undefined, { 'If-None-Match': tag })).status).toBe(412);
+    expect((await t.call(p.apiKey, 'DELETE', url, undefined, { 'If-None-Match': '*' })).status).toBe(412);
+    expect((await t.call(p.apiKey, 'DELETE', url, undefined, { 'If-Match': tag, 'If-None-Match': tag })).status).toBe(412);
+    expect((await t.call(p.apiKey, 'DELETE', url, undefined, { 'If-None-Match': '42' })).status).toBe(422);
+    expect((await t.call(p.apiKey, 'GET', url)).status).toBe(200);
+    expect((await t.call(p.apiKey, 'DELETE', url, undefined, { 'If-None-Match': '"999999"' })).status).toBe(204);
+    expect((await t.call(p.apiKey, 'DELETE', url, undefined, { 'If-None-Match': '*' })).status).toBe(404);
   });
 
   it('twenty concurrent create-only writes of a missing value: exactly one lands', async () => {
