@@ -31,18 +31,32 @@ export const Uuid = v.pipe(v.string(), v.uuid('must be a UUID'), v.transform((s)
  * Group names: 1 to 200 of letters, digits, spaces, -, _ and . (section 2), not edged by spaces, not
  * `.` or `..`. Letters include their combining marks (\p{M}): Hindi, Tamil or Bengali words write
  * vowel signs and viramas as marks (`हिन्दी`), and were refused; a name does not start with one.
+ * Digits are decimal digits of any script (\p{Nd}: `0`, `٣`, `४`), not other numbers (`½`, `²`).
  */
-export const GROUP_NAME_PATTERN = /^(?!\p{M})[\p{L}\p{M}\p{N} _.-]{1,200}$/u;
-export const GroupName = v.pipe(
-  v.string('group name must be a string'),
-  v.check((s) => countChars(s) >= 1 && countChars(s) <= 200, 'group name must be 1 to 200 characters'),
-  v.regex(GROUP_NAME_PATTERN, 'group name may contain only letters, digits, spaces, hyphens, underscores and periods'),
-  v.check((s) => s.trim() === s, 'group name must not start or end with a space'),
-  // As for key names: URL parsing removes these path segments, so the group could never be addressed.
-  v.check((s) => s !== '.' && s !== '..', "group name must not be '.' or '..'"),
-  v.metadata({ minLength: 1, maxLength: 200 }),
-);
+export const GROUP_NAME_PATTERN = /^(?!\p{M})[\p{L}\p{M}\p{Nd} _.-]{1,200}$/u;
+/**
+ * What a stored group may be named: also numbers other than digits, which names written before
+ * they were refused may hold. A path or filter naming one still finds it (to read, rename away or
+ * delete); only names written (GroupName) follow the spec's alphabet.
+ */
+const STORED_GROUP_NAME_PATTERN = /^(?!\p{M})[\p{L}\p{M}\p{N} _.-]{1,200}$/u;
+const groupName = (pattern: RegExp) =>
+  v.pipe(
+    v.string('group name must be a string'),
+    v.check((s) => countChars(s) >= 1 && countChars(s) <= 200, 'group name must be 1 to 200 characters'),
+    v.regex(pattern, 'group name may contain only letters, digits, spaces, hyphens, underscores and periods'),
+    v.check((s) => s.trim() === s, 'group name must not start or end with a space'),
+    // As for key names: URL parsing removes these path segments, so the group could never be addressed.
+    v.check((s) => s !== '.' && s !== '..', "group name must not be '.' or '..'"),
+    v.metadata({ minLength: 1, maxLength: 200 }),
+  );
+/** A group name a request writes (a new key's group, a rename's target, an import's group). */
+export const GroupName = groupName(GROUP_NAME_PATTERN);
+/** Whether a request's name may be written as a group name. */
 export const isGroupName = (s: string) => v.is(GroupName, s);
+export const StoredGroupName = groupName(STORED_GROUP_NAME_PATTERN);
+/** Whether a group of this name can exist: reads, filters, deletes and restores ask this, not isGroupName. */
+export const mayNameGroup = (s: string) => v.is(StoredGroupName, s);
 
 /**
  * Key names: 1 to 500 characters, no control characters (they break paths, files and logs), and

@@ -21,8 +21,11 @@ export const pathFor = (mapping: FileMapping, language: string, group?: string) 
 
 export const hasGroups = (mapping: FileMapping) => mapping.path.includes('{group}');
 
+const groupNamed = (pattern: RegExp) => (s: string) => pattern.test(s) && s.trim() === s && s !== '.' && s !== '..';
 /** A group name as the server takes it (core/validation.ts): a file named otherwise is not a group's. */
-export const isGroupName = (s: string) => /^(?!\p{M})[\p{L}\p{M}\p{N} _.-]{1,200}$/u.test(s) && s.trim() === s && s !== '.' && s !== '..';
+export const isGroupName = groupNamed(/^(?!\p{M})[\p{L}\p{M}\p{Nd} _.-]{1,200}$/u);
+/** A name a server's group may have: also numbers other than digits, which older servers took (pull). */
+export const mayNameGroup = groupNamed(/^(?!\p{M})[\p{L}\p{M}\p{N} _.-]{1,200}$/u);
 
 /**
  * The files of a `{group}` template that exist, with the group each names: the folders are read

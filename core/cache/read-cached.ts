@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { AppError, notFound } from '../errors.ts';
 import { InProject } from '../commands.ts';
 import { useCase } from '../use-case.ts';
-import { isGroupName } from '../validation.ts';
+import { mayNameGroup } from '../validation.ts';
 import { LanguageCode } from '../languages/language-code.ts';
 import { contentHash } from './encode-variants.ts';
 import { readBuildState, type BuildState } from './build-state.ts';
@@ -127,7 +127,7 @@ export const cachedLanguage = useCase(LanguageCommand, async (deps: CacheDeps, {
 );
 
 export const cachedGroup = useCase(GroupCommand, async (deps: CacheDeps, { projectId, language: code, group, variant }): Promise<CachedFile> => {
-  if (!isGroupName(group)) throw groupMissing(group, code);
+  if (!mayNameGroup(group)) throw groupMissing(group, code);
   return groupFile(deps, projectId, await currentBuild(deps, projectId), code, group, variant);
 });
 
@@ -157,7 +157,7 @@ export const cachedBuildLanguage = useCase(BuildLanguageCommand, async (deps: Ca
 );
 
 export const cachedBuildGroup = useCase(BuildGroupCommand, async (deps: CacheDeps, input): Promise<CachedFile> => {
-  if (!isGroupName(input.group)) throw groupMissing(input.group, input.language);
+  if (!mayNameGroup(input.group)) throw groupMissing(input.group, input.language);
   const index = await namedBuild(deps, input.projectId, input.buildId);
   return groupFile(deps, input.projectId, index, input.language, input.group, input.variant, input.buildId);
 });
@@ -179,7 +179,7 @@ function groupAnswers(bytes: Uint8Array): GroupAnswers {
 
 export const cachedValue = useCase(ValueCommand, async (deps: CacheDeps, input): Promise<CachedValue> => {
   const { projectId, language: code, group, key } = input;
-  if (!isGroupName(group)) throw groupMissing(group, code);
+  if (!mayNameGroup(group)) throw groupMissing(group, code);
   const index = deps.cache.currentIndexInMemory(projectId) ?? (await currentBuild(deps, projectId));
   const language = index.languages[code];
   if (!language) throw valueMissing(code, group, key);

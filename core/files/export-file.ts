@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Deps } from '../deps.ts';
 import { validationError } from '../errors.ts';
 import { useCase } from '../use-case.ts';
-import { isGroupName } from '../validation.ts';
+import { mayNameGroup } from '../validation.ts';
 import { languageNotRegistered } from '../languages/remove-language.ts';
 import { FORMATS, FormatError } from '../formats/index.ts';
 import type { Entry } from '../formats/types.ts';
@@ -86,7 +86,7 @@ export const exportFile = useCase(ExportCommand, async (deps: Pick<Deps, 'sql'>,
   }
   // A group filter that could never name a group matches nothing (the file is empty, not an error).
   const group = namespace ?? input.group;
-  const read = withoutNamespace(group !== undefined && !isGroupName(group) ? [] : await entriesOf(deps.sql, projectId, language, status, group), namespace);
+  const read = withoutNamespace(group !== undefined && !mayNameGroup(group) ? [] : await entriesOf(deps.sql, projectId, language, status, group), namespace);
   // iOS keeps a language's plurals in .stringsdict and its other strings in .strings: the two files
   // split the keys by this language's value, so each key is in exactly one of them.
   const entries = input.plurals === 'all' ? read : read.filter((e) => hasPlural(e.value) === (input.plurals === 'only'));

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { GroupName, Uuid } from '../validation.ts';
+import { GroupName, StoredGroupName, Uuid } from '../validation.ts';
 import { InProject, WriteInProject } from '../commands.ts';
 import { LanguageCode } from '../languages/language-code.ts';
 import { StatusFilter, TranslationStatus } from '../translations/schemas.ts';
@@ -41,7 +41,7 @@ export const ExportQuery = v.object({
   status: v.optional(StatusFilter, 'approved'),
   group: v.optional(v.string()),
   /** Only this group's keys, named without the group's prefix (an i18next namespace file). */
-  namespace: v.optional(GroupName),
+  namespace: v.optional(StoredGroupName),
   /** The source language (XLIFF's <source>); required by the formats that carry one. */
   source: v.optional(LanguageCode),
   /** Only the keys whose value is a plural (only), or only the others (none): iOS's .stringsdict beside its .strings. */
@@ -71,7 +71,7 @@ export const ExportCommand = v.object({
   format: FormatName,
   status: StatusFilter,
   group: v.optional(v.string()),
-  namespace: v.optional(GroupName),
+  namespace: v.optional(StoredGroupName),
   source: v.optional(LanguageCode),
   plurals: v.optional(PluralsFilter, 'all'),
 });

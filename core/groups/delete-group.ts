@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { transaction } from '../db/transaction.ts';
 import { useCase } from '../use-case.ts';
-import { isGroupName } from '../validation.ts';
+import { mayNameGroup } from '../validation.ts';
 import { groupNotFound } from './group-exists.ts';
 import { GroupCommand } from './schemas.ts';
 
@@ -13,7 +13,7 @@ import { GroupCommand } from './schemas.ts';
  */
 export const deleteGroup = useCase(GroupCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<number> => {
   const { projectId, name } = input;
-  if (!isGroupName(name)) throw groupNotFound(name);
+  if (!mayNameGroup(name)) throw groupNotFound(name);
   return transaction(deps, async (tx) => {
     const [row] = await tx.sql<{ count: number }[]>`
       with locked as materialized (

@@ -2,7 +2,7 @@ import type { Deps } from '../deps.ts';
 import { transaction } from '../db/transaction.ts';
 import { isKeyAndGroupTooLong, keyAndGroupTooLong } from '../db/errors.ts';
 import { useCase } from '../use-case.ts';
-import { isGroupName } from '../validation.ts';
+import { mayNameGroup } from '../validation.ts';
 import { lockProject } from '../projects/lock-project.ts';
 import { groupExists, groupNotFound, groupTaken } from './group-exists.ts';
 import { RenameGroupCommand, type RenamedGroup } from './schemas.ts';
@@ -13,7 +13,7 @@ import { RenameGroupCommand, type RenamedGroup } from './schemas.ts';
  */
 export const renameGroup = useCase(RenameGroupCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<RenamedGroup> => {
   const { projectId, name, newName } = input;
-  if (!isGroupName(name)) throw groupNotFound(name);
+  if (!mayNameGroup(name)) throw groupNotFound(name);
   return transaction(deps, async (tx) => {
     await lockProject(tx.sql, projectId);
     if (!(await groupExists(tx.sql, projectId, name))) throw groupNotFound(name);

@@ -2,7 +2,7 @@ import type { Deps } from '../deps.ts';
 import { conflict, notFound } from '../errors.ts';
 import { transaction } from '../db/transaction.ts';
 import { useCase } from '../use-case.ts';
-import { isGroupName } from '../validation.ts';
+import { mayNameGroup } from '../validation.ts';
 import { assertKeyCapacity, lockProject } from '../projects/lock-project.ts';
 import { GroupCommand, type RestoredGroup } from './schemas.ts';
 
@@ -17,7 +17,7 @@ const LISTED = 20;
  */
 export const restoreGroup = useCase(GroupCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<RestoredGroup> => {
   const { projectId, name } = input;
-  if (!isGroupName(name)) throw nothingToRestore(name);
+  if (!mayNameGroup(name)) throw nothingToRestore(name);
   return transaction(deps, async (tx) => {
     const { sql } = tx;
     const { plan, limits } = await lockProject(sql, projectId);

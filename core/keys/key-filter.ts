@@ -4,7 +4,7 @@
 import * as v from 'valibot';
 import type postgres from 'postgres';
 import type { Sql, TransactionSql } from '../db/client.ts';
-import { isGroupName, storableText } from '../validation.ts';
+import { mayNameGroup, storableText } from '../validation.ts';
 import { LanguageCode } from '../languages/language-code.ts';
 import { TranslationStatus } from '../translations/schemas.ts';
 
@@ -55,7 +55,7 @@ export function keyFilterSql(sql: AnySql, projectId: string, filter: KeyFilter &
   const parts: postgres.Fragment[] = [];
   if (filter.group !== undefined && filter.group !== '') {
     // A filter that could never be a group name (NUL, bad characters, too long) matches no key.
-    parts.push(isGroupName(filter.group) ? sql`and k.group_name = ${filter.group}` : sql`and false`);
+    parts.push(mayNameGroup(filter.group) ? sql`and k.group_name = ${filter.group}` : sql`and false`);
   }
   if (filter.search) {
     const pattern = likePattern(filter.search);

@@ -15,7 +15,7 @@ import type { TransactionSql } from '../db/client.ts';
 import { AppError, notFound, validationError } from '../errors.ts';
 import { WriteInProject } from '../commands.ts';
 import { useCase } from '../use-case.ts';
-import { GroupName, Uuid } from '../validation.ts';
+import { StoredGroupName, Uuid } from '../validation.ts';
 import { LanguageCode } from '../languages/language-code.ts';
 import { languageNotRegistered } from '../languages/remove-language.ts';
 import { lockProject } from '../projects/lock-project.ts';
@@ -32,7 +32,7 @@ export const TranslateInput = v.strictObject({
   /** Only these keys (of this project). */
   keys: v.optional(v.pipe(v.array(Uuid), v.minLength(1, 'keys must not be empty'), v.maxLength(MAX_VALUES_PER_CALL, `at most ${MAX_VALUES_PER_CALL} keys`))),
   /** Only keys of this group. */
-  group: v.optional(GroupName),
+  group: v.optional(StoredGroupName),
   /** true (default): only keys without a value in the language; false: also replace draft and review values (approved ones never). */
   only_missing: v.optional(v.boolean('only_missing must be a boolean'), true),
   /** Status of the values written; a machine's draft is never approved by the machine. */

@@ -1,7 +1,7 @@
 import type { LiveBody } from './live-memo.ts';
 import { liveRead, type LiveReadDeps } from './live-read.ts';
 import { notFound } from '../errors.ts';
-import { isGroupName } from '../validation.ts';
+import { mayNameGroup } from '../validation.ts';
 import { useCase } from '../use-case.ts';
 import { ReadGroupCommand, type StatusFilter } from './schemas.ts';
 import { envelope, translationsObject } from './translations-json.ts';
@@ -20,7 +20,7 @@ export const groupHasNoValues = (language: string, group: string, filter: Status
 export const readGroup = useCase(ReadGroupCommand, async (deps: LiveReadDeps, input): Promise<LiveBody> => {
   const { projectId, language, group, status: filter } = input;
   // A name that could never be a group has no values; no need to ask the database.
-  if (!isGroupName(group)) throw groupHasNoValues(language, group, filter);
+  if (!mayNameGroup(group)) throw groupHasNoValues(language, group, filter);
   const { sql } = deps;
   const passes = filter === 'all' ? sql`true` : sql`t.status = ${filter}`;
   return liveRead<{ count: number; translations: string }>(

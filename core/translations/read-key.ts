@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { LiveBody } from './live-memo.ts';
 import { liveRead, type LiveReadDeps } from './live-read.ts';
 import { notFound } from '../errors.ts';
-import { isGroupName, KeyName } from '../validation.ts';
+import { mayNameGroup, KeyName } from '../validation.ts';
 import { useCase } from '../use-case.ts';
 import { ReadKeyCommand, type KeyTranslation, type StatusFilter, type TranslationStatus } from './schemas.ts';
 
@@ -18,7 +18,7 @@ export const keyValueNotFound = (language: string, group: string, key: string, f
 export const readKey = useCase(ReadKeyCommand, async (deps: LiveReadDeps, input): Promise<LiveBody> => {
   const { projectId, language, group, key, status: filter } = input;
   // Names that could never exist have no value; asking would only risk Postgres refusing them.
-  if (!isGroupName(group) || !v.is(KeyName, key)) throw keyValueNotFound(language, group, key, filter);
+  if (!mayNameGroup(group) || !v.is(KeyName, key)) throw keyValueNotFound(language, group, key, filter);
   const { sql } = deps;
   return liveRead<{ value: string | null; status: TranslationStatus | null }>(
     deps,

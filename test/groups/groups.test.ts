@@ -84,6 +84,25 @@ describe('groups', () => {
     expect((await t.call(p.apiKey, 'DELETE', `/v1/groups/${encodeURIComponent('ホーム')}`)).status).toBe(204);
   });
 
+  it('digits are decimal digits of any script; other numbers (½, ², ①, Ⅻ) are refused, yet a group stored with one stays addressable', async () => {
+    const p = await t.newProject();
+    for (const name of ['Seite 2', 'صفحة ٣', 'पृष्ठ ४']) expect((await t.call(p.apiKey, 'POST', '/v1/groups', { name })).status, name).toBe(201);
+    for (const name of ['½', 'x²', '①', 'Ⅻ', 'a⅓b']) {
+      expect((await t.call(p.apiKey, 'POST', '/v1/groups', { name })).status, name).toBe(422);
+      expect((await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'k', group_name: name })).status, name).toBe(422);
+      expect((await t.call(p.apiKey, 'PATCH', '/v1/groups/taken', { new_name: name })).status, name).toBe(422);
+    }
+    // A group named before such names were refused: read, filtered, renamed away.
+    const { k } = await keys(p, ['k', 'old']);
+    await t.call(p.apiKey, 'POST', '/v1/languages', { code: 'de' });
+    await t.call(p.apiKey, 'PUT', `/v1/keys/${k}/translations/de`, { value: 'Hallo', status: 'approved' });
+    await t.runtime.deps.sql`update translation_keys set group_name = 'x²' where id = ${k!}`;
+    expect((await (await t.call(p.apiKey, 'GET', `/v1/translations/de/${encodeURIComponent('x²')}`)).json()).translations).toEqual({ k: 'Hallo' });
+    expect((await (await t.call(p.apiKey, 'GET', `/v1/keys?group=${encodeURIComponent('x²')}`)).json()).keys.map((key: { id: string }) => key.id)).toEqual([k]);
+    expect((await t.call(p.apiKey, 'PATCH', `/v1/groups/${encodeURIComponent('x²')}`, { new_name: 'x2' })).status).toBe(200);
+    expect((await (await t.call(p.apiKey, 'GET', '/v1/groups')).json()).groups).toEqual(['x2']);
+  });
+
   it("isolation: another project's groups are invisible and untouchable", async () => {
     const a = await t.newProject();
     const b = await t.newProject();

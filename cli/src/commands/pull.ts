@@ -14,7 +14,7 @@ import type { LoadedConfig } from '../config-file.ts';
 import type { Client } from '../client.ts';
 import type { Context } from '../context.ts';
 import { etagOf } from '../etag.ts';
-import { fileJobs, hasGroups, isGroupName, type FileJob } from '../file-jobs.ts';
+import { fileJobs, hasGroups, mayNameGroup, type FileJob } from '../file-jobs.ts';
 import { needsSource } from '../formats.ts';
 import { languagesFor } from '../project.ts';
 import { CliError, EXIT, usageError } from '../errors.ts';
@@ -44,7 +44,7 @@ export async function pull(ctx: Context, config: LoadedConfig, client: Client, f
   // A `{group}` mapping writes one file per group that has keys (GET /v1/groups).
   const groups = config.files.some(hasGroups) ? (await client.json<{ groups: string[] }>('GET', '/v1/groups')).groups : [];
   // Group names become parts of file paths, as language codes do (checked in project.ts).
-  const odd = groups.find((group) => typeof group !== 'string' || !isGroupName(group));
+  const odd = groups.find((group) => typeof group !== 'string' || !mayNameGroup(group));
   if (odd !== undefined) throw new CliError(`the server named ${JSON.stringify(odd)} as a group, which is no group name; nothing was written`, EXIT.failed);
   const all = fileJobs(config, languages, () => groups);
   const jobs = withSource ? all : all.filter((job) => job.language !== source);
