@@ -3,6 +3,7 @@
 import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
 import type { Config } from '../config.ts';
 import { checkInvalidationPaths, type EdgeCache } from '../ports/edge-cache.ts';
+import { AWS_REQUEST_HANDLER } from './aws-deadlines.ts';
 
 export type CloudFrontClientOptions = {
   /** For a CloudFront-compatible server (the test emulator); leave unset on AWS. */
@@ -12,7 +13,7 @@ export type CloudFrontClientOptions = {
 };
 
 export function createCloudFrontClient(options: CloudFrontClientOptions = {}): CloudFrontClient {
-  return new CloudFrontClient({ region: options.region ?? 'us-east-1', ...(options.endpoint ? { endpoint: options.endpoint } : {}) });
+  return new CloudFrontClient({ region: options.region ?? 'us-east-1', ...(options.endpoint ? { endpoint: options.endpoint } : {}), requestHandler: AWS_REQUEST_HANDLER });
 }
 
 export function createCloudFrontEdgeCache(options: { distributionId: string; client: CloudFrontClient }): EdgeCache {

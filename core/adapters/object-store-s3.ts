@@ -8,6 +8,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import type { GetResult, ObjectStore } from '../ports/object-store.ts';
+import { AWS_REQUEST_HANDLER } from './aws-deadlines.ts';
 
 export type S3ClientOptions = {
   region?: string;
@@ -30,8 +31,13 @@ export function createS3Client(options: S3ClientOptions = {}): S3Client {
     // work everywhere, and S3 still checks Content-Length and computes its own MD5 ETag.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    // A silent store hung every cached read of a project (they share one pointer check).
+    requestHandler: AWS_REQUEST_HANDLER,
   });
 }
+
+/** A read in all, retries and body included: a request waiting on it answers within this. */
+export const S3_READ_DEADLINE_MS = 5_000;
 
 /** DeleteObjects accepts at most this many keys per request. */
 const deleteBatchSize = 1000;
@@ -57,7 +63,10 @@ export function createS3ObjectStore(options: { bucket: string; client: S3Client 
 
     async get(key, getOptions = {}): Promise<GetResult> {
       try {
-        const result = await client.send(new GetObjectCommand({ Bucket, Key: key, IfNoneMatch: getOptions.ifNoneMatch }));
+        // Reads serve requests: one deadline for all the SDK's attempts and the body.
+        const result = await client.send(new GetObjectCommand({ Bucket, Key: key, IfNoneMatch: getOptions.ifNoneMatch }), {
+          abortSignal: AbortSignal.timeout(S3_READ_DEADLINE_MS),
+        });
         if (!result.ETag) throw new Error(`S3 GetObject returned no ETag for ${key}`);
         return {
           kind: 'found',

@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import * as v from 'valibot';
 import type { RebuildMessage, RebuildQueue } from '../ports/rebuild-queue.ts';
+import { AWS_REQUEST_HANDLER } from './aws-deadlines.ts';
 
 export type SqsClientOptions = {
   region?: string;
@@ -19,6 +20,7 @@ export function createSqsClient(options: SqsClientOptions = {}): SQSClient {
     region: options.region ?? 'us-east-1',
     endpoint: options.endpoint,
     credentials: options.credentials,
+    requestHandler: AWS_REQUEST_HANDLER,
   });
 }
 

@@ -11,6 +11,13 @@ export type TcpProxy = {
   cut(): Promise<void>;
   /** Listens again on the same port; traffic flows to the target as before. */
   restore(): Promise<void>;
+  /**
+   * Goes silent without closing anything: bytes either way are dropped, and new connections are
+   * accepted and never answered (an overloaded server, a network black hole).
+   */
+  silence(): void;
+  /** Answers new connections again; those that went silent stay silent, as after a black hole. */
+  answer(): void;
   close(): Promise<void>;
 };
 
@@ -21,12 +28,20 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     socket.once('close', () => sockets.delete(socket));
   };
 
+  let silent = false;
+  const held = new Set<Socket>();
   const server: Server = createServer((client) => {
+    if (silent) {
+      held.add(client);
+      client.on('error', () => {}).once('close', () => held.delete(client));
+      return;
+    }
     const upstream = connect({ host: target.host, port: target.port });
     track(client);
     track(upstream);
-    client.pipe(upstream);
-    upstream.pipe(client);
+    let heard = true;
+    client.on('data', (bytes) => void (silent ? (heard = false) : heard && upstream.write(bytes)));
+    upstream.on('data', (bytes) => void (silent ? (heard = false) : heard && client.write(bytes)));
     // Either side failing ends both, as a broken network path would.
     const end = () => {
       client.destroy();
@@ -48,7 +63,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     new Promise<void>((resolve) => {
       if (!server.listening) return resolve();
       server.close(() => resolve());
-      for (const socket of sockets) socket.destroy();
+      for (const socket of [...sockets, ...held]) socket.destroy();
     });
 
   await listen(0);
@@ -62,6 +77,8 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     cut: stop,
     restore: () => listen(port),
+    silence: () => void (silent = true),
+    answer: () => void (silent = false),
     close: stop,
   };
 }
