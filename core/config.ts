@@ -50,6 +50,8 @@ const urlWithScheme = (schemes: string[], refuse: (url: string) => string | unde
     ),
   );
 
+const MT_PROVIDERS = ['deepl', 'openai', 'libretranslate'] as const;
+
 export const EnvSchema = v.object({
   PORT: intFrom(3000, 0, 65535),
   HOST: textFrom('127.0.0.1'),
@@ -70,8 +72,8 @@ export const EnvSchema = v.object({
   DATABASE_STATEMENT_TIMEOUT_MS: intFrom(15000, 0, 600000),
   REDIS_URL: urlWithScheme(['redis:', 'rediss:']),
   /** Prefix of every counter key in Redis / Upstash, so that several deployments can share one. */
-  REDIS_KEY_PREFIX: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)), 'tms:'),
-  UPSTASH_REDIS_REST_URL: optionalString,
+  REDIS_KEY_PREFIX: v.optional(v.pipe(v.string(), v.trim(), orDefault('tms:'), v.maxLength(100)), 'tms:'),
+  UPSTASH_REDIS_REST_URL: urlWithScheme(['https:', 'http:']),
   UPSTASH_REDIS_REST_TOKEN: optionalString,
   /** S3 bucket for built cache objects; unset means the filesystem under TMS_DATA_DIR/objects. */
   S3_BUCKET: optionalString,
@@ -83,20 +85,35 @@ export const EnvSchema = v.object({
   S3_FORCE_PATH_STYLE: boolFrom(false),
   /** SQS queue for rebuild requests; unset means the durable queue in Postgres, built by every process's worker. */
   SQS_QUEUE_URL: optionalString,
-  SQS_ENDPOINT: optionalString,
+  SQS_ENDPOINT: urlWithScheme(['http:', 'https:']),
   SQS_DEAD_LETTER_QUEUE_URL: optionalString,
   /** Machine translation (issue 17): which provider, when more than one is configured. */
-  MT_PROVIDER: v.optional(v.picklist(['deepl', 'openai', 'libretranslate'])),
+  MT_PROVIDER: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.transform((s) => (s === '' ? undefined : s)),
+      v.optional(v.picklist(MT_PROVIDERS, `must be one of ${MT_PROVIDERS.join(', ')}`)),
+    ),
+  ),
   /** The provider's key when MT_PROVIDER names it (on AWS: the MachineTranslationKey secret; "none" means unset). */
   MT_API_KEY: v.optional(v.pipe(v.string(), v.trim(), v.transform((s) => (s === '' || s === 'none' ? undefined : s)))),
   DEEPL_API_KEY: optionalString,
   /** DeepL's API root; unset means api-free.deepl.com for ":fx" keys, api.deepl.com otherwise. */
-  DEEPL_API_URL: optionalString,
+  DEEPL_API_URL: urlWithScheme(['https:', 'http:']),
   /** An OpenAI-compatible chat-completions endpoint: the model turns it on (Ollama: http://localhost:11434/v1). */
   OPENAI_MODEL: optionalString,
-  OPENAI_BASE_URL: v.optional(v.pipe(v.string(), v.trim(), v.url()), 'https://api.openai.com/v1'),
+  OPENAI_BASE_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      orDefault('https://api.openai.com/v1'),
+      v.check((s) => URL.canParse(s) && ['https:', 'http:'].includes(new URL(s).protocol), 'must be a URL starting with https:// or http://'),
+    ),
+    'https://api.openai.com/v1',
+  ),
   OPENAI_API_KEY: optionalString,
-  LIBRETRANSLATE_URL: optionalString,
+  LIBRETRANSLATE_URL: urlWithScheme(['http:', 'https:']),
   LIBRETRANSLATE_API_KEY: optionalString,
   /** How long one provider call may take. */
   MT_TIMEOUT_MS: intFrom(30000, 1000, 300000),
@@ -112,7 +129,7 @@ export const EnvSchema = v.object({
    */
   CLOUDFRONT_DISTRIBUTION_ID: optionalString,
   /** For a CloudFront-compatible server (tests); unset on AWS. */
-  CLOUDFRONT_ENDPOINT: optionalString,
+  CLOUDFRONT_ENDPOINT: urlWithScheme(['http:', 'https:']),
   /** How long a verified API key is trusted in process before the database is asked again. */
   API_KEY_CACHE_SECONDS: intFrom(30, 0, 3600),
   /** How long a well-formed key that matched nothing is refused without asking the database again. */
@@ -135,7 +152,7 @@ export const EnvSchema = v.object({
    * Where a 402 QUOTA_EXCEEDED sends a caller to raise the plan (its detail's upgrade_url): the
    * operator's pricing or contact page. The default, the API docs' account section, is relative.
    */
-  UPGRADE_URL: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)), '/docs#/Admin'),
+  UPGRADE_URL: textFrom('/docs#/Admin'),
   /**
    * Browser origins allowed to call the API: `*`, or a comma-separated list of origins, each taken as
    * a browser sends it (`https://App.example.com:443/` is `https://app.example.com`); one that is no
@@ -192,6 +209,35 @@ export function checkServerConfig(config: Config): void {
       'Invalid configuration:\n  REDIS_URL and UPSTASH_REDIS_REST_URL are both set: the daily quota is counted in one store; unset one of them',
     );
   }
+  // Before the database is opened or migrated: a start that must fail fails first.
+  machineTranslationProvider(config);
+}
+
+type MtProvider = (typeof MT_PROVIDERS)[number];
+
+/**
+ * The machine translation provider the settings choose, or null when none is configured. A
+ * provider's own variable wins; MT_API_KEY is the key of the provider MT_PROVIDER names. Several
+ * configured without MT_PROVIDER, or MT_PROVIDER naming one that is not, cannot work: refused.
+ */
+export function machineTranslationProvider(
+  config: Pick<Config, 'MT_PROVIDER' | 'MT_API_KEY' | 'DEEPL_API_KEY' | 'OPENAI_MODEL' | 'LIBRETRANSLATE_URL'>,
+): MtProvider | null {
+  const configured: MtProvider[] = [];
+  if (config.DEEPL_API_KEY ?? (config.MT_PROVIDER === 'deepl' ? config.MT_API_KEY : undefined)) configured.push('deepl');
+  if (config.OPENAI_MODEL) configured.push('openai');
+  if (config.LIBRETRANSLATE_URL) configured.push('libretranslate');
+  const provider = config.MT_PROVIDER ?? (configured.length === 1 ? configured[0]! : undefined);
+  if (!provider) {
+    if (configured.length > 1) {
+      throw new ConfigError(`Invalid configuration:\n  MT_PROVIDER: several machine translation providers are configured (${configured.join(', ')}): set MT_PROVIDER to one of them`);
+    }
+    return null;
+  }
+  if (!configured.includes(provider)) {
+    throw new ConfigError(`Invalid configuration:\n  MT_PROVIDER: ${provider} is not configured (see README, "Machine translation")`);
+  }
+  return provider;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {

@@ -1,6 +1,6 @@
 // Which machine translator this server uses, from its configuration: none configured means the
 // feature is off (the translate endpoint says so), several configured means MT_PROVIDER chooses.
-import type { Config } from '../config.ts';
+import { machineTranslationProvider, type Config } from '../config.ts';
 import type { MachineTranslator } from '../ports/machine-translator.ts';
 import { deeplTranslator } from './providers/deepl.ts';
 import { libreTranslateTranslator } from './providers/libretranslate.ts';
@@ -15,16 +15,8 @@ export function translatorFromConfig(config: MtConfig, fetchFn: typeof fetch = f
   // A provider's own variable wins; MT_API_KEY is the key of the provider MT_PROVIDER names.
   const keyOf = (provider: MachineTranslator['provider'], own: string | undefined) => own ?? (config.MT_PROVIDER === provider ? config.MT_API_KEY : undefined);
   const deeplKey = keyOf('deepl', config.DEEPL_API_KEY);
-  const configured: MachineTranslator['provider'][] = [];
-  if (deeplKey) configured.push('deepl');
-  if (config.OPENAI_MODEL) configured.push('openai');
-  if (config.LIBRETRANSLATE_URL) configured.push('libretranslate');
-  const provider = config.MT_PROVIDER ?? (configured.length === 1 ? configured[0] : undefined);
-  if (!provider) {
-    if (configured.length > 1) throw new Error(`Several machine translation providers are configured (${configured.join(', ')}): set MT_PROVIDER to one of them`);
-    return null;
-  }
-  if (!configured.includes(provider)) throw new Error(`MT_PROVIDER=${provider} but that provider is not configured (see README, "Machine translation")`);
+  const provider = machineTranslationProvider(config);
+  if (!provider) return null;
   const timeoutMs = config.MT_TIMEOUT_MS;
   switch (provider) {
     case 'deepl':

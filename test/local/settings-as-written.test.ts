@@ -172,6 +172,28 @@ describe('empty numeric settings', () => {
       DATABASE_STATEMENT_TIMEOUT_MS: config.DATABASE_STATEMENT_TIMEOUT_MS,
     }).toEqual({ PORT: 3000, AUTH_FAILURES_PER_MINUTE: 60, TMS_DATA_DIR_MIN_FREE_MB: 512, DATABASE_STATEMENT_TIMEOUT_MS: 15000 });
   });
+
+  it.each([
+    ['REDIS_KEY_PREFIX', 'tms:'],
+    ['UPGRADE_URL', '/docs#/Admin'],
+    ['OPENAI_BASE_URL', 'https://api.openai.com/v1'],
+    ['MT_PROVIDER', undefined],
+  ])('an empty %s= takes its default (it refused the start)', (name, expected) => {
+    expect((loadConfig({ [name]: '' }) as Record<string, unknown>)[name]).toBe(expected);
+  });
+});
+
+describe('service URLs', () => {
+  it.each([
+    ['LIBRETRANSLATE_URL', 'localhost:5000'],
+    ['DEEPL_API_URL', 'api.deepl.com'],
+    ['OPENAI_BASE_URL', 'localhost:11434/v1'],
+    ['UPSTASH_REDIS_REST_URL', 'my-db.upstash.io'],
+    ['SQS_ENDPOINT', '127.0.0.1:9324'],
+    ['CLOUDFRONT_ENDPOINT', 'ftp://example.com'],
+  ])('%s=%s without its scheme is refused at start, naming it (every call failed far from the setting)', (name, value) => {
+    expect(() => loadConfig({ [name]: value, ...(name === 'UPSTASH_REDIS_REST_URL' ? { UPSTASH_REDIS_REST_TOKEN: 't' } : {}) })).toThrow(new RegExp(`${name}: must be a URL`));
+  });
 });
 
 describe('CORS_ORIGINS', () => {

@@ -2,6 +2,7 @@
 // driver stack trace, never a password) and exits 1 promptly, instead of hanging or crashing with an
 // unhandled 'error' event. As an operator meets it: a child process, nothing but the environment.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -103,6 +104,17 @@ describe('npm start refuses settings that cannot work', () => {
     });
     expect(run.code).toBe(1);
     expectOneClearMessage(run.output, /REDIS_URL and UPSTASH_REDIS_REST_URL are both set/);
+  }, 30_000);
+
+  it.each([
+    [{ MT_PROVIDER: 'deepl' }, /MT_PROVIDER: deepl is not configured/],
+    [{ DEEPL_API_KEY: 'k:fx', LIBRETRANSLATE_URL: 'http://127.0.0.1:5000' }, /MT_PROVIDER: several machine translation providers are configured \(deepl, libretranslate\)/],
+  ])('machine translation settings that contradict each other (%o): one message, exit 1, before any database is made', async (env, says) => {
+    const run = await startExpectingExit(env);
+    expect(run.code).toBe(1);
+    expectOneClearMessage(run.output, says);
+    // It used to be a stack trace after the database had been created and migrated.
+    expect(existsSync(join(dirs.at(-1)!, 'pgdata'))).toBe(false);
   }, 30_000);
 
   it('an S3_BUCKET that does not exist: named, with its endpoint, exit 1 before anything runs', async () => {
