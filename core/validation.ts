@@ -23,6 +23,19 @@ export const storableText = (field: string, max: number, min = 0) =>
     v.metadata(min > 0 ? { minLength: min, maxLength: max } : { maxLength: max }),
   );
 
+/**
+ * A name people give and read (an account, a project, an API key): trimmed, then 1 to `max`
+ * characters without control characters. A name of spaces only was taken as given and showed as
+ * blank in every list.
+ */
+export const labelText = (field: string, max: number) =>
+  v.pipe(
+    v.string(`${field} must be a string`),
+    v.trim(),
+    storableText(field, max, 1),
+    v.check((s) => !/[\u0000-\u001f\u007f]/.test(s), `${field} must not contain control characters`),
+  );
+
 // Lowercased: Postgres reads a UUID in capitals as the same id, and answers must name it the one way
 // every listing does (a PUT to /v1/keys/5D78…/… answers key_id 5d78…).
 export const Uuid = v.pipe(v.string(), v.uuid('must be a UUID'), v.transform((s) => s.toLowerCase()));

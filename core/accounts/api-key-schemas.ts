@@ -1,7 +1,7 @@
 // API keys as the admin API and the portal create and list them: a label, a kind, and for delivery
 // keys the origins and languages they are bound to (docs/decisions.md, "API keys").
 import * as v from 'valibot';
-import { storableText, Uuid } from '../validation.ts';
+import { labelText, Uuid } from '../validation.ts';
 import { Actor } from '../actor.ts';
 import { LanguageCode } from '../languages/language-code.ts';
 import { API_KEY_KINDS } from '../auth/api-key-format.ts';
@@ -13,12 +13,7 @@ export const MAX_ALLOWED_ORIGINS = 50;
 export const MAX_ALLOWED_LANGUAGES = 100;
 
 /** A label for people: trimmed, 1 to 100 characters, no control characters. */
-export const ApiKeyName = v.pipe(
-  v.string('name must be a string'),
-  v.trim(),
-  storableText('name', 100, 1),
-  v.check((s) => !/[\u0000-\u001f\u007f]/.test(s), 'name must not contain control characters'),
-);
+export const ApiKeyName = labelText('name', 100);
 
 
 const Origin = v.pipe(

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { PLANS } from './plans.ts';
-import { storableText, Uuid } from '../validation.ts';
+import { labelText, Uuid } from '../validation.ts';
 import { Actor } from '../actor.ts';
 import { Fallbacks } from '../projects/fallbacks.ts';
 import { LanguageCode } from '../languages/language-code.ts';
@@ -8,7 +8,7 @@ import { QUALITY_CHECKS } from '../quality/check-translation.ts';
 
 export const PlanName = v.picklist(PLANS, `plan must be one of ${PLANS.join(', ')}`);
 
-export const CreateAccountInput = v.strictObject({ name: storableText('name', 200, 1), plan: PlanName });
+export const CreateAccountInput = v.strictObject({ name: labelText('name', 200), plan: PlanName });
 export type CreateAccountInput = v.InferOutput<typeof CreateAccountInput>;
 
 const UpdateAccountFields = {
@@ -35,7 +35,7 @@ export const Account = v.object({
 });
 export type Account = v.InferOutput<typeof Account>;
 
-export const CreateProjectInput = v.strictObject({ name: storableText('name', 200, 1) });
+export const CreateProjectInput = v.strictObject({ name: labelText('name', 200) });
 export type CreateProjectInput = v.InferOutput<typeof CreateProjectInput>;
 
 /** The checks of core/quality/check-translation.ts, each at most once, in any order. */

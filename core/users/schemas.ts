@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { Uuid } from '../validation.ts';
 import { LanguageCode } from '../languages/language-code.ts';
-import { storableText } from '../validation.ts';
+import { labelText } from '../validation.ts';
 import { PlanName } from '../accounts/schemas.ts';
 
 export const ROLES = ['owner', 'developer', 'reviewer', 'translator'] as const;
@@ -31,7 +31,7 @@ export const SetupCommand = v.object({
   adminToken: v.string(),
   email: Email,
   password: Password,
-  accountName: storableText('account name', 200, 1),
+  accountName: labelText('account name', 200),
   plan: PlanName,
 });
 

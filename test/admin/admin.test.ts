@@ -43,6 +43,17 @@ describe('accounts and projects', () => {
     expect((await t.admin('POST', '/accounts', { plan: 'free' })).status).toBe(422);
   });
 
+  it('account and project names are trimmed: blank or with control characters is a 422', async () => {
+    const account = await (await t.admin('POST', '/accounts', { name: '  Acme  ', plan: 'free' })).json();
+    expect(account.name).toBe('Acme');
+    for (const name of ['   ', '', 'A\nB']) {
+      expect((await t.admin('POST', '/accounts', { name, plan: 'free' })).status, JSON.stringify(name)).toBe(422);
+      expect((await t.admin('POST', `/accounts/${account.id}/projects`, { name })).status, JSON.stringify(name)).toBe(422);
+    }
+    const project = await (await t.admin('POST', `/accounts/${account.id}/projects`, { name: ' App ' })).json();
+    expect(project.name).toBe('App');
+  });
+
   it('a project comes with a working API key; the key is stored only as a hash', async () => {
     const account = await (await t.admin('POST', '/accounts', { name: 'A', plan: 'free' })).json();
     const res = await t.admin('POST', `/accounts/${account.id}/projects`, { name: 'Mobile app' });
