@@ -20,7 +20,10 @@ export const builder = rebuildQueue.subscribe(
     // a rebuild request at all is moved there at once (functions/lambda/sqs-dead-letter.ts) rather
     // than blocking its message group for five receives; the link grants the SendMessage.
     link: linksOf(builderEntry.ports, { rebuildDeadLetterQueue, edgeCache }),
-    environment: databaseEnvironment,
+    // Its own queue's URL, not a link (which would grant sqs:* on it): as the subscriber it holds
+    // sqs:ChangeMessageVisibility already, and sets a failed build's retry with it (15 s doubling
+    // to 5 min) instead of leaving it to the 30-minute visibility timeout.
+    environment: { ...databaseEnvironment, SQS_QUEUE_URL: rebuildQueue.url },
   },
   {
     batch: {

@@ -32,8 +32,10 @@ export const rebuildQueue = new sst.aws.Queue('RebuildQueue', {
   visibilityTimeout: `${6 * builderTimeoutMinutes} minutes`,
   dlq: {
     queue: rebuildDeadLetterQueue.arn,
-    // maxReceiveCount: a message that fails 5 times moves to the DLQ and unblocks its project.
-    retry: 5,
+    // maxReceiveCount: a message that fails 10 times moves to the DLQ and unblocks its project. The
+    // builder retries a failed build after 15 s doubling to 5 min (ChangeMessageVisibility), so
+    // that is about half an hour of failing, not the 5 x 30 minutes of the visibility timeout.
+    retry: 10,
   },
 });
 

@@ -13,6 +13,8 @@ import type { RebuildMessage } from '../../core/ports/rebuild-queue.ts';
 /** The parts of an SQS event record the builder reads (aws-lambda's SQSRecord has more). */
 export type SqsRecord = {
   messageId: string;
+  /** What ChangeMessageVisibility names the received message by. */
+  receiptHandle?: string;
   body: string;
   attributes?: { MessageGroupId?: string; ApproximateReceiveCount?: string };
 };
@@ -22,7 +24,19 @@ export type RecordHandlerOptions = {
   /** Moves an unparseable record to the dead-letter queue; without it, the record is failed. */
   deadLetter?: (record: SqsRecord, reason: string) => Promise<void>;
   build?: (message: RebuildMessage) => Promise<unknown>;
+  /**
+   * Makes a failed record visible again after `seconds` (ChangeMessageVisibility). Without it a
+   * failed record waits out the queue's visibility timeout (30 minutes on AWS), holding back its
+   * project's later rebuilds (one FIFO group) all that time.
+   */
+  retryLater?: (record: SqsRecord, seconds: number) => Promise<void>;
 };
+
+/**
+ * When a failed build is tried again: 15 s after its first receive, doubling, at most 5 minutes, as
+ * the Postgres queue backs off self-hosted (core/adapters/rebuild-queue-postgres.ts).
+ */
+export const retryDelaySeconds = (receiveCount: number) => Math.min(300, 15 * 2 ** Math.max(0, receiveCount - 1));
 
 export async function handleRebuildRecords(
   deps: Pick<Deps, 'sql' | 'events' | 'objects' | 'clock' | 'log' | 'edge'>,
@@ -69,7 +83,18 @@ export async function handleRebuildRecords(
         await recordBuildFailure(deps.sql, message.projectId).catch((recordError) =>
           deps.log.warn('build failure not recorded', { project_id: message.projectId, error: String(recordError) }),
         );
-        failures.push(...group.slice(i).map((r) => r.messageId));
+        const failed = group.slice(i);
+        failures.push(...failed.map((r) => r.messageId));
+        if (options.retryLater) {
+          const seconds = retryDelaySeconds(Number(record.attributes?.ApproximateReceiveCount ?? 1) || 1);
+          await Promise.all(
+            failed.map((r) =>
+              options.retryLater!(r, seconds).catch((visibilityError) =>
+                deps.log.warn('retry delay not set: the record waits out the visibility timeout', { message_id: r.messageId, error: String(visibilityError) }),
+              ),
+            ),
+          );
+        }
         return;
       }
     }

@@ -8,7 +8,7 @@ import type { EdgeCache } from '../../core/ports/edge-cache.ts';
 import { handleRebuildRecords, type SqsBatchResponse, type SqsRecord } from '../builder/handle-records.ts';
 import { createLambdaDeps } from './lambda-deps.ts';
 import { lambdaConfig } from './resource-env.ts';
-import type { DeadLetter } from './sqs-dead-letter.ts';
+import type { DeadLetter, RetryLater } from './sqs-dead-letter.ts';
 
 /** The parts of Lambda's SQS event the builder reads. */
 export type SqsEvent = { Records: SqsRecord[] };
@@ -20,8 +20,10 @@ export function rebuildHandler(ports: {
   /** The edge in front of the API: the builder invalidates what each build changed there. */
   edge: (config: Config) => EdgeCache;
   deadLetter?: (config: Config) => DeadLetter | undefined;
+  /** Shortens a failed record's wait (ChangeMessageVisibility on the queue it came from). */
+  retryLater?: (config: Config) => RetryLater | undefined;
 }): RebuildHandler {
-  let instance: { deps: Deps; deadLetter: DeadLetter | undefined } | undefined;
+  let instance: { deps: Deps; deadLetter: DeadLetter | undefined; retryLater: RetryLater | undefined } | undefined;
   const init = () => {
     if (instance) return instance;
     const config = lambdaConfig();
@@ -29,12 +31,14 @@ export function rebuildHandler(ports: {
     const deps = createLambdaDeps(config, { objects: ports.objects, edge: ports.edge });
     const deadLetter = ports.deadLetter?.(config);
     if (!deadLetter) deps.log.warn('no dead-letter queue linked: poison records are failed until SQS redrives them');
-    instance = { deps, deadLetter };
+    const retryLater = ports.retryLater?.(config);
+    if (!retryLater) deps.log.warn('no SQS_QUEUE_URL: a failed build is retried only after the queue\'s visibility timeout');
+    instance = { deps, deadLetter, retryLater };
     return instance;
   };
   const handler = async (event: SqsEvent) => {
-    const { deps, deadLetter } = init();
-    return handleRebuildRecords(deps, event.Records, deadLetter ? { deadLetter } : {});
+    const { deps, deadLetter, retryLater } = init();
+    return handleRebuildRecords(deps, event.Records, { ...(deadLetter ? { deadLetter } : {}), ...(retryLater ? { retryLater } : {}) });
   };
   return Object.assign(handler, { deps: () => init().deps });
 }

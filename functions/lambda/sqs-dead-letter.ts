@@ -1,8 +1,8 @@
 // Moves a poison record (not a rebuild request at all) to the dead-letter queue at once, so that it
-// does not hold back its project's message group for five receives. The raw body is kept as it was
+// does not hold back its project's message group for its receives; and sets a failed record's retry. The raw body is kept as it was
 // received, in the same message group; the record's message id is the deduplication id, so a
 // redelivered poison record that is dead-lettered twice is stored once.
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { Config } from '../../core/config.ts';
 import type { SqsRecord } from '../builder/handle-records.ts';
 import { sqsClientFromConfig } from '../../core/adapters/rebuild-queue-sqs.ts';
@@ -25,5 +25,22 @@ export function sqsDeadLetter(config: Config): DeadLetter | undefined {
           : {}),
       }),
     );
+  };
+}
+
+export type RetryLater = (record: SqsRecord, seconds: number) => Promise<void>;
+
+/**
+ * The builder's failed records made visible again after their backoff, on the queue they came from
+ * (SQS_QUEUE_URL: the stack gives the builder its queue's URL; as the queue's subscriber it already
+ * holds sqs:ChangeMessageVisibility). Undefined without it: records wait out the visibility timeout.
+ */
+export function sqsRetryLater(config: Config): RetryLater | undefined {
+  const queueUrl = config.SQS_QUEUE_URL;
+  if (!queueUrl) return undefined;
+  const client = sqsClientFromConfig(config);
+  return async (record, seconds) => {
+    if (!record.receiptHandle) return;
+    await client.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: record.receiptHandle, VisibilityTimeout: seconds }));
   };
 }

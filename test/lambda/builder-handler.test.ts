@@ -1,7 +1,8 @@
 // The builder Lambda entry (functions/builder/handler.ts) fed SQS events made of real received
 // messages: a batch where one project's build fails, another's succeeds and a poison message goes to
 // the dead-letter queue gets exactly the right batchItemFailures; SQS then redelivers the failed
-// records in order, and they succeed once the cause is gone.
+// records in order (after the builder's own backoff, not the queue's visibility timeout), and they
+// succeed once the cause is gone.
 import { PutObjectCommand, DeleteObjectCommand } from '@aws-sdk/client-s3';
 import {
   ChangeMessageVisibilityCommand,
@@ -41,8 +42,9 @@ beforeAll(async () => {
   app = await startTestApp({
     env: aws.localEnv(db),
   });
-  // The builder's links in stacks/builder.ts: the database, the bucket, the dead-letter queue and the CDN.
-  Object.assign(process.env, aws.endpoints, linkEnv({
+  // The builder's links in stacks/builder.ts: the database, the bucket, the dead-letter queue and the
+  // CDN; and its own queue's URL in its environment, to set a failed record's retry.
+  Object.assign(process.env, aws.endpoints, { SQS_QUEUE_URL: queueUrl }, linkEnv({
     DatabaseUrl: { value: db.url },
     TranslationsBucket: { name: s3.bucket },
     RebuildDeadLetterQueue: { url: deadLetterUrl },
@@ -57,22 +59,26 @@ afterAll(async () => {
   await Promise.all([db?.close(), aws?.close()]);
 });
 
+// Received as the event source mapping receives them: invisible for the queue's visibility timeout
+// (30 minutes on AWS; 10 here), unless the builder says otherwise.
 async function receive(url = queueUrl): Promise<SqsEventRecord[]> {
   const out = await client.send(
-    new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, MessageSystemAttributeNames: ['All'], VisibilityTimeout: 30 }),
+    new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, MessageSystemAttributeNames: ['All'], VisibilityTimeout: 600 }),
   );
   return (out.Messages ?? []).map((m) =>
     sqsRecord({ messageId: m.MessageId!, receiptHandle: m.ReceiptHandle!, body: m.Body!, attributes: m.Attributes, queueArn }),
   );
 }
 
-/** What the event source mapping does with a partial batch response. */
-async function settle(records: SqsEventRecord[], failures: { itemIdentifier: string }[]) {
+/**
+ * What the event source mapping does with a partial batch response: deletes the others. The failed
+ * reappear when their visibility (the builder's backoff) ends: `retryNow` skips that wait.
+ */
+async function settle(records: SqsEventRecord[], failures: { itemIdentifier: string }[], retryNow = true) {
   const failed = new Set(failures.map((f) => f.itemIdentifier));
   for (const r of records) {
     if (failed.has(r.messageId)) {
-      // On AWS they reappear when their visibility timeout ends; the test does not wait for it.
-      await client.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: r.receiptHandle, VisibilityTimeout: 0 }));
+      if (retryNow) await client.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: r.receiptHandle, VisibilityTimeout: 0 }));
     } else {
       await client.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: r.receiptHandle }));
     }
@@ -105,7 +111,7 @@ describe('the builder Lambda', () => {
     const response = await builder({ Records: records });
     // The failed record and the later record of its message group, in order; nothing else.
     expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: bad1!.messageId }, { itemIdentifier: bad2!.messageId }] });
-    await settle(records, response.batchItemFailures);
+    await settle(records, response.batchItemFailures, false);
     // Groups run concurrently: compare without order.
     expect(logged.filter((l) => l.level === 'error').map((l) => [l.msg, l.message_id]).sort()).toEqual([
       ['poison rebuild message', poison!.messageId],
@@ -129,8 +135,15 @@ describe('the builder Lambda', () => {
     ]);
   });
 
-  it('SQS redelivers the failed records in order; with the cause gone they build', async () => {
-    const again = await receive();
+  it('SQS redelivers the failed records in order after the builder\'s first backoff (15 s); with the cause gone they build', async () => {
+    const failedAt = Date.now();
+    let again: SqsEventRecord[] = [];
+    while (again.length === 0 && Date.now() - failedAt < 30_000) {
+      await new Promise((r) => setTimeout(r, 500));
+      again = await receive();
+    }
+    // Not the 600 s they were received with: the builder set 15 s (retryDelaySeconds(1)).
+    expect(Date.now() - failedAt).toBeLessThan(20_000);
     expect(again.map(body)).toEqual([
       { projectId: bad.projectId, seq: 1 },
       { projectId: bad.projectId, seq: 2 },
@@ -142,7 +155,7 @@ describe('the builder Lambda', () => {
     await settle(again, response.batchItemFailures);
     expect(await (await app.call(bad.apiKey, 'GET', '/v1/cached/translations/fr/home/home.title')).json()).toEqual({ value: 'Bonjour' });
     expect(await receive()).toEqual([]);
-  });
+  }, 45_000);
 
   it('a build that keeps failing reaches the dead-letter queue after the redrive limit, unblocking its project', async () => {
     await s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: pointerKey(bad.projectId), Body: 'broken again' }));
