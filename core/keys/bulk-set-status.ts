@@ -10,6 +10,7 @@ import { TranslationStatus } from '../translations/schemas.ts';
 import type { TransactionSql } from '../db/client.ts';
 import { assertApprovable, blockedValues, qualitySettings, sourceValues } from '../quality/approval-gate.ts';
 import { BULK_MAX_KEYS, exactlyOneSelection, KeySelectionFields, selectKeys } from './key-selection.ts';
+import { keyFilterSql } from './key-filter.ts';
 
 const Version = v.pipe(v.number('version must be a number'), v.integer('version must be an integer'), v.minValue(1));
 
@@ -86,12 +87,23 @@ export const bulkSetStatus = useCase(BulkStatusCommand, async (deps: Pick<Deps, 
 
     const keys = await selectKeys(tx.sql, projectId, input);
     const keyIds = keys.map((k) => k.id);
-    const current = keyIds.length
+    let current: Current[] = keyIds.length
       ? await tx.sql<Current[]>`
           select key_id, language, value, status, version::text as version from translations
           where project_id = ${projectId} and key_id = any(${keyIds}::uuid[]) and language = any(${languages}::text[])
           order by key_id, language for update`
       : [];
+    if (input.filter && current.length > 0) {
+      // The selection locked the keys, not their values: a write committed before the values' lock
+      // (a translator's new draft over a value the filter matched in review) would otherwise be
+      // approved unseen. With the values locked, the filter is asked again, and a key it no longer
+      // matches is left as if it had never been selected: what is changed is what the filter means now.
+      const still = await tx.sql<{ id: string }[]>`
+        select k.id from translation_keys k
+        where k.project_id = ${projectId} and k.deleted_at is null and k.id = any(${keyIds}::uuid[]) ${keyFilterSql(tx.sql, projectId, input.filter)}`;
+      const matching = new Set(still.map((r) => r.id));
+      current = current.filter((c) => matching.has(c.key_id));
+    }
     const at = new Map(current.map((c) => [`${c.key_id}/${c.language}`, c]));
 
     if (input.expected_versions?.length) {

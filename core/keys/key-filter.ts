@@ -30,6 +30,11 @@ export const KeyFilter = v.pipe(
   v.unknown(),
   v.check((f) => typeof f === 'object' && f !== null && !Array.isArray(f), 'filter must be an object'),
   v.strictObject(KeyFilterFields),
+  // In a listing's query string an empty group or search means "no filter" (the editor's "all
+  // groups"); in a bulk body it read the same, and `{"group": ""}` deleted every key of the project.
+  // A field given must filter: omit it to mean every key.
+  v.forward(v.check((f) => f.group !== '', 'group must not be empty: leave it out to mean every group'), ['group']),
+  v.forward(v.check((f) => f.search !== '', 'search must not be blank: leave it out to mean every key'), ['search']),
 );
 export type KeyFilter = v.InferOutput<typeof KeyFilter>;
 

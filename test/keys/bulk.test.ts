@@ -3,6 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { startTestApp, useTestApp, type TestApp, type TestProject } from '../support/test-app.ts';
 import { silentLogger } from '../../core/log.ts';
+import { usingRealPostgres } from '../support/test-database.ts';
+import { databaseUrl, onQuery } from '../support/commit-in-another-backend.ts';
+import { project } from '../translations/helpers.ts';
 
 const t = useTestApp();
 
@@ -120,6 +123,9 @@ describe('POST /v1/keys/bulk-status', () => {
       { key_ids: [one], languages: ['de'], status: 'approved', colour: 'red' },
       { filter: { serach: 'x' }, languages: ['de'], status: 'approved' },
       { filter: { status: 'nope' }, languages: ['de'], status: 'approved' },
+      // A field given must filter: in a query string '' means "all", in a bulk body it meant every key.
+      { filter: { group: '' }, languages: ['de'], status: 'approved' },
+      { filter: { search: '  ' }, languages: ['de'], status: 'approved' },
     ]) {
       const res = await t.call(p.apiKey, 'POST', '/v1/keys/bulk-status', body);
       expect(res.status, JSON.stringify(body).slice(0, 120)).toBe(422);
@@ -170,6 +176,16 @@ describe('POST /v1/keys/bulk-delete', () => {
     expect((await (await t.call(other.p.apiKey, 'GET', '/v1/keys')).json()).count).toBe(2); // same names elsewhere untouched
     expect(await (await t.call(p.apiKey, 'POST', '/v1/keys/bulk-delete', { filter: { group: 'a' } })).json()).toEqual({ project_id: p.projectId, deleted: 0 });
   });
+
+  it('an empty group or blank search in the filter is refused (422), not read as every key of the project', async () => {
+    const { p } = await seeded();
+    for (const filter of [{ group: '' }, { search: '' }, { search: '   ' }, { group: '', status: 'draft' }]) {
+      const res = await t.call(p.apiKey, 'POST', '/v1/keys/bulk-delete', { filter });
+      expect(res.status, JSON.stringify(filter)).toBe(422);
+      expect((await res.json()).detail[0].loc, JSON.stringify(filter)).toEqual(['body', 'filter', Object.keys(filter)[0]]);
+    }
+    expect((await (await t.call(p.apiKey, 'GET', '/v1/keys')).json()).count).toBe(3);
+  });
 });
 
 describe('bulk writes and auto-rebuild', () => {
@@ -189,5 +205,33 @@ describe('bulk writes and auto-rebuild', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe.runIf(usingRealPostgres())('bulk-status over a filter, racing a write', () => {
+  it('does not approve a text written as draft after the filter matched it in review: the filter is asked again once the values are locked', async () => {
+    const p = await project(t, ['de']);
+    const id = await p.key('home.title', 'home');
+    await p.put(id, 'de', 'Reviewed text', 'review');
+    const url = await databaseUrl(t.runtime.deps.sql);
+    // A translator's PUT of a new, unreviewed text commits as the bulk action reads the values.
+    const stop = onQuery(
+      t.runtime.deps.sql,
+      /select key_id, language, value, status, version::text as version from translations/,
+      url,
+      `update translations set value = 'Unreviewed new text', status = 'draft' where key_id = '${id}' and language = 'de'`,
+    );
+    let res: Response;
+    try {
+      res = await t.call(p.apiKey, 'POST', '/v1/keys/bulk-status', { filter: { status: 'review', language: 'de' }, languages: ['de'], status: 'approved' });
+    } finally {
+      stop();
+    }
+    const now = await (await t.call(p.apiKey, 'GET', `/v1/keys/${id}/translations/de`)).json();
+    expect(now.value).toBe('Unreviewed new text'); // the concurrent write did land
+    // The filter asked for values in review: the draft text must not come out approved.
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ changed: 0 });
+    expect(now.status).toBe('draft');
   });
 });
