@@ -52,7 +52,9 @@ export const putTranslation = useCase(
       throw languageNotRegistered(language);
     }
     const after = { value: row.value, status: row.status };
-    await published(deps, [
+    // A write that changed nothing (a retry, a save of the same text) records no event: no History
+    // line, no webhook, no rebuild. It answers as the write did.
+    if (row.event_id !== null) await published(deps, [
       {
         id: Number(row.event_id),
         type: 'translation.written',
@@ -155,6 +157,7 @@ async function conditionalWrite(
              ${`${keyId}/${language}`}, (select before from previous),
              jsonb_build_object('value', written.value, 'status', written.status)
       from written
+      where (select before from previous) is distinct from jsonb_build_object('value', written.value, 'status', written.status)
       returning id
     )
     select exists (select 1 from live_key) as key_found,

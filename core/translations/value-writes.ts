@@ -110,6 +110,7 @@ export async function writeValues(sql: Sql, items: PlainWrite[], lockTimeoutMs =
              case when c.before_value is null then null else jsonb_build_object('value', c.before_value, 'status', c.before_status) end,
              jsonb_build_object('value', w.value, 'status', w.status)
       from written w join checked c on c.key_id = w.key_id and c.language = w.language
+      where c.before_value is distinct from w.value or c.before_status is distinct from w.status
       order by c.n
       returning id, entity_id
     )

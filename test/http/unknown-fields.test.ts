@@ -44,7 +44,7 @@ async function fixture(): Promise<Fixture> {
   await ok(t.call(p.apiKey, 'POST', '/v1/languages', { code: 'en' }));
   await ok(t.call(p.apiKey, 'POST', '/v1/languages', { code: 'de' }));
   const key = await ok(t.call(p.apiKey, 'POST', '/v1/keys', { key: 'auth.case', group_name: 'auth' }));
-  await ok(t.call(p.apiKey, 'PUT', `/v1/keys/${key.id}/translations/de`, { value: 'x' }));
+  await ok(t.call(p.apiKey, 'PUT', `/v1/keys/${key.id}/translations/de`, { value: 'Wert' }));
   const deleted = await ok(t.call(p.apiKey, 'POST', '/v1/keys', { key: 'gone.case', group_name: 'gone' }));
   await ok(t.call(p.apiKey, 'DELETE', '/v1/groups/gone'));
   const extra = await ok(t.admin('POST', `/projects/${p.projectId}/api-keys`));

@@ -99,6 +99,25 @@ describe('History after an import', () => {
     const shown = entries((await dev.get(`/portal/projects/${p.projectId}/keys/${key.id}/values/de/history`)).text);
     expect(shown).toEqual([{ text: 'Gleich', current: true, fromImport: false, revert: undefined }]);
   });
+
+  it('a PUT that changes nothing (a retry, a save of the same text) records nothing: no History line, no webhook', async () => {
+    const key = (await (await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'home.again', group_name: 'home' })).json()) as { id: string };
+    const url = `/v1/keys/${key.id}/translations/de`;
+    const first = await t.call(p.apiKey, 'PUT', url, { value: 'Noch mal', status: 'review' });
+    const before = await lastEventId();
+    // Plain (batched), under If-Match and under If-None-Match: each answers as the first did.
+    expect((await (await t.call(p.apiKey, 'PUT', url, { value: 'Noch mal', status: 'review' })).json()).version).toBe((await first.json()).version);
+    expect((await t.call(p.apiKey, 'PUT', url, { value: 'Noch mal', status: 'review' }, { 'If-Match': first.headers.get('etag')! })).status).toBe(200);
+    expect((await t.call(p.apiKey, 'PUT', url, { value: 'Noch mal', status: 'review' }, { 'If-None-Match': '"999999"' })).status).toBe(200);
+    expect(await eventsSince(before)).toEqual([]);
+    const outbox = await sql()<{ n: number }[]>`select count(*)::int as n from webhook_outbox o join domain_events e on e.id = o.event_id where e.id > ${before}`;
+    expect(outbox[0]!.n).toBe(0);
+    const shown = entries((await dev.get(`/portal/projects/${p.projectId}/keys/${key.id}/values/de/history`)).text);
+    expect(shown.map((e) => e.text)).toEqual(['Noch mal']);
+    // A change of status alone is a change.
+    await t.call(p.apiKey, 'PUT', url, { value: 'Noch mal', status: 'draft' });
+    expect(await eventsSince(before)).toEqual([`translation.written ${key.id}/de`]);
+  });
 });
 
 const sql = () => t.runtime.deps.sql;
