@@ -47,6 +47,7 @@ export type Suggestions = v.InferOutput<typeof Suggestions>;
 
 type Row = {
   value: string;
+  exact: boolean;
   score: number;
   source_value: string;
   project_id: string;
@@ -72,48 +73,64 @@ export const suggestTranslations = useCase(SuggestCommand, async (deps: Pick<Dep
   if (key.source === null || key.source.trim() === '' || input.language === key.source_language) {
     return { ...base, source: key.source === null ? null : { language: key.source_language, value: key.source }, suggestions: [] };
   }
-  // `%` finds candidates through the trigram index at pg_trgm.similarity_threshold. At its default
-  // (0.3) a short UI text shares trigrams with thousands of rows, each then rechecked on the heap;
-  // set to FUZZY_THRESHOLD for this transaction only (a pooled connection keeps nothing), the index
-  // itself discards them: about 5 times faster over 100,000 sources (docs/decisions.md).
-  // Sources too long to reach the threshold are left out in the index (migration 020).
+  // Exact matches are found apart from the fuzzy ones, through the (md5, account) index of
+  // migration 019 as machine translation finds them (core/translate/translate-missing.ts): pg_trgm
+  // gives a text without letters or digits ("…", "😀", "→") no trigrams, so `%` never finds it, not
+  // even itself. The md5 finds the candidates, the text itself (byte for byte) decides the match.
+  // `%` finds the fuzzy candidates through the trigram index at pg_trgm.similarity_threshold. At its
+  // default (0.3) a short UI text shares trigrams with thousands of rows, each then rechecked on the
+  // heap; set to FUZZY_THRESHOLD for this transaction only (a pooled connection keeps nothing), the
+  // index itself discards them: about 5 times faster over 100,000 sources (docs/decisions.md).
+  // Sources too long to reach the threshold are left out in the index (migration 020). A source with
+  // no trigrams has no fuzzy match (similarity 0 with everything), and pg_trgm would answer its empty
+  // query by reading the whole index: that search is left out.
   const sizeClass = sizeClassFor(key.source_trigrams, FUZZY_THRESHOLD);
   const rows = await deps.sql.begin(async (tx) => {
     await tx`select set_config('pg_trgm.similarity_threshold', ${String(FUZZY_THRESHOLD)}, true)`;
     // The candidates first, scanned once (materialized): joined in one statement, a planner with
     // stale statistics on projects (one row when it last looked) put projects in the outer loop and
     // ran the trigram scan once per project of the account, a second and more for a common text.
+    // Exact matches rank first whatever their score: pg_trgm ignores case, so "SAVE" is a fuzzy
+    // match of "Save" with similarity 1, and a newer one would otherwise come before the exact one.
+    // The same translation reached from several keys is one suggestion (its best origin), chosen
+    // before the limit: a translation shared by many keys must not push a distinct one out.
     return tx<Row[]>`
       with candidates as materialized (
-        select m.key_id, m.project_id, m.value, case when m.value = ${key.source} then 1 else similarity(m.value, ${key.source}) end as score
+        select m.key_id, m.project_id, m.value, true as exact, 1::real as score
+        from memory_sources m
+        where md5(m.value)::uuid = md5(${key.source})::uuid and m.account_id = ${key.account_id}
+          and m.value = ${key.source} and m.key_id <> ${input.keyId}
+        ${
+          key.source_trigrams === 0
+            ? tx``
+            : tx`union all
+        select m.key_id, m.project_id, m.value, false, similarity(m.value, ${key.source})
         from memory_sources m
         where m.account_id = ${key.account_id} and m.key_id <> ${input.keyId} and m.value % ${key.source}
-          ${sizeClass === undefined ? tx`` : tx`and m.size_classes @> array[${sizeClass}::int]`}
+          and m.value <> ${key.source}
+          ${sizeClass === undefined ? tx`` : tx`and m.size_classes @> array[${sizeClass}::int]`}`
+        }
+      ), best as (
+        select distinct on (t.value) t.value, c.exact, c.score, c.value as source_value, p.id as project_id, p.name as project_name,
+          k.id as key_id, k.key, k.group_name, t.updated_at
+        from candidates c
+        join projects p on p.id = c.project_id and p.source_language = ${key.source_language}
+        join translation_keys k on k.id = c.key_id and k.deleted_at is null
+        join translations t on t.key_id = c.key_id and t.language = ${input.language} and t.status = 'approved'
+        order by t.value, c.exact desc, c.score desc, t.updated_at desc, k.id
       )
-      select t.value, c.score, c.value as source_value, p.id as project_id, p.name as project_name, k.id as key_id, k.key, k.group_name,
-        ${isoUtc(tx, 't.updated_at')} as updated_at
-      from candidates c
-      join projects p on p.id = c.project_id and p.source_language = ${key.source_language}
-      join translation_keys k on k.id = c.key_id and k.deleted_at is null
-      join translations t on t.key_id = c.key_id and t.language = ${input.language} and t.status = 'approved'
-      order by c.score desc, t.updated_at desc, k.id
-      limit ${input.limit * 4}`;
+      select b.value, b.exact, b.score, b.source_value, b.project_id, b.project_name, b.key_id, b.key, b.group_name,
+        ${isoUtc(tx, 'b.updated_at')} as updated_at
+      from best b
+      order by b.exact desc, b.score desc, b.updated_at desc, b.key_id
+      limit ${input.limit}`;
   });
-  // The same translation reached from several keys is one suggestion (its best origin).
-  const seen = new Set<string>();
-  const suggestions: Suggestion[] = [];
-  for (const r of rows) {
-    if (seen.has(r.value)) continue;
-    seen.add(r.value);
-    const score = Math.round(Number(r.score) * 1000) / 1000;
-    suggestions.push({
-      value: r.value,
-      score,
-      match: r.source_value === key.source ? 'exact' : 'fuzzy',
-      source_value: r.source_value,
-      origin: { project_id: r.project_id, project_name: r.project_name, key_id: r.key_id, key: r.key, group_name: r.group_name, updated_at: r.updated_at },
-    });
-    if (suggestions.length === input.limit) break;
-  }
+  const suggestions: Suggestion[] = rows.map((r) => ({
+    value: r.value,
+    score: Math.round(Number(r.score) * 1000) / 1000,
+    match: r.exact ? 'exact' : 'fuzzy',
+    source_value: r.source_value,
+    origin: { project_id: r.project_id, project_name: r.project_name, key_id: r.key_id, key: r.key, group_name: r.group_name, updated_at: r.updated_at },
+  }));
   return { ...base, source: { language: key.source_language, value: key.source }, suggestions };
 });

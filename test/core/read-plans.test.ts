@@ -163,7 +163,7 @@ describe('multi-row reads without statistics', () => {
     };
     // Another account with a large memory of texts like the asked one; the asking account's is small.
     const OTHERS = 20_000;
-    await memory(OTHERS);
+    const others = await memory(OTHERS);
     const mine = await memory(20);
     const [sources] = await deps.sql<{ n: number }[]>`select count(*)::int as n from memory_sources`;
     expect(sources!.n).toBeGreaterThanOrEqual(OTHERS + 20);
@@ -172,6 +172,21 @@ describe('multi-row reads without statistics', () => {
     // The memory index starts with the account: the other account's 3,000 similar texts are never
     // read (with 014's index they were all read and rechecked, then dropped by the account filter).
     await judge(await capture([['suggestion', () => suggestTranslations(deps, { projectId: mine.projectId, keyId: mine.keyId, language: 'de' }), 500]]));
+    // A text pg_trgm gives no trigrams, in the large account: its exact matches come from the (md5,
+    // account) index, not from a scan of the account's 20,000 sources.
+    const [wordless] = await deps.sql<{ id: string }[]>`
+      with created as (
+        insert into translation_keys (project_id, key, group_name)
+        select ${others.projectId}, 'wordless' || n, 'g' from generate_series(1, 2) as n
+        returning id, key)
+      , values as (
+        insert into translations (key_id, project_id, language, value, status)
+        select c.id, ${others.projectId}, l, case l when 'en' then '…' else '…!' end, 'approved'
+        from created c cross join unnest(array['en', 'de']) as l)
+      select id from created order by key limit 1`;
+    const wordlessSuggestion = () => suggestTranslations(deps, { projectId: others.projectId, keyId: wordless!.id, language: 'de' });
+    expect((await wordlessSuggestion()).suggestions).toMatchObject([{ value: '…!', match: 'exact' }]);
+    await judge(await capture([['wordless suggestion', wordlessSuggestion, 500]]));
 
     // Exact memory (machine translation's free first step): another account holds the same text
     // 3,000 times; a key of the asking account without German finds its own account's copy only.
@@ -183,6 +198,9 @@ describe('multi-row reads without statistics', () => {
       returning key_id as id`;
     const fill = () => translateMissing(deps, { projectId: saved.projectId, actor: saved.actor, language: 'de', keys: [asked!.id], only_missing: true, dry_run: true });
     expect(await fill()).toMatchObject({ from_memory: 1 });
-    await judge(await capture([['exact memory', fill, 500]]));
-  });
+    // A suggestion finds its exact matches the same way (md5, then account), not by trigrams.
+    const suggestion = () => suggestTranslations(deps, { projectId: saved.projectId, keyId: asked!.id, language: 'de' });
+    expect((await suggestion()).suggestions).toMatchObject([{ match: 'exact', source_value: 'Save changes' }]);
+    await judge(await capture([['exact memory', fill, 500], ['exact suggestion', suggestion, 500]]));
+  }, 60_000); // two bulk loads of 20,000 keys, slow on PGlite when the machine is busy
 });

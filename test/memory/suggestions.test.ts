@@ -88,6 +88,40 @@ describe('translation memory suggestions', () => {
     expect(body.suggestions.map((s: { value: string }) => s.value)).toEqual(['Enregistrer les modifications']);
   });
 
+  // pg_trgm gives a text without letters or digits no trigrams, so a trigram search never finds it.
+  for (const text of ['…', '😀', '→']) {
+    it(`suggests an identical source without letters or digits (${text}) as an exact match`, async () => {
+      const a = await project();
+      await key(a, 'mem', { en: [text, 'approved'], de: [`DE ${text}`, 'approved'] });
+      const asked = await key(a, 'asked', { en: [text, 'draft'] });
+      const body = await suggest(a, asked);
+      expect(body.suggestions.map((s: { value: string; match: string }) => [s.value, s.match])).toEqual([[`DE ${text}`, 'exact']]);
+    });
+  }
+
+  it('ranks an exact match before a newer fuzzy one differing only in case (similarity 1)', async () => {
+    const a = await project();
+    await key(a, 'lower', { en: ['Save', 'approved'], de: ['Speichern', 'approved'] });
+    await new Promise((r) => setTimeout(r, 20));
+    await key(a, 'upper', { en: ['SAVE', 'approved'], de: ['SPEICHERN', 'approved'] });
+    const asked = await key(a, 'asked', { en: ['Save', 'draft'] });
+    const body = await suggest(a, asked);
+    expect(body.suggestions.map((s: { value: string; match: string }) => [s.value, s.match])).toEqual([
+      ['Speichern', 'exact'],
+      ['SPEICHERN', 'fuzzy'],
+    ]);
+  });
+
+  it('suggests each distinct translation once, however many keys share a more recent one', async () => {
+    const a = await project();
+    await key(a, 'older', { en: ['Save', 'approved'], de: ['Sichern', 'approved'] });
+    // More keys sharing one translation than the suggestions' limit times four (the former fetch).
+    for (let i = 0; i < 21; i++) await key(a, `shared.${i}`, { en: ['Save', 'approved'], de: ['Speichern', 'approved'] });
+    const asked = await key(a, 'asked', { en: ['Save', 'draft'] });
+    const body = await suggest(a, asked);
+    expect(body.suggestions.map((s: { value: string }) => s.value)).toEqual(['Speichern', 'Sichern']);
+  }, 60_000);
+
   it('answers 404 for unknown keys, other projects\' keys and unregistered languages; no source means no suggestions', async () => {
     const a = await project();
     const b = await project();
