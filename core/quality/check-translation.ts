@@ -2,9 +2,9 @@
 // language): what a translator's change could break in an app. Each check gives warnings; a project
 // may turn chosen checks into blocking errors for approval (docs/quality.md).
 import { branchOmissions, icuPlurals, isI18next, parseIcu, usesIcu, type IcuParse } from './icu.ts';
-import { placeholderDifference, placeholders } from './placeholders.ts';
+import { placeholderDifference, placeholders, usesPrintfPositions } from './placeholders.ts';
 import { scanTags } from './html-tags.ts';
-import { dropsFinalPeriod, edgeWhitespace, finalMark, visibleLength } from './text-edges.ts';
+import { dropsFinalPeriod, edgeWhitespace, finalMark, hasWideCharacters, visibleWidth } from './text-edges.ts';
 import { pluralCategories as categoriesOf } from '../formats/plural/categories.ts';
 
 export const QUALITY_CHECKS = ['icu_syntax', 'placeholders', 'plurals', 'html_tags', 'whitespace', 'punctuation', 'length'] as const;
@@ -48,7 +48,9 @@ export function checkTranslation(input: CheckInput): QualityWarning[] {
   }
 
   if (source !== null) {
-    const diff = placeholderDifference(placeholders(source, origin), placeholders(text, target));
+    // Positions on either side number both sides' plain conversions, so %s meets %1$s (placeholders.ts).
+    const numberPlain = usesPrintfPositions(source) || usesPrintfPositions(text);
+    const diff = placeholderDifference(placeholders(source, origin, numberPlain), placeholders(text, target, numberPlain));
     if (diff.missing.length) warn('placeholders', `Missing placeholder${plural(diff.missing)} ${diff.missing.join(', ')}`);
     if (diff.extra.length) warn('placeholders', `Placeholder${plural(diff.extra)} not in the source: ${diff.extra.join(', ')}`);
     // The count above looks at each plural's `other`; a placeholder lost in another branch shows
@@ -64,9 +66,13 @@ export function checkTranslation(input: CheckInput): QualityWarning[] {
   pluralWarnings(input, target, origin, warn);
 
   const tags = scanTags(text);
-  if (tags.unbalanced) warn('html_tags', `Unbalanced tags: ${tags.unbalanced}`);
-  else if (source !== null) {
-    const from = scanTags(source);
+  const from = source !== null ? scanTags(source) : null;
+  // Balance is judged against the source: `Press <Enter> to continue` names a key, not an element,
+  // and a translation that keeps exactly the source's unbalanced tags (openings and closings alike)
+  // is as the app expects it. Any other imbalance is reported as before.
+  if (tags.unbalanced) {
+    if (!(from?.unbalanced && from.all.join() === tags.all.join())) warn('html_tags', `Unbalanced tags: ${tags.unbalanced}`);
+  } else if (from) {
     if (!from.unbalanced && from.tags.join() !== tags.tags.join()) {
       warn('html_tags', `Tags differ from the source: ${from.tags.join(' ') || 'none'} in the source, ${tags.tags.join(' ') || 'none'} here`);
     }
@@ -84,9 +90,15 @@ export function checkTranslation(input: CheckInput): QualityWarning[] {
       warn('punctuation', mark ? `The source ends with ${markWords(mark)}${own ? `, this with ${markWords(own)}` : ', this without one'}` : `Ends with ${markWords(own!)}, the source does not`);
     }
 
-    const from = visibleLength(source);
-    const to = visibleLength(text);
-    if (to > from * LENGTH_RATIO && to > from + LENGTH_SLACK) warn('length', `${to} characters, more than ${LENGTH_RATIO} times the source's ${from}`);
+    // Measured in columns: a Han, Kana or Hangul character (and a fullwidth form) counts 2, as it is
+    // drawn twice as wide and says what two or three Latin letters say. Without that, 10 Chinese
+    // characters rendered in 54 German ones read as five times longer (text-edges.ts).
+    const from = visibleWidth(source);
+    const to = visibleWidth(text);
+    if (to > from * LENGTH_RATIO && to > from + LENGTH_SLACK) {
+      const wide = hasWideCharacters(source) || hasWideCharacters(text) ? ' (a CJK character counts as 2)' : '';
+      warn('length', `${to} characters, more than ${LENGTH_RATIO} times the source's ${from}${wide}`);
+    }
   }
   return warnings;
 }
@@ -105,7 +117,10 @@ function pluralWarnings(input: CheckInput, target: IcuParse | null, origin: IcuP
   if (origin?.ok && target?.ok) {
     const have = new Set(plurals.map((p) => p.argument));
     for (const p of icuPlurals(origin.elements)) {
-      if (!have.has(p.argument)) warn('plurals', `The source pluralizes {${p.argument}}, this does not`);
+      // A language with the single category `other` (Japanese, Chinese, Korean, Vietnamese…) says
+      // `{n}件` for every n: a plural there would have one branch, so dropping it loses nothing.
+      const onlyOther = pluralCategories(input.language, p.ordinal).join() === 'other';
+      if (!have.has(p.argument) && !onlyOther) warn('plurals', `The source pluralizes {${p.argument}}, this does not`);
     }
   }
 }

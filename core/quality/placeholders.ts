@@ -14,18 +14,36 @@ const PRINTF = /%(?:\(([A-Za-z_]\w*)\))?(?:(\d+)\$)?[-+0#']*(?:[1-9]\d*|\*)?(?:\
 // the name, a changed format is the translator's call.
 const DOUBLE_BRACES = /\{\{-?\s*([^{}\s,]+)\s*(?:,[^{}]*)?\}\}/g;
 
-/** Sorted tokens, one per occurrence: compared as multisets. */
-export function placeholders(text: string, icu: IcuParse | null): string[] {
+// i18next's nesting, `$t(key)` or `$t(key, {"count": {{count}}})`: the value of another key is
+// inserted there, and a translation that drops it drops that text. Compared on the key. Linear: the
+// options stop at the next parenthesis, so a run of `$t(` is not rescanned.
+const NESTING = /\$t\(\s*([^\s,()]+)\s*(?:,[^()]*)?\)/g;
+
+/** True when a value numbers its printf arguments (`%1$s`): then its plain ones are numbered too. */
+export const usesPrintfPositions = (text: string) => [...text.replace(/%%/g, '').matchAll(PRINTF)].some((m) => m[2] !== undefined);
+
+/**
+ * Sorted tokens, one per occurrence: compared as multisets. With `numberPlain` (set when either side
+ * of a comparison numbers its arguments) the i-th plain conversion is read as `%i$x`: Java's
+ * Formatter (Android) and POSIX printf give plain conversions their own count, so `%s of %s` and
+ * `%2$s の %1$s` take the same arguments, and `Hello %s` and `Hallo %1$s` the same one. Without it
+ * plain ones stay `%x`, so `%s von %s` against `%s of %s` is compared as before.
+ */
+export function placeholders(text: string, icu: IcuParse | null, numberPlain = false): string[] {
   const found: string[] = [];
   const withoutPercentLiterals = text.replace(/%%/g, '');
+  let plain = 0;
   for (const m of withoutPercentLiterals.matchAll(PRINTF)) {
     // `%1$s` and `%1$@` are the same argument across iOS and Android conventions only when their
     // conversions match: keep the conversion, it is what the app's formatter checks.
-    found.push(m[1] ? `%(${m[1]})${m[3]}` : m[2] ? `%${m[2]}$${m[3]}` : `%${m[3]}`);
+    found.push(m[1] ? `%(${m[1]})${m[3]}` : m[2] ? `%${m[2]}$${m[3]}` : numberPlain ? `%${++plain}$${m[3]}` : `%${m[3]}`);
   }
-  // i18next's double braces, or ICU arguments: `other {{name}}}` is ICU's, not i18next's.
+  // i18next's double braces and nesting, or ICU arguments: `other {{name}}}` is ICU's, not
+  // i18next's. Nesting is read wherever double braces are (i18next values, and plain text, which
+  // i18next writes as well), never in a value that parses as ICU: there `$t(` is literal text.
   if (isI18next(text)) for (const m of text.matchAll(DOUBLE_BRACES)) found.push(`{{${m[1]}}}`);
   else if (icu?.ok) for (const name of icuArguments(icu.elements)) found.push(`{${name}}`);
+  if (!icu?.ok) for (const m of text.matchAll(NESTING)) found.push(`$t(${m[1]})`);
   return found.sort();
 }
 

@@ -94,6 +94,50 @@ describe('quality checks', () => {
   });
 });
 
+describe('plurals in languages with only `other`', () => {
+  const en = '{n, plural, one {# file} other {# files}}';
+  it('Japanese and Chinese may drop the source plural for the bare count ({n}件): one branch says it all', () => {
+    expect(check('{n}件のファイル', en, 'ja')).toEqual([]);
+    expect(check('{n} 个文件', en, 'zh')).toEqual([]);
+    expect(check('{n}位', '{n, selectordinal, one {#st} two {#nd} few {#rd} other {#th}}', 'ja')).toEqual([]);
+  });
+
+  it('a language with more categories is still told it dropped the plural', () => {
+    expect(only('plurals', '{n} файлов', en, 'ru').map((w) => w.message)).toEqual(['The source pluralizes {n}, this does not']);
+  });
+});
+
+describe('unbalanced tags judged against the source', () => {
+  it('an angle-bracket key name such as <Enter> that the source has too is no unbalanced tag', () => {
+    expect(check('Drücken Sie <Enter>, um fortzufahren', 'Press <Enter> to continue')).toEqual([]);
+    expect(check('<Esc> oder <Enter> drücken', 'Press <Enter> or <Esc>')).toEqual([]);
+  });
+
+  it('an imbalance the source does not have is still reported', () => {
+    expect(only('html_tags', 'Drücken Sie <Enter></b>', 'Press <Enter> to continue')).toHaveLength(1);
+    expect(only('html_tags', '<b>Drücken Sie <Enter>', 'Press <Enter> to continue')).toHaveLength(1);
+    expect(only('html_tags', 'Drücken Sie <Enter>', null)).toHaveLength(1);
+    expect(only('html_tags', '<b>Fett', '<b>Bold</b>')).toHaveLength(1);
+  });
+});
+
+describe('length from and to CJK text', () => {
+  it('a German translation of a Chinese sentence is not flagged: a CJK character counts as 2', () => {
+    expect(check('Sind Sie sicher, dass Sie diese Datei löschen möchten?', '确定要删除此文件吗？', 'de', 'zh')).toEqual([]);
+    expect(check('Möchten Sie die Änderungen wirklich verwerfen?', '変更を破棄しますか？', 'de', 'ja')).toEqual([]);
+  });
+
+  it('a translation far longer than even the weighted source is still flagged, saying how it counted', () => {
+    expect(only('length', 'Speichern und schließen und dann noch sehr viel mehr Text dazu', '保存').map((w) => w.message)).toEqual([
+      "62 characters, more than 3 times the source's 4 (a CJK character counts as 2)",
+    ]);
+    // Text without CJK measures and reads as before.
+    expect(only('length', 'Speichern und schließen und dann noch sehr viel mehr Text dazu', 'Save').map((w) => w.message)).toEqual([
+      "62 characters, more than 3 times the source's 4",
+    ]);
+  });
+});
+
 describe('visibleLength', () => {
   it('counts what Intl.Segmenter counts, through the fast path and without it', async () => {
     const { visibleLength } = await import('../../core/quality/text-edges.ts');

@@ -111,3 +111,43 @@ describe("react-i18next's numbered components", () => {
     expect(only('html_tags', 'Wenn x<1 und y>2', 'If x<1 and y>2')).toEqual([]);
   });
 });
+
+describe('printf positions against plain conversions', () => {
+  it('plain %s … %s reordered as %2$s … %1$s are the same arguments: no warning', () => {
+    expect(only('placeholders', '%2$s の %1$s', '%s of %s', 'ja')).toEqual([]);
+    expect(only('placeholders', '%2$d Dateien von %1$s', '%s has %d files')).toEqual([]);
+  });
+
+  it('a lone %s written %1$s (and the reverse) is the same argument', () => {
+    expect(only('placeholders', 'Hallo %1$s', 'Hello %s')).toEqual([]);
+    expect(only('placeholders', 'Hallo %s', 'Hello %1$s')).toEqual([]);
+  });
+
+  it('positions still check conversions and counts: a swapped type or a lost argument is reported', () => {
+    // %s of %d is %1$s of %2$d: the translation gives argument 1 a %d.
+    expect(only('placeholders', '%1$d von %2$s', '%s of %d')).toHaveLength(2);
+    expect(only('placeholders', 'Hallo %1$s', 'Hello %s and %s')).toEqual([{ check: 'placeholders', message: 'Missing placeholder %2$s' }]);
+    // Without positions on either side plain conversions compare as before.
+    expect(only('placeholders', '%s von %s', '%s of %s')).toEqual([]);
+    expect(only('placeholders', 'Hallo', 'Hello %s')).toEqual([{ check: 'placeholders', message: 'Missing placeholder %s' }]);
+  });
+});
+
+describe('i18next nesting $t(key)', () => {
+  it('a dropped $t(key) is reported as a missing placeholder, by its key', () => {
+    expect(only('placeholders', 'ist bereit', '$t(app.name) is ready')).toEqual([{ check: 'placeholders', message: 'Missing placeholder $t(app.name)' }]);
+    // The {{count}} its options pass goes with it: that use is missing too.
+    expect(only('placeholders', '{{count}} Einträge', '{{count}} $t(items, {"count": {{count}} })')).toEqual([
+      { check: 'placeholders', message: 'Missing placeholders $t(items), {{count}}' },
+    ]);
+  });
+
+  it('a kept $t(key), options and all, passes', () => {
+    expect(only('placeholders', '$t(app.name) ist bereit', '$t(app.name) is ready')).toEqual([]);
+    expect(only('placeholders', '{{count}} $t(items, { "count": {{count}} })', '{{count}} $t(items, {"count": {{count}} })')).toEqual([]);
+  });
+
+  it('in ICU text $t( is literal: not read as a placeholder', () => {
+    expect(only('placeholders', 'Hallo {name}', 'Hello {name}, see $t(help)')).toEqual([]);
+  });
+});

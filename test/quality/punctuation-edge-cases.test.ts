@@ -20,3 +20,24 @@ describe('punctuation behind closing quotes and bidi marks', () => {
     expect(punctuation('هل أنت متأكد\u200f', 'Are you sure?', 'ar')).toHaveLength(1);
   });
 });
+
+describe('final marks of other scripts', () => {
+  it("Greek's question mark U+037E (as well as ;) is a question mark", () => {
+    expect(punctuation('Είστε σίγουροι\u037e', 'Are you sure?', 'el')).toEqual([]);
+    expect(punctuation('Είστε σίγουροι;', 'Are you sure?', 'el')).toEqual([]);
+    expect(punctuation('Είστε σίγουροι\u037e', 'Saved.', 'el')).toHaveLength(1);
+  });
+
+  it('Armenian full stop U+0589, Tibetan shad U+0F0D and halfwidth ｡ U+FF61 are periods', () => {
+    expect(punctuation('Պահպանված է\u0589', 'Saved.', 'hy')).toEqual([]);
+    expect(punctuation('ཉར་ཚགས་བྱས་ཟིན\u0f0d', 'Saved.', 'bo')).toEqual([]);
+    expect(punctuation('保存しました\uff61', 'Saved.', 'ja')).toEqual([]);
+    expect(punctuation('Պահպանված է\u0589', 'Are you sure?', 'hy')).toHaveLength(1);
+  });
+
+  it('Ethiopic question mark U+1367 is a question mark (and ። still a period)', () => {
+    expect(punctuation('እርግጠኛ ነዎት\u1367', 'Are you sure?', 'am')).toEqual([]);
+    expect(punctuation('ተቀምጧል።', 'Saved.', 'am')).toEqual([]);
+    expect(punctuation('እርግጠኛ ነዎት\u1367', 'Saved.', 'am')).toHaveLength(1);
+  });
+});
