@@ -7,7 +7,8 @@
 // Order matters for "nothing half written": the selection is read, the units the provider's part
 // would cost are checked BEFORE the provider is called (402 costs nothing), every translation is
 // gathered in memory, and only then is everything written in one transaction, which charges the
-// units of the texts it changed and records one event (which queues the debounced rebuild of portal actions and imports).
+// units of the texts it changed and records one event (which queues the debounced rebuild of portal actions and imports),
+// plus, as an import does, one translation.written per existing value it replaced (History's revert).
 import * as v from 'valibot';
 import type { Deps } from '../deps.ts';
 import { transaction } from '../db/transaction.ts';
@@ -168,19 +169,19 @@ export const translateMissing = useCase(
       // (not the insert's foreign-key violation, a 500).
       if (!(await languageStillRegistered(tx.sql, projectId, language))) throw languageNotRegistered(language);
       if (!writes.length) return { written: 0, units: 0, changed: [] };
-      // What is stored now, locked (in key order, as every multi-value write locks rows: test/keys/
-      // lock-order.test.ts) until the charge below: an unchanged text never counts (spec section 8).
-      const stored = paid.size
-        ? await tx.sql<{ key_id: string; value: string }[]>`
-            select key_id, value from translations
-            where language = ${language} and key_id = any(${[...paid]}::uuid[])
-            order by key_id for update`
-        : [];
-      const before = new Map(stored.map((r) => [r.key_id, r.value]));
+      // What is stored now for every value about to be written, locked (in key order, as every
+      // multi-value write locks rows: test/keys/lock-order.test.ts) until the commit: an unchanged
+      // text never counts (spec section 8), and a replaced value's own event below keeps the text
+      // and status it had at the write, not at the read before the provider worked.
+      const stored = await tx.sql<{ key_id: string; value: string; status: string }[]>`
+        select key_id, value, status from translations
+        where language = ${language} and key_id = any(${writes.map((w) => w.key_id)}::uuid[])
+        order by key_id for update`;
+      const before = new Map(stored.map((r) => [r.key_id, r]));
       // A value written meanwhile by a person wins: only the version read is replaced (with
       // only_missing, none: nothing existing is), and an approved value never is. Versions come from
       // one sequence (migration 010), so a value created or changed since has one not read here.
-      const rows = await tx.sql<{ key_id: string }[]>`
+      const rows = await tx.sql<{ key_id: string; inserted: boolean }[]>`
         insert into translations (key_id, project_id, language, value, status)
         select w.key_id, ${projectId}, ${language}, w.value, ${input.status}
         from unnest(${writes.map((w) => w.key_id)}::uuid[], ${writes.map((w) => w.value)}::text[]) as w(key_id, value)
@@ -189,10 +190,32 @@ export const translateMissing = useCase(
         on conflict (key_id, language) do update set value = excluded.value, status = excluded.status, updated_at = now()
           where translations.status <> 'approved' and (translations.key_id, translations.version) in (
             select * from unnest(${read.map((r) => r.key_id)}::uuid[], ${read.map((r) => r.version!)}::bigint[]))
-        returning key_id`;
+        returning key_id, (xmax = 0) as inserted`;
       const changed = await changedMeanwhile(tx.sql, language, writes, rows);
-      const units = rows.filter((r) => paid.has(r.key_id) && before.get(r.key_id) !== machine.get(r.key_id)).length;
+      const units = rows.filter((r) => paid.has(r.key_id) && before.get(r.key_id)?.value !== machine.get(r.key_id)).length;
       await chargeUnits(tx.sql, { account: locked, units, now: deps.clock.now(), upgradeUrl: deps.config.UPGRADE_URL, dryRun: false });
+      // Every existing value this run replaced (only_missing: false) and whose text or status
+      // changed: one translation.written each, with the text it replaced, as an import's overwrite
+      // records (core/files/import-file.ts), so History lists it and can revert to the translator's
+      // text. Values it created are told by the language-wide event below, as an import's are.
+      // Recorded before that event (History's `via` pairs them); webhooks gather every
+      // translation.* of the window into one translations.changed, so this sends no more deliveries.
+      // In key order (the locked rows'), since RETURNING promises none.
+      const value = new Map(writes.map((w) => [w.key_id, w.value]));
+      const replaced = new Set(rows.filter((r) => !r.inserted).map((r) => r.key_id));
+      for (const was of stored) {
+        if (!replaced.has(was.key_id)) continue;
+        const after = { value: value.get(was.key_id)!, status: input.status };
+        if (was.value === after.value && was.status === after.status) continue;
+        tx.record({
+          type: 'translation.written',
+          projectId,
+          actor: input.actor,
+          entity: { type: 'translation', id: `${was.key_id}/${language}` },
+          before: { value: was.value, status: was.status },
+          after,
+        });
+      }
       if (rows.length) {
         tx.record({
           type: 'translation.machine_translated',

@@ -111,6 +111,44 @@ describe('tms mcp', () => {
   });
 });
 
+describe('tms mcp: answers too large for one stdio message', () => {
+  it("cuts a language's translations to about 1 MiB with a note saying how to ask for less, and the agent's connection keeps working", async () => {
+    const p = await t.newProject('team');
+    expect((await t.call(p.apiKey, 'POST', '/v1/languages', { code: 'de' })).status).toBe(201);
+    // 300 values of 10,000 characters (the spec's maximum): 3 MB of text, 6 MB once escaped into the
+    // tool's JSON text and 12 MB once escaped again into the JSON-RPC line: over the SDK client's
+    // 10 MiB, which once closed the connection ("Connection closed", then "Not connected").
+    const text = '"'.repeat(10_000);
+    for (let i = 0; i < 300; i += 20) {
+      await Promise.all(
+        Array.from({ length: 20 }, async (_, j) => {
+          const k = await (await t.call(p.apiKey, 'POST', '/v1/keys', { key: `long.${i + j}`, group_name: i + j < 290 ? 'long' : 'short' })).json();
+          const res = await t.call(p.apiKey, 'PUT', `/v1/keys/${k.id}/translations/de`, { value: text, status: 'approved' });
+          expect(res.status).toBe(200);
+        }),
+      );
+    }
+    const agent = await connect(p.apiKey);
+    const big = await agent.callTool({ name: 'get_translations', arguments: { language: 'de' } }, undefined, { timeout: 20_000 });
+    // A normal answer: the first MiB of the values, then what was cut and how to ask for less.
+    expect(big.isError).toBeFalsy();
+    const cut = textOf(big);
+    expect(cut.startsWith('{"')).toBe(true);
+    expect(Buffer.byteLength(cut)).toBeLessThan(1024 * 1024 + 1024);
+    expect(cut).toMatch(/\[tms mcp: answer cut: it is \d+ bytes of UTF-8 and only the first \d+ are above.*pass group.*\]$/s);
+    // The agent's next call is answered: the session survived.
+    expect(jsonOf(await agent.callTool({ name: 'cache_status', arguments: {} }, undefined, { timeout: 10_000 }))).toHaveProperty('ready');
+    // Asking for less, as the note says: one group fits, whole.
+    const group = jsonOf(await agent.callTool({ name: 'get_translations', arguments: { language: 'de', group: 'short' } }, undefined, { timeout: 10_000 }));
+    expect(Object.keys(group.translations)).toHaveLength(10);
+    // A file export is cut the same way, and exports one group when asked.
+    const file = textOf(await agent.callTool({ name: 'export_file', arguments: { language: 'de', format: 'json' } }, undefined, { timeout: 20_000 }));
+    expect(file).toMatch(/\[tms mcp: answer cut:.*group.*\]$/s);
+    const one = textOf(await agent.callTool({ name: 'export_file', arguments: { language: 'de', format: 'json', group: 'short' } }, undefined, { timeout: 10_000 }));
+    expect(Object.keys(JSON.parse(one))).toHaveLength(10);
+  }, 120_000);
+});
+
 describe('tms mcp with a delivery key', () => {
   it('offers only the cached reads, and they read the published build', async () => {
     const p = await t.newProject('team');

@@ -17,7 +17,35 @@ export { MCP_HELP } from './mcp-help.ts';
 const LANGUAGE = z.string().regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,4})?$/, 'a language code such as de or pt-BR').describe('Language code, e.g. "de" or "pt-BR"');
 const STATUS = z.enum(['draft', 'review', 'approved']);
 
-const text = (value: unknown): CallToolResult => ({ content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }] });
+/**
+ * Most UTF-8 bytes of text one tool answer carries. The official SDK's stdio client drops a line
+ * over 10 MiB and closes the connection ("Connection closed", then "Not connected" for every later
+ * call): the agent's session is lost. The JSON-RPC line escapes the text once more, at worst six
+ * bytes per byte (a control character's \u00XX), so 1 MiB stays under that limit whatever the text.
+ */
+export const MAX_TOOL_TEXT_BYTES = 1024 * 1024;
+
+/** How to ask a tool for less when its answer is cut; the general hint for a tool without one of its own. */
+const LESS = 'ask for fewer values (a group, a status, fewer keys)';
+
+/**
+ * The text as is when it fits, else its first MAX_TOOL_TEXT_BYTES bytes (never half a character)
+ * and a note saying what was cut and how to ask for less: a normal answer, since the part shown is
+ * still the server's data and the agent can act on the note (a refusal would show nothing).
+ */
+export function capText(text: string, less = LESS): string {
+  if (Buffer.byteLength(text, 'utf8') <= MAX_TOOL_TEXT_BYTES) return text;
+  const bytes = Buffer.from(text, 'utf8');
+  let end = MAX_TOOL_TEXT_BYTES;
+  // Back to the first byte of a character: a continuation byte is 10xxxxxx.
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  const kept = bytes.subarray(0, end).toString('utf8');
+  return `${kept}\n\n[tms mcp: answer cut: it is ${bytes.length} bytes of UTF-8 and only the first ${end} are above (a tool answer is kept under ${MAX_TOOL_TEXT_BYTES} bytes, or the MCP client drops it and closes the connection); what is above is incomplete (a JSON answer does not parse). To get all of it, ${less}.]`;
+}
+
+// Compact JSON: indentation would only add bytes (the agent reads it either way), and a 2-space
+// indent of every line of a large answer brings it nearer the cap sooner.
+const text = (value: unknown, less?: string): CallToolResult => ({ content: [{ type: 'text', text: capText(typeof value === 'string' ? value : JSON.stringify(value), less) }] });
 const q = (params: Record<string, string | number | boolean | undefined>) => {
   const entries: [string, string][] = Object.entries(params).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)] as [string, string]]));
   return entries.length ? `?${new URLSearchParams(entries)}` : '';
@@ -31,7 +59,8 @@ function tool<A>(run: (args: A) => Promise<CallToolResult>) {
       return await run(args);
     } catch (error) {
       const message = error instanceof CliError ? error.message : `unexpected: ${(error as Error).message}`;
-      return { isError: true, content: [{ type: 'text', text: message }] };
+      // An error quotes the server's answer: capped too, so no answer of any kind can break the session.
+      return { isError: true, content: [{ type: 'text', text: capText(message) }] };
     }
   };
 }
@@ -64,7 +93,7 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
         annotations: { readOnlyHint: true },
       },
       tool(async ({ language, group }: { language: string; group?: string }) =>
-        text(await send('GET', `/v1/cached/translations/${seg(language)}${group === undefined ? '' : `/${seg(group)}`}`)),
+        text(await send('GET', `/v1/cached/translations/${seg(language)}${group === undefined ? '' : `/${seg(group)}`}`), 'pass group to read one group at a time'),
       ),
     );
     return server;
@@ -86,7 +115,9 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
       },
       annotations: { readOnlyHint: true },
     },
-    tool(async (args: Record<string, string | number | undefined>) => text(await send('GET', `/v1/keys${q({ limit: 100, ...args })}`))),
+    tool(async (args: Record<string, string | number | undefined>) =>
+      text(await send('GET', `/v1/keys${q({ limit: 100, ...args })}`), 'pass a smaller limit and read the next pages with cursor, or narrow by group or search'),
+    ),
   );
   server.registerTool(
     'get_key',
@@ -111,7 +142,10 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
       annotations: { readOnlyHint: true },
     },
     tool(async ({ language, group, status }: { language: string; group?: string; status?: string }) =>
-      text(await send('GET', `/v1/translations/${seg(language)}${group === undefined ? '' : `/${seg(group)}`}${q({ status })}`)),
+      text(
+        await send('GET', `/v1/translations/${seg(language)}${group === undefined ? '' : `/${seg(group)}`}${q({ status })}`),
+        'pass group to read one group at a time (list_keys shows the groups), or a narrower status',
+      ),
     ),
   );
   server.registerTool(
@@ -174,18 +208,21 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
     'export_file',
     {
       title: 'Export a file',
-      description: `A language as a translation file (formats: ${FORMAT_IDS.join(', ')}; xliff and xliff2 need source, the language of the source text).`,
+      description: `A language as a translation file (formats: ${FORMAT_IDS.join(', ')}; xliff and xliff2 need source, the language of the source text); group exports one group.`,
       inputSchema: {
         language: LANGUAGE,
         format: z.enum(FORMAT_IDS as [string, ...string[]]),
         status: z.enum(['approved', 'draft', 'review', 'all']).optional(),
         source: LANGUAGE.optional().describe('xliff, xliff2: the source language, written beside each translation'),
+        // The API's own filter (GET /v1/export/{language}?group=): the way to export a language too
+        // large for one answer.
+        group: z.string().optional().describe('Only the keys of this group'),
       },
       annotations: { readOnlyHint: true },
     },
-    tool(async ({ language, format, status, source }: { language: string; format: string; status?: string; source?: string }) =>
-      // The file exactly as the server wrote it, whatever its format.
-      text((await send('GET', `/v1/export/${seg(language)}${q({ format, status, source })}`, undefined, {}, true)) as string),
+    tool(async ({ language, format, status, source, group }: { language: string; format: string; status?: string; source?: string; group?: string }) =>
+      // The file exactly as the server wrote it, whatever its format (cut only when too large).
+      text((await send('GET', `/v1/export/${seg(language)}${q({ format, status, source, group })}`, undefined, {}, true)) as string, 'export one group at a time with group (list_keys shows the groups)'),
     ),
   );
   server.registerTool(
