@@ -4,6 +4,7 @@
 import { handle, type APIGatewayProxyResult, type LambdaContext, type LambdaEvent } from 'hono/aws-lambda';
 import type { Deps } from '../../core/deps.ts';
 import { createApi } from '../http/create-api.ts';
+import { statusOf } from '../http/errors.ts';
 import type { RouteGroup } from '../http/route-group.ts';
 import { createLambdaDeps, type LambdaPorts } from './lambda-deps.ts';
 import { lambdaConfig } from './resource-env.ts';
@@ -33,8 +34,41 @@ export function httpHandler(group: RouteGroup, ports: Omit<LambdaPorts, 'counter
     instance = { deps, handler: handle(app) };
     return instance;
   };
-  const handler = async (event: LambdaEvent, context?: LambdaContext) => init().handler(withoutGetBody(withSafePath(event)), context);
+  const handler = async (event: LambdaEvent, context?: LambdaContext) =>
+    withinResponseLimit(await init().handler(withoutGetBody(withSafePath(event)), context));
   return Object.assign(handler, { deps: () => init().deps });
+}
+
+/**
+ * What Lambda returns from a synchronous invocation at most: the response as serialized JSON
+ * ("Response payload size exceeded maximum allowed payload size (6291556 bytes)"). A larger one is
+ * an invocation error, which API Gateway answers with a bare 500 and no word of why.
+ */
+export const LAMBDA_RESPONSE_LIMIT = 6_291_556;
+
+/**
+ * An answer too large for Lambda (a whole language of long values, live or exported, or a cached
+ * file a client asked for uncompressed) becomes the envelope's 413 saying how to ask for less,
+ * keeping the request id and CORS headers. The same request self-hosted gets its 200.
+ */
+export function withinResponseLimit(result: APIGatewayProxyResult): APIGatewayProxyResult {
+  // Serializing costs a copy: a body that could not pass the limit even with every character
+  // escaped (6 bytes at most, `\u001f`) is not measured.
+  if (typeof result.body !== 'string' || result.body.length * 6 < LAMBDA_RESPONSE_LIMIT) return result;
+  const bytes = Buffer.byteLength(JSON.stringify(result));
+  if (bytes <= LAMBDA_RESPONSE_LIMIT) return result;
+  const headers: Record<string, string> = {};
+  const given = 'headers' in result ? result.headers : {};
+  for (const [name, value] of Object.entries(given ?? {})) {
+    if (/^(x-request-id|access-control-|vary$|x-ratelimit-)/i.test(name)) headers[name] = String(value);
+  }
+  headers['content-type'] = 'application/json';
+  headers['cache-control'] = 'no-store';
+  const megabytes = (n: number) => (n / 1_000_000).toFixed(1);
+  const detail =
+    `This answer is ${megabytes(bytes)} MB, more than AWS Lambda can return (${megabytes(LAMBDA_RESPONSE_LIMIT)} MB): ` +
+    'ask for less (one group: /v1/translations/{language}/{group}, or ?group= on an export), or read the cached files with Accept-Encoding: br or gzip';
+  return { statusCode: statusOf('too_large'), headers, body: JSON.stringify({ detail }), isBase64Encoded: false };
 }
 
 /**
