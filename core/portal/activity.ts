@@ -130,12 +130,17 @@ function earlierOf(items: readonly ActivityItem[], i: number, full: boolean): Wr
  * text stays revertable. An import that overwrites a value records the value's own write (with the
  * text it replaced), listed with the import it belongs to; a replaced text that no older event of
  * the value left is listed too, from the `before` of the write that replaced it.
+ *
+ * Removing a language permanently deletes its values and records one `language.removed` event (no
+ * event per value): a value's history ends there. Its events from before the language's latest
+ * removal are left out (never current, never offered for Revert, and valueAfterEvent refuses them):
+ * a value created again after the language was added back starts a history of its own.
  */
 export async function valueHistory(deps: Pick<Deps, 'sql'>, projectId: string, anyCaseKeyId: string, language: string): Promise<ValueHistory> {
   const { sql } = deps;
   // Events name the value by its id as the database writes it (lower case); an id is one in any case.
   const keyId = anyCaseKeyId.toLowerCase();
-  const [rows, [storedRow]] = await Promise.all([
+  const [rows, [storedRow], removedAt] = await Promise.all([
     sql<Row[]>`
       select e.id, e.type, e.actor_type, e.actor_id, u.email as actor_email, e.entity_type, e.entity_id, e.before, e.after, e.occurred_at
       from domain_events e left join users u on e.actor_type = 'user' and u.id::text = e.actor_id
@@ -144,8 +149,13 @@ export async function valueHistory(deps: Pick<Deps, 'sql'>, projectId: string, a
     sql<{ value: string; status: string; version: string; updated_at: Date }[]>`
       select v.value, v.status, v.version::text as version, v.updated_at from ${valueById(sql, keyId, language)} v
       where v.project_id = ${projectId}`,
+    latestRemoval(deps, projectId, language),
   ]);
-  const own = rows.map(toItem);
+  // The value's events since the language's latest removal: anything older was deleted with it. Read
+  // newest first, so when the removal is among them every later event is too, and the list is whole.
+  const fetched = rows.map(toItem);
+  const own = fetched.filter((e) => e.id > removedAt);
+  const full = fetched.length >= HISTORY_LIMIT && own.length === fetched.length;
   const stored = storedRow ? { value: storedRow.value, status: storedRow.status, version: Number(storedRow.version), updated_at: new Date(storedRow.updated_at).toISOString() } : null;
   const newest = own[0];
   const after = newest?.after as { value?: unknown; status?: unknown } | null | undefined;
@@ -154,7 +164,7 @@ export async function valueHistory(deps: Pick<Deps, 'sql'>, projectId: string, a
     : newest?.type === 'translation.deleted';
   const via = await languageWideWrites(deps, projectId, language, own);
   const items = (current: (i: number) => boolean): HistoryItem[] =>
-    own.map((e, i) => ({ ...e, current: current(i), via: via.get(e.id) ?? null, earlier: earlierOf(own, i, own.length >= HISTORY_LIMIT) }));
+    own.map((e, i) => ({ ...e, current: current(i), via: via.get(e.id) ?? null, earlier: earlierOf(own, i, full) }));
   if (explained || !stored) return { stored, unexplained: null, items: items((i) => explained && i === 0) };
   // The language-wide write after the value's own newest event that last touched the row: it set
   // updated_at in its own transaction, so its event is not later than the row's time (compared in
@@ -162,11 +172,23 @@ export async function valueHistory(deps: Pick<Deps, 'sql'>, projectId: string, a
   const [source] = await sql<Row[]>`
     select e.id, e.type, e.actor_type, e.actor_id, u.email as actor_email, e.entity_type, e.entity_id, e.before, e.after, e.occurred_at
     from domain_events e left join users u on e.actor_type = 'user' and u.id::text = e.actor_id
-    where e.project_id = ${projectId} and e.id > ${newest?.id ?? 0} and e.entity_type = 'language' and e.entity_id = ${language}
+    where e.project_id = ${projectId} and e.id > ${Math.max(newest?.id ?? 0, removedAt)} and e.entity_type = 'language' and e.entity_id = ${language}
       and e.type = any(${[...LANGUAGE_WIDE_WRITES]}::text[])
       and e.occurred_at <= (select v.updated_at from ${valueById(sql, keyId, language)} v where v.project_id = ${projectId})
     order by e.id desc limit 1`;
   return { stored, unexplained: { source: source ? toItem(source) : null }, items: items(() => false) };
+}
+
+/**
+ * The id of the language's latest `language.removed` event in the project (0: never removed). Read
+ * through the entity index (migration 018): the language's own events, newest first, not the project's.
+ */
+async function latestRemoval(deps: Pick<Deps, 'sql'>, projectId: string, language: string): Promise<number> {
+  const [row] = await deps.sql<{ id: string }[]>`
+    select id from domain_events
+    where project_id = ${projectId} and entity_type = 'language' and entity_id = ${language} and type = 'language.removed'
+    order by id desc limit 1`;
+  return row ? Number(row.id) : 0;
 }
 
 /**
@@ -204,7 +226,8 @@ export function eventIdFrom(text: string | undefined): string | null {
 /**
  * A value as one event left it (the `after` of a write), or as it found it (`side` 'before': the
  * text a write replaced, History's entry for a text no recorded event of its own left), for a
- * revert; null when the id names none (or is no id), or the write found no value.
+ * revert; null when the id names none (or is no id), the write found no value, or the language was
+ * removed after it (its values were permanently deleted: History no longer lists the event).
  */
 export async function valueAfterEvent(
   deps: Pick<Deps, 'sql'>,
@@ -216,7 +239,11 @@ export async function valueAfterEvent(
   if (eventId === null) return null;
   const [row] = await deps.sql<{ entity_id: string; before: unknown; after: unknown }[]>`
     select entity_id, before, after from domain_events
-    where id = ${eventId}::bigint and project_id = ${projectId} and entity_type = 'translation' and type = 'translation.written'`;
+    where id = ${eventId}::bigint and project_id = ${projectId} and entity_type = 'translation' and type = 'translation.written'
+      and not exists (
+        select 1 from domain_events r
+        where r.project_id = ${projectId} and r.entity_type = 'language' and r.entity_id = substr(domain_events.entity_id, strpos(domain_events.entity_id, '/') + 1)
+          and r.id > ${eventId}::bigint and r.type = 'language.removed')`;
   const version = row ? asWritten(side === 'before' ? row.before : row.after) : null;
   if (!row || !version) return null;
   const slash = row.entity_id.indexOf('/');

@@ -10,6 +10,7 @@ import { useTestApp, type TestProject } from '../support/test-app.ts';
 import { hashPassword } from '../../core/users/password.ts';
 import { createSession } from '../../core/users/sessions.ts';
 import { PortalClient } from './support/portal-client.ts';
+import { valueHistory } from '../../core/portal/activity.ts';
 
 // Webhook outbox rows stay until the test has counted them.
 const t = useTestApp({ env: { WEBHOOKS_DEBOUNCE_MS: '600000' } });
@@ -244,6 +245,47 @@ describe('An import over reviewed values', () => {
       await sql()`delete from webhook_endpoints where project_id = ${p.projectId}`;
       await sql()`delete from webhook_outbox where project_id = ${p.projectId}`;
     }
+  });
+});
+
+describe('History across a language removal', () => {
+  // Removing a language permanently deletes its values and records one language.removed event (no
+  // event per value): the value's writes from before it are not its history any more.
+  it('lists no write from before the latest removal: none is current, none offered for Revert, and a revert to one is refused', async () => {
+    expect((await t.call(p.apiKey, 'POST', '/v1/languages', { code: 'it' })).status).toBe(201);
+    const key = (await (await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'removal.title', group_name: 'removal' })).json()) as { id: string };
+    const history = `/portal/projects/${p.projectId}/keys/${key.id}/values/it/history`;
+    const revert = `/portal/projects/${p.projectId}/keys/${key.id}/values/it/revert`;
+    await t.call(p.apiKey, 'PUT', `/v1/keys/${key.id}/translations/it`, { value: 'Titolo vecchio' });
+    await t.call(p.apiKey, 'PUT', `/v1/keys/${key.id}/translations/it`, { value: 'Titolo' });
+    const old = entries((await dev.get(history)).text).find((e) => e.text === 'Titolo vecchio')!;
+    expect(old.revert).toBeDefined();
+
+    expect((await t.call(p.apiKey, 'DELETE', '/v1/languages/it')).status).toBe(200);
+    expect((await t.call(p.apiKey, 'POST', '/v1/languages', { code: 'it' })).status).toBe(201);
+    // The value is created again by an import, with the text and status of the last write before the removal.
+    expect((await importJson('it', { 'removal.title': 'Titolo' })).status).toBe(200);
+
+    // The stored value was written by the import after the removal, not by the PUT before it.
+    const h = await valueHistory(t.runtime.deps, p.projectId, key.id, 'it');
+    expect(h.stored).toMatchObject({ value: 'Titolo' });
+    expect(h.items.filter((i) => i.current)).toEqual([]);
+    expect(h.items.map((i) => (i.after as { value?: string } | null)?.value)).not.toContain('Titolo vecchio');
+    expect(h.unexplained?.source?.type).toBe('translation.imported');
+    const shown = entries((await dev.get(history)).text);
+    expect(shown).toEqual([{ text: 'Titolo', current: true, fromImport: true, revert: undefined, side: undefined }]);
+
+    // A revert to a write from before the removal (its form kept from an old page) is refused, and writes nothing.
+    const stored = await (await t.call(p.apiKey, 'GET', `/v1/keys/${key.id}/translations/it`)).json();
+    const valueEvents = async () =>
+      (await t.runtime.deps.sql<{ n: number }[]>`
+        select count(*)::int as n from domain_events where project_id = ${p.projectId} and entity_id = ${`${key.id.toLowerCase()}/it`}`)[0]!.n;
+    const eventsBefore = await valueEvents();
+    const res = await dev.post(revert, { event_id: old.revert!, version: String(h.stored!.version) });
+    expect(res.status).toBe(404);
+    expect(res.text).toContain('That version of the value was not found');
+    expect(await (await t.call(p.apiKey, 'GET', `/v1/keys/${key.id}/translations/it`)).json()).toEqual(stored);
+    expect(await valueEvents()).toBe(eventsBefore);
   });
 });
 
