@@ -6,13 +6,13 @@ import { startTestApp, type TestApp } from './test-app.ts';
 
 export type StartedApp = TestApp & { close(): Promise<void> };
 
-/** Registers the start and the close; `started` receives both once they run. */
-export function withDeeplTestApp(started: (app: StartedApp, emulator: MtEmulator) => void): void {
+/** Registers the start and the close; `started` receives both once they run; `env`: the app's other settings. */
+export function withDeeplTestApp(started: (app: StartedApp, emulator: MtEmulator) => void, env: Record<string, string> = {}): void {
   let app: StartedApp | undefined;
   let emulator: MtEmulator | undefined;
   beforeAll(async () => {
     emulator = await startMtEmulator();
-    app = await startTestApp({ env: { DEEPL_API_KEY: EMULATOR_KEYS.deepl, DEEPL_API_URL: emulator.url } });
+    app = await startTestApp({ env: { ...env, DEEPL_API_KEY: EMULATOR_KEYS.deepl, DEEPL_API_URL: emulator.url } });
     started(app, emulator);
   });
   afterAll(async () => {

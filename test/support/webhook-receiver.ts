@@ -3,6 +3,7 @@
 // answer 500, redirect, hang past the timeout, or go down altogether (and come back on the same port).
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { afterEach } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 
 export type Received = {
@@ -122,4 +123,23 @@ export async function webhookFixture(
             'failed', 1, null, 'connection refused')
     returning id`;
   return { webhookId: id, deliveryId: delivery!.id };
+}
+
+/** An app's settings for webhook tests: receivers on loopback allowed, quick retries, windows and polls. */
+export const QUICK_WEBHOOKS_ENV = {
+  WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+  WEBHOOKS_RETRY_BASE_MS: '10',
+  WEBHOOKS_DEBOUNCE_MS: '300',
+  WEBHOOKS_POLL_MS: '50',
+  WEBHOOKS_TIMEOUT_MS: '1000',
+  AUTO_REBUILD_DEBOUNCE_MS: '600000',
+} as const;
+
+/** A list for the receivers a test starts: each is closed after its test. */
+export function receiversClosedAfterEach(): WebhookReceiver[] {
+  const receivers: WebhookReceiver[] = [];
+  afterEach(async () => {
+    for (const r of receivers.splice(0)) await r.close();
+  });
+  return receivers;
 }

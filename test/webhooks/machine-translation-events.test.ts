@@ -2,38 +2,16 @@
 // its language. Its event names the language as its entity, which the dispatcher once took for a key
 // id: the uuid cast failed every dispatch, so no webhook of any project was delivered again.
 // Runs on embedded PGlite, and on real Postgres with DATABASE_URL.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, type TestProject } from '../support/test-app.ts';
-import { EMULATOR_KEYS, startMtEmulator, type MtEmulator } from '../support/mt-emulators.ts';
-import { startWebhookReceiver, waitFor, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { describe, expect, it } from 'vitest';
+import type { TestProject } from '../support/test-app.ts';
+import { withDeeplTestApp, type StartedApp } from '../support/deepl-test-app.ts';
+import { QUICK_WEBHOOKS_ENV, receiversClosedAfterEach, startWebhookReceiver, waitFor, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
-let emulator: MtEmulator;
-let t: TestApp & { close(): Promise<void> };
-
-beforeAll(async () => {
-  emulator = await startMtEmulator();
-  t = await startTestApp({
-    env: {
-      DEEPL_API_KEY: EMULATOR_KEYS.deepl,
-      DEEPL_API_URL: emulator.url,
-      WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOKS_RETRY_BASE_MS: '10',
-      WEBHOOKS_DEBOUNCE_MS: '300',
-      WEBHOOKS_POLL_MS: '50',
-      WEBHOOKS_TIMEOUT_MS: '1000',
-      AUTO_REBUILD_DEBOUNCE_MS: '600000',
-    },
-  });
-});
-afterAll(async () => {
-  await t?.close();
-  await emulator?.close();
-});
-
-const receivers: WebhookReceiver[] = [];
-afterEach(async () => {
-  for (const r of receivers.splice(0)) await r.close();
-});
+let t: StartedApp;
+withDeeplTestApp((app) => {
+  t = app;
+}, QUICK_WEBHOOKS_ENV);
+const receivers = receiversClosedAfterEach();
 
 async function ok(res: Response, status = 200) {
   if (res.status !== status) throw new Error(`${res.status} ${await res.text()}`);
