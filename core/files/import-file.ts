@@ -139,8 +139,11 @@ async function judgeImport(
   return { count: found.length, values: found.slice(0, QUALITY_LISTED) };
 }
 
-/** Attempts of an import whose key insert met a name created meanwhile; each sees the ones before. */
-const NAME_TAKEN_ATTEMPTS = 3;
+/**
+ * Attempts of an import whose key insert met a name created meanwhile, or whose read a concurrent
+ * write made stale (ImportRaced); each sees the ones before.
+ */
+const NAME_TAKEN_ATTEMPTS = 4;
 
 /**
  * Runs the import's transaction again when its insert of new keys met a name that another writer
@@ -150,10 +153,10 @@ const NAME_TAKEN_ATTEMPTS = 3;
  * again, it finds the key and writes its value onto it, with counts and units as of then. Inside a
  * caller's transaction the error has aborted it, so it is passed on.
  */
-export async function againWhenNameTaken<T>(deps: { tx?: unknown }, run: () => Promise<T>): Promise<T> {
+export async function againWhenNameTaken<T>(deps: { tx?: unknown }, run: (attempt: number) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await run();
+      return await run(attempt);
     } catch (error) {
       // The database's error itself, or (from a use-case around the import) the domain error made of it.
       const e = ((error as { cause?: unknown } | null)?.cause ?? error) as { code?: unknown; constraint_name?: unknown } | null;
@@ -161,6 +164,28 @@ export async function againWhenNameTaken<T>(deps: { tx?: unknown }, run: () => P
       if (!(nameTaken || error instanceof ImportRaced) || deps.tx || attempt >= NAME_TAKEN_ATTEMPTS) throw error;
     }
   }
+}
+
+/**
+ * The file's live keys and their values in `language`, locked in the order every multi-row write
+ * takes (keys by id, then values by key id: test/keys/lock-order.test.ts). FOR NO KEY UPDATE
+ * stops a key's deletion or rename and a value's change or deletion until the import commits, but
+ * not a foreign-key check: a value being created for one of the keys is not held up, and so cannot
+ * wait on the import while the import waits on its row. Such a value, new since the read, is the
+ * one race left, caught as before.
+ */
+async function lockForImport(sql: TransactionSql, projectId: string, language: string, keys: string[]): Promise<void> {
+  await sql`
+    with key_rows as materialized (
+      select id from translation_keys
+      where project_id = ${projectId} and key = any(${keys}::text[]) and deleted_at is null
+      order by id for no key update
+    ), value_rows as materialized (
+      select 1 from translations
+      where key_id in (select id from key_rows) and language = ${language}
+      order by key_id for no key update
+    )
+    select count(*) from value_rows`;
 }
 
 /**
@@ -220,12 +245,17 @@ async function runImport(
   checkEntries(fileEntries);
   let entries = fileEntries;
 
-  const result = await againWhenNameTaken(deps, () => transaction(deps, async (tx) => {
+  const result = await againWhenNameTaken(deps, (attempt) => transaction(deps, async (tx) => {
     const { sql } = tx;
     const project = await lockProject(sql, projectId);
     const [registered] = await sql`select 1 from project_languages where project_id = ${projectId} and code = ${language}`;
     if (!registered) throw languageNotRegistered(language);
     if (input.namespace !== undefined) entries = await resolveNamespace(sql, projectId, input.namespace, fileEntries);
+    // Run again after a race: its keys and their values are locked before they are read, so that
+    // the writers it lost to (translators saving the same few values all day) cannot take them
+    // away a second time. The first attempt reads without locks: a re-import that changes nothing
+    // (a CI sync) then writes nothing, not even a lock on each row.
+    if (attempt > 1) await lockForImport(sql, projectId, language, entries.map((e) => e.key));
 
     // Each key's value by its primary key (OFFSET 0, as core/keys/by-id.ts): a plain join let a
     // planner without statistics (a project just loaded) pair every key of the project with every

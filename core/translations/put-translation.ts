@@ -97,7 +97,7 @@ async function write(deps: Pick<Deps, 'sql' | 'valueWrites'>, input: v.InferOutp
 function writeIfMatch(sql: Sql, input: v.InferOutput<typeof PutTranslationCommand>, ifMatch: IfMatch, gated: boolean): Promise<WrittenRow> {
   return conditionalWrite(sql, input, gated, (open) => sql`
       update translations t set value = ${input.value}::text, status = ${input.status}::text, updated_at = now()
-      from live_key, registered
+      from live_key, registered left join previous on true
       where t.key_id = live_key.id and t.language = registered.code
         and ${versionGuard(sql, ifMatch, sql`t.version`)} and ${unlessVersion(sql, input.ifNoneMatch, sql`t.version`)} and ${open}
       returning t.project_id, t.value, t.status, t.version`);
@@ -113,7 +113,7 @@ function writeIfNoneMatch(sql: Sql, input: v.InferOutput<typeof PutTranslationCo
   return conditionalWrite(sql, input, gated, (open) => sql`
       insert into translations as t (key_id, project_id, language, value, status)
       select live_key.id, live_key.project_id, registered.code, ${input.value}::text, ${input.status}::text
-      from live_key, registered
+      from live_key, registered left join previous on true
       where ${open}
       on conflict (key_id, language) do update set value = excluded.value, status = excluded.status, updated_at = now()
         where not ${versionGuard(sql, ifNoneMatch, sql`t.version`)}
@@ -137,6 +137,11 @@ async function conditionalWrite(
   // quality: the key's source value as it was before this statement, the warnings' reference.
   // The update goes by primary key only: live_key has checked the key against the project, and a
   // value always belongs to its key's project (a project condition here invites the project scan).
+  // previous: the value before, locked. A plain read is of the statement's snapshot: a write
+  // committed while this one waited for the row would be missing from History, its `before` the
+  // text that write replaced. A locking read waits, then reads the row as that write left it. The
+  // writes join it so that it is read before them (read after, the row is this statement's own
+  // update, which a locking read skips).
   // No comments inside the SQL: pg_stat_activity shows only the first 1 KiB of a statement.
   const [row] = await sql<WrittenRow[]>`
     with quality as (
@@ -149,7 +154,7 @@ async function conditionalWrite(
       select code from project_languages where project_id = ${projectId} and code = ${language}
     ), previous as (
       select jsonb_build_object('value', t.value, 'status', t.status) as before, t.version
-      from ${valueById(sql, keyId, language)} t where t.project_id = ${projectId}
+      from (select * from translations where key_id = ${keyId} and language = ${language} offset 0 for no key update) t where t.project_id = ${projectId}
     ), written as (${written(open)}
     ), event as (
       insert into domain_events (type, project_id, actor_type, actor_id, entity_type, entity_id, before, after)

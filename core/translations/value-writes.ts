@@ -72,6 +72,10 @@ export async function writeValues(sql: Sql, items: PlainWrite[], lockTimeoutMs =
   // batch's length on a custom one, so batches under 10 made every execution plan again (seeding
   // through single calls: 1,040 plans in 1,573 executions, a third of the statement's time).
   // Pinned by test/core/write-plans.test.ts.
+  // locked: the values before, locked in the order the upsert locks them (key id, language; the
+  // nested loop takes the sorted items in turn). A plain read is of the statement's snapshot: a
+  // write committed while the upsert waited for a row would be missing from History, its `before`
+  // the text that write replaced. A locking read waits, then reads the row as that write left it.
   // No comments inside the SQL: pg_stat_activity shows only the first 1 KiB of a statement.
   const rows = await sql<(WrittenRow & { n: number })[]>`
     with batch as materialized (
@@ -85,6 +89,10 @@ export async function writeValues(sql: Sql, items: PlainWrite[], lockTimeoutMs =
         b.project_ids, b.key_ids, b.languages, b.vals, b.statuses, b.gated, b.actor_types, b.actor_ids, b.entity_ids
       ) with ordinality as i (project_id, key_id, language, value, status, gated, actor_type, actor_id, entity_id, n)
       where settings.lock_timeout is not null
+    ), locked as materialized (
+      select t.key_id, t.language, t.project_id, t.value, t.status, t.version
+      from (select key_id, language from input order by key_id, language) i
+      cross join lateral (select * from translations where key_id = i.key_id and language = i.language offset 0 for no key update) t
     ), checked as (
       select i.*, p.source_language, p.quality_blocking, k.id as live_key, pl.code as registered,
              prev.value as before_value, prev.status as before_status, prev.version as previous_version,
@@ -93,7 +101,7 @@ export async function writeValues(sql: Sql, items: PlainWrite[], lockTimeoutMs =
       left join projects p on p.id = i.project_id
       left join lateral (select * from translation_keys where id = i.key_id offset 0) k on k.project_id = i.project_id and k.deleted_at is null
       left join project_languages pl on pl.project_id = i.project_id and pl.code = i.language
-      left join lateral (select * from translations where key_id = i.key_id and language = i.language offset 0) prev on prev.project_id = i.project_id
+      left join locked prev on prev.key_id = i.key_id and prev.language = i.language and prev.project_id = i.project_id
     ), written as (
       insert into translations (key_id, project_id, language, value, status)
       select c.live_key, c.project_id, c.registered, c.value, c.status

@@ -81,4 +81,62 @@ describe.runIf(usingRealPostgres())('writes racing an import', () => {
     const [stored] = await sql<{ value: string; status: string }[]>`select value, status from translations where key_id = ${keyId} and language = 'de'`;
     expect(stored).toEqual({ value: 'Neu', status: 'draft' });
   });
+
+  it('run again after a race, the import locks what it reads first: a translator saving the same value again waits for it instead of racing it once more', async () => {
+    const sql = t.runtime.deps.sql;
+    const p = await project(t, ['de']);
+    const call = (file: Record<string, string>) => t.call(p.apiKey, 'POST', '/v1/import/de?status=draft&conflict=overwrite', JSON.stringify(file));
+    expect((await call({ 'home.title': 'Alt' })).status).toBe(200);
+    const keyId = (await body(await p.get('/v1/keys'))).keys[0].id as string;
+    const blockedBy = async (pid: number) =>
+      (await sql`select 1 from pg_stat_activity where datname = current_database() and ${pid}::int = any(pg_blocking_pids(pid))`).length > 0;
+    const waitUntil = async (check: () => Promise<boolean>, what: string) => {
+      const deadline = Date.now() + 10_000;
+      while (!(await check())) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+    const [first, second] = [await sql.reserve(), await sql.reserve()];
+    try {
+      const hold = async (holder: typeof first) => {
+        await holder`begin`;
+        const [{ pid }] = (await holder`select pg_backend_pid() as pid`) as unknown as [{ pid: number }];
+        return pid;
+      };
+      // The first attempt, held at its charge after its read, loses to a translator's save.
+      const firstPid = await hold(first);
+      await first`select used from translation_unit_usage where account_id = ${p.accountId} for update`;
+      const imported = call({ 'home.title': 'Neu' });
+      await waitUntil(() => blockedBy(firstPid), 'the import waits at its charge');
+      await p.put(keyId, 'de', 'Vom Übersetzer', 'review');
+      // The second attempt is held at its charge too (this lock queues behind the first attempt's).
+      const secondPid = await hold(second);
+      const queued = second`select used from translation_unit_usage where account_id = ${p.accountId} for update`.execute();
+      await first`commit`;
+      await queued;
+      await waitUntil(() => blockedBy(secondPid), 'the import, run again, waits at its charge');
+      // A save of the value now waits for the import, which has locked it: it lands after.
+      const saved = p.put(keyId, 'de', 'Noch einmal', 'review');
+      await waitUntil(
+        async () => (await sql`select 1 from pg_stat_activity where datname = current_database() and cardinality(pg_blocking_pids(pid)) > 0 and not ${secondPid}::int = any(pg_blocking_pids(pid))`).length > 0,
+        'the second save waits for the import',
+      );
+      await second`commit`;
+      const answer = await imported;
+      expect(answer.status, await answer.clone().text()).toBe(200);
+      expect(await body(answer)).toMatchObject({ values_created: 0, values_updated: 1, translation_units: 1 });
+      await saved;
+      const [stored] = await sql<{ value: string }[]>`select value from translations where key_id = ${keyId} and language = 'de'`;
+      expect(stored!.value).toBe('Noch einmal');
+      const history = await sql<{ before: { value: string } | null; after: { value: string } }[]>`
+        select before, after from domain_events where project_id = ${p.projectId} and type = 'translation.written' and entity_id = ${`${keyId}/de`} order by id`;
+      expect(history.slice(-3).map((e) => `${e.before?.value} -> ${e.after.value}`)).toEqual(['Alt -> Vom Übersetzer', 'Vom Übersetzer -> Neu', 'Neu -> Noch einmal']);
+    } finally {
+      for (const holder of [first, second]) {
+        await holder`rollback`.catch(() => undefined);
+        holder.release();
+      }
+    }
+  });
 });

@@ -119,3 +119,42 @@ describe.runIf(usingRealPostgres())('a PUT losing the race against a language re
     });
   }
 });
+
+// History's `before` is what the write replaced. A PUT that waited for another write to the same
+// value recorded the text as of its statement's start (the value before that other write), so
+// History left that write out and Revert offered a text nobody had replaced.
+describe.runIf(usingRealPostgres())('a PUT that waited for another write of its value', () => {
+  for (const [name, headers] of [
+    ['plain', {}],
+    ['If-Match: *', { 'If-Match': '*' }],
+    ['If-None-Match on another version', { 'If-None-Match': '"999"' }],
+  ] as const) {
+    it(`records that write's text as the one it replaced (${name})`, async () => {
+      const sql = t.runtime.deps.sql;
+      const p = await project(t, ['de']);
+      const keyId = await p.key('home.title', 'home');
+      await p.put(keyId, 'de', 'Erste', 'draft');
+      const holder = await sql.reserve();
+      try {
+        await holder`begin`;
+        const [{ pid }] = (await holder`select pg_backend_pid() as pid`) as unknown as [{ pid: number }];
+        await holder`update translations set value = 'Zweite', status = 'review' where key_id = ${keyId} and language = 'de'`;
+        const put = t.call(p.apiKey, 'PUT', `/v1/keys/${keyId}/translations/de`, { value: 'Dritte', status: 'draft' }, headers);
+        await waitFor(
+          async () => (await sql`select 1 from pg_stat_activity where datname = current_database() and ${pid}::int = any(pg_blocking_pids(pid))`).length > 0,
+          'the PUT waits for the held write',
+        );
+        await holder`commit`;
+        const res = await put;
+        expect(res.status, await res.clone().text()).toBe(200);
+      } finally {
+        await holder`rollback`.catch(() => undefined);
+        holder.release();
+      }
+      const [last] = await sql<{ before: { value: string; status: string } | null }[]>`
+        select before from domain_events where project_id = ${p.projectId} and type = 'translation.written' and entity_id = ${`${keyId}/de`}
+        order by id desc limit 1`;
+      expect(last?.before).toEqual({ value: 'Zweite', status: 'review' });
+    });
+  }
+});

@@ -142,6 +142,22 @@ const EMPTY_PLURAL = /^\{count, plural,( (=0|zero|one|two|few|many|other) \{\})+
 const PLURAL_SUFFIX = /_(ordinal_)?(zero|one|two|few|many|other)$/;
 
 /**
+ * Whether every plural in a value has a form for each category of the language. A hostile string
+ * can be a whole plural (`{count, plural, one {# file} other {# files}}`), which lacks `many` in
+ * French: the formats that write every category give it back with `many`, saying the same.
+ */
+function pluralsComplete(v: string, language: string): boolean {
+  let ast;
+  try {
+    ast = parseIcu(v, { ignoreTag: true, requiresOtherClause: true });
+  } catch {
+    return true;
+  }
+  const categories = pluralCategories(language);
+  return ast.every((el) => !isPluralElement(el) || categories.every((c) => c in el.options));
+}
+
+/**
  * A .stringsdict writes text and plurals as a format string and variables, which read back in the
  * canonical ICU spelling: text beside a plural spelled otherwise (`It''s {n, plural, ...}`, a bare
  * `}`) comes back as `It's` / `'}'`, saying the same. Other values are kept as written.
@@ -234,7 +250,7 @@ function entriesOf(format: FormatId, language: string, maxLength: number): fc.Ar
   const valueArb = fc.oneof({ weight: 5, arbitrary: value }, { weight: 2, arbitrary: icuPlural(language, { exactZero: true, everyCategory: limits.pluralsHaveEveryCategory }) });
   const entry = fc.record({
     key: keyArb.filter((k) => limits.key?.(k) ?? true),
-    value: valueArb.filter((v) => limits.value?.(v, language) ?? true),
+    value: valueArb.filter((v) => (limits.value?.(v, language) ?? true) && (!limits.pluralsHaveEveryCategory || pluralsComplete(v, language))),
     description: description.filter((d) => d === undefined || !limits.carriesDescription || (limits.description?.(d) ?? true)),
     group: limits.carriesGroup ? fc.option(groupName, { nil: undefined }) : fc.constant(undefined),
   });
