@@ -200,7 +200,12 @@ class ImportRaced extends AppError {
   }
 }
 
-type ImportDeps = Pick<Deps, 'sql' | 'events' | 'tx' | 'clock' | 'config' | 'log'>;
+/**
+ * `lockBeforeRead`: this import runs again after a race, from a caller that runs it inside its own
+ * transaction and so counts the attempts itself (the portal's Apply): it locks what it reads, as
+ * the import's own second attempt does.
+ */
+type ImportDeps = Pick<Deps, 'sql' | 'events' | 'tx' | 'clock' | 'config' | 'log'> & { lockBeforeRead?: boolean };
 
 export const importFile = useCase(ImportCommand, (deps: ImportDeps, input): Promise<ImportResult> => runImport(deps, input, null));
 
@@ -255,7 +260,7 @@ async function runImport(
     // the writers it lost to (translators saving the same few values all day) cannot take them
     // away a second time. The first attempt reads without locks: a re-import that changes nothing
     // (a CI sync) then writes nothing, not even a lock on each row.
-    if (attempt > 1) await lockForImport(sql, projectId, language, entries.map((e) => e.key));
+    if (attempt > 1 || deps.lockBeforeRead) await lockForImport(sql, projectId, language, entries.map((e) => e.key));
 
     // Each key's value by its primary key (OFFSET 0, as core/keys/by-id.ts): a plain join let a
     // planner without statistics (a project just loaded) pair every key of the project with every

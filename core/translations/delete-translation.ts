@@ -4,7 +4,7 @@ import { notFound } from '../errors.ts';
 import { assertOutsideTransaction, published } from '../db/transaction.ts';
 import { useCase } from '../use-case.ts';
 import { keyNotFound } from '../keys/update-key.ts';
-import { keyById, valueById } from '../keys/by-id.ts';
+import { keyById } from '../keys/by-id.ts';
 import { DeleteTranslationCommand, type TranslationStatus } from './schemas.ts';
 import { ifMatchFailed, ifNoneMatchFailed, matchesIfMatch, unlessVersion, versionGuard } from './if-match.ts';
 
@@ -18,12 +18,18 @@ export const deleteTranslation = useCase(DeleteTranslationCommand, async (deps: 
   const { projectId, keyId, language, actor } = input;
   const entityId = `${keyId}/${language}`;
   // Key and value by their primary keys, then checked against the project (core/keys/by-id.ts);
-  // a value always belongs to its key's project.
+  // a value always belongs to its key's project. current: the value's version, read locked and
+  // before the delete (which joins it): a plain read is of the statement's snapshot, so a DELETE
+  // under If-Match that waited for another write judged the condition on the row as that write
+  // left it but answered with the version from before it (a 404 for a value that is there).
   const [row] = await deps.sql<Row[]>`
     with live_key as (
       select k.id from ${keyById(deps.sql, keyId)} k where k.project_id = ${projectId} and k.deleted_at is null
+    ), current_value as (
+      select v.version from (select * from translations where key_id = ${keyId} and language = ${language} offset 0 for no key update) v
+      where v.project_id = ${projectId}
     ), removed as (
-      delete from translations t using live_key
+      delete from translations t using live_key left join current_value on true
       where t.key_id = live_key.id and t.language = ${language}
         and ${versionGuard(deps.sql, input.ifMatch, deps.sql`t.version`)}
         and ${unlessVersion(deps.sql, input.ifNoneMatch, deps.sql`t.version`)}
@@ -36,7 +42,7 @@ export const deleteTranslation = useCase(DeleteTranslationCommand, async (deps: 
       returning id
     )
     select exists (select 1 from live_key) as key_found, removed.value, removed.status, (select id from event) as event_id,
-           (select v.version::text from ${valueById(deps.sql, keyId, language)} v where v.project_id = ${projectId}) as current_version
+           (select version::text from current_value) as current_version
     from (select 1) as one left join removed on true`;
   if (!row?.key_found) throw keyNotFound();
   if (row.value === null) {

@@ -896,18 +896,21 @@ const routes = new Hono<PortalEnv>()
       // shown instead. A form without the preview's fingerprint (an older page) imports as it asks.
       const shown = typeof body.preview === 'string' ? body.preview : undefined;
       const once = await orImportError(c, a, choice, () =>
-        againWhenNameTaken({}, () =>
+        againWhenNameTaken({}, (attempt) =>
           createOnce(
             c,
             text('submission') || undefined,
             'import',
             { project: a.projectId, choice, fileHash },
-            (deps) =>
-              shown === undefined
+            (tokenDeps) => {
+              // Run again after a race, the import locks what it reads (core/files/import-file.ts).
+              const deps = { ...tokenDeps, lockBeforeRead: attempt > 1 };
+              return shown === undefined
                 ? importFile(deps, { ...command, dryRun: false })
                 : importAsPreviewed(deps, command, (now) => {
                     if (previewFingerprint(now) !== shown) throw new PreviewChanged(now);
-                  }),
+                  });
+            },
             (applied) => ({ result: JSON.stringify(applied) }),
           ),
         ).catch((thrown: unknown) => (thrown instanceof PreviewChanged ? thrown : Promise.reject(thrown))),

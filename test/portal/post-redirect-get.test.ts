@@ -96,6 +96,42 @@ describe('Apply this import', () => {
     }
   });
 
+  it('run again after a race, the import locks what it reads first, through Apply as through the API', async () => {
+    const sql = t.runtime.deps.sql;
+    const keyId = await newKey('lock.apply');
+    await put(keyId, 'de', 'Alt');
+    // Another writer changing the value between the import's read and its write, simulated at the
+    // import's unit charge: unless the import holds the value's row lock (its xmax is this
+    // transaction's), the value is changed under it. Every unlocked attempt races; a locked one cannot.
+    const name = `lock_${p.projectId.replaceAll('-', '_')}`;
+    await sql.unsafe(`
+      create function ${name}() returns trigger language plpgsql as $$
+      begin
+        if new.account_id = '${p.accountId}' then
+          update translations set value = value || ' (meanwhile)'
+          where key_id = '${keyId}' and language = 'de'
+            and xmax::text::bigint <> pg_current_xact_id()::text::bigint % 4294967296;
+        end if;
+        return new;
+      end $$`);
+    await sql.unsafe(`create trigger ${name} after insert or update on translation_unit_usage for each row execute function ${name}()`);
+    try {
+      const api = await t.call(p.apiKey, 'POST', '/v1/import/de?format=json&conflict=overwrite', { 'lock.apply': 'Aus der API' });
+      expect(api.status, await api.clone().text()).toBe(200);
+      expect(await stored(keyId, 'de')).toMatchObject({ value: 'Aus der API' });
+
+      const fields = { language: 'de', format: 'json', status: 'draft', conflict: 'overwrite', group: 'Default' };
+      const preview = await importForm(owner, fields, JSON.stringify({ 'lock.apply': 'Aus dem Portal' }));
+      expect(preview.status).toBe(200);
+      const applied = await owner.post(`/portal/projects/${p.projectId}/import`, applyFields(preview.text));
+      expect(applied.status, applied.text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').slice(0, 2000)).toBe(303);
+      expect(await stored(keyId, 'de')).toMatchObject({ value: 'Aus dem Portal' });
+    } finally {
+      await sql.unsafe(`drop trigger ${name} on translation_unit_usage`);
+      await sql.unsafe(`drop function ${name}()`);
+    }
+  });
+
   it('answers 303 to the Files page with the counts; reloading it after a colleague changed a value imports nothing again', async () => {
     const keyId = await newKey('prg.import');
     await put(keyId, 'de', 'Alt');

@@ -158,3 +158,39 @@ describe.runIf(usingRealPostgres())('a PUT that waited for another write of its 
     });
   }
 });
+
+// A DELETE under If-Match judged its condition on the row as a write it waited for left it, but
+// answered with the version from before that write: a 404 ("no 'de' translation") for a value
+// that was there, at another version.
+describe.runIf(usingRealPostgres())('a DELETE under If-Match that waited for another write of its value', () => {
+  it('is a 412 naming the version that write left, and the value stays', async () => {
+    const sql = t.runtime.deps.sql;
+    const p = await project(t, ['de']);
+    const keyId = await p.key('home.title', 'home');
+    const url = `/v1/keys/${keyId}/translations/de`;
+    const put = await t.call(p.apiKey, 'PUT', url, { value: 'Erste', status: 'draft' });
+    const etag = put.headers.get('etag')!;
+    const holder = await sql.reserve();
+    try {
+      await holder`begin`;
+      const [{ pid }] = (await holder`select pg_backend_pid() as pid`) as unknown as [{ pid: number }];
+      await holder`update translations set value = 'Zweite' where key_id = ${keyId} and language = 'de'`;
+      const deleted = t.call(p.apiKey, 'DELETE', url, undefined, { 'If-Match': etag });
+      await waitFor(
+        async () => (await sql`select 1 from pg_stat_activity where datname = current_database() and ${pid}::int = any(pg_blocking_pids(pid))`).length > 0,
+        'the DELETE waits for the held write',
+      );
+      await holder`commit`;
+      const res = await deleted;
+      const now = await t.call(p.apiKey, 'GET', url);
+      expect(now.status).toBe(200);
+      expect(now.headers.get('etag')).not.toBe(etag);
+      expect(res.status, await res.clone().text()).toBe(412);
+      const current = Number(now.headers.get('etag')!.replaceAll('"', ''));
+      expect((await body(res)).detail).toMatchObject({ code: 'PRECONDITION_FAILED', conflicts: [{ current }] });
+    } finally {
+      await holder`rollback`.catch(() => undefined);
+      holder.release();
+    }
+  });
+});
