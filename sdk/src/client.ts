@@ -41,10 +41,13 @@ export function createClient(options: ClientOptions): Client {
   const base = options.url.replace(/\/+$/, '');
   const headers: Record<string, string> = { 'X-API-Key': options.key };
   if (options.project) headers['X-Project-Id'] = options.project;
+  const given = options.fetch;
   const request = createRequester({
     base,
     headers,
-    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    // Called as a plain function: a browser's fetch passed in (`fetch: window.fetch`) and called
+    // as a method of the options would throw "Illegal invocation" on every request.
+    fetch: given ? (input, init) => given(input, init) : (input, init) => fetch(input, init),
     retryDelay: options.retryDelay ?? 1000,
     maxRetryWait: options.maxRetryWait ?? 30_000,
     timeout: options.timeout ?? 10_000,

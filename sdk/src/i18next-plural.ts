@@ -3,7 +3,8 @@
 // its own suffixed keys back, so the backend expands such values as the server's i18next export does:
 // `#` and the plural's own argument as `{{count}}`, `{name}` as `{{name}}`, `=0` as `_zero` in
 // languages without a CLDR zero category. Anything richer (nested arguments, other exact values, an
-// offset) is left as its ICU text, which loses nothing (add i18next-icu to format it).
+// offset) is left as its ICU text, which loses nothing. An app formatting with i18next-icu sets the
+// backend's `icu` option and gets every value as stored: i18next-icu's lookups skip the suffixes.
 //
 // A value need not name every category of its language (an English value served for Polish by a
 // fallback chain has only one and other), but i18next looks up the language's own (`_few`, `_many`
@@ -95,12 +96,13 @@ function expand(key: string, value: string, language: string): [string, string][
 }
 
 /** A tms file as an i18next resource: plurals expanded where every suffixed key is free. */
-export function toI18next(values: Record<string, string>, language: string, prefix = ''): Record<string, string> {
+export function toI18next(values: Record<string, string>, language: string, prefix = '', icu = false): Record<string, string> {
   // No prototype: a key named `__proto__` would set {}'s prototype instead of being a key.
   const resource: Record<string, string> = Object.create(null);
   for (const [fullKey, value] of Object.entries(values)) {
     const key = prefix && fullKey.startsWith(prefix) ? fullKey.slice(prefix.length) : fullKey;
-    const forms = expand(key, value, language);
+    // With i18next-icu the stored ICU text is what the formatter reads.
+    const forms = icu ? null : expand(key, value, language);
     if (forms && forms.every(([k]) => !(prefix + k in values) && !(k in values))) for (const [k, v] of forms) resource[k] = v;
     else resource[key] = value;
   }

@@ -18,6 +18,12 @@ export type TmsBackendOptions = Partial<ClientOptions> & {
   allNamespace?: string;
   /** Reload every loaded language and namespace when a newer build is seen. Default true. */
   reloadOnBuild?: boolean;
+  /**
+   * Give i18next the values as stored, ICU plurals included, for an app that formats with
+   * i18next-icu: its lookups skip i18next's plural suffixes, so the suffixed keys the backend
+   * otherwise makes of a plural would show as the key. Default false.
+   */
+  icu?: boolean;
 };
 
 type Services = {
@@ -105,7 +111,7 @@ export class TmsBackend {
     this.namespaces.add(namespace);
     this.client!.getTranslations(language, whole ? undefined : namespace).then(
       (values) => {
-        const data = toI18next(values, language, whole ? '' : `${namespace}.`);
+        const data = toI18next(values, language, whole ? '' : `${namespace}.`, this.options.icu === true);
         // i18next adds a reloaded bundle onto the old one: keys and plural forms the new build no
         // longer has would stay. The old bundle goes just before the new one is added, in the same
         // turn, so no t() in between sees neither.

@@ -41,6 +41,18 @@ describe('first load', () => {
     expect(fileRequests(counting.calls).map((c) => [c.path, c.status])).toEqual([[url('de'), 200], [`${url('en')}/menu`, 200]]);
   });
 
+  it("a fetch passed in is called as a plain function, as a browser's window.fetch must be", async () => {
+    // A browser's fetch called as a method of another object throws "Illegal invocation"; Node's
+    // does not look, so this one does as the browser's does.
+    const p = await s.publishedProject(VALUES);
+    const strict = function (this: unknown, input: RequestInfo | URL, init?: RequestInit) {
+      if (this !== undefined && this !== globalThis) throw new TypeError('Illegal invocation');
+      return fetch(input, init);
+    } as typeof fetch;
+    const client = createClient({ url: s.url, key: p.apiKey, storage: false, fetch: strict, timeout: 5_000 });
+    expect(await client.getTranslations('de', 'menu')).toEqual({ 'menu.open': 'Öffnen' });
+  });
+
   it('reads the mutable paths from a server without build URLs', async () => {
     const p = await s.publishedProject(VALUES);
     const counting = countingFetch(withoutBuildUrls());

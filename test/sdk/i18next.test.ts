@@ -2,6 +2,7 @@
 // tms API over HTTP: the default namespace is the whole language, other namespaces are groups,
 // plurals imported from an i18next file come back as i18next plurals, and a new build reloads.
 import i18next from 'i18next';
+import ICU from 'i18next-icu';
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../sdk/src/index.ts';
 import { TmsBackend } from '../../sdk/src/i18next.ts';
@@ -73,6 +74,23 @@ describe('TmsBackend in i18next', () => {
     // Categories the value has keep their own text; only the missing many says other.
     await i18n.changeLanguage('ru');
     expect([1, 3, 5].map((count) => i18n.t('home.notes', { count }))).toEqual(['1 заметка', '3 заметки', '5 заметок']);
+  });
+
+  it('with i18next-icu, the icu option gives the values as stored, and ICU formats the plurals', async () => {
+    // i18next-icu's lookups skip i18next's plural suffixes: the suffixed keys the backend makes
+    // of a plural by default show as the key there. With `icu`, the stored ICU text is read as is.
+    const notes = '{count, plural, =0 {Keine Notizen} one {# Notiz} other {# Notizen}}';
+    const p = await s.publishedProject({ 'home.notes': { de: notes }, 'home.greeting': { de: 'Hallo {name}' } });
+    const load = async (icu: boolean) => {
+      const i18n = i18next.createInstance();
+      await i18n.use(ICU).use(TmsBackend).init({ backend: { url: s.url, key: p.apiKey, storage: false, icu }, lng: 'de', fallbackLng: false });
+      return i18n;
+    };
+    const i18n = await load(true);
+    expect([0, 1, 3].map((count) => i18n.t('home.notes', { count }))).toEqual(['Keine Notizen', '1 Notiz', '3 Notizen']);
+    expect(i18n.t('home.greeting', { name: 'Ada' })).toBe('Hallo Ada');
+    // Without it, what the README once advised (adding i18next-icu) showed the key for every plural.
+    expect((await load(false)).t('home.notes', { count: 3 })).toBe('home.notes');
   });
 
   it('a key named __proto__ is a key like any other', async () => {
