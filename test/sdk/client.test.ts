@@ -45,7 +45,7 @@ describe('first load', () => {
     // A browser's fetch called as a method of another object throws "Illegal invocation"; Node's
     // does not look, so this one does as the browser's does.
     const p = await s.publishedProject(VALUES);
-    const strict = function (this: unknown, input: RequestInfo | URL, init?: RequestInit) {
+    const strict = function (this: unknown, input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) {
       if (this !== undefined && this !== globalThis) throw new TypeError('Illegal invocation');
       return fetch(input, init);
     } as typeof fetch;
