@@ -55,6 +55,26 @@ describe('android', () => {
     expect(parsed.entries).toEqual([]);
     expect(parsed.warnings).toEqual([expect.stringMatching(/resource references .* skipped: songs$/)]);
   });
+
+  // aapt2's ResourceParser::ParseXml: a string with a styling span is a StyledString, never tried as
+  // a reference; one without spans is tried on its raw text, <xliff:g>'s text included, trimmed.
+  it('a string with a span that begins with a space and @ is text, read back as written', () => {
+    for (const value of [' @<br/>', ' ?<b>x</b>', ' @string/x <i>y</i>']) {
+      const out = write('android', [{ key: 'x', value }]);
+      const parsed = parse('android', out);
+      expect(parsed.entries, out).toEqual([{ key: 'x', value }]);
+      expect(parsed.warnings).toEqual([]);
+    }
+  });
+
+  it('an @ that begins the text inside an <xliff:g> is a reference without spans, and the export escapes it', () => {
+    const file = '<resources xmlns:xliff="urn:oasis:names:tc:xliff:document:1.2"><string name="x"><xliff:g id="r">@string/y</xliff:g></string></resources>';
+    expect(parse('android', file).warnings).toEqual([expect.stringMatching(/resource references .* skipped: x$/)]);
+    const value = '<xliff:g id="r">@string/y</xliff:g> und mehr';
+    const out = write('android', [{ key: 'x', value }]);
+    expect(out).toContain('<xliff:g id="r">\\@string/y</xliff:g>');
+    expect(parse('android', out).entries).toEqual([{ key: 'x', value }]);
+  });
 });
 
 describe('printf plural dialects (android, po, stringsdict)', () => {

@@ -30,7 +30,10 @@ export function decodeAndroid(pieces: readonly Piece[]): DecodedAndroid {
     if ('text' in piece && last !== undefined && 'text' in last) merged[merged.length - 1] = { text: last.text + piece.text };
     else merged.push(piece);
   }
-  if (!merged.some((p) => 'tag' in p && isSpanTag(p.tag))) {
+  // A string with a span is a StyledString to aapt2, never a reference; without spans, its raw text
+  // (xliff:g's inside included) is tried as one after trimming (ResourceParser::ParseXml).
+  const spans = merged.some((p) => 'tag' in p && isSpanTag(p.tag));
+  if (!spans) {
     const texts = merged.filter((p): p is { text: string } => 'text' in p);
     const [first] = texts;
     if (first !== undefined) first.text = first.text.replace(/^[ \t\n\r\f\v]+/, '');
@@ -49,7 +52,6 @@ export function decodeAndroid(pieces: readonly Piece[]): DecodedAndroid {
         lastSpace = false;
       }
       out += piece.tag;
-      first = false;
       continue;
     }
     const text = piece.text;
@@ -72,7 +74,7 @@ export function decodeAndroid(pieces: readonly Piece[]): DecodedAndroid {
       } else if (c === '"') {
         quoted = !quoted;
       } else {
-        if (first && (c === '@' || c === '?')) reference = true;
+        if (first && !spans && (c === '@' || c === '?')) reference = true;
         out += c;
       }
       first = false;
@@ -81,6 +83,7 @@ export function decodeAndroid(pieces: readonly Piece[]): DecodedAndroid {
   return { value: out, reference };
 }
 
+/** `atStart`: the text begins the string's raw text, where aapt2 reads an unescaped @ or ? as a reference. */
 function escapeText(text: string, atStart: boolean): string {
   let out = '';
   for (let i = 0; i < text.length; i++) {
@@ -102,11 +105,13 @@ export function encodeAndroid(value: string): string {
   const spans = pieces.some((p) => 'tag' in p && isSpanTag(p.tag));
   let out = '';
   let stretch: Piece[] = [];
+  // The first text, even inside an <xliff:g>, begins the raw text aapt2 tries as a reference.
+  const firstText = pieces.find((p) => 'text' in p && p.text !== '');
   // Quotes end at a span tag, so each stretch between span tags is quoted on its own where spaces
   // would collapse: two in a row, or one at either end of a string without spans (which aapt2 trims).
   const flush = () => {
     const text = stretch.map((p) => ('text' in p ? p.text : '')).join('');
-    const body = stretch.map((p) => ('tag' in p ? p.tag : escapeText(p.text, p === pieces[0]))).join('');
+    const body = stretch.map((p) => ('tag' in p ? p.tag : escapeText(p.text, p === firstText))).join('');
     out += / {2}/.test(text) || (!spans && /^ | $/.test(text)) ? `"${body}"` : body;
     stretch = [];
   };
