@@ -157,12 +157,15 @@ export function createClient(options: ClientOptions): Client {
       const held = await store.get(name, isTranslations);
       const known = await store.get('manifest', isManifest);
       let manifest: Manifest | undefined;
+      /** Whether `manifest` is the server's answer (or a copy within maxAge), not a stand-in for it. */
+      let answered = false;
       if (known && !known.b.build_id) {
         // A server without build URLs: the file and the manifest (for new-build events) side by side.
         getManifest().catch(() => {});
       } else {
         try {
           manifest = await readManifest(maxAge, held !== undefined);
+          answered = true;
         } catch (error) {
           // A refusal (401, 403) must show even when files are held; an absent server must not.
           if (!unavailable(error) || (!known && !held)) throw error;
@@ -171,6 +174,18 @@ export function createClient(options: ClientOptions): Client {
       }
       const lower = language.toLowerCase();
       const urlIn = (m: Manifest | undefined) => m?.languages.find((l) => l.code.toLowerCase() === lower)?.url;
+      // A build's manifest lists every file it has: a language it does not name (i18next's default
+      // fallback 'dev', a language not yet built) is the server's 404 without asking it, which would
+      // cost a request and a unit of quota on every start. Not when the manifest is a stored copy
+      // standing in for a server that cannot answer: the file may still be held.
+      if (answered && manifest?.build_id && urlIn(manifest) === undefined) {
+        const listed = manifest.languages.map((l) => l.code).join(', ') || 'none';
+        throw new TmsError(
+          `GET ${translationsPath(language, group)}: 404 language '${language}' is not in build ${manifest.build_id} (its languages: ${listed})`,
+          404,
+          `Language '${language}' is not in build ${manifest.build_id}`,
+        );
+      }
       const read = async (manifest: Manifest | undefined, retried?: boolean): Promise<Translations> => {
         const url = urlIn(manifest);
         const path = url ? (group === undefined ? url : `${url}/${encodeURIComponent(group)}`) : translationsPath(language, group);

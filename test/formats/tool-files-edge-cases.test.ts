@@ -77,6 +77,17 @@ describe('android', () => {
   });
 });
 
+describe('yaml', () => {
+  it('text of nothing but spaces and line breaks comes back with its spaces', () => {
+    // The yaml library writes " \n" as `|+` with no indentation indicator; a reader takes the
+    // longest line's spaces for the indentation and reads "\n".
+    for (const value of [' \n', '  \n', ' \n\n', '\t\n', '\n \n']) {
+      const out = write('yaml', [{ key: 'k', value }], 'en');
+      expect(parse('yaml', out, 'en').entries, out).toEqual([{ key: 'k', value }]);
+    }
+  });
+});
+
 describe('printf plural dialects (android, po, stringsdict)', () => {
   it('%% in an Android plural item is a percent sign in the stored ICU value and in i18next', () => {
     const file = '<resources><plurals name="done"><item quantity="one">%d%% erledigt</item><item quantity="other">%d%% erledigt</item></plurals></resources>';

@@ -71,7 +71,8 @@ describe('first load', () => {
 
   it("a 422's issues are in the error's message, not only in its detail", async () => {
     const p = await s.publishedProject(VALUES);
-    const client = createClient({ url: s.url, key: p.apiKey, storage: false });
+    // A server with build URLs is not asked for a language its manifest does not list (a 404).
+    const client = createClient({ url: s.url, key: p.apiKey, storage: false, fetch: withoutBuildUrls() });
     const error = (await client.getTranslations('not_a_language_code_at_all').catch((e: unknown) => e)) as TmsError;
     expect(error).toBeInstanceOf(TmsError);
     expect(error.status).toBe(422);
@@ -434,8 +435,14 @@ describe('errors', () => {
 
     const counting = countingFetch();
     const client = createClient({ url: s.url, key: p.apiKey, storage: memoryStorage(), fetch: counting.fetch, retryDelay: 5 });
-    await expect(client.getTranslations('fr')).rejects.toMatchObject({ status: 404 });
-    expect(fileRequests(counting.calls)).toHaveLength(1);
+    // Not in the build's manifest: the server's 404, answered without asking for the file.
+    await expect(client.getTranslations('fr')).rejects.toMatchObject({ status: 404, message: expect.stringMatching(/'fr' is not in build \S+ \(its languages: (de, en|en, de)\)/) });
+    expect(fileRequests(counting.calls)).toHaveLength(0);
+    // A server without build URLs is asked: its 404 is the answer.
+    const unversioned = countingFetch(withoutBuildUrls());
+    const plain = createClient({ url: s.url, key: p.apiKey, storage: false, fetch: unversioned.fetch });
+    await expect(plain.getTranslations('fr')).rejects.toMatchObject({ status: 404 });
+    expect(fileRequests(unversioned.calls).map((c) => c.status)).toEqual([404]);
 
     // A key revoked: the copies it read are not served any more.
     const created = await s.admin('POST', `/projects/${p.projectId}/api-keys`, {});

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createClient } from '../../sdk/src/index.ts';
 import { TmsBackend } from '../../sdk/src/i18next.ts';
 import { toI18next } from '../../sdk/src/i18next-plural.ts';
-import { useSdkServer } from './sdk-server.ts';
+import { countingFetch, useSdkServer } from './sdk-server.ts';
 
 const s = useSdkServer();
 
@@ -122,6 +122,17 @@ describe('TmsBackend in i18next', () => {
     const i18n = i18next.createInstance();
     await i18n.use(TmsBackend).init({ backend: { url: s.url, key: p.apiKey, storage: false }, lng: 'fr', fallbackLng: 'en' });
     expect(i18n.t('home.title')).toBe('Welcome');
+  });
+
+  it("i18next's default fallback 'dev' costs no request: the build's manifest does not list it", async () => {
+    const p = await s.publishedProject(VALUES);
+    const counting = countingFetch();
+    const i18n = i18next.createInstance();
+    // No fallbackLng: i18next falls back to 'dev' and asks the backend for it.
+    await i18n.use(TmsBackend).init({ backend: { url: s.url, key: p.apiKey, storage: false, fetch: counting.fetch }, lng: 'de' });
+    expect(i18n.t('home.title')).toBe('Willkommen');
+    expect(counting.calls.map((c) => c.path).filter((path) => !path.endsWith('/manifest'))).toEqual([expect.stringMatching(/\/translations\/de$/)]);
+    expect(counting.calls.some((c) => /\/dev(\/|$)/.test(c.path))).toBe(false);
   });
 
   it('without url and key it says what is missing', () => {

@@ -256,7 +256,10 @@ type YamlLeaf = string | [string, string][];
 
 function scalar(s: string): Scalar {
   const node = new Scalar(s);
-  if (psychNonString(s) || s === '<<') node.type = 'QUOTE_DOUBLE';
+  // Whitespace-only text over lines, such as " \n", the library writes as a block scalar (`|+`) with
+  // no indentation indicator; a reader then takes the longest line's spaces as the indentation and
+  // the spaces are lost. Quoted, every character stays.
+  if (psychNonString(s) || s === '<<' || /^[\t \n]*\n[\t \n]*$/.test(s)) node.type = 'QUOTE_DOUBLE';
   // The library's YAML 1.1 schema writes the string << as its merge key, unquoted whatever the
   // type says; the explicit tag makes it `!!str "<<"`, which every YAML 1.1 reader takes as text.
   if (s === '<<') node.tag = 'tag:yaml.org,2002:str';
