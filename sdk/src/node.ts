@@ -11,7 +11,11 @@ let writes = 0;
 
 /** One file per stored entry under `dir` (created when first written); writes are atomic renames. */
 export function fileStorage(dir: string): StorageLike {
-  const file = (key: string) => join(dir, `${encodeURIComponent(key)}.json`);
+  // Names differ by more than case: on macOS and Windows the folder is case-insensitive, and the
+  // groups "Home" and "home" would share one file (offline, one served for the other). An upper-case
+  // letter is written as its %XX (encodeURIComponent never writes a letter so), so names without one
+  // stay as they were.
+  const file = (key: string) => join(dir, `${encodeURIComponent(key).replace(/%[0-9A-F]{2}|[A-Z]/g, (m) => (m.length === 1 ? `%${m.charCodeAt(0).toString(16).toUpperCase()}` : m))}.json`);
   return {
     async getItem(key) {
       try {

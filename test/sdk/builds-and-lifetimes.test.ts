@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { createClient, type BuildEvent, type Client } from '../../sdk/src/index.ts';
 import { TmsBackend } from '../../sdk/src/i18next.ts';
 import { fileStorage } from '../../sdk/src/node.ts';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -281,6 +281,26 @@ describe('a stored file without a stored manifest', () => {
     const fresh = createClient({ url: 'http://tms.test', key: 'k', storage, fetch: offline }); // default retryDelay
     expect(await fresh.getTranslations('de')).toEqual({ 'home.title': 'Willkommen' });
     expect(Date.now() - started).toBeLessThan(500);
+  });
+});
+
+describe('fileStorage: names on a case-insensitive folder', () => {
+  it('entries whose names differ only in case are files whose names differ by more than case', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tms-sdk-files-'));
+    try {
+      const storage = fileStorage(dir);
+      const names = ['tms:x:de/Home', 'tms:x:de/home', 'tms:x:de/HOME', 'tms:x:de/%48ome'];
+      for (const name of names) await storage.setItem(name, name);
+      const files = await readdir(dir);
+      // macOS and Windows would see one file where Linux sees four.
+      expect(new Set(files.map((f) => f.toLowerCase())).size).toBe(names.length);
+      for (const name of names) expect(await storage.getItem(name)).toBe(name);
+      // A name without upper-case letters keeps the file name it always had.
+      await storage.setItem('tms:x:de/home', 'again');
+      expect(files).toContain(`${encodeURIComponent('tms:x:de/home')}.json`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
