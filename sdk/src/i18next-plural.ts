@@ -74,7 +74,7 @@ function parse(value: string): { arg: string; ordinal: boolean; forms: [string, 
 }
 
 /** `key_one`, `key_other`... for a plural value, or null to keep the value as it is. */
-function expand(key: string, value: string, language: string): [string, string][] | null {
+function expand(key: string, value: string, language: string, separator: string): [string, string][] | null {
   const plural = parse(value);
   if (!plural) return null;
   let categories: string[] = [];
@@ -92,17 +92,20 @@ function expand(key: string, value: string, language: string): [string, string][
   }
   const other = names.get('other');
   if (other !== undefined) for (const name of categories) if (!names.has(name)) names.set(name, other);
-  return [...names].map(([name, text]) => [`${key}_${plural.ordinal ? 'ordinal_' : ''}${name}`, text]);
+  return [...names].map(([name, text]) => [`${key}${separator}${plural.ordinal ? `ordinal${separator}` : ''}${name}`, text]);
 }
 
-/** A tms file as an i18next resource: plurals expanded where every suffixed key is free. */
-export function toI18next(values: Record<string, string>, language: string, prefix = '', icu = false): Record<string, string> {
+/**
+ * A tms file as an i18next resource: plurals expanded where every suffixed key is free.
+ * `separator`: i18next's pluralSeparator (`key_one`, `key_ordinal_two` with the default `_`).
+ */
+export function toI18next(values: Record<string, string>, language: string, prefix = '', icu = false, separator = '_'): Record<string, string> {
   // No prototype: a key named `__proto__` would set {}'s prototype instead of being a key.
   const resource: Record<string, string> = Object.create(null);
   for (const [fullKey, value] of Object.entries(values)) {
     const key = prefix && fullKey.startsWith(prefix) ? fullKey.slice(prefix.length) : fullKey;
     // With i18next-icu the stored ICU text is what the formatter reads.
-    const forms = icu ? null : expand(key, value, language);
+    const forms = icu ? null : expand(key, value, language, separator);
     if (forms && forms.every(([k]) => !(prefix + k in values) && !(k in values))) for (const [k, v] of forms) resource[k] = v;
     else resource[key] = value;
   }

@@ -69,12 +69,15 @@ export class TmsBackend {
   /** The language|namespace pairs a build's reload is reading: their old bundles go as the new ones come. */
   private reloading = new Set<string>();
   private release?: () => void;
+  /** i18next's pluralSeparator: the plural keys made of an ICU plural are `key${separator}one`... */
+  private pluralSeparator = '_';
 
-  constructor(services?: Services, options?: TmsBackendOptions) {
-    if (options) this.init(services, options);
+  constructor(services?: Services, options?: TmsBackendOptions, i18nextOptions?: { pluralSeparator?: string }) {
+    if (options) this.init(services, options, i18nextOptions);
   }
 
-  init(services: Services | undefined, options: TmsBackendOptions = {}): void {
+  init(services: Services | undefined, options: TmsBackendOptions = {}, i18nextOptions?: { pluralSeparator?: string }): void {
+    if (typeof i18nextOptions?.pluralSeparator === 'string') this.pluralSeparator = i18nextOptions.pluralSeparator;
     // i18next calls init again on an instance passed to use(), with `backend` (often unset): the
     // options the constructor took stay, and what init brings is added.
     this.options = { ...this.options, ...options };
@@ -111,7 +114,7 @@ export class TmsBackend {
     this.namespaces.add(namespace);
     this.client!.getTranslations(language, whole ? undefined : namespace).then(
       (values) => {
-        const data = toI18next(values, language, whole ? '' : `${namespace}.`, this.options.icu === true);
+        const data = toI18next(values, language, whole ? '' : `${namespace}.`, this.options.icu === true, this.pluralSeparator);
         // i18next adds a reloaded bundle onto the old one: keys and plural forms the new build no
         // longer has would stay. The old bundle goes just before the new one is added, in the same
         // turn, so no t() in between sees neither.

@@ -62,6 +62,20 @@ describe('TmsBackend in i18next', () => {
     expect(i18n.t('home.zero', { count: 2 })).toBe('2 Stück');
   });
 
+  it("plurals follow i18next's pluralSeparator (cardinal and ordinal)", async () => {
+    const p = await s.publishedProject({
+      'home.notes': { de: '{count, plural, one {# Notiz} other {# Notizen}}' },
+      'home.place': { en: '{n, selectordinal, one {#st} two {#nd} few {#rd} other {#th}}' },
+    });
+    const i18n = i18next.createInstance();
+    await i18n.use(TmsBackend).init({ backend: { url: s.url, key: p.apiKey, storage: false }, lng: 'de', fallbackLng: 'en', pluralSeparator: '~' });
+    expect(i18n.t('home.notes', { count: 1 })).toBe('1 Notiz');
+    expect(i18n.t('home.notes', { count: 3 })).toBe('3 Notizen');
+    await i18n.changeLanguage('en');
+    expect(i18n.t('home.place', { count: 2, ordinal: true })).toBe('2nd');
+    expect(Object.keys(i18n.getResourceBundle('en', 'translation'))).toContain('home.place~ordinal~two');
+  });
+
   it("a plural without some of the language's categories says other for them (Polish few and many, Arabic)", async () => {
     // An English plural served for Polish and Arabic (what a fallback chain fills in): one and other only.
     const notes = '{count, plural, one {# note} other {# notes}}';
