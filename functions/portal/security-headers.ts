@@ -1,5 +1,9 @@
 // Every portal answer: no inline script or style (CSP), never framed, no MIME sniffing, no Referer
-// (invitation links carry their token in the path), and no caching of pages that show private data.
+// to other sites (invitation links carry their token in the path), and no caching of pages that
+// show private data. `same-origin`, not `no-referrer`: under no-referrer a browser sends
+// `Origin: null` with every form POST (Fetch, "serializing a request origin"), and the portal's own
+// address, which invitation links are made from, is known only from that header where a CDN in
+// front replaces Host (CloudFront to API Gateway).
 // Answers the browser got over HTTPS also pin HTTPS for the host (HSTS), so that a later
 // `http://` link or typed address never sends the session cookie's host a plain request.
 import type { MiddlewareHandler } from 'hono';
@@ -31,7 +35,7 @@ export const portalHeaders = (): MiddlewareHandler<PortalEnv> =>
     h.set('Content-Security-Policy', CSP);
     h.set('X-Frame-Options', 'DENY');
     h.set('X-Content-Type-Options', 'nosniff');
-    h.set('Referrer-Policy', 'no-referrer');
+    h.set('Referrer-Policy', 'same-origin');
     h.set('Cross-Origin-Opener-Policy', 'same-origin');
     if (!h.has('Cache-Control')) h.set('Cache-Control', 'no-store');
     if (reachedOverHttps(c)) h.set('Strict-Transport-Security', HSTS);

@@ -53,7 +53,14 @@ async function newPage(): Promise<Page> {
 describe.skipIf(!HAVE_BROWSER)('the portal in Chromium', () => {
   beforeAll(async () => {
     if (SHOTS) mkdirSync('docs/portal', { recursive: true });
-    server = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+    // As behind CloudFront, which does not forward Host: the function sees API Gateway's host, and
+    // only the browser's Origin header tells it the address users reach (invitation links).
+    const behindCdn = (request: Request) => {
+      const url = new URL(request.url);
+      url.host = 'origin-api.internal';
+      return t.app.fetch(new Request(url, request));
+    };
+    server = serve({ fetch: behindCdn, port: 0, hostname: '127.0.0.1' }) as Server;
     await new Promise<void>((r) => server.once('listening', () => r()));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const { chromium } = await import('playwright-core');
@@ -111,6 +118,8 @@ describe.skipIf(!HAVE_BROWSER)('the portal in Chromium', () => {
       return owner.getByLabel(/Invitation link/).inputValue();
     };
     const trLink = await invite('translator');
+    // The address the owner is on, not the one the function was reached at.
+    expect(trLink.startsWith(`${base}/portal/invite/`), trLink).toBe(true);
     await checkA11y(owner, 'members');
     const rvLink = await invite('reviewer');
 

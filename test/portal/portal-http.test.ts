@@ -49,7 +49,7 @@ describe('every page', () => {
       expect(res.headers.get('content-security-policy'), path).toContain("script-src 'self'");
       expect(res.headers.get('content-security-policy'), path).toContain("frame-ancestors 'none'");
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(res.headers.get('referrer-policy')).toBe('same-origin');
       expect(res.headers.get('cache-control')).toBe('no-store');
       expect(res.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
       expect(res.text).not.toMatch(/\son[a-z]+=/);
