@@ -24,6 +24,8 @@ const INPUT_ERRORS: Record<string, { msg: string; type: string }> = {
   '22P02': { msg: 'Invalid input syntax', type: 'invalid_syntax' },
   '22001': { msg: 'Value too long', type: 'too_long' },
   '22021': { msg: 'Invalid character in input', type: 'invalid_character' },
+  '22007': { msg: 'Invalid date or time', type: 'invalid_datetime' },
+  '22008': { msg: 'Date or time out of range', type: 'datetime_out_of_range' },
 };
 
 export const READ_ONLY_MESSAGE =

@@ -26,8 +26,17 @@ export const TRASH_LIMIT = 200;
 /** A timestamp as the database keeps it, to the microsecond, in UTC (ISO 8601). */
 const EXACT = `YYYY-MM-DD"T"HH24:MI:SS.US"Z"`;
 
-/** A deleted_at as a form or link carries it (EXACT's shape); anything else names no delete. */
-export const isExactTimestamp = (text: string | undefined): text is string => typeof text === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(text);
+/**
+ * A deleted_at as a form or link carries it (EXACT's shape, and a real instant: February 30th or hour
+ * 99 would be Postgres's "out of range", a 500); anything else names no delete.
+ */
+export const isExactTimestamp = (text: string | undefined): text is string => {
+  if (typeof text !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(text) || text.startsWith('0000')) return false;
+  // A Date rolls an impossible day over (Feb 30 to Mar 1): real only if it reads back the same.
+  const millis = `${text.slice(0, 23)}Z`;
+  const date = new Date(millis);
+  return !Number.isNaN(date.getTime()) && date.toISOString() === millis;
+};
 
 // Each group's last delete is found in one pass over the project's deleted keys (a window): the
 // former correlated max() per key ran once for every key of the project, each a scan of the table

@@ -110,7 +110,8 @@ export const PORTAL_JS = `
         else{out.className='saved error';ta.setAttribute('aria-invalid','true');
           var detail=typeof res.j.detail==='string'?res.j.detail:Array.isArray(res.j.detail)&&res.j.detail[0]?'Not saved: '+res.j.detail[0].msg:'Not saved: check the value';
           if(res.status===401)sessionEnded(out,detail);
-          else{out.textContent=detail;if(res.status===412&&'current' in res.j)showStored(f,ta,res.j.current)}}
+          // A change (412) or an approval (403) meanwhile: the stored text beside the typed one.
+          else{out.textContent=detail;if((res.status===412||res.status===403)&&'current' in res.j)showStored(f,ta,res.j.current)}}
       },function(){out.className='saved error';out.textContent='Not saved: network error'});
   });
   // A value's quality warnings, from the save's answer (text only: never markup from the server).

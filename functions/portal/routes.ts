@@ -60,9 +60,9 @@ import { formBody } from './form-body.ts';
 import { PORTAL_CSS, PORTAL_JS } from './assets.ts';
 import { ErrorPage, P } from './views/layout.tsx';
 import { InvitePage, SetupPage, SignInPage } from './views/auth-pages.tsx';
-import { MembersPage, ProjectCreatedPage, ProjectsPage, type MemberRow } from './views/projects-page.tsx';
+import { MembersPage, ProjectCreatedPage, ProjectsPage, type MemberRow, type MembersDraft } from './views/projects-page.tsx';
 import { EditorView, type EditorFilters, type FormError, type ValueError } from './views/editor-page.tsx';
-import { ApiKeysPage, LanguagesPage, TrashPage, UsagePage } from './views/project-pages.tsx';
+import { ApiKeysPage, LanguagesPage, TrashPage, UsagePage, type ApiKeyDraft } from './views/project-pages.tsx';
 import { readUsage } from '../../core/usage/read-usage.ts';
 import { ActivityPage, HistoryPage } from './views/activity-pages.tsx';
 import type { ActivityNames } from './views/activity-words.ts';
@@ -458,7 +458,7 @@ const routes = new Hono<PortalEnv>()
           (deps) => createInvite(deps, { userId: user.id, accountId, role: (f.role ?? '') as 'translator', languages }),
           (invite) => ({ id: invite.id }),
         ),
-      (error) => renderMembers(c, undefined, error),
+      (error) => renderMembers(c, undefined, error, undefined, { role: f.role ?? '', languages: f.languages ?? '' }),
       c,
     );
     if (outcome instanceof Response) return outcome;
@@ -484,7 +484,7 @@ const routes = new Hono<PortalEnv>()
     const languages = (f.languages ?? '').split(',').map((s) => s.trim()).filter(Boolean);
     const done = await orFormError(
       () => changeRole(c.get('deps'), { userId: user.id, accountId: c.req.param('account_id'), memberId: c.req.param('member_id'), role: (f.role ?? '') as 'translator', languages }),
-      (error) => renderMembers(c, undefined, error),
+      (error) => renderMembers(c, undefined, error, undefined, { memberId: c.req.param('member_id'), role: f.role ?? '', languages: f.languages ?? '' }),
       c,
     );
     return done instanceof Response ? done : c.redirect(`${P}/accounts/${c.req.param('account_id')}/members`, 303);
@@ -505,14 +505,25 @@ const routes = new Hono<PortalEnv>()
     if (!membership) throw new AppError('not_found', 'Account not found');
     assertMay(membership.role, 'projects.create');
     const f = await form(c);
-    const outcome = await createOnce(
+    // A refusal (a name of spaces, the plan's project limit) is said at the form, the name kept.
+    const outcome = await orFormError(
+      () =>
+        createOnce(
+          c,
+          f.submission,
+          'project',
+          { name: f.name ?? '', accountId },
+          (deps) => createProject(deps, { accountId, name: f.name ?? '', actor: userActor(c) }),
+          (project) => ({ id: project.id, name: project.name }),
+        ),
+      async (error) => {
+        const deps = c.get('deps');
+        const [memberships, projects] = await Promise.all([listMemberships(deps, user.id), listProjectsOf(deps, user.id)]);
+        return page(c, ProjectsPage({ user, csrf: c.get('csrf'), memberships, projects, error, submission: randomUUID(), draft: { accountId, name: f.name ?? '' } }));
+      },
       c,
-      f.submission,
-      'project',
-      { name: f.name ?? '', accountId },
-      (deps) => createProject(deps, { accountId, name: f.name ?? '', actor: userActor(c) }),
-      (project) => ({ id: project.id, name: project.name }),
     );
+    if (outcome instanceof Response) return outcome;
     if ('replayed' in outcome) return page(c, ProjectCreatedPage({ user, csrf: c.get('csrf'), projectId: outcome.replayed.id!, name: outcome.replayed.name! }), 200);
     const project = outcome.created;
     return page(c, ProjectCreatedPage({ user, csrf: c.get('csrf'), projectId: project.id, name: project.name, apiKey: project.api_key.key }), 201);
@@ -624,8 +635,8 @@ const routes = new Hono<PortalEnv>()
       // The script shows the message at the value itself (a validation's issues as they are), and
       // for a value someone changed, their version beside the typed text (`current`).
       if (wantsJson(c)) {
-        if (error.code !== 'precondition_failed') throw thrown;
-        return c.json({ detail: message, current: await storedValue(c, a, keyId, language) }, 412);
+        if (error.code !== 'precondition_failed' && !approved) throw thrown;
+        return asErrorAnswer(c.json({ detail: message, current: await storedValue(c, a, keyId, language) }), error);
       }
       // Without script: the editor again, as the form was sent from, the typed text kept in the
       // value's field and the refusal next to it (never an error page that loses the text). An
@@ -817,7 +828,7 @@ const routes = new Hono<PortalEnv>()
       const error = toDomainError(thrown);
       if (!(error instanceof AppError) || !['validation', 'conflict', 'plan_limit'].includes(error.code)) throw thrown;
       const message = error.code === 'validation' && error.issues?.length ? `${f.code ?? ''}: ${error.issues.map((i) => i.msg).join('; ')}` : error.message;
-      return renderLanguages(c, a, undefined, undefined, message, statusOf(error.code));
+      return renderLanguages(c, a, undefined, undefined, message, statusOf(error.code), f.code ?? '');
     }
     return c.redirect(`${P}/projects/${a.projectId}/languages`, 303);
   })
@@ -1022,7 +1033,13 @@ const routes = new Hono<PortalEnv>()
             }),
           (created) => ({ id: created.id }),
         ),
-      (error) => renderApiKeys(c, a, undefined, 200, error),
+      (error) =>
+        renderApiKeys(c, a, undefined, 200, error, undefined, {
+          name: f.name ?? '',
+          kind: f.kind ?? 'live',
+          allowed_origins: f.allowed_origins ?? '',
+          allowed_languages: f.allowed_languages ?? '',
+        }),
       c,
     );
     if (result instanceof Response) return result;
@@ -1038,7 +1055,7 @@ const routes = new Hono<PortalEnv>()
     return c.redirect(`${P}/projects/${a.projectId}/api-keys`, 303);
   });
 
-async function renderMembers(c: C, inviteLink?: string, error?: string, notice?: string) {
+async function renderMembers(c: C, inviteLink?: string, error?: string, notice?: string, draft?: MembersDraft) {
   const user = requireUser(c);
   const accountId = c.req.param('account_id') ?? '';
   const deps = c.get('deps');
@@ -1056,16 +1073,16 @@ async function renderMembers(c: C, inviteLink?: string, error?: string, notice?:
   const activity = { ...log, names: { members: Object.fromEntries(emails.map((u) => [u.id, u.email])) } };
   return page(
     c,
-    MembersPage({ user, csrf: c.get('csrf'), accountId, accountName: membership.account_name, members, inviteLink, error, notice, invites, activity, submission: randomUUID() }),
+    MembersPage({ user, csrf: c.get('csrf'), accountId, accountName: membership.account_name, members, inviteLink, error, notice, invites, activity, submission: randomUUID(), draft }),
     inviteLink ? 201 : 200,
   );
 }
 
-async function renderLanguages(c: C, a: ProjectAccess, confirm?: { code: string; values: number }, notice?: string, error?: string, status: ContentfulStatusCode = 200) {
+async function renderLanguages(c: C, a: ProjectAccess, confirm?: { code: string; values: number }, notice?: string, error?: string, status: ContentfulStatusCode = 200, typedCode?: string) {
   const deps = c.get('deps');
   const [list, cache, quality] = await Promise.all([listLanguages(deps, { projectId: a.projectId }), cacheOf(c, a.projectId), qualitySettings(deps.sql, a.projectId)]);
   const languages = await Promise.all(list.languages.map(async (l) => ({ code: l.code, values: await valuesInLanguage(deps, a.projectId, l.code) })));
-  return page(c, LanguagesPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, languages, confirm, notice, error, quality }), status);
+  return page(c, LanguagesPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, languages, confirm, notice, error, quality, typedCode }), status);
 }
 
 /**
@@ -1321,10 +1338,10 @@ const INVITE_ONCE_SENT =
 /** What a create form sent a second time answers (the first sending created it and showed its key). */
 const ONCE_SENT = 'This form was already sent, and that created the key: it was shown once, then. If it was not copied, create another and revoke this one.';
 
-async function renderApiKeys(c: C, a: ProjectAccess, created?: CreatedApiKey, status: 200 | 201 = 200, error?: string, notice?: string) {
+async function renderApiKeys(c: C, a: ProjectAccess, created?: CreatedApiKey, status: 200 | 201 = 200, error?: string, notice?: string, draft?: ApiKeyDraft) {
   const deps = c.get('deps');
   const [keys, cache] = await Promise.all([allApiKeys(deps, a.projectId), cacheOf(c, a.projectId)]);
-  return page(c, ApiKeysPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, keys, created, error, notice, submission: randomUUID() }), status);
+  return page(c, ApiKeysPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, keys, created, error, notice, submission: randomUUID(), draft }), status);
 }
 
 // Errors as pages (or the API's envelope for the portal script's fetches), from the one status mapping.

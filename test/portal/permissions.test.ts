@@ -302,7 +302,8 @@ describe('language limits and approved values', () => {
     await t.call(p.apiKey, 'PUT', `/v1/keys/${key}/translations/de`, { value: 'Hallo', status: 'approved' });
     const refused = await tr.post(`/portal/projects/${p.projectId}/keys/${key}/values/de`, { value: 'Servus', status: 'draft' }, { Accept: 'application/json' });
     expect(refused.status).toBe(403);
-    expect(JSON.parse(refused.text)).toEqual({ detail: expect.stringContaining('approved') });
+    // The approved text comes with the refusal, for the editor's script to show beside the typed one.
+    expect(JSON.parse(refused.text)).toEqual({ detail: expect.stringContaining('approved'), current: expect.objectContaining({ value: 'Hallo', status: 'approved' }) });
     const reviewer = clients.get('reviewer')!;
     const rebuilds = async () => (await t.runtime.deps.sql<{ n: number }[]>`
       select count(*)::int as n from domain_events where project_id = ${p.projectId} and type = 'cache.rebuild_requested' and actor_type = 'user'`)[0]!.n;

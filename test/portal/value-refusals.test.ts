@@ -46,3 +46,16 @@ describe("a translator's save of a value approved meanwhile, without script", ()
     expect(res.text).toMatch(/Stored now: <q[^>]*>Willkommen<\/q> \(approved\)/);
   });
 });
+
+describe("a translator's save of a value approved meanwhile, with script (the editor's fetch)", () => {
+  it('is a 403 whose answer carries the approved value, for the script to show beside the typed text', async () => {
+    const created = await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'onboarding.outro' });
+    const keyId = ((await created.json()) as { id: string }).id;
+    expect((await t.call(p.apiKey, 'PUT', `/v1/keys/${keyId}/translations/de`, { value: 'Tschüss', status: 'approved' })).status).toBe(200);
+    const res = await translator.post(`/portal/projects/${p.projectId}/keys/${keyId}/values/de`, { value: 'Auf Wiedersehen', status: 'review', version: '1' }, { Accept: 'application/json' });
+    expect(res.status).toBe(403);
+    const body = JSON.parse(res.text) as { detail: string; current: { value: string; status: string; version: number } | null };
+    expect(body.detail).toContain('this value was approved since the page was loaded');
+    expect(body.current).toMatchObject({ value: 'Tschüss', status: 'approved' });
+  });
+});

@@ -424,7 +424,12 @@ export const EditorView: FC<{
                               ))}
                             </select>
                             {editable ? (
-                              <button type="submit" title="Save (Ctrl+Enter or Cmd+Enter in the text)" aria-keyshortcuts="Control+Enter Meta+Enter">
+                              <button
+                                type="submit"
+                                title="Save (Ctrl+Enter or Cmd+Enter in the text)"
+                                aria-keyshortcuts="Control+Enter Meta+Enter"
+                                aria-label={`Save ${row.key} in ${l}`}
+                              >
                                 Save
                               </button>
                             ) : (

@@ -15,8 +15,14 @@ import { SecretShownOnce } from './projects-page.tsx';
 type Common = { user: SessionUser; csrf: string; access: ProjectAccess; cache: { last_rebuilt_at: string | null; ready: boolean }; notice?: string | undefined; error?: string | undefined };
 
 export const LanguagesPage: FC<
-  Common & { languages: { code: string; values: number }[]; confirm?: { code: string; values: number } | undefined; quality: QualitySettings | null }
-> = ({ user, csrf, access, cache, notice, error, languages, confirm, quality }) => {
+  Common & {
+    languages: { code: string; values: number }[];
+    confirm?: { code: string; values: number } | undefined;
+    quality: QualitySettings | null;
+    /** The code an Add refused, shown again in its field. */
+    typedCode?: string | undefined;
+  }
+> = ({ user, csrf, access, cache, notice, error, languages, confirm, quality, typedCode }) => {
   const base = `${P}/projects/${access.projectId}`;
   const manage = may(access.role, 'languages.manage');
   return (
@@ -49,7 +55,7 @@ export const LanguagesPage: FC<
             {manage ? (
               <form method="post" action={`${base}/languages/${l.code}/remove`} class="inline">
                 <CsrfField csrf={csrf} />
-                <button type="submit" class="link danger">
+                <button type="submit" class="link danger" aria-label={`Remove ${l.code}…`}>
                   Remove…
                 </button>
               </form>
@@ -62,8 +68,20 @@ export const LanguagesPage: FC<
           <CsrfField csrf={csrf} />
           <label class="grow">
             Language code <span class="hint">(BCP 47: de, pt-BR, zh-Hant)</span>
-            <input name="code" required maxlength={20} />
+            <input
+              name="code"
+              required
+              maxlength={20}
+              value={typedCode ?? ''}
+              aria-invalid={typedCode !== undefined && error ? 'true' : undefined}
+              aria-describedby={typedCode !== undefined && error ? 'add-language-error' : undefined}
+            />
           </label>
+          {typedCode !== undefined && error ? (
+            <p class="field-error" id="add-language-error">
+              Not added: {error}
+            </p>
+          ) : null}
           <button type="submit">Add language</button>
         </form>
       ) : null}
@@ -83,7 +101,10 @@ function scopeOf(k: ApiKeyInfo): string {
   return parts.join('; ');
 }
 
-export const ApiKeysPage: FC<Common & { keys: ApiKeyInfo[]; created?: CreatedApiKey | undefined; submission?: string | undefined }> = ({
+/** What a refused Create form held, shown again: a delivery key retyped must not come back as a live one. */
+export type ApiKeyDraft = { name: string; kind: string; allowed_origins: string; allowed_languages: string };
+
+export const ApiKeysPage: FC<Common & { keys: ApiKeyInfo[]; created?: CreatedApiKey | undefined; submission?: string | undefined; draft?: ApiKeyDraft | undefined }> = ({
   user,
   csrf,
   access,
@@ -93,7 +114,9 @@ export const ApiKeysPage: FC<Common & { keys: ApiKeyInfo[]; created?: CreatedApi
   keys,
   created,
   submission,
+  draft,
 }) => {
+  const delivery = draft?.kind === 'delivery';
   const base = `${P}/projects/${access.projectId}`;
   const label = (k: { id: string; name: string | null }) => k.name ?? `key ${k.id.slice(0, 8)}`;
   return (
@@ -150,24 +173,26 @@ export const ApiKeysPage: FC<Common & { keys: ApiKeyInfo[]; created?: CreatedApi
         {submission ? <input type="hidden" name="submission" value={submission} /> : null}
         <label>
           Name <span class="hint">(optional: where it is used, such as "CI" or "iOS app")</span>
-          <input name="name" maxlength={100} />
+          <input name="name" maxlength={100} value={draft?.name ?? ''} />
         </label>
         <fieldset>
           <legend>Kind</legend>
           <label>
-            <input type="radio" name="kind" value="live" checked /> Live key (key_live_…): everything, for servers and CI; keep it secret
+            <input type="radio" name="kind" value="live" checked={!delivery} /> Live key (key_live_…): everything, for servers and CI; keep it secret
           </label>
           <label>
-            <input type="radio" name="kind" value="delivery" /> Delivery key (delivery_…): reads published translations only; safe to ship in an app
+            <input type="radio" name="kind" value="delivery" checked={delivery} /> Delivery key (delivery_…): reads published translations only; safe to ship in an app
           </label>
         </fieldset>
         <label>
           Allowed origins <span class="hint">(delivery keys, optional: one a line, such as https://app.example.com; empty for any)</span>
-          <textarea name="allowed_origins" rows={2}></textarea>
+          <textarea name="allowed_origins" rows={2}>
+            {draft?.allowed_origins ?? ''}
+          </textarea>
         </label>
         <label>
           Allowed languages <span class="hint">(delivery keys, optional: comma-separated codes; empty for all)</span>
-          <input name="allowed_languages" />
+          <input name="allowed_languages" value={draft?.allowed_languages ?? ''} />
         </label>
         <button type="submit">Create API key</button>
       </form>

@@ -21,7 +21,9 @@ export const ProjectsPage: FC<{
   error?: string | undefined;
   /** The create form's one-time token: sent twice, it creates once. */
   submission?: string | undefined;
-}> = ({ user, csrf, memberships, projects, error, submission }) => (
+  /** A refused new project: its account and the name typed, shown again in that account's form. */
+  draft?: { accountId: string; name: string } | undefined;
+}> = ({ user, csrf, memberships, projects, error, submission, draft }) => (
   <Layout title="Projects" user={user} csrf={csrf}>
     <h1>Projects</h1>
     {error ? <Notice kind="error">{error}</Notice> : null}
@@ -58,8 +60,20 @@ export const ProjectsPage: FC<{
               {submission ? <input type="hidden" name="submission" value={submission} /> : null}
               <label class="grow">
                 New project name
-                <input name="name" required maxlength={200} />
+                <input
+                  name="name"
+                  required
+                  maxlength={200}
+                  value={draft?.accountId === m.account_id ? draft.name : ''}
+                  aria-invalid={draft?.accountId === m.account_id && error ? 'true' : undefined}
+                  aria-describedby={draft?.accountId === m.account_id && error ? `new-project-error-${m.account_id}` : undefined}
+                />
               </label>
+              {draft?.accountId === m.account_id && error ? (
+                <p class="field-error" id={`new-project-error-${m.account_id}`}>
+                  Not created: {error}
+                </p>
+              ) : null}
               <button type="submit">Create project</button>
             </form>
           ) : null}
@@ -107,6 +121,11 @@ export const ProjectCreatedPage: FC<{ user: SessionUser; csrf: string; projectId
 );
 
 export type MemberRow = { user_id: string; email: string; role: string; languages: string[] | null };
+export type MembersDraft = { memberId?: string; role: string; languages: string };
+
+/** A member's row as the refused form had it, else as stored. */
+const shownRole = (m: MemberRow, draft: MembersDraft | undefined) =>
+  draft?.memberId === m.user_id ? { role: draft.role, languages: draft.languages } : { role: m.role, languages: m.languages?.join(', ') ?? '' };
 
 export const MembersPage: FC<{
   user: SessionUser;
@@ -123,7 +142,12 @@ export const MembersPage: FC<{
   activity?: { items: ActivityItem[]; next: number | null; names: ActivityNames } | undefined;
   /** The invitation form's one-time token: sent twice (a reload of the page showing the link), it creates once. */
   submission?: string | undefined;
-}> = ({ user, csrf, accountId, accountName, members, inviteLink, error, notice, invites = [], activity, submission }) => (
+  /**
+   * What a refused form held, shown again in that form: an invitation's role and languages, or one
+   * member's (memberId). Retyping only the wrong part must not send the defaults.
+   */
+  draft?: MembersDraft | undefined;
+}> = ({ user, csrf, accountId, accountName, members, inviteLink, error, notice, invites = [], activity, submission, draft }) => (
   <Layout title={`Members of ${accountName}`} user={user} csrf={csrf}>
     <p class="crumbs">
       <a href={`${P}`}>Projects</a> / {accountName}
@@ -145,7 +169,10 @@ export const MembersPage: FC<{
           </tr>
         </thead>
         <tbody>
-          {members.map((m) => (
+          {members.map((m) => {
+            const shown = shownRole(m, draft);
+            const refused = draft?.memberId === m.user_id && error !== undefined;
+            return (
             <tr>
               <td>{m.email}</td>
               <td>
@@ -155,7 +182,7 @@ export const MembersPage: FC<{
                     <span class="sr-only">Role of {m.email}</span>
                     <select name="role">
                       {ROLES.map((r) => (
-                        <option value={r} selected={r === m.role}>
+                        <option value={r} selected={r === shown.role}>
                           {r}
                         </option>
                       ))}
@@ -163,8 +190,20 @@ export const MembersPage: FC<{
                   </label>
                   <label>
                     <span class="sr-only">Languages of {m.email}</span>
-                    <input name="languages" value={m.languages?.join(', ') ?? ''} placeholder="all" size={10} />
+                    <input
+                      name="languages"
+                      value={shown.languages}
+                      placeholder="all"
+                      size={10}
+                      aria-invalid={refused ? 'true' : undefined}
+                      aria-describedby={refused ? `role-error-${m.user_id}` : undefined}
+                    />
                   </label>
+                  {refused ? (
+                    <p class="field-error" id={`role-error-${m.user_id}`}>
+                      Not saved: {error}
+                    </p>
+                  ) : null}
                   <button type="submit" class="secondary" aria-label={`Save the role of ${m.email}`}>
                     Save
                   </button>
@@ -183,7 +222,8 @@ export const MembersPage: FC<{
                 )}
               </td>
             </tr>
-          ))}
+            );
+          })}
         </tbody>
       </table>
     </div>
@@ -243,7 +283,7 @@ export const MembersPage: FC<{
         Role
         <select name="role">
           {ROLES.map((r) => (
-            <option value={r} selected={r === 'translator'}>
+            <option value={r} selected={r === (draft && draft.memberId === undefined ? draft.role : 'translator')}>
               {r}
             </option>
           ))}
@@ -251,7 +291,7 @@ export const MembersPage: FC<{
       </label>
       <label>
         Languages <span class="hint">(translators and reviewers only; comma-separated codes, empty for all)</span>
-        <input name="languages" placeholder="de, fr" />
+        <input name="languages" placeholder="de, fr" value={draft && draft.memberId === undefined ? draft.languages : ''} />
       </label>
       <button type="submit">Create invitation link</button>
     </form>
