@@ -1230,7 +1230,22 @@ async function renderHistory(c: C, a: ProjectAccess, notice?: string, refusal?: 
   const { apiKeys } = await activityNames(deps, a.projectId, shown);
   return page(
     c,
-    HistoryPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, keyName: key.key, language, keyId, history, mayRevert: mayEditLanguage(a, language), notice, error: refusal?.message, apiKeyNames: apiKeys }),
+    HistoryPage({
+      user: requireUser(c),
+      csrf: c.get('csrf'),
+      access: a,
+      cache,
+      keyName: key.key,
+      language,
+      keyId,
+      history,
+      // An approved value is a reviewer's (assertMayWriteValue): a Revert offered to a translator would only be refused.
+      mayRevert: mayEditLanguage(a, language) && (may(a.role, 'values.approve') || history.stored?.status !== 'approved'),
+      revertNeedsReviewer: mayEditLanguage(a, language) && !may(a.role, 'values.approve') && history.stored?.status === 'approved',
+      notice,
+      error: refusal?.message,
+      apiKeyNames: apiKeys,
+    }),
     refusal ? statusOf(refusal.error.code) : 200,
   );
 }

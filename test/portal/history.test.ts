@@ -227,6 +227,19 @@ describe('An import over reviewed values', () => {
     expect(await valueOf(id, 'fr')).toMatchObject({ value: 'Approuvé', status: 'approved' });
   });
 
+  it('an approved value offers a translator no Revert (it would only be refused), and says who can', async () => {
+    expect((await importJson('fr', { 'locked.a': 'Premier' }, 'review')).status).toBe(200);
+    expect((await importJson('fr', { 'locked.a': 'Second' }, 'approved')).status).toBe(200);
+    const id = await keyIdOf('locked.a');
+    const history = `/portal/projects/${p.projectId}/keys/${id}/values/fr/history`;
+    const asTranslator = await translator.get(history);
+    expect(entries(asTranslator.text).map((e) => e.revert)).toEqual([undefined, undefined]);
+    expect(asTranslator.text).toContain('only a reviewer or developer can revert it');
+    const asDev = await dev.get(history);
+    expect(entries(asDev.text).some((e) => e.revert !== undefined)).toBe(true);
+    expect(asDev.text).not.toContain('only a reviewer or developer can revert it');
+  });
+
   it("feeds the webhook outbox as a bulk status change does: one row per changed value, plus the import's", async () => {
     await sql()`insert into webhook_endpoints (project_id, url, events, secret) values (${p.projectId}, 'https://hooks.example.com/tms', '{translations.changed}', 'whsec_dGVzdA==')`;
     try {

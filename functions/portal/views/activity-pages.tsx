@@ -124,6 +124,8 @@ export const HistoryPage: FC<
     keyId: string;
     history: ValueHistory;
     mayRevert: boolean;
+    /** The member may edit the language, but the value is approved: only a reviewer or developer may revert it. */
+    revertNeedsReviewer?: boolean | undefined;
     notice?: string | undefined;
     /** Why a revert was refused (the value changed after the page it was sent from was loaded). */
     error?: string | undefined;
@@ -139,6 +141,7 @@ export const HistoryPage: FC<
   keyId,
   history,
   mayRevert,
+  revertNeedsReviewer,
   notice,
   error,
   apiKeyNames,
@@ -156,6 +159,7 @@ export const HistoryPage: FC<
       {notice ? <Notice kind="ok">{notice}</Notice> : null}
       {error ? <Notice kind="error">{error}</Notice> : null}
       {items.length === 0 && !stored ? <p class="empty">No recorded change of this value.</p> : null}
+      {revertNeedsReviewer ? <p class="hint">This value is approved: only a reviewer or developer can revert it.</p> : null}
       <ol class="list">
         {stored && unexplained ? (
           // The stored value, which none of the value's own recorded writes left: an import that
