@@ -648,7 +648,10 @@ const routes = new Hono<PortalEnv>()
     if (status === 'approved') await publishAfter(c, a);
     // The write's answer carries the value's quality warnings: the editor shows them for the text just saved.
     if (wantsJson(c)) return c.json(written);
-    return back(c, f.return_to, `${P}/projects/${a.projectId}`);
+    // Back at the value just saved (its field's id), not the top of a long page.
+    const res = back(c, f.return_to, `${P}/projects/${a.projectId}`);
+    res.headers.set('Location', `${res.headers.get('Location')}#v-${keyId}-${language}`);
+    return res;
   })
 
   // Translation memory for one value (the use-case of GET /v1/keys/{key_id}/suggestions/{language}):

@@ -55,7 +55,7 @@ describe('bad form input', () => {
     });
     expect(await value(keyId, 'de')).toMatchObject({ value: 'Hallo' });
     expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe(`/portal/projects/${p.projectId}`);
+    expect(res.headers.get('location')).toBe(`/portal/projects/${p.projectId}#v-${keyId}-de`);
   });
 
   it('a key created with a line break in return_to is created and answered with a redirect, not a 500', async () => {

@@ -44,6 +44,18 @@ describe("a translator's save of a value approved meanwhile, without script", ()
     // The editor, not an error page: the refusal at the value, and the approved text beside it.
     expect(res.text).toContain('this value was approved since the page was loaded');
     expect(res.text).toMatch(/Stored now: <q[^>]*>Willkommen<\/q> \(approved\)/);
+    // Focus on the refused field (its label and the refusal are read out), not the top of the page.
+    expect(res.text).toMatch(new RegExp(`<textarea id="v-${keyId}-de"[^>]*aria-invalid="true"[^>]*autofocus`));
+  });
+
+  it('a save that passes goes back to the value saved (its field), not the top of the page', async () => {
+    const created = await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'onboarding.next' });
+    const keyId = ((await created.json()) as { id: string }).id;
+    const editor = `/portal/projects/${p.projectId}?q=onboarding&lang=de`;
+    const res = await translator.post(`/portal/projects/${p.projectId}/keys/${keyId}/values/de`, { value: 'Weiter', status: 'draft', version: 'none', return_to: editor });
+    expect(res.status).toBe(303);
+    expect(res.location).toBe(`${editor}#v-${keyId}-de`);
+    expect((await translator.get(res.location!)).text).toContain(`id="v-${keyId}-de"`);
   });
 });
 

@@ -409,7 +409,7 @@ export const EditorView: FC<{
                             readonly={!editable}
                             class={value || refused ? '' : 'missing'}
                             aria-describedby={`${id}-msg ${id}-q`}
-                            {...(refused ? { 'aria-invalid': 'true' } : {})}
+                            {...(refused ? { 'aria-invalid': 'true', autofocus: true } : {})}
                             {...textAttrs(l)}
                           >
                             {refused ? refused.value : (value?.value ?? '')}
