@@ -52,10 +52,14 @@ describe("a translator's save of a value approved meanwhile, without script", ()
     const created = await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'onboarding.next' });
     const keyId = ((await created.json()) as { id: string }).id;
     const editor = `/portal/projects/${p.projectId}?q=onboarding&lang=de`;
+    // A value not there yet says so in words, not only by a colour.
+    expect((await translator.get(editor)).text).toMatch(new RegExp(`<textarea id="v-${keyId}-de"[^>]*placeholder="No value yet"`));
     const res = await translator.post(`/portal/projects/${p.projectId}/keys/${keyId}/values/de`, { value: 'Weiter', status: 'draft', version: 'none', return_to: editor });
     expect(res.status).toBe(303);
     expect(res.location).toBe(`${editor}#v-${keyId}-de`);
-    expect((await translator.get(res.location!)).text).toContain(`id="v-${keyId}-de"`);
+    const after = (await translator.get(res.location!)).text;
+    expect(after).toContain(`id="v-${keyId}-de"`);
+    expect(after).not.toMatch(new RegExp(`<textarea id="v-${keyId}-de"[^>]*placeholder`));
   });
 });
 

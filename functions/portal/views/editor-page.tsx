@@ -408,6 +408,8 @@ export const EditorView: FC<{
                             maxlength={10000}
                             readonly={!editable}
                             class={value || refused ? '' : 'missing'}
+                            // Not only a colour: a missing value and a stored empty text differ for everyone.
+                            placeholder={value ? undefined : 'No value yet'}
                             aria-describedby={`${id}-msg ${id}-q`}
                             {...(refused ? { 'aria-invalid': 'true', autofocus: true } : {})}
                             {...textAttrs(l)}
