@@ -9,12 +9,14 @@ if (process.argv[2] === '--version' || process.argv[2] === '-v') {
   process.stdout.write(`tms ${version}\n`);
   process.exit(0);
 }
-// `tms status | head -1`: the reader went away. Nothing is left to say to it, and the command's
-// own work is done or harmless to stop; an unhandled EPIPE printed a stack trace and exit 1.
+// `tms pull | head -1`: the reader went away. Nothing more is said to it, but the command goes on:
+// exiting here left a pull's files unwritten and a failing push's exit code 0. (An unhandled EPIPE
+// printed a stack trace and exit 1.)
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
+    if (error.code !== 'EPIPE') throw error;
+    // Later writes are dropped here, not sent to a stream that can only fail them.
+    stream.write = () => true;
   });
 }
 const { register } = await import('tsx/esm/api');

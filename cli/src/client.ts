@@ -85,6 +85,27 @@ function transportError(error: unknown, where: { server: string; what: string; m
   return new CliError(`cannot reach ${server}: ${code}. Is the server running, and is ${serverFrom} right?`, EXIT.failed);
 }
 
+/** A redirect; 304 (an ETag's "unchanged") is an answer, not one. */
+const isRedirect = (status: number) => status >= 300 && status < 400 && status !== 304;
+
+/**
+ * A redirect, said with the address it names: an http:// URL that the server moves to https://, or
+ * a proxy's new host. The server URL to set is that address without the request's path, when it
+ * ends with it.
+ */
+function redirected(res: Response, where: { server: string; path: string; what: string; serverFrom: string }): CliError {
+  const { server, path, what, serverFrom } = where;
+  const location = res.headers.get('location');
+  if (!location) return new CliError(`${what}: the server answered a redirect (${res.status}) without an address; check ${serverFrom} (${server})`, EXIT.failed);
+  const target = URL.canParse(location, server + path) ? new URL(location, server + path).href : location;
+  const base = target.endsWith(path) && target.length > path.length ? target.slice(0, -path.length) : undefined;
+  return new CliError(
+    `${what}: the server redirected to ${target} (${res.status}); set the server URL to that address ` +
+      `(${base === undefined ? '' : `${base}; `}the URL comes from ${serverFrom}). Redirects are not followed: they would carry the API key elsewhere`,
+    EXIT.failed,
+  );
+}
+
 /** "3 h 12 min", "4 min", "20 s": how long a wait lasts, for people. */
 function duration(ms: number): string {
   const s = Math.round(ms / 1000);
@@ -117,10 +138,18 @@ export function createClient(server: string, apiKey: string, retry: RetryOptions
         method,
         headers: { 'X-API-Key': apiKey, 'User-Agent': 'tms-cli', ...init.headers },
         ...(init.body ? { body: init.body } : {}),
+        // Never followed: fetch would send X-API-Key to whatever host a redirect names, and turn a
+        // POST into a GET on 301/302 (an import "done" without its file).
+        redirect: 'manual',
         signal,
       });
+      if (isRedirect(res.status)) {
+        await res.arrayBuffer().catch(() => undefined);
+        throw redirected(res, { server, path, what: `${method} ${path}`, serverFrom });
+      }
       return guardBody(res, (error) => transportError(error, { server, what: `${method} ${path}`, method, timeoutMs, serverFrom }));
     } catch (error) {
+      if (error instanceof CliError) throw error;
       throw transportError(error, { server, what: `${method} ${path}`, method, timeoutMs, serverFrom });
     }
   };

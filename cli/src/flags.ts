@@ -9,6 +9,15 @@ type Token = { kind: string; name?: string; value?: string | undefined };
 /** A value as the user typed it, quoted (so that "" and " 5" show), and cut when overlong. */
 export const shown = (value: string) => JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
 
+/** Flags whose values are secrets (--api-key): an error names the flag, never the value (CI logs keep it). */
+export const isSecretFlag = (name: string) => /key|token|secret|password/i.test(name);
+
+/**
+ * A URL as an error may print it: any user:password@ replaced by ***@ (a URL that is refused for
+ * carrying them would otherwise put them in a CI log). Works on strings that are no URL, too.
+ */
+export const withoutCredentials = (value: string) => value.replace(/^((?:[^:/?#\s]+:)?\/\/)?[^/?#\s]*@/, '$1***@');
+
 /** One line: Node's parser explains some errors over three lines (an option argument starting with -). */
 export const oneLine = (message: string) => message.replace(/\s*\n\s*/g, ' ');
 
@@ -22,7 +31,9 @@ export function checkRepeated(tokens: Token[], multiple: (name: string) => boole
   for (const t of tokens) {
     if (t.kind !== 'option' || t.name === undefined || t.value === undefined || multiple(t.name)) continue;
     const before = seen.get(t.name);
-    if (before !== undefined && before !== t.value) throw usageError(`--${t.name} given twice (${shown(before)}, ${shown(t.value)}): give it once`);
+    if (before !== undefined && before !== t.value) {
+      throw usageError(`--${t.name} given twice${isSecretFlag(t.name) ? ' with different values' : ` (${shown(before)}, ${shown(t.value)})`}: give it once`);
+    }
     seen.set(t.name, t.value);
   }
 }

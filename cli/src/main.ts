@@ -13,7 +13,7 @@ import { status, STATUS_HELP } from './commands/status.ts';
 import { publish, PUBLISH_HELP } from './commands/publish.ts';
 import { MCP_HELP } from './commands/mcp-help.ts';
 import { checkProject } from './project.ts';
-import { apiKeyFrom, checkLanguages, checkRepeated, oneLine, requestTimeoutMs, shown } from './flags.ts';
+import { apiKeyFrom, checkLanguages, checkRepeated, isSecretFlag, oneLine, requestTimeoutMs, shown, withoutCredentials } from './flags.ts';
 
 const HELP = `tms: push and pull translation files between this repository and a tms server
 
@@ -67,7 +67,20 @@ function ambiguousValue(error: unknown, args: string[]): string | undefined {
   const at = flag === undefined ? -1 : args.indexOf(flag);
   if (at < 0 || args[at + 1] === undefined) return undefined;
   const value = args[at + 1]!;
+  if (isSecretFlag(flag!)) return `${flag}: a value that starts with "-" is taken for an option; write ${flag}=VALUE if it is the value`;
   return `${flag} ${shown(value)}: a value that starts with "-" is taken for an option; write ${flag}=${value} if it is the value`;
+}
+
+/**
+ * A CI runner: CI set to anything but "false" or "0", in any case. GitHub Actions sets "true",
+ * others "1", "True" or a name (Woodpecker: "woodpecker"); a prompt there waits until the job's timeout.
+ */
+const isCi = (value: string | undefined) => value !== undefined && value !== '' && !/^(false|0)$/i.test(value);
+
+/** Why a server URL is refused, showing it without any user:password@ (which it may not carry anyway). */
+function notServerUrl(value: string): string {
+  const hidden = withoutCredentials(value);
+  return `an http(s) URL such as "http://127.0.0.1:3000", not ${shown(hidden)}${hidden === value ? '' : ' (a URL without user:password@)'}`;
 }
 
 /** The error as --json gives it: `{"error", "exit_code"}` on stdout. */
@@ -115,7 +128,7 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
     cwd: io.cwd,
     env: io.env,
     out: createOutput({ json, stdout: io.stdout, stderr: io.stderr }),
-    interactive: Boolean(io.stdin.isTTY && io.stdout.isTTY) && io.env.CI !== 'true',
+    interactive: Boolean(io.stdin.isTTY && io.stdout.isTTY) && !isCi(io.env.CI),
   };
   try {
     checkConflicts(name, values);
@@ -125,10 +138,10 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
     // an empty one, as a CI variable that is not set gives, is no override.
     const envServer = io.env.TMS_SERVER || undefined;
     const flagServer = name === 'mcp' ? (values.server as string | undefined) : undefined;
-    if (envServer !== undefined && flagServer === undefined && !isServerUrl(envServer)) throw usageError(`TMS_SERVER: an http(s) URL such as "http://127.0.0.1:3000", not "${envServer}"`);
+    if (envServer !== undefined && flagServer === undefined && !isServerUrl(envServer)) throw usageError(`TMS_SERVER: ${notServerUrl(envServer)}`);
     // An agent's MCP client may start `tms mcp` anywhere: its server can come without a config file.
     const serverFlag = name === 'mcp' ? (flagServer ?? envServer) : undefined;
-    if (serverFlag !== undefined && !isServerUrl(serverFlag)) throw usageError(`--server: an http(s) URL such as "http://127.0.0.1:3000", not "${serverFlag}"`);
+    if (serverFlag !== undefined && !isServerUrl(serverFlag)) throw usageError(`--server: ${notServerUrl(serverFlag)}`);
     // mcp reads no config with --server. With TMS_SERVER it reads the one --config names, or the one
     // it finds, as every command does (TMS_SERVER is then its server): a config pinned to a project
     // refuses another project's key here too. Without either, it has nothing else to go by.

@@ -1,14 +1,15 @@
 // `tms pull`: writes every translation's file to its mapped path. A file whose bytes would not change
 // is not touched (same bytes, same mtime, no git diff), and the ETag of the local file makes the
-// server answer 304 without sending it again. Writes go to a temporary file renamed into place, so
-// an interrupted pull never leaves half a file.
+// server answer 304 without sending it again. Every changed file is first written to a temporary
+// file beside it, and only once all of them are written are they renamed into place: a pull that
+// cannot write one file writes none, and an interrupted pull never leaves half a file.
 //
 // The source language's files are not written unless asked for (--include-source, or --language
 // naming it), as Crowdin's CLI does: developers write them, and the server's export holds only
 // what it stores, so rewriting them would drop what the server does not keep (Android
 // translatable="false" strings, the template ARB's placeholders, Rails lists), and a CI job that
 // pushes the source, pulls and runs `git diff --exit-code` could never pass.
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, readlink, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import type { LoadedConfig } from '../config-file.ts';
 import type { Client } from '../client.ts';
@@ -75,22 +76,14 @@ export async function pull(ctx: Context, config: LoadedConfig, client: Client, f
       return { mapping, language, path, target, local, bytes, downloaded: res.status !== 304 };
     }),
   );
+  // Unchanged bytes are not written: same mtime, nothing for git.
+  const changed = new Set(downloads.filter(({ local, bytes }) => bytes !== null && !(local && Buffer.compare(local, bytes) === 0)));
+  const staged = await Promise.all([...changed].map(({ path, target, bytes }) => stage(path, target, bytes!)));
+  await writeAll(sharedFilesOnce(staged));
   const results = [];
-  for (const { mapping, language, path, target, local, bytes, downloaded } of downloads) {
-    let state: 'unchanged' | 'written' | 'created';
-    if (bytes === null || (local && Buffer.compare(local, bytes) === 0)) state = 'unchanged';
-    else {
-      const temporary = `${target}.tms-${process.pid}.tmp`;
-      try {
-        await mkdir(dirname(target), { recursive: true });
-        await writeFile(temporary, bytes);
-        await rename(temporary, target);
-      } catch (error) {
-        await rm(temporary, { force: true });
-        throw new CliError(`cannot write ${path}: ${(error as Error).message}`, EXIT.failed);
-      }
-      state = local ? 'written' : 'created';
-    }
+  for (const download of downloads) {
+    const { mapping, language, path, local, downloaded } = download;
+    const state = !changed.has(download) ? 'unchanged' : local ? 'written' : 'created';
     ctx.out.line(`${path} (${language}, ${mapping.format}): ${state}`);
     // downloaded: false when the server answered 304 to the local file's ETag.
     results.push({ path, language, format: mapping.format, state, downloaded });
@@ -155,4 +148,92 @@ async function checkWritable(root: string, path: string): Promise<void> {
     }
     if (dirname(above) === above) return;
   }
+}
+
+/** A file to write: `real` is where its bytes go, `temporary` the file beside it they go to first. */
+type Staged = { path: string; real: string; temporary: string; bytes: Uint8Array; mode: number | undefined };
+
+/**
+ * Where a file's bytes go, and the mode it keeps. A symlinked file is written through its link:
+ * renaming a temporary file over the link would replace the link with a copy. The link is followed
+ * by hand, not with realpath, so that a link to a file not yet there is followed too.
+ */
+async function stage(path: string, target: string, bytes: Uint8Array): Promise<Staged> {
+  let real = target;
+  for (let hops = 0; ; hops++) {
+    if (hops === 40) throw pullError(`cannot write ${path}: too many levels of symbolic links; nothing was written`, []);
+    const link = await readlink(real).catch(() => null);
+    if (link === null) break;
+    real = resolve(dirname(real), link);
+  }
+  // A 0640 file stays 0640: a new file would get the umask's mode.
+  const mode = await stat(real).then((s) => s.mode & 0o7777, () => undefined);
+  return { path, real, temporary: `${real}.tms-${process.pid}.tmp`, bytes, mode };
+}
+
+/**
+ * Writes every file's temporary, then renames them all into place. A temporary that cannot be
+ * written (a read-only folder, a full disk) stops the pull with none of the files changed: the
+ * temporaries and the folders made for them are removed. A rename that fails after others succeeded
+ * cannot be undone (the files before it are already replaced): the error then names them.
+ */
+async function writeAll(files: Staged[]): Promise<void> {
+  const started: Staged[] = [];
+  const madeFolders: string[] = [];
+  for (const file of files) {
+    try {
+      const folder = dirname(file.real);
+      const made = await mkdir(folder, { recursive: true });
+      for (let f = folder; made !== undefined; f = dirname(f)) {
+        madeFolders.push(f);
+        if (f === made || dirname(f) === f) break;
+      }
+      // Counted before the write: a temporary cut short (a full disk) is removed too.
+      started.push(file);
+      // Created with the kept mode (the umask can only narrow it), then given it exactly.
+      await writeFile(file.temporary, file.bytes, file.mode === undefined ? {} : { mode: file.mode });
+      if (file.mode !== undefined) await chmod(file.temporary, file.mode);
+    } catch (error) {
+      await Promise.all(started.map(removeTemporary));
+      // Deepest first; a folder something else was put in meanwhile stays.
+      for (const f of madeFolders.sort((a, b) => b.length - a.length)) await rmdir(f).catch(() => {});
+      throw pullError(`cannot write ${file.path}: ${(error as Error).message}; nothing was written`, []);
+    }
+  }
+  for (const [i, file] of files.entries()) {
+    try {
+      await rename(file.temporary, file.real);
+    } catch (error) {
+      await Promise.all(files.slice(i).map(removeTemporary));
+      const before = files.slice(0, i).map((f) => f.path);
+      const said = before.length ? `the files before it were written (${before.join(', ')}); the others were not` : 'nothing was written';
+      throw pullError(`cannot write ${file.path}: ${(error as Error).message}; ${said}`, before);
+    }
+  }
+}
+
+/**
+ * Files that links make one (de-AT.json a link to de.json): written once when their contents agree;
+ * when they differ, either would overwrite the other, so nothing is written.
+ */
+function sharedFilesOnce(files: Staged[]): Staged[] {
+  const seen = new Map<string, Staged>();
+  for (const file of files) {
+    const first = seen.get(file.real);
+    if (first === undefined) seen.set(file.real, file);
+    else if (Buffer.compare(first.bytes, file.bytes) !== 0) {
+      throw pullError(`cannot write ${file.path}: it is the same file as ${first.path} (through a symbolic link), and their contents differ; nothing was written`, []);
+    }
+  }
+  return [...seen.values()];
+}
+
+/** Removes a temporary, if there is one: the error that stopped the pull is the one to report. */
+const removeTemporary = (file: Staged) => rm(file.temporary, { force: true }).catch(() => undefined);
+
+/** A failed write, with the files already written for --json's error document (`written`). */
+function pullError(message: string, written: string[]): CliError {
+  const error = new CliError(message, EXIT.failed);
+  error.done = { written };
+  return error;
 }

@@ -19,6 +19,7 @@ export const PUSH_HELP = `tms push [--language L]... [--status draft|review|appr
 
 Uploads each mapped file that exists, for every language of the project (or the --language ones),
 and prints per file the keys created, values created / updated / unchanged and translation units.
+No mapped file at all: exit 1.
 --language L     only this language (repeatable)
 --status S       status of the written values: approved (default: the files a team has are what
                  it ships), review or draft
@@ -27,7 +28,8 @@ and prints per file the keys created, values created / updated / unchanged and t
                  language's files, keep for the translations (edited on the server by translators)
 --dry-run        say what would change, 402 and 409 included; change nothing
 --remove-unused  also delete (soft, restorable) the keys of the pushed groups that the source
-                 language's files no longer have; a dry run lists them first
+                 language's files no longer have; a dry run lists them first. Refused (exit 1,
+                 nothing pushed) when a mapping's source-language file is missing
 Common: --api-key KEY (else TMS_API_KEY), --config FILE, --json, --wait-for-quota`;
 
 export type ImportAnswer = {
@@ -96,15 +98,17 @@ export async function push(
     if (body === null) missing.push(job);
     else uploads.push({ language: job.language, format: job.mapping.format, path: job.path, body, ...(job.group === undefined ? {} : { namespace: job.group }) });
   }
-  // The source files' keys, read before anything is sent: a file the CLI cannot read stops here.
-  const sources = removeUnused ? await readSources(config, uploads) : [];
   // What is done so far, in --json's shape: a push that fails partway says which files it applied.
   const done = { dry_run: dryRun, files: [] as PushedFile[], skipped: [...missing.map((job) => job.path), ...notGroups], removed: [] as { id: string; key: string; group: string }[] };
   try {
+    refuseNothingToPush(uploads, done.skipped);
+    if (removeUnused) refuseMissingSources(missing, config.sourceLanguage);
+    // The source files' keys, read before anything is sent: a file the CLI cannot read stops here.
+    const sources = removeUnused ? await readSources(config, uploads) : [];
     // --conflict fail promises no change when any value differs: every file is first asked as a dry
     // run, so that a conflict in the last file stops the push before the first is written.
     if (!dryRun && uploads.some((u) => conflict(u.language) === 'fail')) await checkFirst(client, uploads, status, conflict);
-    await pushFiles(ctx, client, { uploads, missing, notGroups, sources, status, conflict, dryRun, removeUnused, sourceLanguage: config.sourceLanguage }, done);
+    await pushFiles(ctx, client, { uploads, missing, notGroups, sources, status, conflict, dryRun, removeUnused }, done);
   } catch (error) {
     if (error instanceof CliError) error.done = done;
     throw error;
@@ -114,6 +118,35 @@ export async function push(
 }
 
 type PushedFile = { path: string; language: string; format: string } & ImportAnswer;
+
+/** How many paths a refusal names; it says how many more there are. */
+const NAMED = 10;
+const pathList = (paths: string[]) => paths.slice(0, NAMED).join(', ') + (paths.length > NAMED ? ` and ${paths.length - NAMED} more` : '');
+
+/**
+ * No mapped file at all: a push run in the wrong folder, or a config whose paths name nothing, did
+ * nothing and said so only in "skipped" lines. CI took the exit 0 for a push.
+ */
+function refuseNothingToPush(uploads: Upload[], skipped: string[]): void {
+  if (uploads.length > 0) return;
+  throw new CliError(`no mapped file exists${skipped.length ? `: ${pathList(skipped)}` : ''}; nothing was pushed. Check files[].path in the config (paths are relative to its folder)`, EXIT.failed);
+}
+
+/**
+ * --remove-unused compares the source language's files with the server's keys. A mapping whose
+ * source file is missing has no keys to offer, so its keys count as unused wherever another
+ * mapping's file touches their group, and would be deleted: refused, before anything is sent.
+ */
+function refuseMissingSources(missing: FileJob[], sourceLanguage: string): void {
+  const paths = missing.filter((job) => job.language === sourceLanguage).map((job) => job.path);
+  if (paths.length === 0) return;
+  const one = paths.length === 1;
+  throw new CliError(
+    `--remove-unused: the source language's ${one ? 'file' : 'files'} ${pathList(paths)} ${one ? 'does' : 'do'} not exist, ` +
+      `so the keys only ${one ? 'it has' : 'they have'} would count as unused and be deleted; nothing was pushed. Restore ${one ? 'it' : 'them'}, or push without --remove-unused`,
+    EXIT.failed,
+  );
+}
 
 /** One file's import (or its dry run); a refusal names the local file first (a 422 names a line, not the file). */
 async function sendImport(client: Client, u: Upload, status: string, conflict: (language: string) => string, dryRun: boolean, values = false): Promise<{ path: string; answer: ImportAnswer }> {
@@ -195,7 +228,6 @@ type PushPlan = {
   conflict: (language: string) => string;
   dryRun: boolean;
   removeUnused: boolean;
-  sourceLanguage: string;
 };
 
 async function pushFiles(ctx: Context, client: Client, plan: PushPlan, done: { files: PushedFile[]; removed: { id: string; key: string; group: string }[] }) {
@@ -258,9 +290,6 @@ async function pushFiles(ctx: Context, client: Client, plan: PushPlan, done: { f
   }
   const names = unused.map((k) => k.key).join(', ');
   if (dryRun) ctx.out.line(unused.length ? `would remove ${plural(unused.length, 'unused key')}: ${names}` : 'no unused keys');
-  for (const job of missing.filter((j) => j.language === plan.sourceLanguage)) {
-    ctx.out.line(`note: ${job.path} does not exist, so keys only it would have count as unused`);
-  }
   flush();
   const removed = unused.map((k) => ({ id: k.id, key: k.key, group: k.group_name }));
   if (dryRun) {
