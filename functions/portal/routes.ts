@@ -29,7 +29,7 @@ import { bulkDeleteKeys } from '../../core/keys/bulk-delete-keys.ts';
 import { bulkSetStatus } from '../../core/keys/bulk-set-status.ts';
 import { listGroups } from '../../core/groups/list-groups.ts';
 import { renameGroup } from '../../core/groups/rename-group.ts';
-import { isExactTimestamp, listTrash, restoringShownDelete } from '../../core/portal/trash.ts';
+import { isExactTimestamp, listTrash, restoringShownDelete, type TrashCursor } from '../../core/portal/trash.ts';
 import { decodeCursor } from '../../core/keys/key-cursor.ts';
 import { listAccountActivity, listActivity, valueAfterEvent, valueHistory, type ActivityItem } from '../../core/portal/activity.ts';
 import { restoreKey } from '../../core/keys/restore-key.ts';
@@ -975,13 +975,17 @@ const routes = new Hono<PortalEnv>()
     const a = await access(c, 'keys.manage');
     const keyId = c.req.param('key_id');
     if (!isUuid(keyId)) throw new AppError('not_found', 'Deleted key not found');
+    // The page the Restore was on (an older one names its cursor): the answer shows that page again.
+    const f = await form(c);
+    const at = isExactTimestamp(f.before) ? { deletedAt: f.before, key: f.key ?? '' } : undefined;
     const result = await orFormError(
       () => restoreKey(c.get('deps'), { projectId: a.projectId, keyId, actor: userActor(c) }),
-      (error) => renderTrash(c, a, undefined, `Not restored: ${error}`),
+      (error) => renderTrash(c, a, undefined, `Not restored: ${error}`, at),
       c,
     );
+    const trash = `${P}/projects/${a.projectId}/trash${at ? `?${new URLSearchParams({ before: at.deletedAt, key: at.key })}` : ''}`;
     // A reload must not restore again (a key deleted again meanwhile would come back).
-    return result instanceof Response ? result : redirectWithOutcome(c, { project: a.projectId }, `${P}/projects/${a.projectId}/trash`, { notice: `Restored ${result.key}.` });
+    return result instanceof Response ? result : redirectWithOutcome(c, { project: a.projectId }, trash, { notice: `Restored ${result.key}.` });
   })
   .post('/projects/:project_id/trash/groups/:group_name/restore', async (c) => {
     const a = await access(c, 'keys.manage');
@@ -1334,14 +1338,14 @@ class PreviewChanged extends Error {
 const IMPORT_PREVIEW_CHANGED =
   'Nothing was imported: the project changed since the preview was made (values saved, approved or created meanwhile), so the import would not do what that preview showed. This is what it would do now: apply it if it is still right.';
 
-async function renderTrash(c: C, a: ProjectAccess, notice?: string, error?: string) {
+async function renderTrash(c: C, a: ProjectAccess, notice?: string, error?: string, cursor?: TrashCursor) {
   const deps = c.get('deps');
-  // An older page: after the last key of the one before (the Older link), as Activity pages by id.
-  // A link that is not one the page made shows the newest keys.
+  // An older page: after the last key of the one before (the Older link), as Activity pages by id;
+  // a refused Restore names the page it was on. A link that is not one the page made shows the newest keys.
   const before = c.req.method === 'GET' ? c.req.query('before') : undefined;
-  const after = isExactTimestamp(before) ? { deletedAt: before, key: c.req.query('key') ?? '' } : undefined;
+  const after = cursor ?? (isExactTimestamp(before) ? { deletedAt: before, key: c.req.query('key') ?? '' } : undefined);
   const [trash, cache] = await Promise.all([listTrash(deps, a.projectId, after), cacheOf(c, a.projectId)]);
-  return page(c, TrashPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, ...trash, older: after !== undefined, notice, error }));
+  return page(c, TrashPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, ...trash, older: after !== undefined, at: after, notice, error }));
 }
 
 const TRASH_LINE_UNKNOWN = 'the form did not say which delete of the group to restore (a page loaded before a change of the trash, or cut short): use Restore on the line below.';

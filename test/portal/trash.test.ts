@@ -114,6 +114,17 @@ describe('a trash of more than one page', () => {
     expect(names(older.text)).toEqual(['legal.old_terms']);
     expect(older.text).not.toContain('Keys deleted together');
     expect(older.text).not.toMatch(/rel="next"/);
+
+    // A Restore on the older page comes back to that page, not to the newest.
+    const olderUrl = moreLink![1]!.replace(/&amp;/g, '&');
+    const form = new RegExp(`<form method="post" action="(/portal/projects/${q.projectId}/trash/keys/${oldId}/restore)"[^]*?</form>`).exec(older.text)![0];
+    const hidden = Object.fromEntries([...form.matchAll(/<input type="hidden" name="(before|key)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!.replace(/&amp;/g, '&')]));
+    const restored = await owner.post(`/portal/projects/${q.projectId}/trash/keys/${oldId}/restore`, hidden);
+    expect(restored.status).toBe(303);
+    expect(restored.location!.startsWith(`${olderUrl}&outcome=`), restored.location!).toBe(true);
+    const back = await owner.follow(restored);
+    expect(back.text).toContain('Restored legal.old_terms.');
+    expect(back.text).toContain('Older deleted keys');
   });
 
   it('pages keys deleted in the same instant by name, none skipped or shown twice', async () => {

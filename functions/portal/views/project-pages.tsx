@@ -205,7 +205,7 @@ export const ApiKeysPage: FC<Common & { keys: ApiKeyInfo[]; created?: CreatedApi
  * one or refuses, never a later delete of the group. Deleted keys come a page at a time (`next`:
  * where the Older link continues); `older`: this is not the newest page (the groups are listed there).
  */
-export const TrashPage: FC<Common & { keys: TrashedKey[]; groups: TrashedGroup[]; next: TrashCursor | null; older?: boolean }> = ({
+export const TrashPage: FC<Common & { keys: TrashedKey[]; groups: TrashedGroup[]; next: TrashCursor | null; older?: boolean; at?: TrashCursor | undefined }> = ({
   user,
   csrf,
   access,
@@ -216,6 +216,7 @@ export const TrashPage: FC<Common & { keys: TrashedKey[]; groups: TrashedGroup[]
   groups,
   next,
   older,
+  at,
 }) => {
   const base = `${P}/projects/${access.projectId}`;
   const when = (iso: string) => `${iso.replace('T', ' ').slice(0, 16)} UTC`;
@@ -280,6 +281,13 @@ export const TrashPage: FC<Common & { keys: TrashedKey[]; groups: TrashedGroup[]
             </span>
             <form method="post" action={`${base}/trash/keys/${k.id}/restore`} class="inline">
               <CsrfField csrf={csrf} />
+              {/* An older page: the restore comes back to it, not to the newest. */}
+              {at ? (
+                <>
+                  <input type="hidden" name="before" value={at.deletedAt} />
+                  <input type="hidden" name="key" value={at.key} />
+                </>
+              ) : null}
               <button type="submit" class="secondary" aria-label={`Restore key ${k.key}`}>
                 Restore
               </button>
