@@ -64,7 +64,7 @@ export function createPostgresWebhookWorker(options: {
       select extract(epoch from least(
         (select min(d.next_attempt_at) from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id and w.enabled
          where d.status = 'pending' and (d.lease_until is null or d.lease_until <= now())),
-        (select min(created_at) + make_interval(secs => ${deps.config.WEBHOOKS_DEBOUNCE_MS / 1000}) from webhook_outbox)
+        (select min(created_at) + make_interval(secs => ${deps.config.WEBHOOKS_DEBOUNCE_MS / 1000}) from webhook_outbox where webhook_type = 'translations.changed')
       ) - now()) * 1000 as ms`;
     const ms = row?.ms === null || row?.ms === undefined ? pollMs : Number(row.ms);
     return Math.min(pollMs, Math.max(5, Math.ceil(ms)));

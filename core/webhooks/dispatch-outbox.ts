@@ -30,7 +30,18 @@ type OutboxRow = {
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
   occurred_at: string;
+  /** Seconds since the change was written (how long an immediate event has waited in the outbox). */
+  age_seconds: number;
 };
+
+/**
+ * How long a cache.rebuilt waits in the outbox for its build's index to be readable (a storage
+ * outage, a permission fixed): then it is announced never, and logged. Until then the other rows of
+ * the batch go on without it.
+ */
+export const UNREADABLE_INDEX_GIVE_UP_SECONDS = 300;
+/** Rows whose failure has been logged once already (bounded: a long outage must not grow it). */
+const reported = new Set<string>();
 
 const BATCH = 200;
 /** At most this many keys are named in one translations.changed; `keys_truncated` says when more changed. */
@@ -45,7 +56,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const outboxRows = (sql: TransactionSql, where: postgres.Fragment) => sql<OutboxRow[]>`
   select o.id, o.project_id, o.webhook_type, e.type as event_type, e.entity_type, e.actor_type, e.actor_id, e.entity_id, e.before, e.after,
-         to_char(e.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as occurred_at
+         to_char(e.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as occurred_at,
+         extract(epoch from now() - o.created_at)::float8 as age_seconds
   from webhook_outbox o join domain_events e on e.id = o.event_id
   where ${where}
   order by o.id
@@ -89,12 +101,31 @@ const actorOf = (row: Pick<OutboxRow, 'actor_type' | 'actor_id'>) => ({ type: ro
 async function dispatchImmediate(deps: DispatchDeps): Promise<number> {
   return deps.sql.begin(async (sql) => {
     const rows = await outboxRows(sql, sql`o.webhook_type <> 'translations.changed'`);
+    const consumed: string[] = [];
     for (const row of rows) {
-      const data = await immediateData(deps, row);
+      let data: unknown;
+      try {
+        data = await immediateData(deps, row);
+      } catch (error) {
+        // One build's index that cannot be read (storage refusing, a file cut short) stays with its
+        // own row: the batch's other projects' events go out now, this one at a later poll or never.
+        const giveUp = row.age_seconds >= UNREADABLE_INDEX_GIVE_UP_SECONDS;
+        if (giveUp || !reported.has(row.id)) {
+          if (reported.size >= 1000) reported.clear();
+          reported.add(row.id);
+          deps.log.error(giveUp ? 'webhook for a build whose index cannot be read given up' : 'webhook for a build whose index cannot be read: retried at the next polls', {
+            project_id: row.project_id,
+            error: (error as Error).message,
+          });
+        }
+        if (!giveUp) continue;
+        reported.delete(row.id);
+      }
       if (data) await insertDeliveries(sql, row.project_id, row.webhook_type, row.occurred_at, data);
+      consumed.push(row.id);
     }
-    if (rows.length) await sql`delete from webhook_outbox where id = any (${rows.map((r) => r.id)}::bigint[])`;
-    return rows.length;
+    if (consumed.length) await sql`delete from webhook_outbox where id = any (${consumed}::bigint[])`;
+    return consumed.length;
   });
 }
 

@@ -31,9 +31,10 @@ export const updateWebhookEndpoint = useCase(UpdateWebhookCommand, async (deps: 
         updated_at = now()
       where id = ${input.webhookId}
       returning ${endpointColumns(tx.sql)}`;
-    if (switched && enabled) {
-      // Back on: what waited is due now rather than at the end of its backoff (and, on SQS, handed
-      // to the queue again by the next sweep).
+    const moved = input.url !== undefined && input.url !== before.url;
+    if (enabled && (switched || moved)) {
+      // Back on, or a new address (a typo fixed): what waited is due now rather than at the end of a
+      // backoff earned by the old state (and, on SQS, handed to the queue again by the next sweep).
       await tx.sql`update webhook_deliveries set next_attempt_at = now(), queued_at = null
                    where endpoint_id = ${input.webhookId} and status = 'pending'`;
     }
