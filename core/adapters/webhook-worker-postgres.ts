@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { failureLog, type Logger } from '../log.ts';
 import { dispatchOutbox, type DispatchDeps } from '../webhooks/dispatch-outbox.ts';
-import { attemptDelivery, claimDueDeliveries, leaseMsFor, type AttemptDeps } from '../webhooks/attempt-delivery.ts';
+import { attemptDelivery, claimDueDeliveries, leaseMsFor, nextClaimableAt, projectInFlight, type AttemptDeps } from '../webhooks/attempt-delivery.ts';
 
 export type PostgresWebhookWorker = {
   /** Look for work now. */
@@ -36,6 +36,8 @@ export function createPostgresWebhookWorker(options: {
   const { deps, pollMs } = options;
   const { sql, log } = deps;
   const concurrency = options.concurrency ?? 8;
+  // One project's attempts take at most this many of the slots (attempt-delivery.ts).
+  const projectShare = projectInFlight(concurrency);
   const owner = options.workerId ?? `${hostname()}:${process.pid}:webhooks:${randomBytes(4).toString('hex')}`;
   const leaseMs = leaseMsFor(deps.config.WEBHOOKS_TIMEOUT_MS);
   const running = new Set<Promise<void>>();
@@ -62,8 +64,7 @@ export function createPostgresWebhookWorker(options: {
   async function nextDueIn(): Promise<number> {
     const [row] = await sql<{ ms: number | null }[]>`
       select extract(epoch from least(
-        (select min(d.next_attempt_at) from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id and w.enabled
-         where d.status = 'pending' and (d.lease_until is null or d.lease_until <= now())),
+        ${nextClaimableAt(sql, projectShare)},
         (select min(created_at) + make_interval(secs => ${deps.config.WEBHOOKS_DEBOUNCE_MS / 1000}) from webhook_outbox where webhook_type = 'translations.changed')
       ) - now()) * 1000 as ms`;
     const ms = row?.ms === null || row?.ms === undefined ? pollMs : Number(row.ms);
@@ -80,7 +81,7 @@ export function createPostgresWebhookWorker(options: {
         await dispatchOutbox(deps);
         const free = concurrency - running.size;
         if (free > 0) {
-          const claimed = stopped ? [] : await claimDueDeliveries(sql, owner, leaseMs, free);
+          const claimed = stopped ? [] : await claimDueDeliveries(sql, owner, leaseMs, free, projectShare);
           polls.succeeded();
           for (const delivery of claimed) {
             const work = attemptDelivery(deps, delivery, owner)

@@ -3,7 +3,6 @@
 // schedule the retry or give up. An endpoint failing every attempt for WEBHOOKS_DISABLE_AFTER_SECONDS
 // is disabled and a webhook.disabled domain event tells the project (its activity log; the
 // endpoint's disabled_reason says "failing").
-import type postgres from 'postgres';
 import type { Deps } from '../deps.ts';
 import type { Sql } from '../db/client.ts';
 import { transaction } from '../db/transaction.ts';
@@ -38,28 +37,94 @@ export type AttemptDeps = Pick<Deps, 'sql' | 'events' | 'config' | 'log'>;
 /** How long a claim holds: the attempt's timeout plus room to record its result. */
 export const leaseMsFor = (timeoutMs: number) => timeoutMs + 20_000;
 
-async function claimWhere(sql: Sql, owner: string, leaseMs: number, where: postgres.Fragment, limit: number): Promise<ClaimedDelivery[]> {
+/**
+ * How many attempts one endpoint has in flight at most: a receiver that hangs holds two of the
+ * worker's slots for its timeout, not all of them, and its deliveries keep roughly their order.
+ */
+export const ENDPOINT_IN_FLIGHT = 2;
+/**
+ * How many attempts one project has in flight at most, across every worker: half of a worker's
+ * slots (at least one), so one project's hanging endpoints leave the other half to the others.
+ */
+export const projectInFlight = (concurrency: number) => Math.max(1, Math.floor(concurrency / 2));
+
+/** The attempts in flight (leased, lease not over): few rows, read through their own index. */
+const inFlight = (sql: Sql) => sql`
+  select endpoint_id, project_id from webhook_deliveries
+  where lease_until is not null and lease_until > now() and status = 'pending'`;
+
+/**
+ * Up to `limit` due deliveries of enabled endpoints, claimed for `owner`, shared fairly: each
+ * endpoint offers its oldest due deliveries up to what its attempts in flight leave of
+ * ENDPOINT_IN_FLIGHT; each project's offers are numbered after its attempts in flight, and those
+ * beyond its share wait; the lowest numbers go first, so a slot that frees goes to the project with
+ * the fewest attempts running. Workers claiming at the same instant can each take an endpoint's
+ * share (the caps are read, not locked): a soft limit, exact for one worker.
+ */
+export async function claimDueDeliveries(sql: Sql, owner: string, leaseMs: number, limit: number, projectShare = projectInFlight(limit)): Promise<ClaimedDelivery[]> {
   return sql<ClaimedDelivery[]>`
-    with next as (
-      select d.id from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id and w.enabled
-      where d.status = 'pending' and d.next_attempt_at <= now() and (d.lease_until is null or d.lease_until <= now())
-        and ${where}
-      order by d.next_attempt_at
+    with busy as materialized (${inFlight(sql)}),
+    offered as (
+      select d.id, d.project_id, d.next_attempt_at
+      from webhook_endpoints w
+      cross join lateral (
+        select d.id, d.project_id, d.next_attempt_at from webhook_deliveries d
+        where d.endpoint_id = w.id and d.status = 'pending' and d.next_attempt_at <= now()
+          and (d.lease_until is null or d.lease_until <= now())
+        order by d.next_attempt_at, d.id
+        limit greatest(0, ${ENDPOINT_IN_FLIGHT} - (select count(*) from busy b where b.endpoint_id = w.id))
+      ) d
+      where w.enabled
+    ),
+    numbered as (
+      select o.id, o.next_attempt_at,
+        row_number() over (partition by o.project_id order by o.next_attempt_at, o.id)
+          + (select count(*) from busy b where b.project_id = o.project_id) as turn
+      from offered o
+    ),
+    next as (
+      select d.id from webhook_deliveries d join numbered n on n.id = d.id
+      where n.turn <= ${projectShare} and d.status = 'pending' and (d.lease_until is null or d.lease_until <= now())
+      order by n.turn, n.next_attempt_at, d.id
       limit ${limit}
       for update of d skip locked
     )
-    update webhook_deliveries d set lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${leaseMs / 1000})
-    from next, webhook_endpoints w
-    where d.id = next.id and w.id = d.endpoint_id
-    returning d.id, d.endpoint_id, d.project_id, d.message_id, d.event_type, d.body, d.attempts, w.url, w.secret`;
+    ${claimed(sql, owner, leaseMs)}`;
 }
 
-/** Up to `limit` due deliveries of enabled endpoints, claimed for `owner`. */
-export const claimDueDeliveries = (sql: Sql, owner: string, leaseMs: number, limit: number) => claimWhere(sql, owner, leaseMs, sql`true`, limit);
+/**
+ * A subquery: when the next claim could find something (null: nothing pending): the earliest pending delivery
+ * whose endpoint and project are under their caps. Deliveries held back by a cap are not counted:
+ * the attempt that frees their room wakes the worker that ran it, and any other at its next poll.
+ */
+export const nextClaimableAt = (sql: Sql, projectShare: number) => sql`(
+  with busy as materialized (${inFlight(sql)})
+  select min(d.next_attempt_at)
+  from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id and w.enabled
+  where d.status = 'pending' and (d.lease_until is null or d.lease_until <= now())
+    and d.endpoint_id not in (select endpoint_id from busy group by endpoint_id having count(*) >= ${ENDPOINT_IN_FLIGHT})
+    and d.project_id not in (select project_id from busy group by project_id having count(*) >= ${projectShare}))`;
 
-/** One delivery by id, if it is pending, due, unclaimed and its endpoint enabled. */
-export const claimDelivery = async (sql: Sql, owner: string, leaseMs: number, id: string) =>
-  (await claimWhere(sql, owner, leaseMs, sql`d.id = ${id}`, 1))[0];
+const claimed = (sql: Sql, owner: string, leaseMs: number) => sql`
+  update webhook_deliveries d set lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${leaseMs / 1000})
+  from next, webhook_endpoints w
+  where d.id = next.id and w.id = d.endpoint_id
+  returning d.id, d.endpoint_id, d.project_id, d.message_id, d.event_type, d.body, d.attempts, w.url, w.secret`;
+
+/**
+ * One delivery by id, if it is pending, due, unclaimed and its endpoint enabled (the SQS delivery
+ * Lambda: the queue hands out one message per delivery; the caps above are the Postgres worker's).
+ */
+export async function claimDelivery(sql: Sql, owner: string, leaseMs: number, id: string): Promise<ClaimedDelivery | undefined> {
+  const [row] = await sql<ClaimedDelivery[]>`
+    with next as (
+      select d.id from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id and w.enabled
+      where d.id = ${id} and d.status = 'pending' and d.next_attempt_at <= now() and (d.lease_until is null or d.lease_until <= now())
+      for update of d skip locked
+    )
+    ${claimed(sql, owner, leaseMs)}`;
+  return row;
+}
 
 export async function attemptDelivery(deps: AttemptDeps, delivery: ClaimedDelivery, owner: string): Promise<DeliveryOutcome> {
   const { config, log } = deps;
