@@ -1,12 +1,14 @@
 // Owners change a member's role (and language limits) or remove them. An account always keeps at
 // least one owner: demoting or removing the last one is refused (409), so nobody is locked out.
+// A member who leaves, or loses the right to invite, takes their pending invitations with them: a
+// link they kept would otherwise let them (or whoever holds it) back in with the role it names.
 import * as v from 'valibot';
 import type { Deps } from '../deps.ts';
 import { conflict, notFound } from '../errors.ts';
 import { transaction, type Tx } from '../db/transaction.ts';
 import { useCase } from '../use-case.ts';
 import { Uuid } from '../validation.ts';
-import { assertMay } from './permissions.ts';
+import { assertMay, may } from './permissions.ts';
 import { MemberLanguages, Role } from './schemas.ts';
 
 const MemberCommand = { userId: Uuid, accountId: Uuid, memberId: Uuid };
@@ -27,14 +29,33 @@ async function lockMembers(tx: Tx, input: { userId: string; accountId: string; m
   return { target, owners: rows.filter((r) => r.role === 'owner').length };
 }
 
+/** Ends the pending invitations `memberId` made in the account, each recorded as a revocation by the actor. */
+async function revokeInvitesBy(tx: Tx, now: Date, input: { userId: string; accountId: string; memberId: string }): Promise<void> {
+  const revoked = await tx.sql<{ id: string; role: string; languages: string[] | null }[]>`
+    update invites set expires_at = ${now}
+    where account_id = ${input.accountId} and created_by = ${input.memberId} and accepted_at is null and expires_at > ${now}
+    returning id, role, languages`;
+  for (const invite of revoked) {
+    tx.record({
+      type: 'member.invite_revoked',
+      projectId: null,
+      accountId: input.accountId,
+      actor: { type: 'user', id: input.userId },
+      entity: { type: 'member', id: invite.id },
+      before: { role: invite.role, languages: invite.languages, made_by: input.memberId },
+    });
+  }
+}
+
 const lastOwner = () => conflict('An account needs at least one owner: make someone else owner first');
 
-export const changeRole = useCase(ChangeRoleCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<void> =>
+export const changeRole = useCase(ChangeRoleCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx' | 'clock'>, input): Promise<void> =>
   transaction(deps, async (tx) => {
     const { target, owners } = await lockMembers(tx, input);
     if (target.role === 'owner' && input.role !== 'owner' && owners === 1) throw lastOwner();
     const languages = input.role === 'translator' || input.role === 'reviewer' ? (input.languages?.length ? input.languages : null) : null;
     await tx.sql`update memberships set role = ${input.role}, languages = ${languages} where account_id = ${input.accountId} and user_id = ${input.memberId}`;
+    if (may(target.role as Role, 'members.manage') && !may(input.role, 'members.manage')) await revokeInvitesBy(tx, deps.clock.now(), input);
     tx.record({
       type: 'member.updated',
       projectId: null,
@@ -47,11 +68,12 @@ export const changeRole = useCase(ChangeRoleCommand, async (deps: Pick<Deps, 'sq
   }),
 );
 
-export const removeMember = useCase(RemoveMemberCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<void> =>
+export const removeMember = useCase(RemoveMemberCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx' | 'clock'>, input): Promise<void> =>
   transaction(deps, async (tx) => {
     const { target, owners } = await lockMembers(tx, input);
     if (target.role === 'owner' && owners === 1) throw lastOwner();
     await tx.sql`delete from memberships where account_id = ${input.accountId} and user_id = ${input.memberId}`;
+    await revokeInvitesBy(tx, deps.clock.now(), input);
     // Their open sessions stay (they may belong to other accounts), but every page checks membership.
     tx.record({ type: 'member.removed', projectId: null, accountId: input.accountId, actor: { type: 'user', id: input.userId }, entity: { type: 'member', id: input.memberId }, before: target });
   }),
