@@ -114,7 +114,8 @@ const asWritten = (x: unknown): Written | null => {
  */
 function earlierOf(items: readonly ActivityItem[], i: number, full: boolean): Written | null {
   const e = items[i]!;
-  const before = e.type === 'translation.written' ? asWritten(e.before) : null;
+  // A delete replaces a text as a write does: one an import or Translate missing left is only here.
+  const before = e.type === 'translation.written' || e.type === 'translation.deleted' ? asWritten(e.before) : null;
   if (!before) return null;
   const older = items[i + 1];
   if (!older) return full ? null : before;
@@ -225,7 +226,7 @@ export function eventIdFrom(text: string | undefined): string | null {
 
 /**
  * A value as one event left it (the `after` of a write), or as it found it (`side` 'before': the
- * text a write replaced, History's entry for a text no recorded event of its own left), for a
+ * text a write or a delete replaced, History's entry for a text no recorded event of its own left), for a
  * revert; null when the id names none (or is no id), the write found no value, or the language was
  * removed after it (its values were permanently deleted: History no longer lists the event).
  */
@@ -239,7 +240,8 @@ export async function valueAfterEvent(
   if (eventId === null) return null;
   const [row] = await deps.sql<{ entity_id: string; before: unknown; after: unknown }[]>`
     select entity_id, before, after from domain_events
-    where id = ${eventId}::bigint and project_id = ${projectId} and entity_type = 'translation' and type = 'translation.written'
+    where id = ${eventId}::bigint and project_id = ${projectId} and entity_type = 'translation'
+      and type = any(${side === 'before' ? ['translation.written', 'translation.deleted'] : ['translation.written']}::text[])
       and not exists (
         select 1 from domain_events r
         where r.project_id = ${projectId} and r.entity_type = 'language' and r.entity_id = substr(domain_events.entity_id, strpos(domain_events.entity_id, '/') + 1)

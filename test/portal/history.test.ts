@@ -261,6 +261,60 @@ describe('An import over reviewed values', () => {
   });
 });
 
+describe('History of a deleted value', () => {
+  it('lists the text an import wrote and a delete removed, and Revert brings it back (approval included)', async () => {
+    expect((await importJson('de', { 'gone.title': 'Willkommen zurück' }, 'approved')).status).toBe(200);
+    const [key] = await t.runtime.deps.sql<{ id: string }[]>`select id from translation_keys where project_id = ${p.projectId} and key = 'gone.title' and deleted_at is null`;
+    const url = `/v1/keys/${key!.id}/translations/de`;
+    expect((await t.call(p.apiKey, 'DELETE', url)).status).toBe(204);
+
+    const history = `/portal/projects/${p.projectId}/keys/${key!.id}/values/de/history`;
+    const page = await dev.get(history);
+    expect(page.status).toBe(200);
+    const shown = entries(page.text);
+    // The delete, current; then the text it removed, which no write of its own left (the import
+    // recorded one event for the file), revertable from the delete's event.
+    expect(shown.map(({ text, current, side }) => ({ text, current, side }))).toEqual([
+      { text: 'deleted', current: true, side: undefined },
+      { text: 'Willkommen zurück', current: false, side: 'before' },
+    ]);
+    expect(page.text).toContain('deleted');
+    const version = /name="version" value="([^"]*)"/.exec(page.text)?.[1];
+    const reverted = await dev.follow(await dev.post(`${history.replace('/history', '/revert')}`, { event_id: shown[1]!.revert!, side: 'before', ...(version ? { version } : {}) }));
+    expect(reverted.status).toBe(200);
+    const value = (await (await t.call(p.apiKey, 'GET', url)).json()) as { value: string; status: string };
+    expect({ value: value.value, status: value.status }).toEqual({ value: 'Willkommen zurück', status: 'approved' });
+    expect((await t.call(p.apiKey, 'DELETE', url)).status).toBe(204); // the later tests export this language
+  });
+
+  it('a text a recorded write left is not listed twice: the write offers it, the delete does not', async () => {
+    const [key] = await t.runtime.deps.sql<{ id: string }[]>`
+      insert into translation_keys (project_id, key, group_name) values (${p.projectId}, 'gone.twice', 'gone') returning id`;
+    const url = `/v1/keys/${key!.id}/translations/de`;
+    expect((await t.call(p.apiKey, 'PUT', url, { value: 'Erst', status: 'draft' })).status).toBeLessThan(300);
+    expect((await t.call(p.apiKey, 'DELETE', url)).status).toBe(204);
+    // Created again by an import, deleted again: the imported text is only in the second delete.
+    expect((await importJson('de', { 'gone.twice': 'Wieder' })).status).toBe(200);
+    expect((await t.call(p.apiKey, 'DELETE', url)).status).toBe(204);
+    const shown = entries((await dev.get(`/portal/projects/${p.projectId}/keys/${key!.id}/values/de/history`)).text);
+    expect(shown.map(({ text, side }) => ({ text, side }))).toEqual([
+      { text: 'deleted', side: undefined },
+      { text: 'Wieder', side: 'before' },
+      { text: 'deleted', side: undefined },
+      { text: 'Erst', side: undefined },
+    ]);
+  });
+
+  it('refuses a revert to the after side of a delete (there is no text after it)', async () => {
+    const [event] = await t.runtime.deps.sql<{ id: string; entity_id: string }[]>`
+      select id::text, entity_id from domain_events where project_id = ${p.projectId} and type = 'translation.deleted' order by id limit 1`;
+    const [keyId] = event!.entity_id.split('/');
+    const res = await dev.post(`/portal/projects/${p.projectId}/keys/${keyId}/values/de/revert`, { event_id: event!.id });
+    expect(res.status).toBe(404);
+    expect(res.text).toContain('That version of the value was not found');
+  });
+});
+
 describe('History across a language removal', () => {
   // Removing a language permanently deletes its values and records one language.removed event (no
   // event per value): the value's writes from before it are not its history any more.

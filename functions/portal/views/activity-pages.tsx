@@ -204,8 +204,8 @@ export const HistoryPage: FC<
                 </div>
               </li>
               {e.earlier ? (
-                // The text this write replaced, which no recorded write of its own left (an import or
-                // Translate missing created it): kept in this write's event, revertable from there.
+                // The text this write (or delete) replaced, which no recorded write of its own left (an
+                // import or Translate missing created it): kept in this event, revertable from there.
                 <li>
                   <div class="row between wrap">
                     <span>
@@ -214,7 +214,10 @@ export const HistoryPage: FC<
                       </strong>{' '}
                       <span class={`badge status-${e.earlier.status}`}>{e.earlier.status}</span>
                       <br />
-                      <span class="hint">written without a recorded change of this value (an import or Translate missing), replaced {when(e.occurred_at)}</span>
+                      <span class="hint">
+                        written without a recorded change of this value (an import or Translate missing), {e.type === 'translation.deleted' ? 'deleted' : 'replaced'}{' '}
+                        {when(e.occurred_at)}
+                      </span>
                     </span>
                     {mayRevert ? <RevertForm action={revert} csrf={csrf} e={e} side="before" version={version} /> : null}
                   </div>
