@@ -80,7 +80,7 @@ export async function dispatchOutbox(deps: DispatchDeps): Promise<number> {
     group by project_id having min(created_at) <= now() - make_interval(secs => ${deps.config.WEBHOOKS_DEBOUNCE_MS / 1000})
     limit 50`;
   for (const { project_id } of due) {
-    consumed += await dispatchChanges(deps, project_id).catch((error: unknown) => {
+    consumed += await dispatchProjectChanges(deps, project_id).catch((error: unknown) => {
       deps.log.error('webhook dispatch failed', { project_id, error: (error as Error).message });
       return 0;
     });
@@ -161,11 +161,22 @@ async function immediateData(deps: DispatchDeps, row: OutboxRow): Promise<unknow
   };
 }
 
-async function dispatchChanges(deps: DispatchDeps, projectId: string): Promise<number> {
+/**
+ * Sends a project's gathered changes as one translations.changed, when its window is over (exported
+ * for the test of the window's re-check).
+ */
+export async function dispatchProjectChanges(deps: DispatchDeps, projectId: string): Promise<number> {
   return deps.sql.begin(async (sql) => {
     // One dispatcher per project at a time, so a project's gathered changes are one event.
     const [lock] = await sql<{ ok: boolean }[]>`select pg_try_advisory_xact_lock(hashtext(${`tms-webhooks:${projectId}`})) as ok`;
     if (!lock?.ok) return 0;
+    // The window is asked again under the lock: another replica may have sent this project's event
+    // between our look and our lock, and the rows now there are a new window's (sent now, they made
+    // a second event milliseconds after the first).
+    const [window] = await sql<{ over: boolean | null }[]>`
+      select min(created_at) <= now() - make_interval(secs => ${deps.config.WEBHOOKS_DEBOUNCE_MS / 1000}) as over
+      from webhook_outbox where webhook_type = 'translations.changed' and project_id = ${projectId}`;
+    if (!window?.over) return 0;
     // Every change due, page by page: a bulk action of more than one page is still one event.
     const rows: OutboxRow[] = [];
     for (;;) {
