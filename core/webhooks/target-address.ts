@@ -96,18 +96,27 @@ export const hostOf = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '
 /**
  * The addresses a host stands for, refused (TargetRefused) when any is not public and private
  * targets are not allowed: one private answer among public ones is enough to refuse, since the
- * connection could be made to any of them.
+ * connection could be made to any of them. With `deadlineMs`, a name not resolved by then is refused.
  */
-export async function resolveTarget(host: string, allowPrivate: boolean): Promise<ResolvedAddress[]> {
+export async function resolveTarget(host: string, allowPrivate: boolean, deadlineMs?: number): Promise<ResolvedAddress[]> {
   const family = isIP(host);
   let addresses: ResolvedAddress[];
   if (family === 4 || family === 6) {
     addresses = [{ address: host, family }];
   } else {
+    let timer: NodeJS.Timeout | undefined;
     try {
-      addresses = (await lookup(host, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
-    } catch {
+      const looked = lookup(host, { all: true, verbatim: true });
+      // The lookup runs on libuv's pool and cannot be cancelled: past the deadline it is no longer waited for.
+      const late = new Promise<never>((_, reject) => {
+        if (deadlineMs !== undefined) timer = setTimeout(() => reject(new TargetRefused(`the host ${host} was not resolved within ${deadlineMs} ms`)), deadlineMs);
+      });
+      addresses = (await Promise.race([looked, late])).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+    } catch (error) {
+      if (error instanceof TargetRefused) throw error;
       throw new TargetRefused(`the host ${host} could not be resolved`);
+    } finally {
+      clearTimeout(timer);
     }
     if (addresses.length === 0) throw new TargetRefused(`the host ${host} could not be resolved`);
   }
