@@ -189,6 +189,8 @@ export const EnvSchema = v.object({
   WEBHOOKS_DISABLE_AFTER_SECONDS: intFrom(3 * 86400, 1, 365 * 86400),
   /** translations.changed gathers a project's changes for this long after the first one. */
   WEBHOOKS_DEBOUNCE_MS: intFrom(5000, 0, 600000),
+  /** Finished deliveries (sent or given up) are kept this many days for the log and replays. */
+  WEBHOOKS_RETENTION_DAYS: intFrom(30, 1, 3650),
   /** How often the Postgres worker looks for deliveries that another process queued. */
   WEBHOOKS_POLL_MS: intFrom(1000, 20, 60000),
   /** SQS queue carrying delivery attempts (AWS); unset means the Postgres worker in this process. */

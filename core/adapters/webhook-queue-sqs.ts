@@ -15,6 +15,7 @@ import * as v from 'valibot';
 import type { Sql } from '../db/client.ts';
 import { attemptDelivery, claimDelivery, leaseMsFor, type AttemptDeps } from '../webhooks/attempt-delivery.ts';
 import { dispatchOutbox, type DispatchDeps } from '../webhooks/dispatch-outbox.ts';
+import { pruneDeliveries } from '../webhooks/prune-deliveries.ts';
 
 export type WebhookSqs = { client: SQSClient; queueUrl: string };
 
@@ -30,12 +31,16 @@ const SWEEP_BATCH = 500;
 
 const Body = v.object({ deliveryId: v.pipe(v.string(), v.uuid()) });
 
-/** The scheduled sweep: outbox -> deliveries -> queue. Returns how many deliveries it queued. */
+/** The scheduled sweep: outbox -> deliveries -> queue, then pruning. Returns how many deliveries it queued. */
 export async function sweepWebhooks(deps: DispatchDeps, sqs: WebhookSqs): Promise<number> {
   // Drained in batches until nothing due is left, within a bound: a flood of writes cannot keep
   // one sweep from ever reaching the queue (the next sweep, a minute later, goes on).
   for (let round = 0; round < 20 && (await dispatchOutbox(deps)) > 0; round++);
-  return enqueueDueDeliveries(deps.sql, sqs);
+  const queued = await enqueueDueDeliveries(deps.sql, sqs);
+  // Finished deliveries past their retention, a batch a minute.
+  const pruned = await pruneDeliveries(deps);
+  if (pruned > 0) deps.log.info('webhook deliveries past their retention deleted', { deliveries: pruned });
+  return queued;
 }
 
 /**

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { failureLog, type Logger } from '../log.ts';
 import { dispatchOutbox, type DispatchDeps } from '../webhooks/dispatch-outbox.ts';
+import { pruneDeliveries, PRUNE_EVERY_MS } from '../webhooks/prune-deliveries.ts';
 import { attemptDelivery, claimDueDeliveries, leaseMsFor, nextClaimableAt, projectInFlight, type AttemptDeps } from '../webhooks/attempt-delivery.ts';
 
 export type PostgresWebhookWorker = {
@@ -72,6 +73,14 @@ export function createPostgresWebhookWorker(options: {
   }
 
   const polls = failureLog(log, 'webhook worker poll failed', 'webhook worker poll works again');
+  // Finished deliveries past their retention, at start and every PRUNE_EVERY_MS after.
+  let nextPrune = 0;
+  async function pruneWhenDue() {
+    if (Date.now() < nextPrune) return;
+    nextPrune = Date.now() + PRUNE_EVERY_MS;
+    const pruned = await pruneDeliveries(deps);
+    if (pruned > 0) log.info('webhook deliveries past their retention deleted', { deliveries: pruned });
+  }
 
   async function loop() {
     while (!stopped) {
@@ -79,6 +88,7 @@ export function createPostgresWebhookWorker(options: {
       let wait = pollMs;
       try {
         await dispatchOutbox(deps);
+        await pruneWhenDue();
         const free = concurrency - running.size;
         if (free > 0) {
           const claimed = stopped ? [] : await claimDueDeliveries(sql, owner, leaseMs, free, projectShare);

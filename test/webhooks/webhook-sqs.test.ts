@@ -105,6 +105,19 @@ describe('webhooks over SQS', () => {
     expect(await receive(deadLetterUrl)).toEqual([]);
   });
 
+  it('the sweep deletes finished deliveries past their retention (WEBHOOKS_RETENTION_DAYS, 30)', async () => {
+    const p = await t.newProject('team');
+    const { id } = (await (await t.admin('POST', `/projects/${p.projectId}/webhooks`, { url: receiver.url('/old'), events: ['cache.rebuilt'] })).json()) as { id: string };
+    for (const daysAgo of [31, 29]) {
+      await t.runtime.deps.sql`
+        insert into webhook_deliveries (endpoint_id, project_id, message_id, event_type, body, status, next_attempt_at, created_at)
+        values (${id}, ${p.projectId}, ${`msg_old_${daysAgo}`}, 'cache.rebuilt', '{}', 'succeeded', null, now() - make_interval(days => ${daysAgo}))`;
+    }
+    await sweepWebhooks(t.runtime.deps, sqs);
+    const left = await t.runtime.deps.sql<{ message_id: string }[]>`select message_id from webhook_deliveries where endpoint_id = ${id}`;
+    expect(left.map((d) => d.message_id)).toEqual(['msg_old_29']);
+  });
+
   it('drops an unreadable message instead of retrying it', async () => {
     const res = await handleWebhookRecords(t.runtime.deps, [{ messageId: 'm-1', receiptHandle: 'r-1', body: 'not json' }], sqs);
     expect(res.batchItemFailures).toEqual([]);
