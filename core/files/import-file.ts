@@ -231,7 +231,7 @@ export const previewImport = useCase(ImportPreviewCommand, async (deps: ImportDe
 export const importAsPreviewed = (deps: ImportDeps, input: v.InferInput<typeof ImportPreviewCommand>, beforeWrite: (preview: ImportPreview) => void): Promise<ImportResult> =>
   useCase(ImportPreviewCommand, (d: ImportDeps, parsed) => runImport(d, { ...parsed, dryRun: false }, noChanges(), beforeWrite))(deps, input);
 
-const noChanges = (): ImportChanges => ({ new_keys: [], new_values: [], changed_values: [], approved_demoted: 0, values_kept: 0 });
+const noChanges = (): ImportChanges => ({ new_keys: [], new_values: [], changed_values: [], changed_descriptions: [], approved_demoted: 0, values_kept: 0 });
 
 /** The import; `changes`, when given (a preview's dry run), is filled as the entries are compared. */
 async function runImport(
@@ -274,7 +274,8 @@ async function runImport(
 
     const newKeys: Entry[] = [];
     const writes: Entry[] = [];
-    const describe: { id: string; description: string }[] = [];
+    // Existing keys whose description the file changes (as the file says it, and as read: `before`).
+    const describe: { id: string; description: string; before: string | null }[] = [];
     const wouldChange: string[] = [];
     let valuesCreated = 0;
     let valuesUpdated = 0;
@@ -324,8 +325,14 @@ async function runImport(
           }
         }
       }
+      // A description is the key's, not the value's: with overwrite and fail alike it follows the
+      // file, whether or not the value changes (conflict=fail refuses changed values only); with
+      // keep the key stays as it is.
       if (input.conflict !== 'keep' && entry.description != null && entry.description !== row.description) {
-        describe.push({ id: row.key_id, description: entry.description });
+        describe.push({ id: row.key_id, description: entry.description, before: row.description });
+        if (changes && changes.changed_descriptions.length < CHANGES_LISTED) {
+          changes.changed_descriptions.push({ key: entry.key, before: row.description, after: entry.description });
+        }
       }
     }
     const quality = await judgeImport(sql, { projectId, language, status, writes, byKey });
@@ -352,6 +359,7 @@ async function runImport(
       values_updated: valuesUpdated,
       values_unchanged: unchanged,
       values_kept: kept,
+      descriptions_updated: describe.length,
       translation_units: units,
       warnings: parsed.warnings,
       quality_warnings: quality,
@@ -369,16 +377,25 @@ async function runImport(
     // Keys, then values, each locked in key id order: the order of bulk actions, group changes,
     // language removal and the value batches, so that none of them can deadlock with an import
     // (test/keys/lock-order.test.ts). In the file's order they could.
-    if (describe.length) {
-      await sql`
-        with locked as materialized (
-          select id from translation_keys where id = any(${describe.map((d) => d.id)}::uuid[]) order by id for no key update
-        )
-        update translation_keys k set description = d.description, updated_at = now()
-        from unnest(${describe.map((d) => d.id)}::uuid[], ${describe.map((d) => d.description)}::text[]) as d(id, description)
-        join locked on locked.id = d.id
-        where k.id = d.id`;
-    }
+    // The descriptions it replaces are read from the locked rows (a locking read waits for a write
+    // of the key, then sees the key as that write left it), as the values' are below: a key deleted,
+    // or a description changed, since the read is not what the count and a preview's check were
+    // decided on, nor what key.updated would keep as `before`. Run again on it.
+    const described = describe.length
+      ? await sql<{ id: string; group_name: string; before: string | null }[]>`
+          with locked as materialized (
+            select id, description from translation_keys
+            where id = any(${describe.map((d) => d.id)}::uuid[]) and deleted_at is null
+            order by id for no key update
+          )
+          update translation_keys k set description = d.description, updated_at = now()
+          from unnest(${describe.map((d) => d.id)}::uuid[], ${describe.map((d) => d.description)}::text[]) as d(id, description)
+          join locked on locked.id = d.id
+          where k.id = d.id
+          returning k.id, k.group_name, locked.description as before`
+      : [];
+    const describedBefore = new Map(describe.map((d) => [d.id, d.before]));
+    if (described.length !== describe.length || described.some((k) => describedBefore.get(k.id) !== k.before)) throw new ImportRaced();
     // The values about to be overwritten, locked (in key id order, as the upsert would lock them)
     // and read as they are now: a write committed since the read above is what this import
     // replaces, and what its per-value event must keep for History and revert.
@@ -431,6 +448,19 @@ async function runImport(
         after: { value, status },
       });
     }
+    // Every description it changed: one key.updated each, with the old and the new one, as a PATCH of
+    // the key records it (inserted with the events above in the one statement at commit).
+    const description = new Map(describe.map((d) => [d.id, d.description]));
+    for (const key of described) {
+      tx.record({
+        type: 'key.updated',
+        projectId,
+        actor: input.actor,
+        entity: { type: 'key', id: key.id },
+        before: { group_name: key.group_name, description: key.before },
+        after: { group_name: key.group_name, description: description.get(key.id)! },
+      });
+    }
     tx.record({
       type: 'translation.imported',
       projectId,
@@ -444,6 +474,7 @@ async function runImport(
         values_created: answer.values_created,
         values_updated: answer.values_updated,
         values_unchanged: answer.values_unchanged,
+        descriptions_updated: answer.descriptions_updated,
         translation_units: units,
       },
     });

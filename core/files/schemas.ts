@@ -87,6 +87,11 @@ export const ImportResult = v.object({
   values_unchanged: v.number(),
   /** Of values_unchanged: values that differ from the file's, left as stored by conflict=keep. */
   values_kept: v.number(),
+  /**
+   * Existing keys whose description the file changes (conflict=keep changes none); a created key's
+   * description is part of keys_created. Each is recorded as a key.updated with the old and new one.
+   */
+  descriptions_updated: v.number(),
   translation_units: v.number(),
   warnings: v.array(v.string()),
   /** The quality checks' warnings of the values written (docs/quality.md): how many, and the first 100. */
@@ -108,7 +113,8 @@ export const CHANGES_LISTED = 100;
 
 /**
  * What an import would change, as its dry run finds it: the first CHANGES_LISTED of each kind, in
- * the file's order (their counts are the answer's keys_created, values_created and values_updated).
+ * the file's order (their counts are the answer's keys_created, values_created, values_updated and
+ * descriptions_updated).
  */
 export type ImportChanges = {
   new_keys: string[];
@@ -116,6 +122,8 @@ export type ImportChanges = {
   new_values: { key: string; value: string }[];
   /** The existing values whose text or status it would change (none with conflict=keep). */
   changed_values: { key: string; before: { value: string; status: TranslationStatus }; after: { value: string; status: TranslationStatus } }[];
+  /** The existing keys whose description it would change (none with conflict=keep): before (null: none) and after. */
+  changed_descriptions: { key: string; before: string | null; after: string }[];
   /** How many approved values it would change to another status (all of them, not a sample). */
   approved_demoted: number;
   /** How many existing values differ from the file but are kept (conflict=keep; all of them). */

@@ -379,7 +379,7 @@ const routes = new Hono<PortalEnv>()
     const f = await form(c);
     const result = await orFormError(
       () => setupFirstOwner(c.get('deps'), { adminToken: f.admin_token ?? '', email: f.email ?? '', password: f.password ?? '', accountName: f.account_name ?? '', plan: (f.plan ?? 'unlimited') as 'unlimited' }),
-      (error) => page(c, SetupPage({ csrf: c.get('csrf'), error, email: f.email, accountName: f.account_name })),
+      (error) => page(c, SetupPage({ csrf: c.get('csrf'), error, email: f.email, accountName: f.account_name, plan: f.plan })),
       c,
     );
     if (result instanceof Response) return result;
@@ -1317,12 +1317,12 @@ async function renderFiles(
 
 /**
  * What a preview showed, as a hash its Apply sends back: the dry run's counts and its listed changes
- * (and how many approved values lose that status, all of them). Apply runs the dry run again and
+ * (descriptions too, and how many approved values lose that status, all of them). Apply runs the dry run again and
  * imports only when it finds the same; the file and choices are the Apply form's own.
  */
 function previewFingerprint(p: ImportPreview): string {
-  const { keys_created, values_created, values_updated, values_unchanged, values_kept, translation_units, changes } = p;
-  const shown = [keys_created, values_created, values_updated, values_unchanged, values_kept, translation_units, changes];
+  const { keys_created, values_created, values_updated, values_unchanged, values_kept, descriptions_updated, translation_units, changes } = p;
+  const shown = [keys_created, values_created, values_updated, values_unchanged, values_kept, descriptions_updated, translation_units, changes];
   return createHash('sha256').update(JSON.stringify(shown)).digest('base64url');
 }
 

@@ -265,6 +265,13 @@ describe('tms push', () => {
     const warned = await tms(['push', '--language', 'de', '--conflict', 'overwrite'], { apiKey: p.apiKey });
     expect(warned.code, warned.stderr).toBe(0);
     expect(warned.stdout).toMatch(/^ {2}quality \(punctuation\): menu\.open: .*exclamation/m);
+
+    // A comment above a string is its key's description: a push that changes one says so (with
+    // --conflict overwrite; keep, the default, leaves the server's as they are).
+    await writeFile(join(dir, 'android/values-de/strings.xml'), ANDROID_DE.replace('    <string name="app_title">', '    <!-- The app\'s name on the home screen -->\n    <string name="app_title">'));
+    const described = await tms(['push', '--language', 'de', '--conflict', 'overwrite'], { apiKey: p.apiKey });
+    expect(described.code, described.stderr).toBe(0);
+    expect(described.stdout).toContain('  changed the description of 1 key');
   });
 
   it('--conflict fail: files of one language that give a new key different texts write nothing; agreeing texts push', async () => {

@@ -61,6 +61,7 @@ describe('previewImport', () => {
         { key: 'b', before: { value: 'B', status: 'approved' }, after: { value: 'B', status: 'draft' } },
         { key: 'c', before: { value: 'C', status: 'draft' }, after: { value: 'C neu', status: 'draft' } },
       ],
+      changed_descriptions: [],
       approved_demoted: 2,
       values_kept: 0,
     });

@@ -35,6 +35,7 @@ describe('import', () => {
       values_updated: 0,
       values_unchanged: 0,
       values_kept: 0,
+      descriptions_updated: 0,
       translation_units: 3,
       warnings: [],
       quality_warnings: { count: 0, values: [] },

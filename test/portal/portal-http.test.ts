@@ -25,6 +25,9 @@ describe('first visit', () => {
     expect(wrong.status).toBe(401);
     expect(wrong.text).toContain('Invalid admin token');
     expect(wrong.text).toContain('value="owner@example.com"');
+    // The refused form keeps what was chosen: the plan too, not back to unlimited.
+    expect(wrong.text).toMatch(/<option value="team" selected="">/);
+    expect(wrong.text).not.toMatch(/<option value="unlimited" selected="">/);
 
     const short = await owner.post('/portal/setup', { admin_token: ADMIN_TOKEN, email: 'owner@example.com', password: 'short', account_name: 'Acme', plan: 'team' });
     expect(short.status).toBe(422);

@@ -39,6 +39,8 @@ export type ImportAnswer = {
   values_unchanged: number;
   /** Of values_unchanged: values that differ, left as the server has them (an older server sends none). */
   values_kept?: number;
+  /** Existing keys whose description the file changed (an older server sends none). */
+  descriptions_updated?: number;
   translation_units: number;
   warnings: string[];
   /** Quality checks' findings in the values written (an older server sends none). */
@@ -252,6 +254,8 @@ async function pushFiles(ctx: Context, client: Client, plan: PushPlan, done: { f
       );
       const kept = answer.values_kept ?? 0;
       if (kept > 0) say(`  kept ${plural(kept, 'value')} that differ${kept === 1 ? 's' : ''} on the server (--conflict overwrite replaces them)`);
+      const described = answer.descriptions_updated ?? 0;
+      if (described > 0) say(`  ${dryRun ? 'would change' : 'changed'} the description of ${plural(described, 'key')}`);
       for (const warning of answer.warnings) say(`  warning: ${warning}`);
       const quality = answer.quality_warnings;
       for (const w of quality?.values ?? []) say(`  quality (${w.check}): ${w.key}: ${w.message}`);

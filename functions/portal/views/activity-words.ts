@@ -308,6 +308,8 @@ export function summarizeChange(e: EventLike): Part[] {
       const n = (field: string) => num(after[field]) ?? 0;
       const counts = [count(n('keys_created'), 'new key'), count(n('values_created'), 'new value'), `${n('values_updated')} changed`];
       if (num(after.values_unchanged) !== null) counts.push(`${n('values_unchanged')} unchanged`);
+      // Said when there are any (most formats carry none; older events have no count).
+      if (n('descriptions_updated') > 0) counts.push(count(n('descriptions_updated'), 'description changed', 'descriptions changed'));
       const how = [str(after.status) ? `as ${after.status}` : null, after.conflict === 'keep' ? 'existing values kept' : null, num(after.translation_units) ? count(n('translation_units'), 'translation unit') : null].filter(Boolean);
       return [`${counts.join(', ')}${how.length ? ` (${how.join('; ')})` : ''}`];
     }

@@ -5,7 +5,7 @@ import { CsrfField, Layout, Notice, P } from './layout.tsx';
 
 type FormPage = { csrf: string; error?: string | undefined; email?: string | undefined };
 
-export const SetupPage: FC<FormPage & { accountName?: string | undefined }> = ({ csrf, error, email, accountName }) => (
+export const SetupPage: FC<FormPage & { accountName?: string | undefined; plan?: string | undefined }> = ({ csrf, error, email, accountName, plan }) => (
   <Layout title="Set up tms" csrf={csrf}>
     <h1>Welcome to tms</h1>
     <p class="lead">Create the first owner and their account. You need the admin token that <code>npm start</code> printed: it is kept in the file <code>admin-token</code> of the data directory (<code>.tms/</code> unless <code>TMS_DATA_DIR</code> says otherwise), or it is the value of <code>TMS_ADMIN_TOKEN</code> when that is set.</p>
@@ -32,7 +32,7 @@ export const SetupPage: FC<FormPage & { accountName?: string | undefined }> = ({
         Plan <span class="hint">(on your own server, unlimited: no limit on projects, keys, languages, calls or translation units)</span>
         <select name="plan">
           {PLANS.map((p) => (
-            <option value={p} selected={p === 'unlimited'}>
+            <option value={p} selected={p === (plan && (PLANS as readonly string[]).includes(plan) ? plan : 'unlimited')}>
               {p}
             </option>
           ))}

@@ -55,6 +55,8 @@ const Counts: FC<{ r: ImportResult }> = ({ r }) => (
     <li>{count(r.values_created, 'new value', 'new values')}</li>
     <li>{count(r.values_updated, 'changed value', 'changed values')}</li>
     <li>{count(r.values_unchanged, 'unchanged value', 'unchanged values')}</li>
+    {/* Said when there are any (most formats carry none); an answer kept from before the count has none. */}
+    {r.descriptions_updated ? <li>{count(r.descriptions_updated, 'changed description', 'changed descriptions')}</li> : null}
     <li>{count(r.translation_units, 'translation unit', 'translation units')}</li>
     {r.warnings.map((w) => (
       <li class="hint">Warning: {w}</li>
@@ -81,7 +83,8 @@ const ChangeList: FC<{ title: string; total: number; items: Child[] }> = ({ titl
 
 /**
  * What the preview's dry run found, under its counts: the new keys, the changed values (text and
- * status before and after), the new values, each list the first 100 (core's CHANGES_LISTED); a
+ * status before and after), the new values, the keys whose description would change (before and
+ * after), each list the first 100 (core's CHANGES_LISTED); a
  * warning when approved values would lose that status, and with conflict=keep, that existing
  * values stay. Texts are shown in the import language's direction.
  */
@@ -126,6 +129,15 @@ const Changes: FC<{ r: ImportResult; changes: ImportChanges; choice: ImportChoic
         items={changes.new_values.map((n) => (
           <>
             {key(n.key)}: {text(n.value)}
+          </>
+        ))}
+      />
+      <ChangeList
+        title="Changed descriptions"
+        total={r.descriptions_updated}
+        items={changes.changed_descriptions.map((d) => (
+          <>
+            {key(d.key)}: {d.before === null ? 'none' : `"${d.before}"`} → "{d.after}"
           </>
         ))}
       />
