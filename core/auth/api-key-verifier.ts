@@ -81,6 +81,12 @@ export function createApiKeyVerifier(options: {
     unknown.set(hash, now() + negativeTtlMs);
     if (unknown.size > maxEntries) unknown.delete(unknown.keys().next().value as string);
   };
+  const inFlight = new Map<string, Promise<Principal | null>>();
+  const startLookup = (hash: string, kind: ApiKeyKind) => {
+    const running = lookup(hash, kind).finally(() => inFlight.delete(hash));
+    inFlight.set(hash, running);
+    return running;
+  };
   const refuse = (address: string | undefined) => {
     failures.fail(address);
     return invalidApiKey();
@@ -155,12 +161,22 @@ export function createApiKeyVerifier(options: {
         lastUsed.touch(cached.principal.apiKeyId);
         return cached.principal;
       }
-      failures.check(address);
+      // A key this process verified before (its entry outlived the TTL) is looked up whatever the
+      // address did: only holders of a valid key have one, and a team behind a flooded NAT keeps
+      // working past API_KEY_CACHE_SECONDS. Any other lookup counts as a failure from its start,
+      // taken back if the key proves valid: counted only at its end, concurrent made-up keys all
+      // passed the check and were all looked up.
+      // Requests with the same key while its lookup runs share that lookup (a client's parallel
+      // first requests are one lookup, counted once).
+      const joined = inFlight.get(hash);
+      const counted = !cached && !joined;
+      if (counted) failures.attempt(address);
       const generation = evictions;
       let principal: Principal | null;
       try {
-        principal = await lookup(hash, kind);
+        principal = await (joined ?? startLookup(hash, kind));
       } catch (error) {
+        if (counted) failures.forgive(address);
         if (cached && age < staleIfErrorMs && isConnectionError(error)) {
           log.warn('api key verified from cache: database unreachable', { project_id: cached.principal.projectId });
           lastUsed.touch(cached.principal.apiKeyId);
@@ -171,9 +187,13 @@ export function createApiKeyVerifier(options: {
       if (!principal) {
         byHash.delete(hash);
         rememberUnknown(hash);
+        if (counted) throw invalidApiKey();
         throw refuse(address);
       }
-      if (generation === evictions) remember(hash, principal);
+      if (counted) failures.forgive(address);
+      // A shared lookup is remembered by the request that started it (it knows whether an eviction
+      // came after its read began).
+      if (!joined && generation === evictions) remember(hash, principal);
       lastUsed.touch(principal.apiKeyId);
       return principal;
     },

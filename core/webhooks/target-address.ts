@@ -8,6 +8,7 @@
 // this for tests and closed networks.
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { ipv4Bytes as v4Bytes, ipv6Bytes as v6Bytes } from '../net/ip-bytes.ts';
 
 /** [first address, prefix length] of every IPv4 range that is not the public internet. */
 const V4_BLOCKED: [string, number][] = [
@@ -40,29 +41,6 @@ const V6_BLOCKED: [string, number][] = [
   ['fec0::', 10], // site-local (deprecated)
   ['ff00::', 8], // multicast
 ];
-
-function v4Bytes(address: string): number[] {
-  return address.split('.').map(Number);
-}
-
-/** 16 bytes of an IPv6 address (any textual form, with or without a trailing dotted IPv4 part). */
-function v6Bytes(address: string): number[] {
-  let text = address.split('%')[0]!;
-  const tail: number[] = [];
-  const dotted = text.match(/(\d+\.\d+\.\d+\.\d+)$/);
-  if (dotted) {
-    tail.push(...v4Bytes(dotted[1]!));
-    text = text.slice(0, -dotted[1]!.length) + '0:0';
-  }
-  const [head, rest] = text.includes('::') ? text.split('::') : [text, undefined];
-  const words = (s: string | undefined) => (s ? s.split(':').filter((w) => w !== '').map((w) => parseInt(w, 16)) : []);
-  const left = words(head);
-  const right = words(rest);
-  const groups = rest === undefined ? left : [...left, ...Array(8 - left.length - right.length).fill(0), ...right];
-  const bytes = groups.flatMap((g) => [(g >> 8) & 0xff, g & 0xff]);
-  if (tail.length) bytes.splice(12, 4, ...tail);
-  return bytes;
-}
 
 function inRange(bytes: number[], base: number[], prefix: number): boolean {
   for (let bit = 0; bit < prefix; bit++) {
