@@ -239,6 +239,47 @@ describe('xliff', () => {
   });
 });
 
+describe("xliff: Angular's source file (source-language=\"en-US\", no target-language)", () => {
+  const ng12 = (sourceLanguage: string) => `<?xml version="1.0" encoding="UTF-8" ?>
+<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+  <file source-language="${sourceLanguage}" datatype="plaintext" original="ng2.template">
+    <body>
+      <trans-unit id="introductionHeader" datatype="html">
+        <source>Hello i18n!</source>
+        <context-group purpose="location"><context context-type="sourcefile">src/app/app.component.html</context><context context-type="linenumber">4</context></context-group>
+        <note priority="1" from="description">An introduction header for this sample</note>
+        <note priority="1" from="meaning">User welcome</note>
+      </trans-unit>
+    </body>
+  </file>
+</xliff>`;
+  const ng20 = (srcLang: string) => `<?xml version="1.0" encoding="UTF-8" ?>
+<xliff version="2.0" xmlns="urn:oasis:names:tc:xliff:document:2.0" srcLang="${srcLang}">
+  <file id="ngi18n" original="ng.template">
+    <unit id="introductionHeader"><notes><note category="description">An introduction header</note></notes><segment><source>Hello i18n!</source></segment></unit>
+  </file>
+</xliff>`;
+
+  it('imports its sources as the project\'s `en`, saying so (they were all skipped as untranslated)', () => {
+    expect(parse('xliff', ng12('en-US'), 'en')).toEqual({
+      entries: [expect.objectContaining({ key: 'introductionHeader', value: 'Hello i18n!', description: 'An introduction header for this sample' })],
+      warnings: ["the file's source-language is en-US; its sources were imported as en"],
+    });
+    expect(parse('xliff2', ng20('en-US'), 'en')).toEqual({
+      entries: [expect.objectContaining({ key: 'introductionHeader', value: 'Hello i18n!' })],
+      warnings: ["the file's srcLang is en-US; its sources were imported as en"],
+    });
+    // And the other way round: a region-less source into a project's en-US.
+    expect(parse('xliff', ng12('en'), 'en-US').entries.map((e) => e.value)).toEqual(['Hello i18n!']);
+  });
+
+  it('another region of the language, or another language, is still not its source', () => {
+    expect(parse('xliff', ng12('en-US'), 'en-GB')).toEqual({ entries: [], warnings: ['1 unit has no <target> and was skipped'] });
+    expect(parse('xliff2', ng20('en-US'), 'de').entries).toEqual([]);
+    expect(parse('xliff', ng12('e'), 'en').entries).toEqual([]);
+  });
+});
+
 describe('through HTTP', () => {
   const t = useTestApp();
 

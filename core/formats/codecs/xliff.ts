@@ -40,6 +40,22 @@ export function unitsToWrite(entries: readonly Entry[], ctx: SerializeContext): 
 
 export const sameLanguage = (a: string | undefined, b: string) => a !== undefined && a.replaceAll('_', '-').toLowerCase() === b.toLowerCase();
 
+/**
+ * The file's source language names the imported one: the same code, or the same language with a
+ * region on one side only (Angular's extract-i18n writes source-language="en-US" for a project's
+ * `en`). Two regions of a language stay two languages.
+ */
+export function sourceNames(fileLanguage: string | undefined, language: string): boolean {
+  if (fileLanguage === undefined) return false;
+  const a = fileLanguage.replaceAll('_', '-').toLowerCase();
+  const b = language.toLowerCase();
+  return a === b || a.startsWith(`${b}-`) || b.startsWith(`${a}-`);
+}
+
+/** The warning for a source text imported as another spelling of its language (en-US as en). */
+export const sourceTakenAs = (fileLanguage: string | undefined, language: string, attribute: string): string[] =>
+  fileLanguage !== undefined && !sameLanguage(fileLanguage, language) ? [`the file's ${attribute} is ${fileLanguage}; its sources were imported as ${language}`] : [];
+
 /** Read results shared by both XLIFF versions; `emptyTargets` counts units skipped for an empty <target/>. */
 export type UnitReader = { entries: Entry[]; warnings: string[]; seen: Map<string, number>; untranslated: number; emptyTargets: number };
 
@@ -91,7 +107,8 @@ function parse(body: Uint8Array, language: string) {
     if (targetLanguage !== undefined && !sameLanguage(targetLanguage, language)) {
       out.warnings.push(`the file's target-language is ${targetLanguage}; its targets were imported as ${language}`);
     }
-    const sourceIsValue = targetLanguage === undefined && sameLanguage(sourceLanguage, language);
+    const sourceIsValue = targetLanguage === undefined && sourceNames(sourceLanguage, language);
+    if (sourceIsValue) out.warnings.push(...sourceTakenAs(sourceLanguage, language, 'source-language'));
     const walk = (parent: XmlElement) => {
       for (const el of elementsOf(parent)) {
         if (el.name === 'group') walk(el);

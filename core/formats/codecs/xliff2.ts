@@ -12,7 +12,7 @@ import { encodeText } from '../text/encode.ts';
 import { elementsOf, readXml, textOf, type XmlElement } from '../xml/read-xml.ts';
 import { inlineXml } from '../xml/inline-markup.ts';
 import { escapeXmlAttr, escapeXmlText, withoutNonXmlChars } from '../xml/escape-xml.ts';
-import { addUnit, checkRoot, finishUnits, inlineValue, sameLanguage, unitsToWrite, type UnitReader } from './xliff.ts';
+import { addUnit, checkRoot, finishUnits, inlineValue, sameLanguage, sourceNames, sourceTakenAs, unitsToWrite, type UnitReader } from './xliff.ts';
 
 const NOT_DESCRIPTION = new Set(['meaning', 'location']);
 
@@ -57,7 +57,9 @@ function parse(body: Uint8Array, language: string) {
   const out: UnitReader = { entries: [], warnings: [], seen: new Map(), untranslated: 0, emptyTargets: 0 };
   const trgLang = root.attrs.get('trgLang');
   if (trgLang !== undefined && !sameLanguage(trgLang, language)) out.warnings.push(`the file's trgLang is ${trgLang}; its targets were imported as ${language}`);
-  const sourceIsValue = trgLang === undefined && sameLanguage(root.attrs.get('srcLang'), language);
+  const srcLang = root.attrs.get('srcLang');
+  const sourceIsValue = trgLang === undefined && sourceNames(srcLang, language);
+  if (sourceIsValue) out.warnings.push(...sourceTakenAs(srcLang, language, 'srcLang'));
   const skipped: string[] = [];
   const walk = (parent: XmlElement) => {
     for (const el of elementsOf(parent)) {
