@@ -11,6 +11,7 @@ import type { EdgeCache } from './ports/edge-cache.ts';
 import { createNoEdgeCache } from './adapters/edge-cache-none.ts';
 import type { RebuildMessage, RebuildQueue } from './ports/rebuild-queue.ts';
 import { createApiKeyVerifier } from './auth/api-key-verifier.ts';
+import { createFailedAuthLimiter } from './auth/failed-auth-limiter.ts';
 import { createCallCounter } from './usage/count-call.ts';
 import { createCacheReader } from './cache/cache-reader.ts';
 import { createAutoRebuilder } from './cache/auto-rebuild.ts';
@@ -93,6 +94,7 @@ export function assembleDeps(input: DepsInput): Deps {
     clock,
     log,
     adminToken: input.adminToken,
+    authFailures: createFailedAuthLimiter({ perMinute: config.AUTH_FAILURES_PER_MINUTE }),
   };
   events.subscribe(deps.autoRebuild.subscriber);
   events.subscribe(deps.statistics.subscriber);

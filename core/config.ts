@@ -56,7 +56,18 @@ export const EnvSchema = v.object({
   PORT: intFrom(3000, 0, 65535),
   HOST: textFrom('127.0.0.1'),
   TMS_DATA_DIR: textFrom('./.tms'),
-  TMS_ADMIN_TOKEN: optionalString,
+  /**
+   * A bearer token is visible ASCII (RFC 6750's b64token is a subset): a space inside cannot be sent
+   * in `Authorization: Bearer …`, and a non-ASCII character arrives as other bytes (Node reads header
+   * values as latin1), so such a token would be accepted here and refused on every request.
+   */
+  TMS_ADMIN_TOKEN: v.pipe(
+    optionalString,
+    v.check(
+      (s) => s === undefined || /^[\x21-\x7e]+$/.test(s),
+      'must be visible ASCII characters only (letters, digits, punctuation; no spaces, no other characters), as an HTTP bearer token is: generate one with `openssl rand -base64 32`',
+    ),
+  ),
   /**
    * The embedded database refuses writes while its disk has less free space than this (MB), since
    * PGlite cannot survive a full disk (core/db/disk-guard.ts); 0 turns the guard off.

@@ -6,6 +6,7 @@ import type { Tx } from './db/transaction.ts';
 import type { Logger } from './log.ts';
 import type { CounterStore } from './ports/counter-store.ts';
 import type { ApiKeyVerifier } from './auth/api-key-verifier.ts';
+import type { FailedAuthLimiter } from './auth/failed-auth-limiter.ts';
 import type { CallCounter } from './usage/count-call.ts';
 import type { ObjectStore } from './ports/object-store.ts';
 import type { RebuildQueue } from './ports/rebuild-queue.ts';
@@ -65,4 +66,9 @@ export type Deps = {
   log: Logger;
   /** The admin token guarding /admin/v1 (configured, or generated into the data dir). */
   adminToken: string;
+  /**
+   * Failed admin-token checks per client address (AUTH_FAILURES_PER_MINUTE, in process): the admin
+   * API and the portal's setup form (core/auth/admin-token-check.ts). API keys count theirs in `apiKeys`.
+   */
+  authFailures: FailedAuthLimiter;
 };

@@ -33,6 +33,8 @@ export const SetupCommand = v.object({
   password: Password,
   accountName: labelText('account name', 200),
   plan: PlanName,
+  /** The caller's address, for the failed-auth limit the admin API's token shares; undefined when unknown. */
+  address: v.optional(v.string()),
 });
 
 export const SignInCommand = v.object({

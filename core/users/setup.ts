@@ -1,17 +1,15 @@
 // First-owner setup: on a fresh installation, whoever holds the admin token (printed by `npm start`)
 // creates the first portal user and their account. Once any user exists, setup is closed: more
 // people join by invitation.
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../deps.ts';
 import { ADMIN } from '../actor.ts';
-import { AppError, conflict } from '../errors.ts';
+import { conflict } from '../errors.ts';
+import { checkAdminToken } from '../auth/admin-token-check.ts';
 import { transaction } from '../db/transaction.ts';
 import { useCase } from '../use-case.ts';
 import { createAccount } from '../accounts/create-account.ts';
 import { hashPassword } from './password.ts';
 import { SetupCommand, type SessionUser } from './schemas.ts';
-
-const digest = (s: string) => createHash('sha256').update(s).digest();
 
 export const setupClosed = () => conflict('Setup is already done: sign in, or ask an owner for an invitation');
 
@@ -23,10 +21,10 @@ export async function needsSetup(deps: Pick<Deps, 'sql'>): Promise<boolean> {
 
 export const setupFirstOwner = useCase(
   SetupCommand,
-  async (deps: Pick<Deps, 'sql' | 'events' | 'tx' | 'adminToken'>, input): Promise<SessionUser & { accountId: string }> => {
-    if (!deps.adminToken || !timingSafeEqual(digest(input.adminToken), digest(deps.adminToken))) {
-      throw new AppError('unauthorized', 'Invalid admin token');
-    }
+  async (deps: Pick<Deps, 'sql' | 'events' | 'tx' | 'adminToken' | 'authFailures'>, input): Promise<SessionUser & { accountId: string }> => {
+    // Checked (and wrong tokens counted per address, as on the admin API) before "setup closed":
+    // otherwise 401 against 409 would tell a guesser, unthrottled, when a token is right.
+    checkAdminToken(deps, input.adminToken, input.address);
     if (!(await needsSetup(deps))) throw setupClosed();
     // Hashed before the transaction: scrypt takes a noticeable moment, and holds no lock meanwhile.
     const passwordHash = await hashPassword(input.password);

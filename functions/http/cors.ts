@@ -3,7 +3,8 @@
 // for any origin, because a delivery key may be bound to origins of its own that the server's list
 // does not name, and a preflight carries no key to look them up: the real request is then judged by
 // its key (api-key-auth.ts adds Access-Control-Allow-Origin for a delivery key's own origins, and
-// refuses others), while every other answer carries CORS headers only for the server's list.
+// refuses others), while every other answer carries CORS headers only for the server's list, except
+// a refusal there before any key verified (401, the failed-auth 429), which any origin may read.
 // Hono's own cors middleware touches c.res before the handler runs, which makes
 // Hono rebuild every response as a streamed one; this one hands its headers to response-headers.ts.
 import type { MiddlewareHandler } from 'hono';
@@ -55,6 +56,15 @@ export function cors(options: {
     }
     if (allowOrigin) addHeaders(c, { 'Access-Control-Allow-Origin': allowOrigin, 'Access-Control-Expose-Headers': expose });
     await next();
-    if (!anyOrigin) c.res.headers.append('Vary', 'Origin');
+    if (anyOrigin) return;
+    // A key refused before it verified (401, or the failed-auth 429) on an open path: the browser may
+    // read that refusal from any origin, since the key's own origins are unknown until it verifies.
+    // Otherwise a page bound to a revoked key sees a network error and cannot tell it from offline.
+    // The body says only "Invalid API key" or when to retry; no credentials are ever allowed.
+    if (!allowOrigin && (c.res.status === 401 || c.res.status === 429) && !c.get('principal') && openPreflight(c.req.path)) {
+      c.res.headers.set('Access-Control-Allow-Origin', origin);
+      c.res.headers.set('Access-Control-Expose-Headers', expose);
+    }
+    c.res.headers.append('Vary', 'Origin');
   };
 }

@@ -378,7 +378,7 @@ const routes = new Hono<PortalEnv>()
   .post('/setup', async (c) => {
     const f = await form(c);
     const result = await orFormError(
-      () => setupFirstOwner(c.get('deps'), { adminToken: f.admin_token ?? '', email: f.email ?? '', password: f.password ?? '', accountName: f.account_name ?? '', plan: (f.plan ?? 'unlimited') as 'unlimited' }),
+      () => setupFirstOwner(c.get('deps'), { adminToken: f.admin_token ?? '', email: f.email ?? '', password: f.password ?? '', accountName: f.account_name ?? '', plan: (f.plan ?? 'unlimited') as 'unlimited', address: c.get('clientAddress') }),
       (error) => page(c, SetupPage({ csrf: c.get('csrf'), error, email: f.email, accountName: f.account_name, plan: f.plan })),
       c,
     );
