@@ -4,7 +4,7 @@
 // refused when the config is read, for the languages the config names (sameFileProblems), and
 // again for the project's own languages before anything is sent or written (fileJobs).
 import { readdir, stat } from 'node:fs/promises';
-import { posix, resolve } from 'node:path';
+import { dirname, posix, resolve } from 'node:path';
 import { usageError } from './errors.ts';
 import type { FileMapping, LoadedConfig } from './config-file.ts';
 
@@ -116,4 +116,32 @@ export function fileJobs(config: LoadedConfig, languages: readonly string[], gro
     byFile.set(target, job);
   }
   return jobs;
+}
+
+/**
+ * iOS keeps a language's plurals in Localizable.stringsdict and its other strings in
+ * Localizable.strings, side by side in one .lproj folder, and looks a key up in both (the
+ * .stringsdict's entry wins). Files pair up when an `ios-strings` and an `ios-stringsdict` mapping
+ * give one language (and group) files in one folder; a .strings file without a .stringsdict beside
+ * it (another target's, an app extension's) pairs with none, and neither does a lone .stringsdict.
+ * Each paired file comes with the other format's files of its folder: pull splits the keys between
+ * them, push leaves out of a .strings file the keys its .stringsdict has.
+ */
+export function iosPairs<J extends FileJob>(jobs: readonly J[]): Map<J, J[]> {
+  const place = (job: FileJob) => `${dirname(resolve(job.path))}\u0000${job.language}\u0000${job.group ?? ''}`;
+  const byPlace = new Map<string, { strings: J[]; dicts: J[] }>();
+  for (const job of jobs) {
+    const format = job.mapping.format;
+    if (format !== 'ios-strings' && format !== 'ios-stringsdict') continue;
+    const here = byPlace.get(place(job)) ?? { strings: [], dicts: [] };
+    (format === 'ios-strings' ? here.strings : here.dicts).push(job);
+    byPlace.set(place(job), here);
+  }
+  const pairs = new Map<J, J[]>();
+  for (const { strings, dicts } of byPlace.values()) {
+    if (strings.length === 0 || dicts.length === 0) continue;
+    for (const job of strings) pairs.set(job, dicts);
+    for (const job of dicts) pairs.set(job, strings);
+  }
+  return pairs;
 }

@@ -15,7 +15,7 @@ import type { LoadedConfig } from '../config-file.ts';
 import type { Client } from '../client.ts';
 import type { Context } from '../context.ts';
 import { etagOf } from '../etag.ts';
-import { fileJobs, hasGroups, mayNameGroup, type FileJob } from '../file-jobs.ts';
+import { fileJobs, hasGroups, iosPairs, mayNameGroup, type FileJob } from '../file-jobs.ts';
 import { needsSource } from '../formats.ts';
 import { languagesFor } from '../project.ts';
 import { CliError, EXIT, usageError } from '../errors.ts';
@@ -116,22 +116,14 @@ function refuseCaseTwins(jobs: FileJob[]) {
 }
 
 /**
- * iOS keeps a language's plurals in Localizable.stringsdict and its other strings in
- * Localizable.strings, side by side in one .lproj folder. When both are mapped for one language
- * (and group) in one folder, each file gets its share of the keys (the export's plurals=only and
- * plurals=none), as Xcode expects; a .strings file without a .stringsdict beside it (another
- * target's, an app extension's) still gets every key, and so does a lone .stringsdict.
+ * Each file of an iOS pair (a .strings and a .stringsdict mapped for one language and group in one
+ * folder: iosPairs) gets its share of the keys (the export's plurals=only and plurals=none), as
+ * Xcode expects; a .strings file without a .stringsdict beside it (another target's, an app
+ * extension's) still gets every key, and so does a lone .stringsdict.
  */
 function pluralSplit(jobs: FileJob[]): Map<FileJob, 'only' | 'none'> {
   const split = new Map<FileJob, 'only' | 'none'>();
-  const place = (job: FileJob) => `${dirname(resolve(job.path))}\u0000${job.language}\u0000${job.group ?? ''}`;
-  const dicts = new Set(jobs.filter((job) => job.mapping.format === 'ios-stringsdict').map(place));
-  const strings = new Set(jobs.filter((job) => job.mapping.format === 'ios-strings').map(place));
-  for (const job of jobs) {
-    const both = dicts.has(place(job)) && strings.has(place(job));
-    if (both && job.mapping.format === 'ios-stringsdict') split.set(job, 'only');
-    if (both && job.mapping.format === 'ios-strings') split.set(job, 'none');
-  }
+  for (const job of iosPairs(jobs).keys()) split.set(job, job.mapping.format === 'ios-stringsdict' ? 'only' : 'none');
   return split;
 }
 

@@ -4,12 +4,12 @@
 // 402 included: the server checks each file's dry run alone, so the CLI adds up their translation
 // units. A push that fails partway reports, with --json, the files it had already applied.
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import type { LoadedConfig } from '../config-file.ts';
 import type { Client } from '../client.ts';
 import type { Context } from '../context.ts';
 import type { FileKey } from '../file-keys/index.ts';
-import { existingGroupFiles, fileJobs, hasGroups, pathFor, type FileJob } from '../file-jobs.ts';
+import { existingGroupFiles, fileJobs, hasGroups, iosPairs, pathFor, type FileJob } from '../file-jobs.ts';
 import { canonicalLanguage, type FileMapping } from '../config-file.ts';
 import { groupOfNewKey, languagesFor, serverKeys, type ServerKey } from '../project.ts';
 import { CliError, EXIT, usageError } from '../errors.ts';
@@ -19,7 +19,8 @@ export const PUSH_HELP = `tms push [--language L]... [--status draft|review|appr
 
 Uploads each mapped file that exists, for every language of the project (or the --language ones),
 and prints per file the keys created, values created / updated / unchanged and translation units.
-No mapped file at all: exit 1.
+No mapped file at all: exit 1. An iOS Localizable.strings is pushed without the keys of the
+Localizable.stringsdict beside it (iOS uses the .stringsdict's plurals), and says so.
 --language L     only this language (repeatable)
 --status S       status of the written values: approved (default: the files a team has are what
                  it ships), review or draft
@@ -49,8 +50,15 @@ export type ImportAnswer = {
   values?: Record<string, string>;
 };
 
-/** `namespace`: the group of a `{group}` mapping's file, whose keys are named without it. */
-type Upload = { language: string; format: string; path: string; body: Buffer; namespace?: string };
+/**
+ * `namespace`: the group of a `{group}` mapping's file, whose keys are named without it.
+ * `alsoInStringsdict`: the keys left out of a .strings file because the .stringsdict beside it has
+ * them (iOS uses the .stringsdict's entry), by .stringsdict.
+ */
+type Upload = { job: FileJob; language: string; format: string; path: string; body: Buffer; namespace?: string; alsoInStringsdict?: AlsoIn[] };
+
+/** Keys of a .strings file that the .stringsdict at `path`, beside it, has too. */
+type AlsoIn = { path: string; keys: string[] };
 
 const STATUSES = ['draft', 'review', 'approved'];
 const CONFLICTS = ['overwrite', 'keep', 'fail'];
@@ -98,8 +106,9 @@ export async function push(
       throw new CliError(`cannot read ${job.path}: ${error.code === 'EISDIR' ? 'it is a folder' : error.message}`, EXIT.failed);
     });
     if (body === null) missing.push(job);
-    else uploads.push({ language: job.language, format: job.mapping.format, path: job.path, body, ...(job.group === undefined ? {} : { namespace: job.group }) });
+    else uploads.push({ job, language: job.language, format: job.mapping.format, path: job.path, body, ...(job.group === undefined ? {} : { namespace: job.group }) });
   }
+  await leaveOutStringsdictKeys(uploads);
   // What is done so far, in --json's shape: a push that fails partway says which files it applied.
   const done = { dry_run: dryRun, files: [] as PushedFile[], skipped: [...missing.map((job) => job.path), ...notGroups], removed: [] as { id: string; key: string; group: string }[] };
   try {
@@ -119,7 +128,49 @@ export async function push(
   return 0;
 }
 
-type PushedFile = { path: string; language: string; format: string } & ImportAnswer;
+type PushedFile = { path: string; language: string; format: string; also_in_stringsdict?: AlsoIn[] } & ImportAnswer;
+
+/**
+ * `genstrings` writes every NSLocalizedString key into Localizable.strings, plural keys too, and
+ * iOS takes a key's .stringsdict entry over its .strings one. Pushed as they are, both files wrote
+ * the key: the first file's text won in a translation (the other was kept against it, --conflict
+ * keep) and the last one's in the source, and the next pull took the plural out of the
+ * .stringsdict. So a .strings file of an iOS pair (iosPairs, as pull pairs them) is pushed without
+ * the keys of the .stringsdict files beside it. A file the CLI cannot read is pushed as it is (the
+ * server names what is wrong with it).
+ */
+async function leaveOutStringsdictKeys(uploads: Upload[]): Promise<void> {
+  const pairs = iosPairs(uploads.map((u) => u.job));
+  if (pairs.size === 0) return;
+  const { keysOf } = await import('../file-keys/index.ts');
+  const { stringsKeys, stringsWithout } = await import('../file-keys/strings.ts');
+  const byJob = new Map(uploads.map((u) => [u.job, u]));
+  const dictKeys = new Map<Upload, Set<string> | null>();
+  const keysIn = async (dict: Upload) => {
+    if (!dictKeys.has(dict)) dictKeys.set(dict, await keysOf(dict.format, dict.body, dict.language).then((keys) => new Set(keys.map((k) => k.key)), () => null));
+    return dictKeys.get(dict)!;
+  };
+  for (const u of uploads) {
+    if (u.format !== 'ios-strings' || !pairs.has(u.job)) continue;
+    let own: string[];
+    try {
+      own = stringsKeys(u.body);
+    } catch {
+      continue;
+    }
+    const taken = new Set<string>();
+    const alsoIn: AlsoIn[] = [];
+    for (const dict of pairs.get(u.job)!.map((job) => byJob.get(job)!)) {
+      const theirs = await keysIn(dict);
+      const keys = own.filter((key) => theirs?.has(key) && !taken.has(key));
+      keys.forEach((key) => taken.add(key));
+      if (keys.length > 0) alsoIn.push({ path: dict.path, keys });
+    }
+    if (taken.size === 0) continue;
+    u.body = stringsWithout(u.body, taken);
+    u.alsoInStringsdict = alsoIn;
+  }
+}
 
 /** How many paths a refusal names; it says how many more there are. */
 const NAMED = 10;
@@ -165,6 +216,7 @@ async function sendImport(client: Client, u: Upload, status: string, conflict: (
 
 /** How many keys a refusal names; it says how many more there are. */
 const LISTED = 20;
+const keyList = (keys: string[]) => keys.slice(0, LISTED).join(', ') + (keys.length > LISTED ? ` and ${keys.length - LISTED} more` : '');
 
 /**
  * Every file's dry run, before anything is written: the first refusal stops the push (nothing
@@ -252,6 +304,9 @@ async function pushFiles(ctx: Context, client: Client, plan: PushPlan, done: { f
           `${plural(answer.values_created, 'value')}; ${dryRun ? 'would update' : 'updated'} ${answer.values_updated}; ` +
           `unchanged ${answer.values_unchanged}; ${plural(answer.translation_units, 'translation unit')}`,
       );
+      for (const also of u.alsoInStringsdict ?? []) {
+        say(`  ${plural(also.keys.length, 'key')} also in ${basename(also.path)}: its plurals are used (${keyList(also.keys)})`);
+      }
       const kept = answer.values_kept ?? 0;
       if (kept > 0) say(`  kept ${plural(kept, 'value')} that differ${kept === 1 ? 's' : ''} on the server (--conflict overwrite replaces them)`);
       const described = answer.descriptions_updated ?? 0;
@@ -260,7 +315,7 @@ async function pushFiles(ctx: Context, client: Client, plan: PushPlan, done: { f
       const quality = answer.quality_warnings;
       for (const w of quality?.values ?? []) say(`  quality (${w.check}): ${w.key}: ${w.message}`);
       if (quality && quality.count > quality.values.length) say(`  quality: ${quality.count - quality.values.length} more warnings`);
-      done.files.push({ path: u.path, language: u.language, format: u.format, ...answer });
+      done.files.push({ path: u.path, language: u.language, format: u.format, ...answer, ...(u.alsoInStringsdict ? { also_in_stringsdict: u.alsoInStringsdict } : {}) });
     }),
   ).catch((error: unknown) => {
     flush();

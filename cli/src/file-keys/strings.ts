@@ -6,7 +6,13 @@ const SIMPLE: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\u0007',
 const UNQUOTED = /[A-Za-z0-9_$+/:.-]+/y;
 
 export function stringsKeys(body: Uint8Array): string[] {
-  const text = utf8or16(body);
+  return stringsEntries(utf8or16(body)).map((e) => e.key);
+}
+
+/** An entry of a .strings text: its key, where it starts (the key) and ends (after its `;`). */
+type Span = { key: string; start: number; end: number };
+
+function stringsEntries(text: string): Span[] {
   let pos = 0;
   const skip = () => {
     for (;;) {
@@ -56,11 +62,12 @@ export function stringsKeys(body: Uint8Array): string[] {
       }
     }
   };
-  const keys: string[] = [];
+  const entries: Span[] = [];
   for (;;) {
     skip();
-    if (pos >= text.length) return keys;
-    keys.push(readString());
+    if (pos >= text.length) return entries;
+    const start = pos;
+    const key = readString();
     skip();
     if (text[pos] === '=') {
       pos++;
@@ -68,7 +75,54 @@ export function stringsKeys(body: Uint8Array): string[] {
       readString();
       skip();
     }
-    if (text[pos] !== ';') throw new Error(`expected ';' after "${keys.at(-1)}"`);
+    if (text[pos] !== ';') throw new Error(`expected ';' after "${key}"`);
     pos++;
+    entries.push({ key, start, end: pos });
   }
 }
+
+/**
+ * The .strings file without the entries of `drop` (each with the comments before it), as UTF-8,
+ * read by the server as the file was for every other key, descriptions included. A comment is the
+ * description of the key directly below it, on its own line, not one that trails the previous
+ * entry on its line (core/formats/codecs/ios-strings.ts): a comment that trailed a removed entry
+ * must trail the entry before it, or go. A removed entry leaves its line breaks, so the server's
+ * line numbers name the file's lines, except after a comment that trailed it.
+ */
+export function stringsWithout(body: Uint8Array, drop: ReadonlySet<string>): Buffer {
+  const text = utf8or16(body);
+  const breaks = (s: string) => s.replace(/[^\n]/g, '');
+  let out = '';
+  let pending = '';
+  let removed = false;
+  let from = 0;
+  let kept = false;
+  for (const entry of stringsEntries(text)) {
+    let lead = text.slice(from, entry.start);
+    from = entry.end;
+    if (drop.has(entry.key)) {
+      pending += breaks(lead + text.slice(entry.start, entry.end));
+      removed = true;
+      continue;
+    }
+    if (removed && TRAILING.test(lead)) {
+      if (kept) pending = '';
+      else {
+        // No entry before it to trail: the comments on the removed entry's line go (as line breaks).
+        for (let m; (m = TRAILING.exec(lead)); ) {
+          pending += breaks(m[0]);
+          lead = lead.slice(m[0].length);
+          if (!m[1]!.startsWith('//') && m[1]!.includes('\n')) break;
+        }
+      }
+    }
+    out += pending + lead + text.slice(entry.start, entry.end);
+    pending = '';
+    removed = false;
+    kept = true;
+  }
+  return Buffer.from(out + pending + text.slice(from), 'utf8');
+}
+
+/** A comment at the start of the text, on its first line (consecutive // lines as one, as the server joins them). */
+const TRAILING = /^[ \t\r\f\v\uFEFF]*(\/\*[\s\S]*?\*\/|\/\/[^\n]*(?:\n[ \t\r]*\/\/[^\n]*)*)/;
