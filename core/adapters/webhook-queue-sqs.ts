@@ -37,9 +37,14 @@ export async function sweepWebhooks(deps: DispatchDeps, sqs: WebhookSqs): Promis
   // one sweep from ever reaching the queue (the next sweep, a minute later, goes on).
   for (let round = 0; round < 20 && (await dispatchOutbox(deps)) > 0; round++);
   const queued = await enqueueDueDeliveries(deps.sql, sqs);
-  // Finished deliveries past their retention, a batch a minute.
-  const pruned = await pruneDeliveries(deps);
-  if (pruned > 0) deps.log.info('webhook deliveries past their retention deleted', { deliveries: pruned });
+  // Finished deliveries past their retention, a batch a minute; a failure waits for the next sweep
+  // (the deliveries just queued must not be reported as a failed run).
+  try {
+    const pruned = await pruneDeliveries(deps);
+    if (pruned > 0) deps.log.info('webhook deliveries past their retention deleted', { deliveries: pruned });
+  } catch (error) {
+    deps.log.warn('webhook delivery pruning failed', { error: String(error) });
+  }
   return queued;
 }
 

@@ -73,13 +73,21 @@ export function createPostgresWebhookWorker(options: {
   }
 
   const polls = failureLog(log, 'webhook worker poll failed', 'webhook worker poll works again');
-  // Finished deliveries past their retention, at start and every PRUNE_EVERY_MS after.
+  // Finished deliveries past their retention, at start and every PRUNE_EVERY_MS after. A failure
+  // (writes refused on a full disk, the database away) is its own: logged once, tried at the next
+  // time, never in the way of the deliveries.
+  const prunes = failureLog(log, 'webhook delivery pruning failed', 'webhook delivery pruning works again');
   let nextPrune = 0;
   async function pruneWhenDue() {
     if (Date.now() < nextPrune) return;
     nextPrune = Date.now() + PRUNE_EVERY_MS;
-    const pruned = await pruneDeliveries(deps);
-    if (pruned > 0) log.info('webhook deliveries past their retention deleted', { deliveries: pruned });
+    try {
+      const pruned = await pruneDeliveries(deps);
+      prunes.succeeded();
+      if (pruned > 0) log.info('webhook deliveries past their retention deleted', { deliveries: pruned });
+    } catch (error) {
+      prunes.failed(error);
+    }
   }
 
   async function loop() {
