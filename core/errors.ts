@@ -50,6 +50,12 @@ export type QuotaExceededData = {
  * use the code and the message, and a fault behind an error (a lost database connection) keeps its own
  * stack as the `cause`.
  */
+/**
+ * What a 401 asks for (RFC 9110 11.6.1: a 401 carries a WWW-Authenticate challenge naming how to
+ * authenticate): the API's refusals name the X-API-Key header, the admin API's its Bearer token.
+ */
+export type AuthChallenge = { challenge: string };
+
 export class AppError<D = unknown> extends Error {
   readonly code: AppErrorCode;
   readonly issues: ValidationIssue[] | undefined;

@@ -7,11 +7,13 @@
 // guesser nothing and guessing costs a minute per AUTH_FAILURES_PER_MINUTE tries.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../deps.ts';
-import { AppError } from '../errors.ts';
+import { AppError, type AuthChallenge } from '../errors.ts';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
-export const invalidAdminToken = () => new AppError('unauthorized', 'Invalid admin token');
+const ADMIN_CHALLENGE: AuthChallenge = { challenge: 'Bearer realm="tms admin"' };
+
+export const invalidAdminToken = () => new AppError('unauthorized', 'Invalid admin token', { data: ADMIN_CHALLENGE });
 
 /**
  * Throws rate_limited when `address` has used up its failed authentications for this minute, else

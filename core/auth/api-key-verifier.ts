@@ -10,7 +10,7 @@
 // `negativeTtlMs`, so repeating it costs no database read; a key revoked here is dropped from the
 // positive cache and so fails at once. Failed authentications are also counted per client address
 // (failed-auth-limiter.ts): past the limit the address gets 429 before any lookup.
-import { AppError } from '../errors.ts';
+import { AppError, type AuthChallenge } from '../errors.ts';
 import type { Sql } from '../db/client.ts';
 import { isConnectionError, toDomainError } from '../db/errors.ts';
 import type { Logger } from '../log.ts';
@@ -49,7 +49,10 @@ export type ApiKeyVerifier = {
   lastUseSettled(): Promise<void>;
 };
 
-export const invalidApiKey = () => new AppError('unauthorized', 'Invalid API key');
+/** `ApiKey` is not a registered scheme; its parameter names the header the key goes in. */
+const API_KEY_CHALLENGE: AuthChallenge = { challenge: 'ApiKey realm="tms", header="X-API-Key"' };
+
+export const invalidApiKey = () => new AppError('unauthorized', 'Invalid API key', { data: API_KEY_CHALLENGE });
 
 export function createApiKeyVerifier(options: {
   sql: Sql;

@@ -83,6 +83,7 @@ const HEADERS = {
   Vary: header('Request headers the body depends on: Accept-Encoding, X-API-Key.'),
   'Content-Disposition': header('attachment, with the file name (<language>.<extension>).'),
   'Retry-After': header('Seconds until the daily quota resets (midnight UTC).', { type: 'integer' }),
+  'WWW-Authenticate': header('How to authenticate: ApiKey realm="tms", header="X-API-Key" on the API, Bearer realm="tms admin" on the admin API.'),
   'X-RateLimit-Limit': header("The plan's daily API-call limit.", { type: 'integer' }),
   'X-RateLimit-Remaining': header('Calls left today.', { type: 'integer' }),
   'X-RateLimit-Reset': header('Seconds until the daily quota resets (midnight UTC).', { type: 'integer' }),
@@ -124,6 +125,7 @@ const sharedResponses = Object.fromEntries(
     {
       description,
       ...(name === 'RateLimited' ? { headers: Object.fromEntries(['Retry-After' as const, ...RATE_LIMIT_HEADERS].map((h) => [h, headerRef(h)])) } : {}),
+      ...(name === 'Unauthorized' ? { headers: { 'WWW-Authenticate': headerRef('WWW-Authenticate') } } : {}),
       content: errorContent,
     },
   ]),

@@ -5,7 +5,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { AppError, type AppErrorCode } from '../../core/errors.ts';
+import { AppError, type AppErrorCode, type AuthChallenge } from '../../core/errors.ts';
 import { toDomainError } from '../../core/db/errors.ts';
 import type { CallTally } from '../../core/usage/count-call.ts';
 import type { AuthThrottleData } from '../../core/auth/failed-auth-limiter.ts';
@@ -46,6 +46,10 @@ export function statusOf(code: AppErrorCode): ContentfulStatusCode {
 }
 
 function headersOf(error: AppError): Record<string, string> {
+  if (error.code === 'unauthorized') {
+    const challenge = (error.data as AuthChallenge | undefined)?.challenge;
+    return challenge ? { 'WWW-Authenticate': challenge } : {};
+  }
   if (error.code !== 'rate_limited' || !error.data) return {};
   // Failed authentications from one address: no quota to report, only when to come back.
   if ('retryAfterSeconds' in (error.data as object)) {

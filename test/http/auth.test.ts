@@ -25,6 +25,8 @@ it('the cases cover exactly the running app\'s routes', () => {
 
 async function expectInvalidKey(res: Response) {
   expect(res.status).toBe(401);
+  // RFC 9110 11.6.1: a 401 says how to authenticate (the header the key goes in).
+  expect(res.headers.get('www-authenticate')).toBe('ApiKey realm="tms", header="X-API-Key"');
   expect(await res.json()).toEqual({ detail: 'Invalid API key' });
 }
 
@@ -82,6 +84,7 @@ describe.each(V1_ROUTES)('$method $path', (route) => {
   it('not 401/403 with a valid key and its own X-Project-Id', async () => {
     const res = await t.call(p.apiKey, route.method, route.path, route.body, { 'X-Project-Id': p.projectId });
     expect([401, 403]).not.toContain(res.status);
+    expect(res.headers.get('www-authenticate')).toBeNull();
     // Cached routes answer 503 until the project's first build (section 4.7); nothing else may 5xx.
     if (route.path.startsWith('/v1/cached/')) expect([200, 404, 503]).toContain(res.status);
     else expect(res.status).toBeLessThan(500);
@@ -106,6 +109,7 @@ describe.each(ADMIN_ROUTES)('admin: $method $path', (route) => {
     for (const headers of variants) {
       const res = await t.call(undefined, route.method, route.path, route.method === 'GET' ? undefined : (route.body ?? {}), headers);
       expect(res.status, JSON.stringify(headers)).toBe(401);
+      expect(res.headers.get('www-authenticate'), JSON.stringify(headers)).toBe('Bearer realm="tms admin"');
     }
   });
 });
