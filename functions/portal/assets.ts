@@ -6,7 +6,7 @@ export const PORTAL_CSS = `
 :root{--bg:#f7f7f5;--fg:#1d1d1f;--muted:#5b5b63;--line:#d9d9de;--card:#fff;--accent:#1f57c3;--accent-fg:#fff;--danger:#b3261e;--ok:#17623a;
 --draft:#52525a;--review:#8a5a00;--approved:#17623a;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-size:16px;line-height:1.5}
 *{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--fg)}
-a{color:var(--accent)}a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible,summary:focus-visible{outline:3px solid #f5a623;outline-offset:2px}
+a{color:var(--accent)}a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible,summary:focus-visible{outline:3px solid var(--accent);outline-offset:2px}header.top :focus-visible{outline-color:#f5a623}
 .skip{position:absolute;left:-999px}.skip:focus{left:8px;top:8px;background:#fff;padding:8px;z-index:10}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 header.top{display:flex;justify-content:space-between;align-items:center;gap:1rem;padding:.6rem 1.2rem;background:#14161a;color:#fff;flex-wrap:wrap}
@@ -19,7 +19,7 @@ h1{font-size:1.6rem;margin:.4rem 0 1rem;overflow-wrap:anywhere}h2{font-size:1.2r
 label{display:flex;flex-direction:column;gap:.2rem;font-weight:600;font-size:.95rem}label.check,label:has(>input[type=checkbox]),label:has(>input[type=radio]){flex-direction:row;align-items:baseline;gap:.45rem;font-weight:400}label>input[type=checkbox],label>input[type=radio]{flex:none;margin:0}
 fieldset{border:1px solid var(--line);border-radius:6px;margin:0;padding:.4rem .8rem .6rem;min-width:0}legend{font-weight:600;font-size:.95rem;padding:0 .3rem}
 input,select,textarea{font:inherit;padding:.45rem .55rem;border:1px solid #8e8e96;border-radius:6px;background:#fff;color:var(--fg);min-width:0}
-textarea{width:100%;resize:vertical}textarea.missing{background:#fff7e6}textarea[readonly]{background:#f0f0f2}
+textarea{width:100%;resize:vertical}input::placeholder,textarea::placeholder{color:var(--muted);opacity:1}textarea.missing{background:#fff7e6}textarea[readonly]{background:#f0f0f2}
 button,.button{font:inherit;font-weight:600;padding:.45rem .9rem;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:var(--accent-fg);cursor:pointer;text-decoration:none;display:inline-block}
 button.secondary{background:#fff;color:var(--accent)}button.danger{background:var(--danger);border-color:var(--danger)}
 button.link{background:none;border:none;color:var(--accent);padding:0;font-weight:400;text-decoration:underline}button.link.danger{color:var(--danger)}
@@ -58,7 +58,10 @@ export const PORTAL_JS = `
   document.addEventListener('click',function(e){
     var b=e.target.closest&&e.target.closest('[data-copy]');if(!b)return;
     var input=document.getElementById(b.getAttribute('data-copy'));if(!input)return;
-    input.select();(navigator.clipboard?navigator.clipboard.writeText(input.value):Promise.reject()).then(function(){b.textContent='Copied'},function(){document.execCommand&&document.execCommand('copy');b.textContent='Copied'});
+    // Said in the live region beside the button: a button's changed text is not announced.
+    var said=document.getElementById(b.getAttribute('data-copy')+'-copied');
+    function done(ok){if(said){said.textContent='';said.textContent=ok?'Copied':'Not copied: select the text and copy it'}}
+    input.select();(navigator.clipboard?navigator.clipboard.writeText(input.value):Promise.reject()).then(function(){done(true)},function(){done(!!(document.execCommand&&document.execCommand('copy')))});
   });
   // After a session ended, the page's CSRF token was that session's: once the user has signed in
   // again (in another tab, so the typed text stays here), the next save first takes the new
@@ -103,7 +106,8 @@ export const PORTAL_JS = `
       .then(function(r){return r.json().then(function(j){return{ok:r.ok,status:r.status,j:j}})})
       .then(function(res){
         var ta=f.querySelector('textarea');
-        if(res.ok){out.textContent='Saved';document.dispatchEvent(new CustomEvent('tms:saved',{detail:{status:res.j.status}}));if(res.j.warnings)showWarnings(f,res.j.warnings);var s=f.querySelector('select');s.className='status status-'+res.j.status;ta.classList.remove('missing');ta.removeAttribute('aria-invalid');
+        // The warnings' count is said with "Saved": the list beside the value is no live region.
+        if(res.ok){var n=res.j.warnings?res.j.warnings.length:0;out.textContent=n?'Saved, with '+(n===1?'1 quality warning':n+' quality warnings'):'Saved';document.dispatchEvent(new CustomEvent('tms:saved',{detail:{status:res.j.status}}));if(res.j.warnings)showWarnings(f,res.j.warnings);var s=f.querySelector('select');s.className='status status-'+res.j.status;ta.classList.remove('missing');ta.removeAttribute('aria-invalid');
           var stored=f.querySelector('.stored');if(stored)stored.remove();
           // The next save must name the version just written (the value's If-Match).
           setVersion(f,String(res.j.version))}
@@ -130,11 +134,15 @@ export const PORTAL_JS = `
     var ta=document.getElementById(a.getAttribute('data-suggest'));var box=document.getElementById(a.getAttribute('aria-controls'));
     if(!box.hidden&&a.getAttribute('aria-expanded')==='true'){box.hidden=true;a.setAttribute('aria-expanded','false');return}
     box.hidden=false;a.setAttribute('aria-expanded','true');box.textContent='';box.appendChild(el('p','hint','Looking in the translation memory…'));
+    // A message that ends the look-up takes focus, as the first suggestion does: the box is no
+    // live region (one that appears with its content is not reliably announced), and Escape there
+    // closes it and returns to the link.
+    function say(cls,text){var p=el('p',cls,text);p.tabIndex=-1;box.appendChild(p);p.focus()}
     fetch(a.href,{headers:{'Accept':'application/json'}}).then(function(r){return r.json().then(function(j){return{ok:r.ok,j:j}})}).then(function(res){
       box.textContent='';
-      if(!res.ok){box.appendChild(el('p','saved error',typeof res.j.detail==='string'?res.j.detail:'No suggestions: the request failed'));return}
-      if(!res.j.source){box.appendChild(el('p','hint','No suggestions: this key has no value in the source language.'));return}
-      if(!res.j.suggestions.length){box.appendChild(el('p','hint','No suggestions: the translation memory holds approved translations only, and none is close to this source text yet.'));return}
+      if(!res.ok){say('saved error',typeof res.j.detail==='string'?res.j.detail:'No suggestions: the request failed');return}
+      if(!res.j.source){say('hint','No suggestions: this key has no value in the source language.');return}
+      if(!res.j.suggestions.length){say('hint','No suggestions: the translation memory holds approved translations only, and none is close to this source text yet.');return}
       var h=el('p','hint','Suggestions (choose one to use it; Save keeps it):');box.appendChild(h);
       var ol=el('ol');
       res.j.suggestions.forEach(function(s){
@@ -145,7 +153,7 @@ export const PORTAL_JS = `
         var li=el('li');li.appendChild(b);ol.appendChild(li);
       });
       box.appendChild(ol);var first=ol.querySelector('button');if(first)first.focus();
-    },function(){box.textContent='';box.appendChild(el('p','saved error','No suggestions: network error'))});
+    },function(){box.textContent='';say('saved error','No suggestions: network error')});
   });
   // Escape in a suggestion list closes it and returns to its link.
   document.addEventListener('keydown',function(e){

@@ -60,6 +60,7 @@ import { formBody } from './form-body.ts';
 import { PORTAL_CSS, PORTAL_JS } from './assets.ts';
 import { ErrorPage, P } from './views/layout.tsx';
 import { InvitePage, SetupPage, SignInPage } from './views/auth-pages.tsx';
+import { fieldProblems, type FieldProblems } from './views/field-problems.tsx';
 import { MembersPage, ProjectCreatedPage, ProjectsPage, type MemberRow, type MembersDraft } from './views/projects-page.tsx';
 import { EditorView, type EditorFilters, type FormError, type ValueError } from './views/editor-page.tsx';
 import { ApiKeysPage, LanguagesPage, TrashPage, UsagePage, type ApiKeyDraft } from './views/project-pages.tsx';
@@ -294,13 +295,13 @@ function asErrorAnswer(res: Response, error: AppError): Response {
 }
 
 /** Runs a form's use-case; an AppError becomes the form page again with its message (status and headers kept). */
-async function orFormError<T>(work: () => Promise<T>, render: (error: string) => Response | Promise<Response>, c: C): Promise<T | Response> {
+async function orFormError<T>(work: () => Promise<T>, render: (error: string, problems: FieldProblems) => Response | Promise<Response>, c: C): Promise<T | Response> {
   try {
     return await work();
   } catch (thrown) {
     const error = toDomainError(thrown);
     if (!(error instanceof AppError)) throw thrown;
-    return asErrorAnswer(await render(error.message), error);
+    return asErrorAnswer(await render(error.message, fieldProblems(error)), error);
   }
 }
 
@@ -379,7 +380,7 @@ const routes = new Hono<PortalEnv>()
     const f = await form(c);
     const result = await orFormError(
       () => setupFirstOwner(c.get('deps'), { adminToken: f.admin_token ?? '', email: f.email ?? '', password: f.password ?? '', accountName: f.account_name ?? '', plan: (f.plan ?? 'unlimited') as 'unlimited', address: c.get('clientAddress') }),
-      (error) => page(c, SetupPage({ csrf: c.get('csrf'), error, email: f.email, accountName: f.account_name, plan: f.plan })),
+      (error, problems) => page(c, SetupPage({ csrf: c.get('csrf'), error, problems, email: f.email, accountName: f.account_name, plan: f.plan })),
       c,
     );
     if (result instanceof Response) return result;
@@ -458,7 +459,7 @@ const routes = new Hono<PortalEnv>()
           (deps) => createInvite(deps, { userId: user.id, accountId, role: (f.role ?? '') as 'translator', languages }),
           (invite) => ({ id: invite.id }),
         ),
-      (error) => renderMembers(c, undefined, error, undefined, { role: f.role ?? '', languages: f.languages ?? '' }),
+      (error, problems) => renderMembers(c, undefined, error, undefined, { role: f.role ?? '', languages: f.languages ?? '', problems }),
       c,
     );
     if (outcome instanceof Response) return outcome;
@@ -1040,12 +1041,13 @@ const routes = new Hono<PortalEnv>()
             }),
           (created) => ({ id: created.id }),
         ),
-      (error) =>
+      (error, problems) =>
         renderApiKeys(c, a, undefined, 200, error, undefined, {
           name: f.name ?? '',
           kind: f.kind ?? 'live',
           allowed_origins: f.allowed_origins ?? '',
           allowed_languages: f.allowed_languages ?? '',
+          problems,
         }),
       c,
     );

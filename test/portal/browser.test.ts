@@ -223,7 +223,9 @@ describe.skipIf(!HAVE_BROWSER)('the portal in Chromium', () => {
     await owner.getByLabel(/^Allowed origins/).fill('https://app.example/with/path');
     await owner.getByRole('radio', { name: /Delivery key/ }).check();
     await owner.getByRole('button', { name: 'Create API key' }).click();
-    await owner.getByText(/no path/).waitFor();
+    // Said at the top of the page and beside the field it is about.
+    await owner.getByRole('alert').getByText(/no path/).waitFor();
+    expect(await owner.getByLabel(/^Allowed origins/).getAttribute('aria-invalid')).toBe('true');
     expect(consoleErrors.splice(before)).toEqual([expect.stringContaining('422')]);
 
     await owner.getByRole('button', { name: 'Revoke Staging server' }).click();

@@ -2,10 +2,11 @@
 import type { FC } from 'hono/jsx';
 import { PLANS } from '../../../core/accounts/plans.ts';
 import { CsrfField, Layout, Notice, P } from './layout.tsx';
+import { FieldProblem, problemAttrs, type FieldProblems } from './field-problems.tsx';
 
 type FormPage = { csrf: string; error?: string | undefined; email?: string | undefined };
 
-export const SetupPage: FC<FormPage & { accountName?: string | undefined; plan?: string | undefined }> = ({ csrf, error, email, accountName, plan }) => (
+export const SetupPage: FC<FormPage & { accountName?: string | undefined; plan?: string | undefined; problems?: FieldProblems | undefined }> = ({ csrf, error, email, accountName, plan, problems }) => (
   <Layout title="Set up tms" csrf={csrf}>
     <h1>Welcome to tms</h1>
     <p class="lead">Create the first owner and their account. You need the admin token that <code>npm start</code> printed: it is kept in the file <code>admin-token</code> of the data directory (<code>.tms/</code> unless <code>TMS_DATA_DIR</code> says otherwise), or it is the value of <code>TMS_ADMIN_TOKEN</code> when that is set.</p>
@@ -14,20 +15,24 @@ export const SetupPage: FC<FormPage & { accountName?: string | undefined; plan?:
       <CsrfField csrf={csrf} />
       <label>
         Admin token
-        <input name="admin_token" type="password" required autocomplete="off" />
+        <input name="admin_token" type="password" required autocomplete="off" {...problemAttrs(problems, 'setup', 'admin_token')} />
       </label>
+      <FieldProblem problems={problems} form="setup" name="admin_token" />
       <label>
         Your email
-        <input name="email" type="email" required autocomplete="username" value={email ?? ''} />
+        <input name="email" type="email" required autocomplete="username" value={email ?? ''} {...problemAttrs(problems, 'setup', 'email')} />
       </label>
+      <FieldProblem problems={problems} form="setup" name="email" />
       <label>
         Password <span class="hint">(at least 8 characters)</span>
-        <input name="password" type="password" required minlength={8} autocomplete="new-password" />
+        <input name="password" type="password" required minlength={8} autocomplete="new-password" {...problemAttrs(problems, 'setup', 'password')} />
       </label>
+      <FieldProblem problems={problems} form="setup" name="password" />
       <label>
         Account name <span class="hint">(your team or company)</span>
-        <input name="account_name" required maxlength={200} value={accountName ?? ''} />
+        <input name="account_name" required maxlength={200} value={accountName ?? ''} {...problemAttrs(problems, 'setup', 'account_name')} />
       </label>
+      <FieldProblem problems={problems} form="setup" name="account_name" />
       <label>
         Plan <span class="hint">(on your own server, unlimited: no limit on projects, keys, languages, calls or translation units)</span>
         <select name="plan">

@@ -334,10 +334,16 @@ export const EditorView: FC<{
                   <th scope="row" class="keycell">
                     <span class="mono keyname">{row.key}</span>
                     <span class="badge muted">{row.group_name}</span>
-                    {row.description ? <p class="hint">{row.description}</p> : null}
+                    {row.description ? (
+                      <p class="hint" id={`desc-${row.id}`}>
+                        {row.description}
+                      </p>
+                    ) : null}
                     {may(access.role, 'keys.manage') ? (
                       <details open={formError?.form === `key-${row.id}`}>
-                        <summary class="hint">Edit</summary>
+                        <summary class="hint">
+                          Edit<span class="sr-only">{` ${row.key}`}</span>
+                        </summary>
                         <form method="post" action={`${base}/keys/${row.id}`} class="stack">
                           <CsrfField csrf={csrf} />
                           <input type="hidden" name="return_to" value={here} />
@@ -410,7 +416,8 @@ export const EditorView: FC<{
                             class={value || refused ? '' : 'missing'}
                             // Not only a colour: a missing value and a stored empty text differ for everyone.
                             placeholder={value ? undefined : 'No value yet'}
-                            aria-describedby={`${id}-msg ${id}-q`}
+                            // The key's description is the translator's context: read with the field.
+                            aria-describedby={`${id}-msg ${id}-q${row.description ? ` desc-${row.id}` : ''}`}
                             {...(refused ? { 'aria-invalid': 'true', autofocus: true } : {})}
                             {...textAttrs(l)}
                           >

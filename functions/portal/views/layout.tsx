@@ -70,9 +70,12 @@ export const ErrorPage: FC<{
   next?: string | undefined;
   /** A value's text the ended session's form carried: shown to copy, as signing in cannot keep it. */
   typed?: { text: string; language: string | undefined } | undefined;
-}> = ({ status, message, user, csrf, next, typed }) => (
-  <Layout title={status === 404 ? 'Not found' : 'Something went wrong'} user={user} csrf={csrf}>
-    <h1>{status === 404 ? 'Not found' : status === 403 ? 'Not allowed' : status === 401 ? 'Please sign in' : 'That did not work'}</h1>
+}> = ({ status, message, user, csrf, next, typed }) => {
+  // The tab's title says what the heading says (WCAG 2.4.2): "Not allowed", not "Something went wrong".
+  const heading = status === 404 ? 'Not found' : status === 403 ? 'Not allowed' : status === 401 ? 'Please sign in' : 'That did not work';
+  return (
+  <Layout title={heading} user={user} csrf={csrf}>
+    <h1>{heading}</h1>
     <Notice kind="error">{message}</Notice>
     {typed ? (
       <div class="stack">
@@ -86,4 +89,5 @@ export const ErrorPage: FC<{
       {status === 401 ? <a href={next ? `${P}/sign-in?next=${encodeURIComponent(next)}` : `${P}/sign-in`}>Sign in</a> : <a href={`${P}`}>Back to your projects</a>}
     </p>
   </Layout>
-);
+  );
+};

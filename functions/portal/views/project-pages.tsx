@@ -9,6 +9,7 @@ import { may } from '../../../core/users/permissions.ts';
 import { QUALITY_CHECKS } from '../../../core/quality/check-translation.ts';
 import type { QualitySettings } from '../../../core/quality/approval-gate.ts';
 import { CsrfField, Layout, Notice, P } from './layout.tsx';
+import { FieldProblem, problemAttrs, type FieldProblems } from './field-problems.tsx';
 import { ProjectNav } from './project-nav.tsx';
 import { SecretShownOnce } from './projects-page.tsx';
 
@@ -102,7 +103,7 @@ function scopeOf(k: ApiKeyInfo): string {
 }
 
 /** What a refused Create form held, shown again: a delivery key retyped must not come back as a live one. */
-export type ApiKeyDraft = { name: string; kind: string; allowed_origins: string; allowed_languages: string };
+export type ApiKeyDraft = { name: string; kind: string; allowed_origins: string; allowed_languages: string; problems?: FieldProblems };
 
 export const ApiKeysPage: FC<Common & { keys: ApiKeyInfo[]; created?: CreatedApiKey | undefined; submission?: string | undefined; draft?: ApiKeyDraft | undefined }> = ({
   user,
@@ -173,8 +174,9 @@ export const ApiKeysPage: FC<Common & { keys: ApiKeyInfo[]; created?: CreatedApi
         {submission ? <input type="hidden" name="submission" value={submission} /> : null}
         <label>
           Name <span class="hint">(optional: where it is used, such as "CI" or "iOS app")</span>
-          <input name="name" maxlength={100} value={draft?.name ?? ''} />
+          <input name="name" maxlength={100} value={draft?.name ?? ''} {...problemAttrs(draft?.problems, 'api-key', 'name')} />
         </label>
+        <FieldProblem problems={draft?.problems} form="api-key" name="name" />
         <fieldset>
           <legend>Kind</legend>
           <label>
@@ -186,14 +188,16 @@ export const ApiKeysPage: FC<Common & { keys: ApiKeyInfo[]; created?: CreatedApi
         </fieldset>
         <label>
           Allowed origins <span class="hint">(delivery keys, optional: one a line, such as https://app.example.com; empty for any)</span>
-          <textarea name="allowed_origins" rows={2}>
+          <textarea name="allowed_origins" rows={2} {...problemAttrs(draft?.problems, 'api-key', 'allowed_origins')}>
             {draft?.allowed_origins ?? ''}
           </textarea>
         </label>
+        <FieldProblem problems={draft?.problems} form="api-key" name="allowed_origins" />
         <label>
           Allowed languages <span class="hint">(delivery keys, optional: comma-separated codes; empty for all)</span>
-          <input name="allowed_languages" value={draft?.allowed_languages ?? ''} />
+          <input name="allowed_languages" value={draft?.allowed_languages ?? ''} {...problemAttrs(draft?.problems, 'api-key', 'allowed_languages')} />
         </label>
+        <FieldProblem problems={draft?.problems} form="api-key" name="allowed_languages" />
         <button type="submit">Create API key</button>
       </form>
     </Layout>

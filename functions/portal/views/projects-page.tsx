@@ -6,6 +6,7 @@ import type { ProjectSummary } from '../../../core/users/memberships.ts';
 import { may } from '../../../core/users/permissions.ts';
 import { ROLES } from '../../../core/users/schemas.ts';
 import { CsrfField, Layout, Notice, P } from './layout.tsx';
+import { FieldProblem, problemAttrs, type FieldProblems } from './field-problems.tsx';
 import { AccountActivity } from './activity-pages.tsx';
 import type { ActivityItem } from '../../../core/portal/activity.ts';
 import type { ActivityNames } from './activity-words.ts';
@@ -91,6 +92,7 @@ export const SecretShownOnce: FC<{ label: string; value: string; id: string }> =
       <button type="button" data-copy={id}>
         Copy
       </button>
+      <span id={`${id}-copied`} role="status" class="hint"></span>
     </div>
     <p class="hint">Shown once: copy it now. It cannot be shown again.</p>
   </div>
@@ -121,7 +123,11 @@ export const ProjectCreatedPage: FC<{ user: SessionUser; csrf: string; projectId
 );
 
 export type MemberRow = { user_id: string; email: string; role: string; languages: string[] | null };
-export type MembersDraft = { memberId?: string; role: string; languages: string };
+/** `problems`: a refused invitation's, field by field (a role change's is said at its row). */
+export type MembersDraft = { memberId?: string; role: string; languages: string; problems?: FieldProblems };
+
+/** A refused invitation's problems (a draft without memberId is the invitation form's). */
+const inviteProblemsOf = (draft: MembersDraft | undefined) => (draft && draft.memberId === undefined ? draft.problems : undefined);
 
 /** A member's row as the refused form had it, else as stored. */
 const shownRole = (m: MemberRow, draft: MembersDraft | undefined) =>
@@ -281,7 +287,7 @@ export const MembersPage: FC<{
       {submission ? <input type="hidden" name="submission" value={submission} /> : null}
       <label>
         Role
-        <select name="role">
+        <select name="role" {...problemAttrs(inviteProblemsOf(draft), 'invite', 'role')}>
           {ROLES.map((r) => (
             <option value={r} selected={r === (draft && draft.memberId === undefined ? draft.role : 'translator')}>
               {r}
@@ -289,10 +295,12 @@ export const MembersPage: FC<{
           ))}
         </select>
       </label>
+      <FieldProblem problems={inviteProblemsOf(draft)} form="invite" name="role" />
       <label>
         Languages <span class="hint">(translators and reviewers only; comma-separated codes, empty for all)</span>
-        <input name="languages" placeholder="de, fr" value={draft && draft.memberId === undefined ? draft.languages : ''} />
+        <input name="languages" placeholder="de, fr" value={draft && draft.memberId === undefined ? draft.languages : ''} {...problemAttrs(inviteProblemsOf(draft), 'invite', 'languages')} />
       </label>
+      <FieldProblem problems={inviteProblemsOf(draft)} form="invite" name="languages" />
       <button type="submit">Create invitation link</button>
     </form>
     {activity ? (
