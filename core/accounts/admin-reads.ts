@@ -101,11 +101,38 @@ export async function listApiKeys(deps: Deps_, projectId: string, page: PageQuer
   return { api_keys: items.map(toInfo), next_cursor };
 }
 
-/** Every key of a project, oldest first (the portal's tab: a project has a handful). */
-export async function allApiKeys(deps: Deps_, projectId: string): Promise<ApiKeyInfo[]> {
+/** The portal's API keys tab: active keys (oldest first), then the latest revoked ones. */
+export type ApiKeysTab = { keys: ApiKeyInfo[]; activeNotShown: number; revokedNotShown: number };
+
+/** Active keys the tab shows at most (far more than a project uses: the rest are counted). */
+export const TAB_ACTIVE_KEYS = 200;
+/** Revoked keys the tab shows, the most recently revoked: enough to see a revocation took. */
+export const TAB_REVOKED_KEYS = 20;
+
+/**
+ * The keys the portal's tab lists: every active key up to TAB_ACTIVE_KEYS, then the
+ * TAB_REVOKED_KEYS most recently revoked, and how many of each are not shown. Revoked keys are
+ * kept for ever (who used what, last_used_at): a project that rotates its keys collects them, and
+ * the tab rendered every one (the admin API pages through all of them).
+ */
+export async function apiKeysForTab(deps: Deps_, projectId: string): Promise<ApiKeysTab> {
   const { sql } = deps;
-  const rows = await sql<ApiKeyRow[]>`select ${apiKeyColumns(sql)} from api_keys where project_id = ${projectId} order by api_keys.created_at, api_keys.id`;
-  return rows.map(toInfo);
+  const [active, revoked, [counts]] = await Promise.all([
+    sql<ApiKeyRow[]>`
+      select ${apiKeyColumns(sql)} from api_keys where project_id = ${projectId} and revoked_at is null
+      order by api_keys.created_at, api_keys.id limit ${TAB_ACTIVE_KEYS}`,
+    sql<ApiKeyRow[]>`
+      select ${apiKeyColumns(sql)} from api_keys where project_id = ${projectId} and revoked_at is not null
+      order by api_keys.revoked_at desc, api_keys.id limit ${TAB_REVOKED_KEYS}`,
+    sql<{ active: number; revoked: number }[]>`
+      select count(*) filter (where revoked_at is null)::int as active, count(*) filter (where revoked_at is not null)::int as revoked
+      from api_keys where project_id = ${projectId}`,
+  ]);
+  return {
+    keys: [...active, ...revoked].map(toInfo),
+    activeNotShown: Math.max(0, counts!.active - active.length),
+    revokedNotShown: Math.max(0, counts!.revoked - revoked.length),
+  };
 }
 
 export async function getApiKey(deps: Deps_, apiKeyId: string): Promise<ApiKeyInfo> {

@@ -1,6 +1,7 @@
 // The listing's cursor: opaque to clients (base64url of the last key's name and id), a keyset
-// position in the listing's order (key name, then id), so a page costs the same wherever it is,
-// and keys created or deleted meanwhile never shift the pages after them.
+// position in the listing's order (the key's name, unique among live keys; the id is carried but
+// not compared), so a page costs the same wherever it is, and keys created or deleted meanwhile
+// never shift the pages after them.
 import * as v from 'valibot';
 import { Uuid } from '../validation.ts';
 

@@ -6,10 +6,17 @@ import { decodeCursor, encodeCursor } from './key-cursor.ts';
 import { LIST_LIMIT_DEFAULT, ListKeysCommand, type KeyItem, type KeyList } from './schemas.ts';
 
 /**
- * Live keys of the project in name order (then id), filtered (key-filter.ts). With a limit or a
- * cursor, one page and the cursor of the next; with neither, every match, as the spec lists them.
- * The page walks the (project_id, key) index of live keys from the cursor on: page 200 of a
- * 10,000-key project costs what page 1 does (no OFFSET, no count of everything).
+ * Live keys of the project in name order, filtered (key-filter.ts). With a limit or a cursor, one
+ * page and the cursor of the next; with neither, every match, as the spec lists them. The page walks
+ * the (project_id, key) index of live keys from the cursor on: page 200 of a 10,000-key project
+ * costs what page 1 does (no OFFSET, no count of everything).
+ *
+ * Ordered by name alone: a live key's name is unique in its project (translation_keys_live_name_idx),
+ * so the name is the whole position, and the order is the index's own. Ordered by (name, id), which
+ * no index gives, a planner without statistics sorted every live key of the project to return the
+ * first 50 (9,800 rows read for a page of a 10,000-key project; 49,000 with a status filter). The
+ * cursor still carries the id (cursors given out before stay valid); a key deleted and created
+ * again under the name of the cursor's is behind it, as the name was.
  */
 export const listKeys = useCase(ListKeysCommand, async (deps: Pick<Deps, 'sql'>, input): Promise<KeyList> => {
   const { sql } = deps;
@@ -22,9 +29,9 @@ export const listKeys = useCase(ListKeysCommand, async (deps: Pick<Deps, 'sql'>,
            ${isoUtc(sql, 'k.created_at')} as created_at, ${isoUtc(sql, 'k.updated_at')} as updated_at
     from translation_keys k
     where k.project_id = ${projectId} and k.deleted_at is null
-      ${after === null ? sql`` : sql`and k.key >= ${after.key} and (k.key, k.id) > (${after.key}, ${after.id}::uuid)`}
+      ${after === null ? sql`` : sql`and k.key > ${after.key}`}
       ${keyFilterSql(sql, projectId, input)}
-    order by k.key, k.id
+    order by k.key
     ${paged ? sql`limit ${limit + 1}` : sql``}`;
   if (!paged) return { project_id: projectId, keys: rows, count: rows.length };
   const keys = rows.slice(0, limit);

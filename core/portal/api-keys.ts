@@ -7,10 +7,3 @@ export async function assertApiKeyOfProject(deps: Pick<Deps, 'sql'>, projectId: 
   const [row] = await deps.sql`select 1 from api_keys where id = ${apiKeyId} and project_id = ${projectId}`;
   if (!row) throw notFound('API key not found');
 }
-
-/** How many values removing a language would delete, for the confirmation. */
-export async function valuesInLanguage(deps: Pick<Deps, 'sql'>, projectId: string, code: string): Promise<number> {
-  const [row] = await deps.sql<{ count: number }[]>`
-    select count(*)::int as count from translations where project_id = ${projectId} and language = ${code}`;
-  return row!.count;
-}

@@ -1,6 +1,7 @@
 // The portal: server-rendered pages (hono/jsx) over the same core use-cases as the API, acting as
 // the signed-in user (actor { type: 'user' }). Who may do what is core/users/permissions.ts; a
 // project the user's accounts do not own answers 404, exactly like one that does not exist.
+import { compress } from 'hono/compress';
 import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { getCookie, setCookie } from 'hono/cookie';
@@ -34,8 +35,9 @@ import { decodeCursor } from '../../core/keys/key-cursor.ts';
 import { listAccountActivity, listActivity, valueAfterEvent, valueHistory, type ActivityItem } from '../../core/portal/activity.ts';
 import { restoreKey } from '../../core/keys/restore-key.ts';
 import { restoreGroup } from '../../core/groups/restore-group.ts';
-import { assertApiKeyOfProject, valuesInLanguage } from '../../core/portal/api-keys.ts';
-import { allApiKeys } from '../../core/accounts/admin-reads.ts';
+import { assertApiKeyOfProject } from '../../core/portal/api-keys.ts';
+import { valuesInLanguage, valuesPerLanguage } from '../../core/languages/value-counts.ts';
+import { apiKeysForTab } from '../../core/accounts/admin-reads.ts';
 import type { CreatedApiKey } from '../../core/accounts/api-key-schemas.ts';
 import { createProject } from '../../core/accounts/create-project.ts';
 import { updateProject } from '../../core/accounts/update-project.ts';
@@ -353,6 +355,10 @@ const MAX_PORTAL_BODY_BYTES = Math.ceil((MAX_IMPORT_BYTES * 4) / 3) + 64 * 1024;
 
 const routes = new Hono<PortalEnv>()
   .use('*', portalHeaders())
+  // Pages gzip-compressed for browsers that ask (all do): an editor page of 50 keys in 10 languages
+  // is 1.3 MB of HTML (a form per value, alike), about 60 KB compressed. The API's answers are not
+  // compressed here (cached files are stored compressed; live answers' ETags name their bytes).
+  .use('*', compress())
   // Here, not in front of the router: a file over the limit gets the portal's page (onError below), not JSON.
   .use('*', requestBodyLimit(MAX_PORTAL_BODY_BYTES))
   .get('/assets/portal.css', (c) => c.body(PORTAL_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=31536000, immutable' }))
@@ -488,7 +494,7 @@ const routes = new Hono<PortalEnv>()
       (error) => renderMembers(c, undefined, error, undefined, { memberId: c.req.param('member_id'), role: f.role ?? '', languages: f.languages ?? '' }),
       c,
     );
-    return done instanceof Response ? done : c.redirect(`${P}/accounts/${c.req.param('account_id')}/members`, 303);
+    return done instanceof Response ? done : c.redirect(membersPageOf(c), 303);
   })
   .post('/accounts/:account_id/members/:member_id/remove', async (c) => {
     const user = requireUser(c);
@@ -497,7 +503,7 @@ const routes = new Hono<PortalEnv>()
       (error) => renderMembers(c, undefined, error),
       c,
     );
-    return done instanceof Response ? done : c.redirect(`${P}/accounts/${c.req.param('account_id')}/members`, 303);
+    return done instanceof Response ? done : c.redirect(membersPageOf(c), 303);
   })
   .post('/accounts/:account_id/projects', async (c) => {
     const user = requireUser(c);
@@ -1064,6 +1070,18 @@ const routes = new Hono<PortalEnv>()
     return c.redirect(`${P}/projects/${a.projectId}/api-keys`, 303);
   });
 
+/** Members a page of the Members page lists. */
+const MEMBERS_PAGE = 100;
+
+/** A `members_after` position: an email as stored (lower case, at most 320 characters), else the first page. */
+const membersAfter = (value: string | undefined) => (value && value.length <= 320 && value.isWellFormed() && !value.includes('\u0000') ? value : undefined);
+
+/** The Members page an action on a member came from (its `members_after`). */
+const membersPageOf = (c: C) => {
+  const after = membersAfter(c.req.query('members_after'));
+  return `${P}/accounts/${c.req.param('account_id')}/members${after === undefined ? '' : `?members_after=${encodeURIComponent(after)}`}`;
+};
+
 async function renderMembers(c: C, inviteLink?: string, error?: string, notice?: string, draft?: MembersDraft) {
   const user = requireUser(c);
   const accountId = c.req.param('account_id') ?? '';
@@ -1071,9 +1089,15 @@ async function renderMembers(c: C, inviteLink?: string, error?: string, notice?:
   const membership = (await listMemberships(deps, user.id)).find((m) => m.account_id === accountId);
   if (!membership) throw new AppError('not_found', 'Account not found');
   assertMay(membership.role, 'members.manage');
-  const members = await deps.sql<MemberRow[]>`
+  // A page of members by email (an account of hundreds rendered every one, 1.3 KB each); `members_after`
+  // is the last email of the page before. The forms of a row carry it, so a role change stays on its page.
+  const after = membersAfter(c.req.query('members_after'));
+  const rows = await deps.sql<MemberRow[]>`
     select m.user_id, u.email, m.role, m.languages from memberships m join users u on u.id = m.user_id
-    where m.account_id = ${accountId} order by u.email`;
+    where m.account_id = ${accountId} ${after === undefined ? deps.sql`` : deps.sql`and u.email > ${after}`}
+    order by u.email limit ${MEMBERS_PAGE + 1}`;
+  const members = rows.slice(0, MEMBERS_PAGE);
+  const membersPage = { after, next: rows.length > MEMBERS_PAGE ? members.at(-1)!.email : undefined };
   const before = Number(c.req.query('before'));
   const [invites, log] = await Promise.all([pendingInvites(deps, accountId), listAccountActivity(deps, accountId, Number.isSafeInteger(before) && before > 0 ? before : undefined)]);
   // Members by email in the log, removed ones too: only the users this account's own events name.
@@ -1082,15 +1106,20 @@ async function renderMembers(c: C, inviteLink?: string, error?: string, notice?:
   const activity = { ...log, names: { members: Object.fromEntries(emails.map((u) => [u.id, u.email])) } };
   return page(
     c,
-    MembersPage({ user, csrf: c.get('csrf'), accountId, accountName: membership.account_name, members, inviteLink, error, notice, invites, activity, submission: randomUUID(), draft }),
+    MembersPage({ user, csrf: c.get('csrf'), accountId, accountName: membership.account_name, members, membersPage, inviteLink, error, notice, invites, activity, submission: randomUUID(), draft }),
     inviteLink ? 201 : 200,
   );
 }
 
 async function renderLanguages(c: C, a: ProjectAccess, confirm?: { code: string; values: number }, notice?: string, error?: string, status: ContentfulStatusCode = 200, typedCode?: string) {
   const deps = c.get('deps');
-  const [list, cache, quality] = await Promise.all([listLanguages(deps, { projectId: a.projectId }), cacheOf(c, a.projectId), qualitySettings(deps.sql, a.projectId)]);
-  const languages = await Promise.all(list.languages.map(async (l) => ({ code: l.code, values: await valuesInLanguage(deps, a.projectId, l.code) })));
+  const [list, counts, cache, quality] = await Promise.all([
+    listLanguages(deps, { projectId: a.projectId }),
+    valuesPerLanguage(deps, a.projectId),
+    cacheOf(c, a.projectId),
+    qualitySettings(deps.sql, a.projectId),
+  ]);
+  const languages = list.languages.map((l) => ({ code: l.code, values: counts.get(l.code) ?? 0 }));
   return page(c, LanguagesPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, languages, confirm, notice, error, quality, typedCode }), status);
 }
 
@@ -1364,8 +1393,8 @@ const ONCE_SENT = 'This form was already sent, and that created the key: it was 
 
 async function renderApiKeys(c: C, a: ProjectAccess, created?: CreatedApiKey, status: 200 | 201 = 200, error?: string, notice?: string, draft?: ApiKeyDraft) {
   const deps = c.get('deps');
-  const [keys, cache] = await Promise.all([allApiKeys(deps, a.projectId), cacheOf(c, a.projectId)]);
-  return page(c, ApiKeysPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, keys, created, error, notice, submission: randomUUID(), draft }), status);
+  const [listed, cache] = await Promise.all([apiKeysForTab(deps, a.projectId), cacheOf(c, a.projectId)]);
+  return page(c, ApiKeysPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, listed, created, error, notice, submission: randomUUID(), draft }), status);
 }
 
 // Errors as pages (or the API's envelope for the portal script's fetches), from the one status mapping.

@@ -3,6 +3,7 @@ import type { FC } from 'hono/jsx';
 import type { SessionUser } from '../../../core/users/schemas.ts';
 import type { ProjectAccess } from '../../../core/users/memberships.ts';
 import type { ApiKeyInfo, CreatedApiKey } from '../../../core/accounts/api-key-schemas.ts';
+import { TAB_REVOKED_KEYS, type ApiKeysTab } from '../../../core/accounts/admin-reads.ts';
 import type { TrashCursor, TrashedGroup, TrashedKey } from '../../../core/portal/trash.ts';
 import type { Usage } from '../../../core/usage/read-usage.ts';
 import { may } from '../../../core/users/permissions.ts';
@@ -105,19 +106,20 @@ function scopeOf(k: ApiKeyInfo): string {
 /** What a refused Create form held, shown again: a delivery key retyped must not come back as a live one. */
 export type ApiKeyDraft = { name: string; kind: string; allowed_origins: string; allowed_languages: string; problems?: FieldProblems };
 
-export const ApiKeysPage: FC<Common & { keys: ApiKeyInfo[]; created?: CreatedApiKey | undefined; submission?: string | undefined; draft?: ApiKeyDraft | undefined }> = ({
+export const ApiKeysPage: FC<Common & { listed: ApiKeysTab; created?: CreatedApiKey | undefined; submission?: string | undefined; draft?: ApiKeyDraft | undefined }> = ({
   user,
   csrf,
   access,
   cache,
   notice,
   error,
-  keys,
+  listed,
   created,
   submission,
   draft,
 }) => {
   const delivery = draft?.kind === 'delivery';
+  const { keys, activeNotShown, revokedNotShown } = listed;
   const base = `${P}/projects/${access.projectId}`;
   const label = (k: { id: string; name: string | null }) => k.name ?? `key ${k.id.slice(0, 8)}`;
   return (
@@ -168,6 +170,16 @@ export const ApiKeysPage: FC<Common & { keys: ApiKeyInfo[]; created?: CreatedApi
           </tbody>
         </table>
       </div>
+      {activeNotShown > 0 ? (
+        <p class="hint">
+          {activeNotShown} more active {activeNotShown === 1 ? 'key is' : 'keys are'} not listed here: <code>GET /admin/v1/projects/{access.projectId}/api-keys</code> lists every key.
+        </p>
+      ) : null}
+      {revokedNotShown > 0 ? (
+        <p class="hint">
+          {revokedNotShown} older revoked {revokedNotShown === 1 ? 'key is' : 'keys are'} not listed (the {TAB_REVOKED_KEYS} most recently revoked are).
+        </p>
+      ) : null}
       <form method="post" action={`${base}/api-keys`} class="card stack">
         <h2>Create a key</h2>
         <CsrfField csrf={csrf} />

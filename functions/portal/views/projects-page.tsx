@@ -153,7 +153,12 @@ export const MembersPage: FC<{
    * member's (memberId). Retyping only the wrong part must not send the defaults.
    */
   draft?: MembersDraft | undefined;
-}> = ({ user, csrf, accountId, accountName, members, inviteLink, error, notice, invites = [], activity, submission, draft }) => (
+  /** Which page of members this is (`after`: the last email of the page before) and the next page's position. */
+  membersPage?: { after?: string | undefined; next?: string | undefined } | undefined;
+}> = ({ user, csrf, accountId, accountName, members, membersPage, inviteLink, error, notice, invites = [], activity, submission, draft }) => {
+  // A row's forms come back to this page of members.
+  const here = membersPage?.after === undefined ? '' : `?members_after=${encodeURIComponent(membersPage.after)}`;
+  return (
   <Layout title={`Members of ${accountName}`} user={user} csrf={csrf}>
     <p class="crumbs">
       <a href={`${P}`}>Projects</a> / {accountName}
@@ -182,7 +187,7 @@ export const MembersPage: FC<{
             <tr>
               <td>{m.email}</td>
               <td>
-                <form method="post" action={`${P}/accounts/${accountId}/members/${m.user_id}/role`} class="row wrap">
+                <form method="post" action={`${P}/accounts/${accountId}/members/${m.user_id}/role${here}`} class="row wrap">
                   <CsrfField csrf={csrf} />
                   <label>
                     <span class="sr-only">Role of {m.email}</span>
@@ -219,7 +224,7 @@ export const MembersPage: FC<{
                 {m.user_id === user.id ? (
                   <span class="hint">you</span>
                 ) : (
-                  <form method="post" action={`${P}/accounts/${accountId}/members/${m.user_id}/remove`} class="inline" data-confirm={`Remove ${m.email} from ${accountName}?`}>
+                  <form method="post" action={`${P}/accounts/${accountId}/members/${m.user_id}/remove${here}`} class="inline" data-confirm={`Remove ${m.email} from ${accountName}?`}>
                     <CsrfField csrf={csrf} />
                     <button type="submit" class="link danger" aria-label={`Remove ${m.email}`}>
                       Remove
@@ -233,6 +238,16 @@ export const MembersPage: FC<{
         </tbody>
       </table>
     </div>
+    {membersPage?.after !== undefined || membersPage?.next !== undefined ? (
+      <nav class="pager" aria-label="Member pages">
+        {membersPage.after !== undefined ? <a href={`${P}/accounts/${accountId}/members`}>First members</a> : null}
+        {membersPage.next !== undefined ? (
+          <a href={`${P}/accounts/${accountId}/members?members_after=${encodeURIComponent(membersPage.next)}`} rel="next">
+            Next members
+          </a>
+        ) : null}
+      </nav>
+    ) : null}
     <h2>Pending invitations</h2>
     {invites.length === 0 ? (
       <p class="hint">No invitation is waiting to be used.</p>
@@ -309,4 +324,5 @@ export const MembersPage: FC<{
       </section>
     ) : null}
   </Layout>
-);
+  );
+};
