@@ -7,7 +7,10 @@ import { usageError } from './errors.ts';
 type Token = { kind: string; name?: string; value?: string | undefined };
 
 /** A value as the user typed it, quoted (so that "" and " 5" show), and cut when overlong. */
-export const shown = (value: string) => JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+export const shown = (value: string) => JSON.stringify(value.length > 60 ? `${wholeCharacters(value.slice(0, 60))}…` : value);
+
+/** Without a trailing half of a surrogate pair (JSON.stringify would show it as the text "\ud83d"). */
+const wholeCharacters = (cut: string) => (/[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut);
 
 /** Flags whose values are secrets (--api-key): an error names the flag, never the value (CI logs keep it). */
 export const isSecretFlag = (name: string) => /key|token|secret|password/i.test(name);

@@ -3,6 +3,7 @@
 import type { Client } from './client.ts';
 import { CliError, EXIT, usageError } from './errors.ts';
 import { canonicalLanguage, LANGUAGE } from './config-file.ts';
+import { isGroupName } from './file-jobs.ts';
 
 export type ServerKey = { id: string; key: string; group_name: string };
 
@@ -73,5 +74,7 @@ export async function languagesFor(client: Client, chosen: string[] | undefined,
 export function groupOfNewKey(key: string): string {
   const dot = key.indexOf('.');
   const prefix = dot > 0 ? key.slice(0, dot) : '';
-  return prefix && /^[A-Za-z0-9_. -]{1,200}$/.test(prefix) && prefix.trim() === prefix ? prefix : 'Default';
+  // The server's rule (isGroupName: Unicode letters and digits too), or a dry run places `über.neu` in
+  // Default and lists Default's keys for removal instead of über's.
+  return prefix && isGroupName(prefix) ? prefix : 'Default';
 }

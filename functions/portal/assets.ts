@@ -18,11 +18,11 @@ h1{font-size:1.6rem;margin:.4rem 0 1rem;overflow-wrap:anywhere}h2{font-size:1.2r
 .stack{display:flex;flex-direction:column;gap:.8rem}.row{display:flex;gap:.6rem;align-items:flex-end}.row.wrap,.wrap{flex-wrap:wrap}.between{justify-content:space-between;align-items:center}.grow{flex:1}
 label{display:flex;flex-direction:column;gap:.2rem;font-weight:600;font-size:.95rem}label.check,label:has(>input[type=checkbox]),label:has(>input[type=radio]){flex-direction:row;align-items:baseline;gap:.45rem;font-weight:400}label>input[type=checkbox],label>input[type=radio]{flex:none;margin:0}
 fieldset{border:1px solid var(--line);border-radius:6px;margin:0;padding:.4rem .8rem .6rem;min-width:0}legend{font-weight:600;font-size:.95rem;padding:0 .3rem}
-input,select,textarea{font:inherit;padding:.45rem .55rem;border:1px solid #8e8e96;border-radius:6px;background:#fff;color:var(--fg);min-width:0}
+input,select,textarea{font:inherit;font-size:1rem;padding:.45rem .55rem;border:1px solid #8e8e96;border-radius:6px;background:#fff;color:var(--fg);min-width:0}select{max-width:100%}.row>label,.filters>label{min-width:0}
 textarea{width:100%;resize:vertical}input::placeholder,textarea::placeholder{color:var(--muted);opacity:1}textarea.missing{background:#fff7e6}textarea[readonly]{background:#f0f0f2}
 button,.button{font:inherit;font-weight:600;padding:.45rem .9rem;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:var(--accent-fg);cursor:pointer;text-decoration:none;display:inline-block}
 button.secondary{background:#fff;color:var(--accent)}button.danger{background:var(--danger);border-color:var(--danger)}
-button.link{background:none;border:none;color:var(--accent);padding:0;font-weight:400;text-decoration:underline}button.link.danger{color:var(--danger)}
+button.link{background:none;border:none;color:var(--accent);padding:0;font-weight:400;text-decoration:underline}.keycell button.link,.keycell summary{min-height:24px}button.link.danger{color:var(--danger)}
 form.inline{display:inline}.hint{color:var(--muted);font-weight:400;font-size:.9rem}
 .badge{display:inline-block;font-size:.75rem;font-weight:600;padding:.05rem .45rem;border-radius:99px;background:#e3ebfb;color:#183f8f;vertical-align:middle}.badge.muted{background:#ececef;color:#3f3f46}
 .notice{padding:.7rem 1rem;border-radius:6px;margin:.8rem 0}.notice-error{background:#fdecea;color:#7a1712;border:1px solid #f3b8b3}.notice-ok{background:#e7f5ec;color:#0f4a2a;border:1px solid #a9dcbb}
@@ -41,9 +41,9 @@ form.inline{display:inline}.hint{color:var(--muted);font-weight:400;font-size:.9
 .quality{margin-top:.3rem}.quality:empty{display:none}.warn-title{margin:0;font-weight:600;color:#7a4a00;font-size:.9rem}.warnings{margin:.1rem 0 0;padding-left:1.2rem;font-size:.85rem;color:#5a3600}
 .suggestions{margin-top:.4rem;border:1px solid var(--line);border-radius:6px;padding:.4rem;background:#fafafa}.suggestions ol{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:.3rem}
 button.suggestion{display:block;width:100%;text-align:left;background:#fff;color:var(--fg);border:1px solid var(--line);font-weight:400;padding:.35rem .5rem}button.suggestion:hover{border-color:var(--accent)}button.suggestion .hint{display:block;font-size:.8rem}button.suggestion>span[dir]{display:block;text-align:start}
-.pager{display:flex;gap:1rem;margin:1rem 0}.list{list-style:none;padding:0}.list li{padding:.5rem 0;border-bottom:1px solid var(--line)}
+.pager{display:flex;gap:1rem;margin:1rem 0}.list{list-style:none;padding:0}.list li{padding:.5rem 0;border-bottom:1px solid var(--line);overflow-wrap:anywhere}.list li .row>*{min-width:0}
 .actions{align-items:center;gap:1rem}.secret{background:#fffbe6;border:1px solid #e8d48a;border-radius:8px;padding:1rem;margin:1rem 0}.danger-zone{border-color:var(--danger)}
-@media (max-width:40rem){main{padding:.8rem}.row{flex-wrap:wrap}h1{font-size:1.35rem}.row>label:not(.check){flex:1 1 12rem}.row>p{flex:1 1 14rem}.publish{justify-content:flex-start}
+@media (max-width:40rem){main{padding:.8rem}details.card{padding:.5rem .8rem;margin:.5rem 0}.row{flex-wrap:wrap}h1{font-size:1.35rem}.row>label:not(.check){flex:1 1 12rem}.row>p{flex:1 1 14rem}.publish{justify-content:flex-start}
 .table td.nowrap{white-space:normal}
 .stacked,.stacked tbody,.stacked tr,.stacked td{display:block}.stacked thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}.stacked tr{border-bottom:1px solid var(--line);padding:.4rem 0}.stacked td{border-bottom:0;padding:.15rem .5rem}
 .editor,.editor tbody,.editor td,.editor th{display:block}.editor thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}

@@ -125,6 +125,7 @@ describe.skipIf(!HAVE_BROWSER)("the translator's assistants in Chromium", () => 
     expect((await json(await t.call(p.apiKey, 'GET', '/v1/translations/de?status=all'))).translations['c.save']).toMatchObject({ value: 'Änderungen sichern', status: 'draft' });
 
     // Translate missing: the one value still missing comes from the (emulated) provider.
+    await page.getByText('Translate missing values', { exact: true }).click(); // its disclosure
     await page.getByRole('button', { name: 'Translate missing' }).click();
     await page.getByText('1 value translated into de as drafts: 0 from translation memory (free), 1 from deepl, 1 translation unit charged.').waitFor();
     await expect(page.getByLabel('b.intro in de', { exact: true }).inputValue()).resolves.toBe('Hallo Welt');

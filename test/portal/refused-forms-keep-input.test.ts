@@ -32,7 +32,7 @@ describe('refused forms keep what was typed', () => {
     const form = formOf(res.text, action);
     expect(form).toMatch(/<input type="radio" name="kind" value="delivery" checked/);
     expect(form).not.toMatch(/value="live" checked/);
-    expect(form).toMatch(/<input name="name" maxlength="100" value="iOS app"/);
+    expect(form).toMatch(/<input name="name" maxlength="200" value="iOS app"/);
     expect(form).toMatch(/<textarea name="allowed_origins"[^>]*>app\.example\.com<\/textarea>/);
     expect(form).toMatch(/name="allowed_languages" value="de"/);
     const [row] = await t.runtime.deps.sql<{ count: number }[]>`select count(*)::int as count from api_keys where project_id = ${p.projectId} and name = 'iOS app'`;

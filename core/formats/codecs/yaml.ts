@@ -28,6 +28,7 @@ import { decodeUtf8 } from '../text/decode.ts';
 import { encodeText } from '../text/encode.ts';
 import { makeEntry } from '../entries/make-entry.ts';
 import { sortedEntries } from '../entries/sorted-entries.ts';
+import { clip } from '../text/clip.ts';
 import { isLeaf, nestKeys, type Branch } from '../tree/nest-keys.ts';
 import { compareSelectors, isCategory } from '../plural/categories.ts';
 import { pluralToIcu, pluralToNative } from '../plural/native-plural.ts';
@@ -99,7 +100,7 @@ function scalarText(value: unknown): { text: string } | { not: string } {
   if (!isScalar(value)) return { not: 'nil' };
   const text = String(value.value);
   if (value.type !== 'PLAIN' || !psychNonString(text)) return { text };
-  return { not: text === '' || /^(~|null)$/i.test(text) ? 'nil' : text.length > 40 ? `${text.slice(0, 40)}…` : text };
+  return { not: text === '' || /^(~|null)$/i.test(text) ? 'nil' : clip(text, 41) };
 }
 
 /** A mapping's pairs as names and value nodes, `<<` merges first and overridden by explicit keys. */

@@ -8,6 +8,7 @@
 // Payloads are read defensively: older events, or a field a later version adds or drops, give
 // shorter words, never an error; an unknown (future) type is named by its type.
 import type { ActivityItem } from '../../../core/portal/activity.ts';
+import { clip as clipAt } from '../../../core/formats/text/clip.ts';
 
 /** A part of the words: text; a name (a key, group, url); a value's text in its language. */
 export type Part = string | { name: string } | { text: string; language: string };
@@ -41,7 +42,7 @@ const article = (word: string) => (/^[aeioux]/i.test(word) ? `an ${word}` : `a $
 /** A free text (a key's description) cut to a line. */
 const clip = (x: unknown) => {
   const text = str(x);
-  return text && text.length > 120 ? `${text.slice(0, 119)}…` : text;
+  return text && clipAt(text, 120);
 };
 const when = (iso: unknown) => (typeof iso === 'string' ? `${iso.replace('T', ' ').slice(0, 16)} UTC` : null);
 
@@ -365,5 +366,5 @@ function unknownSummary(x: unknown): Part[] {
     .filter(([, v]) => v === null || ['string', 'number', 'boolean'].includes(typeof v))
     .map(([k, v]) => `${k.replaceAll('_', ' ')}: ${String(v)}`)
     .join(', ');
-  return text ? [text.length > 200 ? `${text.slice(0, 199)}…` : text] : [];
+  return text ? [clipAt(text, 200)] : [];
 }

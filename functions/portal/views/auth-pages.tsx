@@ -2,6 +2,7 @@
 import type { FC } from 'hono/jsx';
 import { PLANS } from '../../../core/accounts/plans.ts';
 import { CsrfField, Layout, Notice, P } from './layout.tsx';
+import { maxUnits } from './max-units.ts';
 import { FieldProblem, problemAttrs, type FieldProblems } from './field-problems.tsx';
 
 type FormPage = { csrf: string; error?: string | undefined; email?: string | undefined };
@@ -30,7 +31,7 @@ export const SetupPage: FC<FormPage & { accountName?: string | undefined; plan?:
       <FieldProblem problems={problems} form="setup" name="password" />
       <label>
         Account name <span class="hint">(your team or company)</span>
-        <input name="account_name" required maxlength={200} value={accountName ?? ''} {...problemAttrs(problems, 'setup', 'account_name')} />
+        <input name="account_name" required maxlength={maxUnits(200)} value={accountName ?? ''} {...problemAttrs(problems, 'setup', 'account_name')} />
       </label>
       <FieldProblem problems={problems} form="setup" name="account_name" />
       <label>

@@ -15,6 +15,7 @@ import type { ProjectAccess } from '../../../core/users/memberships.ts';
 import { may, mayEditLanguage } from '../../../core/users/permissions.ts';
 import { TRANSLATION_STATUSES } from '../../../core/translations/schemas.ts';
 import { CsrfField, Layout, Notice, P } from './layout.tsx';
+import { maxUnits } from './max-units.ts';
 import { ProjectNav } from './project-nav.tsx';
 import type { TranslateResult } from '../../../core/translate/translate-missing.ts';
 import { TranslateError, TranslateOutcome, Warnings } from './assistant-pages.tsx';
@@ -121,7 +122,7 @@ export const EditorView: FC<{
       <form method="get" action={base} class="filters" role="search" aria-label="Filter keys">
         <label class="grow">
           Search keys and values
-          <input type="search" name="q" value={filters.search ?? ''} maxlength={200} />
+          <input type="search" name="q" value={filters.search ?? ''} maxlength={maxUnits(200)} />
         </label>
         <label>
           Group
@@ -184,7 +185,7 @@ export const EditorView: FC<{
           <input type="hidden" name="return_to" value={here} />
           <label class="grow">
             {`Rename the group ${filters.group} to`}
-            <input name="new_name" required maxlength={200} value={formError?.form === 'rename-group' ? formError.values?.new_name : filters.group} {...renameTo.attrs} />
+            <input name="new_name" required maxlength={maxUnits(200)} value={formError?.form === 'rename-group' ? formError.values?.new_name : filters.group} {...renameTo.attrs} />
             {renameTo.message}
           </label>
           <button type="submit" class="secondary">
@@ -195,7 +196,11 @@ export const EditorView: FC<{
       ) : null}
 
       {translatable.length ? (
-        <form method="post" action={`${base}/translate`} class="row wrap card" id="translate-missing" aria-label="Translate missing values">
+        // Closed until asked for: an occasional action, and on a phone its form and paragraph stood
+        // between the filters and the first value (its outcome is shown below, outside it).
+        <details class="card" id="translate-missing-box">
+          <summary>Translate missing values</summary>
+        <form method="post" action={`${base}/translate`} class="row wrap" id="translate-missing" aria-label="Translate missing values">
           <CsrfField csrf={csrf} />
           <input type="hidden" name="return_to" value={here} />
           {filters.group ? <input type="hidden" name="group" value={filters.group} /> : null}
@@ -218,6 +223,7 @@ export const EditorView: FC<{
             , saved as drafts from the {page.sourceLanguage} values.
           </p>
         </form>
+        </details>
       ) : null}
       {valueError && !page.rows.some((r) => r.id === valueError.keyId && filters.languages.includes(valueError.language)) ? (
         // The refused value's key is not on this page any more (the filters): its text is kept here.
@@ -243,17 +249,17 @@ export const EditorView: FC<{
             {formLevelError(formError, 'new-key', ['key', 'group_name', 'description'])}
             <label class="grow">
               Key name
-              <input name="key" required maxlength={500} placeholder="home.title" value={typed('new-key', 'key')} {...newKeyName.attrs} />
+              <input name="key" required maxlength={maxUnits(500)} placeholder="home.title" value={typed('new-key', 'key')} {...newKeyName.attrs} />
               {newKeyName.message}
             </label>
             <label>
               Group
-              <input name="group_name" maxlength={200} placeholder="Default" value={typed('new-key', 'group_name')} {...newKeyGroup.attrs} />
+              <input name="group_name" maxlength={maxUnits(200)} placeholder="Default" value={typed('new-key', 'group_name')} {...newKeyGroup.attrs} />
               {newKeyGroup.message}
             </label>
             <label class="grow">
               Description <span class="hint">(context for translators)</span>
-              <input name="description" maxlength={1000} value={typed('new-key', 'description')} {...newKeyDescription.attrs} />
+              <input name="description" maxlength={maxUnits(1000)} value={typed('new-key', 'description')} {...newKeyDescription.attrs} />
               {newKeyDescription.message}
             </label>
             <button type="submit">Create key</button>
@@ -356,7 +362,7 @@ export const EditorView: FC<{
                             <input
                               name="group_name"
                               value={typed(`key-${row.id}`, 'group_name') ?? row.group_name}
-                              maxlength={200}
+                              maxlength={maxUnits(200)}
                               required
                               {...fieldError(formError, `key-${row.id}`, 'group_name').attrs}
                             />
@@ -364,7 +370,7 @@ export const EditorView: FC<{
                           </label>
                           <label>
                             Description
-                            <textarea name="description" rows={2} maxlength={1000} {...fieldError(formError, `key-${row.id}`, 'description').attrs}>
+                            <textarea name="description" rows={2} maxlength={maxUnits(1000)} {...fieldError(formError, `key-${row.id}`, 'description').attrs}>
                               {typed(`key-${row.id}`, 'description') ?? row.description ?? ''}
                             </textarea>
                             {fieldError(formError, `key-${row.id}`, 'description').message}
@@ -411,7 +417,7 @@ export const EditorView: FC<{
                             id={id}
                             name="value"
                             rows={2}
-                            maxlength={10000}
+                            maxlength={maxUnits(10000)}
                             readonly={!editable}
                             class={value || refused ? '' : 'missing'}
                             // Not only a colour: a missing value and a stored empty text differ for everyone.

@@ -7,6 +7,7 @@ import type { SessionUser } from '../../../core/users/schemas.ts';
 import type { ProjectAccess } from '../../../core/users/memberships.ts';
 import { TRANSLATION_STATUSES } from '../../../core/translations/schemas.ts';
 import { CsrfField, Layout, Notice, P } from './layout.tsx';
+import { maxUnits } from './max-units.ts';
 import { ProjectNav } from './project-nav.tsx';
 import { warningLine } from './assistant-pages.tsx';
 
@@ -248,7 +249,7 @@ export const FilesPage: FC<
           {select('conflict', 'Existing values', ['overwrite', 'keep', 'fail'], chosen.conflict, errorAt('conflict'))}
           <label>
             Group for new keys
-            <input name="group" value={chosen.group} maxlength={200} {...errorAt('group').attrs} />
+            <input name="group" value={chosen.group} maxlength={maxUnits(200)} {...errorAt('group').attrs} />
             {errorAt('group').message}
           </label>
         </div>

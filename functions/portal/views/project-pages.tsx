@@ -10,6 +10,7 @@ import { may } from '../../../core/users/permissions.ts';
 import { QUALITY_CHECKS } from '../../../core/quality/check-translation.ts';
 import type { QualitySettings } from '../../../core/quality/approval-gate.ts';
 import { CsrfField, Layout, Notice, P } from './layout.tsx';
+import { maxUnits } from './max-units.ts';
 import { FieldProblem, problemAttrs, type FieldProblems } from './field-problems.tsx';
 import { ProjectNav } from './project-nav.tsx';
 import { SecretShownOnce } from './projects-page.tsx';
@@ -186,7 +187,7 @@ export const ApiKeysPage: FC<Common & { listed: ApiKeysTab; created?: CreatedApi
         {submission ? <input type="hidden" name="submission" value={submission} /> : null}
         <label>
           Name <span class="hint">(optional: where it is used, such as "CI" or "iOS app")</span>
-          <input name="name" maxlength={100} value={draft?.name ?? ''} {...problemAttrs(draft?.problems, 'api-key', 'name')} />
+          <input name="name" maxlength={maxUnits(100)} value={draft?.name ?? ''} {...problemAttrs(draft?.problems, 'api-key', 'name')} />
         </label>
         <FieldProblem problems={draft?.problems} form="api-key" name="name" />
         <fieldset>

@@ -6,6 +6,7 @@ import type { ProjectSummary } from '../../../core/users/memberships.ts';
 import { may } from '../../../core/users/permissions.ts';
 import { ROLES } from '../../../core/users/schemas.ts';
 import { CsrfField, Layout, Notice, P } from './layout.tsx';
+import { maxUnits } from './max-units.ts';
 import { FieldProblem, problemAttrs, type FieldProblems } from './field-problems.tsx';
 import { AccountActivity } from './activity-pages.tsx';
 import type { ActivityItem } from '../../../core/portal/activity.ts';
@@ -64,7 +65,7 @@ export const ProjectsPage: FC<{
                 <input
                   name="name"
                   required
-                  maxlength={200}
+                  maxlength={maxUnits(200)}
                   value={draft?.accountId === m.account_id ? draft.name : ''}
                   aria-invalid={draft?.accountId === m.account_id && error ? 'true' : undefined}
                   aria-describedby={draft?.accountId === m.account_id && error ? `new-project-error-${m.account_id}` : undefined}
