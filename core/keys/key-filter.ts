@@ -53,8 +53,8 @@ type AnySql = Sql | TransactionSql;
  * from being HOT, for a search that reads one project. The plan stays linear in the project's size
  * instead: key names are checked on the rows the (project_id, key) index yields, and values are
  * scanned once per query into a hashed set of key ids (the `in (select ...)` below), never probed
- * once per key, as a plain LIKE over value_folded and key_folded, the text lower-cased when it was
- * written (migration 010). docs/portal.md, "How the editor stays fast", has the timings.
+ * once per key, as a plain LIKE over value_folded and key_folded, the text folded when it was
+ * written (migrations 010 and 023: NFC, lower case, ß as ss, ς as σ), the search folded alike. docs/portal.md, "How the editor stays fast", has the timings.
  */
 export function keyFilterSql(sql: AnySql, projectId: string, filter: KeyFilter & { statusLanguages?: string[] | undefined }): postgres.Fragment {
   const parts: postgres.Fragment[] = [];
@@ -64,8 +64,9 @@ export function keyFilterSql(sql: AnySql, projectId: string, filter: KeyFilter &
   }
   if (filter.search) {
     const pattern = likePattern(filter.search);
-    parts.push(sql`and (k.key_folded like lower(${pattern}) or k.id in (
-      select t.key_id from translations t where t.project_id = ${projectId} and t.value_folded like lower(${pattern})))`);
+    // Folded as the stored columns are (migration 023: NFC, lower case, ß as ss, ς as σ).
+    parts.push(sql`and (k.key_folded like tms_search_fold(${pattern}) or k.id in (
+      select t.key_id from translations t where t.project_id = ${projectId} and t.value_folded like tms_search_fold(${pattern})))`);
   }
   const languages = filter.statusLanguages ?? (filter.language === undefined ? undefined : [filter.language]);
   if (filter.status !== undefined || languages !== undefined) {
