@@ -36,12 +36,22 @@ export const labelText = (field: string, max: number) =>
     v.check((s) => !/[\u0000-\u001f\u007f]/.test(s), `${field} must not contain control characters`),
   );
 
+/**
+ * Key and group names compare in NFC, the form keyboards type (docs/decisions.md, "Names and
+ * codes"): `café` written by a macOS tool in NFD (e + U+0301) names the same key as `café` typed.
+ * Every name written is stored in NFC and every name a request reads by is taken in NFC. Values
+ * are not names: they stay as written.
+ */
+export const nfc = (s: string) => s.normalize('NFC');
+/** A name a request reads or changes something by (a path's group or key, a filter's group), in NFC. */
+export const LookupName = v.pipe(v.string(), v.transform(nfc));
+
 // Lowercased: Postgres reads a UUID in capitals as the same id, and answers must name it the one way
 // every listing does (a PUT to /v1/keys/5D78…/… answers key_id 5d78…).
 export const Uuid = v.pipe(v.string(), v.uuid('must be a UUID'), v.transform((s) => s.toLowerCase()));
 
 /**
- * Group names: 1 to 200 of letters, digits, spaces, -, _ and . (section 2), not edged by spaces, not
+ * Group names, in NFC (as key names): 1 to 200 of letters, digits, spaces, -, _ and . (section 2), not edged by spaces, not
  * `.` or `..`. Letters include their combining marks (\p{M}): Hindi, Tamil or Bengali words write
  * vowel signs and viramas as marks (`हिन्दी`), and were refused; a name does not start with one.
  * Digits are decimal digits of any script (\p{Nd}: `0`, `٣`, `४`), not other numbers (`½`, `²`).
@@ -56,6 +66,7 @@ const STORED_GROUP_NAME_PATTERN = /^(?!\p{M})[\p{L}\p{M}\p{N} _.-]{1,200}$/u;
 const groupName = (pattern: RegExp) =>
   v.pipe(
     v.string('group name must be a string'),
+    v.transform(nfc),
     v.check((s) => countChars(s) >= 1 && countChars(s) <= 200, 'group name must be 1 to 200 characters'),
     v.regex(pattern, 'group name may contain only letters, digits, spaces, hyphens, underscores and periods'),
     v.check((s) => s.trim() === s, 'group name must not start or end with a space'),
@@ -72,10 +83,12 @@ export const StoredGroupName = groupName(STORED_GROUP_NAME_PATTERN);
 export const mayNameGroup = (s: string) => v.is(StoredGroupName, s);
 
 /**
- * Key names: 1 to 500 characters, no control characters (they break paths, files and logs), and
+ * Key names, in NFC: 1 to 500 characters, no control characters (they break paths, files and logs), and
  * not `.` or `..`: URL parsing removes those path segments, so such a key could never be read alone.
  */
 export const KeyName = v.pipe(
+  v.string('key must be a string'),
+  v.transform(nfc),
   storableText('key', 500, 1),
   v.check((s) => !/[\u0000-\u001f\u007f]/.test(s), 'key must not contain control characters'),
   v.check((s) => s !== '.' && s !== '..', "key must not be '.' or '..'"),

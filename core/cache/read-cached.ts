@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { AppError, notFound } from '../errors.ts';
 import { InProject } from '../commands.ts';
 import { useCase } from '../use-case.ts';
-import { mayNameGroup } from '../validation.ts';
+import { mayNameGroup, nfc } from '../validation.ts';
 import { LanguageCode } from '../languages/language-code.ts';
 import { contentHash } from './encode-variants.ts';
 import { readBuildState, type BuildState } from './build-state.ts';
@@ -113,13 +113,27 @@ function languageFile(deps: CacheDeps, projectId: string, index: BuildIndex, cod
   return fileOf(deps, index, files.set.file, (e) => languageKey(projectId, index.build_id, code, e, files.variant), named);
 }
 
-function groupFile(deps: CacheDeps, projectId: string, index: BuildIndex, code: string, group: string, variant: Variant, named?: string): CachedFile {
+/**
+ * The name under which a build holds what a request names: as asked, else in NFC. Names are
+ * stored in NFC (core/validation.ts), so a build holds them so, but one made before that holds
+ * them as they were written, and is still served as it is until the next build.
+ */
+function builtName(names: object, name: string): string | undefined {
+  if (Object.hasOwn(names, name)) return name;
+  const normalized = nfc(name);
+  return normalized !== name && Object.hasOwn(names, normalized) ? normalized : undefined;
+}
+
+/** Whether a group of this name, as asked or in NFC, can exist (the NFC form can be shorter). */
+const mayBeGroup = (group: string) => mayNameGroup(group) || mayNameGroup(nfc(group));
+
+function groupFile(deps: CacheDeps, projectId: string, index: BuildIndex, code: string, asked: string, variant: Variant, named?: string): CachedFile {
   const language = index.languages[code];
   if (!language) throw languageMissing(index, code);
   const files = filesOf(language, variant);
-  const entry = Object.hasOwn(files.set.groups, group) ? files.set.groups[group] : undefined;
-  if (!entry) throw groupMissing(group, code);
-  return fileOf(deps, index, entry, (e) => groupKey(projectId, index.build_id, code, group, e, files.variant), named);
+  const group = builtName(files.set.groups, asked);
+  if (group === undefined) throw groupMissing(asked, code);
+  return fileOf(deps, index, files.set.groups[group]!, (e) => groupKey(projectId, index.build_id, code, group, e, files.variant), named);
 }
 
 export const cachedLanguage = useCase(LanguageCommand, async (deps: CacheDeps, { projectId, language: code, variant }): Promise<CachedFile> =>
@@ -127,7 +141,7 @@ export const cachedLanguage = useCase(LanguageCommand, async (deps: CacheDeps, {
 );
 
 export const cachedGroup = useCase(GroupCommand, async (deps: CacheDeps, { projectId, language: code, group, variant }): Promise<CachedFile> => {
-  if (!mayNameGroup(group)) throw groupMissing(group, code);
+  if (!mayBeGroup(group)) throw groupMissing(group, code);
   return groupFile(deps, projectId, await currentBuild(deps, projectId), code, group, variant);
 });
 
@@ -157,7 +171,7 @@ export const cachedBuildLanguage = useCase(BuildLanguageCommand, async (deps: Ca
 );
 
 export const cachedBuildGroup = useCase(BuildGroupCommand, async (deps: CacheDeps, input): Promise<CachedFile> => {
-  if (!mayNameGroup(input.group)) throw groupMissing(input.group, input.language);
+  if (!mayBeGroup(input.group)) throw groupMissing(input.group, input.language);
   const index = await namedBuild(deps, input.projectId, input.buildId);
   return groupFile(deps, input.projectId, index, input.language, input.group, input.variant, input.buildId);
 });
@@ -178,19 +192,21 @@ function groupAnswers(bytes: Uint8Array): GroupAnswers {
 }
 
 export const cachedValue = useCase(ValueCommand, async (deps: CacheDeps, input): Promise<CachedValue> => {
-  const { projectId, language: code, group, key } = input;
-  if (!mayNameGroup(group)) throw groupMissing(group, code);
+  const { projectId, language: code, group: askedGroup, key: askedKey } = input;
+  if (!mayBeGroup(askedGroup)) throw groupMissing(askedGroup, code);
   const index = deps.cache.currentIndexInMemory(projectId) ?? (await currentBuild(deps, projectId));
   const language = index.languages[code];
-  if (!language) throw valueMissing(code, group, key);
+  if (!language) throw valueMissing(code, askedGroup, askedKey);
   // A key's value is the same in the default and explain bodies: only raw differs.
   const files = filesOf(language, input.variant === 'raw' ? 'raw' : 'default');
-  if (!Object.hasOwn(files.set.groups, group)) throw valueMissing(code, group, key);
+  const group = builtName(files.set.groups, askedGroup);
+  if (group === undefined) throw valueMissing(code, askedGroup, askedKey);
   // The group file, parsed once per build and process, answers every key of the group; each key's
   // body and ETag are made on its first request and kept with the parsed file.
   const answersKey = groupKey(projectId, index.build_id, code, group, 'identity', files.variant);
   const answers = deps.cache.derivedInMemory<GroupAnswers>(answersKey) ?? (await deps.cache.derived(answersKey, groupAnswers));
-  if (!answers || !Object.hasOwn(answers.translations, key)) throw valueMissing(code, group, key);
+  const key = answers ? builtName(answers.translations, askedKey) : undefined;
+  if (!answers || key === undefined) throw valueMissing(code, askedGroup, askedKey);
   let answer = answers.made.get(key);
   if (!answer) {
     const body = JSON.stringify({ value: answers.translations[key] });

@@ -9,7 +9,7 @@ import type { Deps } from '../deps.ts';
 import { AppError, conflict, validationError, type ValidationIssue } from '../errors.ts';
 import { transaction } from '../db/transaction.ts';
 import { useCase } from '../use-case.ts';
-import { isGroupName, KeyName, storableText } from '../validation.ts';
+import { isGroupName, KeyName, nfc, storableText } from '../validation.ts';
 import { assertKeyCapacity, lockProject } from '../projects/lock-project.ts';
 import { languageNotRegistered } from '../languages/remove-language.ts';
 import { chargeUnits } from '../units/translation-units.ts';
@@ -39,19 +39,40 @@ function parseFile(format: keyof typeof FORMATS, body: Uint8Array, language: str
   }
 }
 
+/**
+ * The file's names in NFC, as the project stores them (core/validation.ts): a file a macOS tool
+ * wrote in NFD (`café` as e + U+0301) names the keys the project has, not look-alike new ones.
+ * `written` keeps each entry's key as the file has it, for the duplicate check's message.
+ */
+function inNfc(entries: readonly Entry[]): { entries: Entry[]; written: string[] } {
+  const written = entries.map((e) => e.key);
+  const normalized = entries.map((e) => {
+    const key = nfc(e.key);
+    const group = e.group === undefined ? undefined : nfc(e.group);
+    if (key === e.key && group === e.group) return e;
+    return group === undefined ? { ...e, key } : { ...e, key, group };
+  });
+  return { entries: normalized, written };
+}
+
 /** The first problem of each entry, located by the entry's key: a file is refused whole. */
-function checkEntries(entries: readonly Entry[]): void {
+function checkEntries(entries: readonly Entry[], written: readonly string[]): void {
   const issues: ValidationIssue[] = [];
-  const seen = new Set<string>();
-  for (const entry of entries) {
+  // Each key's first entry, as the file writes it.
+  const seen = new Map<string, string>();
+  for (const [i, entry] of entries.entries()) {
     const loc = ['body', entry.key];
+    const first = seen.get(entry.key);
     const problem =
       (!v.is(KeyName, entry.key) && v.safeParse(KeyName, entry.key).issues?.[0]?.message) ||
-      (seen.has(entry.key) && 'key appears more than once in the file') ||
+      (first !== undefined &&
+        (first === written[i]
+          ? 'key appears more than once in the file'
+          : 'key appears more than once in the file, written in two Unicode forms (NFC and NFD: the same characters, composed and decomposed)')) ||
       (!v.is(Value, entry.value) && v.safeParse(Value, entry.value).issues?.[0]?.message) ||
       (entry.description != null && !v.is(Description, entry.description) && v.safeParse(Description, entry.description).issues?.[0]?.message) ||
       (entry.group !== undefined && !isGroupName(entry.group) && `group '${entry.group}' is not a valid group name`);
-    seen.add(entry.key);
+    if (first === undefined) seen.set(entry.key, written[i]!);
     if (problem) issues.push({ loc, msg: problem, type: 'entry_invalid' });
     if (issues.length >= 20) break;
   }
@@ -246,8 +267,9 @@ async function runImport(
   // pool has no second connection to ask on.
   const [project] = await (deps.tx?.sql ?? deps.sql)<{ source_language: string }[]>`select source_language from projects where id = ${projectId}`;
   const parsed = parseFile(input.format, input.body, language, project?.source_language === language);
-  const fileEntries = inNamespace(parsed.entries, input.namespace);
-  checkEntries(fileEntries);
+  const file = inNfc(parsed.entries);
+  const fileEntries = inNamespace(file.entries, input.namespace);
+  checkEntries(fileEntries, file.written);
   let entries = fileEntries;
 
   const result = await againWhenNameTaken(deps, (attempt) => transaction(deps, async (tx) => {

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { GroupName, StoredGroupName, Uuid } from '../validation.ts';
+import { GroupName, LookupName, StoredGroupName, Uuid } from '../validation.ts';
 import { InProject, WriteInProject } from '../commands.ts';
 import { LanguageCode } from '../languages/language-code.ts';
 import { StatusFilter, TranslationStatus } from '../translations/schemas.ts';
@@ -70,7 +70,7 @@ export const ExportCommand = v.object({
   language: LanguageCode,
   format: FormatName,
   status: StatusFilter,
-  group: v.optional(v.string()),
+  group: v.optional(LookupName),
   namespace: v.optional(StoredGroupName),
   source: v.optional(LanguageCode),
   plurals: v.optional(PluralsFilter, 'all'),

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { GroupName, Uuid } from '../validation.ts';
+import { GroupName, LookupName, Uuid } from '../validation.ts';
 import { InProject, WriteInProject } from '../commands.ts';
 
 export const ValidateGroupInput = v.strictObject({ name: GroupName });
@@ -8,8 +8,8 @@ export const RenameGroupInput = v.strictObject({ new_name: GroupName });
 // Use-case inputs. An existing group is named by any string: one that could never be a group name
 // simply does not exist (404), which is what a caller asking for it needs to hear.
 export const ValidateGroupCommand = v.object({ ...InProject, name: GroupName });
-export const RenameGroupCommand = v.object({ ...WriteInProject, name: v.string(), newName: GroupName });
-export const GroupCommand = v.object({ ...WriteInProject, name: v.string() });
+export const RenameGroupCommand = v.object({ ...WriteInProject, name: LookupName, newName: GroupName });
+export const GroupCommand = v.object({ ...WriteInProject, name: LookupName });
 export const ListGroupsCommand = v.object({ ...InProject });
 
 export const GroupList = v.object({ project_id: Uuid, groups: v.array(v.string()), count: v.number() });

@@ -4,7 +4,7 @@
 import * as v from 'valibot';
 import type postgres from 'postgres';
 import type { Sql, TransactionSql } from '../db/client.ts';
-import { mayNameGroup, storableText } from '../validation.ts';
+import { mayNameGroup, nfc, storableText } from '../validation.ts';
 import { LanguageCode } from '../languages/language-code.ts';
 import { TranslationStatus } from '../translations/schemas.ts';
 
@@ -59,8 +59,10 @@ type AnySql = Sql | TransactionSql;
 export function keyFilterSql(sql: AnySql, projectId: string, filter: KeyFilter & { statusLanguages?: string[] | undefined }): postgres.Fragment {
   const parts: postgres.Fragment[] = [];
   if (filter.group !== undefined && filter.group !== '') {
-    // A filter that could never be a group name (NUL, bad characters, too long) matches no key.
-    parts.push(mayNameGroup(filter.group) ? sql`and k.group_name = ${filter.group}` : sql`and false`);
+    // A filter that could never be a group name (NUL, bad characters, too long) matches no key;
+    // names are stored in NFC, and the filter names the group in any form (core/validation.ts).
+    const group = nfc(filter.group);
+    parts.push(mayNameGroup(group) ? sql`and k.group_name = ${group}` : sql`and false`);
   }
   if (filter.search) {
     const pattern = likePattern(filter.search);

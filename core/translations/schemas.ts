@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { storableText, Uuid } from '../validation.ts';
+import { LookupName, storableText, Uuid } from '../validation.ts';
 import { InProject, WriteInProject } from '../commands.ts';
 import { LanguageCode } from '../languages/language-code.ts';
 import { QUALITY_CHECKS } from '../quality/check-translation.ts';
@@ -50,8 +50,8 @@ export const DeleteTranslationCommand = v.object({
 export const GetTranslationCommand = v.object({ ...InProject, keyId: Uuid, language: LanguageCode });
 const ReadFilter = { status: v.optional(StatusFilter, 'approved') };
 export const ReadLanguageCommand = v.object({ ...InProject, language: LanguageCode, ...ReadFilter });
-export const ReadGroupCommand = v.object({ ...InProject, language: LanguageCode, group: v.string(), ...ReadFilter });
-export const ReadKeyCommand = v.object({ ...InProject, language: LanguageCode, group: v.string(), key: v.string(), ...ReadFilter });
+export const ReadGroupCommand = v.object({ ...InProject, language: LanguageCode, group: LookupName, ...ReadFilter });
+export const ReadKeyCommand = v.object({ ...InProject, language: LanguageCode, group: LookupName, key: LookupName, ...ReadFilter });
 
 export const TranslationValue = v.object({
   key_id: Uuid,

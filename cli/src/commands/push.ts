@@ -399,9 +399,13 @@ async function readSources(config: LoadedConfig, uploads: Upload[]): Promise<Sou
   const sources: Source[] = [];
   for (const f of files) {
     try {
-      const keys = await keysOf(f.format, f.body, f.language);
+      // In NFC, as the server stores names: a file a macOS tool wrote in NFD names the keys the
+      // server has (compared as written, every such key would count as unused).
+      const keys = (await keysOf(f.format, f.body, f.language)).map(({ key, group }) =>
+        group === undefined ? { key: key.normalize('NFC') } : { key: key.normalize('NFC'), group: group.normalize('NFC') },
+      );
       // A namespace file's keys are its group's, named without the group (as the server reads them).
-      const ns = f.namespace;
+      const ns = f.namespace?.normalize('NFC');
       sources.push({ path: f.path, keys: ns === undefined ? keys : keys.map((k) => ({ key: `${ns}.${k.key}`, group: ns })) });
     } catch (error) {
       throw new CliError(`${f.path} cannot be read as ${f.format}: ${(error as Error).message}; nothing was pushed`, EXIT.failed);
