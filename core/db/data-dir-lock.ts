@@ -3,7 +3,7 @@
 // the same files and wrote its own WAL over the first one's. So the directory gets a lock file
 // beside it naming its owner, taken with an exclusive create, as Postgres's postmaster.pid does for a
 // real server.
-import { open, readFile, unlink } from 'node:fs/promises';
+import { open, readFile, stat, unlink } from 'node:fs/promises';
 import { ConfigError } from '../config.ts';
 
 export type DataDirLock = { release(): Promise<void> };
@@ -12,33 +12,78 @@ export type DataDirLock = { release(): Promise<void> };
 export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
   const path = `${dataDir}.lock`;
   const mine = `${process.pid}\n${(await processIdentity(process.pid)) ?? ''}\n`;
-  // Two tries: the second after removing a lock whose owner is gone (killed, or a machine or
-  // container that went down with it).
-  for (let attempt = 0; ; attempt++) {
+  if (await create(path, mine)) return held(path, mine);
+  const owner = await lockOwner(path);
+  if (owner !== undefined) throw inUse(dataDir, path, owner);
+  // The owner is gone (killed, or a machine or container that went down with it): the lock is
+  // taken over, under a takeover file. Two processes starting together over one stale lock both
+  // found it stale, and the second removed the lock the first had just taken: both opened the data
+  // dir. Under the takeover the lock is read again, so one taken meanwhile is live and refused.
+  return underTakeover(path, async () => {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const now = await lockOwner(path);
+      if (now !== undefined) throw inUse(dataDir, path, now);
+      await unlink(path).catch(() => {});
+      if (await create(path, mine)) return held(path, mine);
+    }
+    throw new ConfigError(`${path} keeps coming back: another process is starting on ${dataDir}; start again once it has`);
+  });
+}
+
+/** Creates the lock file exclusively; false when one exists. */
+async function create(path: string, mine: string): Promise<boolean> {
+  let file;
+  try {
+    file = await open(path, 'wx', 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  try {
+    await file.writeFile(mine);
+  } finally {
+    await file.close();
+  }
+  return true;
+}
+
+const held = (path: string, mine: string): DataDirLock => ({
+  async release() {
+    // Only our own: a lock someone removed by hand and another process took since is theirs.
+    if ((await readFile(path, 'utf8').catch(() => undefined)) === mine) await unlink(path).catch(() => {});
+  },
+});
+
+const inUse = (dataDir: string, path: string, owner: number) =>
+  new ConfigError(
+    `The embedded database in ${dataDir} is in use by process ${owner} (another npm start or npm run migrate on the same ` +
+      `TMS_DATA_DIR).\n  Stop that process first. If no such process is running, remove ${path} and start again.`,
+  );
+
+/** A takeover file older than this was left by a process killed while taking over: removed. */
+const TAKEOVER_STALE_MS = 10_000;
+
+/** Runs `take` holding `<lock>.takeover` (created exclusively), waiting for another holder. */
+async function underTakeover<T>(path: string, take: () => Promise<T>): Promise<T> {
+  const takeover = `${path}.takeover`;
+  for (;;) {
     try {
-      const file = await open(path, 'wx', 0o600);
-      try {
-        await file.writeFile(mine);
-      } finally {
-        await file.close();
-      }
-      return {
-        async release() {
-          // Only our own: a lock someone removed by hand and another process took since is theirs.
-          if ((await readFile(path, 'utf8').catch(() => undefined)) === mine) await unlink(path).catch(() => {});
-        },
-      };
+      await (await open(takeover, 'wx', 0o600)).close();
+      break;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const owner = await lockOwner(path);
-    if (owner !== undefined) {
-      throw new ConfigError(
-        `The embedded database in ${dataDir} is in use by process ${owner} (another npm start or npm run migrate on the same ` +
-          `TMS_DATA_DIR).\n  Stop that process first. If no such process is running, remove ${path} and start again.`,
-      );
-    }
-    await unlink(path).catch(() => {});
+    const age = await stat(takeover).then(
+      (s) => Date.now() - s.mtimeMs,
+      () => 0,
+    );
+    if (age > TAKEOVER_STALE_MS) await unlink(takeover).catch(() => {});
+    else await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  try {
+    return await take();
+  } finally {
+    await unlink(takeover).catch(() => {});
   }
 }
 

@@ -15,6 +15,7 @@ import { languageNotRegistered } from '../languages/remove-language.ts';
 import { chargeUnits } from '../units/translation-units.ts';
 import { FORMATS, FormatError } from '../formats/index.ts';
 import { sayTheSame } from '../formats/plural/every-category.ts';
+import { readIcuPlural } from '../formats/plural/icu-plural.ts';
 import type { Entry } from '../formats/types.ts';
 import type { TranslationStatus } from '../translations/schemas.ts';
 import type { TransactionSql } from '../db/client.ts';
@@ -136,6 +137,23 @@ async function resolveNamespace(sql: TransactionSql, projectId: string, namespac
   if (issues.length) throw validationError(issues);
   return resolved;
 }
+
+/**
+ * A plural a format reads back over `count` (FormatCodec.pluralsOverCount), written over the stored
+ * value's own argument: `{n, plural, …}` exported to i18next, PO, Android or YAML comes back as
+ * `{count, plural, …}`, and written so it broke every app passing `n` and, pushed back unchanged,
+ * cost a translation unit. The file's plural holds its count as `#` only (pluralToIcu), so the name
+ * is the argument's alone.
+ */
+function overStoredArgument(entry: Entry, stored: string | null): Entry {
+  if (stored === null || !entry.value.startsWith(COUNT_PLURAL)) return entry;
+  const own = readIcuPlural(stored);
+  if (own === null || own.arg === 'count') return entry;
+  const renamed = `{${own.arg}, ${entry.value.slice(COUNT_PLURAL.length)}`;
+  const read = readIcuPlural(renamed);
+  return read !== null && read.ordinal === own.ordinal ? { ...entry, value: renamed } : entry;
+}
+const COUNT_PLURAL = '{count, ';
 
 /** Most values an import's answer lists with their quality warnings; `count` has them all. */
 const QUALITY_LISTED = 100;
@@ -293,6 +311,7 @@ async function runImport(
       left join translation_keys k on k.project_id = ${projectId} and k.key = n.key and k.deleted_at is null
       left join lateral (select * from translations where key_id = k.id and language = ${language} offset 0) t on t.project_id = ${projectId}`;
     const byKey = new Map(stored.map((row) => [row.key, row]));
+    if (FORMATS[input.format].pluralsOverCount) entries = entries.map((e) => overStoredArgument(e, byKey.get(e.key)?.value ?? null));
 
     const newKeys: Entry[] = [];
     const writes: Entry[] = [];

@@ -48,6 +48,12 @@ export type FormatCodec = {
    * no key of a group "File not found", so created keys go to the import's `group`.
    */
   keysAreText?: boolean;
+  /**
+   * Plurals are read back over the argument `count` whatever the stored value named it: the format
+   * names none (gettext's and Android's `%d`) or calls it so (i18next, Rails). An import writes
+   * such a plural over the stored value's own argument (core/files/import-file.ts).
+   */
+  pluralsOverCount?: boolean;
   /** Throws FormatError on any bad input. */
   parse(body: Uint8Array, ctx: ParseContext): ParsedFile;
   /** Deterministic: the same entries give the same bytes. Throws FormatError for what the format cannot carry. */

@@ -25,7 +25,7 @@ export const restoreGroup = useCase(GroupCommand, async (deps: Pick<Deps, 'sql' 
     // by a subquery in each statement, a key of the group deleted between them (a DELETE takes no
     // project lock) became the last delete, and the update restored that key instead.
     const [{ last } = { last: null }] = await sql<{ last: string | null }[]>`
-      select max(deleted_at)::text as last from translation_keys where project_id = ${projectId} and group_name = ${name}`;
+      select max(deleted_at)::text as last from translation_keys where project_id = ${projectId} and group_name = ${name} and deleted_at is not null`;
     if (last === null) throw nothingToRestore(name);
     // Sent as text and cast in SQL: a parameter Postgres types as timestamptz is serialized by
     // postgres.js through a JS Date, which drops the microseconds again.

@@ -10,11 +10,15 @@ export async function valuesInLanguage(deps: Pick<Deps, 'sql'>, projectId: strin
 }
 
 /**
- * The values of every language of the project, in one statement (one count per language was one
- * statement per language, each its own pass over the project's values index).
+ * The values of the project's live keys in every language, in one statement (one count per language
+ * was one statement per language, each its own pass over the project's values index). Values of
+ * deleted keys are kept hidden for the Trash and are not counted: the tab says what the project
+ * serves (removing a language deletes those too, and its confirmation counts them).
  */
 export async function valuesPerLanguage(deps: Pick<Deps, 'sql'>, projectId: string): Promise<Map<string, number>> {
   const rows = await deps.sql<{ language: string; count: number }[]>`
-    select language, count(*)::int as count from translations where project_id = ${projectId} group by language`;
+    select t.language, count(*)::int as count
+    from translations t join translation_keys k on k.id = t.key_id and k.deleted_at is null
+    where t.project_id = ${projectId} group by t.language`;
   return new Map(rows.map((r) => [r.language, r.count]));
 }

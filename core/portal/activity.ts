@@ -16,6 +16,11 @@ export type ActivityItem = {
   before: unknown;
   after: unknown;
   occurred_at: string;
+  /**
+   * A value's event from before its language was removed: the removal deleted the text for good,
+   * so `before` and `after` come without it (status only), as History leaves such events out.
+   */
+  erased?: boolean;
 };
 
 export const ACTIVITY_PAGE = 50;
@@ -49,13 +54,24 @@ export async function listActivity(deps: Pick<Deps, 'sql'>, projectId: string, b
   // before the limit, an unanalyzed planner (domain_events is not among the tables the service
   // analyzes) hashed every event of the project to sort them (30,000 events: 45 ms, growing with
   // every write ever made, instead of under 1 ms).
+  // A value's texts from before its language's latest removal are left out (`erased`): removing a
+  // language deletes its values for good, and the page is read by every member. One probe of the
+  // entity index (migration 018) per value event of the page.
   const rows = await sql<Row[]>`
-    select e.id, e.type, e.actor_type, e.actor_id, u.email as actor_email, e.entity_type, e.entity_id, e.before, e.after, e.occurred_at
+    select e.id, e.type, e.actor_type, e.actor_id, u.email as actor_email, e.entity_type, e.entity_id,
+      case when x.erased then e.before - 'value' else e.before end as before,
+      case when x.erased then e.after - 'value' else e.after end as after,
+      coalesce(x.erased, false) as erased, e.occurred_at
     from (
       select * from domain_events
       where project_id = ${projectId} ${before === undefined ? sql`` : sql`and id < ${before}`}
       order by id desc limit ${ACTIVITY_PAGE + 1}) e
     left join users u on e.actor_type = 'user' and u.id::text = e.actor_id
+    left join lateral (
+      select true as erased from domain_events r
+      where e.entity_type = 'translation' and r.project_id = ${projectId} and r.entity_type = 'language'
+        and r.entity_id = split_part(e.entity_id, '/', 2) and r.type = 'language.removed' and r.id > e.id
+      limit 1) x on true
     order by e.id desc`;
   const items = rows.slice(0, ACTIVITY_PAGE).map(toItem);
   return { items, next: rows.length > ACTIVITY_PAGE ? items.at(-1)!.id : null };

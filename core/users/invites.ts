@@ -27,7 +27,11 @@ export const createInvite = useCase(CreateInviteCommand, async (deps: Pick<Deps,
     // Language limits only mean something for the roles that have them.
     const languages = input.role === 'translator' || input.role === 'reviewer' ? (input.languages?.length ? input.languages : null) : null;
     const token = randomToken();
-    const expiresAt = new Date(deps.clock.now().getTime() + INVITE_DAYS * 86_400_000);
+    const now = deps.clock.now();
+    const expiresAt = new Date(now.getTime() + INVITE_DAYS * 86_400_000);
+    // The account's used and expired invitations go as a new one is made: a link to them answers
+    // as a link never made does, and the events (member.invited, member.added) keep the record.
+    await tx.sql`delete from invites where account_id = ${input.accountId} and (accepted_at is not null or expires_at <= ${now})`;
     const [row] = await tx.sql<{ id: string }[]>`
       insert into invites (token_hash, account_id, role, languages, created_by, expires_at)
       values (${sha256Hex(token)}, ${input.accountId}, ${input.role}, ${languages}, ${input.userId}, ${expiresAt})

@@ -1,5 +1,6 @@
 // Sessions: a random token in the cookie, only its sha256 in Postgres, with its own CSRF token.
-// Sessions expire after SESSION_DAYS; signing out everywhere deletes every session of the user.
+// Sessions expire after SESSION_DAYS (and are deleted at the user's next sign-in); signing out
+// everywhere deletes every session of the user.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Deps } from '../deps.ts';
 import type { SessionUser } from './schemas.ts';
@@ -15,8 +16,12 @@ export type NewSession = { token: string; csrf: string; expiresAt: Date };
 export async function createSession(deps: Pick<Deps, 'sql' | 'clock'>, userId: string): Promise<NewSession> {
   const token = randomToken();
   const csrf = randomToken();
-  const expiresAt = new Date(deps.clock.now().getTime() + SESSION_DAYS * DAY_MS);
+  const now = deps.clock.now();
+  const expiresAt = new Date(now.getTime() + SESSION_DAYS * DAY_MS);
+  // The user's expired sessions go as a new one comes: nothing else deletes a session that was never
+  // signed out of (most are not), and every sign-in added a row for good.
   await deps.sql`
+    with expired as (delete from user_sessions where user_id = ${userId} and expires_at <= ${now})
     insert into user_sessions (id_hash, user_id, csrf_token, expires_at)
     values (${sha256Hex(token)}, ${userId}, ${csrf}, ${expiresAt})`;
   return { token, csrf, expiresAt };

@@ -4,6 +4,7 @@ import { transaction } from '../db/transaction.ts';
 import { useCase } from '../use-case.ts';
 import { UpdateWebhookCommand, type WebhookEndpoint } from './schemas.ts';
 import { checkEndpointUrl, endpointColumns } from './endpoint-row.ts';
+import { windowEnded, WINDOW_ENDED } from './prune-deliveries.ts';
 
 /**
  * Changes an endpoint's url, events, description or enabled flag. Enabling, or a new url, clears the
@@ -34,8 +35,13 @@ export const updateWebhookEndpoint = useCase(UpdateWebhookCommand, async (deps: 
     const moved = input.url !== undefined && input.url !== before.url;
     if (enabled && (switched || moved)) {
       // Back on, or a new address (a typo fixed): what waited is due now rather than at the end of a
-      // backoff earned by the old state (and, on SQS, handed to the queue again by the next sweep).
-      await tx.sql`update webhook_deliveries set next_attempt_at = now(), queued_at = null
+      // backoff earned by the old state (and, on SQS, handed to the queue again by the next sweep);
+      // what waited past its retry window is given up, as an attempt would have (prune-deliveries.ts).
+      const ended = windowEnded(tx.sql, deps.config);
+      await tx.sql`update webhook_deliveries set
+                     status = case when ${ended} then 'failed' else status end,
+                     last_error = case when ${ended} then coalesce(last_error, ${WINDOW_ENDED}) else last_error end,
+                     next_attempt_at = case when ${ended} then null else now() end, queued_at = null
                    where endpoint_id = ${input.webhookId} and status = 'pending'`;
     }
     tx.record({

@@ -60,7 +60,9 @@ export const dailyQuota = (): MiddlewareHandler<AppEnv> =>
     const standing = await calls.peek(account);
     // A 304 is free, but an account already beyond the grace zone is answered 429 whatever it asks
     // (spec section 8), a conditional read included: the peek that builds the 304's headers tells.
-    if (!standing.allowed) throw quotaExceeded(await calls.count(account));
+    // A limit of 0 is the operator's off switch: it refuses every call, on a fresh day too, when
+    // the peek finds nothing used yet and a 304 was served behind it.
+    if (!standing.allowed || account.limit === 0) throw quotaExceeded(await calls.count(account));
     addHeaders(c, rateLimitHeaders(standing));
     await next();
     if (c.res.status === 304) return;

@@ -1,7 +1,7 @@
 // TMS_ADMIN_TOKEN must be a token an Authorization header can carry: visible ASCII (RFC 6750). A
 // space inside (a passphrase) or a non-ASCII character (read back as latin1 bytes by Node) was
 // accepted at start and then refused on every request; now it stops the start with the reason.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -47,6 +47,22 @@ describe('TMS_ADMIN_TOKEN', () => {
       expect(source).toBe('generated');
       expect(token).toMatch(/^adm_[A-Za-z0-9_-]{43}$/);
       expect(loadConfig({ TMS_ADMIN_TOKEN: token }).TMS_ADMIN_TOKEN).toBe(token);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the generated admin token, with replicas starting together on one data dir', () => {
+  // Each read "no file", generated a token and wrote it over the other's: each process kept its own,
+  // so the admin API accepted a token on one replica and answered 401 on the other.
+  it('is one token: the file is created exclusively, and the others read it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tms-token-'));
+    try {
+      const resolved = await Promise.all([0, 1, 2, 3].map(() => resolveAdminToken(undefined, dir)));
+      const stored = (await readFile(join(dir, 'admin-token'), 'utf8')).trim();
+      expect(resolved.map((r) => r.token)).toEqual([stored, stored, stored, stored]);
+      expect(resolved.filter((r) => r.source === 'generated')).toHaveLength(1);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

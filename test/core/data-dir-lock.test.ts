@@ -88,3 +88,35 @@ describe('lockDataDir', () => {
     expect(await readFile(`${dir}.lock`, 'utf8')).toBe('1\n\n');
   }, 30_000);
 });
+
+describe('processes starting together over a stale lock', () => {
+  // Each read the dead owner and removed "the stale lock": the second removal took the lock the
+  // first had just made, and both opened the data dir (two PGlite writers on one WAL). The takeover
+  // now happens under a file of its own, created exclusively.
+  it('never both get it', async () => {
+    const dead = await new Promise<string>((resolve) => {
+      const child = spawn(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.on('close', () => resolve(out));
+    });
+    const contender = (dir: string, at: number) =>
+      new Promise<string>((resolve) => {
+        const code =
+          `import { lockDataDir } from './core/db/data-dir-lock.ts'; while (Date.now() < ${at}) {} ` +
+          `lockDataDir(${JSON.stringify(dir)}).then(() => { console.log('got'); setTimeout(() => process.exit(0), 1500); }, () => { console.log('refused'); process.exit(0); });`;
+        const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
+        let out = '';
+        child.stdout.on('data', (d) => (out += d));
+        child.on('close', () => resolve(out.trim()));
+      });
+    for (let round = 0; round < 6; round++) {
+      const dir = await dataDir();
+      await writeFile(`${dir}.lock`, `${dead}\n\n`);
+      const at = Date.now() + 2000;
+      const results = await Promise.all([contender(dir, at), contender(dir, at), contender(dir, at)]);
+      expect(results.filter((r) => r === 'got'), `round ${round}: ${results.join(', ')}`).toHaveLength(1);
+      expect(results.filter((r) => r === 'refused')).toHaveLength(2);
+    }
+  }, 120_000);
+});

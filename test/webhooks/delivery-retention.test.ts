@@ -1,6 +1,7 @@
 // Finished deliveries (sent or given up) are kept WEBHOOKS_RETENTION_DAYS, then deleted by the
 // worker (at its start and every ten minutes) and by the AWS sweep: each carries its whole signed
-// body, and the table only grew. Pending deliveries are never pruned, however old.
+// body, and the table only grew. A pending delivery within its retry window (a day here) stays; one
+// past it, which no attempt came to end (its webhook off), is given up first (disabled-endpoint-deliveries.test.ts).
 import { describe, expect, it } from 'vitest';
 import { createPostgresWebhookWorker } from '../../core/adapters/webhook-worker-postgres.ts';
 import { pruneDeliveries } from '../../core/webhooks/prune-deliveries.ts';
@@ -32,16 +33,18 @@ describe('finished webhook deliveries past their retention', () => {
     const p = await t.newProject('business');
     const endpoint = await deliveries(p.projectId, [
       { status: 'succeeded', daysAgo: 45 },
-      { status: 'failed', daysAgo: 31 },
       { status: 'pending', daysAgo: 40 },
+      { status: 'failed', daysAgo: 31 },
       { status: 'succeeded', daysAgo: 29 },
       { status: 'failed', daysAgo: 2 },
+      { status: 'pending', daysAgo: 0 },
     ]);
-    expect(await pruneDeliveries(t.runtime.deps)).toBe(2);
+    // The 40-day-old pending one, past its retry window, is given up and then past the retention.
+    expect(await pruneDeliveries(t.runtime.deps)).toBe(3);
     expect(await left(endpoint)).toEqual([
-      { status: 'pending', days: 40 },
       { status: 'succeeded', days: 29 },
       { status: 'failed', days: 2 },
+      { status: 'pending', days: 0 },
     ]);
     const log = await t.admin('GET', `/projects/${p.projectId}/webhooks/${endpoint}/deliveries`);
     expect(((await log.json()) as { deliveries: unknown[] }).deliveries).toHaveLength(3);

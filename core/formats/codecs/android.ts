@@ -284,6 +284,7 @@ function serialize(entries: readonly Entry[]): string {
 }
 
 export const androidCodec: FormatCodec = {
+  pluralsOverCount: true,
   id: 'android',
   extension: 'xml',
   contentType: 'application/xml; charset=utf-8',

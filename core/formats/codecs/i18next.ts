@@ -115,6 +115,7 @@ function serialize(entries: readonly Entry[], language: string): string {
 }
 
 export const i18nextCodec: FormatCodec = {
+  pluralsOverCount: true,
   id: 'i18next',
   extension: 'json',
   contentType: 'application/json; charset=utf-8',

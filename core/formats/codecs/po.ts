@@ -4,6 +4,9 @@
 // flags are dropped. Untranslated messages (empty msgstr) and fuzzy ones are skipped with a
 // warning, as msgfmt skips them; obsolete (#~) messages are ignored. A msgid (or msgctxt) with a
 // line break, tab or other control character cannot be a tms key: skipped with a warning too.
+// Imported into the source language, an empty msgstr is the msgid (a template, .pot); so export
+// writes an empty value (or a plural of empty forms) `#, fuzzy`, skipped on import in every
+// language: it stays empty, and the message is still there for `tms push --remove-unused`.
 //
 // Plurals: msgid_plural with msgstr[n] becomes one ICU plural. Which CLDR category each msgstr[n]
 // holds comes from the file's Plural-Forms formula and the language's CLDR rules
@@ -119,11 +122,15 @@ function parse(body: Uint8Array, language: string, isSource: boolean) {
     const first = seen.get(key);
     if (first !== undefined) throw new FormatError(['body', 'line', m.line], `the message ${JSON.stringify(key)} appears twice (lines ${first} and ${m.line})`);
     seen.set(key, m.line);
+    const empty = m.strings.every((s) => s === '');
     if (m.flags.includes('fuzzy')) {
-      fuzzy++;
+      // An empty fuzzy message holds no guess to review: untranslated. Export writes an empty value
+      // so, which keeps it from being read as its msgid below.
+      if (empty) untranslated++;
+      else fuzzy++;
       continue;
     }
-    if (m.strings.every((s) => s === '')) {
+    if (empty) {
       // In gettext the msgid is the source text: a template (.pot) or a source-language .po left
       // empty, imported into the source language, is its msgids (a plural: msgid and msgid_plural).
       if (isSource && m.id !== '' && !hasControlCharacters(key)) {
@@ -235,9 +242,12 @@ function serialize(entries: readonly Entry[], language: string): string {
     if (context === undefined && id === '') throw new FormatError(['body', e.key], 'an empty key cannot be written: msgid "" is the PO header');
     lines.push('');
     if (e.description) for (const line of e.description.replace(/\r\n?/g, '\n').split('\n')) lines.push(line ? `#. ${line}` : '#.');
+    const plural = standard ? pluralStrings(e.value, standard.categories) : null;
+    // An empty msgstr is untranslated, and in the source language it would read back as the msgid
+    // (a template's message): an empty value is written fuzzy, which every reader skips.
+    if ((plural ?? [e.value]).every((s) => s === '')) lines.push('#, fuzzy');
     if (context !== undefined) lines.push(...field('msgctxt', context));
     lines.push(...field('msgid', id));
-    const plural = standard ? pluralStrings(e.value, standard.categories) : null;
     if (plural) {
       lines.push(...field('msgid_plural', id));
       plural.forEach((text, i) => lines.push(...field(`msgstr[${i}]`, text)));
@@ -247,6 +257,7 @@ function serialize(entries: readonly Entry[], language: string): string {
 }
 
 export const poCodec: FormatCodec = {
+  pluralsOverCount: true,
   id: 'po',
   extension: 'po',
   contentType: 'text/x-gettext-translation; charset=utf-8',

@@ -323,6 +323,7 @@ function serialize(entries: readonly Entry[], language: string): string {
 }
 
 export const yamlCodec: FormatCodec = {
+  pluralsOverCount: true,
   id: 'yaml',
   extension: 'yml',
   contentType: 'application/yaml; charset=utf-8',

@@ -26,7 +26,7 @@ export type ActivityNames = {
 };
 
 /** The fields of an event the words read (an ActivityItem, or a HistoryItem's). */
-export type EventLike = Pick<ActivityItem, 'type' | 'actor_type' | 'actor_id' | 'actor_email' | 'entity_type' | 'entity_id' | 'before' | 'after'>;
+export type EventLike = Pick<ActivityItem, 'type' | 'actor_type' | 'actor_id' | 'actor_email' | 'entity_type' | 'entity_id' | 'before' | 'after' | 'erased'>;
 
 type Payload = Record<string, unknown>;
 const payload = (x: unknown): Payload => (x !== null && typeof x === 'object' && !Array.isArray(x) ? (x as Payload) : {});
@@ -258,6 +258,9 @@ export function describeEvent(e: EventLike, names: ActivityNames = {}): Part[] {
 /** A value's text and status: "Hallo" (draft), the text in its own language and direction. */
 const valueWords = (x: Payload, language: string): Part[] => [{ text: typeof x.value === 'string' ? x.value : '', language }, ` (${str(x.status) ?? '?'})`];
 
+/** Said for a value's text that its language's removal deleted (core/portal/activity.ts, `erased`). */
+const ERASED = 'text deleted when the language was removed';
+
 /** What the event changed, short: counts, old and new settings, a value's old and new text. Empty when the sentence says it all. */
 export function summarizeChange(e: EventLike): Part[] {
   const before = payload(e.before);
@@ -300,10 +303,12 @@ export function summarizeChange(e: EventLike): Part[] {
       return num(before.values) === null ? [] : [`${count(num(before.values)!, 'value')} deleted`];
     case 'translation.written': {
       if (!value || e.after === null || e.after === undefined) break;
+      if (e.erased) return [ERASED];
       return [...(e.before ? valueWords(before, value.language) : ['nothing']), ' → ', ...valueWords(after, value.language)];
     }
     case 'translation.deleted':
       if (!value) break;
+      if (e.erased) return [ERASED];
       return ['was ', ...valueWords(before, value.language)];
     case 'translation.imported': {
       const n = (field: string) => num(after[field]) ?? 0;
