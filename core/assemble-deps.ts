@@ -1,5 +1,7 @@
 // Builds Deps from live adapters: shared by long-running processes (create-runtime.ts) and Lambda
 // entries (functions/lambda/), which choose their adapters differently but wire them the same way.
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Config } from './config.ts';
 import type { Clock, Deps } from './deps.ts';
 import { systemClock } from './deps.ts';
@@ -16,7 +18,7 @@ import { createCallCounter } from './usage/count-call.ts';
 import { createCacheReader } from './cache/cache-reader.ts';
 import { createAutoRebuilder } from './cache/auto-rebuild.ts';
 import { buildProjectCache } from './cache/build-project-cache.ts';
-import { requestRebuild } from './cache/request-rebuild.ts';
+import { holdRebuild, requestRebuild } from './cache/request-rebuild.ts';
 import { createEventBus } from './events/event-bus.ts';
 import { systemActor } from './actor.ts';
 import { createLiveMemo } from './translations/live-memo.ts';
@@ -58,6 +60,8 @@ export function assembleDeps(input: DepsInput): Deps {
     if (result.status === 'built') cache.invalidate(message.projectId);
   };
   const events = createEventBus(log);
+  // This process's name on its auto_rebuild holds (rebuild_holds: one per process and project).
+  const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const deps: Deps = {
     config,
     sql,
@@ -87,7 +91,8 @@ export function assembleDeps(input: DepsInput): Deps {
         const [row] = await sql<{ on: boolean }[]>`select auto_rebuild as on from projects where id = ${projectId}`;
         return row?.on === true;
       },
-      request: (projectId, delayMs) => requestRebuild(deps, { projectId, actor: AUTO_REBUILD, ...(delayMs ? { delayMs } : {}) }),
+      request: (projectId) => requestRebuild(deps, { projectId, actor: AUTO_REBUILD, releaseHold: holder }),
+      hold: (projectId, holdMs) => holdRebuild(deps, projectId, holder, holdMs),
       log,
     }),
     translator: translatorFromConfig(config),

@@ -1,6 +1,7 @@
 // RebuildQueue on the project's own Postgres, for every mode but AWS (which has SQS). The queue is
 // cache_state (migrations 003 and 006): a project is pending while requested_seq > built_seq, so a
-// request is durable the moment its transaction commits, before the 202. Every process runs one
+// request is durable the moment its transaction commits, before the 202; and while auto_rebuild
+// holds one (rebuild_holds, migration 026), due at the hold's time. Every process runs one
 // worker loop over it; replicas share the table and claim a project with FOR UPDATE SKIP LOCKED and
 // a lease that the builder renews, so a claim of a killed process lapses and another takes it.
 // Guarantees, as the in-process queue gave them before: a burst of requests gives at most two builds
@@ -93,22 +94,34 @@ export function createPostgresRebuildQueue(options: PostgresRebuildQueueOptions)
 
   const secs = (ms: number) => ms / 1000;
 
+  /**
+   * A project is due when a request waits (requested_seq > built_seq, past its not_before) or when
+   * an auto_rebuild hold's time has come (rebuild_holds, migration 026). Claiming a due hold takes it
+   * (only holds whose time has come: another process's later hold stays for its writes), and adds a
+   * request when none waits, so the build is not taken for one already covered.
+   */
   async function claim(): Promise<Claim | undefined> {
     const mine = [...running.keys()];
     const [row] = await sql<Claim[]>`
-      with next as (
+      with due as (
+        select project_id from cache_state where requested_seq > built_seq and (not_before is null or not_before <= now())
+        union
+        select project_id from rebuild_holds where held_until <= now()
+      ), next as (
         select project_id from cache_state
-        where requested_seq > built_seq
-          and (not_before is null or not_before <= now())
+        where project_id in (select project_id from due)
           and (lease_until is null or lease_until <= now())
           and (last_started_at is null or last_started_at <= now() - make_interval(secs => ${secs(minIntervalMs)}))
           and project_id::text <> all(${sql.array(mine)}::text[])
         order by last_started_at nulls first, project_id
         limit 1
         for update skip locked
+      ), taken as (
+        delete from rebuild_holds h using next where h.project_id = next.project_id and h.held_until <= now()
       )
       update cache_state c
-      set lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${secs(leaseMs)}), last_started_at = now()
+      set lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${secs(leaseMs)}), last_started_at = now(),
+          requested_seq = case when c.requested_seq > c.built_seq then c.requested_seq else c.requested_seq + 1 end
       from next where c.project_id = next.project_id
       returning c.project_id, c.requested_seq::int as seq`;
     return row;
@@ -120,11 +133,18 @@ export function createPostgresRebuildQueue(options: PostgresRebuildQueueOptions)
     const [row] = await sql<{ ms: number | null }[]>`
       -- now(), not -infinity, for "no constraint": Postgres before 17 cannot subtract infinities.
       select extract(epoch from min(greatest(
-        coalesce(not_before, now()),
+        wanted,
         coalesce(lease_until, now()),
         coalesce(last_started_at + make_interval(secs => ${secs(minIntervalMs)}), now())
       )) - now()) * 1000 as ms
-      from cache_state where requested_seq > built_seq and project_id::text <> all(${sql.array(mine)}::text[])`;
+      from (
+        select coalesce(not_before, now()) as wanted, lease_until, last_started_at, project_id
+        from cache_state where requested_seq > built_seq
+        union all
+        select h.held_until, c.lease_until, c.last_started_at, c.project_id
+        from rebuild_holds h join cache_state c on c.project_id = h.project_id
+      ) pending
+      where project_id::text <> all(${sql.array(mine)}::text[])`;
     const ms = row?.ms === null || row?.ms === undefined ? pollMs : Number(row.ms);
     return Math.min(pollMs, Math.max(5, Math.ceil(ms)));
   }
@@ -213,7 +233,8 @@ export function createPostgresRebuildQueue(options: PostgresRebuildQueueOptions)
       for (;;) {
         if (running.size === 0) {
           const [row] = await sql<{ busy: boolean }[]>`
-            select exists (select 1 from cache_state where requested_seq > built_seq and attempts = 0) as busy`;
+            select exists (select 1 from cache_state where requested_seq > built_seq and attempts = 0)
+              or exists (select 1 from rebuild_holds h join cache_state c on c.project_id = h.project_id where c.attempts = 0) as busy`;
           if (!row?.busy) return;
         }
         wake();
@@ -222,6 +243,7 @@ export function createPostgresRebuildQueue(options: PostgresRebuildQueueOptions)
     },
     async due() {
       await sql`update cache_state set not_before = null where requested_seq > built_seq and attempts = 0 and not_before is not null`;
+      await sql`update rebuild_holds set held_until = now() where held_until > now()`;
       wake();
     },
     async drain() {

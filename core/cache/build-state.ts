@@ -27,7 +27,8 @@ export type BuildState = {
 
 export async function readBuildState(sql: Sql, projectId: string): Promise<BuildState> {
   const [row] = await sql<{ pending: boolean; building: boolean; attempts: number; failed_at: string | null; last_error: string | null }[]>`
-    select requested_seq > built_seq as pending, coalesce(lease_until > now(), false) as building, attempts,
+    select requested_seq > built_seq or exists (select 1 from rebuild_holds h where h.project_id = ${projectId}) as pending,
+           coalesce(lease_until > now(), false) as building, attempts,
            case when failed_at is null then null else ${isoUtc(sql, 'failed_at')} end as failed_at, last_error
     from cache_state where project_id = ${projectId}`;
   if (!row) return { pending: false, build_state: 'idle', failed_at: null, last_error: null };

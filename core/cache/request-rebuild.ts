@@ -8,12 +8,8 @@ export type RebuildQueued = { project_id: string; status: 'queued'; message: str
 
 const RequestRebuildCommand = v.object({
   ...WriteInProject,
-  /**
-   * Not before this many milliseconds (auto_rebuild's hold, core/cache/auto-rebuild.ts); unset: as
-   * soon as a worker is free. It never delays a request that is already due and waiting (one that a
-   * running build took is not waiting: later writes wait for the delay).
-   */
-  delayMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(24 * 3600 * 1000))),
+  /** auto_rebuild's timer: the process's hold of the project (holdRebuild), which this request replaces. */
+  releaseHold: v.optional(v.string()),
 });
 
 /**
@@ -23,21 +19,14 @@ const RequestRebuildCommand = v.object({
  */
 export const requestRebuild = useCase(
   RequestRebuildCommand,
-  async (deps: Pick<Deps, 'sql' | 'events' | 'tx' | 'queue'>, { projectId, actor, delayMs }): Promise<RebuildQueued> => {
+  async (deps: Pick<Deps, 'sql' | 'events' | 'tx' | 'queue'>, { projectId, actor, releaseHold }): Promise<RebuildQueued> => {
     const seq = await transaction(deps, async (tx) => {
-      // A due request (not_before null) clears a failed build's backoff too: asked for, tried now.
-      const notBefore = delayMs ? tx.sql`now() + make_interval(secs => ${delayMs / 1000})` : tx.sql`null`;
+      // A request clears a failed build's backoff too (not_before): asked for, tried now.
       const [row] = await tx.sql<{ seq: number }[]>`
-        insert into cache_state (project_id, requested_seq, not_before) values (${projectId}, 1, ${notBefore})
-        on conflict (project_id) do update set
-          requested_seq = cache_state.requested_seq + 1,
-          not_before = case
-            when ${delayMs === undefined} then null
-            when cache_state.requested_seq > cache_state.built_seq and cache_state.not_before is null
-              and (cache_state.lease_until is null or cache_state.lease_until <= now()) then null
-            else excluded.not_before
-          end
+        insert into cache_state (project_id, requested_seq, not_before) values (${projectId}, 1, null)
+        on conflict (project_id) do update set requested_seq = cache_state.requested_seq + 1, not_before = null
         returning requested_seq::int as seq`;
+      if (releaseHold !== undefined) await tx.sql`delete from rebuild_holds where project_id = ${projectId} and holder = ${releaseHold}`;
       tx.record({ type: 'cache.rebuild_requested', projectId, actor, entity: { type: 'cache', id: projectId }, after: { seq: row!.seq } });
       return row!.seq;
     });
@@ -50,3 +39,19 @@ export const requestRebuild = useCase(
     };
   },
 );
+
+/**
+ * auto_rebuild's hold (core/cache/auto-rebuild.ts): a build of the project due in `holdMs` unless
+ * this process's timer asks for one first (requestRebuild with releaseHold). One per process and
+ * project (migration 026); a build made early for any other reason leaves it, so the writes it
+ * stands for are built even if the process dies. A hold already there keeps its time. Returns how
+ * many milliseconds the hold has left, as the database counts: writes made within them are covered.
+ */
+export async function holdRebuild(deps: Pick<Deps, 'sql'>, projectId: string, holder: string, holdMs: number): Promise<number> {
+  const [row] = await deps.sql<{ ms: number }[]>`
+    with state as (insert into cache_state (project_id) values (${projectId}) on conflict (project_id) do nothing)
+    insert into rebuild_holds (project_id, holder, held_until) values (${projectId}, ${holder}, now() + make_interval(secs => ${holdMs / 1000}))
+    on conflict (project_id, holder) do update set held_until = rebuild_holds.held_until
+    returning extract(epoch from held_until - now())::float8 * 1000 as ms`;
+  return Number(row!.ms);
+}

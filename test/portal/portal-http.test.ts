@@ -1,9 +1,9 @@
 // The portal through HTTP: setup of the first owner, sign-in and sign-out, CSRF on every POST,
 // security headers, invitations, and isolation (a user never sees another account's project).
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { useTestApp, ADMIN_TOKEN } from '../support/test-app.ts';
 import { PortalClient } from './support/portal-client.ts';
-import { requestRebuild } from '../../core/cache/request-rebuild.ts';
+import { holdRebuild, requestRebuild } from '../../core/cache/request-rebuild.ts';
 import { ADMIN } from '../../core/actor.ts';
 
 const t = useTestApp();
@@ -276,14 +276,19 @@ describe('projects, invitations and isolation', () => {
   it('the publish status follows the build: Publishing… while one is pending, Published once done, even done before the page', async () => {
     const status = (html: string) => /<span[^>]*id="cache-status"[^>]*data-pending="(true|false)"[^>]*>([^<]*)</.exec(html)?.slice(1);
     expect(status((await owner.get(`/portal/projects/${projectId}`)).text)).toEqual(['false', 'Not published yet']);
-    // A build requested and held (as auto-publish holds one): pending, and the page says so.
-    await requestRebuild(t.runtime.deps, { projectId, actor: ADMIN, delayMs: 60_000 });
+    // A build held (as auto-publish holds one while a process's edits go on): pending, and the page says so.
+    await holdRebuild(t.runtime.deps, projectId, 'another-replica', 60_000);
     expect(status((await owner.get(`/portal/projects/${projectId}/languages`)).text)).toEqual(['true', 'Publishing…']);
     expect((JSON.parse((await owner.get(`/portal/projects/${projectId}/cache-status`)).text) as { pending: boolean }).pending).toBe(true);
-    // Publish makes it due; the in-process builder may finish before the next page is rendered,
-    // and then that page says Published (it once said Publishing… and waited for a change forever).
+    // Publish builds at once; the hold stands for the edits its process may still make (core/cache/auto-rebuild.ts).
     const published = await owner.post(`/portal/projects/${projectId}/publish`, {});
     expect([published.status, published.location]).toEqual([303, `/portal/projects/${projectId}`]);
+    await vi.waitFor(async () => expect((await owner.get(`/portal/projects/${projectId}/cache-status`)).text).toMatch(/"last_rebuilt_at":"\d/), { timeout: 10_000 });
+    expect(status((await owner.get(`/portal/projects/${projectId}/languages`)).text)).toEqual(['true', 'Publishing…']);
+    // Its timer replaces it with a request once the edits pause; the in-process builder may finish
+    // before the next page is rendered, and then that page says Published (it once said Publishing…
+    // and waited for a change forever).
+    await requestRebuild(t.runtime.deps, { projectId, actor: ADMIN, releaseHold: 'another-replica' });
     await t.runtime.rebuilds!.idle();
     const [pending, text] = status((await owner.get(published.location!)).text)!;
     expect(pending).toBe('false');
