@@ -3,7 +3,8 @@
 // the same files and wrote its own WAL over the first one's. So the directory gets a lock file
 // beside it naming its owner, taken with an exclusive create, as Postgres's postmaster.pid does for a
 // real server.
-import { open, readFile, stat, unlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { link, open, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { ConfigError } from '../config.ts';
 
 export type DataDirLock = { release(): Promise<void> };
@@ -30,8 +31,25 @@ export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
   });
 }
 
-/** Creates the lock file exclusively; false when one exists. */
+/**
+ * Creates the lock file exclusively, with its content: written beside it and hard-linked into place,
+ * so it never exists empty (an empty lock reads as no owner, and a process starting at that moment
+ * took it over). False when one exists. Where the file system has no hard links, an exclusive
+ * create and a write, as before.
+ */
 async function create(path: string, mine: string): Promise<boolean> {
+  const written = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  try {
+    await writeFile(written, mine, { mode: 0o600 });
+    await link(written, path);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EXDEV') throw error;
+  } finally {
+    await unlink(written).catch(() => {});
+  }
   let file;
   try {
     file = await open(path, 'wx', 0o600);

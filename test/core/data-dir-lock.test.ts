@@ -100,21 +100,31 @@ describe('processes starting together over a stale lock', () => {
       child.stdout.on('data', (d) => (out += d));
       child.on('close', () => resolve(out));
     });
-    const contender = (dir: string, at: number) =>
-      new Promise<string>((resolve) => {
-        const code =
-          `import { lockDataDir } from './core/db/data-dir-lock.ts'; while (Date.now() < ${at}) {} ` +
-          `lockDataDir(${JSON.stringify(dir)}).then(() => { console.log('got'); setTimeout(() => process.exit(0), 1500); }, () => { console.log('refused'); process.exit(0); });`;
-        const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
+    // Each says what it got; one that got the lock holds it (alive) until all three have said, so a
+    // contender that started late on a loaded machine meets a live owner, as it would in life.
+    const contender = (dir: string, at: number) => {
+      const code =
+        `import { lockDataDir } from './core/db/data-dir-lock.ts'; while (Date.now() < ${at}) {} ` +
+        `lockDataDir(${JSON.stringify(dir)}).then(() => { console.log('got'); setInterval(() => {}, 1000); }, () => { console.log('refused'); process.exit(0); });`;
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
+      children.push(child);
+      const said = new Promise<string>((resolve) => {
         let out = '';
-        child.stdout.on('data', (d) => (out += d));
+        child.stdout.on('data', (d) => {
+          out += d;
+          if (out.includes('\n')) resolve(out.trim());
+        });
         child.on('close', () => resolve(out.trim()));
       });
+      return { child, said };
+    };
     for (let round = 0; round < 6; round++) {
       const dir = await dataDir();
       await writeFile(`${dir}.lock`, `${dead}\n\n`);
       const at = Date.now() + 2000;
-      const results = await Promise.all([contender(dir, at), contender(dir, at), contender(dir, at)]);
+      const contenders = [contender(dir, at), contender(dir, at), contender(dir, at)];
+      const results = await Promise.all(contenders.map((c) => c.said));
+      for (const { child } of contenders) child.kill('SIGKILL');
       expect(results.filter((r) => r === 'got'), `round ${round}: ${results.join(', ')}`).toHaveLength(1);
       expect(results.filter((r) => r === 'refused')).toHaveLength(2);
     }
