@@ -45,6 +45,9 @@ export function createCacheReader(options: {
   const now = options.now ?? Date.now;
   const pointers = new Map<string, PointerEntry>();
   const inflight = new Map<string, Promise<Pointer | null>>();
+  // Invalidations per project: a revalidation that began before one may have read the pointer the
+  // build replaced, so its answer is not remembered (it would hide the new build for a TTL).
+  const invalidations = new Map<string, number>();
   const files = new Map<string, FileEntry>();
   // Loads under way: concurrent first reads of one file (every client asks for a new build's file at
   // once) share one store read and one entry, so its bytes are counted once.
@@ -64,6 +67,7 @@ export function createCacheReader(options: {
 
   const revalidate = async (projectId: string): Promise<Pointer | null> => {
     const known = pointers.get(projectId);
+    const generation = invalidations.get(projectId);
     let result;
     try {
       result = await fromStore(objects.get(pointerKey(projectId), known ? { ifNoneMatch: known.etag } : {}));
@@ -85,7 +89,9 @@ export function createCacheReader(options: {
       return null;
     }
     const pointer = v.parse(Pointer, JSON.parse(Buffer.from(result.object.body).toString('utf8')));
-    pointers.set(projectId, { pointer, etag: result.object.etag, checkedAt: now(), indexKey: indexKey(projectId, pointer.build_id) });
+    if (invalidations.get(projectId) === generation) {
+      pointers.set(projectId, { pointer, etag: result.object.etag, checkedAt: now(), indexKey: indexKey(projectId, pointer.build_id) });
+    }
     return pointer;
   };
 
@@ -136,8 +142,11 @@ export function createCacheReader(options: {
       // One revalidation in flight per project, however many requests arrive meanwhile.
       let pending = inflight.get(projectId);
       if (!pending) {
-        pending = revalidate(projectId).finally(() => inflight.delete(projectId));
-        inflight.set(projectId, pending);
+        const started = revalidate(projectId).finally(() => {
+          if (inflight.get(projectId) === started) inflight.delete(projectId);
+        });
+        inflight.set(projectId, started);
+        pending = started;
       }
       return pending;
     },
@@ -172,6 +181,9 @@ export function createCacheReader(options: {
     },
     invalidate(projectId) {
       pointers.delete(projectId);
+      // A revalidation in flight is neither joined by later reads nor remembered (see revalidate).
+      inflight.delete(projectId);
+      invalidations.set(projectId, (invalidations.get(projectId) ?? 0) + 1);
     },
   };
 }

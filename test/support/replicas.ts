@@ -10,6 +10,7 @@ import { silentLogger, type Logger } from '../../core/log.ts';
 import { createApi, type Api } from '../../functions/http/create-api.ts';
 import { allRouteGroups } from '../../functions/route-groups.ts';
 import { createTestDatabase } from './test-database.ts';
+import { adminCallerOf, callerOf } from './test-app.ts';
 
 export const ADMIN_TOKEN = 'replicas-admin-token-0123456789';
 
@@ -40,17 +41,8 @@ export async function startReplicas(count: number, env: Record<string, string> =
     });
     const runtime = await createRuntime(config, { log, counterKeyPrefix: prefix });
     const app = createApi(runtime.deps, allRouteGroups, { openapi: false });
-    const call: Replica['call'] = async (apiKey, method, path, body, headers = {}) =>
-      app.request(path, {
-        method,
-        headers: {
-          ...(apiKey === undefined ? {} : { 'X-API-Key': apiKey }),
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-          ...headers,
-        },
-        ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-      });
-    const admin: Replica['admin'] = (method, path, body) => call(undefined, method, `/admin/v1${path}`, body, { Authorization: `Bearer ${ADMIN_TOKEN}` });
+    const call = callerOf(app);
+    const admin = adminCallerOf(call, ADMIN_TOKEN);
     replicas.push({ app, runtime, call, admin });
   }
   return {

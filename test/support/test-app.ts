@@ -28,6 +28,25 @@ export type TestApp = {
   newProject(plan?: Plan): Promise<TestProject>;
 };
 
+/** `call` of TestApp over an app: a request with an API key (or none), JSON body when given. */
+export function callerOf(app: Api): TestApp['call'] {
+  return async (apiKey, method, path, body, headers = {}) =>
+    app.request(path, {
+      method,
+      headers: {
+        ...(apiKey === undefined ? {} : { 'X-API-Key': apiKey }),
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+}
+
+/** `admin` of TestApp: a request to /admin/v1 with the admin token. */
+export function adminCallerOf(call: TestApp['call'], token: string): TestApp['admin'] {
+  return (method, path, body) => call(undefined, method, `/admin/v1${path}`, body, { Authorization: `Bearer ${token}` });
+}
+
 export type TestAppOptions = { log?: Logger; env?: Record<string, string> };
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp & { close(): Promise<void> }> {
@@ -48,18 +67,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   const app = createApi(runtime.deps, allRouteGroups, { openapi: true });
 
-  const call: TestApp['call'] = async (apiKey, method, path, body, headers = {}) =>
-    app.request(path, {
-      method,
-      headers: {
-        ...(apiKey === undefined ? {} : { 'X-API-Key': apiKey }),
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        ...headers,
-      },
-      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-    });
-  const admin: TestApp['admin'] = (method, path, body) =>
-    call(undefined, method, `/admin/v1${path}`, body, { Authorization: `Bearer ${ADMIN_TOKEN}` });
+  const call = callerOf(app);
+  const admin = adminCallerOf(call, ADMIN_TOKEN);
 
   const newProject = async (plan: Plan = 'free'): Promise<TestProject> => {
     const account = (await (await admin('POST', '/accounts', { name: `acct-${randomBytes(3).toString('hex')}`, plan })).json()) as { id: string };
