@@ -26,7 +26,7 @@ const HELP = `tms: push and pull translation files between this repository and a
 
 Options for every command: --api-key KEY (else TMS_API_KEY), --config FILE, --json, --help,
 --wait-for-quota (on 429, wait for the daily quota's reset instead of exiting); tms --version
-Exit codes: 0 done, 1 failed, 2 usage error, 3 quota or plan limit, 4 authentication.
+Exit codes: 0 done, 1 failed (a 429 daily call quota too), 2 usage error, 3 translation-unit quota or plan limit (402), 4 authentication.
 \`tms <command> --help\` for a command's options.`;
 
 type Options = NonNullable<ParseArgsConfig['options']>;

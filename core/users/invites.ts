@@ -6,13 +6,14 @@
 // cost the invitation); the counters bound the guessing, exactly as on the sign-in form.
 import type { Deps } from '../deps.ts';
 import { conflict, notFound } from '../errors.ts';
-import { transaction } from '../db/transaction.ts';
+import { transaction, type Tx } from '../db/transaction.ts';
+import { ADMIN, type Actor } from '../actor.ts';
 import { useCase } from '../use-case.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import { beginPasswordAttempt, wrongCredentials } from './password-attempts.ts';
 import { assertMay } from './permissions.ts';
 import { randomToken, sha256Hex } from './sessions.ts';
-import { AcceptInviteCommand, CreateInviteCommand, type Role, type SessionUser } from './schemas.ts';
+import { AcceptInviteCommand, AdminInviteCommand, CreateInviteCommand, type Role, type SessionUser } from './schemas.ts';
 
 export const INVITE_DAYS = 7;
 
@@ -24,29 +25,49 @@ export const createInvite = useCase(CreateInviteCommand, async (deps: Pick<Deps,
       select role from memberships where user_id = ${input.userId} and account_id = ${input.accountId}`;
     if (!member) throw notFound('Account not found');
     assertMay(member.role, 'members.manage');
-    // Language limits only mean something for the roles that have them.
-    const languages = input.role === 'translator' || input.role === 'reviewer' ? (input.languages?.length ? input.languages : null) : null;
-    const token = randomToken();
-    const now = deps.clock.now();
-    const expiresAt = new Date(now.getTime() + INVITE_DAYS * 86_400_000);
-    // The account's used and expired invitations go as a new one is made: a link to them answers
-    // as a link never made does, and the events (member.invited, member.added) keep the record.
-    await tx.sql`delete from invites where account_id = ${input.accountId} and (accepted_at is not null or expires_at <= ${now})`;
-    const [row] = await tx.sql<{ id: string }[]>`
-      insert into invites (token_hash, account_id, role, languages, created_by, expires_at)
-      values (${sha256Hex(token)}, ${input.accountId}, ${input.role}, ${languages}, ${input.userId}, ${expiresAt})
-      returning id`;
-    tx.record({
-      type: 'member.invited',
-      projectId: null,
-      accountId: input.accountId,
-      actor: { type: 'user', id: input.userId },
-      entity: { type: 'member', id: row!.id },
-      after: { role: input.role, languages, expires_at: expiresAt.toISOString() },
-    });
-    return { id: row!.id, token, role: input.role, languages, expires_at: expiresAt.toISOString() };
+    return insertInvite(tx, deps.clock.now(), { ...input, createdBy: input.userId, actor: { type: 'user', id: input.userId } });
   }),
 );
+
+/**
+ * The operator's invitation (admin API): a link into any account, by default as its owner. An
+ * account made through the admin API has no portal member, and setup makes an account of its own:
+ * this is how such an account's people reach it in the portal.
+ */
+export const inviteToAccount = useCase(AdminInviteCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx' | 'clock'>, input): Promise<CreatedInvite> =>
+  transaction(deps, async (tx) => {
+    const [account] = await tx.sql`select 1 from accounts where id = ${input.accountId}`;
+    if (!account) throw notFound('Account not found');
+    return insertInvite(tx, deps.clock.now(), { ...input, createdBy: null, actor: ADMIN });
+  }),
+);
+
+async function insertInvite(
+  tx: Tx,
+  now: Date,
+  input: { accountId: string; role: Role; languages?: string[] | null | undefined; createdBy: string | null; actor: Actor },
+): Promise<CreatedInvite> {
+  // Language limits only mean something for the roles that have them.
+  const languages = input.role === 'translator' || input.role === 'reviewer' ? (input.languages?.length ? input.languages : null) : null;
+  const token = randomToken();
+  const expiresAt = new Date(now.getTime() + INVITE_DAYS * 86_400_000);
+  // The account's used and expired invitations go as a new one is made: a link to them answers
+  // as a link never made does, and the events (member.invited, member.added) keep the record.
+  await tx.sql`delete from invites where account_id = ${input.accountId} and (accepted_at is not null or expires_at <= ${now})`;
+  const [row] = await tx.sql<{ id: string }[]>`
+    insert into invites (token_hash, account_id, role, languages, created_by, expires_at)
+    values (${sha256Hex(token)}, ${input.accountId}, ${input.role}, ${languages}, ${input.createdBy}, ${expiresAt})
+    returning id`;
+  tx.record({
+    type: 'member.invited',
+    projectId: null,
+    accountId: input.accountId,
+    actor: input.actor,
+    entity: { type: 'member', id: row!.id },
+    after: { role: input.role, languages, expires_at: expiresAt.toISOString() },
+  });
+  return { id: row!.id, token, role: input.role, languages, expires_at: expiresAt.toISOString() };
+}
 
 /** An invitation not used yet and not expired: who may still join, and as what. */
 export type PendingInvite = { id: string; role: Role; languages: string[] | null; created_at: string; expires_at: string; created_by: string | null };

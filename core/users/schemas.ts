@@ -51,6 +51,24 @@ export const CreateInviteCommand = v.object({
   languages: v.optional(MemberLanguages, null),
 });
 
+/** The admin API's invitation: JSON `{ role?, languages? }` (role owner when not given). */
+export const AdminInviteInput = v.strictObject({
+  role: v.optional(Role, 'owner'),
+  languages: v.optional(MemberLanguages, null),
+});
+
+export const AdminInviteCommand = v.object({ accountId: Uuid, ...AdminInviteInput.entries });
+
+/** An invitation as the admin API answers it: the token once, and the portal path it opens. */
+export const CreatedAdminInvite = v.object({
+  id: Uuid,
+  token: v.string(),
+  path: v.string(),
+  role: Role,
+  languages: v.nullable(v.array(v.string())),
+  expires_at: v.string(),
+});
+
 export const AcceptInviteCommand = v.object({
   token: v.pipe(v.string(), v.maxLength(200)),
   email: Email,

@@ -44,6 +44,9 @@ import { restoreKey } from '../../core/keys/restore-key.ts';
 import { restoreGroup } from '../../core/groups/restore-group.ts';
 import { ADMIN } from '../../core/actor.ts';
 import { webhookRoutes } from './webhook-routes.ts';
+import { INVITE_DAYS, inviteToAccount } from '../../core/users/invites.ts';
+import { AdminInviteInput, CreatedAdminInvite } from '../../core/users/schemas.ts';
+import { catalogueEntry } from '../catalogue.ts';
 
 const tag = 'Admin';
 const auth = 'admin' as const;
@@ -145,6 +148,30 @@ const routes = new Hono<AppEnv>()
     requireJsonBody(),
     validBody(UpdateProjectInput),
     async (c) => c.json(await updateProject(c.get('deps'), { actor: ADMIN, projectId: c.req.valid('param').project_id, ...c.req.valid('json') })),
+  )
+  .post(
+    '/accounts/:account_id/invitations',
+    describe({
+      operationId: 'inviteToAccount',
+      tag,
+      auth,
+      body: 'json',
+      idempotent: true,
+      summary: "A one-time portal link into an account (the body is optional): role owner unless another is given; languages limit a translator or reviewer",
+      description:
+        'An account made here has no portal member, and portal setup makes an account of its own: this invitation is how its people reach it. ' +
+        'The answer holds the token once; open `path` on the server (e.g. http://127.0.0.1:3000/portal/invite/...) to choose a password or join with an existing one. ' +
+        `It expires after ${INVITE_DAYS} days and is used once.`,
+      responses: { 201: CreatedAdminInvite, 404: null },
+    }),
+    validParams(AccountIdParam),
+    optionalJsonBody(),
+    validBody(AdminInviteInput),
+    idempotencyKey(),
+    async (c) => {
+      const invite = await inviteToAccount(c.get('deps'), { accountId: c.req.valid('param').account_id, ...c.req.valid('json') });
+      return c.json({ ...invite, path: `${catalogueEntry('portal').prefix}/invite/${invite.token}` }, 201);
+    },
   )
   .post(
     '/projects/:project_id/api-keys',

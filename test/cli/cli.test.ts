@@ -114,7 +114,7 @@ describe('tms init, help and usage errors', () => {
     const help = await tms(['--help']);
     expect(help.code).toBe(0);
     for (const command of ['init', 'push', 'pull', 'status', 'publish']) expect(help.stdout).toContain(`tms ${command}`);
-    expect(help.stdout).toMatch(/Exit codes: 0 done, 1 failed, 2 usage error, 3 quota or plan limit, 4 authentication/);
+    expect(help.stdout).toMatch(/Exit codes: 0 done, 1 failed \(a 429 daily call quota too\), 2 usage error, 3 translation-unit quota or plan limit \(402\), 4 authentication/);
     const flags: Record<string, string[]> = {
       init: ['--server', '--source-language', '--file', '--force'],
       push: ['--language', '--status', '--conflict', '--dry-run', '--remove-unused'],

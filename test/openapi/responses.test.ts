@@ -249,6 +249,10 @@ describe('every answer is one the document promises', () => {
     expect(delivery.status).toBe(201);
     expect((await call('createApiKey', { params: { project_id: projectId }, json: { kind: 'live', allowed_languages: ['de'] } })).status).toBe(422);
     const apiKeyId = (await apiKey.json()).id;
+    expect((await call('inviteToAccount', { params: { account_id: accountId } })).status).toBe(201);
+    expect((await call('inviteToAccount', { params: { account_id: accountId }, json: { role: 'reviewer', languages: ['de'] } })).status).toBe(201);
+    expect((await call('inviteToAccount', { params: { account_id: randomUUID() } })).status).toBe(404);
+    expect((await call('inviteToAccount', { params: { account_id: accountId }, json: { role: 'root' } })).status).toBe(422);
     expect((await call('listAccounts', { query: { limit: '1' } })).status).toBe(200);
     expect((await call('listAccounts', { query: { limit: '0' } })).status).toBe(422);
     expect((await call('getAccount', { params: { account_id: accountId } })).status).toBe(200);

@@ -9,8 +9,10 @@ import type { Context } from '../context.ts';
 
 export const INIT_HELP = `tms init [--server URL] [--source-language L] [--file PATH:FORMAT]... [--project ID] [--force]
 
-Writes ${CONFIG_FILE} in the current directory. PATH contains {language}, e.g.
+Writes ${CONFIG_FILE} in the current directory. PATH contains {language}, and may contain {group}
+(one file per group), e.g.
   --file locales/{language}.json:i18next  --file android/res/values-{language}/strings.xml:android
+  --file public/locales/{language}/{group}.json:i18next
 In a terminal, asks for whatever the flags leave out. --force overwrites an existing file.
 Formats: ${FORMAT_IDS.join(', ')}
 A language whose file lives elsewhere (Android's values/) gets "languagePaths" in the file: docs/cli.md.
