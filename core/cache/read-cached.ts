@@ -114,15 +114,20 @@ function languageFile(deps: CacheDeps, projectId: string, index: BuildIndex, cod
 }
 
 /**
- * The name under which a build holds what a request names: as asked, else in NFC. Names are
- * stored in NFC (core/validation.ts), so a build holds them so, but one made before that holds
- * them as they were written, and is still served as it is until the next build.
+ * The name under which a build holds what a request names: in NFC, else as asked. Names are stored
+ * in NFC (core/validation.ts), so a build holds them so, and the live reads take a name in NFC;
+ * a build made before holds them as they were written (served as it is until the next build),
+ * and a project may keep an NFC key and its look-alike twin from before migration 024, where the
+ * NFC one answers, as on the live reads. An ASCII name is its own NFC: looked up as it is.
  */
 function builtName(names: object, name: string): string | undefined {
-  if (Object.hasOwn(names, name)) return name;
+  const asked = Object.hasOwn(names, name);
+  if (asked && !NON_ASCII.test(name)) return name;
   const normalized = nfc(name);
-  return normalized !== name && Object.hasOwn(names, normalized) ? normalized : undefined;
+  if (normalized !== name && Object.hasOwn(names, normalized)) return normalized;
+  return asked ? name : undefined;
 }
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** Whether a group of this name, as asked or in NFC, can exist (the NFC form can be shorter). */
 const mayBeGroup = (group: string) => mayNameGroup(group) || mayNameGroup(nfc(group));

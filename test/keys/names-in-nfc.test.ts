@@ -103,6 +103,23 @@ describe('names a request reads by are taken in NFC', () => {
     expect(JSON.stringify(await body(group))).toContain('Bonjour');
   });
 
+  it('a twin from before migration 024 (an NFC key and its NFD look-alike): live and cached reads by the NFD name answer the same key, the NFC one', async () => {
+    const p = await seeded();
+    // Written as a deployment from before 024 could hold it: past today's validation.
+    const [twin] = await t.runtime.deps.sql<{ id: string }[]>`
+      insert into translation_keys (project_id, key, group_name) values (${p.projectId}, ${NFD}, ${GROUP}) returning id`;
+    await t.runtime.deps.sql`
+      insert into translations (key_id, project_id, language, value, status) values (${twin!.id}, ${p.projectId}, 'fr', 'Jumeau', 'approved')`;
+    await rebuild(t, p);
+    const live = await p.get(`/v1/translations/fr/${path(GROUP)}/${path(NFD)}`);
+    const cached = await p.get(`/v1/cached/translations/fr/${path(GROUP)}/${path(NFD)}`);
+    expect((await body(live)).value).toBe('Bonjour');
+    expect(await body(cached)).toEqual({ value: 'Bonjour' });
+    // The twin stays reachable by id (and listed in its group's files under its own name).
+    const byId = await p.get(`/v1/keys/${twin!.id}/translations/fr`);
+    expect((await body(byId)).value).toBe('Jumeau');
+  });
+
   it('the key filter, the export and the group endpoints take a group named in NFD', async () => {
     const p = await seeded();
     const listed = await body(await p.get(`/v1/keys?group=${path(GROUP_NFD)}`));
