@@ -112,6 +112,36 @@ describe.each(kinds)('an upgrade with data (%s)', (kind) => {
     await expect(migrate(sql)).resolves.toEqual([]);
   });
 
+  // A deployment of any age: the same few rows (valid in every schema since 001) written at each
+  // of these points, then every later file applied at once, as an upgrade over months does.
+  it.each(['001_init.sql', '006_rebuild_queue.sql', '009_idempotency_keys.sql', '013_webhooks.sql', '017_memory_index_pending_list.sql', '021_memory_size_classes_expression.sql'])(
+    'a deployment at %s with keys, languages and values migrates to the last file',
+    async (last) => {
+      const sql = await emptyDatabase(kind);
+      await migrate(sql, await migrationsUpTo(last));
+      const [account] = await sql<{ id: string }[]>`insert into accounts (name, plan) values ('Acme', 'team') returning id`;
+      const [project] = await sql<{ id: string }[]>`insert into projects (account_id, name) values (${account!.id}, 'App') returning id`;
+      const p = project!.id;
+      for (const code of ['en', 'de']) await sql`insert into project_languages (project_id, code) values (${p}, ${code})`;
+      const names = ['home.title', 'home.cafe\u0301', 'menu.open', 'gone.key'];
+      for (const [i, name] of names.entries()) {
+        const [key] = await sql<{ id: string }[]>`
+          insert into translation_keys (project_id, key, group_name, deleted_at)
+          values (${p}, ${name}, ${name.split('.')[0]!}, ${name.startsWith('gone') ? new Date() : null}) returning id`;
+        await sql`insert into translations (key_id, project_id, language, value, status) values (${key!.id}, ${p}, 'en', ${`Text ${i}`}, 'approved')`;
+        await sql`insert into translations (key_id, project_id, language, value, status) values (${key!.id}, ${p}, 'de', ${`Text ${i} (de)`}, ${i % 2 ? 'draft' : 'review'})`;
+      }
+
+      await expect(migrate(sql)).resolves.toEqual(ALL.filter((f) => f > last));
+      const [counts] = await sql<{ keys: string; values: string }[]>`
+        select (select count(*) from translation_keys where project_id = ${p})::text as keys,
+               (select count(*) from translations where project_id = ${p})::text as values`;
+      expect(counts).toEqual({ keys: '4', values: '8' });
+      const [cafe] = await sql<{ n: string }[]>`select count(*)::text as n from translation_keys where key = ${'home.caf\u00e9'}`;
+      expect(cafe!.n).toBe('1');
+    },
+  );
+
   it('a file that fails names itself, leaves the files before it applied, and the next run goes on from it', async () => {
     const sql = await emptyDatabase(kind);
     const dir = await migrationsUpTo(ALL.at(-1)!);
