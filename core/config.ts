@@ -107,7 +107,7 @@ export const EnvSchema = v.object({
       v.optional(v.picklist(MT_PROVIDERS, `must be one of ${MT_PROVIDERS.join(', ')}`)),
     ),
   ),
-  /** The provider's key when MT_PROVIDER names it (on AWS: the MachineTranslationKey secret; "none" means unset). */
+  /** The key of the provider in use, MT_PROVIDER's or the only one configured (on AWS: the MachineTranslationKey secret; "none" means unset). */
   MT_API_KEY: v.optional(v.pipe(v.string(), v.trim(), v.transform((s) => (s === '' || s === 'none' ? undefined : s)))),
   DEEPL_API_KEY: optionalString,
   /** DeepL's API root; unset means api-free.deepl.com for ":fx" keys, api.deepl.com otherwise. */

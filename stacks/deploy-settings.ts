@@ -41,6 +41,33 @@ export function machineTranslationEnvironment(env: Env): Record<string, string> 
 }
 
 /**
+ * Plain database settings for every function that links DatabaseUrl:
+ * - One connection per Lambda instance: an instance serves one request at a time, and Postgres
+ *   connections are the scarce resource when Lambda scales out.
+ * - DATABASE_PREPARE travels with DatabaseUrl: named prepared statements break behind a
+ *   transaction-mode pooler (PgBouncer/Supavisor in transaction mode, RDS Proxy), so a stage whose
+ *   DatabaseUrl points at one deploys with TMS_DATABASE_PREPARE=false.
+ * - TMS_DATABASE_CONNECT_TIMEOUT_SECONDS (5 s unset): a serverless database that wakes slower
+ *   (docs/deploy.md, Neon) needs more on a cold start.
+ * Checked here, at deploy: a bad value would otherwise fail every function at its cold start.
+ */
+export function databaseSettings(env: Env): Record<string, string> {
+  const prepare = env['TMS_DATABASE_PREPARE']?.trim() || 'true';
+  if (prepare !== 'true' && prepare !== 'false') throw new Error(`TMS_DATABASE_PREPARE must be "true" or "false", got "${prepare}"`);
+  const settings: Record<string, string> = { DATABASE_POOL_MAX: '1', DATABASE_PREPARE: prepare };
+  const connect = env['TMS_DATABASE_CONNECT_TIMEOUT_SECONDS']?.trim();
+  if (connect) {
+    // The HTTP functions give up after HTTP_FUNCTION_TIMEOUT_SECONDS: a connection must leave room for the work.
+    const max = HTTP_FUNCTION_TIMEOUT_SECONDS / 2;
+    if (!/^\d+$/.test(connect) || Number(connect) < 1 || Number(connect) > max) {
+      throw new Error(`TMS_DATABASE_CONNECT_TIMEOUT_SECONDS must be a whole number of seconds from 1 to ${max} on AWS, got "${connect}"`);
+    }
+    settings['DATABASE_CONNECT_TIMEOUT_SECONDS'] = connect;
+  }
+  return settings;
+}
+
+/**
  * The query strings CloudFront keys each cached path pattern on (stacks/api.ts's cache policies), in
  * the distribution's order of precedence. The builder's edge invalidation (core/cache/edge-invalidation.ts)
  * must cover every copy they make: a language's paths are invalidated with a trailing `*` (every

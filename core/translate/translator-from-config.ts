@@ -12,18 +12,20 @@ type MtConfig = Pick<
 >;
 
 export function translatorFromConfig(config: MtConfig, fetchFn: typeof fetch = fetch): MachineTranslator | null {
-  // A provider's own variable wins; MT_API_KEY is the key of the provider MT_PROVIDER names.
-  const keyOf = (provider: MachineTranslator['provider'], own: string | undefined) => own ?? (config.MT_PROVIDER === provider ? config.MT_API_KEY : undefined);
-  const deeplKey = keyOf('deepl', config.DEEPL_API_KEY);
   const provider = machineTranslationProvider(config);
   if (!provider) return null;
+  // A provider's own variable wins; MT_API_KEY is the key of the provider in use, the one MT_PROVIDER
+  // names or the only one configured (on AWS the one secret, beside TMS_OPENAI_MODEL alone: sent
+  // only when MT_PROVIDER was set too, OpenAI was called without a key).
+  const keyOf = (own: string | undefined) => own ?? config.MT_API_KEY;
+  const deeplKey = keyOf(config.DEEPL_API_KEY);
   const timeoutMs = config.MT_TIMEOUT_MS;
   switch (provider) {
     case 'deepl':
       return deeplTranslator({ apiKey: deeplKey!, ...(config.DEEPL_API_URL ? { url: config.DEEPL_API_URL } : {}), fetch: fetchFn, timeoutMs });
     case 'openai':
-      return openAiChatTranslator({ url: config.OPENAI_BASE_URL, model: config.OPENAI_MODEL!, ...(keyOf('openai', config.OPENAI_API_KEY) ? { apiKey: keyOf('openai', config.OPENAI_API_KEY)! } : {}), fetch: fetchFn, timeoutMs });
+      return openAiChatTranslator({ url: config.OPENAI_BASE_URL, model: config.OPENAI_MODEL!, ...(keyOf(config.OPENAI_API_KEY) ? { apiKey: keyOf(config.OPENAI_API_KEY)! } : {}), fetch: fetchFn, timeoutMs });
     case 'libretranslate':
-      return libreTranslateTranslator({ url: config.LIBRETRANSLATE_URL!, ...(keyOf('libretranslate', config.LIBRETRANSLATE_API_KEY) ? { apiKey: keyOf('libretranslate', config.LIBRETRANSLATE_API_KEY)! } : {}), fetch: fetchFn, timeoutMs });
+      return libreTranslateTranslator({ url: config.LIBRETRANSLATE_URL!, ...(keyOf(config.LIBRETRANSLATE_API_KEY) ? { apiKey: keyOf(config.LIBRETRANSLATE_API_KEY)! } : {}), fetch: fetchFn, timeoutMs });
   }
 }

@@ -24,6 +24,9 @@ export const LINKED_ENV = {
 
 export type LinkName = keyof typeof LINKED_ENV;
 
+/** The value an optional sst.Secret keeps until one is set. */
+export const UNSET_SECRET = 'none';
+
 /** The environment variables the linked resources of this function stand for. */
 export function linkedEnv(): Record<string, string> {
   const resources = Resource as unknown as Record<string, Record<string, unknown> | undefined>;
@@ -32,6 +35,8 @@ export function linkedEnv(): Record<string, string> {
     if (!(link in Resource)) continue;
     const value = resources[link]?.[field];
     if (typeof value !== 'string') throw new ConfigError(`Linked resource ${link} has no string "${field}"`);
+    // "none" is the placeholder of an optional secret left unset (stacks/secrets.ts): not set.
+    if (value === UNSET_SECRET) continue;
     env[name] = value;
   }
   return env;

@@ -137,6 +137,24 @@ describe('the entry on its first invocation', () => {
     await Promise.all([memory.deps().sql.end(), upstash.deps().sql.end()]);
   });
 
+  // A dev stage deployed without Upstash: the two secrets keep their placeholder, "none" (stacks/
+  // secrets.ts). Passed on as a URL, every HTTP function failed its configuration at cold start.
+  it('counters: Upstash secrets left at their placeholder count per instance, and the functions answer', async () => {
+    replaceLinks({
+      DatabaseUrl: { value: nowhere },
+      UpstashRedisRestUrl: { value: 'none' },
+      UpstashRedisRestToken: { value: 'none' },
+      MachineTranslationKey: { value: 'none' },
+    });
+    expect(linkedEnv()).toEqual({ DATABASE_URL: nowhere });
+    expect(lambdaConfig().UPSTASH_REDIS_REST_URL).toBeUndefined();
+    const handler = httpHandler(healthGroup, {});
+    expect((await call(handler, { method: 'GET', path: '/health' })).json()).toEqual({ status: 'degraded', db: 'error', redis: 'ok' });
+    expect((await call(handler, { method: 'GET', path: '/nothing-here' })).status).toBe(404);
+    expect(logged.map((l) => l.msg)).toContain('UPSTASH_REDIS_REST_URL/TOKEN not linked: daily quotas are counted per Lambda instance');
+    await handler.deps().sql.end();
+  });
+
   it('the builder takes no counters and no queue: guards that say so', async () => {
     replaceLinks({ DatabaseUrl: { value: nowhere }, TranslationsBucket: { name: 'b' } });
     const deps = createLambdaDeps(lambdaConfig(), { objects: s3Objects });

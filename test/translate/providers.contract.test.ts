@@ -89,4 +89,15 @@ describe('provider details', () => {
     expect(translatorFromConfig(loadConfig({ DEEPL_API_KEY: 'k', LIBRETRANSLATE_URL: 'http://lt', MT_PROVIDER: 'libretranslate' }))?.provider).toBe('libretranslate');
     expect(() => translatorFromConfig(loadConfig({ MT_PROVIDER: 'deepl' }))).toThrow(/not configured/);
   });
+
+  // On AWS the key is one secret, MT_API_KEY; a stage that names its provider by its settings alone
+  // (TMS_OPENAI_MODEL, TMS_LIBRETRANSLATE_URL) and not by MT_PROVIDER called it without the key.
+  it.each([
+    ['openai', () => ({ OPENAI_MODEL: 'emulated-model', OPENAI_BASE_URL: `${emulator.url}/v1`, MT_API_KEY: EMULATOR_KEYS.openai })],
+    ['libretranslate', () => ({ LIBRETRANSLATE_URL: emulator.url, MT_API_KEY: EMULATOR_KEYS.libretranslate })],
+  ])('MT_API_KEY is the key of the only provider configured (%s), MT_PROVIDER unset', async (name, env) => {
+    const translator = translatorFromConfig(loadConfig(env()));
+    expect(translator?.provider).toBe(name);
+    expect(await translator!.translate({ texts: ['Save'], from: 'en', to: 'de' })).toEqual(['Speichern']);
+  });
 });

@@ -65,11 +65,25 @@ describe('npm run migrate', () => {
       expect(files.some((f) => f.startsWith('pgdata'))).toBe(true);
       expect(files.filter((f) => f.includes('admin-token'))).toEqual([]);
       expect(redis.connections).toBe(0);
-      expect(first.lines).toContainEqual(expect.objectContaining({ level: 'info', msg: 'database is up to date', applied: MIGRATIONS }));
+      expect(first.lines).toContainEqual(expect.objectContaining({ level: 'info', msg: 'database is up to date', applied: MIGRATIONS, database: `embedded: ${dataDir}` }));
 
       const second = await runMigrate(env);
       expect(second.code, second.stderr).toBe(0);
       expect(second.lines).toContainEqual(expect.objectContaining({ msg: 'database is up to date', applied: [] }));
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  // The deploy step with CI's secret missing: DATABASE_URL arrives set but empty. Migrating an
+  // embedded database on the runner and exiting 0 would let the deploy ship over an unmigrated one.
+  it('refuses a DATABASE_URL that is set but empty, and creates nothing', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'tms-migrate-'));
+    try {
+      const run = await runMigrate({ DATABASE_URL: '', TMS_DATA_DIR: dataDir });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('DATABASE_URL is set but empty: nothing migrated');
+      expect(await filesUnder(dataDir)).toEqual([]);
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
@@ -86,7 +100,9 @@ describe('npm run migrate', () => {
       url.pathname = `/${name}`;
       const run = await runMigrate({ DATABASE_URL: url.toString(), TMS_DATA_DIR: dataDir, REDIS_URL: `redis://127.0.0.1:${redis.port}` });
       expect(run.code, run.stderr).toBe(0);
-      expect(run.lines).toContainEqual(expect.objectContaining({ msg: 'database is up to date', applied: MIGRATIONS }));
+      expect(run.lines).toContainEqual(expect.objectContaining({ msg: 'database is up to date', applied: MIGRATIONS, database: `${url.hostname}:${url.port || '5432'}/${name}` }));
+      // The credentials are not in what it prints.
+      if (url.password) expect(JSON.stringify(run.lines)).not.toContain(url.password);
       const db = postgres(url.toString(), { max: 1, onnotice: () => {} });
       const versions = await db<{ version: string }[]>`select version from schema_migrations order by version`;
       await db.end();
