@@ -48,8 +48,12 @@ export const requestRebuild = useCase(
  * many milliseconds the hold has left, as the database counts: writes made within them are covered.
  */
 export async function holdRebuild(deps: Pick<Deps, 'sql'>, projectId: string, holder: string, holdMs: number): Promise<number> {
+  // Two statements, in the order every request and claim locks them: the project's cache_state row,
+  // then its hold. As one statement (the cache_state insert a CTE it never read, which Postgres runs
+  // last) a renewal locked the hold, then waited on a request holding cache_state that wanted the
+  // hold: a deadlock. Each statement alone waits on at most one of them.
+  await deps.sql`insert into cache_state (project_id) values (${projectId}) on conflict (project_id) do nothing`;
   const [row] = await deps.sql<{ ms: number }[]>`
-    with state as (insert into cache_state (project_id) values (${projectId}) on conflict (project_id) do nothing)
     insert into rebuild_holds (project_id, holder, held_until) values (${projectId}, ${holder}, now() + make_interval(secs => ${holdMs / 1000}))
     on conflict (project_id, holder) do update set held_until = rebuild_holds.held_until
     returning extract(epoch from held_until - now())::float8 * 1000 as ms`;
