@@ -13,7 +13,8 @@ import { describe, expect, it } from 'vitest';
 import { createClient, type BuildEvent, type Client } from '../../sdk/src/index.ts';
 import { TmsBackend } from '../../sdk/src/i18next.ts';
 import { fileStorage } from '../../sdk/src/node.ts';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { hash } from '../../sdk/src/store.ts';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -298,6 +299,59 @@ describe('fileStorage: names on a case-insensitive folder', () => {
       // A name without upper-case letters keeps the file name it always had.
       await storage.setItem('tms:x:de/home', 'again');
       expect(files).toContain(`${encodeURIComponent('tms:x:de/home')}.json`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+// An app updated from an SDK that named its files the former way (upper-case letters as they are,
+// releases up to 2026-11-25) lost its offline copy of every language or group with a capital
+// (pt-BR, zh-Hant, a group "Settings"): the new name was looked for, the old file never read again.
+describe('fileStorage: files named by an earlier SDK', () => {
+  const url = 'https://tms.example.com';
+  const key = 'delivery_example';
+  const build = '/v1/cached/builds/20261130T145201918Z-ed841474/translations';
+
+  it('are read offline after the update, then kept under the current name', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tms-sdk-files-'));
+    try {
+      const prefix = `tms:${hash(`${url} ${key} `)}:`;
+      // Exactly what the earlier SDK wrote: its entry shape, under encodeURIComponent(name).json.
+      const former = (name: string, entry: unknown) => writeFile(join(dir, `${encodeURIComponent(prefix + name)}.json`), JSON.stringify(entry));
+      await former('manifest', {
+        u: '/v1/cached/manifest',
+        e: '"m1"',
+        m: null,
+        t: 1,
+        b: { project_id: 'p', build_id: '20261130T145201918Z-ed841474', languages: [{ code: 'de', url: `${build}/de` }, { code: 'pt-BR', url: `${build}/pt-BR` }] },
+      });
+      await former('de', { u: `${build}/de`, e: '"d"', m: null, t: 1, b: { 'home.title': 'Willkommen' } });
+      await former('pt-BR', { u: `${build}/pt-BR`, e: '"p"', m: null, t: 1, b: { 'home.title': 'Bem-vindo' } });
+      await former('de/Settings', { u: `${build}/de/Settings`, e: '"s"', m: null, t: 1, b: { 'Settings.Title': 'Einstellungen' } });
+
+      const offline = createClient({ url, key, storage: fileStorage(dir), retryDelay: 1, fetch: async () => Promise.reject(new TypeError('fetch failed')) });
+      expect(await offline.getTranslations('de')).toEqual({ 'home.title': 'Willkommen' });
+      expect(await offline.getTranslations('pt-BR')).toEqual({ 'home.title': 'Bem-vindo' });
+      expect(await offline.getTranslations('de', 'Settings')).toEqual({ 'Settings.Title': 'Einstellungen' });
+      // Renamed: under the current name only.
+      const files = await readdir(dir);
+      expect(files).not.toContain(`${encodeURIComponent(prefix + 'pt-BR')}.json`);
+      expect(await fileStorage(dir).getItem(prefix + 'pt-BR')).toContain('Bem-vindo');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("are not taken for another name's entry: on a case-insensitive disk the former name of Home was also home's", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tms-sdk-files-'));
+    try {
+      // Linux's folder stands in for the case-insensitive one: the former file of "tms:x:de/Home"
+      // holds what "home" wrote there.
+      await writeFile(join(dir, `${encodeURIComponent('tms:x:de/Home')}.json`), JSON.stringify({ u: `${build}/de/home`, e: null, m: null, t: 1, b: {} }));
+      expect(await fileStorage(dir).getItem('tms:x:de/Home')).toBeNull();
+      await writeFile(join(dir, `${encodeURIComponent('tms:x:de/Home')}.json`), 'not json');
+      expect(await fileStorage(dir).getItem('tms:x:de/Home')).toBeNull();
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
