@@ -397,6 +397,9 @@ function importCases(): { cases: Case[]; dryRuns: Case[] } {
   return { cases, dryRuns };
 }
 
+/** The writes whose JSON body may be left out (optionalJsonBody in functions/http/validate.ts). */
+const OPTIONAL_BODY = new Set(['createApiKey', 'inviteToAccount']);
+
 function bodyCases(o: Operation): Case[] {
   const kind = bodyKind(o);
   if (kind === 'none') return isWrite(o) ? NO_BODY_CASES : [];
@@ -405,7 +408,7 @@ function bodyCases(o: Operation): Case[] {
   const sample = BODIES[routeId(o)];
   const cases = [...jsonBodyCases(DOC, schema, sample), ...randomBodies(DOC, schema, sample, RANDOM_RUNS.body)];
   // Its body is optional: none, or a blank one, asks for the defaults (docs/decisions.md).
-  if (o.id === 'createApiKey') return cases.filter((c) => Buffer.from(c.body ?? '').toString('latin1').trim() !== '');
+  if (OPTIONAL_BODY.has(o.id)) return cases.filter((c) => Buffer.from(c.body ?? '').toString('latin1').trim() !== '');
   return cases;
 }
 

@@ -38,6 +38,8 @@ const TABLE: Record<string, Outcome> = {
   'POST /admin/v1/accounts/:account_id/projects': { first: 201, retry: 201 },
   'PATCH /admin/v1/projects/:project_id': { first: 200, retry: 200, same: true },
   'POST /admin/v1/projects/:project_id/api-keys': { first: 201, retry: 201 },
+  // Another link each time (each used once); Idempotency-Key makes a retry the same one.
+  'POST /admin/v1/accounts/:account_id/invitations': { first: 201, retry: 201 },
   'DELETE /admin/v1/api-keys/:api_key_id': { first: 204, retry: 204 },
   'POST /admin/v1/projects/:project_id/keys/:key_id/restore': { first: 200, retry: 404 },
   'POST /admin/v1/projects/:project_id/groups/:group_name/restore': { first: 200, retry: 404 },

@@ -41,6 +41,7 @@ export const BODIES: Record<string, unknown> = {
   'POST /admin/v1/accounts': { name: 'Acme', plan: 'team' },
   'PATCH /admin/v1/accounts/:account_id': { plan: 'business' },
   'POST /admin/v1/accounts/:account_id/projects': { name: 'Another' },
+  'POST /admin/v1/accounts/:account_id/invitations': { role: 'translator', languages: ['de'] },
   'PATCH /admin/v1/projects/:project_id': { auto_rebuild: true },
   'POST /admin/v1/projects/:project_id/api-keys': { name: 'CI' },
   'POST /admin/v1/projects/:project_id/webhooks': { url: 'https://93.184.216.34/hook', events: ['cache.rebuilt'] },
