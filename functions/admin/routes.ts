@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import type { AppEnv } from '../http/app-env.ts';
 import { adminAuth } from '../http/admin-auth.ts';
 import { describe } from '../http/describe.ts';
-import { noBody, optionalJsonBody, requireJsonBody, validBody, validParams, validQuery } from '../http/validate.ts';
+import { noBody, optionalJsonBody, requireJsonBody, validBody, validOptionalBody, validParams, validQuery } from '../http/validate.ts';
 import { routeGroup } from '../http/route-group.ts';
 import { idempotencyKey } from '../http/idempotency-key.ts';
 import { Uuid } from '../../core/validation.ts';
@@ -166,7 +166,7 @@ const routes = new Hono<AppEnv>()
     }),
     validParams(AccountIdParam),
     optionalJsonBody(),
-    validBody(AdminInviteInput),
+    validOptionalBody(AdminInviteInput),
     idempotencyKey(),
     async (c) => {
       const invite = await inviteToAccount(c.get('deps'), { accountId: c.req.valid('param').account_id, ...c.req.valid('json') });
@@ -189,7 +189,7 @@ const routes = new Hono<AppEnv>()
     }),
     validParams(ProjectIdParam),
     optionalJsonBody(),
-    validBody(CreateApiKeyInput),
+    validOptionalBody(CreateApiKeyInput),
     idempotencyKey(),
     async (c) => c.json(await createApiKey(c.get('deps'), { actor: ADMIN, projectId: c.req.valid('param').project_id, ...c.req.valid('json') }), 201),
   )

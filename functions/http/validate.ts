@@ -1,7 +1,7 @@
 // Request validation: the valibot schemas that validate a route also describe it in /openapi.json
 // (through hono-openapi's validator). Failures become 422 with the spec's [{loc, msg, type}].
 import type { Context, MiddlewareHandler, Next } from 'hono';
-import { uniqueSymbol, validator } from 'hono-openapi';
+import { resolver, uniqueSymbol, validator } from 'hono-openapi';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { HTTPException } from 'hono/http-exception';
 import { validationError, type ValidationIssue } from '../../core/errors.ts';
@@ -31,6 +31,17 @@ function hook(target: Target) {
 }
 
 export const validBody = <S extends StandardSchemaV1>(schema: S) => validator('json', schema, hook('json'));
+
+/**
+ * validBody for a write whose JSON body may be left out (after optionalJsonBody(), which reads none
+ * as `{}`). hono-openapi documents every validated body as required, so a generated client would
+ * insist on one; this one's OpenAPI metadata is the same body, `required: false`.
+ */
+export const validOptionalBody = <S extends StandardSchemaV1>(schema: S) => {
+  const middleware = validBody(schema);
+  const requestBody = { required: false, content: { 'application/json': { schema: resolver(schema) } } };
+  return Object.assign(middleware, { [uniqueSymbol]: { spec: { requestBody } } });
+};
 export const validParams = <S extends StandardSchemaV1>(schema: S) => syncValidator('param', schema, validator('param', schema, hook('param')));
 export const validQuery = <S extends StandardSchemaV1>(schema: S) => syncValidator('query', schema, validator('query', schema, hook('query')));
 

@@ -286,6 +286,19 @@ describe('responses a client can type', () => {
     expect(o.op.responses['415'], 'any Content-Type is accepted').toBeUndefined();
   });
 
+  it('marks a JSON body optional exactly where the route reads none as {} (optionalJsonBody)', () => {
+    // Hono registers each middleware of a route as its own entry: the route's path and method, the handler.
+    const optional = new Set(
+      describedApp()
+        .routes.filter((r) => r.handler.name === 'optionalJsonBody')
+        .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)/g, '{$1}')}`),
+    );
+    expect([...optional].sort()).toEqual(['post /admin/v1/accounts/{account_id}/invitations', 'post /admin/v1/projects/{project_id}/api-keys']);
+    for (const o of ops.filter((o) => o.op.requestBody?.content?.['application/json'])) {
+      expect(o.op.requestBody.required, o.id).toBe(!optional.has(`${o.method} ${o.path}`));
+    }
+  });
+
   it('documents the export: each format as its media type, the ETag and the 304', () => {
     const o = op('exportFile');
     const ok = deref(doc, o.op.responses['200']);
