@@ -1,18 +1,29 @@
 import type { Deps } from '../deps.ts';
-import { notFound } from '../errors.ts';
+import { AppError, notFound } from '../errors.ts';
 import { transaction } from '../db/transaction.ts';
 import { useCase } from '../use-case.ts';
-import { LanguageCommand, type RemovedLanguage } from './schemas.ts';
+import { RemoveLanguageCommand, type RemovedLanguage, type ShownValues } from './schemas.ts';
 import { withoutLanguage, type Fallbacks } from '../projects/fallbacks.ts';
 import { lockSourceValues } from '../projects/lock-source-values.ts';
 
 export const languageNotRegistered = (code: string) => notFound(`Language '${code}' is not registered for this project`);
 
+/** The values changed since a confirmation counted them: nothing was removed; `now` is what it would delete. */
+export class LanguageValuesChanged extends AppError {
+  readonly now: ShownValues;
+  constructor(code: string, now: ShownValues) {
+    super('precondition_failed', `The values of ${code} changed since they were counted: it now holds ${now.values}. Nothing was removed.`);
+    this.now = now;
+  }
+}
+
 /**
  * Unregisters a language and permanently deletes its values across all keys (also those kept for
- * soft-deleted keys: they are counted in translations_deleted).
+ * soft-deleted keys: they are counted in translations_deleted). With `shown` (the portal's
+ * confirmation, which said how many values it would delete), only those: a value written, changed
+ * or deleted since is a LanguageValuesChanged (412) and nothing is removed.
  */
-export const removeLanguage = useCase(LanguageCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<RemovedLanguage> =>
+export const removeLanguage = useCase(RemoveLanguageCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<RemovedLanguage> =>
   transaction(deps, async (tx) => {
     const { projectId, code } = input;
     // The project row first, as the fallbacks update takes it: a chain naming this language cannot
@@ -37,12 +48,16 @@ export const removeLanguage = useCase(LanguageCommand, async (deps: Pick<Deps, '
     // Its values locked in key order first, the order every multi-value write takes (bulk status
     // changes, imports, the value batches); in the delete's own order (the index's, by status) a
     // bulk status change of some of them could deadlock with it (test/keys/lock-order.test.ts).
+    // The language's row is locked (above): no value of it can be written until this commits, so
+    // the values counted here are the ones deleted below.
+    const [held] = await tx.sql<{ count: number; latest: string }[]>`
+      select count(*)::int as count, coalesce(max(version), 0)::text as latest
+      from (select version from translations where project_id = ${projectId} and language = ${code} order by key_id for update) v`;
+    const now = { values: held!.count, latest: Number(held!.latest) };
+    // Count and latest version: a value written since raises the latest, one deleted lowers the count.
+    if (input.shown && (input.shown.values !== now.values || input.shown.latest !== now.latest)) throw new LanguageValuesChanged(code, now);
     const [row] = await tx.sql<{ count: number }[]>`
-      with locked as materialized (
-        select key_id from translations where project_id = ${projectId} and language = ${code} order by key_id for update
-      ), deleted as (
-        delete from translations t using locked where t.key_id = locked.key_id and t.language = ${code} returning 1
-      )
+      with deleted as (delete from translations where project_id = ${projectId} and language = ${code} returning 1)
       select count(*)::int as count from deleted`;
     await tx.sql`delete from project_languages where project_id = ${projectId} and code = ${code}`;
     tx.record({ type: 'language.removed', projectId, actor: input.actor, entity: { type: 'language', id: code }, before: { values: row!.count } });

@@ -1,12 +1,17 @@
 // How many values each language holds: the Languages tab shows them, and removing a language says
 // how many values it would delete before it does.
 import type { Deps } from '../deps.ts';
+import type { ShownValues } from './schemas.ts';
 
-/** How many values removing a language would delete, for the confirmation. */
-export async function valuesInLanguage(deps: Pick<Deps, 'sql'>, projectId: string, code: string): Promise<number> {
-  const [row] = await deps.sql<{ count: number }[]>`
-    select count(*)::int as count from translations where project_id = ${projectId} and language = ${code}`;
-  return row!.count;
+/**
+ * What removing a language would delete, for its confirmation: how many values (also those kept for
+ * deleted keys) and the latest version among them, which the removal checks again (ShownValues).
+ */
+export async function valuesInLanguage(deps: Pick<Deps, 'sql'>, projectId: string, code: string): Promise<ShownValues> {
+  const [row] = await deps.sql<{ count: number; latest: string }[]>`
+    select count(*)::int as count, coalesce(max(version), 0)::text as latest
+    from translations where project_id = ${projectId} and language = ${code}`;
+  return { values: row!.count, latest: Number(row!.latest) };
 }
 
 /**

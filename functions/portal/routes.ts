@@ -50,7 +50,8 @@ import { valueById } from '../../core/keys/by-id.ts';
 import { putTranslation } from '../../core/translations/put-translation.ts';
 import { listLanguages } from '../../core/languages/list-languages.ts';
 import { addLanguage } from '../../core/languages/add-language.ts';
-import { removeLanguage } from '../../core/languages/remove-language.ts';
+import { LanguageValuesChanged, languageNotRegistered, removeLanguage } from '../../core/languages/remove-language.ts';
+import type { ShownValues } from '../../core/languages/schemas.ts';
 import { canonicalLanguageCode } from '../../core/languages/language-code.ts';
 import { requestRebuild } from '../../core/cache/request-rebuild.ts';
 import { cacheStatus } from '../../core/cache/read-cached.ts';
@@ -847,9 +848,19 @@ const routes = new Hono<PortalEnv>()
     const code = languageParam(c, 'code');
     const f = await form(c);
     const deps = c.get('deps');
-    // First the count, to confirm; the removal only with the confirmation.
-    if (f.confirmed !== 'yes') return renderLanguages(c, a, { code, values: await valuesInLanguage(deps, a.projectId, code) });
-    const removed = await removeLanguage(deps, { projectId: a.projectId, code, actor: userActor(c) });
+    // First the count, to confirm; the removal only with the confirmation, and only of the values it
+    // counted: one written, changed or deleted since asks again with the new count (a form of an
+    // earlier version, without them, asks again too).
+    const shown = { values: Number(f.values), latest: Number(f.latest) };
+    const confirmed = f.confirmed === 'yes' && f.values !== undefined && f.latest !== undefined && Number.isSafeInteger(shown.values) && Number.isSafeInteger(shown.latest);
+    if (!confirmed) return renderLanguages(c, a, { code, ...(await valuesInLanguage(deps, a.projectId, code)) });
+    let removed;
+    try {
+      removed = await removeLanguage(deps, { projectId: a.projectId, code, actor: userActor(c), shown });
+    } catch (thrown) {
+      if (!(thrown instanceof LanguageValuesChanged)) throw thrown;
+      return renderLanguages(c, a, { code, ...thrown.now }, undefined, `The values of ${code} changed since you were asked (${shown.values} then, ${thrown.now.values} now). Nothing was removed: confirm again to remove them.`, 412);
+    }
     // A reload of this answer must not remove the language again (re-added by someone meanwhile).
     return redirectWithOutcome(c, { project: a.projectId }, `${P}/projects/${a.projectId}/languages`, { notice: `Removed ${removed.code} and its ${removed.translations_deleted} values.` });
   })
@@ -1111,7 +1122,7 @@ async function renderMembers(c: C, inviteLink?: string, error?: string, notice?:
   );
 }
 
-async function renderLanguages(c: C, a: ProjectAccess, confirm?: { code: string; values: number }, notice?: string, error?: string, status: ContentfulStatusCode = 200, typedCode?: string) {
+async function renderLanguages(c: C, a: ProjectAccess, confirm?: { code: string } & ShownValues, notice?: string, error?: string, status: ContentfulStatusCode = 200, typedCode?: string) {
   const deps = c.get('deps');
   const [list, counts, cache, quality] = await Promise.all([
     listLanguages(deps, { projectId: a.projectId }),
@@ -1120,6 +1131,8 @@ async function renderLanguages(c: C, a: ProjectAccess, confirm?: { code: string;
     qualitySettings(deps.sql, a.projectId),
   ]);
   const languages = list.languages.map((l) => ({ code: l.code, values: counts.get(l.code) ?? 0 }));
+  // Nothing to confirm for a language that is not there (removed meanwhile, or never added).
+  if (confirm && !languages.some((l) => l.code === confirm.code)) throw languageNotRegistered(confirm.code);
   return page(c, LanguagesPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, languages, confirm, notice, error, quality, typedCode }), status);
 }
 

@@ -20,7 +20,8 @@ type Common = { user: SessionUser; csrf: string; access: ProjectAccess; cache: {
 export const LanguagesPage: FC<
   Common & {
     languages: { code: string; values: number }[];
-    confirm?: { code: string; values: number } | undefined;
+    /** A removal to confirm: what it would delete, sent back with the confirmation (the removal checks it again). */
+    confirm?: { code: string; values: number; latest: number } | undefined;
     quality: QualitySettings | null;
     /** The code an Add refused, shown again in its field. */
     typedCode?: string | undefined;
@@ -37,6 +38,8 @@ export const LanguagesPage: FC<
         <form method="post" action={`${base}/languages/${confirm.code}/remove`} class="card stack danger-zone">
           <CsrfField csrf={csrf} />
           <input type="hidden" name="confirmed" value="yes" />
+          <input type="hidden" name="values" value={String(confirm.values)} />
+          <input type="hidden" name="latest" value={String(confirm.latest)} />
           <p>
             Removing <strong>{confirm.code}</strong> deletes its <strong>{confirm.values}</strong> value{confirm.values === 1 ? '' : 's'} for good.
           </p>
