@@ -615,6 +615,8 @@ const routes = new Hono<PortalEnv>()
     const a = await access(c, 'keys.manage');
     const f = await form(c);
     await deleteKey(c.get('deps'), { projectId: a.projectId, keyId: c.req.param('key_id'), actor: userActor(c) });
+    // Its approved values leave the published files, as after a bulk delete.
+    await publishAfter(c, a);
     return back(c, f.return_to, `${P}/projects/${a.projectId}`);
   })
   .post('/projects/:project_id/keys/:key_id/values/:language', async (c) => {
@@ -631,8 +633,12 @@ const routes = new Hono<PortalEnv>()
     // "none" (it showed no value): one someone else created since is not overwritten either.
     const condition = versionCondition(f.version);
     let written;
+    // An approved value taken back (to review or draft) leaves the published files too: read before
+    // the write, which the version condition ties to what was read.
+    let wasApproved = false;
     try {
       await assertMayWriteValue(c, a, language, status);
+      if (status !== 'approved') wasApproved = (await storedValue(c, a, keyId, language))?.status === 'approved';
       written = await putTranslation(deps, { projectId: a.projectId, keyId, language, value: f.value ?? '', status, actor: userActor(c), ...condition });
     } catch (thrown) {
       const error = toDomainError(thrown);
@@ -653,7 +659,7 @@ const routes = new Hono<PortalEnv>()
       const valueError: ValueError = { keyId, keyName: key?.key ?? keyId, language, value: f.value ?? '', status, version: f.version, message, changed: error.code === 'precondition_failed' || approved };
       return asErrorAnswer(await renderEditor(c, a, returnQuery(a, f.return_to), undefined, 200, { valueError }), error);
     }
-    if (status === 'approved') await publishAfter(c, a);
+    if (status === 'approved' || wasApproved) await publishAfter(c, a);
     // The write's answer carries the value's quality warnings: the editor shows them for the text just saved.
     if (wantsJson(c)) return c.json(written);
     // Back at the value just saved (its field's id), not the top of a long page.
@@ -792,6 +798,7 @@ const routes = new Hono<PortalEnv>()
     // Over the value History showed as current (its version, or "none": it showed no value), as a
     // value form writes: a change saved after the page was loaded is not reverted unseen.
     const condition = versionCondition(f.version);
+    const wasApproved = status !== 'approved' && (await storedValue(c, a, version.keyId, version.language))?.status === 'approved';
     try {
       await putTranslation(deps, { projectId: a.projectId, keyId: version.keyId, language: version.language, value: version.value, status, actor: userActor(c), ...condition });
     } catch (thrown) {
@@ -799,7 +806,7 @@ const routes = new Hono<PortalEnv>()
       if (!(error instanceof AppError) || error.code !== 'precondition_failed') throw thrown;
       return renderHistory(c, a, undefined, { error, message: HISTORY_CHANGED });
     }
-    if (status === 'approved') await publishAfter(c, a);
+    if (status === 'approved' || wasApproved) await publishAfter(c, a);
     // Back to the history by a redirect: reloading it must not revert again over a later change.
     const history = `${P}/projects/${a.projectId}/keys/${encodeURIComponent(version.keyId)}/values/${encodeURIComponent(version.language)}/history`;
     return redirectWithOutcome(c, { project: a.projectId }, history, { notice: `Reverted to "${version.value}" (${status}).` });
