@@ -211,6 +211,29 @@ function bulkChanged(n: number): AppError {
   );
 }
 
+/**
+ * A bulk action whose selection names a key deleted since the page was loaded: the use-case's 404
+ * (which names ids) becomes a refusal naming the keys, answered on the editor with the selection
+ * kept (orEditorError), as for a value changed meanwhile. Nothing was changed either way.
+ */
+async function keysStillThere<T>(c: C, a: ProjectAccess, keyIds: string[], work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (thrown) {
+    const error = toDomainError(thrown);
+    if (!(error instanceof AppError) || error.code !== 'not_found') throw thrown;
+    const ids = keyIds.filter(isUuid);
+    const gone = await c.get('deps').sql<{ key: string }[]>`
+      select key from translation_keys where project_id = ${a.projectId} and deleted_at is not null and id = any(${ids}::uuid[]) order by key limit 11`;
+    if (gone.length === 0) throw thrown;
+    const names = gone.slice(0, 10).map((k) => k.key).join(', ') + (gone.length > 10 ? ' and more' : '');
+    throw new AppError(
+      'precondition_failed',
+      `Nothing was changed: ${gone.length === 1 ? 'the selected key' : 'selected keys'} ${names} ${gone.length === 1 ? 'was' : 'were'} deleted since this page was loaded (the Trash can restore ${gone.length === 1 ? 'it' : 'them'}). The others are still selected: apply again.`,
+    );
+  }
+}
+
 /** The line a bulk action leaves on the editor (`done=<action>-<count>` from its redirect). */
 function bulkNotice(done: string | null): string | undefined {
   const match = /^(deleted|approved|review|draft)-(\d{1,6})$/.exec(done ?? '');
@@ -642,21 +665,34 @@ const routes = new Hono<PortalEnv>()
       written = await putTranslation(deps, { projectId: a.projectId, keyId, language, value: f.value ?? '', status, actor: userActor(c), ...condition });
     } catch (thrown) {
       const error = toDomainError(thrown);
-      // Refusals that depend on what others did meanwhile (a change, an approval) or on the text.
+      // Refusals that depend on what others did meanwhile (a change, an approval, the key deleted or
+      // the language removed, the member's languages changed) or on the text.
       const approved = error instanceof ValueApproved;
-      if (!(error instanceof AppError) || (error.code !== 'precondition_failed' && error.code !== 'validation' && !approved)) throw thrown;
-      const message = approved ? VALUE_APPROVED : error.code === 'precondition_failed' ? VALUE_CHANGED : `Not saved: ${error.issues?.map((i) => i.msg).join('; ') ?? error.message}`;
+      const gone = error instanceof AppError && (error.code === 'not_found' || error.code === 'forbidden') && !approved;
+      if (!(error instanceof AppError) || (error.code !== 'precondition_failed' && error.code !== 'validation' && !approved && !gone)) throw thrown;
+      const changed = error.code === 'precondition_failed' || approved;
       // The script shows the message at the value itself (a validation's issues as they are), and
-      // for a value someone changed, their version beside the typed text (`current`).
+      // for a value someone changed, their version beside the typed text (`current`). The typed
+      // text stays in its field there whatever the refusal.
       if (wantsJson(c)) {
-        if (error.code !== 'precondition_failed' && !approved) throw thrown;
+        if (!changed) throw thrown;
+        const message = approved ? VALUE_APPROVED : VALUE_CHANGED;
         return asErrorAnswer(c.json({ detail: message, current: await storedValue(c, a, keyId, language) }), error);
       }
       // Without script: the editor again, as the form was sent from, the typed text kept in the
-      // value's field and the refusal next to it (never an error page that loses the text). An
-      // approved value is read only to this member: the stored text is shown beside theirs.
-      const [key] = isUuid(keyId) ? await deps.sql<{ key: string }[]>`select key from translation_keys where id = ${keyId} and project_id = ${a.projectId}` : [];
-      const valueError: ValueError = { keyId, keyName: key?.key ?? keyId, language, value: f.value ?? '', status, version: f.version, message, changed: error.code === 'precondition_failed' || approved };
+      // value's field (or, when the key is no longer listed, at the top of the page) and the refusal
+      // next to it: never an error page that loses the text. An approved or changed value's stored
+      // text is shown beside the typed one.
+      const [key] = isUuid(keyId) ? await deps.sql<{ key: string; deleted: boolean }[]>`select key, deleted_at is not null as deleted from translation_keys where id = ${keyId} and project_id = ${a.projectId}` : [];
+      const message = approved
+        ? VALUE_APPROVED
+        : error.code === 'precondition_failed'
+          ? VALUE_CHANGED
+          : gone
+            ? `Not saved: ${key?.deleted ? 'this key was deleted since the page was loaded (the Trash can restore it)' : error.message}. Your text is kept here to copy.`
+            : `Not saved: ${error.issues?.map((i) => i.msg).join('; ') ?? error.message}`;
+      const stored = changed ? await storedValue(c, a, keyId, language) : undefined;
+      const valueError: ValueError = { keyId, keyName: key?.key ?? keyId, language, value: f.value ?? '', status, version: f.version, message, changed, ...(changed ? { stored } : {}) };
       return asErrorAnswer(await renderEditor(c, a, returnQuery(a, f.return_to), undefined, 200, { valueError }), error);
     }
     if (status === 'approved' || wasApproved) await publishAfter(c, a);
@@ -719,8 +755,9 @@ const routes = new Hono<PortalEnv>()
     const invalid = (field: string, message: string) => new AppError('validation', message, { issues: [{ loc: [field], msg: message, type: 'value_error' }] });
     // The same use-cases as POST /v1/keys/bulk-delete and bulk-status (one transaction, all or nothing).
     let outcome = '';
-    // A refusal shows the editor again with the selection and the action kept.
-    const done = await orEditorError(c, a, returnTo, 'bulk', 'action', async () => {
+    // A refusal shows the editor again with the selection and the action kept. A selected key
+    // deleted since the page was loaded is said by name, as a value changed since is.
+    const done = await orEditorError(c, a, returnTo, 'bulk', 'action', () => keysStillThere(c, a, keyIds, async () => {
       if (keyIds.length === 0) throw invalid('action', 'Select at least one key first');
       if (action === 'delete') {
         assertMay(a.role, 'keys.manage');
@@ -761,7 +798,7 @@ const routes = new Hono<PortalEnv>()
       } else {
         throw invalid('action', 'Choose an action: approve, send to review, set to draft or delete');
       }
-    }, { key: keyIds.join(','), action: action ?? '' });
+    }), { key: keyIds.join(','), action: action ?? '' });
     if (done instanceof Response) return done;
     // What happened, said on the page it returns to: a code and a count, never text from the request.
     return back(c, returnTo && withParam(returnTo, 'done', outcome), `${P}/projects/${a.projectId}?done=${outcome}`);

@@ -35,7 +35,18 @@ export type FormError = { form: string; field: string; message: string; values?:
  * refused again if it changes once more); otherwise the form keeps the version it was sent with.
  * keyName: for a key this page no longer lists (the filters).
  */
-export type ValueError = { keyId: string; keyName: string; language: string; value: string; status: string; version: string | undefined; message: string; changed?: boolean };
+export type ValueError = {
+  keyId: string;
+  keyName: string;
+  language: string;
+  value: string;
+  status: string;
+  version: string | undefined;
+  message: string;
+  changed?: boolean;
+  /** For a value changed meanwhile: what is stored now (null: no value), shown when its row is not on the page. */
+  stored?: { value: string; status: string } | null | undefined;
+};
 
 /** The attributes that tie a field to its error message, and the message element (or nothing). */
 function fieldError(error: FormError | undefined, form: string, field: string) {
@@ -235,6 +246,22 @@ export const EditorView: FC<{
               {valueError.value}
             </textarea>
           </label>
+          {valueError.stored !== undefined ? (
+            // Changed meanwhile, and not listed under these filters: the stored text here, and the
+            // key on a page of its own to save again over it.
+            <p class="hint stored">
+              Stored now:{' '}
+              {valueError.stored ? (
+                <>
+                  <q {...textAttrs(valueError.language)}>{valueError.stored.value}</q> ({valueError.stored.status})
+                </>
+              ) : (
+                'no value'
+              )}
+              {' · '}
+              <a href={`${base}?${new URLSearchParams([['q', valueError.keyName], ['lang', valueError.language]])}`}>Open {valueError.keyName} to save again</a>
+            </p>
+          ) : null}
         </div>
       ) : null}
       {translated ? <TranslateOutcome result={translated} /> : null}
