@@ -55,7 +55,7 @@ describe('tms mcp', () => {
   it('lists its tools, each with an input schema', async () => {
     const { tools } = await agent.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ['cache_status', 'create_key', 'export_file', 'get_key', 'get_translations', 'import_file', 'list_keys', 'publish', 'set_translation', 'suggest_translations', 'translate_missing'].sort(),
+      ['cache_status', 'create_key', 'export_file', 'get_key', 'get_translations', 'get_value', 'import_file', 'list_keys', 'publish', 'set_translation', 'suggest_translations', 'translate_missing'].sort(),
     );
     for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
     expect(tools.find((tool) => tool.name === 'get_translations')!.annotations?.readOnlyHint).toBe(true);
@@ -86,6 +86,27 @@ describe('tms mcp', () => {
     expect(jsonOf(await agent.callTool({ name: 'publish', arguments: {} }))).toBeTypeOf('object');
     const status = jsonOf(await agent.callTool({ name: 'cache_status', arguments: {} }));
     expect(status).toHaveProperty('ready');
+  });
+
+  it('writes over what it read only: set_translation with the version get_value returned is refused once someone else wrote', async () => {
+    const key = jsonOf(await agent.callTool({ name: 'create_key', arguments: { key: 'home.typo' } }));
+    await agent.callTool({ name: 'set_translation', arguments: { key_id: key.id, language: 'de', value: 'Wilkommen', status: 'approved' } });
+    const read = jsonOf(await agent.callTool({ name: 'get_value', arguments: { key_id: key.id, language: 'de' } }));
+    expect(read).toMatchObject({ value: 'Wilkommen', status: 'approved', version: expect.any(Number) });
+    const { tools } = await agent.listTools();
+    expect(tools.find((tool) => tool.name === 'get_value')!.annotations?.readOnlyHint).toBe(true);
+
+    // A reviewer fixes it meanwhile; the agent's fix, made from what it read, does not overwrite theirs.
+    expect((await t.call(p.apiKey, 'PUT', `/v1/keys/${key.id}/translations/de`, { value: 'Willkommen!', status: 'approved' })).status).toBe(200);
+    const stale = await agent.callTool({ name: 'set_translation', arguments: { key_id: key.id, language: 'de', value: 'Willkommen', status: 'approved', version: read.version } });
+    expect(stale.isError).toBe(true);
+    expect(textOf(stale)).toMatch(/412/);
+    expect(jsonOf(await agent.callTool({ name: 'get_value', arguments: { key_id: key.id, language: 'de' } }))).toMatchObject({ value: 'Willkommen!' });
+
+    const current = jsonOf(await agent.callTool({ name: 'get_value', arguments: { key_id: key.id, language: 'de' } }));
+    const written = jsonOf(await agent.callTool({ name: 'set_translation', arguments: { key_id: key.id, language: 'de', value: 'Willkommen', status: 'approved', version: current.version } }));
+    expect(written).toMatchObject({ value: 'Willkommen', status: 'approved' });
+    expect(written.version).toBeGreaterThan(current.version);
   });
 
   it('exports xliff and xliff2 with the source language they need (as pull sends it)', async () => {

@@ -149,14 +149,36 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
     ),
   );
   server.registerTool(
+    'get_value',
+    {
+      title: 'Read one value',
+      description: 'The value of a key in one language, whatever its status, with its version (pass it to set_translation to write only over what you read).',
+      inputSchema: { key_id: z.string().uuid(), language: LANGUAGE },
+      annotations: { readOnlyHint: true },
+    },
+    tool(async ({ key_id, language }: { key_id: string; language: string }) => text(await send('GET', `/v1/keys/${seg(key_id)}/translations/${seg(language)}`))),
+  );
+  // An agent that fixes a typo is writing over a text someone may have changed, or approved, since
+  // it read it: with `version` (from get_value) the API refuses the write then (If-Match, 412)
+  // rather than overwriting unseen. And a status left out is draft: said here, since rewriting an
+  // approved value without it takes the approval back.
+  server.registerTool(
     'set_translation',
     {
       title: 'Write a value',
-      description: 'Create or overwrite the value of a key in a language (status draft unless given).',
-      inputSchema: { key_id: z.string().uuid(), language: LANGUAGE, value: z.string(), status: STATUS.optional() },
+      description:
+        'Create or overwrite the value of a key in a language. status is draft unless given: writing an approved value without status "approved" makes it a draft again (apps stop getting it at the next publish). ' +
+        'version: the version get_value returned; the write is then refused (412) if the value changed since, instead of overwriting what someone else wrote.',
+      inputSchema: {
+        key_id: z.string().uuid(),
+        language: LANGUAGE,
+        value: z.string(),
+        status: STATUS.optional(),
+        version: z.number().int().min(1).optional().describe('Write only if the value is still at this version (from get_value)'),
+      },
     },
-    tool(async ({ key_id, language, ...body }: { key_id: string; language: string; value: string; status?: string }) =>
-      text(await send('PUT', `/v1/keys/${seg(key_id)}/translations/${seg(language)}`, body)),
+    tool(async ({ key_id, language, version, ...body }: { key_id: string; language: string; value: string; status?: string; version?: number }) =>
+      text(await send('PUT', `/v1/keys/${seg(key_id)}/translations/${seg(language)}`, body, version === undefined ? {} : { 'If-Match': `"${version}"` })),
     ),
   );
   server.registerTool(
