@@ -5,7 +5,10 @@
 // once stored. `_zero` is i18next's form for a count of 0, so it is `=0` in ICU unless the
 // language has a `zero` category. Export writes every category of the language, those the value
 // leaves to `other` with its text (plural/every-category.ts); import keeps every form.
+// Stored keys named like such a set (`items_one`, `items_other`, no key `items`) would read back as
+// one plural: export refuses them with a FormatError naming each (a 422), as docs/formats.md says.
 import type { Entry, FormatCodec } from '../types.ts';
+import { FormatError, throwAll } from '../format-error.ts';
 import { decodeUtf8 } from '../text/decode.ts';
 import { encodeText } from '../text/encode.ts';
 import { readJson } from '../json/read-json.ts';
@@ -21,11 +24,17 @@ import { withEveryCategory } from '../plural/every-category.ts';
 
 const SUFFIX = new RegExp(`^(.+?)_(ordinal_)?(${CATEGORY_ORDER.join('|')})$`);
 
-type Group = { base: string; ordinal: boolean; forms: Map<string, FlatLeaf> };
+type Group<T> = { base: string; ordinal: boolean; forms: Map<string, T> };
 
-function parse(leaves: FlatLeaf[], language: string): { entries: Entry[]; warnings: string[] } {
+/**
+ * The suffixed keys a reader takes as plurals: sibling keys with CLDR suffixes that include `_other`
+ * and whose base key is not a key of its own (cardinal groups first, so an ordinal group at a base
+ * a cardinal one took stays apart). The other suffixed groups are keys one by one, with a warning.
+ * Shared by parse and serialize, so that export refuses exactly the stored keys this would merge.
+ */
+function pluralGroups<T extends { key: string }>(leaves: readonly T[]): { plurals: Group<T>[]; warnings: string[] } {
   const keys = new Set(leaves.map((l) => l.key));
-  const groups = new Map<string, Group>();
+  const groups = new Map<string, Group<T>>();
   for (const leaf of leaves) {
     const m = SUFFIX.exec(leaf.key);
     if (!m) continue;
@@ -35,7 +44,7 @@ function parse(leaves: FlatLeaf[], language: string): { entries: Entry[]; warnin
     group.forms.set(m[3] ?? '', leaf);
   }
   const warnings: string[] = [];
-  const collapsed = new Map<FlatLeaf, Group>();
+  const plurals: Group<T>[] = [];
   const bases = new Set<string>();
   for (const group of [...groups.values()].sort((a, b) => Number(a.ordinal) - Number(b.ordinal))) {
     const what = `${group.base}_${group.ordinal ? 'ordinal_' : ''}*`;
@@ -45,9 +54,16 @@ function parse(leaves: FlatLeaf[], language: string): { entries: Entry[]; warnin
       warnings.push(`${what}: the key ${group.base} also exists, so the suffixed keys were imported one by one, not as a plural`);
     } else {
       bases.add(group.base);
-      for (const leaf of group.forms.values()) collapsed.set(leaf, group);
+      plurals.push(group);
     }
   }
+  return { plurals, warnings };
+}
+
+function parse(leaves: FlatLeaf[], language: string): { entries: Entry[]; warnings: string[] } {
+  const { plurals, warnings } = pluralGroups(leaves);
+  const collapsed = new Map<FlatLeaf, Group<FlatLeaf>>();
+  for (const group of plurals) for (const leaf of group.forms.values()) collapsed.set(leaf, group);
   const entries: Entry[] = [];
   for (const leaf of leaves) {
     const group = collapsed.get(leaf);
@@ -104,15 +120,42 @@ function serialize(entries: readonly Entry[], language: string): string {
       const m = SUFFIX.exec(k);
       return !keys.has(k) && produced.get(k) === 1 && m?.[1] === entry.key && Boolean(m[2]) === k.startsWith(`${entry.key}_ordinal_`);
     });
-  const items: [string, string][] = [];
+  // `expanded`: the item is a form of a plural value, not a stored key written as it is.
+  const items: { key: string; value: string; expanded: boolean }[] = [];
   for (const entry of sorted) {
     const keysOut = expansions.get(entry);
-    if (keysOut && ownsGroup(entry, keysOut)) items.push(...keysOut);
-    else items.push([entry.key, entry.value]);
+    if (keysOut && ownsGroup(entry, keysOut)) items.push(...keysOut.map(([key, value]) => ({ key, value, expanded: true })));
+    else items.push({ key: entry.key, value: entry.value, expanded: false });
   }
-  items.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return nestedJsonText(items);
+  refuseMergedKeys(items);
+  items.sort((a, b) => byCodeUnits(a.key, b.key));
+  return nestedJsonText(items.map((i) => [i.key, i.value] as const));
 }
+
+/**
+ * Stored keys named like plural forms (`items_one`, `items_other`, and no key `items`) would read
+ * back as one plural key `items`: an import of the export would create it, and `tms push
+ * --remove-unused` would delete the keys. They are refused, every one of them named, rather than
+ * written. Suffixed keys that read back as they are (no `_other` among them, or beside a key of
+ * the base name) are written. A group is all forms of one plural value or all stored keys: a plural
+ * is written as forms only when no stored key shares its base (ownsGroup).
+ */
+function refuseMergedKeys(items: readonly { key: string; expanded: boolean }[]): void {
+  const refused: [key: string, error: FormatError][] = [];
+  for (const group of pluralGroups(items).plurals) {
+    const stored = [...group.forms.values()].filter((i) => !i.expanded).map((i) => i.key);
+    if (stored.length === 0) continue;
+    stored.sort(byCodeUnits);
+    const names = stored.join(', ');
+    for (const key of stored) {
+      const msg = `i18next reads the keys ${names} as the forms of one plural key '${group.base}', so '${key}' cannot be written as a key of its own: rename it, or store the forms as one plural value at '${group.base}'`;
+      refused.push([key, new FormatError(['body', key], msg)]);
+    }
+  }
+  throwAll(refused.sort((a, b) => byCodeUnits(a[0], b[0])).map(([, error]) => error));
+}
+
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export const i18nextCodec: FormatCodec = {
   pluralsOverCount: true,

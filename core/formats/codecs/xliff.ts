@@ -2,9 +2,11 @@
 // <source> (the source language's value), <target> (this language's value) and <note
 // from="description">. Reading takes each unit's <target> as the value; a unit without one, or
 // with an empty one (what CAT tools write for untranslated units), is untranslated and skipped
-// with a warning, unless the file's source-language is the imported language (then its
-// <source> is the value: importing Angular's messages.xlf into the source language). Notes other
-// than from="meaning" are the description. Units inside <group>s and several <file>s are read.
+// with a warning, unless the file's source-language is the imported language (then its <source>
+// is the value: importing Angular's messages.xlf into the source language). An empty <target>
+// whose state is translated, final or signed-off is the value '' (export writes an empty value
+// so). Notes other than from="meaning" are the description. Units inside <group>s and several
+// <file>s are read.
 // Inline elements (<x id="INTERPOLATION"/>) are kept in the value as written (xml/inline-markup.ts).
 //
 // Writing needs the source language's values (ctx.source). Keys that have a source value but no
@@ -91,6 +93,15 @@ export function checkRoot(root: XmlElement, wantMajor: '1' | '2'): void {
   }
 }
 
+/**
+ * XLIFF 1.2 <target state> values that say the target is a translation, so an empty one is the
+ * empty string (a deliberate value, such as a suffix German leaves out) rather than a unit not yet
+ * translated. `needs-review-*` and the states before translation are not.
+ */
+const TRANSLATED_STATES = new Set(['translated', 'final', 'signed-off']);
+/** The state export writes on the <target> of an empty value (the only target it gives a state). */
+const EMPTY_TARGET_STATE = 'translated';
+
 const descriptionOf = (unit: XmlElement): string | undefined => {
   const notes = elementsOf(unit).filter((e) => e.name === 'note' && e.attrs.get('from') !== 'meaning');
   return notes.length ? notes.map(textOf).join('\n') : undefined;
@@ -120,12 +131,15 @@ function parse(body: Uint8Array, language: string) {
           }
           const children = elementsOf(el);
           // CAT tools write an empty <target/> (state="needs-translation") for a unit not yet
-          // translated: it is no translation, and must not overwrite the stored one with ''.
-          const written = inlineValue(children.find((c) => c.name === 'target'));
-          const target = written === '' ? null : written;
+          // translated: it is no translation, and must not overwrite the stored one with ''. One
+          // whose state says it is translated (what tms writes for an empty value) is the value ''.
+          const targetElement = children.find((c) => c.name === 'target');
+          const written = inlineValue(targetElement);
+          const emptyUntranslated = written === '' && !TRANSLATED_STATES.has(targetElement?.attrs.get('state') ?? '');
+          const target = emptyUntranslated ? null : written;
           const source = inlineValue(children.find((c) => c.name === 'source'));
           const value = target ?? (sourceIsValue ? source : null);
-          addUnit(out, id, el, value, descriptionOf(el), written === '');
+          addUnit(out, id, el, value, descriptionOf(el), emptyUntranslated);
         }
       }
     };
@@ -146,7 +160,9 @@ function serialize(entries: readonly Entry[], ctx: SerializeContext): string {
   for (const u of units) {
     lines.push(`      <trans-unit id="${escapeXmlAttr(u.key)}" datatype="html">`);
     lines.push(`        <source>${inlineXml(u.source ?? '')}</source>`);
-    if (u.target !== null) lines.push(`        <target>${inlineXml(u.target)}</target>`);
+    // An empty value is marked translated: an empty <target> without a state is untranslated.
+    if (u.target === '') lines.push(`        <target state="${EMPTY_TARGET_STATE}"></target>`);
+    else if (u.target !== null) lines.push(`        <target>${inlineXml(u.target)}</target>`);
     if (u.description) lines.push(`        <note priority="1" from="description">${escapeXmlText(withoutNonXmlChars(u.description))}</note>`);
     lines.push('      </trans-unit>');
   }

@@ -2,7 +2,8 @@
 // <notes><note category="description"> and one <segment> holding <source> and <target>. Reading
 // joins the targets of a unit's segments (and the text of its <ignorable>s) in order; a unit with
 // no target, or a segment's empty <target/> (untranslated, state="initial"), is skipped unless the
-// file has no trgLang and its srcLang is the imported language.
+// file has no trgLang and its srcLang is the imported language. An empty <target/> in a segment
+// whose state is translated, reviewed or final is the value '' (export writes an empty value so).
 // Notes other than category="meaning" and "location" are the description. Inline elements (<ph/>,
 // <pc>...</pc>) are kept in the value as written. Writing needs the source language's values and
 // writes source-only keys without a <target>, as xliff does.
@@ -15,6 +16,8 @@ import { escapeXmlAttr, escapeXmlText, withoutNonXmlChars } from '../xml/escape-
 import { addUnit, checkRoot, finishUnits, inlineValue, sameLanguage, sourceNames, sourceTakenAs, unitsToWrite, type UnitReader } from './xliff.ts';
 
 const NOT_DESCRIPTION = new Set(['meaning', 'location']);
+/** <segment state> values after translation: an empty <target> there is the value ''. */
+const TRANSLATED_STATES = new Set(['translated', 'reviewed', 'final']);
 
 function descriptionOf(unit: XmlElement): string | undefined {
   const notes = elementsOf(unit)
@@ -41,11 +44,12 @@ function unitText(unit: XmlElement, part: 'source' | 'target'): string | null {
 
 /**
  * Whether a segment's <target> is empty where its <source> is not: CAT tools write <target/> for
- * a segment not yet translated (state="initial"), so the unit has no translation.
+ * a segment not yet translated (state="initial"), so the unit has no translation. A segment whose
+ * state says it is translated (what export writes for an empty value) holds the empty string.
  */
 function hasEmptyTarget(unit: XmlElement): boolean {
   return elementsOf(unit).some((el) => {
-    if (el.name !== 'segment') return false;
+    if (el.name !== 'segment' || TRANSLATED_STATES.has(el.attrs.get('state') ?? '')) return false;
     const children = elementsOf(el);
     return inlineValue(children.find((c) => c.name === 'target')) === '' && inlineValue(children.find((c) => c.name === 'source')) !== '';
   });
@@ -93,7 +97,9 @@ function serialize(entries: readonly Entry[], ctx: SerializeContext): string {
     if (u.description) {
       lines.push('      <notes>', `        <note category="description">${escapeXmlText(withoutNonXmlChars(u.description))}</note>`, '      </notes>');
     }
-    lines.push('      <segment>', `        <source>${inlineXml(u.source ?? '')}</source>`);
+    // An empty value's segment is marked translated: an empty <target> in an `initial` one (the
+    // default) is a segment not yet translated.
+    lines.push(u.target === '' ? '      <segment state="translated">' : '      <segment>', `        <source>${inlineXml(u.source ?? '')}</source>`);
     if (u.target !== null) lines.push(`        <target>${inlineXml(u.target)}</target>`);
     lines.push('      </segment>', '    </unit>');
   }

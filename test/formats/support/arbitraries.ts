@@ -186,11 +186,12 @@ function canonicalBesidePlurals(v: string): boolean {
 export const FORMAT_LIMITS: Record<FormatId, Limits> = {
   json: { carriesDescription: false },
   'json-nested': { carriesDescription: false },
-  // Keys ending in a plural suffix are i18next plurals by definition.
+  // Keys ending in a plural suffix are i18next plurals by definition: a set of them with `_other`
+  // and no key of the base name is refused by export (test/formats/i18next-suffixed-keys.test.ts).
   i18next: { carriesDescription: false, key: (k) => !PLURAL_SUFFIX.test(k), pluralsHaveEveryCategory: true },
-  // An empty <target/> means untranslated (CAT tools write one for units not yet translated).
-  xliff: { carriesDescription: true, key: xmlChars, value: (v) => xmlChars(v) && v !== '', description: (d) => xmlChars(d) && d !== '' },
-  xliff2: { carriesDescription: true, key: xmlChars, value: (v) => xmlChars(v) && v !== '', description: (d) => xmlChars(d) && d !== '' },
+  // An empty value is written as an empty <target> marked translated (an unmarked one is untranslated).
+  xliff: { carriesDescription: true, key: xmlChars, value: xmlChars, description: (d) => xmlChars(d) && d !== '' },
+  xliff2: { carriesDescription: true, key: xmlChars, value: xmlChars, description: (d) => xmlChars(d) && d !== '' },
   // An empty msgstr (or a plural of empty forms) means untranslated in gettext; a comment line cannot hold a CR.
   po: {
     carriesDescription: true,
