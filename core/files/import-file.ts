@@ -21,6 +21,7 @@ import type { TranslationStatus } from '../translations/schemas.ts';
 import type { TransactionSql } from '../db/client.ts';
 import { assertApprovable, blockedValues, qualitySettings, sourceValues } from '../quality/approval-gate.ts';
 import { warningsOf } from '../quality/check-translation.ts';
+import { listedKeyIds } from '../webhooks/listed-keys.ts';
 import { CHANGES_LISTED, ImportCommand, ImportPreviewCommand, type ImportChanges, type ImportPreview, type ImportResult } from './schemas.ts';
 
 const Value = storableText('value', 10_000);
@@ -29,7 +30,7 @@ const Description = storableText('description', 1_000);
 const LISTED = 20;
 /** Imports that write at least this many rows refresh the planner's statistics afterwards. */
 
-type Stored = { key: string; key_id: string | null; description: string | null; value: string | null; status: TranslationStatus | null };
+type Stored = { key: string; key_id: string | null; group_name: string | null; description: string | null; value: string | null; status: TranslationStatus | null };
 
 function parseFile(format: keyof typeof FORMATS, body: Uint8Array, language: string, isSource: boolean) {
   try {
@@ -154,6 +155,21 @@ function overStoredArgument(entry: Entry, stored: string | null): Entry {
   return read !== null && read.ordinal === own.ordinal ? { ...entry, value: renamed } : entry;
 }
 const COUNT_PLURAL = '{count, ';
+
+/**
+ * The groups of the values an import created: a new key's (as inserted) and an existing key's
+ * whose value in this language was missing. Sorted, each once.
+ */
+function createdGroups(entries: readonly Entry[], byKey: Map<string, Stored>, newKeys: readonly Entry[], newKeyGroups: readonly string[]): string[] {
+  const groups = new Set(newKeyGroups);
+  if (entries.length > newKeys.length) {
+    for (const entry of entries) {
+      const row = byKey.get(entry.key);
+      if (row?.key_id && row.value === null && row.group_name !== null) groups.add(row.group_name);
+    }
+  }
+  return [...groups].sort();
+}
 
 /** Most values an import's answer lists with their quality warnings; `count` has them all. */
 const QUALITY_LISTED = 100;
@@ -306,7 +322,7 @@ async function runImport(
     // planner without statistics (a project just loaded) pair every key of the project with every
     // value of the language, and a re-import of 10,000 keys read for 6 s.
     const stored = await sql<Stored[]>`
-      select n.key, k.id as key_id, k.description, t.value, t.status
+      select n.key, k.id as key_id, k.group_name, k.description, t.value, t.status
       from unnest(${entries.map((e) => e.key)}::text[]) as n(key)
       left join translation_keys k on k.project_id = ${projectId} and k.key = n.key and k.deleted_at is null
       left join lateral (select * from translations where key_id = k.id and language = ${language} offset 0) t on t.project_id = ${projectId}`;
@@ -408,11 +424,12 @@ async function runImport(
     if (input.dryRun) return answer;
     if (beforeWrite && changes) beforeWrite({ ...answer, dry_run: true, changes });
 
+    const newKeyGroups = newKeys.map((e) => groupOf(e, input.group, FORMATS[input.format].keysAreText === true));
     if (newKeys.length) {
       await sql`
         insert into translation_keys (project_id, key, group_name, description)
         select ${projectId}, n.key, n.group_name, n.description
-        from unnest(${newKeys.map((e) => e.key)}::text[], ${newKeys.map((e) => groupOf(e, input.group, FORMATS[input.format].keysAreText === true))}::text[],
+        from unnest(${newKeys.map((e) => e.key)}::text[], ${newKeyGroups}::text[],
                     ${newKeys.map((e) => e.description ?? null)}::text[]) as n(key, group_name, description)`;
     }
     // Keys, then values, each locked in key id order: the order of bulk actions, group changes,
@@ -451,6 +468,8 @@ async function runImport(
     // is not what the counts, the units and a preview's check were decided on. Run again on it.
     const read = new Map(stored.map((row) => [row.key_id, row]));
     if (previous.some((now) => read.get(now.key_id)?.value !== now.value || read.get(now.key_id)?.status !== now.status)) throw new ImportRaced();
+    // The keys whose value this import created, for webhooks (listed in its event below).
+    let createdKeyIds: string[] = [];
     if (writes.length) {
       // Every write lands as the read found it, or the import runs again: a key deleted since the
       // read drops out of the join, and with keep or fail (whose writes are all new values) a value
@@ -468,7 +487,8 @@ async function runImport(
           input.conflict === 'overwrite' ? sql`update set value = excluded.value, status = excluded.status, updated_at = now()` : sql`nothing`
         }
         returning key_id, (xmax = 0) as inserted`;
-      if (written.length !== writes.length || written.filter((row) => row.inserted).length !== valuesCreated) throw new ImportRaced();
+      createdKeyIds = written.flatMap((row) => (row.inserted ? [row.key_id] : []));
+      if (written.length !== writes.length || createdKeyIds.length !== valuesCreated) throw new ImportRaced();
     }
     // A file that changed nothing records nothing (and so queues no rebuild).
     if (newKeys.length + writes.length + describe.length === 0) return answer;
@@ -517,6 +537,11 @@ async function runImport(
         values_unchanged: answer.values_unchanged,
         descriptions_updated: answer.descriptions_updated,
         translation_units: units,
+        // For webhooks' translations.changed (core/webhooks/listed-keys.ts): the values it created
+        // have no event of their own, so their keys (the first KEYS_LISTED; values_created says
+        // whether that is all) and every group they are in are named here.
+        key_ids: listedKeyIds(createdKeyIds),
+        groups: createdGroups(entries, byKey, newKeys, newKeyGroups),
       },
     });
     return answer;

@@ -6,6 +6,7 @@ import { mayNameGroup } from '../validation.ts';
 import { lockProject } from '../projects/lock-project.ts';
 import { groupExists, groupNotFound, groupTaken } from './group-exists.ts';
 import { RenameGroupCommand, type RenamedGroup } from './schemas.ts';
+import { KEYS_LISTED } from '../webhooks/listed-keys.ts';
 
 /**
  * Moves every live key of a group to the new name in one statement, so readers see all or none. The
@@ -18,7 +19,7 @@ export const renameGroup = useCase(RenameGroupCommand, async (deps: Pick<Deps, '
     await lockProject(tx.sql, projectId);
     if (!(await groupExists(tx.sql, projectId, name))) throw groupNotFound(name);
     if (await groupExists(tx.sql, projectId, newName)) throw groupTaken(newName);
-    const [row] = await tx.sql<{ count: number }[]>`
+    const [row] = await tx.sql<{ count: number; key_ids: string[] | null }[]>`
       with locked as materialized (
         select id from translation_keys
         where project_id = ${projectId} and group_name = ${name} and deleted_at is null
@@ -26,8 +27,8 @@ export const renameGroup = useCase(RenameGroupCommand, async (deps: Pick<Deps, '
       ), moved as (
         update translation_keys k set group_name = ${newName}, updated_at = now()
         from locked where k.id = locked.id
-        returning 1)
-      select count(*)::int as count from moved`.catch((error: unknown) => {
+        returning k.id)
+      select count(*)::int as count, (select array_agg(id::text) from (select id from moved limit ${KEYS_LISTED}) l) as key_ids from moved`.catch((error: unknown) => {
       throw isKeyAndGroupTooLong(error) ? keyAndGroupTooLong(['body', 'new_name']) : error;
     });
     const keysUpdated = row!.count;
@@ -39,7 +40,8 @@ export const renameGroup = useCase(RenameGroupCommand, async (deps: Pick<Deps, '
       actor: input.actor,
       entity: { type: 'group', id: newName },
       before: { name },
-      after: { name: newName, keys: keysUpdated },
+      // key_ids: the first KEYS_LISTED of its keys, for webhooks' translations.changed (core/webhooks/listed-keys.ts).
+      after: { name: newName, keys: keysUpdated, key_ids: row!.key_ids ?? [] },
     });
     return { project_id: projectId, old_name: name, new_name: newName, keys_updated: keysUpdated };
   });

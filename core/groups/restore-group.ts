@@ -5,6 +5,7 @@ import { useCase } from '../use-case.ts';
 import { mayNameGroup } from '../validation.ts';
 import { assertKeyCapacity, lockProject } from '../projects/lock-project.ts';
 import { GroupCommand, type RestoredGroup } from './schemas.ts';
+import { KEYS_LISTED } from '../webhooks/listed-keys.ts';
 
 const nothingToRestore = (name: string) => notFound(`Group '${name}' has no deleted keys to restore`);
 /** How many clashing names a 409 lists; the count says how many there are in all. */
@@ -57,10 +58,14 @@ export const restoreGroup = useCase(GroupCommand, async (deps: Pick<Deps, 'sql' 
       throw conflict(`Cannot restore group '${name}': key name(s) in use: ${(listed ?? []).join(', ')}${more}`);
     }
     await assertKeyCapacity(sql, projectId, plan, limits.keysPerProject, candidates);
-    const restored = await sql`
-      update translation_keys set deleted_at = null, updated_at = now()
-      where project_id = ${projectId} and group_name = ${name} and deleted_at = ${lastDelete}`;
-    tx.record({ type: 'group.restored', projectId, actor: input.actor, entity: { type: 'group', id: name }, after: { keys: restored.count } });
-    return { project_id: projectId, group_name: name, keys_restored: restored.count };
+    // key_ids: the first KEYS_LISTED of its keys, for webhooks' translations.changed (core/webhooks/listed-keys.ts).
+    const [restored] = await sql<{ count: number; key_ids: string[] | null }[]>`
+      with restored as (
+        update translation_keys set deleted_at = null, updated_at = now()
+        where project_id = ${projectId} and group_name = ${name} and deleted_at = ${lastDelete}
+        returning id)
+      select count(*)::int as count, (select array_agg(id::text) from (select id from restored limit ${KEYS_LISTED}) l) as key_ids from restored`;
+    tx.record({ type: 'group.restored', projectId, actor: input.actor, entity: { type: 'group', id: name }, after: { keys: restored!.count, key_ids: restored!.key_ids ?? [] } });
+    return { project_id: projectId, group_name: name, keys_restored: restored!.count };
   });
 });

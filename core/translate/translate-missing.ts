@@ -25,6 +25,7 @@ import { ProviderError } from '../ports/machine-translator.ts';
 import { checkTranslation } from '../quality/check-translation.ts';
 import { protect } from './protect.ts';
 import { batches, batchLimits } from './batches.ts';
+import { listedKeyIds } from '../webhooks/listed-keys.ts';
 
 /** Values one call fills at most; a larger project calls again (only_missing makes that resume). */
 export const MAX_VALUES_PER_CALL = 500;
@@ -217,12 +218,25 @@ export const translateMissing = useCase(
         });
       }
       if (rows.length) {
+        // The values it created have no event of their own: their keys are listed here for
+        // webhooks' translations.changed (core/webhooks/listed-keys.ts; values_created says whether
+        // that is all of them). Their groups are the keys' own, looked up by the dispatcher.
+        const created = rows.flatMap((r) => (r.inserted ? [r.key_id] : []));
         tx.record({
           type: 'translation.machine_translated',
           projectId,
           actor: input.actor,
           entity: { type: 'language', id: language },
-          after: { provider: base.provider, status: input.status, from_memory: fromMemory.length, from_provider: machine.size, written: rows.length, translation_units: units },
+          after: {
+            provider: base.provider,
+            status: input.status,
+            from_memory: fromMemory.length,
+            from_provider: machine.size,
+            written: rows.length,
+            translation_units: units,
+            values_created: created.length,
+            key_ids: listedKeyIds(created),
+          },
         });
       }
       return { written: rows.length, units, changed };

@@ -15,6 +15,7 @@ import { buildLanguagePath } from '../cache/build-urls.ts';
 import * as v from 'valibot';
 import { newMessageId } from './signature.ts';
 import type { WebhookEventType } from './schemas.ts';
+import { KEYS_LISTED } from './listed-keys.ts';
 
 export type DispatchDeps = Pick<Deps, 'sql' | 'objects' | 'config' | 'log'>;
 
@@ -45,7 +46,7 @@ const reported = new Set<string>();
 
 const BATCH = 200;
 /** At most this many keys are named in one translations.changed; `keys_truncated` says when more changed. */
-export const MAX_KEYS_PER_EVENT = 1000;
+export const MAX_KEYS_PER_EVENT = KEYS_LISTED;
 /**
  * At most this many changes are gathered into one translations.changed (read BATCH at a time): a
  * bulk action of thousands of keys is one event, and one event's rows stay bounded in memory.
@@ -53,6 +54,35 @@ export const MAX_KEYS_PER_EVENT = 1000;
 export const MAX_CHANGES_PER_EVENT = 20_000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+
+/**
+ * How many keys a bulk event (a whole language or group) changed that have no event of their own:
+ * the values an import or a machine translation created, the values a language removal deleted, a
+ * group's keys. The event lists the first of them in `key_ids` (core/webhooks/listed-keys.ts); one
+ * recorded before it did, or listing fewer than it changed, makes `keys_truncated` true.
+ */
+function bulkKeys(row: OutboxRow): number {
+  switch (row.event_type) {
+    case 'translation.imported':
+      return count(row.after?.['values_created']);
+    case 'translation.machine_translated':
+      // Before values_created was recorded: `written` (the values it replaced are named by their own events too).
+      return count(row.after?.['values_created'] ?? row.after?.['written']);
+    case 'language.removed':
+      return count(row.before?.['values']);
+    case 'group.deleted':
+      return count(row.before?.['keys']);
+    case 'group.renamed':
+    case 'group.restored':
+      return count(row.after?.['keys']);
+    default:
+      return 0;
+  }
+}
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((x): x is string => typeof x === 'string') : []);
 
 const outboxRows = (sql: TransactionSql, where: postgres.Fragment) => sql<OutboxRow[]>`
   select o.id, o.project_id, o.webhook_type, e.type as event_type, e.entity_type, e.actor_type, e.actor_id, e.entity_id, e.before, e.after,
@@ -189,6 +219,8 @@ export async function dispatchProjectChanges(deps: DispatchDeps, projectId: stri
     const keyIds = new Set<string>();
     const languages = new Set<string>();
     const groups = new Set<string>();
+    // A bulk event changed more keys than it lists.
+    let unlisted = false;
     const actors = new Map<string, { type: string; id: string | null }>();
     const counts: Record<string, number> = {};
     for (const row of rows) {
@@ -197,6 +229,13 @@ export async function dispatchProjectChanges(deps: DispatchDeps, projectId: stri
       // By what the event is about: one value (`<key id>/<language>`), a whole language (an import,
       // a machine translation), a key or a group. An id that is no key id is never taken for one:
       // the query below casts them, and one bad id once failed every project's dispatch.
+      if (row.entity_type === 'language' || row.entity_type === 'group') {
+        // A bulk event: the keys it lists (and an import's groups), and whether that is all of them.
+        const listed = strings(row.after?.['key_ids'] ?? row.before?.['key_ids']).filter((id) => UUID.test(id));
+        for (const id of listed) keyIds.add(id);
+        for (const group of strings(row.after?.['groups'])) groups.add(group);
+        if (bulkKeys(row) > listed.length) unlisted = true;
+      }
       if (row.entity_type === 'language') {
         languages.add(row.entity_id);
       } else if (row.event_type.startsWith('translation.')) {
@@ -226,7 +265,7 @@ export async function dispatchProjectChanges(deps: DispatchDeps, projectId: stri
       changes: rows.length,
       counts,
       keys: named,
-      keys_truncated: ids.length > MAX_KEYS_PER_EVENT,
+      keys_truncated: ids.length > MAX_KEYS_PER_EVENT || unlisted,
       languages: [...languages].sort(),
       groups: [...groups].sort(),
       actors: [...actors.values()],

@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import { Actor } from '../actor.ts';
 import { storableText, Uuid } from '../validation.ts';
+import { PageQuery } from '../accounts/page-cursor.ts';
 
 /** What a project can subscribe to (docs/decisions.md, "Webhooks", for each payload). */
 export const WEBHOOK_EVENT_TYPES = ['cache.rebuilt', 'translations.changed', 'language.added', 'language.removed'] as const;
@@ -83,12 +84,18 @@ export const WebhookDelivery = v.object({
 });
 export type WebhookDelivery = v.InferOutput<typeof WebhookDelivery>;
 
-export const WebhookDeliveryList = v.object({ deliveries: v.array(WebhookDelivery) });
+export const WebhookDeliveryList = v.object({
+  deliveries: v.array(WebhookDelivery),
+  next_cursor: v.pipe(v.nullable(v.string()), v.description('Pass as ?cursor= (with the same status) for the next, older page; null on the last page')),
+});
 
 export const DeliveryQuery = v.strictObject({
   status: v.optional(v.picklist(DELIVERY_STATUSES, `status must be one of ${DELIVERY_STATUSES.join(', ')}`)),
-  // Digits only, as the other limits: Number() would read 0x10, " 1" and "+1" as numbers.
-  limit: v.optional(v.pipe(v.string('limit must be given once'), v.regex(/^\d{1,4}$/, 'limit must be an integer from 1 to 200'), v.toNumber(), v.integer('limit must be an integer'), v.minValue(1), v.maxValue(200)), '50'),
+  // Digits only, as the other limits: Number() would read 0x10, " 1" and "+1" as numbers. No default
+  // here (a string one would be typed so in the OpenAPI document): the route's is DEFAULT_PAGE_SIZE, 50.
+  limit: v.optional(v.pipe(v.string('limit must be given once'), v.regex(/^\d{1,4}$/, 'limit must be an integer from 1 to 200'), v.toNumber(), v.integer('limit must be an integer'), v.minValue(1), v.maxValue(200))),
+  // The previous page's next_cursor (core/accounts/page-cursor.ts, as the other admin listings).
+  cursor: PageQuery.entries.cursor,
 });
 
 // Use-case inputs.
@@ -102,5 +109,6 @@ export const ReadDeliveriesQuery = v.object({
   webhookId: Uuid,
   status: v.optional(v.picklist(DELIVERY_STATUSES)),
   limit: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(200)),
+  cursor: v.optional(v.string()),
 });
 export const ReplayDeliveryCommand = v.object({ ...InProject, webhookId: Uuid, deliveryId: Uuid });

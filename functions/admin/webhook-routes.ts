@@ -7,6 +7,7 @@ import type { AppEnv } from '../http/app-env.ts';
 import { describe } from '../http/describe.ts';
 import { noBody, requireJsonBody, validBody, validParams, validQuery } from '../http/validate.ts';
 import { Uuid } from '../../core/validation.ts';
+import { DEFAULT_PAGE_SIZE } from '../../core/accounts/page-cursor.ts';
 import { ADMIN } from '../../core/actor.ts';
 import {
   CreatedWebhookEndpoint,
@@ -102,7 +103,11 @@ export const webhookRoutes = new Hono<AppEnv>()
       tag,
       auth,
       summary: "An endpoint's delivery log, newest first",
-      description: 'Each delivery: its status (pending, succeeded, failed), attempts, the last response code and error, and when the next attempt is due.',
+      description:
+        'Each delivery: its status (pending, succeeded, failed), attempts, the last response code and error, when the next attempt is due, ' +
+        'and message_id, the webhook-id header it was sent with. Query: status filters; limit (1 to 200, default 50) is the page size; ' +
+        'cursor is the previous page\'s next_cursor (null on the last page): pages go back in time by (created_at, id), so every failed ' +
+        'delivery can be listed and replayed. Finished deliveries are kept WEBHOOKS_RETENTION_DAYS (30).',
       responses: { 200: WebhookDeliveryList, 404: null },
     }),
     validParams(WebhookParam),
@@ -114,8 +119,9 @@ export const webhookRoutes = new Hono<AppEnv>()
         await listWebhookDeliveries(c.get('deps'), {
           projectId: project_id,
           webhookId: webhook_id,
-          limit: query.limit,
+          limit: query.limit ?? DEFAULT_PAGE_SIZE,
           ...(query.status ? { status: query.status } : {}),
+          ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
         }),
       );
     },

@@ -21,6 +21,13 @@ async function keysIn(projectId: string, group: string) {
   return (await listKeys(core.deps, { projectId, group })).keys.map((k) => k.key);
 }
 
+/** The ids of the group's live keys, sorted. */
+async function idsIn(projectId: string, group: string) {
+  const rows = await core.deps.sql<{ id: string }[]>`
+    select id::text as id from translation_keys where project_id = ${projectId} and group_name = ${group} and deleted_at is null`;
+  return rows.map((r) => r.id).sort();
+}
+
 describe('listGroups and validateGroup', () => {
   it('lists the groups of live keys only, and validates a name without storing it', async () => {
     const p = await core.newProject();
@@ -52,7 +59,8 @@ describe('renameGroup', () => {
     });
     expect(await keysIn(p.projectId, 'new')).toEqual(['a', 'b', 'c']);
     expect(await keysIn(p.projectId, 'old')).toEqual([]);
-    expect(await core.events({ projectId: p.projectId }, since)).toEqual([
+    const renamed = await core.events({ projectId: p.projectId }, since);
+    expect(renamed).toEqual([
       expect.objectContaining({
         type: 'group.renamed',
         actor_type: 'api_key',
@@ -60,9 +68,11 @@ describe('renameGroup', () => {
         entity_type: 'group',
         entity_id: 'new',
         before: { name: 'old' },
-        after: { name: 'new', keys: 3 },
+        after: { name: 'new', keys: 3, key_ids: expect.any(Array) },
       }),
     ]);
+    // Its keys' ids, for webhooks (core/webhooks/listed-keys.ts).
+    expect([...(renamed[0]!.after as { key_ids: string[] }).key_ids].sort()).toEqual(await idsIn(p.projectId, 'new'));
   });
 
   it('refuses a taken target (409), an unknown or impossible source (404), an invalid target (422), recording nothing', async () => {
@@ -122,9 +132,12 @@ describe('deleteGroup and restoreGroup', () => {
     });
 
     const events = await core.events({ projectId: p.projectId }, since);
-    expect(events.map((e) => [e.type, e.entity_type, e.entity_id, e.actor_id, e.before, e.after])).toEqual([
-      ['group.deleted', 'group', 'g', p.apiKeyId, { keys: 2 }, null],
-      ['group.restored', 'group', 'g', p.apiKeyId, null, { keys: 2 }],
+    // Each lists its keys' ids, for webhooks (core/webhooks/listed-keys.ts).
+    const restoredIds = await idsIn(p.projectId, 'g');
+    const sorted = (x: unknown) => ({ ...(x as Record<string, unknown>), key_ids: [...((x as { key_ids: string[] }).key_ids)].sort() });
+    expect(events.map((e) => [e.type, e.entity_type, e.entity_id, e.actor_id, e.before && sorted(e.before), e.after && sorted(e.after)])).toEqual([
+      ['group.deleted', 'group', 'g', p.apiKeyId, { keys: 2, key_ids: restoredIds }, null],
+      ['group.restored', 'group', 'g', p.apiKeyId, null, { keys: 2, key_ids: restoredIds }],
     ]);
   });
 

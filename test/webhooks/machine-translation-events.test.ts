@@ -45,6 +45,24 @@ describe('translations.changed after a machine translation (POST /v1/translate/{
     expect(event!.verified).toMatchObject({ type: 'translations.changed', data: { project_id: p.projectId, languages: ['de'] } });
   });
 
+  it('names the keys whose values it created, and their groups (they have no event of their own)', async () => {
+    const p = await projectWithMissingGerman();
+    const receiver = await hook(p, ['translations.changed']);
+    expect(((await ok(await t.call(p.apiKey, 'POST', '/v1/translate/de', {}))) as { translated: number }).translated).toBe(1);
+    await waitFor(() => receiver.accepted().length >= 1, 5_000, 'translations.changed');
+    await new Promise((r) => setTimeout(r, 600)); // anything more would have followed by now
+    const events = receiver.accepted().map((r) => r.verified!);
+    expect(events).toHaveLength(1);
+    // It arrived as keys: [], groups: [], keys_truncated: false, as if no key had changed.
+    expect(events[0]!.data).toMatchObject({
+      counts: { 'translation.machine_translated': 1 },
+      keys: [{ key: 'home.title', group: 'home' }],
+      keys_truncated: false,
+      groups: ['home'],
+      languages: ['de'],
+    });
+  });
+
   it("after one project's machine translation, every other project's webhooks are still delivered", async () => {
     // Another project, unrelated, subscribed to language.added only.
     const other = await t.newProject('team');
