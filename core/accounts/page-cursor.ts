@@ -45,8 +45,14 @@ export const PageQuery = v.object({
       v.string(),
       v.regex(/^\d{1,4}$/, `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`),
       v.transform(Number),
-      v.minValue(1, `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`),
-      v.maxValue(MAX_PAGE_SIZE, `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`),
+      // A number schema after the transform: the OpenAPI document then says integer (as for
+      // GET /v1/keys), and a generated client takes limit: 10, not '10'.
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(1, `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`),
+        v.maxValue(MAX_PAGE_SIZE, `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`),
+      ),
     ),
   ),
   cursor: v.optional(v.pipe(v.string(), v.maxLength(200, 'cursor is not one this API gave out'))),

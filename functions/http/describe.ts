@@ -87,10 +87,16 @@ const HEADERS = {
   'X-RateLimit-Limit': header("The plan's daily API-call limit.", { type: 'integer' }),
   'X-RateLimit-Remaining': header('Calls left today.', { type: 'integer' }),
   'X-RateLimit-Reset': header('Seconds until the daily quota resets (midnight UTC).', { type: 'integer' }),
+  RateLimit: header('The same standing as a structured field (draft-ietf-httpapi-ratelimit-headers): "daily";r=<calls left>;t=<seconds to reset>.'),
+  'RateLimit-Policy': header('The daily policy as a structured field: "daily";q=<limit>;w=86400.'),
 } as const;
 export type HeaderName = keyof typeof HEADERS;
 const headerRef = (name: HeaderName) => ({ $ref: `#/components/headers/${name}` });
-const RATE_LIMIT_HEADERS: HeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+/**
+ * The caller's daily standing (rate-limit-headers.ts): on every answer to an API key, success or
+ * refusal, except on a plan without a daily limit (none then).
+ */
+const RATE_LIMIT_HEADERS: HeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy'];
 
 /** Error statuses and the shared response each refers to. */
 const ERRORS = {
@@ -205,6 +211,9 @@ export const OPENAPI_OPTIONS = {
         'Every call acts on the project of its API key (header X-API-Key), except GET /health and the admin API. ' +
         'Request bodies are JSON unless stated; every error answers {"detail": ...} (schema Error).',
     },
+    // The API is at the root of whichever host serves this document (a local server, a stage's
+    // API Gateway or CloudFront domain): a relative server, so generated clients resolve paths there.
+    servers: [{ url: '/', description: 'The host serving this document (GET /openapi.json)' }],
     tags: TAGS,
     components: {
       securitySchemes: {
@@ -286,7 +295,9 @@ export function describe(options: {
       responses[status] = { $ref: `#/components/responses/${ERRORS[status].name}` };
       continue;
     }
-    const spec: ResponseSpec = value === null ? {} : isSchema(value) ? { schema: value } : value;
+    const given: ResponseSpec = value === null ? {} : isSchema(value) ? { schema: value } : value;
+    // The daily standing comes with every answer to an API key (on the error answers through their shared responses).
+    const spec: ResponseSpec = auth === 'apiKey' ? { ...given, headers: [...(given.headers ?? []), ...RATE_LIMIT_HEADERS] } : given;
     const description = spec.description ?? SUCCESS[status] ?? (isErrorStatus(status) ? ERRORS[status].description : String(status));
     const content = {
       ...(spec.schema ? { 'application/json': { schema: resolver(spec.schema) } } : {}),
@@ -316,12 +327,24 @@ export function describe(options: {
           requestBody: {
             required: true,
             description: `${file.description} At most ${file.maxBytes / MiB} MiB.`,
-            content: Object.fromEntries(file.mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+            content: Object.fromEntries(file.mediaTypes.map((type) => [type, { schema: fileSchema(type) }])),
           },
         }
       : {}),
     responses,
   }));
+}
+
+/**
+ * A file body's schema under one media type: the bytes (a binary string), except under a JSON media
+ * type, where the file is the JSON document itself. A binary string there would read, to a client
+ * generator, as a JSON string to be quoted (openapi-fetch sends JSON.stringify of the body), and a
+ * JSON-based file (json, json-nested, i18next, arb) is an object at its top level.
+ */
+function fileSchema(mediaType: string): { type: 'object' | 'string'; description?: string; format?: string } {
+  return /^application\/(?:[\w.+-]+\+)?json$/.test(mediaType)
+    ? { type: 'object', description: 'The file itself, a JSON document: the JSON-based formats (json, json-nested, i18next, arb) have an object at their top level.' }
+    : { type: 'string', format: 'binary' };
 }
 
 // hono-openapi's describeRoute middleware is `async (_c, next) => { await next(); }`: an extra promise

@@ -12,7 +12,7 @@ import { MAX_SUGGESTIONS, Suggestions, suggestTranslations } from '../../core/me
 const KeyLanguageParams = v.object({ ...KeyIdParam.entries, ...LanguageParam.entries });
 // Query strings tolerate unknown parameters elsewhere too; limit is checked when given.
 const SuggestionsQuery = v.object({
-  limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,2}$/, `limit must be a whole number from 1 to ${MAX_SUGGESTIONS}`), v.transform(Number), v.minValue(1, `limit must be from 1 to ${MAX_SUGGESTIONS}`), v.maxValue(MAX_SUGGESTIONS, `limit must be from 1 to ${MAX_SUGGESTIONS}`))),
+  limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,2}$/, `limit must be a whole number from 1 to ${MAX_SUGGESTIONS}`), v.transform(Number), v.pipe(v.number(), v.integer(), v.minValue(1, `limit must be from 1 to ${MAX_SUGGESTIONS}`), v.maxValue(MAX_SUGGESTIONS, `limit must be from 1 to ${MAX_SUGGESTIONS}`)))),
 });
 
 export const suggestionRoutes = new Hono<AppEnv>().get(

@@ -277,13 +277,37 @@ describe('responses a client can type', () => {
     const types = Object.keys(body.content);
     for (const codec of Object.values(FORMATS)) expect(types).toContain(codec.contentType.split(';')[0]);
     expect(types).toContain('application/octet-stream');
-    for (const media of Object.values<any>(body.content)) expect(media.schema).toEqual({ type: 'string', format: 'binary' });
+    // The bytes, except under application/json, where the body is the JSON file itself: a binary
+    // string there is a JSON string to a generated client (openapi-fetch would send it quoted).
+    for (const [type, media] of Object.entries<any>(body.content)) {
+      if (type === 'application/json') expect(media.schema).toMatchObject({ type: 'object' });
+      else expect(media.schema, type).toEqual({ type: 'string', format: 'binary' });
+    }
     const query = Object.fromEntries(params(o).filter((p: any) => p.in === 'query').map((p: any) => [p.name, p.schema]));
     expect(Object.keys(query).sort()).toEqual(['conflict', 'dry_run', 'format', 'group', 'namespace', 'status', 'values']);
     expect(query.format.enum).toEqual(Object.keys(FORMATS));
     expect(query.conflict.enum).toEqual(['overwrite', 'keep', 'fail']);
     expect(Object.keys(o.op.responses)).toEqual(expect.arrayContaining(['200', '402', '404', '409', '413', '422']));
     expect(o.op.responses['415'], 'any Content-Type is accepted').toBeUndefined();
+  });
+
+  it('types every limit as an integer, as generated clients then take it (limit: 10)', () => {
+    const limits = ops.flatMap((o) => params(o).filter((p: any) => p.in === 'query' && p.name === 'limit').map((p: any) => [o.id, p.schema] as const));
+    expect(limits.map(([id]) => id)).toEqual(expect.arrayContaining(['listKeys', 'listAccounts', 'listProjects', 'listApiKeys', 'suggestTranslations']));
+    for (const [id, schema] of limits) {
+      expect(schema.type, id).toBe('integer');
+      if (schema.default !== undefined) expect(typeof schema.default, id).toBe('number');
+    }
+  });
+
+  it("declares the daily standing's headers on every success answer to an API key, and a server relative to the document", () => {
+    for (const o of ops.filter((o) => o.op.security?.some((s: any) => 'apiKey' in s))) {
+      for (const [status, response] of Object.entries<any>(o.op.responses).filter(([status]) => /^(2\d\d|304)$/.test(status))) {
+        const headers = Object.keys(deref(doc, response).headers ?? {});
+        expect(headers, `${o.id} ${status}`).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy']));
+      }
+    }
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
   });
 
   it('marks a JSON body optional exactly where the route reads none as {} (optionalJsonBody)', () => {
