@@ -21,7 +21,7 @@ import type { TranslationStatus } from '../translations/schemas.ts';
 import type { TransactionSql } from '../db/client.ts';
 import { assertApprovable, blockedValues, qualitySettings, sourceValues } from '../quality/approval-gate.ts';
 import { warningsOf } from '../quality/check-translation.ts';
-import { listedKeyIds } from '../webhooks/listed-keys.ts';
+import { listedGroups, listedKeyIds } from '../webhooks/listed-keys.ts';
 import { CHANGES_LISTED, ImportCommand, ImportPreviewCommand, type ImportChanges, type ImportPreview, type ImportResult } from './schemas.ts';
 
 const Value = storableText('value', 10_000);
@@ -541,7 +541,7 @@ async function runImport(
         // have no event of their own, so their keys (the first KEYS_LISTED; values_created says
         // whether that is all) and every group they are in are named here.
         key_ids: listedKeyIds(createdKeyIds),
-        groups: createdGroups(entries, byKey, newKeys, newKeyGroups),
+        ...listedGroups(createdGroups(entries, byKey, newKeys, newKeyGroups)),
       },
     });
     return answer;

@@ -3,6 +3,7 @@ import { AppError, notFound } from '../errors.ts';
 import { transaction } from '../db/transaction.ts';
 import { useCase } from '../use-case.ts';
 import { RemoveLanguageCommand, type RemovedLanguage, type ShownValues } from './schemas.ts';
+import { shownValuesColumns } from './value-counts.ts';
 import { withoutLanguage, type Fallbacks } from '../projects/fallbacks.ts';
 import { lockSourceValues } from '../projects/lock-source-values.ts';
 
@@ -50,12 +51,10 @@ export const removeLanguage = useCase(RemoveLanguageCommand, async (deps: Pick<D
     // bulk status change of some of them could deadlock with it (test/keys/lock-order.test.ts).
     // The language's row is locked (above): no value of it can be written until this commits, so
     // the values counted here are the ones deleted below.
-    const [held] = await tx.sql<{ count: number; latest: string }[]>`
-      select count(*)::int as count, coalesce(max(version), 0)::text as latest
-      from (select version from translations where project_id = ${projectId} and language = ${code} order by key_id for update) v`;
-    const now = { values: held!.count, latest: Number(held!.latest) };
-    // Count and latest version: a value written since raises the latest, one deleted lowers the count.
-    if (input.shown && (input.shown.values !== now.values || input.shown.latest !== now.latest)) throw new LanguageValuesChanged(code, now);
+    const [now] = await tx.sql<ShownValues[]>`
+      select ${shownValuesColumns(tx.sql)}
+      from (select key_id, version from translations where project_id = ${projectId} and language = ${code} order by key_id for update) v`;
+    if (input.shown && (input.shown.values !== now!.values || input.shown.digest !== now!.digest)) throw new LanguageValuesChanged(code, now!);
     const [row] = await tx.sql<{ count: number }[]>`
       with deleted as (delete from translations where project_id = ${projectId} and language = ${code} returning 1)
       select count(*)::int as count from deleted`;

@@ -8,8 +8,11 @@ export const AddLanguageInput = v.strictObject({ code: LanguageCode });
 export const ListLanguagesCommand = v.object({ ...InProject });
 export const LanguageCommand = v.object({ ...WriteInProject, code: LanguageCode });
 
-/** What a confirmation showed of a language's values (core/languages/value-counts.ts): their count and the latest version among them (0: none). */
-export const ShownValues = v.object({ values: v.pipe(v.number(), v.integer(), v.minValue(0)), latest: v.pipe(v.number(), v.integer(), v.minValue(0)) });
+/**
+ * What a confirmation showed of a language's values (core/languages/value-counts.ts): their count,
+ * and a digest of every value's key and version ('none' for no values).
+ */
+export const ShownValues = v.object({ values: v.pipe(v.number(), v.integer(), v.minValue(0)), digest: v.pipe(v.string(), v.maxLength(64)) });
 export type ShownValues = v.InferOutput<typeof ShownValues>;
 /** `shown`: remove only if the language still holds exactly the values its confirmation counted. */
 export const RemoveLanguageCommand = v.object({ ...LanguageCommand.entries, shown: v.optional(ShownValues) });

@@ -1,18 +1,26 @@
 // How many values each language holds: the Languages tab shows them, and removing a language says
 // how many values it would delete before it does.
 import type { Deps } from '../deps.ts';
+import type { Sql, TransactionSql } from '../db/client.ts';
 import type { ShownValues } from './schemas.ts';
 
 /**
  * What removing a language would delete, for its confirmation: how many values (also those kept for
- * deleted keys) and the latest version among them, which the removal checks again (ShownValues).
+ * deleted keys) and their digest, which the removal checks again (ShownValues).
  */
 export async function valuesInLanguage(deps: Pick<Deps, 'sql'>, projectId: string, code: string): Promise<ShownValues> {
-  const [row] = await deps.sql<{ count: number; latest: string }[]>`
-    select count(*)::int as count, coalesce(max(version), 0)::text as latest
-    from translations where project_id = ${projectId} and language = ${code}`;
-  return { values: row!.count, latest: Number(row!.latest) };
+  const [row] = await deps.sql<ShownValues[]>`select ${shownValuesColumns(deps.sql)} from translations where project_id = ${projectId} and language = ${code}`;
+  return row!;
 }
+
+/**
+ * A language's values as a confirmation shows them: the count, and an md5 of every value's key id and
+ * version in key order. Versions are handed out when a write runs, not when it commits: the latest
+ * version alone would miss a change committed after the confirmation by a write (a long import) that
+ * took its version before a later one. Every value written, changed or deleted changes the digest.
+ */
+export const shownValuesColumns = (sql: Sql | TransactionSql) =>
+  sql`count(*)::int as values, coalesce(md5(string_agg(key_id::text || ':' || version::text, ',' order by key_id)), 'none') as digest`;
 
 /**
  * The values of the project's live keys in every language, in one statement (one count per language

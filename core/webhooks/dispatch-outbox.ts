@@ -234,7 +234,7 @@ export async function dispatchProjectChanges(deps: DispatchDeps, projectId: stri
         const listed = strings(row.after?.['key_ids'] ?? row.before?.['key_ids']).filter((id) => UUID.test(id));
         for (const id of listed) keyIds.add(id);
         for (const group of strings(row.after?.['groups'])) groups.add(group);
-        if (bulkKeys(row) > listed.length) unlisted = true;
+        if (bulkKeys(row) > listed.length || row.after?.['groups_truncated'] === true) unlisted = true;
       }
       if (row.entity_type === 'language') {
         languages.add(row.entity_id);

@@ -9,3 +9,11 @@ export const KEYS_LISTED = 1000;
 
 /** The ids a bulk event lists: the first KEYS_LISTED. */
 export const listedKeyIds = (ids: readonly string[]): string[] => ids.slice(0, KEYS_LISTED);
+
+/**
+ * The groups a bulk event lists (an import's): the first KEYS_LISTED, sorted, and `groups_truncated`
+ * when there were more (translations.changed then says keys_truncated), so that one event of a file
+ * with thousands of top-level prefixes stays bounded, in the database and in the payload.
+ */
+export const listedGroups = (groups: readonly string[]): { groups: string[]; groups_truncated?: true } =>
+  groups.length > KEYS_LISTED ? { groups: groups.slice(0, KEYS_LISTED), groups_truncated: true } : { groups: [...groups] };

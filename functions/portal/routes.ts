@@ -580,6 +580,8 @@ const routes = new Hono<PortalEnv>()
       { new_name: f.new_name ?? '' },
     );
     if (renamed instanceof Response) return renamed;
+    // Its keys' names change in the published files (group-split builds), as after a bulk action.
+    await publishAfter(c, a);
     // Back to the same view, now filtered by the new name.
     const query = returnQuery(a, f.return_to);
     query.set('group', renamed.new_name);
@@ -895,8 +897,8 @@ const routes = new Hono<PortalEnv>()
     // First the count, to confirm; the removal only with the confirmation, and only of the values it
     // counted: one written, changed or deleted since asks again with the new count (a form of an
     // earlier version, without them, asks again too).
-    const shown = { values: Number(f.values), latest: Number(f.latest) };
-    const confirmed = f.confirmed === 'yes' && f.values !== undefined && f.latest !== undefined && Number.isSafeInteger(shown.values) && Number.isSafeInteger(shown.latest);
+    const shown = { values: Number(f.values), digest: f.digest ?? '' };
+    const confirmed = f.confirmed === 'yes' && f.values !== undefined && Number.isSafeInteger(shown.values) && /^(?:[0-9a-f]{32}|none)$/.test(shown.digest);
     if (!confirmed) return renderLanguages(c, a, { code, ...(await valuesInLanguage(deps, a.projectId, code)) });
     let removed;
     try {
@@ -1046,8 +1048,11 @@ const routes = new Hono<PortalEnv>()
       c,
     );
     const trash = `${P}/projects/${a.projectId}/trash${at ? `?${new URLSearchParams({ before: at.deletedAt, key: at.key })}` : ''}`;
+    if (result instanceof Response) return result;
+    // Its approved values are served again, as a deleted key's stop being.
+    await publishAfter(c, a);
     // A reload must not restore again (a key deleted again meanwhile would come back).
-    return result instanceof Response ? result : redirectWithOutcome(c, { project: a.projectId }, trash, { notice: `Restored ${result.key}.` });
+    return redirectWithOutcome(c, { project: a.projectId }, trash, { notice: `Restored ${result.key}.` });
   })
   .post('/projects/:project_id/trash/groups/:group_name/restore', async (c) => {
     const a = await access(c, 'keys.manage');
@@ -1066,9 +1071,9 @@ const routes = new Hono<PortalEnv>()
       (error) => renderTrash(c, a, undefined, `Not restored: ${error}`),
       c,
     );
-    return result instanceof Response
-      ? result
-      : redirectWithOutcome(c, { project: a.projectId }, `${P}/projects/${a.projectId}/trash`, { notice: `Restored ${result.keys_restored} ${result.keys_restored === 1 ? 'key' : 'keys'} of ${result.group_name}.` });
+    if (result instanceof Response) return result;
+    await publishAfter(c, a);
+    return redirectWithOutcome(c, { project: a.projectId }, `${P}/projects/${a.projectId}/trash`, { notice: `Restored ${result.keys_restored} ${result.keys_restored === 1 ? 'key' : 'keys'} of ${result.group_name}.` });
   })
 
   // API keys.

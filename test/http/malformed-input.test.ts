@@ -478,7 +478,7 @@ const FORMS: Record<string, FormSpec> = {
   '/portal/projects/:project_id/publish': { fields: {} },
   '/portal/projects/:project_id/settings': { fields: { auto_rebuild: 'false' }, required: ['auto_rebuild'], choices: ['auto_rebuild'] },
   '/portal/projects/:project_id/languages': { fields: { code: 'it' }, required: ['code'], choices: ['code'] },
-  '/portal/projects/:project_id/languages/:code/remove': { fields: { confirmed: 'yes', values: '0', latest: '0' } },
+  '/portal/projects/:project_id/languages/:code/remove': { fields: { confirmed: 'yes', values: '0', digest: 'none' } },
   '/portal/projects/:project_id/quality': { fields: { source_language: 'de', quality_blocking: 'placeholders' }, choices: ['source_language', 'quality_blocking'] },
   '/portal/projects/:project_id/import': { fields: { language: 'de', format: 'json', status: 'draft', conflict: 'overwrite', group: 'auth' }, required: ['language', 'file'], choices: ['language', 'format', 'status', 'conflict'], file: 'file' },
   '/portal/projects/:project_id/trash/keys/:key_id/restore': { fields: {} },

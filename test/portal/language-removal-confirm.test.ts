@@ -3,6 +3,7 @@
 // translator's save) are not deleted unseen. The confirmation is asked again with the new count.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
+import { usingRealPostgres } from '../support/test-database.ts';
 import { signedInMember } from './support/signed-in-member.ts';
 import type { PortalClient } from './support/portal-client.ts';
 
@@ -43,7 +44,7 @@ describe('removing a language in the portal', () => {
     expect(asked.status).toBe(200);
     expect(visible(asked.text)).toContain('deletes its 2 values for good');
     const fields = confirmation(asked.text, 'it');
-    expect(fields).toMatchObject({ confirmed: 'yes', values: '2' });
+    expect(fields).toMatchObject({ confirmed: 'yes', values: '2', digest: expect.stringMatching(/^[0-9a-f]{32}$/) });
 
     // CI pushes three more before the owner clicks.
     const push = await t.call(p.apiKey, 'POST', '/v1/import/it?format=json', JSON.stringify({ 'rm.three': 'Tre', 'rm.four': 'Quattro', 'rm.five': 'Cinque' }));
@@ -76,6 +77,26 @@ describe('removing a language in the portal', () => {
     expect((await t.call(p.apiKey, 'DELETE', `/v1/keys/${uno}/translations/es`)).status).toBe(204);
     expect((await owner.post(`/portal/projects/${p.projectId}/languages/es/remove`, again)).status).toBe(412);
     expect(await count('es')).toBe(1);
+  });
+
+  // Versions are handed out when a write runs, not when it commits: a long import's change that
+  // commits after the confirmation, under a version older than one already committed, moves neither
+  // the count nor the latest version. Real PostgreSQL only (PGlite serves one connection at a time).
+  it.runIf(usingRealPostgres())('a change committed after the confirmation under an older version than the newest shown is seen too', async () => {
+    expect((await t.call(p.apiKey, 'POST', '/v1/languages', { code: 'nl' })).status).toBe(201);
+    const slow = await valueIn('nl', 'nl.slow', 'Langzaam');
+    const fast = await valueIn('nl', 'nl.fast', 'Snel');
+    const { sql } = t.runtime.deps;
+    let fields: Record<string, string> = {};
+    await sql.begin(async (tx) => {
+      // The long write takes its version first...
+      await tx`update translations set value = 'Langzaam (nieuw)' where key_id = ${slow} and language = 'nl'`;
+      // ...another commits a later one, and the owner is asked while the first is still running.
+      expect((await t.call(p.apiKey, 'PUT', `/v1/keys/${fast}/translations/nl`, { value: 'Snel (nieuw)' })).status).toBe(200);
+      fields = confirmation((await owner.post(`/portal/projects/${p.projectId}/languages/nl/remove`)).text, 'nl');
+    });
+    expect((await owner.post(`/portal/projects/${p.projectId}/languages/nl/remove`, fields)).status).toBe(412);
+    expect(await count('nl')).toBe(2);
   });
 
   it('a confirmation without its counts (a form of an earlier version) asks again; one for a language gone meanwhile is a 404', async () => {

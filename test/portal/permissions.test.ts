@@ -142,7 +142,7 @@ const CASES: Case[] = [
     request: async ({ p }) => {
       const code = nextLanguage();
       expect((await t.call(p.apiKey, 'POST', '/v1/languages', { code })).status).toBeLessThan(300);
-      return { method: 'POST', path: `/portal/projects/${p.projectId}/languages/${code}/remove`, fields: { confirmed: 'yes', values: '0', latest: '0' } };
+      return { method: 'POST', path: `/portal/projects/${p.projectId}/languages/${code}/remove`, fields: { confirmed: 'yes', values: '0', digest: 'none' } };
     },
   },
   { name: 'see the API keys', permission: 'api_keys.manage', request: async ({ p }) => ({ method: 'GET', path: `/portal/projects/${p.projectId}/api-keys` }) },

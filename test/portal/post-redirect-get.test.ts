@@ -233,7 +233,7 @@ describe('the trash, the languages and the members page', () => {
     const asked = await owner.post(`/portal/projects/${p.projectId}/languages/it/remove`);
     expect(asked.status).toBe(200);
     expect(asked.text).toContain('name="confirmed" value="yes"');
-    const removed = await owner.post(`/portal/projects/${p.projectId}/languages/it/remove`, { confirmed: 'yes', values: '0', latest: '0' });
+    const removed = await owner.post(`/portal/projects/${p.projectId}/languages/it/remove`, { confirmed: 'yes', values: '0', digest: 'none' });
     expect(removed.status).toBe(303);
     expect(visible((await owner.get(removed.location!)).text)).toContain('Removed it and its 0 values.');
     await json(await t.call(p.apiKey, 'POST', '/v1/languages', { code: 'it' }));

@@ -88,3 +88,26 @@ describe('a revert in History', () => {
     expect(await cached(name)).toBeUndefined();
   });
 });
+
+describe('a group renamed, a key or a group restored', () => {
+  it('publish too: the renamed group is served under its new name, the restored keys again', async () => {
+    const name = unique('ren');
+    const group = unique('grp').replace('.', '_');
+    const keyId = ((await (await t.call(p.apiKey, 'POST', '/v1/keys', { key: name, group_name: group })).json()) as { id: string }).id;
+    expect((await t.call(p.apiKey, 'PUT', `/v1/keys/${keyId}/translations/de`, { value: 'Umbenannt', status: 'approved' })).status).toBe(200);
+    await rebuild(t, p);
+    const renamed = `${group}_neu`;
+    const res = await dev.post(`/portal/projects/${p.projectId}/groups/${encodeURIComponent(group)}/rename`, { new_name: renamed, return_to: `/portal/projects/${p.projectId}` });
+    expect(res.status).toBe(303);
+    await t.runtime.rebuilds!.idle();
+    expect((await t.call(p.apiKey, 'GET', `/v1/cached/translations/de/${encodeURIComponent(renamed)}`)).status).toBe(200);
+
+    // Deleted (published), then restored from the Trash: served again.
+    expect((await dev.post(`/portal/projects/${p.projectId}/keys/${keyId}/delete`, {})).status).toBe(303);
+    await t.runtime.rebuilds!.idle();
+    expect(await cached(name)).toBeUndefined();
+    expect((await dev.post(`/portal/projects/${p.projectId}/trash/keys/${keyId}/restore`, {})).status).toBe(303);
+    await t.runtime.rebuilds!.idle();
+    expect(await cached(name)).toBe('Umbenannt');
+  });
+});

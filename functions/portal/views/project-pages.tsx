@@ -21,7 +21,7 @@ export const LanguagesPage: FC<
   Common & {
     languages: { code: string; values: number }[];
     /** A removal to confirm: what it would delete, sent back with the confirmation (the removal checks it again). */
-    confirm?: { code: string; values: number; latest: number } | undefined;
+    confirm?: { code: string; values: number; digest: string } | undefined;
     quality: QualitySettings | null;
     /** The code an Add refused, shown again in its field. */
     typedCode?: string | undefined;
@@ -39,7 +39,7 @@ export const LanguagesPage: FC<
           <CsrfField csrf={csrf} />
           <input type="hidden" name="confirmed" value="yes" />
           <input type="hidden" name="values" value={String(confirm.values)} />
-          <input type="hidden" name="latest" value={String(confirm.latest)} />
+          <input type="hidden" name="digest" value={confirm.digest} />
           <p>
             Removing <strong>{confirm.code}</strong> deletes its <strong>{confirm.values}</strong> value{confirm.values === 1 ? '' : 's'} for good.
           </p>
