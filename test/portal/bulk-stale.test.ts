@@ -6,36 +6,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
 import { signedInMember } from './support/signed-in-member.ts';
 import type { PortalClient } from './support/portal-client.ts';
+import { bulkFields, decode } from './support/form-fields.ts';
 
 const t = useTestApp();
 let p: TestProject;
 let reviewer: PortalClient;
-
-const decode = (html: string) => html.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-
-/**
- * The fields a browser sends with the editor's bulk form when `keyIds` are ticked: the form's own
- * inputs, every input tied to it by form="bulk" (ticked checkboxes only), and the chosen action.
- */
-function bulkFields(html: string, keyIds: string[], action: string): Record<string, string[]> {
-  const fields: Record<string, string[]> = {};
-  const add = (name: string, value: string) => (fields[name] ??= []).push(decode(value));
-  const inner = /<form[^>]*id="bulk"[^>]*>([^]*?)<\/form>/.exec(html)![1]!;
-  for (const [tag] of inner.matchAll(/<input[^>]*>/g)) {
-    const name = /name="([^"]+)"/.exec(tag)?.[1];
-    const value = /value="([^"]*)"/.exec(tag)?.[1] ?? '';
-    if (name) add(name, value);
-  }
-  for (const [tag] of html.matchAll(/<input[^>]*form="bulk"[^>]*>/g)) {
-    const name = /name="([^"]+)"/.exec(tag)?.[1];
-    const value = /value="([^"]*)"/.exec(tag)?.[1] ?? '';
-    if (!name) continue;
-    if (/type="checkbox"/.test(tag) && !keyIds.includes(value)) continue;
-    add(name, value);
-  }
-  fields.action = [action];
-  return fields;
-}
 
 beforeAll(async () => {
   p = await t.newProject('team');

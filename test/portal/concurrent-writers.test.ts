@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
 import { signedInMember } from './support/signed-in-member.ts';
 import type { PortalClient } from './support/portal-client.ts';
+import { bulkFields, decode, formFields } from './support/form-fields.ts';
 
 const t = useTestApp();
 let p: TestProject;
@@ -11,34 +12,7 @@ let b: PortalClient;
 let reviewer: PortalClient;
 let n = 0;
 const unique = (prefix: string) => `${prefix}.${Date.now().toString(36)}${n++}`;
-const decode = (html: string) => html.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 
-function formFields(html: string, action: string): Record<string, string> {
-  const escaped = action.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const form = new RegExp(`<form[^>]*action="${escaped}"[^>]*>([^]*?)</form>`).exec(html)?.[1];
-  if (!form) throw new Error(`no form posting to ${action}`);
-  const fields: Record<string, string> = {};
-  for (const [, name, value] of form.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)) fields[name!] = decode(value!);
-  for (const [, name, value] of form.matchAll(/<textarea[^>]*name="([^"]+)"[^>]*>([^]*?)<\/textarea>/g)) fields[name!] = decode(value!);
-  return fields;
-}
-function bulkFields(html: string, keyIds: string[], action: string): Record<string, string[]> {
-  const fields: Record<string, string[]> = {};
-  const add = (name: string, value: string) => (fields[name] ??= []).push(decode(value));
-  const inner = /<form[^>]*id="bulk"[^>]*>([^]*?)<\/form>/.exec(html)![1]!;
-  for (const [tag] of inner.matchAll(/<input[^>]*>/g)) {
-    const name = /name="([^"]+)"/.exec(tag)?.[1];
-    if (name) add(name, /value="([^"]*)"/.exec(tag)?.[1] ?? '');
-  }
-  for (const [tag] of html.matchAll(/<input[^>]*form="bulk"[^>]*>/g)) {
-    const name = /name="([^"]+)"/.exec(tag)?.[1];
-    const value = /value="([^"]*)"/.exec(tag)?.[1] ?? '';
-    if (!name || (/type="checkbox"/.test(tag) && !keyIds.includes(value))) continue;
-    add(name, value);
-  }
-  fields.action = [action];
-  return fields;
-}
 const stored = async (keyId: string) =>
   (await t.runtime.deps.sql<{ value: string; status: string }[]>`select value, status from translations where key_id = ${keyId} and language = 'de'`)[0];
 

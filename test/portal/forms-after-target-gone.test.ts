@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
 import { signedInMember } from './support/signed-in-member.ts';
 import type { PortalClient } from './support/portal-client.ts';
+import { bulkFields, decode, formFields } from './support/form-fields.ts';
 
 const t = useTestApp();
 let p: TestProject;
@@ -11,41 +12,6 @@ let dev: PortalClient;
 let reviewer: PortalClient;
 let n = 0;
 const unique = (prefix: string) => `${prefix}.${Date.now().toString(36)}${n++}`;
-const decode = (html: string) => html.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-
-function formFields(html: string, action: string): Record<string, string> {
-  const escaped = action.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const form = new RegExp(`<form[^>]*action="${escaped}"[^>]*>([^]*?)</form>`).exec(html)?.[1];
-  if (!form) throw new Error(`no form posting to ${action}`);
-  const fields: Record<string, string> = {};
-  for (const [, name, value] of form.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)) fields[name!] = decode(value!);
-  for (const [, name, value] of form.matchAll(/<textarea[^>]*name="([^"]+)"[^>]*>([^]*?)<\/textarea>/g)) fields[name!] = decode(value!);
-  for (const [, name, body] of form.matchAll(/<select[^>]*name="([^"]+)"[^>]*>([^]*?)<\/select>/g)) {
-    const sel = /<option value="([^"]*)"[^>]*selected/.exec(body!);
-    if (sel) fields[name!] = sel[1]!;
-  }
-  return fields;
-}
-
-function bulkFields(html: string, keyIds: string[], action: string): Record<string, string[]> {
-  const fields: Record<string, string[]> = {};
-  const add = (name: string, value: string) => (fields[name] ??= []).push(decode(value));
-  const inner = /<form[^>]*id="bulk"[^>]*>([^]*?)<\/form>/.exec(html)![1]!;
-  for (const [tag] of inner.matchAll(/<input[^>]*>/g)) {
-    const name = /name="([^"]+)"/.exec(tag)?.[1];
-    const value = /value="([^"]*)"/.exec(tag)?.[1] ?? '';
-    if (name) add(name, value);
-  }
-  for (const [tag] of html.matchAll(/<input[^>]*form="bulk"[^>]*>/g)) {
-    const name = /name="([^"]+)"/.exec(tag)?.[1];
-    const value = /value="([^"]*)"/.exec(tag)?.[1] ?? '';
-    if (!name) continue;
-    if (/type="checkbox"/.test(tag) && !keyIds.includes(value)) continue;
-    add(name, value);
-  }
-  fields.action = [action];
-  return fields;
-}
 
 async function newKey(key: string, values: Record<string, string> = {}, group?: string): Promise<string> {
   const created = await t.call(p.apiKey, 'POST', '/v1/keys', { key, ...(group ? { group_name: group } : {}) });
@@ -72,7 +38,7 @@ describe('language removal confirms a count, then deletes', () => {
     const confirm = await dev.post(`/portal/projects/${p.projectId}/languages/it/remove`, {});
     expect(confirm.status).toBe(200);
     expect(decode(confirm.text)).toContain('deletes its <strong>2</strong> values');
-    const fields = formFields(confirm.text, `/portal/projects/${p.projectId}/languages/it/remove`);
+    const fields = formFields(confirm.text, `/portal/projects/${p.projectId}/languages/it/remove`, { selects: true });
 
     // CI pushes 3 more Italian values (or translators save them) before the owner clicks.
     const push = await t.call(p.apiKey, 'POST', '/v1/import/it?format=json&status=approved', JSON.stringify({ [unique('lr.c')]: 'Tre', [unique('lr.d')]: 'Quattro', [unique('lr.e')]: 'Cinque' }));
@@ -91,7 +57,7 @@ describe('forms whose target is gone', () => {
     const keyId = await newKey(unique('gone.save'), { de: 'Alt' });
     const page = await dev.get(`/portal/projects/${p.projectId}?lang=de`);
     const action = `/portal/projects/${p.projectId}/keys/${keyId}/values/de`;
-    const fields = formFields(page.text, action);
+    const fields = formFields(page.text, action, { selects: true });
     expect((await t.call(p.apiKey, 'DELETE', `/v1/keys/${keyId}`)).status).toBe(204);
     const res = await dev.post(action, { ...fields, value: 'Mein neuer Text' });
     expect(res.status).toBe(404);
@@ -105,7 +71,7 @@ describe('forms whose target is gone', () => {
     const keyId = await newKey(unique('gone.typed'), { de: 'Alt' });
     const page = await dev.get(`/portal/projects/${p.projectId}?lang=de`);
     const action = `/portal/projects/${p.projectId}/keys/${keyId}/values/de`;
-    const fields = formFields(page.text, action);
+    const fields = formFields(page.text, action, { selects: true });
     expect((await t.call(p.apiKey, 'DELETE', `/v1/keys/${keyId}`)).status).toBe(204);
     const res = await dev.post(action, { ...fields, value: 'Zwanzig Minuten Arbeit' });
     expect(res.status).toBe(404);
@@ -117,7 +83,7 @@ describe('forms whose target is gone', () => {
     const keyId = await newKey(unique('gone.lang'), { pt: 'Velho' });
     const page = await dev.get(`/portal/projects/${p.projectId}?lang=pt`);
     const action = `/portal/projects/${p.projectId}/keys/${keyId}/values/pt`;
-    const fields = formFields(page.text, action);
+    const fields = formFields(page.text, action, { selects: true });
     expect((await t.call(p.apiKey, 'DELETE', '/v1/languages/pt')).status).toBe(200);
     const res = await dev.post(action, { ...fields, value: 'Novo' });
     expect([404, 412, 422]).toContain(res.status);
@@ -146,8 +112,8 @@ describe('forms whose target is gone', () => {
   it('key edit, key delete, group rename, translate-missing and history after the target went: 404/409/412, never 500', async () => {
     const keyId = await newKey(unique('gone.key'), { de: 'X' }, 'oldgroup');
     const page = await dev.get(`/portal/projects/${p.projectId}?lang=de&group=oldgroup`);
-    const edit = formFields(page.text, `/portal/projects/${p.projectId}/keys/${keyId}`);
-    const rename = formFields(page.text, `/portal/projects/${p.projectId}/groups/oldgroup/rename`);
+    const edit = formFields(page.text, `/portal/projects/${p.projectId}/keys/${keyId}`, { selects: true });
+    const rename = formFields(page.text, `/portal/projects/${p.projectId}/groups/oldgroup/rename`, { selects: true });
     expect((await t.call(p.apiKey, 'PATCH', '/v1/groups/oldgroup', { new_name: 'newgroup' })).status).toBe(200);
     const renamed = await dev.post(`/portal/projects/${p.projectId}/groups/oldgroup/rename`, { ...rename, new_name: 'third' });
     expect(renamed.status, renamed.text.slice(0, 200)).toBe(404);
@@ -178,7 +144,7 @@ describe('attribution of two writers', () => {
     const keyId = await newKey(unique('attr'), { fr: 'Un' });
     const page = await reviewer.get(`/portal/projects/${p.projectId}?lang=fr`);
     const action = `/portal/projects/${p.projectId}/keys/${keyId}/values/fr`;
-    const fields = formFields(page.text, action);
+    const fields = formFields(page.text, action, { selects: true });
     expect((await reviewer.post(action, { ...fields, value: 'Deux', status: 'approved' })).status).toBe(303);
     expect((await t.call(p.apiKey, 'PUT', `/v1/keys/${keyId}/translations/fr`, { value: 'Trois' })).status).toBe(200);
     const history = decode((await dev.get(`/portal/projects/${p.projectId}/keys/${keyId}/values/fr/history`)).text);

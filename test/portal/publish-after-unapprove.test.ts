@@ -6,6 +6,7 @@ import { useTestApp, type TestProject } from '../support/test-app.ts';
 import { signedInMember } from './support/signed-in-member.ts';
 import type { PortalClient } from './support/portal-client.ts';
 import { rebuild } from '../support/cache-helpers.ts';
+import { decode, formFields } from './support/form-fields.ts';
 
 const t = useTestApp();
 let p: TestProject;
@@ -13,17 +14,6 @@ let reviewer: PortalClient;
 let dev: PortalClient;
 let n = 0;
 const unique = (prefix: string) => `${prefix}.${Date.now().toString(36)}${n++}`;
-const decode = (html: string) => html.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-
-function formFields(html: string, action: string): Record<string, string> {
-  const escaped = action.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const form = new RegExp(`<form[^>]*action="${escaped}"[^>]*>([^]*?)</form>`).exec(html)?.[1];
-  if (!form) throw new Error(`no form posting to ${action}`);
-  const fields: Record<string, string> = {};
-  for (const [, name, value] of form.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)) fields[name!] = decode(value!);
-  for (const [, name, value] of form.matchAll(/<textarea[^>]*name="([^"]+)"[^>]*>([^]*?)<\/textarea>/g)) fields[name!] = decode(value!);
-  return fields;
-}
 
 async function cached(key: string): Promise<string | undefined> {
   const res = await t.call(p.apiKey, 'GET', '/v1/cached/translations/de');

@@ -10,6 +10,7 @@ import { usingRealPostgres } from '../support/test-database.ts';
 import { heldAtUnitCharge } from '../support/held-at-unit-charge.ts';
 import { signedInMember } from './support/signed-in-member.ts';
 import type { PortalClient } from './support/portal-client.ts';
+import { decode, formFields } from './support/form-fields.ts';
 
 const t = useTestApp();
 let p: TestProject;
@@ -17,19 +18,6 @@ let dev: PortalClient;
 
 let n = 0;
 const unique = (prefix: string) => `${prefix}.${Date.now().toString(36)}${n++}`;
-
-const decode = (html: string) => html.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-
-/** The hidden and text inputs (and textareas) of the first form of `html` whose action ends with `action`. */
-function formFields(html: string, action: string): Record<string, string> {
-  const escaped = action.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const form = new RegExp(`<form[^>]*action="${escaped}"[^>]*>([^]*?)</form>`).exec(html)?.[1];
-  if (!form) throw new Error(`no form posting to ${action}`);
-  const fields: Record<string, string> = {};
-  for (const [, name, value] of form.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)) fields[name!] = decode(value!);
-  for (const [, name, value] of form.matchAll(/<textarea[^>]*name="([^"]+)"[^>]*>([^]*?)<\/textarea>/g)) fields[name!] = decode(value!);
-  return fields;
-}
 
 async function stored(keyId: string, language: string) {
   const [row] = await t.runtime.deps.sql<{ value: string; status: string }[]>`select value, status from translations where key_id = ${keyId} and language = ${language}`;

@@ -143,3 +143,23 @@ export function receiversClosedAfterEach(): WebhookReceiver[] {
   });
   return receivers;
 }
+
+/** A response's JSON when its status is `status`; otherwise an error with the status and the body. */
+export async function jsonAnswer(res: Response, status = 200): Promise<unknown> {
+  if (res.status !== status) throw new Error(`${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** A receiver started (closed after the test by `receivers`) and registered as the project's endpoint for `events`, holding its secret. */
+export async function registeredReceiver(
+  app: { admin(method: string, path: string, body?: unknown): Promise<Response> },
+  projectId: string,
+  events: readonly string[],
+  receivers: WebhookReceiver[],
+): Promise<WebhookReceiver> {
+  const receiver = await startWebhookReceiver();
+  receivers.push(receiver);
+  const created = (await jsonAnswer(await app.admin('POST', `/projects/${projectId}/webhooks`, { url: receiver.url(), events }), 201)) as { secret: string };
+  receiver.secret = created.secret;
+  return receiver;
+}

@@ -5,25 +5,16 @@
 // changed value's key, with keys_truncated when there were more (core/webhooks/listed-keys.ts).
 import { describe, expect, it } from 'vitest';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
-import { QUICK_WEBHOOKS_ENV, receiversClosedAfterEach, startWebhookReceiver, waitFor, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { QUICK_WEBHOOKS_ENV, receiversClosedAfterEach, waitFor, type WebhookReceiver, jsonAnswer, registeredReceiver } from '../support/webhook-receiver.ts';
 
 const t = useTestApp({ env: QUICK_WEBHOOKS_ENV });
 const receivers = receiversClosedAfterEach();
 
 type Changed = { changes: number; counts: Record<string, number>; keys: { id: string; key: string; group: string }[]; keys_truncated: boolean; languages: string[]; groups: string[] };
 
-async function ok(res: Response, status = 200) {
-  if (res.status !== status) throw new Error(`${res.status} ${await res.text()}`);
-  return res.json();
-}
+const ok = jsonAnswer;
 
-async function hook(project: TestProject): Promise<WebhookReceiver> {
-  const receiver = await startWebhookReceiver();
-  receivers.push(receiver);
-  const created = (await ok(await t.admin('POST', `/projects/${project.projectId}/webhooks`, { url: receiver.url(), events: ['translations.changed'] }), 201)) as { secret: string };
-  receiver.secret = created.secret;
-  return receiver;
-}
+const hook = (project: TestProject) => registeredReceiver(t, project.projectId, ['translations.changed'], receivers);
 
 const importJson = async (p: TestProject, language: string, file: Record<string, string>) =>
   ok(await t.call(p.apiKey, 'POST', `/v1/import/${language}?format=json`, JSON.stringify(file), { 'Content-Type': 'application/octet-stream' }));

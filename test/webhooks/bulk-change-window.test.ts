@@ -2,7 +2,7 @@
 // event (it was split into events of 200 changes, and keys_truncated could never be true).
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
-import { startWebhookReceiver, waitFor, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { waitFor, type WebhookReceiver, jsonAnswer, registeredReceiver } from '../support/webhook-receiver.ts';
 
 const t = useTestApp({
   env: {
@@ -20,18 +20,9 @@ afterEach(async () => {
   for (const r of receivers.splice(0)) await r.close();
 });
 
-async function ok(res: Response, status = 200) {
-  if (res.status !== status) throw new Error(`${res.status} ${await res.text()}`);
-  return res.json();
-}
+const ok = jsonAnswer;
 
-async function hook(project: TestProject, events: string[]): Promise<WebhookReceiver> {
-  const receiver = await startWebhookReceiver();
-  receivers.push(receiver);
-  const created = (await ok(await t.admin('POST', `/projects/${project.projectId}/webhooks`, { url: receiver.url(), events }), 201)) as { secret: string };
-  receiver.secret = created.secret;
-  return receiver;
-}
+const hook = (project: TestProject, events: string[]) => registeredReceiver(t, project.projectId, events, receivers);
 
 describe('translations.changed gathers one window into one event', () => {
   it('a bulk delete of 250 keys arrives as one translations.changed naming all 250', async () => {

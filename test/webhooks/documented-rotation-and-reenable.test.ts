@@ -5,15 +5,12 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
-import { QUICK_WEBHOOKS_ENV, receiversClosedAfterEach, startWebhookReceiver, waitFor } from '../support/webhook-receiver.ts';
+import { QUICK_WEBHOOKS_ENV, receiversClosedAfterEach, startWebhookReceiver, waitFor, jsonAnswer } from '../support/webhook-receiver.ts';
 
 const t = useTestApp({ env: QUICK_WEBHOOKS_ENV });
 const receivers = receiversClosedAfterEach();
 
-async function ok(res: Response, status = 200) {
-  if (res.status !== status) throw new Error(`${res.status} ${await res.text()}`);
-  return res.json();
-}
+const ok = jsonAnswer;
 
 const register = async (p: TestProject, url: string) =>
   (await ok(await t.admin('POST', `/projects/${p.projectId}/webhooks`, { url, events: ['language.added'] }), 201)) as { id: string; secret: string };

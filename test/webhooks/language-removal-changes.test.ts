@@ -4,23 +4,14 @@
 // Runs on embedded PGlite, and on real Postgres with DATABASE_URL.
 import { describe, expect, it } from 'vitest';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
-import { QUICK_WEBHOOKS_ENV, receiversClosedAfterEach, startWebhookReceiver, waitFor, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { QUICK_WEBHOOKS_ENV, receiversClosedAfterEach, waitFor, jsonAnswer, registeredReceiver } from '../support/webhook-receiver.ts';
 
 const t = useTestApp({ env: QUICK_WEBHOOKS_ENV });
 const receivers = receiversClosedAfterEach();
 
-async function ok(res: Response, status = 200) {
-  if (res.status !== status) throw new Error(`${res.status} ${await res.text()}`);
-  return res.json();
-}
+const ok = jsonAnswer;
 
-async function hook(project: TestProject, events: string[]): Promise<WebhookReceiver> {
-  const receiver = await startWebhookReceiver();
-  receivers.push(receiver);
-  const created = (await ok(await t.admin('POST', `/projects/${project.projectId}/webhooks`, { url: receiver.url(), events }), 201)) as { secret: string };
-  receiver.secret = created.secret;
-  return receiver;
-}
+const hook = (project: TestProject, events: string[]) => registeredReceiver(t, project.projectId, events, receivers);
 
 describe('translations.changed when a language is removed', () => {
   it('a removal that deleted values sends translations.changed naming the language, and language.removed as before', async () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TestProject } from '../support/test-app.ts';
 import { withDeeplTestApp, type StartedApp } from '../support/deepl-test-app.ts';
-import { QUICK_WEBHOOKS_ENV, receiversClosedAfterEach, startWebhookReceiver, waitFor, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { QUICK_WEBHOOKS_ENV, receiversClosedAfterEach, waitFor, jsonAnswer, registeredReceiver } from '../support/webhook-receiver.ts';
 
 let t: StartedApp;
 withDeeplTestApp((app) => {
@@ -13,18 +13,9 @@ withDeeplTestApp((app) => {
 }, QUICK_WEBHOOKS_ENV);
 const receivers = receiversClosedAfterEach();
 
-async function ok(res: Response, status = 200) {
-  if (res.status !== status) throw new Error(`${res.status} ${await res.text()}`);
-  return res.json();
-}
+const ok = jsonAnswer;
 
-async function hook(project: TestProject, events: string[]): Promise<WebhookReceiver> {
-  const receiver = await startWebhookReceiver();
-  receivers.push(receiver);
-  const created = (await ok(await t.admin('POST', `/projects/${project.projectId}/webhooks`, { url: receiver.url(), events }), 201)) as { secret: string };
-  receiver.secret = created.secret;
-  return receiver;
-}
+const hook = (project: TestProject, events: string[]) => registeredReceiver(t, project.projectId, events, receivers);
 
 /** A team project with en and de and one key whose English text is approved (de missing). */
 async function projectWithMissingGerman(): Promise<TestProject> {
