@@ -87,8 +87,8 @@ const HEADERS = {
   'X-RateLimit-Limit': header("The plan's daily API-call limit.", { type: 'integer' }),
   'X-RateLimit-Remaining': header('Calls left today.', { type: 'integer' }),
   'X-RateLimit-Reset': header('Seconds until the daily quota resets (midnight UTC).', { type: 'integer' }),
-  RateLimit: header('The same standing as a structured field (draft-ietf-httpapi-ratelimit-headers): "daily";r=<calls left>;t=<seconds to reset>.'),
-  'RateLimit-Policy': header('The daily policy as a structured field: "daily";q=<limit>;w=86400.'),
+  RateLimit: header('"daily";r=<calls left>;t=<seconds to reset> (draft-ietf-httpapi-ratelimit-headers).'),
+  'RateLimit-Policy': header('"daily";q=<limit>;w=86400.'),
 } as const;
 export type HeaderName = keyof typeof HEADERS;
 const headerRef = (name: HeaderName) => ({ $ref: `#/components/headers/${name}` });
@@ -213,7 +213,7 @@ export const OPENAPI_OPTIONS = {
     },
     // The API is at the root of whichever host serves this document (a local server, a stage's
     // API Gateway or CloudFront domain): a relative server, so generated clients resolve paths there.
-    servers: [{ url: '/', description: 'The host serving this document (GET /openapi.json)' }],
+    servers: [{ url: '/' }],
     tags: TAGS,
     components: {
       securitySchemes: {
@@ -343,7 +343,7 @@ export function describe(options: {
  */
 function fileSchema(mediaType: string): { type: 'object' | 'string'; description?: string; format?: string } {
   return /^application\/(?:[\w.+-]+\+)?json$/.test(mediaType)
-    ? { type: 'object', description: 'The file itself, a JSON document: the JSON-based formats (json, json-nested, i18next, arb) have an object at their top level.' }
+    ? { type: 'object', description: 'The file itself (json, json-nested, i18next, arb: an object).' }
     : { type: 'string', format: 'binary' };
 }
 
