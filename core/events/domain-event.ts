@@ -24,6 +24,11 @@ export const EVENT_TYPES = [
   'translation.imported',
   /** One machine translation run (POST /v1/translate/{language}): its counts, memory and provider apart. */
   'translation.machine_translated',
+  /**
+   * A reviewer marked an outdated value up to date (core/translations/mark-up-to-date.ts). Not a
+   * `translation.` event: it changes nothing served, so no rebuild and no translations.changed.
+   */
+  'value.marked_up_to_date',
   'cache.rebuild_requested',
   'cache.built',
   /** A portal user joined an account (first-owner setup, an accepted invitation). */

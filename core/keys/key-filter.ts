@@ -7,6 +7,7 @@ import type { Sql, TransactionSql } from '../db/client.ts';
 import { mayNameGroup, nfc, storableText } from '../validation.ts';
 import { LanguageCode } from '../languages/language-code.ts';
 import { TranslationStatus } from '../translations/schemas.ts';
+import { outdatedInSql } from '../translations/outdated.ts';
 
 export const SEARCH_MAX = 200;
 
@@ -22,6 +23,8 @@ export const KeyFilterFields = {
   language: v.optional(LanguageCode),
   /** Keys without any value in this language. */
   missing: v.optional(LanguageCode),
+  /** Keys whose value in this language is older than their source text (core/translations/outdated.ts). */
+  outdated: v.optional(LanguageCode),
 } as const;
 
 export const KeyFilter = v.pipe(
@@ -86,5 +89,6 @@ export function keyFilterSql(sql: AnySql, projectId: string, filter: KeyFilter &
   if (filter.missing !== undefined) {
     parts.push(sql`and not exists (select 1 from translations t where t.key_id = k.id and t.language = ${filter.missing})`);
   }
+  if (filter.outdated !== undefined) parts.push(sql`and ${outdatedInSql(sql, projectId, filter.outdated)}`);
   return parts.reduce((all, part) => sql`${all} ${part}`, sql``);
 }

@@ -24,7 +24,15 @@ export type EditorPageInput = KeyFilter & {
   limit?: number | undefined;
 };
 export type EditorValue = KeyValue & { warnings: QualityWarning[] };
-export type EditorRow = { id: string; key: string; group_name: string; description: string | null; values: Record<string, EditorValue> };
+export type EditorRow = {
+  id: string;
+  key: string;
+  group_name: string;
+  description: string | null;
+  values: Record<string, EditorValue>;
+  /** The version of the key's source value (null: none): what "Mark up to date" confirms a value against. */
+  source_version: number | null;
+};
 export type EditorPage = {
   rows: EditorRow[];
   next: string | null;
@@ -50,6 +58,7 @@ export async function editorPage(deps: Pick<Deps, 'sql'>, input: EditorPageInput
     language: input.language,
     ...(input.status !== undefined && languages.length > 0 ? { statusLanguages: languages } : {}),
     missing: input.missing,
+    outdated: input.outdated,
     cursor: input.cursor,
   };
   const limit = input.limit ?? PAGE_SIZE;
@@ -72,12 +81,13 @@ export async function editorPage(deps: Pick<Deps, 'sql'>, input: EditorPageInput
   const rows = keys.map((k) => {
     const of = values[k.id] ?? {};
     const source = of[sourceLanguage]?.value ?? null;
+    const sourceVersion = of[sourceLanguage]?.version ?? null;
     const shown: Record<string, EditorValue> = {};
     for (const l of languages) {
       const value = of[l];
       if (value) shown[l] = { ...value, warnings: warningsOf({ text: value.value, language: l, source, sourceLanguage }) };
     }
-    return { id: k.id, key: k.key, group_name: k.group_name, description: k.description, values: shown };
+    return { id: k.id, key: k.key, group_name: k.group_name, description: k.description, values: shown, source_version: sourceVersion };
   });
   return { rows, next, sourceLanguage, ...(scan ? { scan } : {}) };
 }

@@ -64,6 +64,14 @@ export const TranslationValue = v.object({
 });
 export type TranslationValue = v.InferOutput<typeof TranslationValue>;
 
+/** A stored value as read: whether its key's source text changed after it (core/translations/outdated.ts). */
+export const StoredTranslation = v.object({
+  ...TranslationValue.entries,
+  /** The key's source-language text changed after this value was written or marked up to date. */
+  outdated: v.boolean(),
+});
+export type StoredTranslation = v.InferOutput<typeof StoredTranslation>;
+
 /** One quality check's finding about a value (docs/quality.md). */
 export const QualityWarning = v.object({ check: v.picklist(QUALITY_CHECKS), message: v.string() });
 

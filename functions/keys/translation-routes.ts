@@ -6,11 +6,12 @@ import { describe } from '../http/describe.ts';
 import { KeyIdParam, LanguageParam } from '../http/params.ts';
 import { keyScope } from '../http/api-key-auth.ts';
 import { noBody, requireJsonBody, validBody, validParams } from '../http/validate.ts';
-import { PutTranslationInput, TranslationValue, WrittenTranslation } from '../../core/translations/schemas.ts';
+import { PutTranslationInput, StoredTranslation, WrittenTranslation } from '../../core/translations/schemas.ts';
+import { markUpToDate } from '../../core/translations/mark-up-to-date.ts';
 import { putTranslation } from '../../core/translations/put-translation.ts';
 import { deleteTranslation } from '../../core/translations/delete-translation.ts';
 import { getTranslation } from '../../core/translations/get-translation.ts';
-import { versionEtag, writeConditions } from '../http/if-match.ts';
+import { ifMatchOf, versionEtag, writeConditions } from '../http/if-match.ts';
 import { isNotModified } from '../http/conditional.ts';
 import { respond, respondJson } from '../http/response-headers.ts';
 
@@ -26,9 +27,10 @@ export const translationValueRoutes = new Hono<AppEnv>()
     describe({
       operationId: 'getTranslation',
       tag,
-      summary: 'The value of a key in one language, whatever its status, with its version as ETag (for If-Match); If-None-Match with the current one is a 304',
+      summary:
+        'The value of a key in one language, whatever its status, with its version as ETag (for If-Match) and outdated (its source text changed since); If-None-Match with the current one is a 304',
       headers: ['IfNoneMatch'],
-      responses: { 200: { schema: TranslationValue, headers: ['ETag'] }, 304: { headers: ['ETag'] }, 404: null },
+      responses: { 200: { schema: StoredTranslation, headers: ['ETag'] }, 304: { headers: ['ETag'] }, 404: null },
     }),
     validParams(KeyLanguageParams),
     async (c) => {
@@ -57,6 +59,26 @@ export const translationValueRoutes = new Hono<AppEnv>()
       const { key_id, language } = c.req.valid('param');
       const written = await putTranslation(c.get('deps'), { ...keyScope(c), keyId: key_id, language, ...c.req.valid('json'), ...writeConditions(c) });
       return respondJson(c, written, 200, valueHeaders(written.version));
+    },
+  )
+  .post(
+    '/:key_id/translations/:language/up-to-date',
+    describe({
+      operationId: 'markTranslationUpToDate',
+      tag,
+      body: 'none',
+      summary:
+        'Mark an outdated value up to date with its source text, text and status unchanged; If-Match names the version read. 422 for the source language',
+      headers: ['IfMatch'],
+      responses: { 200: { schema: StoredTranslation, headers: ['ETag'] }, 404: null, 412: null },
+    }),
+    validParams(KeyLanguageParams),
+    noBody(),
+    async (c) => {
+      const { key_id, language } = c.req.valid('param');
+      const ifMatch = ifMatchOf(c);
+      const value = await markUpToDate(c.get('deps'), { ...keyScope(c), keyId: key_id, language, ...(ifMatch === undefined ? {} : { ifMatch }) });
+      return respondJson(c, value, 200, valueHeaders(value.version));
     },
   )
   .delete(

@@ -24,7 +24,7 @@ button,.button{font:inherit;font-weight:600;padding:.45rem .9rem;border-radius:6
 button.secondary{background:#fff;color:var(--accent)}button.danger{background:var(--danger);border-color:var(--danger)}
 button.link{background:none;border:none;color:var(--accent);padding:0;font-weight:400;text-decoration:underline}.keycell button.link,.keycell summary{min-height:24px}button.link.danger{color:var(--danger)}
 form.inline{display:inline}.hint{color:var(--muted);font-weight:400;font-size:.9rem}
-.badge{display:inline-block;font-size:.75rem;font-weight:600;padding:.05rem .45rem;border-radius:99px;background:#e3ebfb;color:#183f8f;vertical-align:middle}.badge.muted{background:#ececef;color:#3f3f46}
+.badge{display:inline-block;font-size:.75rem;font-weight:600;padding:.05rem .45rem;border-radius:99px;background:#e3ebfb;color:#183f8f;vertical-align:middle}.badge.muted{background:#ececef;color:#3f3f46}.badge.warn{background:#fff1d6;color:#6b4200;white-space:normal}form.outdated[hidden]{display:none}
 .notice{padding:.7rem 1rem;border-radius:6px;margin:.8rem 0}.notice-error{background:#fdecea;color:#7a1712;border:1px solid #f3b8b3}.notice-ok{background:#e7f5ec;color:#0f4a2a;border:1px solid #a9dcbb}
 .empty{color:var(--muted);padding:1rem;border:1px dashed var(--line);border-radius:8px;background:#fff}
 .cards{list-style:none;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:.8rem}.card.project{display:flex;flex-direction:column;text-decoration:none;color:var(--fg)}
@@ -109,6 +109,8 @@ export const PORTAL_JS = `
         // The warnings' count is said with "Saved": the list beside the value is no live region.
         if(res.ok){var n=res.j.warnings?res.j.warnings.length:0;out.textContent=n?'Saved, with '+(n===1?'1 quality warning':n+' quality warnings'):'Saved';document.dispatchEvent(new CustomEvent('tms:saved',{detail:{status:res.j.status}}));if(res.j.warnings)showWarnings(f,res.j.warnings);var s=f.querySelector('select');s.className='status status-'+res.j.status;ta.classList.remove('missing');ta.removeAttribute('aria-invalid');
           var stored=f.querySelector('.stored');if(stored)stored.remove();
+          // A new text is up to date with its source: the mark goes; the same text keeps it, at its new version.
+          var od=f.parentNode.querySelector('.outdated');if(od){od.hidden=res.j.outdated===false;var ov=od.querySelector('input[name=version]');if(ov)ov.value=String(res.j.version)}
           // The next save must name the version just written (the value's If-Match).
           setVersion(f,String(res.j.version))}
         else{out.className='saved error';ta.setAttribute('aria-invalid','true');

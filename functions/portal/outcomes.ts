@@ -18,7 +18,13 @@ import type { ImportResult } from '../../core/files/schemas.ts';
 import type { TranslateResult } from '../../core/translate/translate-missing.ts';
 
 /** What a write's page shows after the redirect. */
-export type Outcome = { notice?: string; imported?: ImportResult; translated?: TranslateResult };
+export type Outcome = {
+  notice?: string;
+  /** A refusal the page says at its top (the write did nothing). */
+  error?: string;
+  imported?: ImportResult;
+  translated?: TranslateResult;
+};
 
 /** The page an outcome belongs to: a project's pages, or an account's members page. */
 export type Place = { project: string } | { account: string };

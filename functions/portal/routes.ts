@@ -48,6 +48,8 @@ import { deleteKey } from '../../core/keys/delete-key.ts';
 import { editKeyAsShown } from '../../core/portal/key-edit.ts';
 import { valueById } from '../../core/keys/by-id.ts';
 import { putTranslation } from '../../core/translations/put-translation.ts';
+import { getTranslation } from '../../core/translations/get-translation.ts';
+import { markUpToDate } from '../../core/translations/mark-up-to-date.ts';
 import { listLanguages } from '../../core/languages/list-languages.ts';
 import { addLanguage } from '../../core/languages/add-language.ts';
 import { LanguageValuesChanged, languageNotRegistered, removeLanguage } from '../../core/languages/remove-language.ts';
@@ -563,8 +565,12 @@ const routes = new Hono<PortalEnv>()
   // The editor.
   .get('/projects/:project_id', async (c) => {
     const a = await access(c, 'project.view');
-    const translated = (await outcomeFor(c, { project: a.projectId }))?.translated;
-    return renderEditor(c, a, new URL(c.req.url).searchParams, undefined, 200, translated ? { translated } : {});
+    const outcome = await outcomeFor(c, { project: a.projectId });
+    return renderEditor(c, a, new URL(c.req.url).searchParams, undefined, 200, {
+      ...(outcome?.translated ? { translated: outcome.translated } : {}),
+      ...(outcome?.notice ? { notice: outcome.notice } : {}),
+      ...(outcome?.error ? { error: outcome.error } : {}),
+    });
   })
   .post('/projects/:project_id/groups/:group_name/rename', async (c) => {
     const a = await access(c, 'keys.manage');
@@ -698,11 +704,38 @@ const routes = new Hono<PortalEnv>()
       return asErrorAnswer(await renderEditor(c, a, returnQuery(a, f.return_to), undefined, 200, { valueError }), error);
     }
     if (status === 'approved' || wasApproved) await publishAfter(c, a);
-    // The write's answer carries the value's quality warnings: the editor shows them for the text just saved.
-    if (wantsJson(c)) return c.json(written);
+    // The write's answer carries the value's quality warnings: the editor shows them for the text just
+    // saved; and whether it is still outdated (a save of the same text keeps the mark).
+    if (wantsJson(c)) return c.json({ ...written, outdated: (await getTranslation(deps, { projectId: a.projectId, keyId, language })).outdated });
     // Back at the value just saved (its field's id), not the top of a long page.
     const res = back(c, f.return_to, `${P}/projects/${a.projectId}`);
     res.headers.set('Location', `${res.headers.get('Location')}#v-${keyId}-${language}`);
+    return res;
+  })
+
+  // "Mark up to date" on an outdated value (core/translations/mark-up-to-date.ts), over the value's
+  // version and the source's version the page showed: a text or a source changed since is not
+  // confirmed unseen, and the editor says so at the top of the page it comes back to.
+  .post('/projects/:project_id/keys/:key_id/values/:language/up-to-date', async (c) => {
+    const a = await access(c, 'values.edit');
+    const language = languageParam(c);
+    const keyId = keyIdParam(c);
+    const f = await form(c);
+    // Confirming an approved value confirms an approval: a reviewer's call, as changing it is.
+    const stored = await storedValue(c, a, keyId, language);
+    await assertMayWriteValue(c, a, language, (stored?.status ?? 'draft') as TranslationStatus);
+    const ifMatch = /^\d{1,15}$/.test(f.version ?? '') ? [Number(f.version)] : undefined;
+    const sourceVersion = f.source_version === 'none' ? null : /^\d{1,15}$/.test(f.source_version ?? '') ? Number(f.source_version) : undefined;
+    const editor = portalPath(f.return_to) ?? `${P}/projects/${a.projectId}`;
+    try {
+      await markUpToDate(c.get('deps'), { projectId: a.projectId, keyId, language, actor: userActor(c), ...(ifMatch ? { ifMatch } : {}), ...(sourceVersion !== undefined ? { sourceVersion } : {}) });
+    } catch (thrown) {
+      const error = toDomainError(thrown);
+      if (!(error instanceof AppError) || (error.code !== 'precondition_failed' && error.code !== 'not_found')) throw thrown;
+      return redirectWithOutcome(c, { project: a.projectId }, editor, { error: `Not marked up to date: ${error.message}. The page below is as it is now.` });
+    }
+    const res = c.redirect(editor, 303);
+    res.headers.set('Location', `${editor}#v-${keyId}-${language}`);
     return res;
   })
 
@@ -1204,7 +1237,7 @@ async function renderEditor(
   q: URLSearchParams,
   formError?: FormError,
   status: ContentfulStatusCode = 200,
-  outcome: { translated?: TranslateResult; translateError?: string; valueError?: ValueError } = {},
+  outcome: { translated?: TranslateResult; translateError?: string; valueError?: ValueError; notice?: string; error?: string } = {},
 ) {
   const deps = c.get('deps');
   const [languages, groups, cache] = await Promise.all([listLanguages(deps, { projectId: a.projectId }), listGroups(deps, { projectId: a.projectId }), cacheOf(c, a.projectId)]);
@@ -1226,6 +1259,7 @@ async function renderEditor(
     group: first('group'),
     status: first('status'),
     missing: first('missing'),
+    outdated: first('outdated'),
     problems: first('problems'),
     cursor: first('cursor'),
   };
@@ -1241,6 +1275,7 @@ async function renderEditor(
     group: filters.group,
     status: filters.status as TranslationStatus | undefined,
     missing: filters.missing && all.includes(filters.missing) ? filters.missing : undefined,
+    outdated: filters.outdated && all.includes(filters.outdated) ? filters.outdated : undefined,
     problems: filters.problems && all.includes(filters.problems) ? filters.problems : undefined,
     cursor: filters.cursor,
   });

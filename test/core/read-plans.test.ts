@@ -122,6 +122,9 @@ describe('multi-row reads without statistics', () => {
       ['status filter, no match', () => listKeys(deps, { projectId: p.projectId, status: 'review', limit: 50 }), linear],
       ['status and language filter', () => listKeys(deps, { projectId: p.projectId, status: 'approved', language: 'de' }), linear],
       ['missing filter', () => listKeys(deps, { projectId: p.projectId, missing: 'de', limit: 50 }), linear],
+      // Two primary-key probes per key (the value and its source), whatever the planner believes.
+      ['outdated filter', () => listKeys(deps, { projectId: p.projectId, outdated: 'de', limit: 50 }), linear],
+      ['outdated filter, whole list', () => listKeys(deps, { projectId: p.projectId, outdated: 'fr' }), linear],
       ['search', () => listKeys(deps, { projectId: p.projectId, search: 'no such text', limit: 50 }), linear],
       ['export', () => exportFile(deps, { projectId: p.projectId, language: 'de', format: 'json', status: 'approved' }), linear],
       ['export of a group', () => exportFile(deps, { projectId: p.projectId, language: 'fr', format: 'json', status: 'all', group: 'g5' }), linear],

@@ -6,6 +6,7 @@
 // named prepared statement (postgres.js) keeps after its first executions.
 import { describe, expect, it } from 'vitest';
 import { putTranslation } from '../../core/translations/put-translation.ts';
+import { markUpToDate } from '../../core/translations/mark-up-to-date.ts';
 import { getTranslation } from '../../core/translations/get-translation.ts';
 import { deleteTranslation } from '../../core/translations/delete-translation.ts';
 import { createKey } from '../../core/keys/create-key.ts';
@@ -43,6 +44,10 @@ describe('single-key statements without statistics', () => {
       ['put', () => putTranslation(deps, { ...scope, keyId: one!.id, language: 'de', value: 'neu', status: 'review' })],
       ['put if-match', () => putTranslation(deps, { ...scope, keyId: one!.id, language: 'de', value: 'neuer', status: 'review', ifMatch: '*' })],
       ['get', () => getTranslation(deps, { projectId: p.projectId, keyId: one!.id, language: 'de' })],
+      // A new source text, then its outdated translation marked up to date (read, update, event).
+      // (de, the first language added, is the project's source language.)
+      ['put source', () => putTranslation(deps, { ...scope, keyId: one!.id, language: 'de', value: 'neue Quelle', status: 'approved' })],
+      ['mark up to date', () => markUpToDate(deps, { ...scope, keyId: one!.id, language: 'en' }).then((v) => expect(v.outdated).toBe(false))],
       ['delete', () => deleteTranslation(deps, { ...scope, keyId: two!.id, language: 'fr' })],
       ['update key', () => updateKey(deps, { ...scope, keyId: one!.id, description: 'd' })],
       // Its first statement finds the key; the memory search after it reads what matches, by design.

@@ -24,6 +24,8 @@ const TABLE: Record<string, Outcome> = {
   'POST /v1/keys/bulk-status': { first: 200, retry: 200 },
   'PUT /v1/keys/:key_id/translations/:language': { first: 200, retry: 200, same: true },
   'DELETE /v1/keys/:key_id/translations/:language': { first: 204, retry: 404 },
+  // Already up to date the second time: the same answer, nothing recorded again.
+  'POST /v1/keys/:key_id/translations/:language/up-to-date': { first: 200, retry: 200, same: true },
   'POST /v1/groups': { first: 201, retry: 201, same: true },
   'PATCH /v1/groups/:group_name': { first: 200, retry: 404 },
   'DELETE /v1/groups/:group_name': { first: 204, retry: 404 },

@@ -207,6 +207,12 @@ describe('every answer is one the document promises', () => {
     expect((await call('putTranslation', { ...put, headers: { 'If-Match': etag } })).status).toBe(200);
     expect((await call('putTranslation', { ...put, headers: { 'If-Match': etag } })).status).toBe(412);
     expect((await call('deleteTranslation', { params: put.params, headers: { 'If-Match': etag } })).status).toBe(412);
+    // de is this project's source language: nothing to be up to date with.
+    const translated = { params: { key_id: ids.title!, language: 'fr-CA' } };
+    expect((await call('markTranslationUpToDate', translated)).status).toBe(200);
+    expect((await call('markTranslationUpToDate', { ...translated, headers: { 'If-Match': '"1"' } })).status).toBe(412);
+    expect((await call('markTranslationUpToDate', { params: put.params })).status).toBe(422);
+    expect((await call('markTranslationUpToDate', { params: { key_id: randomUUID(), language: 'fr-CA' } })).status).toBe(404);
     const bulk = { key_ids: [ids.title!], languages: ['de'], status: 'review' };
     expect((await call('bulkSetStatus', { json: { ...bulk, expected_versions: [{ key_id: ids.title!, language: 'de', version: 1 }] } })).status).toBe(412);
     expect((await call('bulkSetStatus', { json: bulk })).status).toBe(200);

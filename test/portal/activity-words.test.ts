@@ -57,6 +57,8 @@ const SAMPLES: Record<EventType, EventLike> = {
   // core/translations/value-writes.ts and put-translation.ts (jsonb_build_object), delete-translation.ts
   'translation.written': event('translation.written', ['translation', `${KEY}/de`], { value: 'Hallo', status: 'draft' }, { value: 'Servus', status: 'approved' }),
   'translation.deleted': event('translation.deleted', ['translation', `${KEY}/de`], { value: 'Hallo', status: 'draft' }, null),
+  // core/translations/mark-up-to-date.ts
+  'value.marked_up_to_date': event('value.marked_up_to_date', ['translation', `${KEY}/de`], null, { value: 'Hallo', status: 'approved' }),
   // core/files/import-file.ts
   'translation.imported': event('translation.imported', ['language', 'de'], null, {
     format: 'json',
@@ -138,6 +140,8 @@ describe('the words', () => {
     expect(what(written, {})).toBe(`changed the value of ${KEY.slice(0, 8)} (de)`);
     expect(what(SAMPLES['translation.deleted'])).toBe('deleted the value of home.title (de)');
     expect(change(SAMPLES['translation.deleted'])).toBe('was "Hallo" (draft)');
+    expect(what(SAMPLES['value.marked_up_to_date'])).toBe('marked home.title (de) up to date with its source text');
+    expect(change(SAMPLES['value.marked_up_to_date'])).toBe('still "Hallo" (approved)');
   });
 
   it('imports and Translate missing: what ran, with its counts', () => {

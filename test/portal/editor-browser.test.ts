@@ -5,7 +5,8 @@
 // refused save comes back with the typed text kept and the message next to the value; after "Sign
 // out everywhere", a save in another tab says the session ended, with a sign-in link (a new tab),
 // after which Save sends the same typed text; a bulk approve after a save in place approves the
-// saved text (the script moves the bulk form's record of the value to the new version). axe-core on the
+// saved text (the script moves the bulk form's record of the value to the new version); an outdated
+// value's mark follows its saves and its Mark up to date button. axe-core on the
 // refused state (with script: axe runs as page script): no serious or critical violation. Skipped,
 // with one line, without Chromium.
 import { existsSync, readFileSync } from 'node:fs';
@@ -133,6 +134,46 @@ describe.skipIf(!HAVE_BROWSER)('the editor in Chromium', () => {
     expect(await stored(k.id, 'ar')).toMatchObject({ value: 'مرحبا' });
     expect(await storedLine.count()).toBe(0);
     expect(await inB.getAttribute('aria-invalid')).toBeNull();
+    await context.close();
+  }, 120_000);
+
+  it('an outdated value: its mark stays through a save of the same text, goes with a new text, and Mark up to date clears another', async () => {
+    // de is this project's source language (its first).
+    const saved = await json(await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'outdated.saved' }));
+    const marked = await json(await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'outdated.marked' }));
+    for (const k of [saved, marked]) {
+      await json(await t.call(p.apiKey, 'PUT', `/v1/keys/${k.id}/translations/de`, { value: 'Hallo' }));
+      await json(await t.call(p.apiKey, 'PUT', `/v1/keys/${k.id}/translations/ar`, { value: 'مرحبا' }));
+      await json(await t.call(p.apiKey, 'PUT', `/v1/keys/${k.id}/translations/de`, { value: 'Hallo!' }));
+    }
+    const context = await signedIn();
+    const page = await context.newPage();
+    await page.goto(`${base}/portal/projects/${p.projectId}?lang=de&lang=ar&q=outdated.`);
+    const value = page.getByLabel('outdated.saved in ar', { exact: true });
+    const mark = page.locator(`#v-${saved.id}-ar-outdated`);
+    expect(await mark.isVisible()).toBe(true);
+    expect(await value.getAttribute('aria-describedby')).toContain(`v-${saved.id}-ar-outdated`);
+    expect(await page.locator(`#v-${saved.id}-de-outdated`).count()).toBe(0);
+    await checkA11y(page, 'editor with outdated values');
+
+    // The same text again (a status change): still outdated, still marked.
+    await page.getByLabel('Status of outdated.saved in ar').selectOption('review');
+    await value.press('Control+Enter');
+    // (With a punctuation warning: the source ends with "!".)
+    await page.locator('form', { has: value }).getByText(/^Saved/).waitFor();
+    expect(await mark.isVisible()).toBe(true);
+    expect(await stored(saved.id, 'ar')).toMatchObject({ status: 'review', outdated: true });
+    // A new text: up to date, and the mark goes without a reload.
+    await value.fill('أهلا');
+    await value.press('Control+Enter');
+    await mark.waitFor({ state: 'hidden' });
+    expect(await stored(saved.id, 'ar')).toMatchObject({ value: 'أهلا', outdated: false });
+
+    // The other key's button: the page comes back at that value, its mark gone.
+    await page.getByRole('button', { name: 'Mark up to date: outdated.marked in ar' }).click();
+    await page.waitForURL(new RegExp(`#v-${marked.id}-ar$`));
+    expect(await page.locator(`#v-${marked.id}-ar-outdated`).count()).toBe(0);
+    expect(await stored(marked.id, 'ar')).toMatchObject({ value: 'مرحبا', outdated: false });
     await context.close();
   }, 120_000);
 

@@ -25,10 +25,10 @@ describe('value versions and ETags', () => {
     expect(etagOf(put)).toBe(`"${written.version}"`);
     const read = await t.call(p.apiKey, 'GET', url);
     expect(read.status).toBe(200);
-    // The read is the written value without the write's quality warnings.
+    // The read is the written value without the write's quality warnings, and with whether it is outdated.
     const { warnings, ...value } = written;
     expect(warnings).toEqual([]);
-    expect(await read.json()).toEqual(value);
+    expect(await read.json()).toEqual({ ...value, outdated: false });
     expect(etagOf(read)).toBe(etagOf(put));
     expect(read.headers.get('cache-control')).toBe('no-store');
 

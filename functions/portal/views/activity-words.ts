@@ -217,6 +217,9 @@ export function describeEvent(e: EventLike, names: ActivityNames = {}): Part[] {
     }
     case 'translation.machine_translated':
       return [`ran Translate missing for ${e.entity_id}`];
+    case 'value.marked_up_to_date':
+      if (!value) break;
+      return ['marked ', keyName(value.keyId, names), ` (${value.language}) up to date with its source text`];
     case 'cache.rebuild_requested':
       return ['asked to publish the translations (cache rebuild queued)'];
     case 'cache.built':
@@ -310,6 +313,9 @@ export function summarizeChange(e: EventLike): Part[] {
       if (!value) break;
       if (e.erased) return [ERASED];
       return ['was ', ...valueWords(before, value.language)];
+    case 'value.marked_up_to_date':
+      if (!value) break;
+      return ['still ', ...valueWords(after, value.language)];
     case 'translation.imported': {
       const n = (field: string) => num(after[field]) ?? 0;
       const counts = [count(n('keys_created'), 'new key'), count(n('values_created'), 'new value'), `${n('values_updated')} changed`];

@@ -21,7 +21,7 @@ import type { TranslateResult } from '../../../core/translate/translate-missing.
 import { TranslateError, TranslateOutcome, Warnings } from './assistant-pages.tsx';
 import { textAttrs } from '../../../core/languages/text-direction.ts';
 
-export type EditorFilters = { languages: string[]; search?: string | undefined; group?: string | undefined; status?: string | undefined; missing?: string | undefined; problems?: string | undefined; cursor?: string | undefined };
+export type EditorFilters = { languages: string[]; search?: string | undefined; group?: string | undefined; status?: string | undefined; missing?: string | undefined; outdated?: string | undefined; problems?: string | undefined; cursor?: string | undefined };
 
 /** A failed form of the editor: which form (new-key, rename-group, key-<id>, bulk), which field, what went wrong. */
 /** A form refused: where to say why, and what was typed (shown again, so nothing is lost). */
@@ -79,6 +79,7 @@ export function editorQuery(f: EditorFilters, cursor?: string): string {
   if (f.group) q.set('group', f.group);
   if (f.status) q.set('status', f.status);
   if (f.missing) q.set('missing', f.missing);
+  if (f.outdated) q.set('outdated', f.outdated);
   if (f.problems) q.set('problems', f.problems);
   if (cursor) q.set('cursor', cursor);
   return q.toString();
@@ -163,6 +164,17 @@ export const EditorView: FC<{
             <option value="">—</option>
             {allLanguages.map((l) => (
               <option value={l} selected={l === filters.missing}>
+                {l}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Outdated in
+          <select name="outdated">
+            <option value="">—</option>
+            {allLanguages.map((l) => (
+              <option value={l} selected={l === filters.outdated}>
                 {l}
               </option>
             ))}
@@ -341,7 +353,7 @@ export const EditorView: FC<{
       ) : null}
       {page.rows.length === 0 ? (
         <p class="empty">
-          {page.scan?.bounded ? 'No problem found in these keys; continue with the next page.' : filters.search || filters.group || filters.status || filters.missing || filters.problems ? 'No key matches these filters.' : 'No keys yet.'}
+          {page.scan?.bounded ? 'No problem found in these keys; continue with the next page.' : filters.search || filters.group || filters.status || filters.missing || filters.outdated || filters.problems ? 'No key matches these filters.' : 'No keys yet.'}
         </p>
       ) : (
         <div class="table-scroll">
@@ -450,7 +462,7 @@ export const EditorView: FC<{
                             // Not only a colour: a missing value and a stored empty text differ for everyone.
                             placeholder={value ? undefined : 'No value yet'}
                             // The key's description is the translator's context: read with the field.
-                            aria-describedby={`${id}-msg ${id}-q${row.description ? ` desc-${row.id}` : ''}`}
+                            aria-describedby={`${id}-msg ${id}-q${value?.outdated ? ` ${id}-outdated` : ''}${row.description ? ` desc-${row.id}` : ''}`}
                             {...(refused ? { 'aria-invalid': 'true', autofocus: true } : {})}
                             {...textAttrs(l)}
                           >
@@ -513,6 +525,24 @@ export const EditorView: FC<{
                           <Warnings id={`${id}-q`} warnings={value?.warnings ?? []} />
                           <div id={`${id}-sugg`} class="suggestions" hidden></div>
                         </form>
+                        {value?.outdated ? (
+                          // Its own form (forms do not nest): the version shown and the source's, so
+                          // that neither a text changed since nor a source changed since is confirmed unseen.
+                          <form method="post" action={`${base}/keys/${row.id}/values/${l}/up-to-date`} class="outdated row">
+                            <CsrfField csrf={csrf} />
+                            <input type="hidden" name="return_to" value={here} />
+                            <input type="hidden" name="version" value={String(value.version)} />
+                            <input type="hidden" name="source_version" value={row.source_version === null ? 'none' : String(row.source_version)} />
+                            <span class="badge warn" id={`${id}-outdated`}>
+                              Outdated: the source text changed after this translation
+                            </span>
+                            {editable ? (
+                              <button type="submit" class="link" aria-label={`Mark up to date: ${row.key} in ${l}`}>
+                                Mark up to date
+                              </button>
+                            ) : null}
+                          </form>
+                        ) : null}
                       </td>
                     );
                   })}
