@@ -55,7 +55,7 @@ describe('tms mcp', () => {
   it('lists its tools, each with an input schema', async () => {
     const { tools } = await agent.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ['cache_status', 'create_key', 'export_file', 'get_key', 'get_translations', 'get_value', 'import_file', 'list_keys', 'publish', 'set_translation', 'suggest_translations', 'translate_missing'].sort(),
+      ['cache_status', 'create_key', 'export_file', 'get_key', 'get_translations', 'get_value', 'import_file', 'list_keys', 'mark_up_to_date', 'publish', 'set_translation', 'suggest_translations', 'translate_missing'].sort(),
     );
     for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
     expect(tools.find((tool) => tool.name === 'get_translations')!.annotations?.readOnlyHint).toBe(true);
@@ -107,6 +107,27 @@ describe('tms mcp', () => {
     const written = jsonOf(await agent.callTool({ name: 'set_translation', arguments: { key_id: key.id, language: 'de', value: 'Willkommen', status: 'approved', version: current.version } }));
     expect(written).toMatchObject({ value: 'Willkommen', status: 'approved' });
     expect(written.version).toBeGreaterThan(current.version);
+  });
+
+  it('finds the values outdated by a source change and marks one up to date over the version it read', async () => {
+    const key = jsonOf(await agent.callTool({ name: 'create_key', arguments: { key: 'home.outdated' } }));
+    await agent.callTool({ name: 'set_translation', arguments: { key_id: key.id, language: 'en', value: 'Save', status: 'approved' } });
+    await agent.callTool({ name: 'set_translation', arguments: { key_id: key.id, language: 'de', value: 'Speichern', status: 'approved' } });
+    await agent.callTool({ name: 'set_translation', arguments: { key_id: key.id, language: 'en', value: 'Save changes', status: 'approved' } });
+    const listed = jsonOf(await agent.callTool({ name: 'list_keys', arguments: { outdated: 'de' } }));
+    expect(listed.keys.map((k: { key: string }) => k.key)).toEqual(['home.outdated']);
+    const read = jsonOf(await agent.callTool({ name: 'get_value', arguments: { key_id: key.id, language: 'de' } }));
+    expect(read).toMatchObject({ value: 'Speichern', outdated: true });
+
+    // Someone rewrites it meanwhile: the agent's mark, made from what it read, is refused.
+    expect((await t.call(p.apiKey, 'PUT', `/v1/keys/${key.id}/translations/de`, { value: 'Speichern', status: 'review' })).status).toBe(200);
+    const stale = await agent.callTool({ name: 'mark_up_to_date', arguments: { key_id: key.id, language: 'de', version: read.version } });
+    expect(stale.isError).toBe(true);
+    expect(textOf(stale)).toMatch(/412/);
+    const current = jsonOf(await agent.callTool({ name: 'get_value', arguments: { key_id: key.id, language: 'de' } }));
+    const marked = jsonOf(await agent.callTool({ name: 'mark_up_to_date', arguments: { key_id: key.id, language: 'de', version: current.version } }));
+    expect(marked).toMatchObject({ value: 'Speichern', status: 'review', outdated: false, version: current.version });
+    expect(jsonOf(await agent.callTool({ name: 'list_keys', arguments: { outdated: 'de' } })).keys).toEqual([]);
   });
 
   it('exports xliff and xliff2 with the source language they need (as pull sends it)', async () => {

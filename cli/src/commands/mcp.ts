@@ -103,11 +103,13 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
     'list_keys',
     {
       title: 'List keys',
-      description: 'Keys of the project, optionally searched (names and value text), filtered by group, by status in a language, or missing in a language; paginated with limit and cursor.',
+      description:
+        'Keys of the project, optionally searched (names and value text), filtered by group, by status in a language, missing in a language, or outdated in a language (written before their source text last changed); paginated with limit and cursor.',
       inputSchema: {
         search: z.string().optional(),
         group: z.string().optional(),
         missing: LANGUAGE.optional().describe('Only keys without a value in this language'),
+        outdated: LANGUAGE.optional().describe('Only keys whose value in this language was written before their source text last changed'),
         language: LANGUAGE.optional().describe('With status: the language the status is about'),
         status: STATUS.optional(),
         limit: z.number().int().min(1).max(500).optional(),
@@ -152,7 +154,8 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
     'get_value',
     {
       title: 'Read one value',
-      description: 'The value of a key in one language, whatever its status, with its version (pass it to set_translation to write only over what you read).',
+      description:
+        'The value of a key in one language, whatever its status, with its version (pass it to set_translation to write only over what you read) and outdated (its source text changed after it was written).',
       inputSchema: { key_id: z.string().uuid(), language: LANGUAGE },
       annotations: { readOnlyHint: true },
     },
@@ -179,6 +182,25 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
     },
     tool(async ({ key_id, language, version, ...body }: { key_id: string; language: string; value: string; status?: string; version?: number }) =>
       text(await send('PUT', `/v1/keys/${seg(key_id)}/translations/${seg(language)}`, body, version === undefined ? {} : { 'If-Match': `"${version}"` })),
+    ),
+  );
+  // An outdated value the agent has checked against the new source and found still right: marking it
+  // is a write like any other, over the version it read.
+  server.registerTool(
+    'mark_up_to_date',
+    {
+      title: 'Mark a value up to date',
+      description:
+        'An outdated value (get_value says outdated: true) whose text still fits its changed source: mark it up to date, text and status unchanged. ' +
+        'version: the version get_value returned; refused (412) if the value changed since. To change the text instead, use set_translation (a new text is up to date).',
+      inputSchema: {
+        key_id: z.string().uuid(),
+        language: LANGUAGE,
+        version: z.number().int().min(1).optional().describe('Mark only if the value is still at this version (from get_value)'),
+      },
+    },
+    tool(async ({ key_id, language, version }: { key_id: string; language: string; version?: number }) =>
+      text(await send('POST', `/v1/keys/${seg(key_id)}/translations/${seg(language)}/up-to-date`, undefined, version === undefined ? {} : { 'If-Match': `"${version}"` })),
     ),
   );
   server.registerTool(
