@@ -516,20 +516,44 @@ describe('tms pull, status and publish', () => {
     const p = await newProject();
     await repository({ 'locales/de/translation.json': JSON.stringify(I18NEXT_DE) });
     expect((await tms(['push', '--language', 'de', '--status', 'review'], { apiKey: p.apiKey })).code).toBe(0);
+    // An English text written after the German one: the German value is outdated.
+    const keys = (await (await t.call(p.apiKey, 'GET', '/v1/keys')).json()) as { keys: { id: string; key: string }[] };
+    const title = keys.keys.find((k) => k.key === 'home.title')!;
+    expect((await t.call(p.apiKey, 'PUT', `/v1/keys/${title.id}/translations/en`, { value: 'Welcome' })).status).toBe(200);
     const s = await tms(['status', '--json'], { apiKey: p.apiKey });
     expect(s.code, s.stderr).toBe(0);
     const report = JSON.parse(s.stdout);
     expect(report.keys).toBe(3);
     expect(report.languages).toEqual([
-      { language: 'en', draft: 0, review: 0, approved: 0, missing: 3 },
-      { language: 'de', draft: 0, review: 3, approved: 0, missing: 0 },
+      { language: 'en', draft: 1, review: 0, approved: 0, missing: 2, outdated: 0 },
+      { language: 'de', draft: 0, review: 3, approved: 0, missing: 0, outdated: 1 },
     ]);
     expect(report.cache.ready).toBe(false);
     expect(report.usage).toMatchObject({ translation_units_used: 3, translation_units_allowance: 100000, calls_today: expect.any(Number) });
     const text = await tms(['status'], { apiKey: p.apiKey });
-    expect(text.stdout).toMatch(/^de +0 +3 +0 +0$/m);
+    expect(text.stdout).toMatch(/^language +approved +review +draft +missing +outdated$/m);
+    expect(text.stdout).toMatch(/^de +0 +3 +0 +0 +1$/m);
     expect(text.stdout).toMatch(/^cache: not built yet \(tms publish\)$/m);
     expect(text.stdout).toMatch(/^translation units this month: 3 of 100000 \(resets \d{4}-\d{2}-\d{2}\)$/m);
+
+    // A server older than the outdated filter refuses the parameter (422, as it refuses any it does
+    // not know): the column says "-", the command still succeeds.
+    const older = serve({
+      fetch: (req) =>
+        new URL(req.url).searchParams.has('outdated')
+          ? Response.json({ detail: [{ loc: ['query', 'outdated'], msg: "Unknown field 'outdated'", type: 'extra_forbidden' }] }, { status: 422 })
+          : t.app.fetch(req),
+      port: 0,
+      hostname: '127.0.0.1',
+    });
+    await new Promise<void>((r) => older.once('listening', () => r()));
+    try {
+      const old = await tms(['status', '--json'], { apiKey: p.apiKey, env: { TMS_SERVER: `http://127.0.0.1:${(older.address() as AddressInfo).port}` } });
+      expect(old.code, old.stderr).toBe(0);
+      expect(JSON.parse(old.stdout).languages.map((l: { outdated: unknown }) => l.outdated)).toEqual([null, null]);
+    } finally {
+      await new Promise<void>((r) => older.close(() => r()));
+    }
 
     const published = await tms(['publish', '--wait', '--json'], { apiKey: p.apiKey });
     expect(published.code, published.stderr).toBe(0);
