@@ -705,8 +705,12 @@ const routes = new Hono<PortalEnv>()
     }
     if (status === 'approved' || wasApproved) await publishAfter(c, a);
     // The write's answer carries the value's quality warnings: the editor shows them for the text just
-    // saved; and whether it is still outdated (a save of the same text keeps the mark).
-    if (wantsJson(c)) return c.json({ ...written, outdated: (await getTranslation(deps, { projectId: a.projectId, keyId, language })).outdated });
+    // saved; and whether it is still outdated (a save of the same text keeps the mark). The save has
+    // committed: a key deleted in the instant since answers "not outdated", not an error.
+    if (wantsJson(c)) {
+      const outdated = await getTranslation(deps, { projectId: a.projectId, keyId, language }).then((v) => v.outdated, () => false);
+      return c.json({ ...written, outdated });
+    }
     // Back at the value just saved (its field's id), not the top of a long page.
     const res = back(c, f.return_to, `${P}/projects/${a.projectId}`);
     res.headers.set('Location', `${res.headers.get('Location')}#v-${keyId}-${language}`);
