@@ -76,6 +76,7 @@ export function createClient(options: ClientOptions): Client {
    * The entry `name` as the server has it at `path`, revalidated with the held copy's ETag; the held
    * copy itself when it is still good (an unchanged build URL, or within maxAge) or when the server
    * cannot answer (offline, 5xx, 429). 401, 403 and 404 are final: a stale copy would hide them.
+   * `answered` is false when the held copy stands in for a server that could not answer.
    */
   async function load<T>(
     name: string,
@@ -88,11 +89,11 @@ export function createClient(options: ClientOptions): Client {
     failFast = held !== undefined,
     /** Whether this answer is still the latest to store (a slower, older answer must not replace a newer one). */
     current = () => true,
-  ): Promise<Entry<T>> {
+  ): Promise<{ entry: Entry<T>; answered: boolean }> {
     const now = Date.now();
-    if (held && held.u === path && (immutable || (now - held.t < age && held.t >= buildSeenAt))) return held;
+    if (held && held.u === path && (immutable || (now - held.t < age && held.t >= buildSeenAt))) return { entry: held, answered: true };
     try {
-      const got = await request(path, held?.e ?? undefined, failFast);
+      const got = await request(path, held?.e ?? undefined, failFast, !immutable);
       if ('body' in got) {
         // A language file's values are its `translations`; a manifest is the body itself.
         const manifest = name === 'manifest';
@@ -100,15 +101,15 @@ export function createClient(options: ClientOptions): Client {
         if (!valid(body)) throw new TmsError(`GET ${path}: cannot reach the server (the answer is not a tms ${manifest ? 'manifest' : 'file'})`, 0);
         const entry = { u: path, e: got.etag, m: got.modified, b: body, t: now };
         if (current()) await store.put(name, entry, true);
-        return entry;
+        return { entry, answered: true };
       }
       if (!held) throw new TmsError(`GET ${path}: 304 without a stored copy`, 304);
       const entry = { ...held, u: path, m: got.modified ?? held.m, t: now };
       // The same content from a newer build or at a new path: remember which.
       if (current()) await store.put(name, entry, held.u !== path || held.m !== entry.m);
-      return entry;
+      return { entry, answered: true };
     } catch (error) {
-      if (held && unavailable(error)) return held;
+      if (held && unavailable(error)) return { entry: held, answered: false };
       throw error;
     }
   }
@@ -120,6 +121,7 @@ export function createClient(options: ClientOptions): Client {
   /**
    * The manifest, served from the held copy while it is younger than `age` (0: always asked).
    * `fast`: a file is held, which serves at once if the server cannot answer (no retries).
+   * `answered`: false when it is the stored copy standing in for a server that could not answer.
    */
   const readManifest = (age: number, fast = false) =>
     once(`manifest${age}${fast ? ':fast' : ''}`, async () => {
@@ -129,8 +131,10 @@ export function createClient(options: ClientOptions): Client {
       // Reads with different maxAge (a poll, a 404's re-read) may be in flight together: an answer
       // that arrives after a later request's was applied is older news, never a build to go back to.
       const latest = () => !applied || applied.n < n;
-      const entry = await load('manifest', MANIFEST_PATH, held, false, isManifest, age, held !== undefined || fast, latest);
-      if (!latest()) return applied!.manifest;
+      const { entry, answered } = await load('manifest', MANIFEST_PATH, held, false, isManifest, age, held !== undefined || fast, latest);
+      // A stand-in is no news: no build event, and no answer that a later one must not go back from.
+      if (!answered) return { manifest: entry.b, answered };
+      if (!latest()) return { manifest: applied!.manifest, answered };
       applied = { n, manifest: entry.b };
       const build = buildOf(entry);
       const previous = seenBuild;
@@ -145,9 +149,9 @@ export function createClient(options: ClientOptions): Client {
           }
         }
       }
-      return entry.b;
+      return { manifest: entry.b, answered };
     });
-  const getManifest = () => readManifest(maxAge);
+  const getManifest = () => readManifest(maxAge).then((read) => read.manifest);
 
   const getTranslations = (language: string, group?: string) => {
     const name = group === undefined ? language : `${language}/${group}`;
@@ -164,8 +168,7 @@ export function createClient(options: ClientOptions): Client {
         getManifest().catch(() => {});
       } else {
         try {
-          manifest = await readManifest(maxAge, held !== undefined);
-          answered = true;
+          ({ manifest, answered } = await readManifest(maxAge, held !== undefined));
         } catch (error) {
           // A refusal (401, 403) must show even when files are held; an absent server must not.
           if (!unavailable(error) || (!known && !held)) throw error;
@@ -177,7 +180,9 @@ export function createClient(options: ClientOptions): Client {
       // A build's manifest lists every file it has: a language it does not name (i18next's default
       // fallback 'dev', a language not yet built) is the server's 404 without asking it, which would
       // cost a request and a unit of quota on every start. Not when the manifest is a stored copy
-      // standing in for a server that cannot answer: the file may still be held.
+      // standing in for a server that cannot answer (offline, a 5xx): the language may have been
+      // published since. Then `read` asks its mutable path, with the usual retries when no copy is
+      // held, and the answer is the server's (or status 0, or the held copy).
       if (answered && manifest?.build_id && urlIn(manifest) === undefined) {
         const listed = manifest.languages.map((l) => l.code).join(', ') || 'none';
         throw new TmsError(
@@ -190,12 +195,12 @@ export function createClient(options: ClientOptions): Client {
         const url = urlIn(manifest);
         const path = url ? (group === undefined ? url : `${url}/${encodeURIComponent(group)}`) : translationsPath(language, group);
         try {
-          return (await load(name, path, held, url !== undefined, isTranslations)).b;
+          return (await load(name, path, held, url !== undefined, isTranslations)).entry.b;
         } catch (error) {
           // A build URL gone (404) means the manifest held is out of date (within maxAge, or a build
           // published and cleaned up since it was read): read it again, once, and follow a new URL.
           if (!url || retried || (error as TmsError).status !== 404) throw error;
-          const current = await readManifest(0).catch(() => manifest);
+          const current = await readManifest(0).then((read) => read.manifest, () => manifest);
           if (urlIn(current) === url) throw error;
           return read(current, true);
         }

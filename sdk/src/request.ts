@@ -8,7 +8,8 @@ import { TmsError } from './errors.ts';
 /** A 200's ETag and body, or no body for a 304; `modified` is Last-Modified (a build's time here). */
 export type Fetched = { etag: string | null; modified: string | null; body?: unknown };
 
-export type Requester = (path: string, etag: string | undefined, failFast: boolean) => Promise<Fetched>;
+/** `revalidate`: a path whose answer changes (the manifest, a mutable path), not a build URL. */
+export type Requester = (path: string, etag: string | undefined, failFast: boolean, revalidate: boolean) => Promise<Fetched>;
 
 type RequesterOptions = {
   base: string;
@@ -24,6 +25,21 @@ type Sent = { res?: Response; body?: unknown; detail?: unknown };
 
 /** The longest delay a timer takes (2^31 - 1 ms, about 25 days): a longer one fires at once. */
 export const MAX_DELAY = 2 ** 31 - 1;
+
+/**
+ * Where fetch goes through a browser's HTTP cache: a page (document) or a Web Worker (importScripts).
+ * The manifest is `public, max-age=60, stale-while-revalidate=300`, and a request without
+ * If-None-Match (storage: false, a worker, a fresh start) may be answered from that cache: an old
+ * build after a publish. There the manifest and the mutable paths are sent with cache: 'no-cache'
+ * (the browser asks the server, revalidating its copy); build URLs, which never change, keep the
+ * default. Only there, on purpose: Cloudflare Workers throw on cache: 'no-cache' ("Unsupported
+ * cache mode"), Node's, Bun's and Deno's fetch keep no HTTP cache, and React Native's (whatwg-fetch)
+ * does not pass the mode on but appends `_=<time>` to the URL. The server would accept that
+ * parameter (the manifest reads no query, the mutable paths' FallbackQuery ignores unknown names,
+ * and CloudFront neither keys on nor forwards it), but a URL new on every request is a miss for any
+ * other cache in between, and React Native was not part of the defect this fixes.
+ */
+const BROWSER_CACHE = 'document' in globalThis || 'importScripts' in globalThis;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, MAX_DELAY)));
 
@@ -46,7 +62,7 @@ export function createRequester(o: RequesterOptions): Requester {
   let down = false;
   let probe: Promise<Sent> | undefined;
 
-  async function send(path: string, etag: string | undefined): Promise<Sent> {
+  async function send(path: string, etag: string | undefined, revalidate: boolean): Promise<Sent> {
     let res: Response | undefined;
     // A server that accepts and never answers must not hang the app: past the timeout it counts
     // as no answer, and a stored copy is served.
@@ -55,7 +71,10 @@ export function createRequester(o: RequesterOptions): Requester {
     const timer = o.timeout > 0 && o.timeout <= MAX_DELAY ? setTimeout(() => controller.abort(), o.timeout) : undefined;
     try {
       const headers = etag ? { ...o.headers, 'If-None-Match': etag } : o.headers;
-      res = await o.fetch(o.base + path, { headers, signal: controller.signal });
+      // (Node's RequestInit type has no `cache`: the DOM's has.)
+      const init: RequestInit & { cache?: 'no-cache' } = { headers, signal: controller.signal };
+      if (revalidate && BROWSER_CACHE) init.cache = 'no-cache';
+      res = await o.fetch(o.base + path, init);
       down = false;
       return { res, body: res.status === 304 ? undefined : await res.json() };
     } catch (error) {
@@ -68,7 +87,7 @@ export function createRequester(o: RequesterOptions): Requester {
     }
   }
 
-  return async (path, etag, failFast) => {
+  return async (path, etag, failFast, revalidate) => {
     // The one wait for a 429's reset this call may take (its own 429's, or another call's).
     let waited = false;
     for (let attempt = 0; ; attempt++) {
@@ -80,10 +99,10 @@ export function createRequester(o: RequesterOptions): Requester {
         await sleep(blocked);
       }
       if (failFast && down) {
-        probe ??= send(path, etag).finally(() => (probe = undefined));
+        probe ??= send(path, etag, revalidate).finally(() => (probe = undefined));
         throw new TmsError(`GET ${path}: cannot reach the server (no answer to the last request)`, 0);
       }
-      const { res, body, detail = (body as { detail?: unknown } | null)?.detail } = await send(path, etag);
+      const { res, body, detail = (body as { detail?: unknown } | null)?.detail } = await send(path, etag, revalidate);
       const modified = res?.headers.get('last-modified') ?? null;
       if (res?.status === 304) return { etag: etag ?? null, modified };
       if (res?.ok) return { etag: res.headers.get('etag'), modified, body };

@@ -3,7 +3,8 @@
 // the new build no longer has; instances made per request (server rendering) and their polling are
 // let go with them, or at close(); a slow, older manifest answer never takes the client back; option
 // values at their edges (timeout 0 or Infinity, a pollInterval past a timer's limit); a stored file
-// whose manifest entry is lost serves at once offline; two file storages on one folder. A scripted fetch stands in for a tms with
+// whose manifest entry is lost serves at once offline; file names too long for a disk; two file
+// storages on one folder. A scripted fetch stands in for a tms with
 // versioned builds (as test/sdk/retry.test.ts does), so the timing of each answer is controlled.
 import { createHash } from 'node:crypto';
 import v8 from 'node:v8';
@@ -14,7 +15,7 @@ import { createClient, type BuildEvent, type Client } from '../../sdk/src/index.
 import { TmsBackend } from '../../sdk/src/i18next.ts';
 import { fileStorage } from '../../sdk/src/node.ts';
 import { hash } from '../../sdk/src/store.ts';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -352,6 +353,81 @@ describe('fileStorage: files named by an earlier SDK', () => {
       expect(await fileStorage(dir).getItem('tms:x:de/Home')).toBeNull();
       await writeFile(join(dir, `${encodeURIComponent('tms:x:de/Home')}.json`), 'not json');
       expect(await fileStorage(dir).getItem('tms:x:de/Home')).toBeNull();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+// Group names may be 200 letters of any script (9 bytes each percent-encoded), and a disk allows 255
+// bytes a name, the temporary file's `.<pid>.<n>.tmp` included: a longer name is shortened, and the
+// file says which entry it holds.
+describe('fileStorage: names too long for a file name', () => {
+  const prefix = 'tms:1a2b3c:';
+  // The longest suffix a temporary file gets: a pid up to 2^22, a write count up to 2^53.
+  const TEMPORARY = `.${2 ** 22}.${Number.MAX_SAFE_INTEGER}.tmp`.length;
+
+  it('are shortened with a hash (the temporary file fits too); a name up to 200 bytes stays readable', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tms-sdk-files-'));
+    try {
+      const storage = fileStorage(dir);
+      const longest = ['ユ'.repeat(200), 'Ä'.repeat(200), 'A'.repeat(200), 'a'.repeat(200)].map((group) => `${prefix}zh-Hant-TW/${group}`);
+      const readable = `${prefix}de/${'a'.repeat(200 - encodeURIComponent(`${prefix}de/`).length)}`;
+      for (const key of [...longest, readable]) await storage.setItem(key, `{"for":${JSON.stringify(key)}}`);
+      const files = await readdir(dir);
+      expect(files).toHaveLength(5);
+      for (const file of files) expect(Buffer.byteLength(file) + TEMPORARY, file).toBeLessThanOrEqual(255);
+      expect(files).toContain(`${encodeURIComponent(readable)}.json`);
+      // Case-insensitive disks: still one file each.
+      expect(new Set(files.map((f) => f.toLowerCase())).size).toBe(5);
+      for (const key of [...longest, readable]) expect(await fileStorage(dir).getItem(key)).toBe(`{"for":${JSON.stringify(key)}}`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a shortened file holding another name's entry is not served for this one", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tms-sdk-files-'));
+    try {
+      const storage = fileStorage(dir);
+      const [mine, other] = [`${prefix}de/${'ユ'.repeat(30)}`, `${prefix}de/${'ユ'.repeat(31)}`];
+      await storage.setItem(mine, 'mine');
+      const [file] = await readdir(dir);
+      await rm(join(dir, file!));
+      await storage.setItem(other, 'other');
+      // As if both names shortened to one file name: the file is other's.
+      await rename(join(dir, (await readdir(dir))[0]!), join(dir, file!));
+      expect(await storage.getItem(mine)).toBeNull();
+      await writeFile(join(dir, file!), 'not what this SDK writes');
+      expect(await storage.getItem(mine)).toBeNull();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('written by an earlier SDK under the whole name (when it fitted) are read, then kept under the shortened one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tms-sdk-files-'));
+    try {
+      const build = '/v1/cached/builds/20261130T145201918Z-ed841474/translations';
+      const group = 'ACCOUNT_SETTINGS_NOTIFICATIONS_PREFERENCES_AND_PRIVACY_CONTROLS_FOR_ADMINS';
+      const entry = (name: string) => JSON.stringify({ u: `${build}/${name}`, e: '"x"', m: null, t: 1, b: { [`${group}.title`]: name } });
+      // The last release: upper-case letters as %XX (a name of 201 to about 225 bytes was written).
+      const lastRelease = `${prefix}de/${group}`;
+      const lastName = `${encodeURIComponent(lastRelease).replace(/%[0-9A-F]{2}|[A-Z]/g, (m) => (m.length === 1 ? `%${m.charCodeAt(0).toString(16).toUpperCase()}` : m))}.json`;
+      expect(lastName.length).toBeGreaterThan(205);
+      expect(lastName.length).toBeLessThanOrEqual(255);
+      await writeFile(join(dir, lastName), entry(`de/${group}`));
+      // Releases up to 2026-11-25: the letters as they are.
+      const older = `${prefix}fr/${group}`;
+      await writeFile(join(dir, `${encodeURIComponent(older)}.json`), entry(`fr/${group}`));
+
+      for (const [key, name] of [[lastRelease, `de/${group}`], [older, `fr/${group}`]] as const) {
+        expect(await fileStorage(dir).getItem(key)).toBe(entry(name));
+        expect(await fileStorage(dir).getItem(key)).toBe(entry(name));
+      }
+      const files = await readdir(dir);
+      expect(files).toHaveLength(2);
+      for (const file of files) expect(file).toMatch(/\+[0-9a-f]{32}\.json$/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

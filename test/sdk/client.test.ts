@@ -62,6 +62,16 @@ describe('first load', () => {
     expect(fileRequests(counting.calls).map((c) => c.path)).toEqual(['/v1/cached/translations/de', '/v1/cached/translations/en/menu']);
   });
 
+  it("outside a browser no cache mode is sent (Cloudflare Workers throw on cache: 'no-cache'; test/sdk/browser-cache.test.ts has the browser's)", async () => {
+    const p = await s.publishedProject(VALUES);
+    const modes: unknown[] = [];
+    const recording: typeof fetch = (input, init) => (modes.push((init as { cache?: unknown } | undefined)?.cache), fetch(input, init));
+    for (const fetcher of [recording, withoutBuildUrls(recording)]) {
+      await createClient({ url: s.url, key: p.apiKey, storage: false, fetch: fetcher }).getTranslations('de');
+    }
+    expect(modes).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
   it("a project id that is not the key's is refused (403), not served", async () => {
     const p = await s.publishedProject(VALUES);
     const other = await s.newProject();
@@ -289,6 +299,24 @@ describe('offline', () => {
     expect(await fresh.getTranslations('en')).toEqual(online);
   });
 
+  // Group names may be 200 letters of any script: percent-encoded, a file name past 255 bytes.
+  it.each([
+    ['a 26-letter Japanese group', 'ユーザープロフィール設定画面のエラーメッセージと通知'],
+    ['a 90-letter upper-case group', 'ACCOUNT_SETTINGS_NOTIFICATIONS_PREFERENCES_AND_PRIVACY_CONTROLS_FOR_ENTERPRISE_ADMINISTRATORS'],
+    ['a 200-letter group', 'Ü'.repeat(200)],
+  ])('%s read online is served from its directory by a fresh client with tms gone', async (_label, group) => {
+    const p = await s.publishedProject({ [`${group}.title`]: { de: 'Titel' } });
+    const server = await s.listen();
+    const dir = await mkdtemp(join(tmpdir(), 'tms-sdk-'));
+    dirs.push(dir);
+    const online = await createClient({ url: server.url, key: p.apiKey, storage: fileStorage(dir) }).getTranslations('de', group);
+    expect(online).toEqual({ [`${group}.title`]: 'Titel' });
+    await server.stop();
+
+    const fresh = createClient({ url: server.url, key: p.apiKey, storage: fileStorage(dir), retryDelay: 5 });
+    expect(await fresh.getTranslations('de', group).catch((e: unknown) => e), `files kept: ${(await readdir(dir)).join(', ')}`).toEqual(online);
+  });
+
   it.each(['{}', 'null', '[]', '"hello"', '{"u":"/v1/cached/manifest","b":{}}', '{"u":"/x","b":{"languages":[{}]}}'])(
     'a stored manifest of the wrong shape (%s) is as if nothing were stored: read online, and offline the file copies still serve',
     async (bad) => {
@@ -341,6 +369,69 @@ describe('offline', () => {
     }
   });
 
+});
+
+// sdk/README.md: a stored manifest standing in for a server that cannot answer does not decide
+// that a language is not in the build; only the server's manifest (or one held within maxAge) does.
+describe('a language published after the stored manifest, while the server cannot answer', () => {
+  it('offline: its mutable path is tried with the usual retries, then status 0, never a final 404 from the stored manifest', async () => {
+    const p = await s.publishedProject(VALUES);
+    const server = await s.listen();
+    const counting = countingFetch();
+    const client = createClient({ url: server.url, key: p.apiKey, storage: memoryStorage(), fetch: counting.fetch, retryDelay: 5 });
+    expect((await client.getTranslations('de'))['home.title']).toBe('Willkommen');
+    // French is added and published; the device goes offline before it reads French.
+    await s.publish(p, { 'home.welcome': { fr: 'Bienvenue' } });
+    await server.stop();
+
+    const before = counting.calls.length;
+    const error = await client.getTranslations('fr').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TmsError);
+    expect(error).toMatchObject({ status: 0, message: expect.stringMatching(/^GET \/v1\/cached\/translations\/fr: cannot reach the server/) });
+    // The manifest once (a copy is held: no retries), then French's mutable path, 3 attempts.
+    expect(counting.calls.slice(before).map((c) => `${c.path} ${c.status}`)).toEqual([
+      '/v1/cached/manifest 0',
+      '/v1/cached/translations/fr 0',
+      '/v1/cached/translations/fr 0',
+      '/v1/cached/translations/fr 0',
+    ]);
+    // The held language is still served from its copy.
+    expect((await client.getTranslations('de'))['home.title']).toBe('Willkommen');
+  });
+
+  it('a one-off 502 on the manifest: the new language is read from its mutable path, an unknown one is that path\'s 404', async () => {
+    const p = await s.publishedProject(VALUES);
+    let failManifest = 0;
+    const flaky: typeof fetch = async (input, init) => {
+      if (failManifest > 0 && new URL(String(input)).pathname === '/v1/cached/manifest') {
+        failManifest--;
+        return Response.json({ detail: 'Bad Gateway' }, { status: 502 });
+      }
+      return fetch(input, init);
+    };
+    const counting = countingFetch(flaky);
+    const client = createClient({ url: s.url, key: p.apiKey, storage: memoryStorage(), fetch: counting.fetch, retryDelay: 5 });
+    await client.getTranslations('de');
+    await s.publish(p, { 'home.welcome': { fr: 'Bienvenue' } });
+
+    failManifest = 1;
+    let before = counting.calls.length;
+    expect((await client.getTranslations('fr'))['home.welcome']).toBe('Bienvenue');
+    expect(counting.calls.slice(before).map((c) => `${c.path} ${c.status}`)).toEqual(['/v1/cached/manifest 502', '/v1/cached/translations/fr 200']);
+
+    // Not in the project: the server says so at the mutable path (a real, final 404).
+    failManifest = 1;
+    before = counting.calls.length;
+    await expect(client.getTranslations('ja')).rejects.toMatchObject({ status: 404 });
+    expect(counting.calls.slice(before).map((c) => `${c.path} ${c.status}`)).toEqual(['/v1/cached/manifest 502', '/v1/cached/translations/ja 404']);
+
+    // The manifest answering again: French from its build URL, and an unknown language decided without a request.
+    before = counting.calls.length;
+    expect((await client.getTranslations('fr'))['home.welcome']).toBe('Bienvenue');
+    expect(fileRequests(counting.calls.slice(before)).map((c) => c.path)).toEqual([expect.stringMatching(/^\/v1\/cached\/builds\/[^/]+\/translations\/fr$/)]);
+    await expect(client.getTranslations('ja')).rejects.toMatchObject({ status: 404, message: expect.stringMatching(/'ja' is not in build/) });
+    expect(fileRequests(counting.calls.slice(before))).toHaveLength(1);
+  });
 });
 
 describe('a server that never answers', () => {

@@ -3,21 +3,16 @@
 // from another origin (CORS, localStorage, and the page again with tms gone), the i18next lines
 // and the Node one in child processes, the Node one again offline from its directory.
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HAVE_BROWSER, useBrowserPage } from './browser.ts';
 import { useSdkServer } from './sdk-server.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const HAVE_BROWSER = existsSync(CHROMIUM);
-if (!HAVE_BROWSER) console.log(`SDK browser example skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
 
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const section = readme.split(/^## /m).find((s) => s.startsWith('The JS SDK\n')) ?? '';
@@ -87,42 +82,17 @@ describe('README: The JS SDK', () => {
   });
 
   describe.skipIf(!HAVE_BROWSER)('in Chromium', () => {
-    let page: Server;
-    let pageUrl: string;
-    let browser: import('playwright-core').Browser;
-    let html = '';
-
-    beforeAll(async () => {
-      const bundle = await build({ entryPoints: [join(ROOT, 'sdk', 'src', 'index.ts')], bundle: true, minify: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent' });
-      const sdk = bundle.outputFiles[0]!.text;
-      // The app's own origin, not the API's: every SDK request is cross-origin, with a preflight.
-      page = createServer((req, res) => {
-        if (req.url === '/sdk.js') res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(sdk);
-        else res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html);
-      });
-      await new Promise<void>((r) => page.listen(0, '127.0.0.1', r));
-      pageUrl = `http://localhost:${(page.address() as AddressInfo).port}/`;
-      const { chromium } = await import('playwright-core');
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      });
-    });
-    afterAll(async () => {
-      await browser?.close();
-      page?.closeAllConnections();
-      await new Promise<void>((r) => (page ? page.close(() => r()) : r()));
-    });
+    const chromium = useBrowserPage();
 
     it('the plain page shows the value, keeps it in localStorage, and shows it again with tms gone', async () => {
       const p = await s.publishedProject(VALUES);
       const api = await s.listen();
-      html = `<!doctype html><meta charset="utf-8"><title>app</title><h1></h1><script type="module">\n${fill(browserExample, api.url, p.apiKey).replace("'@tms/sdk'", "'/sdk.js'")}\n</script>`;
-      const context = await browser.newContext();
+      chromium.html = `<!doctype html><meta charset="utf-8"><title>app</title><h1></h1><script type="module">\n${fill(browserExample, api.url, p.apiKey).replace("'@tms/sdk'", "'/sdk.js'")}\n</script>`;
+      const context = await chromium.browser.newContext();
       const tab = await context.newPage();
       const errors: string[] = [];
       tab.on('pageerror', (e) => void errors.push(String(e)));
-      await tab.goto(pageUrl);
+      await tab.goto(chromium.pageUrl);
       await tab.waitForFunction("document.querySelector('h1').textContent !== ''");
       expect(await tab.textContent('h1')).toBe('Willkommen');
       expect(errors).toEqual([]);
