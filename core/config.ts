@@ -98,6 +98,11 @@ export const EnvSchema = v.object({
   SQS_QUEUE_URL: optionalString,
   SQS_ENDPOINT: urlWithScheme(['http:', 'https:']),
   SQS_DEAD_LETTER_QUEUE_URL: optionalString,
+  /**
+   * The rebuild queue's redrive limit (its maxReceiveCount; stacks/queue.ts sets both): on a failed
+   * build's last receive the builder records that no retry follows, instead of "retried automatically".
+   */
+  REBUILD_MAX_RECEIVES: intFrom(10, 1, 1000),
   /** Machine translation (issue 17): which provider, when more than one is configured. */
   MT_PROVIDER: v.optional(
     v.pipe(

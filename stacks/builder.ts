@@ -4,7 +4,7 @@
 // build it invalidates at CloudFront the mutable cached paths the build changed.
 import { databaseEnvironment } from './secrets.ts';
 import { linksOf } from './links.ts';
-import { builderTimeoutMinutes, rebuildDeadLetterQueue, rebuildQueue } from './queue.ts';
+import { builderTimeoutMinutes, rebuildDeadLetterQueue, rebuildMaxReceives, rebuildQueue } from './queue.ts';
 import { edgeCache } from './api.ts';
 import { catalogueEntry, handlerOf } from '../functions/catalogue.ts';
 
@@ -23,7 +23,8 @@ export const builder = rebuildQueue.subscribe(
     // Its own queue's URL, not a link (which would grant sqs:* on it): as the subscriber it holds
     // sqs:ChangeMessageVisibility already, and sets a failed build's retry with it (15 s doubling
     // to 5 min) instead of leaving it to the 30-minute visibility timeout.
-    environment: { ...databaseEnvironment, SQS_QUEUE_URL: rebuildQueue.url },
+    // And the queue's redrive limit, so that a failing build's last receive is reported as given up.
+    environment: { ...databaseEnvironment, SQS_QUEUE_URL: rebuildQueue.url, REBUILD_MAX_RECEIVES: String(rebuildMaxReceives) },
   },
   {
     batch: {

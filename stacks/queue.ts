@@ -12,6 +12,12 @@
 /** The builder's timeout (stacks/builder.ts); the queue's visibility timeout derives from it. */
 export const builderTimeoutMinutes = 5;
 
+/**
+ * The queue's redrive limit (maxReceiveCount). The builder is told it too (REBUILD_MAX_RECEIVES), so
+ * that on a failing build's last receive the status says no retry follows.
+ */
+export const rebuildMaxReceives = 10;
+
 export const rebuildDeadLetterQueue = new sst.aws.Queue('RebuildDeadLetterQueue', {
   // A FIFO queue's dead-letter queue must be FIFO as well.
   fifo: true,
@@ -35,7 +41,7 @@ export const rebuildQueue = new sst.aws.Queue('RebuildQueue', {
     // maxReceiveCount: a message that fails 10 times moves to the DLQ and unblocks its project. The
     // builder retries a failed build after 15 s doubling to 5 min (ChangeMessageVisibility), so
     // that is about half an hour of failing, not the 5 x 30 minutes of the visibility timeout.
-    retry: 10,
+    retry: rebuildMaxReceives,
   },
 });
 

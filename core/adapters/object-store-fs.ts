@@ -5,7 +5,7 @@
 // Header and bytes share one file so that a single rename publishes both together: a reader sees
 // the old object or the new one, never new bytes with an old etag or a half-written body.
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, readdir, rename, rm, rmdir, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { GetResult, ObjectStore } from '../ports/object-store.ts';
 
@@ -32,16 +32,28 @@ export function createFsObjectStore(rootDir: string): ObjectStore {
       // (no temp file, no rename). 'wx' refuses to touch an existing file: then the safe path.
       if (options.fresh) {
         for (let attempt = 1; attempt <= 3; attempt++) {
+          let handle: FileHandle;
           try {
-            await writeFile(file, bytes, { flag: 'wx' });
-            return { etag };
+            handle = await open(file, 'wx');
           } catch (err) {
             if (errorCode(err) === 'EEXIST') break;
             if (errorCode(err) !== 'ENOENT') throw err;
             await mkdir(dirname(file), { recursive: true }).catch((e: unknown) => {
               if (errorCode(e) !== 'ENOENT') throw e;
             });
+            continue;
           }
+          // The file is this write's own ('wx' made it): a write that fails partway (a full disk)
+          // removes it, or a truncated file would hold the space until a later build collected it.
+          try {
+            await handle.writeFile(bytes);
+            await handle.close();
+          } catch (err) {
+            await handle.close().catch(() => {});
+            await rm(file, { force: true }).catch(() => {});
+            throw err;
+          }
+          return { etag };
         }
       }
       const temp = join(tempDir, `${randomUUID()}.tmp`);

@@ -28,6 +28,10 @@ export function createSqsRebuildQueue(options: { queueUrl: string; client: SQSCl
   const { queueUrl, client } = options;
   let closed = false;
   return {
+    // A message may reach the builder before the request commits: the build then takes
+    // max(requested_seq, message.seq) as the sequence it covers (core/cache/export-snapshot.ts), and
+    // the request's writes committed before it was made, so its snapshot holds them.
+    sendBeforeCommit: true,
     async send(message) {
       if (closed) throw new Error('rebuild queue is closed');
       await client.send(

@@ -8,10 +8,12 @@ import type { Deps } from '../deps.ts';
 import type { RebuildMessage } from '../ports/rebuild-queue.ts';
 import type { ObjectStore } from '../ports/object-store.ts';
 import { contentHash, encodeVariants, type EncodedFile } from './encode-variants.ts';
-import { exportSnapshot, type Bodies } from './export-snapshot.ts';
+import { exportSnapshot, type Snapshot } from './export-snapshot.ts';
+import { createLanguageSpool, type SpooledBodies, type SpooledLanguage } from './language-spool.ts';
 import { buildLanguagePath } from './build-urls.ts';
 import {
   ENCODINGS,
+  buildPrefix,
   buildsPrefix,
   groupKey,
   indexKey,
@@ -56,123 +58,179 @@ export async function buildProjectCache(
   const stamp = deps.clock.now().toISOString().replace(/[-:.]/g, '');
   const buildId = `${stamp}-${randomBytes(4).toString('hex')}`;
 
-  // Encoded and uploaded one language at a time while the snapshot reads the next. Within a
-  // language, files go through PUT_CONCURRENCY workers that each compress a file and upload its
-  // variants (object stores are latency-bound), with at most ENCODE_CONCURRENCY compressions at a
-  // time (they are CPU-bound, on libuv's thread pool): only a few files' compressed variants are
-  // ever held, which bounds a large build's memory.
-  let files = 0;
-  // Keyed by language codes and group names, which may be `__proto__`: objects without a prototype
-  // store every name as an own key (on `{}`, assigning `__proto__` sets the prototype instead).
-  const languages: BuildIndex['languages'] = Object.create(null);
-  const encoding = createLimiter(ENCODE_CONCURRENCY);
-  const snapshot = await exportSnapshot(deps.sql, projectId, message.seq, async (language) => {
-    const jobs: { body: Uint8Array; keyOf: (e: Encoding) => string; done: (entry: FileEntry) => void }[] = [];
-    // One variant's files (the default, or for a language with a chain, also raw and explain).
-    const fileSet = (bodies: Bodies, variant: Variant): FileSet => {
-      const set = { groups: Object.create(null) } as FileSet;
-      jobs.push({ body: bodies.json, keyOf: (e) => languageKey(projectId, buildId, language.code, e, variant), done: (entry) => (set.file = entry) });
-      for (const [group, body] of bodies.groups) {
-        jobs.push({ body, keyOf: (e) => groupKey(projectId, buildId, language.code, group, e, variant), done: (entry) => (set.groups[group] = entry) });
+  // A failed build removes its own files (and only its own: never another build's, which may be
+  // being written) before the error goes on: otherwise every retry on a full disk would keep another
+  // partial build, holding the space the next attempt needs until a later build's collection. Not
+  // once the pointer may name the build: a pointer write that failed may still have landed.
+  let pointerAttempted = false;
+  const build = async (): Promise<BuildResult> => {
+    // The snapshot hands each language to the uploads through a spool (core/cache/language-spool.ts)
+    // and reads the next at once: its transaction (on the embedded database, the one connection) never
+    // waits for compression or the object store, and ends as soon as the last language is read, while
+    // the uploads go on. Within a language, files go through PUT_CONCURRENCY workers that each compress
+    // a file and upload its variants (object stores are latency-bound), with at most
+    // ENCODE_CONCURRENCY compressions at a time (they are CPU-bound, on libuv's thread pool): only a
+    // few files' compressed variants are ever held, which bounds a large build's memory.
+    let files = 0;
+    // Keyed by language codes and group names, which may be `__proto__`: objects without a prototype
+    // store every name as an own key (on `{}`, assigning `__proto__` sets the prototype instead).
+    const languages: BuildIndex['languages'] = Object.create(null);
+    const encoding = createLimiter(ENCODE_CONCURRENCY);
+    const uploadLanguage = async (language: SpooledLanguage) => {
+      const jobs: { body: () => Promise<Uint8Array>; keyOf: (e: Encoding) => string; done: (entry: FileEntry) => void }[] = [];
+      // One variant's files (the default, or for a language with a chain, also raw and explain).
+      const fileSet = (bodies: SpooledBodies, variant: Variant): FileSet => {
+        const set = { groups: Object.create(null) } as FileSet;
+        jobs.push({ body: bodies.json, keyOf: (e) => languageKey(projectId, buildId, language.code, e, variant), done: (entry) => (set.file = entry) });
+        for (const [group, body] of bodies.groups) {
+          jobs.push({ body, keyOf: (e) => groupKey(projectId, buildId, language.code, group, e, variant), done: (entry) => (set.groups[group] = entry) });
+        }
+        return set;
+      };
+      const main = fileSet(language, 'default');
+      const fallback = language.fallback && {
+        chain: language.fallback.chain,
+        raw: fileSet(language.fallback.raw, 'raw'),
+        explain: fileSet(language.fallback.explain, 'explain'),
+      };
+      await eachConcurrently(jobs, PUT_CONCURRENCY, async (job) => {
+        const body = await job.body();
+        const encoded = await encoding(() => encodeVariants(body));
+        const puts: Put[] = [];
+        queueFile(puts, encoded, job.keyOf);
+        await putAll(deps.objects, puts);
+        files += puts.length;
+        job.done(encoded.entry);
+      });
+      languages[language.code] = fallback ? { ...main, fallback } : main;
+    };
+    const spool = createLanguageSpool();
+    let snapshot: Snapshot | null;
+    try {
+      const uploading = (async () => {
+        try {
+          for (let language; (language = await spool.next()); ) {
+            await uploadLanguage(language);
+            spool.release(language);
+          }
+        } catch (error) {
+          spool.fail(error);
+          throw error;
+        }
+      })();
+      // Handled here and awaited below: a failed upload while the snapshot still reads is not an
+      // unhandled rejection; the snapshot stops at its next hand-over, with the upload's error.
+      uploading.catch(() => {});
+      try {
+        snapshot = await exportSnapshot(deps.sql, projectId, message.seq, (language) => spool.push(language));
+      } catch (error) {
+        spool.fail(error);
+        await uploading.catch(() => {});
+        throw error;
       }
-      bodies.groups.clear();
-      return set;
-    };
-    const main = fileSet(language, 'default');
-    const fallback = language.fallback && {
-      chain: language.fallback.chain,
-      raw: fileSet(language.fallback.raw, 'raw'),
-      explain: fileSet(language.fallback.explain, 'explain'),
-    };
-    await eachConcurrently(jobs, PUT_CONCURRENCY, async (job) => {
-      const encoded = await encoding(() => encodeVariants(job.body));
-      const puts: Put[] = [];
-      queueFile(puts, encoded, job.keyOf);
-      await putAll(deps.objects, puts);
-      files += puts.length;
-      job.done(encoded.entry);
-    });
-    languages[language.code] = fallback ? { ...main, fallback } : main;
-  });
-  if (!snapshot) return { status: 'skipped', reason: 'covered' };
-  // The manifest is small and served as stored (identity only): it is not compressed at all. Beside
-  // the spec's fields it names the build and, per language, the versioned URL of its current file
-  // and that file's ETag: a client revalidates the manifest alone and fetches only what changed.
-  const builtAt = deps.clock.now().toISOString();
-  const manifest = Buffer.from(
-    JSON.stringify({
-      project_id: projectId,
-      build_id: buildId,
-      built_at: builtAt,
-      languages: snapshot.manifest.map((entry) => ({
-        ...entry,
-        url: buildLanguagePath(buildId, entry.code),
-        etag: languages[entry.code]!.file.etag,
-      })),
-    }),
-    'utf8',
-  );
-  await putAll(deps.objects, [{ key: manifestKey(projectId, buildId), body: manifest, encoding: 'identity' }]);
-  files += 1;
-
-  const index: BuildIndex = {
-    build_id: buildId,
-    project_id: projectId,
-    built_at: builtAt,
-    manifest: { etag: `"${contentHash(manifest)}"` },
-    languages,
-    registered: snapshot.registered,
-    ...(previous && wholeSecond(previous.built_at) >= wholeSecond(builtAt) ? { shares_second: true as const } : {}),
-  };
-  await deps.objects.put(indexKey(projectId, buildId), Buffer.from(JSON.stringify(index)), { contentType: CONTENT_TYPE, fresh: true });
-  // Publishing: the one small write that makes the whole build current at once, under the
-  // project's cache_state row lock and checked against it. Builds of one project can overlap across
-  // replicas (a builder whose lease lapsed while it uploaded, and the replica that took the project
-  // over): the snapshot's lock covers only the snapshot. An older build that finds a newer one
-  // recorded must not replace it, or the cached reads would go back in time while the status said
-  // nothing was pending. Build ids begin with their start time: of two builds covering the same
-  // requests, the later started read the later snapshot. (The database, not the pointer, is asked:
-  // after a restore from a backup the store may hold a pointer from a history the database no
-  // longer has.)
-  // Which builds stay is decided before publishing and named in the pointer; they are deleted only
-  // after it: a server reading a build the pointer no longer keeps answers 404 for every one of its
-  // files at once, never a 500 for a file already deleted (core/cache/read-cached.ts).
-  const collection = await planCollection(deps, projectId, buildId, previous?.build_id);
-  const pointer: Pointer = { build_id: buildId, built_at: builtAt, seq: snapshot.seq, ...(collection ? { kept: collection.kept } : {}) };
-  const published = await transaction(deps, async (tx) => {
-    const [recorded] = await tx.sql<{ built_seq: number; last_build_id: string | null }[]>`
-      select built_seq::int, last_build_id from cache_state where project_id = ${projectId} for update`;
-    if (recorded && (recorded.built_seq > snapshot.seq || (recorded.built_seq === snapshot.seq && (recorded.last_build_id ?? '') > buildId))) {
-      return false;
+      spool.end();
+      // Never leave an upload running after the build ends, failed or not.
+      await uploading;
+    } finally {
+      await spool.close();
     }
-    await deps.objects.put(pointerKey(projectId), Buffer.from(JSON.stringify(pointer)), { contentType: CONTENT_TYPE });
-    await tx.sql`
-      insert into cache_state (project_id, built_seq, last_build_id, last_rebuilt_at)
-      values (${projectId}, ${snapshot.seq}, ${buildId}, ${builtAt})
-      on conflict (project_id) do update set
-        built_seq = greatest(cache_state.built_seq, excluded.built_seq),
-        last_build_id = excluded.last_build_id,
-        last_rebuilt_at = excluded.last_rebuilt_at,
-        attempts = 0, failed_at = null, last_error = null`;
-    tx.record({
-      type: 'cache.built',
-      projectId,
-      actor: BUILDER,
-      entity: { type: 'cache', id: projectId },
-      after: { build_id: buildId, seq: snapshot.seq, built_at: builtAt },
-    });
-    return true;
-  });
-  if (!published) {
-    deps.log.info('cache build superseded', { project_id: projectId, build_id: buildId, seq: snapshot.seq });
-    return { status: 'skipped', reason: 'covered' };
-  }
+    if (!snapshot) return { status: 'skipped', reason: 'covered' };
+    // The manifest is small and served as stored (identity only): it is not compressed at all. Beside
+    // the spec's fields it names the build and, per language, the versioned URL of its current file
+    // and that file's ETag: a client revalidates the manifest alone and fetches only what changed.
+    const builtAt = deps.clock.now().toISOString();
+    const manifest = Buffer.from(
+      JSON.stringify({
+        project_id: projectId,
+        build_id: buildId,
+        built_at: builtAt,
+        languages: snapshot.manifest.map((entry) => ({
+          ...entry,
+          url: buildLanguagePath(buildId, entry.code),
+          etag: languages[entry.code]!.file.etag,
+        })),
+      }),
+      'utf8',
+    );
+    await putAll(deps.objects, [{ key: manifestKey(projectId, buildId), body: manifest, encoding: 'identity' }]);
+    files += 1;
 
-  await invalidateEdge(deps, projectId, previous?.build_id, index);
-  if (collection) await deleteStale(deps, projectId, collection.stale);
-  const ms = Math.round(performance.now() - started);
-  deps.log.info('cache built', { project_id: projectId, build_id: buildId, seq: snapshot.seq, files: files + 2, ms });
-  return { status: 'built', buildId, builtAt, seq: snapshot.seq, files: files + 2, ms };
+    const index: BuildIndex = {
+      build_id: buildId,
+      project_id: projectId,
+      built_at: builtAt,
+      manifest: { etag: `"${contentHash(manifest)}"` },
+      languages,
+      registered: snapshot.registered,
+      ...(previous && wholeSecond(previous.built_at) >= wholeSecond(builtAt) ? { shares_second: true as const } : {}),
+    };
+    await deps.objects.put(indexKey(projectId, buildId), Buffer.from(JSON.stringify(index)), { contentType: CONTENT_TYPE, fresh: true });
+    // Publishing: the one small write that makes the whole build current at once, under the
+    // project's cache_state row lock and checked against it. Builds of one project can overlap across
+    // replicas (a builder whose lease lapsed while it uploaded, and the replica that took the project
+    // over): the snapshot's lock covers only the snapshot. An older build that finds a newer one
+    // recorded must not replace it, or the cached reads would go back in time while the status said
+    // nothing was pending. Build ids begin with their start time: of two builds covering the same
+    // requests, the later started read the later snapshot. (The database, not the pointer, is asked:
+    // after a restore from a backup the store may hold a pointer from a history the database no
+    // longer has.)
+    // Which builds stay is decided before publishing and named in the pointer; they are deleted only
+    // after it: a server reading a build the pointer no longer keeps answers 404 for every one of its
+    // files at once, never a 500 for a file already deleted (core/cache/read-cached.ts).
+    const collection = await planCollection(deps, projectId, buildId, previous?.build_id);
+    const pointer: Pointer = { build_id: buildId, built_at: builtAt, seq: snapshot.seq, ...(collection ? { kept: collection.kept } : {}) };
+    const published = await transaction(deps, async (tx) => {
+      const [recorded] = await tx.sql<{ built_seq: number; last_build_id: string | null }[]>`
+        select built_seq::int, last_build_id from cache_state where project_id = ${projectId} for update`;
+      if (recorded && (recorded.built_seq > snapshot.seq || (recorded.built_seq === snapshot.seq && (recorded.last_build_id ?? '') > buildId))) {
+        return false;
+      }
+      pointerAttempted = true;
+      await deps.objects.put(pointerKey(projectId), Buffer.from(JSON.stringify(pointer)), { contentType: CONTENT_TYPE });
+      await tx.sql`
+        insert into cache_state (project_id, built_seq, last_build_id, last_rebuilt_at)
+        values (${projectId}, ${snapshot.seq}, ${buildId}, ${builtAt})
+        on conflict (project_id) do update set
+          built_seq = greatest(cache_state.built_seq, excluded.built_seq),
+          last_build_id = excluded.last_build_id,
+          last_rebuilt_at = excluded.last_rebuilt_at,
+          attempts = 0, failed_at = null, last_error = null`;
+      tx.record({
+        type: 'cache.built',
+        projectId,
+        actor: BUILDER,
+        entity: { type: 'cache', id: projectId },
+        after: { build_id: buildId, seq: snapshot.seq, built_at: builtAt },
+      });
+      return true;
+    });
+    if (!published) {
+      deps.log.info('cache build superseded', { project_id: projectId, build_id: buildId, seq: snapshot.seq });
+      return { status: 'skipped', reason: 'covered' };
+    }
+
+    await invalidateEdge(deps, projectId, previous?.build_id, index);
+    if (collection) await deleteStale(deps, projectId, collection.stale);
+    const ms = Math.round(performance.now() - started);
+    deps.log.info('cache built', { project_id: projectId, build_id: buildId, seq: snapshot.seq, files: files + 2, ms });
+    return { status: 'built', buildId, builtAt, seq: snapshot.seq, files: files + 2, ms };
+  };
+  try {
+    return await build();
+  } catch (error) {
+    if (!pointerAttempted) await removeOwnFiles(deps, projectId, buildId);
+    throw error;
+  }
+}
+
+/** Best effort: the build has failed already, and a later build's collection takes what is left. */
+async function removeOwnFiles(deps: Pick<Deps, 'objects' | 'log'>, projectId: string, buildId: string) {
+  try {
+    const keys = await deps.objects.list(buildPrefix(projectId, buildId));
+    if (keys.length) await deps.objects.delete(keys);
+  } catch (error) {
+    deps.log.warn('files of a failed build not removed', { project_id: projectId, build_id: buildId, error: String(error) });
+  }
 }
 
 /** The whole second of an ISO time: what an HTTP date (Last-Modified) keeps of it. */
@@ -195,13 +253,25 @@ async function putAll(objects: ObjectStore, puts: Put[]) {
   });
 }
 
-/** Runs `work` on every item, at most `concurrency` at a time, in order of the items. */
+/**
+ * Runs `work` on every item, at most `concurrency` at a time, in order of the items. After a failure
+ * no further item starts, and the first error is thrown once the running ones have ended: nothing
+ * of a failed build is still writing when it removes its files.
+ */
 async function eachConcurrently<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>) {
   let next = 0;
+  let failure: { error: unknown } | undefined;
   const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
+    while (!failure && next < items.length) {
+      try {
+        await work(items[next++]!);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  if (failure) throw failure.error;
 }
 
 /** A gate letting at most `limit` tasks run at once; the others wait their turn in order. */

@@ -12,6 +12,13 @@ import { isoUtc } from '../db/iso-timestamp.ts';
 export const BUILD_FAILED_MESSAGE = 'The last build failed and is retried automatically; the server log has the details.';
 
 /**
+ * The SQS builder's last receive of a failing request: the message goes to the dead-letter queue
+ * next, and nothing retries it by itself.
+ */
+export const BUILD_ABANDONED_MESSAGE =
+  'The last build failed on every retry and is not retried any more; POST /v1/cache/rebuild to try again (the server log has the details).';
+
+/**
  * idle: nothing pending. queued: a request waits for a worker (or for auto_rebuild's quiet time).
  * building: a worker holds the project now. failed: the last attempt failed and a retry is due.
  */
@@ -37,9 +44,14 @@ export async function readBuildState(sql: Sql, projectId: string): Promise<Build
   return { pending: row.pending, build_state, failed_at: failed ? row.failed_at : null, last_error: failed ? row.last_error : null };
 }
 
-/** Records a failed build where no lease is held (the SQS builder): SQS itself schedules the retry. */
-export async function recordBuildFailure(sql: Sql, projectId: string): Promise<void> {
+/**
+ * Records a failed build where no lease is held (the SQS builder): SQS itself schedules the retry,
+ * until the message's receive count reaches the queue's redrive limit (`lastAttempt`): then it goes
+ * to the dead-letter queue and the status says that no retry follows.
+ */
+export async function recordBuildFailure(sql: Sql, projectId: string, options: { lastAttempt?: boolean } = {}): Promise<void> {
+  const message = options.lastAttempt ? BUILD_ABANDONED_MESSAGE : BUILD_FAILED_MESSAGE;
   await sql`
-    update cache_state set attempts = attempts + 1, failed_at = now(), last_error = ${BUILD_FAILED_MESSAGE}
+    update cache_state set attempts = attempts + 1, failed_at = now(), last_error = ${message}
     where project_id = ${projectId}`;
 }

@@ -2,9 +2,9 @@
 // transaction. Postgres returns the response bodies' translations objects as JSON text, so no rows
 // are held in memory, and the builder takes that text as the bytes that arrived (raw columns): a
 // body is copied once, into its envelope, and never decoded into a string. Languages are handed
-// over one at a time while the next is read: the caller compresses and uploads one language while
-// Postgres aggregates the next, and at most two languages' bodies are alive at once (a 100,000-key
-// x 10-language build held all of them).
+// over one at a time as they are read; the transaction waits only for the hand-over itself, never for
+// compression or the object store (core/cache/language-spool.ts): on the embedded database it holds
+// the one connection that every request needs.
 import type { Sql, TransactionSql } from '../db/client.ts';
 import { readManifest } from '../manifest/read-manifest.ts';
 import type { ManifestLanguage } from '../manifest/schemas.ts';
@@ -37,8 +37,8 @@ const BUILD_LOCK = 7_142_002;
 /**
  * Returns null when the request is already covered (built_seq >= minSeq). Holds a per-project
  * advisory lock for the transaction, so builds of one project never overlap even across processes.
- * `onLanguage` gets each language of the manifest in turn; the next is read while it runs, and the
- * snapshot resolves once the last one's call has.
+ * `onLanguage` gets each language of the manifest in turn, and the next is read once its call has
+ * resolved: it must not wait for anything slow (the object store), since the transaction is open.
  */
 export async function exportSnapshot(
   sql: Sql,
@@ -66,42 +66,30 @@ export async function exportSnapshot(
     // same rows, so each row is joined and turned into JSON once, not once per body. Keys are
     // reached only through their primary key, as the live read finds them: linear without statistics.
     // group_name is never null in the table, so the null group is the grouping set of the whole language.
-    let handing: Promise<void> = Promise.resolve();
-    try {
-      for (const { code } of manifest) {
-        const approved = tx`t.status = 'approved'`;
-        const rows = rawRows(await tx`
-          select k.group_name, count(*)::int as count, ${translationsObject(tx, 'value', approved)} as translations
-          from translations t join translation_keys k on k.id = t.key_id
-          where t.project_id = ${projectId} and t.language = ${code}
-            and k.deleted_at is null and t.status = 'approved'
-          group by grouping sets ((k.group_name), ())`.raw());
-        const groups = new Map<string, Uint8Array>();
-        let json = envelopeBytes(bodyFields(projectId, code, null, ZERO), EMPTY);
-        for (const [group, count, translations] of rows) {
-          const fields = bodyFields(projectId, code, group, count);
-          if (fields.group === undefined) json = envelopeBytes(fields, translations);
-          else groups.set(fields.group, envelopeBytes(fields, translations));
-        }
-        rows.length = 0;
-        const chain = Object.hasOwn(chains, code) ? chains[code]! : [];
-        const own: Bodies = { json, groups };
-        let exported: LanguageExport = { code, ...own };
-        if (chain.length) {
-          const { resolved, explain } = await withFallbacks(tx, projectId, code, chain);
-          exported = { code, ...resolved, fallback: { chain, raw: own, explain } };
-        }
-        // One language in the caller's hands at a time: the one read just now waits for it.
-        await handing;
-        handing = onLanguage(exported);
-        // Handled now (the error is rethrown by the awaits above and below), so that a failure
-        // while the next language is read is not an unhandled rejection.
-        handing.catch(() => {});
+    for (const { code } of manifest) {
+      const approved = tx`t.status = 'approved'`;
+      const rows = rawRows(await tx`
+        select k.group_name, count(*)::int as count, ${translationsObject(tx, 'value', approved)} as translations
+        from translations t join translation_keys k on k.id = t.key_id
+        where t.project_id = ${projectId} and t.language = ${code}
+          and k.deleted_at is null and t.status = 'approved'
+        group by grouping sets ((k.group_name), ())`.raw());
+      const groups = new Map<string, Uint8Array>();
+      let json = envelopeBytes(bodyFields(projectId, code, null, ZERO), EMPTY);
+      for (const [group, count, translations] of rows) {
+        const fields = bodyFields(projectId, code, group, count);
+        if (fields.group === undefined) json = envelopeBytes(fields, translations);
+        else groups.set(fields.group, envelopeBytes(fields, translations));
       }
-      await handing;
-    } finally {
-      // Never leave a call running after the transaction ends (a failed read, a failed upload).
-      await handing.catch(() => {});
+      rows.length = 0;
+      const chain = Object.hasOwn(chains, code) ? chains[code]! : [];
+      const own: Bodies = { json, groups };
+      let exported: LanguageExport = { code, ...own };
+      if (chain.length) {
+        const { resolved, explain } = await withFallbacks(tx, projectId, code, chain);
+        exported = { code, ...resolved, fallback: { chain, raw: own, explain } };
+      }
+      await onLanguage(exported);
     }
     return { seq, manifest, registered };
   });

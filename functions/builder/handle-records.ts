@@ -39,7 +39,7 @@ export type RecordHandlerOptions = {
 export const retryDelaySeconds = (receiveCount: number) => Math.min(300, 15 * 2 ** Math.max(0, receiveCount - 1));
 
 export async function handleRebuildRecords(
-  deps: Pick<Deps, 'sql' | 'events' | 'objects' | 'clock' | 'log' | 'edge'>,
+  deps: Pick<Deps, 'config' | 'sql' | 'events' | 'objects' | 'clock' | 'log' | 'edge'>,
   records: readonly SqsRecord[],
   options: RecordHandlerOptions = {},
 ): Promise<SqsBatchResponse> {
@@ -79,8 +79,12 @@ export async function handleRebuildRecords(
           receive_count: record.attributes?.ApproximateReceiveCount,
           error: error instanceof Error ? (error.stack ?? error.message) : String(error),
         });
-        // GET /v1/cache/status shows it as failed until a build succeeds; SQS redelivers the record.
-        await recordBuildFailure(deps.sql, message.projectId).catch((recordError) =>
+        // GET /v1/cache/status shows it as failed until a build succeeds; SQS redelivers the record,
+        // unless this was its last receive (the queue's redrive limit): then it goes to the
+        // dead-letter queue, and the status must not promise a retry.
+        const receiveCount = Number(record.attributes?.ApproximateReceiveCount);
+        const lastAttempt = Number.isInteger(receiveCount) && receiveCount >= deps.config.REBUILD_MAX_RECEIVES;
+        await recordBuildFailure(deps.sql, message.projectId, { lastAttempt }).catch((recordError) =>
           deps.log.warn('build failure not recorded', { project_id: message.projectId, error: String(recordError) }),
         );
         const failed = group.slice(i);

@@ -5,7 +5,7 @@ import { createMemoryLogger } from '../../core/log.ts';
 import { buildProjectCache } from '../../core/cache/build-project-cache.ts';
 import { buildsPrefix } from '../../core/cache/layout.ts';
 import type { ObjectStore } from '../../core/ports/object-store.ts';
-import { startTestApp, useTestApp } from '../support/test-app.ts';
+import { startTestApp, useTestApp, type TestApp } from '../support/test-app.ts';
 import { rebuild, seed } from '../support/cache-helpers.ts';
 
 const log = createMemoryLogger();
@@ -90,7 +90,7 @@ describe('atomic publishing', () => {
     expect(Object.keys(ids)).toHaveLength(40);
   });
 
-  it('a build that fails part-way leaves the previous build serving, and its leftovers are kept within the retention window', async () => {
+  it('a build that fails part-way leaves the previous build serving, and removes its own files', async () => {
     const failing = await startTestApp();
     try {
       const p = await failing.newProject();
@@ -114,18 +114,148 @@ describe('atomic publishing', () => {
       await expect(buildProjectCache(deps, { projectId: p.projectId, seq: row!.seq })).rejects.toThrow('disk full');
       expect(await (await failing.call(p.apiKey, 'GET', '/v1/cached/translations/de/home/home.title')).json()).toEqual({ value: 'Erste' });
       const buildIds = async () => new Set((await objects.list(buildsPrefix(p.projectId))).map((k) => k.split('/')[3]));
-      expect((await buildIds()).size).toBe(2); // the serving build and the failed one's leftovers
-      // A retry of the same message builds and publishes. The failed build's leftovers could belong to
-      // a build still being written: they go only once older than the retention window
-      // (test/cache/build-retention.test.ts collects them).
+      // Only the serving build: the failed one removed the files it had written before it failed
+      // (a leftover it could not remove, or one of a build that died, is collected once older than
+      // the retention window: test/cache/build-retention.test.ts).
+      expect((await buildIds()).size).toBe(1);
+      // A retry of the same message builds and publishes; the replaced build is kept beside it.
       await buildProjectCache(failing.runtime.deps, { projectId: p.projectId, seq: row!.seq });
       failing.runtime.deps.cache.invalidate(p.projectId);
       expect(await (await failing.call(p.apiKey, 'GET', '/v1/cached/translations/de/home/home.title')).json()).toEqual({ value: 'Zweite' });
-      expect((await buildIds()).size).toBe(3);
+      expect((await buildIds()).size).toBe(2);
     } finally {
       await failing.close();
     }
   });
+});
+
+/** The app's store on a volume of `capacity` bytes: a put past it fails as a full disk does. */
+function boundedStore(objects: ObjectStore) {
+  const sizes = new Map<string, number>();
+  let used = 0;
+  const store = {
+    capacity: Number.POSITIVE_INFINITY,
+    get used() {
+      return used;
+    },
+    objects: {
+      ...objects,
+      put: async (key, body, options) => {
+        const grow = body.byteLength - (sizes.get(key) ?? 0);
+        if (used + grow > store.capacity) {
+          throw Object.assign(new Error(`ENOSPC: no space left on device, write '${key}'`), { code: 'ENOSPC' });
+        }
+        const result = await objects.put(key, body, options);
+        used += grow;
+        sizes.set(key, body.byteLength);
+        return result;
+      },
+      delete: async (keys) => {
+        await objects.delete(keys);
+        for (const key of keys) {
+          used -= sizes.get(key) ?? 0;
+          sizes.delete(key);
+        }
+      },
+    } satisfies ObjectStore,
+  };
+  return store;
+}
+
+/** Records a rebuild request as the route does, for a test that runs the builder by hand. */
+async function requestSeq(app: TestApp, projectId: string): Promise<number> {
+  const [row] = await app.runtime.deps.sql<{ seq: number }[]>`
+    insert into cache_state (project_id, requested_seq) values (${projectId}, 1)
+    on conflict (project_id) do update set requested_seq = cache_state.requested_seq + 1
+    returning requested_seq::int as seq`;
+  return row!.seq;
+}
+
+describe('a full object store', () => {
+  // A failed build used to leave its files until a later build published and they were an hour old:
+  // every retry on a full disk (the Postgres queue retries for ever) kept another partial build, and
+  // freeing room for one build was not enough for the next retry to go through.
+  it('a build goes through once the operator frees room for one build', async () => {
+    const app = await startTestApp();
+    try {
+      await app.runtime.rebuilds!.close();
+      const p = await app.newProject('team');
+      const keys = Object.fromEntries(
+        Array.from({ length: 300 }, (_, i) => [`g${i % 10}.key${i}`, { de: [`Wert ${i} ${'x'.repeat(40)}`, 'approved'] as [string, 'approved'] }]),
+      );
+      await seed(app, p, keys);
+      const store = boundedStore(app.runtime.deps.objects);
+      const deps = { ...app.runtime.deps, objects: store.objects };
+
+      // The first build: how much room one build of this project takes.
+      expect((await buildProjectCache(deps, { projectId: p.projectId, seq: await requestSeq(app, p.projectId) })).status).toBe('built');
+      const oneBuild = store.used;
+
+      // The disk fills up: the next build fails part-way, and leaves nothing of itself.
+      await app.runtime.deps.sql`update translations set value = value || '!' where project_id = ${p.projectId}`;
+      const seq = await requestSeq(app, p.projectId);
+      store.capacity = oneBuild * 1.5;
+      await expect(buildProjectCache(deps, { projectId: p.projectId, seq })).rejects.toThrow('ENOSPC');
+      expect(store.used).toBe(oneBuild);
+
+      // The operator frees room for the served build and one more, with a margin; the retry runs.
+      store.capacity = oneBuild * 2.2;
+      const retried = await buildProjectCache(deps, { projectId: p.projectId, seq }).then(
+        (result) => result.status,
+        (error: Error) => error.message,
+      );
+      expect(retried).toBe('built');
+    } finally {
+      await app.close();
+    }
+  }, 120_000);
+});
+
+describe('a slow object store during a build', () => {
+  // The snapshot's transaction used to stay open while each language was compressed and uploaded: on
+  // the embedded database (one connection) a store slow to take a file held every request of every
+  // project until it did.
+  it('does not hold up live reads of another project while a language file uploads', async () => {
+    const app = await startTestApp();
+    try {
+      await app.runtime.rebuilds!.close();
+      const building = await app.newProject();
+      const other = await app.newProject();
+      await seed(app, building, { 'home.title': { de: ['Hallo', 'approved'] } });
+      await seed(app, other, { 'home.title': { fr: ['Bonjour', 'approved'] } });
+      // The other project's key and live read warmed, so that the timed read is a cheap one.
+      expect((await app.call(other.apiKey, 'GET', '/v1/translations/fr')).status).toBe(200);
+
+      const objects = app.runtime.deps.objects;
+      let stalled!: () => void;
+      const stalling = new Promise<void>((resolve) => (stalled = resolve));
+      let first = true;
+      const slow: ObjectStore = {
+        ...objects,
+        put: async (key, body, options) => {
+          if (first && key.includes('/languages/')) {
+            // S3 SlowDown and the SDK's retries, a stalled socket, a slow disk.
+            first = false;
+            stalled();
+            await new Promise((r) => setTimeout(r, 2_500));
+          }
+          return objects.put(key, body, options);
+        },
+      };
+      const build = buildProjectCache({ ...app.runtime.deps, objects: slow }, { projectId: building.projectId, seq: await requestSeq(app, building.projectId) });
+      await stalling;
+
+      const started = performance.now();
+      const res = await app.call(other.apiKey, 'GET', '/v1/translations/fr?status=all');
+      const ms = performance.now() - started;
+      expect(res.status).toBe(200);
+      expect((await build).status).toBe('built');
+      expect(ms, `live read of another project took ${Math.round(ms)} ms during the upload`).toBeLessThan(1_000);
+      expect(await (await app.call(building.apiKey, 'GET', '/v1/cached/translations/de/home/home.title')).json()).toEqual({ value: 'Hallo' });
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
 });
 
 describe('auto_rebuild', () => {
