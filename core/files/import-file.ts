@@ -23,6 +23,7 @@ import { assertApprovable, blockedValues, qualitySettings, sourceValues } from '
 import { warningsOf } from '../quality/check-translation.ts';
 import { listedGroups, listedKeyIds } from '../webhooks/listed-keys.ts';
 import { CHANGES_LISTED, ImportCommand, ImportPreviewCommand, type ImportChanges, type ImportPreview, type ImportResult } from './schemas.ts';
+import { keptSourceRevSql, sourceRevSql } from '../translations/outdated.ts';
 
 const Value = storableText('value', 10_000);
 const Description = storableText('description', 1_000);
@@ -476,15 +477,19 @@ async function runImport(
       // saved since the read is left alone, not overwritten; with overwrite, a value saved (or
       // deleted) since the read is replaced (or made) as the file says, but was counted as created
       // (or updated). Either way the counts, units and events above would be wrong. `xmax = 0`
-      // tells a row this statement inserted from one its ON CONFLICT updated.
+      // tells a row this statement inserted from one its ON CONFLICT updated. Each text is written
+      // against the key's source text committed now (core/translations/outdated.ts).
       const written = await sql<{ key_id: string; inserted: boolean }[]>`
-        insert into translations (key_id, project_id, language, value, status)
-        select k.id, ${projectId}, ${language}, w.value, ${status}
+        insert into translations (key_id, project_id, language, value, status, source_rev)
+        select k.id, ${projectId}, ${language}, w.value, ${status}, ${sourceRevSql(sql, sql`k.id`, sql`(select source_language from projects where id = ${projectId})`)}
         from unnest(${writes.map((e) => e.key)}::text[], ${writes.map((e) => e.value)}::text[]) as w(key, value)
         join translation_keys k on k.project_id = ${projectId} and k.key = w.key and k.deleted_at is null
         order by k.id
         on conflict (key_id, language) do ${
-          input.conflict === 'overwrite' ? sql`update set value = excluded.value, status = excluded.status, updated_at = now()` : sql`nothing`
+          input.conflict === 'overwrite'
+            ? sql`update set value = excluded.value, status = excluded.status, updated_at = now(),
+                source_rev = ${keptSourceRevSql(sql, 'translations', sql`excluded.value`, sql`excluded.source_rev`)}`
+            : sql`nothing`
         }
         returning key_id, (xmax = 0) as inserted`;
       createdKeyIds = written.flatMap((row) => (row.inserted ? [row.key_id] : []));

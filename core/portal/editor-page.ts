@@ -30,8 +30,11 @@ export type EditorRow = {
   group_name: string;
   description: string | null;
   values: Record<string, EditorValue>;
-  /** The version of the key's source value (null: none): what "Mark up to date" confirms a value against. */
-  source_version: number | null;
+  /**
+   * The number of the key's source text (0: none, or written before migration 028): what a save and
+   * "Mark up to date" record a value as written against (core/translations/outdated.ts).
+   */
+  source_rev: number;
 };
 export type EditorPage = {
   rows: EditorRow[];
@@ -81,13 +84,13 @@ export async function editorPage(deps: Pick<Deps, 'sql'>, input: EditorPageInput
   const rows = keys.map((k) => {
     const of = values[k.id] ?? {};
     const source = of[sourceLanguage]?.value ?? null;
-    const sourceVersion = of[sourceLanguage]?.version ?? null;
+    const sourceRev = of[sourceLanguage]?.text_rev ?? 0;
     const shown: Record<string, EditorValue> = {};
     for (const l of languages) {
       const value = of[l];
       if (value) shown[l] = { ...value, warnings: warningsOf({ text: value.value, language: l, source, sourceLanguage }) };
     }
-    return { id: k.id, key: k.key, group_name: k.group_name, description: k.description, values: shown, source_version: sourceVersion };
+    return { id: k.id, key: k.key, group_name: k.group_name, description: k.description, values: shown, source_rev: sourceRev };
   });
   return { rows, next, sourceLanguage, ...(scan ? { scan } : {}) };
 }

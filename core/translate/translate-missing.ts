@@ -26,6 +26,7 @@ import { checkTranslation } from '../quality/check-translation.ts';
 import { protect } from './protect.ts';
 import { batches, batchLimits } from './batches.ts';
 import { listedKeyIds } from '../webhooks/listed-keys.ts';
+import { keptSourceRevSql } from '../translations/outdated.ts';
 
 /** Values one call fills at most; a larger project calls again (only_missing makes that resume). */
 export const MAX_VALUES_PER_CALL = 500;
@@ -69,7 +70,7 @@ export const TranslateResult = v.object({
 export type TranslateResult = v.InferOutput<typeof TranslateResult>;
 
 /** version: the target value's as read (null: none), the only one the write may replace. */
-type Candidate = { key_id: string; key: string; source: string | null; version: string | null };
+type Candidate = { key_id: string; key: string; source: string | null; version: string | null; source_rev: string };
 
 export const translateMissing = useCase(
   TranslateCommand,
@@ -93,7 +94,7 @@ export const translateMissing = useCase(
       if (found!.missing.length) throw notFound(`Keys not found in this project: ${found!.missing.slice(0, 10).join(', ')}`);
     }
     const rows = await deps.sql<Candidate[]>`
-      select k.id as key_id, k.key, s.value as source, t.version::text as version
+      select k.id as key_id, k.key, s.value as source, t.version::text as version, coalesce(s.text_rev, 0)::text as source_rev
       from translation_keys k
       left join translations s on s.key_id = k.id and s.language = ${source}
       left join translations t on t.key_id = k.id and t.language = ${language}
@@ -155,9 +156,11 @@ export const translateMissing = useCase(
     const { translations: machine, unfinished } = toProvider.length
       ? await machineTranslate(deps, toProvider, source, language, skipped)
       : { translations: new Map<string, string>(), unfinished: 0 };
+    // Each translation is of the source text read above: written against it (core/translations/
+    // outdated.ts), so a source changed while the provider worked leaves it outdated.
     const writes = [
-      ...fromMemory.map((r) => ({ key_id: r.key_id, value: memory.get(r.source!)! })),
-      ...toProvider.filter((r) => machine.has(r.key_id)).map((r) => ({ key_id: r.key_id, value: machine.get(r.key_id)! })),
+      ...fromMemory.map((r) => ({ key_id: r.key_id, value: memory.get(r.source!)!, source_rev: r.source_rev })),
+      ...toProvider.filter((r) => machine.has(r.key_id)).map((r) => ({ key_id: r.key_id, value: machine.get(r.key_id)!, source_rev: r.source_rev })),
     ];
     // The values read, by version: what the write may replace (only_missing read none).
     const read = chosen.filter((r) => r.version !== null);
@@ -183,12 +186,13 @@ export const translateMissing = useCase(
       // only_missing, none: nothing existing is), and an approved value never is. Versions come from
       // one sequence (migration 010), so a value created or changed since has one not read here.
       const rows = await tx.sql<{ key_id: string; inserted: boolean }[]>`
-        insert into translations (key_id, project_id, language, value, status)
-        select w.key_id, ${projectId}, ${language}, w.value, ${input.status}
-        from unnest(${writes.map((w) => w.key_id)}::uuid[], ${writes.map((w) => w.value)}::text[]) as w(key_id, value)
+        insert into translations (key_id, project_id, language, value, status, source_rev)
+        select w.key_id, ${projectId}, ${language}, w.value, ${input.status}, w.source_rev
+        from unnest(${writes.map((w) => w.key_id)}::uuid[], ${writes.map((w) => w.value)}::text[], ${writes.map((w) => w.source_rev)}::bigint[]) as w(key_id, value, source_rev)
         join translation_keys k on k.id = w.key_id and k.project_id = ${projectId} and k.deleted_at is null
         order by w.key_id
-        on conflict (key_id, language) do update set value = excluded.value, status = excluded.status, updated_at = now()
+        on conflict (key_id, language) do update set value = excluded.value, status = excluded.status, updated_at = now(),
+          source_rev = ${keptSourceRevSql(tx.sql, 'translations', tx.sql`excluded.value`, tx.sql`excluded.source_rev`)}
           where translations.status <> 'approved' and (translations.key_id, translations.version) in (
             select * from unnest(${read.map((r) => r.key_id)}::uuid[], ${read.map((r) => r.version!)}::bigint[]))
         returning key_id, (xmax = 0) as inserted`;

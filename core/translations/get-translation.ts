@@ -3,6 +3,7 @@ import { useCase } from '../use-case.ts';
 import { keyById, valueById } from '../keys/by-id.ts';
 import { keyNotFound } from '../keys/update-key.ts';
 import { translationNotFound } from './delete-translation.ts';
+import { outdatedSql } from './outdated.ts';
 import { GetTranslationCommand, type StoredTranslation, type TranslationStatus } from './schemas.ts';
 
 type Row = { key_found: boolean; value: string | null; status: TranslationStatus | null; version: string | null; outdated: boolean };
@@ -20,7 +21,7 @@ export const getTranslation = useCase(GetTranslationCommand, async (deps: Pick<D
       select k.id from ${keyById(sql, keyId)} k where k.project_id = ${projectId} and k.deleted_at is null
     )
     select exists (select 1 from live_key) as key_found, t.value, t.status, t.version::text as version,
-           coalesce(t.language <> p.source_language and s.text_at > t.text_at, false) as outdated
+           coalesce(t.language <> p.source_language and ${outdatedSql(sql, 't', 's')}, false) as outdated
     from (select 1) as one
     left join ${valueById(sql, keyId, language)} t on t.project_id = ${projectId} and exists (select 1 from live_key)
     left join projects p on p.id = t.project_id

@@ -1,7 +1,7 @@
 // "Mark up to date": a reviewer has read a translation again after its source text changed and it
 // still says the right thing, so it is not outdated any more (core/translations/outdated.ts). The
 // text and status stay as they are (so does the version: what an editor read is still what is
-// there); only text_at moves. Recorded as value.marked_up_to_date, an event of Activity that
+// there); only source_rev moves, to the source text read. Recorded as value.marked_up_to_date, an event of Activity that
 // changes nothing served: no rebuild, no webhook, no History entry of the value's texts.
 import * as v from 'valibot';
 import type { Deps } from '../deps.ts';
@@ -15,6 +15,7 @@ import { keyById } from '../keys/by-id.ts';
 import { keyNotFound } from '../keys/update-key.ts';
 import { translationNotFound } from './delete-translation.ts';
 import { ifMatchFailed, matchesIfMatch } from './if-match.ts';
+import { outdatedSql } from './outdated.ts';
 import { IfMatch, type StoredTranslation, type TranslationStatus } from './schemas.ts';
 
 export const MarkUpToDateCommand = v.object({
@@ -23,8 +24,8 @@ export const MarkUpToDateCommand = v.object({
   language: LanguageCode,
   /** The value's version as the caller read it: a text changed since is not marked unread. */
   ifMatch: v.optional(IfMatch),
-  /** The source value's version as the caller read it (null: it showed none): a source changed since is not confirmed unseen. */
-  sourceVersion: v.optional(v.nullable(v.number())),
+  /** The source text's number (text_rev) as the caller read it (0: none): a source changed since is not confirmed unseen. */
+  sourceRev: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
 });
 
 type Row = {
@@ -33,19 +34,19 @@ type Row = {
   value: string | null;
   status: TranslationStatus | null;
   version: string | null;
-  source_version: string | null;
+  source_rev: string;
   outdated: boolean;
 };
 
 export const markUpToDate = useCase(MarkUpToDateCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<StoredTranslation> =>
   transaction(deps, async (tx) => {
     const { projectId, keyId, language } = input;
-    // The value is locked, so that its version and text_at are judged on the row as it stays; the
+    // The value is locked, so that its version and source_rev are judged on the row as it stays; the
     // source value is only read: locking it too would take two rows of one key in an order the
     // batched writes (key id, language) do not share.
     const [row] = await tx.sql<Row[]>`
       select p.source_language, k.id is not null as key_found, t.value, t.status, t.version::text as version,
-             s.version::text as source_version, coalesce(s.text_at > t.text_at, false) as outdated
+             coalesce(s.text_rev, 0)::text as source_rev, coalesce(${outdatedSql(tx.sql, 't', 's')}, false) as outdated
       from projects p
       left join lateral (select k.id from ${keyById(tx.sql, keyId)} k where k.project_id = p.id and k.deleted_at is null) k on true
       left join lateral (select * from translations where key_id = ${keyId} and language = ${language} offset 0 for no key update) t
@@ -65,22 +66,18 @@ export const markUpToDate = useCase(MarkUpToDateCommand, async (deps: Pick<Deps,
     }
     const version = Number(row.version);
     if (input.ifMatch !== undefined && !matchesIfMatch(input.ifMatch, version)) throw ifMatchFailed(keyId, language, input.ifMatch, version);
-    const sourceVersion = row.source_version === null ? null : Number(row.source_version);
-    if (input.sourceVersion !== undefined && input.sourceVersion !== sourceVersion) {
+    if (input.sourceRev !== undefined && input.sourceRev !== Number(row.source_rev)) {
       throw preconditionFailed(
         `The source text of this key (${row.source_language}) was changed since you read it: read it again before marking the '${language}' value up to date`,
-        [{ key_id: keyId, language: row.source_language, expected: input.sourceVersion, current: sourceVersion }],
+        [{ key_id: keyId, language: row.source_language, expected: input.sourceRev, current: Number(row.source_rev) }],
       );
     }
     const value = { key_id: keyId, language, value: row.value, status: row.status, project_id: projectId, version, outdated: false };
     // Already up to date: nothing to write or record (a retry answers as the first call did).
     if (!row.outdated) return value;
-    // Never earlier than the source's text: a source write whose transaction began after this one
-    // (its text_at later than this now()) and committed before the read above was seen, and is
-    // what is confirmed. Compared in SQL: text_at has microseconds, a JavaScript Date has not.
-    await tx.sql`
-      update translations set text_at = greatest(now(), (select s.text_at from translations s where s.key_id = ${keyId} and s.language = ${row.source_language}))
-      where key_id = ${keyId} and language = ${language}`;
+    // The source text read above, not one read again now: a source committed while this waited for
+    // the value's lock is newer than what the caller confirmed, and the value stays outdated against it.
+    await tx.sql`update translations set source_rev = ${row.source_rev}::bigint where key_id = ${keyId} and language = ${language}`;
     tx.record({
       type: 'value.marked_up_to_date',
       projectId,

@@ -13,6 +13,7 @@ import { assertApprovable, blockedValues } from '../quality/approval-gate.ts';
 import { warningsOf } from '../quality/check-translation.ts';
 import { ifMatchFailed, ifNoneMatchFailed, matchesIfMatch, unlessVersion, versionGuard } from './if-match.ts';
 import type { WrittenRow } from './value-writes.ts';
+import { keptSourceRevSql } from './outdated.ts';
 
 /**
  * Creates or overwrites one value in a single statement: the guard (live key of this project,
@@ -90,13 +91,21 @@ async function write(deps: Pick<Deps, 'sql' | 'valueWrites'>, input: v.InferOutp
 }
 
 /**
+ * The source text a conditional write records its value as written against (core/translations/
+ * outdated.ts): the one the writer's page showed (the portal's editor), else the one committed now.
+ */
+const basedOn = (sql: Sql, input: v.InferOutput<typeof PutTranslationCommand>) =>
+  input.sourceRev === undefined ? sql`(select source_rev from quality)` : sql`${input.sourceRev}::bigint`;
+
+/**
  * A write under If-Match: only an update, which re-checks the version on the row it locked (a write
  * committed meanwhile moved it), and a value deleted meanwhile is not created again. An If-None-Match
  * sent with it is judged there too (RFC 9110 13.2.2 evaluates it after an If-Match that held).
  */
 function writeIfMatch(sql: Sql, input: v.InferOutput<typeof PutTranslationCommand>, ifMatch: IfMatch, gated: boolean): Promise<WrittenRow> {
   return conditionalWrite(sql, input, gated, (open) => sql`
-      update translations t set value = ${input.value}::text, status = ${input.status}::text, updated_at = now()
+      update translations t set value = ${input.value}::text, status = ${input.status}::text, updated_at = now(),
+        source_rev = ${keptSourceRevSql(sql, 't', sql`${input.value}::text`, basedOn(sql, input))}
       from live_key, registered left join previous on true
       where t.key_id = live_key.id and t.language = registered.code
         and ${versionGuard(sql, ifMatch, sql`t.version`)} and ${unlessVersion(sql, input.ifNoneMatch, sql`t.version`)} and ${open}
@@ -111,11 +120,12 @@ function writeIfMatch(sql: Sql, input: v.InferOutput<typeof PutTranslationComman
  */
 function writeIfNoneMatch(sql: Sql, input: v.InferOutput<typeof PutTranslationCommand>, ifNoneMatch: IfMatch, gated: boolean): Promise<WrittenRow> {
   return conditionalWrite(sql, input, gated, (open) => sql`
-      insert into translations as t (key_id, project_id, language, value, status)
-      select live_key.id, live_key.project_id, registered.code, ${input.value}::text, ${input.status}::text
+      insert into translations as t (key_id, project_id, language, value, status, source_rev)
+      select live_key.id, live_key.project_id, registered.code, ${input.value}::text, ${input.status}::text, ${basedOn(sql, input)}
       from live_key, registered left join previous on true
       where ${open}
-      on conflict (key_id, language) do update set value = excluded.value, status = excluded.status, updated_at = now()
+      on conflict (key_id, language) do update set value = excluded.value, status = excluded.status, updated_at = now(),
+        source_rev = ${keptSourceRevSql(sql, 't', sql`excluded.value`, sql`excluded.source_rev`)}
         where not ${versionGuard(sql, ifNoneMatch, sql`t.version`)}
       returning t.project_id, t.value, t.status, t.version`);
 }
@@ -146,7 +156,8 @@ async function conditionalWrite(
   const [row] = await sql<WrittenRow[]>`
     with quality as (
       select p.source_language, p.quality_blocking,
-             (select s.value from ${valueById(sql, keyId, sql`p.source_language`)} s where s.project_id = ${projectId}) as source_value
+             (select s.value from ${valueById(sql, keyId, sql`p.source_language`)} s where s.project_id = ${projectId}) as source_value,
+             coalesce((select s.text_rev from ${valueById(sql, keyId, sql`p.source_language`)} s where s.project_id = ${projectId}), 0) as source_rev
       from projects p where p.id = ${projectId}
     ), live_key as (
       select k.id, k.project_id from ${keyById(sql, keyId)} k where k.project_id = ${projectId} and k.deleted_at is null

@@ -39,6 +39,11 @@ export const PutTranslationCommand = v.object({
   ifMatch: v.optional(IfMatch),
   /** Create-only (`*`) or "unless at these versions"; with ifMatch, both must hold (RFC 9110 13.2.2). */
   ifNoneMatch: v.optional(IfMatch),
+  /**
+   * With a condition: the number of the source text the writer was shown (the portal's editor), which
+   * the value is then written against (core/translations/outdated.ts); else the one committed now.
+   */
+  sourceRev: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
 });
 export const DeleteTranslationCommand = v.object({
   ...WriteInProject,

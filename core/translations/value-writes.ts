@@ -12,6 +12,7 @@ import type { Sql } from '../db/client.ts';
 import { lockTimeoutSetting, createStatementBatches, type StatementBatches } from '../db/statement-batches.ts';
 import type { TranslationStatus } from './schemas.ts';
 import type { QualityCheck } from '../quality/check-translation.ts';
+import { keptSourceRevSql } from './outdated.ts';
 
 export const MAX_IN_FLIGHT = 1;
 export const MAX_BATCH = 64;
@@ -76,6 +77,8 @@ export async function writeValues(sql: Sql, items: PlainWrite[], lockTimeoutMs =
   // nested loop takes the sorted items in turn). A plain read is of the statement's snapshot: a
   // write committed while the upsert waited for a row would be missing from History, its `before`
   // the text that write replaced. A locking read waits, then reads the row as that write left it.
+  // source_rev: the source text each value is written against, as this statement sees it committed
+  // (a source still being written is not the one the writer read): core/translations/outdated.ts.
   // No comments inside the SQL: pg_stat_activity shows only the first 1 KiB of a statement.
   const rows = await sql<(WrittenRow & { n: number })[]>`
     with batch as materialized (
@@ -96,21 +99,23 @@ export async function writeValues(sql: Sql, items: PlainWrite[], lockTimeoutMs =
     ), checked as (
       select i.*, p.source_language, p.quality_blocking, k.id as live_key, pl.code as registered,
              prev.value as before_value, prev.status as before_status, prev.version as previous_version,
-             (select s.value from (select * from translations where key_id = i.key_id and language = p.source_language offset 0) s where s.project_id = i.project_id) as source_value
+             (select s.value from (select * from translations where key_id = i.key_id and language = p.source_language offset 0) s where s.project_id = i.project_id) as source_value,
+             coalesce((select s.text_rev from (select * from translations where key_id = i.key_id and language = p.source_language offset 0) s where s.project_id = i.project_id), 0) as source_rev
       from input i
       left join projects p on p.id = i.project_id
       left join lateral (select * from translation_keys where id = i.key_id offset 0) k on k.project_id = i.project_id and k.deleted_at is null
       left join project_languages pl on pl.project_id = i.project_id and pl.code = i.language
       left join locked prev on prev.key_id = i.key_id and prev.language = i.language and prev.project_id = i.project_id
     ), written as (
-      insert into translations (key_id, project_id, language, value, status)
-      select c.live_key, c.project_id, c.registered, c.value, c.status
+      insert into translations (key_id, project_id, language, value, status, source_rev)
+      select c.live_key, c.project_id, c.registered, c.value, c.status, c.source_rev
       from checked c
       where c.live_key is not null and c.registered is not null
         and (c.gated or c.status <> 'approved' or cardinality(c.quality_blocking) = 0)
       order by c.live_key, c.registered
       on conflict (key_id, language) do update
-        set value = excluded.value, status = excluded.status, updated_at = now()
+        set value = excluded.value, status = excluded.status, updated_at = now(),
+            source_rev = ${keptSourceRevSql(sql, 'translations', sql`excluded.value`, sql`excluded.source_rev`)}
       returning key_id, language, project_id, value, status, version
     ), event as (
       insert into domain_events (type, project_id, actor_type, actor_id, entity_type, entity_id, before, after)

@@ -5,6 +5,7 @@ import { useCase } from '../use-case.ts';
 import { Uuid } from '../validation.ts';
 import { LanguageCode } from '../languages/language-code.ts';
 import type { TranslationStatus } from './schemas.ts';
+import { outdatedSql } from './outdated.ts';
 
 export const ValuesOfKeysCommand = v.object({
   ...InProject,
@@ -17,7 +18,9 @@ export type KeyValue = {
   status: TranslationStatus;
   version: number;
   updated_at: string;
-  /** The key's source text changed after this value was written or marked up to date (core/translations/outdated.ts). */
+  /** The number of this text (0: written before migration 028): a translation written against it records it. */
+  text_rev: number;
+  /** The key's source text changed after the one this value was written against (core/translations/outdated.ts). */
   outdated: boolean;
 };
 /** Key id -> language -> value, for the keys and languages asked (a missing value is absent). */
@@ -34,9 +37,9 @@ export type ValuesOfKeys = Record<string, Record<string, KeyValue>>;
 export const valuesOfKeys = useCase(ValuesOfKeysCommand, async (deps: Pick<Deps, 'sql'>, input): Promise<ValuesOfKeys> => {
   const out: ValuesOfKeys = {};
   if (input.keyIds.length === 0 || input.languages.length === 0) return out;
-  const rows = await deps.sql<{ key_id: string; language: string; value: string; status: TranslationStatus; version: string; updated_at: Date; outdated: boolean }[]>`
+  const rows = await deps.sql<{ key_id: string; language: string; value: string; status: TranslationStatus; version: string; updated_at: Date; text_rev: string | null; outdated: boolean }[]>`
     select t.key_id, t.language, t.value, t.status, t.version::text as version, t.updated_at,
-           coalesce(t.language <> p.source_language and s.text_at > t.text_at, false) as outdated
+           t.text_rev::text as text_rev, coalesce(t.language <> p.source_language and ${outdatedSql(deps.sql, 't', 's')}, false) as outdated
     from (select * from translations where key_id = any(${input.keyIds}::uuid[]) and language = any(${input.languages}::text[]) offset 0) t
     join projects p on p.id = t.project_id
     left join lateral (select * from translations where key_id = t.key_id and language = p.source_language offset 0) s on true
@@ -47,6 +50,7 @@ export const valuesOfKeys = useCase(ValuesOfKeysCommand, async (deps: Pick<Deps,
       status: r.status,
       version: Number(r.version),
       updated_at: new Date(r.updated_at).toISOString(),
+      text_rev: Number(r.text_rev ?? 0),
       outdated: r.outdated,
     };
   }

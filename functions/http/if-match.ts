@@ -7,6 +7,14 @@ import { validationError } from '../../core/errors.ts';
 
 export const versionEtag = (version: number) => `"${version}"`;
 
+/**
+ * A read value's ETag: its version, and `-outdated` while it is outdated (core/translations/
+ * outdated.ts). A strong validator changes with the answer, and `outdated` changes without the
+ * version (the source is rewritten, or the value marked up to date): a conditional GET must not
+ * answer 304 then. As an If-Match or If-None-Match of a write, it names the version alone.
+ */
+export const readValueEtag = (version: number, outdated: boolean) => (outdated ? `"${version}-outdated"` : versionEtag(version));
+
 // One element of an entity-tag list (RFC 9110 8.8.3, 5.6.1): [W/]"etagc*", then a comma or the end;
 // empty elements are allowed. etagc takes commas, so the list cannot simply be split on them.
 const TAG_LIST_ELEMENT = /[\t ]*(?:((?:W\/)?"[\x21\x23-\x7e\x80-\xff]*")[\t ]*)?(?:,|$)/y;
@@ -33,7 +41,7 @@ export function parseIfMatch(header: string | undefined): IfMatch | undefined {
   if (text === '*') return '*';
   const versions: number[] = [];
   for (const tag of entityTags(text) ?? []) {
-    const m = /^"(\d{1,15})"$/.exec(tag);
+    const m = /^"(\d{1,15})(?:-outdated)?"$/.exec(tag);
     if (m) versions.push(Number(m[1]));
   }
   return versions;
@@ -58,7 +66,7 @@ export function parseIfNoneMatch(header: string | undefined): IfMatch | undefine
   if (!tags) throw malformedIfNoneMatch();
   const versions: number[] = [];
   for (const tag of tags) {
-    const m = /^(?:W\/)?"(\d{1,15})"$/.exec(tag);
+    const m = /^(?:W\/)?"(\d{1,15})(?:-outdated)?"$/.exec(tag);
     if (m) versions.push(Number(m[1]));
   }
   return versions;

@@ -11,7 +11,7 @@ import { markUpToDate } from '../../core/translations/mark-up-to-date.ts';
 import { putTranslation } from '../../core/translations/put-translation.ts';
 import { deleteTranslation } from '../../core/translations/delete-translation.ts';
 import { getTranslation } from '../../core/translations/get-translation.ts';
-import { ifMatchOf, versionEtag, writeConditions } from '../http/if-match.ts';
+import { ifMatchOf, readValueEtag, versionEtag, writeConditions } from '../http/if-match.ts';
 import { isNotModified } from '../http/conditional.ts';
 import { respond, respondJson } from '../http/response-headers.ts';
 
@@ -36,7 +36,7 @@ export const translationValueRoutes = new Hono<AppEnv>()
     async (c) => {
       const { key_id, language } = c.req.valid('param');
       const value = await getTranslation(c.get('deps'), { projectId: c.get('principal').projectId, keyId: key_id, language });
-      const headers = valueHeaders(value.version);
+      const headers = { ...valueHeaders(value.version), ETag: readValueEtag(value.version, value.outdated) };
       if (isNotModified(c.req.header('if-none-match'), [headers.ETag])) return respond(c, null, 304, headers);
       return respondJson(c, value, 200, headers);
     },

@@ -24,7 +24,7 @@ button,.button{font:inherit;font-weight:600;padding:.45rem .9rem;border-radius:6
 button.secondary{background:#fff;color:var(--accent)}button.danger{background:var(--danger);border-color:var(--danger)}
 button.link{background:none;border:none;color:var(--accent);padding:0;font-weight:400;text-decoration:underline}.keycell button.link,.keycell summary{min-height:24px}button.link.danger{color:var(--danger)}
 form.inline{display:inline}.hint{color:var(--muted);font-weight:400;font-size:.9rem}
-.badge{display:inline-block;font-size:.75rem;font-weight:600;padding:.05rem .45rem;border-radius:99px;background:#e3ebfb;color:#183f8f;vertical-align:middle}.badge.muted{background:#ececef;color:#3f3f46}.badge.warn{background:#fff1d6;color:#6b4200;white-space:normal}form.outdated[hidden]{display:none}
+.badge{display:inline-block;font-size:.75rem;font-weight:600;padding:.05rem .45rem;border-radius:99px;background:#e3ebfb;color:#183f8f;vertical-align:middle}.badge.muted{background:#ececef;color:#3f3f46}.badge.warn{background:#fff1d6;color:#6b4200;white-space:normal}.outdated[hidden]{display:none}
 .notice{padding:.7rem 1rem;border-radius:6px;margin:.8rem 0}.notice-error{background:#fdecea;color:#7a1712;border:1px solid #f3b8b3}.notice-ok{background:#e7f5ec;color:#0f4a2a;border:1px solid #a9dcbb}
 .empty{color:var(--muted);padding:1rem;border:1px dashed var(--line);border-radius:8px;background:#fff}
 .cards{list-style:none;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:.8rem}.card.project{display:flex;flex-direction:column;text-decoration:none;color:var(--fg)}
@@ -43,7 +43,7 @@ form.inline{display:inline}.hint{color:var(--muted);font-weight:400;font-size:.9
 button.suggestion{display:block;width:100%;text-align:left;background:#fff;color:var(--fg);border:1px solid var(--line);font-weight:400;padding:.35rem .5rem}button.suggestion:hover{border-color:var(--accent)}button.suggestion .hint{display:block;font-size:.8rem}button.suggestion>span[dir]{display:block;text-align:start}
 .pager{display:flex;gap:1rem;margin:1rem 0}.list{list-style:none;padding:0}.list li{padding:.5rem 0;border-bottom:1px solid var(--line);overflow-wrap:anywhere}.list li .row>*{min-width:0}
 .actions{align-items:center;gap:1rem}.secret{background:#fffbe6;border:1px solid #e8d48a;border-radius:8px;padding:1rem;margin:1rem 0}.danger-zone{border-color:var(--danger)}
-@media (max-width:40rem){main{padding:.8rem}details.card{padding:.5rem .8rem;margin:.5rem 0}.row{flex-wrap:wrap}h1{font-size:1.35rem}.row>label:not(.check){flex:1 1 12rem}.row>p{flex:1 1 14rem}.publish{justify-content:flex-start}
+@media (max-width:40rem){main{padding:.8rem}.filters>label{flex:1 1 6.3rem}.filters>label.grow{flex-basis:100%}.filters>label select,.filters>label input{width:100%}details.card{padding:.5rem .8rem;margin:.5rem 0}.row{flex-wrap:wrap}h1{font-size:1.35rem}.row>label:not(.check){flex:1 1 12rem}.row>p{flex:1 1 14rem}.publish{justify-content:flex-start}
 .table td.nowrap{white-space:normal}
 .stacked,.stacked tbody,.stacked tr,.stacked td{display:block}.stacked thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}.stacked tr{border-bottom:1px solid var(--line);padding:.4rem 0}.stacked td{border-bottom:0;padding:.15rem .5rem}
 .editor,.editor tbody,.editor td,.editor th{display:block}.editor thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
@@ -99,6 +99,8 @@ export const PORTAL_JS = `
     var f=e.target;var msg=f.getAttribute('data-confirm');
     if(msg&&!window.confirm(msg)){e.preventDefault();return}
     if(!f.hasAttribute('data-inline')||!window.fetch)return;
+    // A button with its own address (Mark up to date) posts the form there as a page would.
+    if(e.submitter&&e.submitter.hasAttribute('formaction'))return;
     e.preventDefault();
     var out=f.querySelector('.saved');out.textContent='Saving…';out.className='saved';
     var body=new URLSearchParams(new FormData(f));
@@ -110,7 +112,9 @@ export const PORTAL_JS = `
         if(res.ok){var n=res.j.warnings?res.j.warnings.length:0;out.textContent=n?'Saved, with '+(n===1?'1 quality warning':n+' quality warnings'):'Saved';document.dispatchEvent(new CustomEvent('tms:saved',{detail:{status:res.j.status}}));if(res.j.warnings)showWarnings(f,res.j.warnings);var s=f.querySelector('select');s.className='status status-'+res.j.status;ta.classList.remove('missing');ta.removeAttribute('aria-invalid');
           var stored=f.querySelector('.stored');if(stored)stored.remove();
           // A new text is up to date with its source: the mark goes; the same text keeps it, at its new version.
-          var od=f.parentNode.querySelector('.outdated');if(od){od.hidden=res.j.outdated===false;var ov=od.querySelector('input[name=version]');if(ov)ov.value=String(res.j.version)}
+          // A hidden element named by aria-describedby is still read out: the name goes with the mark.
+          var od=f.querySelector('.outdated');if(od){var gone=res.j.outdated===false;od.hidden=gone;
+            var mid=ta.id+'-outdated',ids=(ta.getAttribute('aria-describedby')||'').split(' ').filter(function(x){return x&&x!==mid});if(!gone)ids.push(mid);ta.setAttribute('aria-describedby',ids.join(' '))}
           // The next save must name the version just written (the value's If-Match).
           setVersion(f,String(res.j.version))}
         else{out.className='saved error';ta.setAttribute('aria-invalid','true');

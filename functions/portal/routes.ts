@@ -346,6 +346,9 @@ const VALUE_CHANGED = 'Someone else changed this value since the page was loaded
  * What a value form's `version` asks of the write: the value as the page showed it (If-Match), or
  * none at all ("none": If-None-Match). A form without one (an older page) asks nothing.
  */
+/** The source text's number an editor form names (source_rev), when it is one. */
+const sourceRevOf = (rev: string | undefined) => (/^\d{1,15}$/.test(rev ?? '') ? Number(rev) : undefined);
+
 const versionCondition = (version: string | undefined) =>
   version === 'none' ? { ifNoneMatch: '*' as const } : /^\d{1,15}$/.test(version ?? '') ? { ifMatch: [Number(version)] } : {};
 
@@ -670,7 +673,18 @@ const routes = new Hono<PortalEnv>()
     try {
       await assertMayWriteValue(c, a, language, status);
       if (status !== 'approved') wasApproved = (await storedValue(c, a, keyId, language))?.status === 'approved';
-      written = await putTranslation(deps, { projectId: a.projectId, keyId, language, value: f.value ?? '', status, actor: userActor(c), ...condition });
+      // Written against the source text the page showed (source_rev): one changed since leaves it outdated.
+      const sourceRev = sourceRevOf(f.source_rev);
+      written = await putTranslation(deps, {
+        projectId: a.projectId,
+        keyId,
+        language,
+        value: f.value ?? '',
+        status,
+        actor: userActor(c),
+        ...condition,
+        ...(sourceRev !== undefined ? { sourceRev } : {}),
+      });
     } catch (thrown) {
       const error = toDomainError(thrown);
       // Refusals that depend on what others did meanwhile (a change, an approval, the key deleted or
@@ -729,10 +743,10 @@ const routes = new Hono<PortalEnv>()
     const stored = await storedValue(c, a, keyId, language);
     await assertMayWriteValue(c, a, language, (stored?.status ?? 'draft') as TranslationStatus);
     const ifMatch = /^\d{1,15}$/.test(f.version ?? '') ? [Number(f.version)] : undefined;
-    const sourceVersion = f.source_version === 'none' ? null : /^\d{1,15}$/.test(f.source_version ?? '') ? Number(f.source_version) : undefined;
+    const sourceRev = sourceRevOf(f.source_rev);
     const editor = portalPath(f.return_to) ?? `${P}/projects/${a.projectId}`;
     try {
-      await markUpToDate(c.get('deps'), { projectId: a.projectId, keyId, language, actor: userActor(c), ...(ifMatch ? { ifMatch } : {}), ...(sourceVersion !== undefined ? { sourceVersion } : {}) });
+      await markUpToDate(c.get('deps'), { projectId: a.projectId, keyId, language, actor: userActor(c), ...(ifMatch ? { ifMatch } : {}), ...(sourceRev !== undefined ? { sourceRev } : {}) });
     } catch (thrown) {
       const error = toDomainError(thrown);
       if (!(error instanceof AppError) || (error.code !== 'precondition_failed' && error.code !== 'not_found')) throw thrown;

@@ -24,6 +24,7 @@ import { addLanguage } from '../../core/languages/add-language.ts';
 import { removeLanguage } from '../../core/languages/remove-language.ts';
 import { putTranslation } from '../../core/translations/put-translation.ts';
 import { deleteTranslation } from '../../core/translations/delete-translation.ts';
+import { markUpToDate } from '../../core/translations/mark-up-to-date.ts';
 import { importFile } from '../../core/files/import-file.ts';
 import { requestRebuild } from '../../core/cache/request-rebuild.ts';
 import { listKeys } from '../../core/keys/list-keys.ts';
@@ -56,6 +57,20 @@ describe('every write records its events', () => {
       name: 'putTranslation',
       types: ['translation.written'],
       run: (p, ids) => putTranslation(core.deps, { projectId: p.projectId, keyId: ids.key!, language: 'de', value: 'v', actor: p.actor }),
+    },
+    {
+      // An fr value written (directly, recording nothing) against no source text: outdated against
+      // de's, then marked up to date. fr goes again after, so that the steps below meet one language.
+      name: 'markUpToDate',
+      types: ['value.marked_up_to_date'],
+      run: async (p, ids) => {
+        await core.deps.sql`insert into project_languages (project_id, code) values (${p.projectId}, 'fr')`;
+        await core.deps.sql`insert into translations (key_id, project_id, language, value, status) values (${ids.key!}, ${p.projectId}, 'fr', 'v', 'draft')`;
+        const marked = await markUpToDate(core.deps, { projectId: p.projectId, keyId: ids.key!, language: 'fr', actor: p.actor });
+        expect(marked.outdated).toBe(false);
+        await core.deps.sql`delete from translations where key_id = ${ids.key!} and language = 'fr'`;
+        await core.deps.sql`delete from project_languages where project_id = ${p.projectId} and code = 'fr'`;
+      },
     },
     {
       name: 'deleteTranslation',

@@ -476,7 +476,7 @@ const FORMS: Record<string, FormSpec> = {
   '/portal/projects/:project_id/bulk': { fields: { action: 'draft', key: 'KEY_ID', lang: 'de' }, required: ['action', 'key'], choices: ['action'] },
   '/portal/projects/:project_id/keys/:key_id/values/:language/revert': { fields: { event_id: '1' }, required: ['event_id'], choices: ['event_id'] },
   // The versions are conditions: a bogus one is no condition (the value's own version is compared when it is one).
-  '/portal/projects/:project_id/keys/:key_id/values/:language/up-to-date': { fields: { version: '1', source_version: 'none' } },
+  '/portal/projects/:project_id/keys/:key_id/values/:language/up-to-date': { fields: { version: '1', source_rev: '0' } },
   '/portal/projects/:project_id/publish': { fields: {} },
   '/portal/projects/:project_id/settings': { fields: { auto_rebuild: 'false' }, required: ['auto_rebuild'], choices: ['auto_rebuild'] },
   '/portal/projects/:project_id/languages': { fields: { code: 'it' }, required: ['code'], choices: ['code'] },

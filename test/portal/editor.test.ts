@@ -55,7 +55,7 @@ describe('editorPage', () => {
   it('carries the values of the chosen languages only', async () => {
     const res = await page({ languages: ['de'], search: 'settings.item000' });
     expect(res.rows).toHaveLength(1);
-    expect(res.rows[0]!.values).toEqual({ de: { value: 'Wert 0', status: 'draft', version: expect.any(Number), updated_at: expect.any(String), warnings: [], outdated: false } });
+    expect(res.rows[0]!.values).toEqual({ de: { value: 'Wert 0', status: 'draft', version: expect.any(Number), updated_at: expect.any(String), warnings: [], outdated: false, text_rev: expect.any(Number) } });
     const both = await page({ languages: ['de', 'fr'], search: 'settings.item000' });
     expect(Object.keys(both.rows[0]!.values).sort()).toEqual(['de', 'fr']);
     expect((await page({ languages: [], search: 'settings.item000' })).rows[0]!.values).toEqual({});

@@ -31,6 +31,8 @@ async function outdatedKey(key: string, deStatus = 'approved'): Promise<string> 
 
 const editor = (query: string) => `/portal/projects/${p.projectId}?lang=en&lang=de&lang=fr&${query}`;
 const markAction = (keyId: string, language: string) => `/portal/projects/${p.projectId}/keys/${keyId}/values/${language}/up-to-date`;
+/** What "Mark up to date" sends: its value form's fields (the button's formaction posts that form). */
+const markFields = (html: string, keyId: string, language: string) => formFields(html, `/portal/projects/${p.projectId}/keys/${keyId}/values/${language}`);
 /** The table cell of one key and language (from its value form to the next cell). */
 const cell = (html: string, keyId: string, language: string) =>
   new RegExp(`<form method="post" action="/portal/projects/${p.projectId}/keys/${keyId}/values/${language}"[^]*?</td>`).exec(html)?.[0] ?? '';
@@ -52,7 +54,7 @@ describe('the editor shows outdated translations', () => {
     const page = (await reviewer.get(editor('q=home.'))).text;
     const de = cell(page, keyId, 'de');
     expect(de).toContain('Outdated: the source text changed after this translation');
-    expect(de).toContain(`action="${markAction(keyId, 'de')}"`);
+    expect(de).toContain(`formaction="${markAction(keyId, 'de')}"`);
     expect(de).toContain(`aria-describedby="v-${keyId}-de-msg v-${keyId}-de-q v-${keyId}-de-outdated"`);
     expect(cell(page, keyId, 'en')).not.toContain('Outdated');
     expect(cell(page, current, 'de')).not.toContain('Outdated');
@@ -69,8 +71,9 @@ describe('"Mark up to date"', () => {
   it('clears the mark over the versions shown, comes back to the value, and is in Activity', async () => {
     const keyId = await outdatedKey('home.confirm');
     const page = (await reviewer.get(editor('q=home.confirm'))).text;
-    const fields = formFields(page, markAction(keyId, 'de'));
-    expect(fields).toMatchObject({ version: String((await stored(keyId, 'de')).version), source_version: String((await stored(keyId, 'en')).version) });
+    const fields = markFields(page, keyId, 'de');
+    // The source text's number is its version when its last write changed the text, as here.
+    expect(fields).toMatchObject({ version: String((await stored(keyId, 'de')).version), source_rev: String((await stored(keyId, 'en')).version) });
     const res = await reviewer.post(markAction(keyId, 'de'), fields);
     expect(res.status).toBe(303);
     expect(res.location).toMatch(new RegExp(`#v-${keyId}-de$`));
@@ -86,8 +89,8 @@ describe('"Mark up to date"', () => {
   it('refuses over a source or a value changed since the page was loaded: the editor says so, nothing is marked', async () => {
     const keyId = await outdatedKey('home.stale');
     const page = (await reviewer.get(editor('q=home.stale'))).text;
-    const de = formFields(page, markAction(keyId, 'de'));
-    const fr = formFields(page, markAction(keyId, 'fr'));
+    const de = markFields(page, keyId, 'de');
+    const fr = markFields(page, keyId, 'fr');
     await put(keyId, 'en', 'Welcome back, friend', 'approved');
     const refused = await reviewer.post(markAction(keyId, 'de'), de);
     expect(refused.status).toBe(303);
@@ -95,7 +98,7 @@ describe('"Mark up to date"', () => {
     expect(shown.text).toContain('role="alert">Not marked up to date: The source text of this key (en) was changed since you read it');
     expect((await stored(keyId, 'de')).outdated).toBe(true);
 
-    const fresh = formFields((await reviewer.get(editor('q=home.stale'))).text, markAction(keyId, 'fr'));
+    const fresh = markFields((await reviewer.get(editor('q=home.stale'))).text, keyId, 'fr');
     await put(keyId, 'fr', 'Bienvenue', 'review');
     const changed = await reviewer.follow(await reviewer.post(markAction(keyId, 'fr'), fresh));
     expect(changed.text).toContain('role="alert">Not marked up to date: The &#39;fr&#39; value was changed since you read it');
@@ -113,7 +116,7 @@ describe('"Mark up to date"', () => {
     const approved = await translator.post(markAction(keyId, 'de'), { version: String((await stored(keyId, 'de')).version) });
     expect(approved.status).toBe(403);
     expect((await stored(keyId, 'de')).outdated).toBe(true);
-    const ok = await translator.post(markAction(keyId, 'fr'), formFields(page, markAction(keyId, 'fr')));
+    const ok = await translator.post(markAction(keyId, 'fr'), markFields(page, keyId, 'fr'));
     expect(ok.status).toBe(303);
     expect((await stored(keyId, 'fr')).outdated).toBe(false);
     const other = await outdatedKey('home.roles.it');

@@ -94,7 +94,9 @@ describe('POST /v1/keys/{key_id}/translations/{language}/up-to-date', () => {
     const read = await body(before);
     const res = await markUpToDate(p, keyId, 'de', { 'If-Match': before.headers.get('etag')! });
     expect(res.status, await res.clone().text()).toBe(200);
-    expect(res.headers.get('etag')).toBe(before.headers.get('etag'));
+    // The read's ETag said outdated; the answer's is the version alone (the version did not move).
+    expect(before.headers.get('etag')).toBe(`"${read.version}-outdated"`);
+    expect(res.headers.get('etag')).toBe(`"${read.version}"`);
     expect(await body(res)).toEqual({ ...read, outdated: false });
     expect(await value(p, keyId, 'de')).toEqual({ ...read, outdated: false });
     expect(await listed(p, 'outdated=de')).toEqual([]);

@@ -449,6 +449,9 @@ export const EditorView: FC<{
                           <CsrfField csrf={csrf} />
                           <input type="hidden" name="return_to" value={here} />
                           {version !== undefined ? <input type="hidden" name="version" value={version} /> : null}
+                          {/* The source text this page shows: the text saved here is written against it, so a
+                              source changed since the page was loaded leaves the saved value outdated. */}
+                          {l === page.sourceLanguage ? null : <input type="hidden" name="source_rev" value={String(row.source_rev)} />}
                           <label for={id} class="sr-only">
                             {`${row.key} in ${l}`}
                           </label>
@@ -522,27 +525,25 @@ export const EditorView: FC<{
                               )}
                             </p>
                           ) : null}
+                          {value?.outdated ? (
+                            // Mark up to date submits this form's version and source_rev to its own
+                            // address (formaction): neither a text nor a source changed since the page
+                            // was loaded is confirmed unseen. No form of its own: forms do not nest, and
+                            // a page of outdated values carried one CSRF token and return address each.
+                            <div class="outdated row">
+                              <span class="badge warn" id={`${id}-outdated`}>
+                                Outdated: the source text changed after this translation
+                              </span>
+                              {editable ? (
+                                <button type="submit" formaction={`${base}/keys/${row.id}/values/${l}/up-to-date`} class="link" aria-label={`Mark up to date: ${row.key} in ${l}`}>
+                                  Mark up to date
+                                </button>
+                              ) : null}
+                            </div>
+                          ) : null}
                           <Warnings id={`${id}-q`} warnings={value?.warnings ?? []} />
                           <div id={`${id}-sugg`} class="suggestions" hidden></div>
                         </form>
-                        {value?.outdated ? (
-                          // Its own form (forms do not nest): the version shown and the source's, so
-                          // that neither a text changed since nor a source changed since is confirmed unseen.
-                          <form method="post" action={`${base}/keys/${row.id}/values/${l}/up-to-date`} class="outdated row">
-                            <CsrfField csrf={csrf} />
-                            <input type="hidden" name="return_to" value={here} />
-                            <input type="hidden" name="version" value={String(value.version)} />
-                            <input type="hidden" name="source_version" value={row.source_version === null ? 'none' : String(row.source_version)} />
-                            <span class="badge warn" id={`${id}-outdated`}>
-                              Outdated: the source text changed after this translation
-                            </span>
-                            {editable ? (
-                              <button type="submit" class="link" aria-label={`Mark up to date: ${row.key} in ${l}`}>
-                                Mark up to date
-                              </button>
-                            ) : null}
-                          </form>
-                        ) : null}
                       </td>
                     );
                   })}
