@@ -155,6 +155,15 @@ describe.skipIf(!HAVE_BROWSER)('the editor in Chromium', () => {
     expect(await value.getAttribute('aria-describedby')).toContain(`v-${saved.id}-ar-outdated`);
     expect(await page.locator(`#v-${saved.id}-de-outdated`).count()).toBe(0);
     await checkA11y(page, 'editor with outdated values');
+    // What a screen reader says for the field (Chromium's accessibility tree): the mark, while it shows.
+    const cdp = await context.newCDPSession(page);
+    const description = async () => {
+      const { root } = (await cdp.send('DOM.getDocument', { depth: 0 })) as { root: { nodeId: number } };
+      const { nodeId } = (await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: `#v-${saved.id}-ar` })) as { nodeId: number };
+      const { nodes } = (await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false })) as { nodes: { description?: { value: string } }[] };
+      return nodes[0]?.description?.value ?? '';
+    };
+    expect(await description()).toContain('Outdated');
 
     // The same text again (a status change): still outdated, still marked.
     await page.getByLabel('Status of outdated.saved in ar').selectOption('review');
@@ -168,6 +177,8 @@ describe.skipIf(!HAVE_BROWSER)('the editor in Chromium', () => {
     await value.press('Control+Enter');
     await mark.waitFor({ state: 'hidden' });
     expect(await stored(saved.id, 'ar')).toMatchObject({ value: 'أهلا', outdated: false });
+    // Gone for a screen reader too: a hidden element named by aria-describedby is still read out.
+    expect(await description()).not.toContain('Outdated');
 
     // The other key's button: the page comes back at that value, its mark gone.
     await page.getByRole('button', { name: 'Mark up to date: outdated.marked in ar' }).click();
