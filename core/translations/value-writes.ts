@@ -77,8 +77,9 @@ export async function writeValues(sql: Sql, items: PlainWrite[], lockTimeoutMs =
   // nested loop takes the sorted items in turn). A plain read is of the statement's snapshot: a
   // write committed while the upsert waited for a row would be missing from History, its `before`
   // the text that write replaced. A locking read waits, then reads the row as that write left it.
-  // source_rev: the source text each value is written against, as this statement sees it committed
-  // (a source still being written is not the one the writer read): core/translations/outdated.ts.
+  // src: the key's source value, one probe for the quality checks' text and for source_rev, the
+  // source text each value is written against, as this statement sees it committed (a source still
+  // being written is not the one the writer read): core/translations/outdated.ts.
   // No comments inside the SQL: pg_stat_activity shows only the first 1 KiB of a statement.
   const rows = await sql<(WrittenRow & { n: number })[]>`
     with batch as materialized (
@@ -99,10 +100,10 @@ export async function writeValues(sql: Sql, items: PlainWrite[], lockTimeoutMs =
     ), checked as (
       select i.*, p.source_language, p.quality_blocking, k.id as live_key, pl.code as registered,
              prev.value as before_value, prev.status as before_status, prev.version as previous_version,
-             (select s.value from (select * from translations where key_id = i.key_id and language = p.source_language offset 0) s where s.project_id = i.project_id) as source_value,
-             coalesce((select s.text_rev from (select * from translations where key_id = i.key_id and language = p.source_language offset 0) s where s.project_id = i.project_id), 0) as source_rev
+             src.value as source_value, coalesce(src.text_rev, 0) as source_rev
       from input i
       left join projects p on p.id = i.project_id
+      left join lateral (select * from translations where key_id = i.key_id and language = p.source_language offset 0) src on src.project_id = i.project_id
       left join lateral (select * from translation_keys where id = i.key_id offset 0) k on k.project_id = i.project_id and k.deleted_at is null
       left join project_languages pl on pl.project_id = i.project_id and pl.code = i.language
       left join locked prev on prev.key_id = i.key_id and prev.language = i.language and prev.project_id = i.project_id
