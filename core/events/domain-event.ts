@@ -29,6 +29,12 @@ export const EVENT_TYPES = [
    * `translation.` event: it changes nothing served, so no rebuild and no translations.changed.
    */
   'value.marked_up_to_date',
+  /**
+   * A comment on a value was added or deleted (core/comments). Not `translation.` events either:
+   * nothing served changes.
+   */
+  'comment.added',
+  'comment.deleted',
   'cache.rebuild_requested',
   'cache.built',
   /** A portal user joined an account (first-owner setup, an accepted invitation). */
@@ -52,7 +58,7 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export type EntityType = 'account' | 'project' | 'api_key' | 'key' | 'group' | 'language' | 'translation' | 'cache' | 'member' | 'webhook';
+export type EntityType = 'account' | 'project' | 'api_key' | 'key' | 'group' | 'language' | 'translation' | 'cache' | 'member' | 'webhook' | 'comment';
 
 export type DomainEvent = {
   type: EventType;

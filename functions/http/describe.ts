@@ -193,6 +193,7 @@ const TAGS = [
   { name: 'Cache', description: 'Rebuilding the prebuilt translation files, and their status.' },
   { name: 'Cached translations', description: 'Reads from the last cache build: fast, with ETags and 304s, eventually consistent.' },
   { name: 'Files', description: 'Whole translation files in and out, in every supported format.' },
+  { name: 'Comments', description: 'Conversations about the value of a key in one language: questions, review notes.' },
   { name: 'Translation memory', description: "Suggestions from the account's approved translations of the same or similar source texts." },
   { name: 'Machine translation', description: 'Bulk translation: translation memory first, then the configured provider.' },
   { name: 'Usage', description: "The account's API calls today and translation units this billing cycle." },

@@ -18,6 +18,7 @@ import { updateKey } from '../../core/keys/update-key.ts';
 import { deleteKey } from '../../core/keys/delete-key.ts';
 import { translationValueRoutes } from './translation-routes.ts';
 import { suggestionRoutes } from './suggestion-routes.ts';
+import { commentRoutes } from './comment-routes.ts';
 import { respondJson } from '../http/response-headers.ts';
 
 const tag = 'Keys';
@@ -114,6 +115,7 @@ const routes = new Hono<AppEnv>()
     },
   )
   .route('/', translationValueRoutes)
-  .route('/', suggestionRoutes);
+  .route('/', suggestionRoutes)
+  .route('/', commentRoutes);
 
 export const keysGroup = routeGroup('keys', routes);

@@ -55,7 +55,7 @@ describe('tms mcp', () => {
   it('lists its tools, each with an input schema', async () => {
     const { tools } = await agent.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ['cache_status', 'create_key', 'export_file', 'get_key', 'get_translations', 'get_value', 'import_file', 'list_keys', 'mark_up_to_date', 'publish', 'set_translation', 'suggest_translations', 'translate_missing'].sort(),
+      ['add_comment', 'cache_status', 'create_key', 'export_file', 'get_key', 'get_translations', 'get_value', 'import_file', 'list_comments', 'list_keys', 'mark_up_to_date', 'publish', 'set_translation', 'suggest_translations', 'translate_missing'].sort(),
     );
     for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
     expect(tools.find((tool) => tool.name === 'get_translations')!.annotations?.readOnlyHint).toBe(true);
@@ -128,6 +128,18 @@ describe('tms mcp', () => {
     const marked = jsonOf(await agent.callTool({ name: 'mark_up_to_date', arguments: { key_id: key.id, language: 'de', version: current.version } }));
     expect(marked).toMatchObject({ value: 'Speichern', status: 'review', outdated: false, version: current.version });
     expect(jsonOf(await agent.callTool({ name: 'list_keys', arguments: { outdated: 'de' } })).keys).toEqual([]);
+  });
+
+  it("reads a reviewer's comments on a value and answers in the thread", async () => {
+    const key = jsonOf(await agent.callTool({ name: 'create_key', arguments: { key: 'cart.checkout', group_name: 'cart' } }));
+    expect((await t.call(p.apiKey, 'POST', `/v1/keys/${key.id}/translations/de/comments`, { text: 'Use "Zur Kasse", as the web shop does' })).status).toBe(201);
+    const read = jsonOf(await agent.callTool({ name: 'list_comments', arguments: { key_id: key.id, language: 'de' } }));
+    expect(read.comments.map((c: { text: string }) => c.text)).toEqual(['Use "Zur Kasse", as the web shop does']);
+    const added = jsonOf(await agent.callTool({ name: 'add_comment', arguments: { key_id: key.id, language: 'de', text: 'Done: "Zur Kasse"' } }));
+    expect(added).toMatchObject({ key_id: key.id, language: 'de', text: 'Done: "Zur Kasse"', author: { type: 'api_key' } });
+    const unknown = await agent.callTool({ name: 'list_comments', arguments: { key_id: key.id, language: 'it' } });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatch(/404/);
   });
 
   it('exports xliff and xliff2 with the source language they need (as pull sends it)', async () => {

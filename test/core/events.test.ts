@@ -25,6 +25,8 @@ import { removeLanguage } from '../../core/languages/remove-language.ts';
 import { putTranslation } from '../../core/translations/put-translation.ts';
 import { deleteTranslation } from '../../core/translations/delete-translation.ts';
 import { markUpToDate } from '../../core/translations/mark-up-to-date.ts';
+import { addComment } from '../../core/comments/add-comment.ts';
+import { deleteComment } from '../../core/comments/delete-comment.ts';
 import { importFile } from '../../core/files/import-file.ts';
 import { requestRebuild } from '../../core/cache/request-rebuild.ts';
 import { listKeys } from '../../core/keys/list-keys.ts';
@@ -71,6 +73,17 @@ describe('every write records its events', () => {
         await core.deps.sql`delete from translations where key_id = ${ids.key!} and language = 'fr'`;
         await core.deps.sql`delete from project_languages where project_id = ${p.projectId} and code = 'fr'`;
       },
+    },
+    {
+      name: 'addComment',
+      types: ['comment.added'],
+      run: async (p, ids) => (ids.comment = (await addComment(core.deps, { projectId: p.projectId, keyId: ids.key!, language: 'de', text: 'Formal?', actor: p.actor })).id),
+    },
+    {
+      name: 'deleteComment',
+      types: ['comment.deleted'],
+      actor: user,
+      run: (p, ids) => deleteComment(core.deps, { projectId: p.projectId, keyId: ids.key!, language: 'de', commentId: ids.comment!, actor: user }),
     },
     {
       name: 'deleteTranslation',

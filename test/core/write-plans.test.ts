@@ -14,6 +14,9 @@ import { updateKey } from '../../core/keys/update-key.ts';
 import { getKey } from '../../core/keys/get-key.ts';
 import { deleteKey } from '../../core/keys/delete-key.ts';
 import { restoreKey } from '../../core/keys/restore-key.ts';
+import { addComment } from '../../core/comments/add-comment.ts';
+import { listComments } from '../../core/comments/list-comments.ts';
+import { deleteComment } from '../../core/comments/delete-comment.ts';
 import { suggestTranslations } from '../../core/memory/suggest-translations.ts';
 import { writeValues } from '../../core/translations/value-writes.ts';
 import { insertKeys } from '../../core/keys/key-creations.ts';
@@ -39,6 +42,7 @@ describe('single-key statements without statistics', () => {
     const options = deps.sql.options as unknown as { debug: unknown };
     const captured: { query: string; parameters: unknown[] }[] = [];
     options.debug = (_connection: number, query: string, parameters: unknown[]) => void captured.push({ query, parameters });
+    let commentId = '';
     // [name, call, how many of its statements are single-key ones (all when unset)]
     const calls: [string, () => Promise<unknown>, number?][] = [
       ['put', () => putTranslation(deps, { ...scope, keyId: one!.id, language: 'de', value: 'neu', status: 'review' })],
@@ -49,6 +53,10 @@ describe('single-key statements without statistics', () => {
       ['put source', () => putTranslation(deps, { ...scope, keyId: one!.id, language: 'de', value: 'neue Quelle', status: 'approved' })],
       ['mark up to date', () => markUpToDate(deps, { ...scope, keyId: one!.id, language: 'en' }).then((v) => expect(v.outdated).toBe(false))],
       ['delete', () => deleteTranslation(deps, { ...scope, keyId: two!.id, language: 'fr' })],
+      // A comment's thread: the slot check, the count against the cap, the insert, the read, the delete.
+      ['add comment', async () => (commentId = (await addComment(deps, { ...scope, keyId: one!.id, language: 'fr', text: 'Formal?' })).id)],
+      ['list comments', () => listComments(deps, { projectId: p.projectId, keyId: one!.id, language: 'fr' })],
+      ['delete comment', () => deleteComment(deps, { ...scope, keyId: one!.id, language: 'fr', commentId })],
       ['update key', () => updateKey(deps, { ...scope, keyId: one!.id, description: 'd' })],
       // Its first statement finds the key; the memory search after it reads what matches, by design.
       ['suggestions', () => suggestTranslations(deps, { projectId: p.projectId, keyId: one!.id, language: 'de' }), 1],

@@ -26,6 +26,9 @@ const TABLE: Record<string, Outcome> = {
   'DELETE /v1/keys/:key_id/translations/:language': { first: 204, retry: 404 },
   // Already up to date the second time: the same answer, nothing recorded again.
   'POST /v1/keys/:key_id/translations/:language/up-to-date': { first: 200, retry: 200, same: true },
+  // Another comment each time (a conversation may say the same twice); Idempotency-Key makes a retry the same one.
+  'POST /v1/keys/:key_id/translations/:language/comments': { first: 201, retry: 201 },
+  'DELETE /v1/keys/:key_id/translations/:language/comments/:comment_id': { first: 204, retry: 404 },
   'POST /v1/groups': { first: 201, retry: 201, same: true },
   'PATCH /v1/groups/:group_name': { first: 200, retry: 404 },
   'DELETE /v1/groups/:group_name': { first: 204, retry: 404 },
@@ -77,13 +80,15 @@ async function setUp() {
   await json(t.call(p.apiKey, 'DELETE', '/v1/groups/gone'));
   const extra = await json(t.call(undefined, 'POST', `/admin/v1/projects/${p.projectId}/api-keys`, undefined, ADMIN));
   const hook = await webhookFixture(t, p.projectId);
-  return { p, keyId: key.id as string, goneId: gone.id as string, extraId: extra.id as string, ...hook };
+  const comment = await json(t.call(p.apiKey, 'POST', `/v1/keys/${key.id}/translations/de/comments`, { text: 'Formal or informal?' }));
+  return { p, keyId: key.id as string, goneId: gone.id as string, extraId: extra.id as string, commentId: comment.id as string, ...hook };
 }
 
 const BODY: Record<string, unknown> = {
   'POST /v1/keys': { key: 'auth.new' },
   'PATCH /v1/keys/:key_id': { description: 'x' },
   'PUT /v1/keys/:key_id/translations/:language': { value: 'y', status: 'approved' },
+  'POST /v1/keys/:key_id/translations/:language/comments': { text: 'Sie, please' },
   'POST /v1/keys/bulk-delete': { filter: { group: 'auth' } },
   'POST /v1/keys/bulk-status': { filter: { group: 'auth' }, languages: ['de'], status: 'approved' },
   'POST /v1/groups': { name: 'fresh' },
@@ -103,7 +108,7 @@ describe.each(writes)('$method $path', (route) => {
     const s = await setUp();
     const path = routeCases(mounted, route.id.includes(' /admin/') ? '/admin/v1/' : '/v1/', (name, id) => {
       const restore = id.endsWith('/restore');
-      return { key_id: restore ? s.goneId : s.keyId, group_name: restore ? 'gone' : 'auth', account_id: s.p.accountId, project_id: s.p.projectId, api_key_id: s.extraId, language: 'de', code: 'de', webhook_id: s.webhookId, delivery_id: s.deliveryId }[name];
+      return { key_id: restore ? s.goneId : s.keyId, group_name: restore ? 'gone' : 'auth', account_id: s.p.accountId, project_id: s.p.projectId, api_key_id: s.extraId, language: 'de', code: 'de', webhook_id: s.webhookId, delivery_id: s.deliveryId, comment_id: s.commentId }[name];
     }).find((r) => r.id === route.id)!.path;
     const send = () =>
       route.id === 'POST /v1/import/:language'

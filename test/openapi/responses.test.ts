@@ -213,6 +213,16 @@ describe('every answer is one the document promises', () => {
     expect((await call('markTranslationUpToDate', { ...translated, headers: { 'If-Match': '"1"' } })).status).toBe(412);
     expect((await call('markTranslationUpToDate', { params: put.params })).status).toBe(422);
     expect((await call('markTranslationUpToDate', { params: { key_id: randomUUID(), language: 'fr-CA' } })).status).toBe(404);
+    const thread = { params: { key_id: ids.title!, language: 'de' } };
+    const comment = await call('addComment', { ...thread, json: { text: 'Du or Sie?' } });
+    expect(comment.status).toBe(201);
+    expect((await call('addComment', { ...thread, json: { text: '  ' } })).status).toBe(422);
+    expect((await call('addComment', { params: { key_id: ids.title!, language: 'it' }, json: { text: 'x' } })).status).toBe(404);
+    expect((await call('listComments', thread)).status).toBe(200);
+    expect((await call('listComments', { params: { key_id: randomUUID(), language: 'de' } })).status).toBe(404);
+    const commentId = (await comment.json()).id;
+    expect((await call('deleteComment', { params: { ...thread.params, comment_id: commentId } })).status).toBe(204);
+    expect((await call('deleteComment', { params: { ...thread.params, comment_id: commentId } })).status).toBe(404);
     const bulk = { key_ids: [ids.title!], languages: ['de'], status: 'review' };
     expect((await call('bulkSetStatus', { json: { ...bulk, expected_versions: [{ key_id: ids.title!, language: 'de', version: 1 }] } })).status).toBe(412);
     expect((await call('bulkSetStatus', { json: bulk })).status).toBe(200);

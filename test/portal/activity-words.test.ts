@@ -10,6 +10,7 @@ const API_KEY = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
 const USER = '99999999-8888-4777-8666-555555555555';
 const PROJECT = '12345678-1234-4234-8234-123456789abc';
 const WEBHOOK = 'abcdef01-2345-4678-9abc-def012345678';
+const COMMENT = 'c0c0c0c0-1111-4222-8333-444455556666';
 const names: ActivityNames = { keys: { [KEY]: 'home.title' }, apiKeys: { [API_KEY]: 'CI' }, webhooks: { [WEBHOOK]: 'https://hooks.example.com/services/T01/B02/secret-token' } };
 
 const event = (type: string, entity: [string, string], before: unknown, after: unknown, actor: Partial<EventLike> = {}): EventLike => ({
@@ -59,6 +60,9 @@ const SAMPLES: Record<EventType, EventLike> = {
   'translation.deleted': event('translation.deleted', ['translation', `${KEY}/de`], { value: 'Hallo', status: 'draft' }, null),
   // core/translations/mark-up-to-date.ts
   'value.marked_up_to_date': event('value.marked_up_to_date', ['translation', `${KEY}/de`], null, { value: 'Hallo', status: 'approved' }),
+  // core/comments/add-comment.ts, delete-comment.ts (the comment's author: here another member's)
+  'comment.added': event('comment.added', ['comment', COMMENT], null, { key_id: KEY, language: 'de' }),
+  'comment.deleted': event('comment.deleted', ['comment', COMMENT], { key_id: KEY, language: 'de', author_type: 'user', author_id: API_KEY }, null),
   // core/files/import-file.ts
   'translation.imported': event('translation.imported', ['language', 'de'], null, {
     format: 'json',
@@ -142,6 +146,12 @@ describe('the words', () => {
     expect(change(SAMPLES['translation.deleted'])).toBe('was "Hallo" (draft)');
     expect(what(SAMPLES['value.marked_up_to_date'])).toBe('marked home.title (de) up to date with its source text');
     expect(change(SAMPLES['value.marked_up_to_date'])).toBe('still "Hallo" (approved)');
+    expect(what(SAMPLES['comment.added'])).toBe('commented on home.title (de)');
+    expect(what(SAMPLES['comment.deleted'])).toBe('deleted a comment on home.title (de)');
+    const own = { ...SAMPLES['comment.deleted'], before: { key_id: KEY, language: 'de', author_type: 'user', author_id: USER } };
+    expect(what(own)).toBe('deleted their comment on home.title (de)');
+    // What was said is not recorded: a deleted comment is gone from Activity too.
+    expect(change(SAMPLES['comment.added'])).toBe('');
   });
 
   it('imports and Translate missing: what ran, with its counts', () => {

@@ -22,6 +22,7 @@ const PARAMS: Record<string, string> = {
   build_id: '20260101T000000000Z-0123abcd',
   webhook_id: KEY_ID,
   delivery_id: KEY_ID,
+  comment_id: KEY_ID,
 };
 
 // Bodies that would succeed for a real project, so that "a valid key gets through" means something:
@@ -34,6 +35,7 @@ export const BODIES: Record<string, unknown> = {
   'PATCH /v1/groups/:group_name': { new_name: 'auth2' },
   'POST /v1/languages': { code: 'fr' },
   'PUT /v1/keys/:key_id/translations/:language': { value: 'x' },
+  'POST /v1/keys/:key_id/translations/:language/comments': { text: 'Is this formal or informal?' },
   'POST /v1/keys/bulk-delete': { filter: { group: 'auth' } },
   'POST /v1/keys/bulk-status': { filter: { group: 'auth' }, languages: ['de'], status: 'approved' },
   'POST /v1/import/:language': { auth: { case: 'x' } },

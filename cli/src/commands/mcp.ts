@@ -203,6 +203,29 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
       text(await send('POST', `/v1/keys/${seg(key_id)}/translations/${seg(language)}/up-to-date`, undefined, version === undefined ? {} : { 'If-Match': `"${version}"` })),
     ),
   );
+  // The reviewers' notes on a value are the brief for rewriting it: an agent reads them first, and
+  // may leave one (a question about the source, what it changed and why). Deleting is left to people.
+  server.registerTool(
+    'list_comments',
+    {
+      title: 'Read the comments on a value',
+      description: "The team's comments on a key in one language, oldest first (review notes, questions about the source text): read them before rewriting the value.",
+      inputSchema: { key_id: z.string().uuid(), language: LANGUAGE },
+      annotations: { readOnlyHint: true },
+    },
+    tool(async ({ key_id, language }: { key_id: string; language: string }) => text(await send('GET', `/v1/keys/${seg(key_id)}/translations/${seg(language)}/comments`))),
+  );
+  server.registerTool(
+    'add_comment',
+    {
+      title: 'Comment on a value',
+      description: 'Add a comment on a key in one language (1 to 2,000 characters), for the people who translate and review it: a question about the source text, or what you changed and why. It changes nothing served.',
+      inputSchema: { key_id: z.string().uuid(), language: LANGUAGE, text: z.string().min(1).max(2000) },
+    },
+    tool(async ({ key_id, language, text: comment }: { key_id: string; language: string; text: string }) =>
+      text(await send('POST', `/v1/keys/${seg(key_id)}/translations/${seg(language)}/comments`, { text: comment })),
+    ),
+  );
   server.registerTool(
     'suggest_translations',
     {

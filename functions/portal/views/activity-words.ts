@@ -64,8 +64,17 @@ export function actorLabel(e: Pick<EventLike, 'actor_type' | 'actor_id' | 'actor
   return `tms (${e.actor_id})`;
 }
 
-/** A translation value's key and language, from its entity id `keyId/language`. */
-export function valueTarget(e: Pick<EventLike, 'entity_type' | 'entity_id'>): { keyId: string; language: string } | null {
+/**
+ * A translation value's key and language: from its entity id `keyId/language`, or for a comment's
+ * events (entity: the comment) from the key_id and language they record.
+ */
+export function valueTarget(e: Pick<EventLike, 'entity_type' | 'entity_id'> & Partial<Pick<EventLike, 'before' | 'after'>>): { keyId: string; language: string } | null {
+  if (e.entity_type === 'comment') {
+    const recorded = payload(e.after ?? e.before);
+    const keyId = str(recorded.key_id);
+    const language = str(recorded.language);
+    return keyId && language ? { keyId, language } : null;
+  }
   if (e.entity_type !== 'translation') return null;
   const slash = e.entity_id.indexOf('/');
   return slash > 0 ? { keyId: e.entity_id.slice(0, slash), language: e.entity_id.slice(slash + 1) } : null;
@@ -220,6 +229,15 @@ export function describeEvent(e: EventLike, names: ActivityNames = {}): Part[] {
     case 'value.marked_up_to_date':
       if (!value) break;
       return ['marked ', keyName(value.keyId, names), ` (${value.language}) up to date with its source text`];
+    case 'comment.added':
+      if (!value) break;
+      return ['commented on ', keyName(value.keyId, names), ` (${value.language})`];
+    case 'comment.deleted': {
+      if (!value) break;
+      // Someone else's comment deleted (moderation) is said so; the text is not recorded (core/comments/add-comment.ts).
+      const own = before.author_type === e.actor_type && before.author_id === e.actor_id;
+      return [own ? 'deleted their comment on ' : 'deleted a comment on ', keyName(value.keyId, names), ` (${value.language})`];
+    }
     case 'cache.rebuild_requested':
       return ['asked to publish the translations (cache rebuild queued)'];
     case 'cache.built':
@@ -316,6 +334,11 @@ export function summarizeChange(e: EventLike): Part[] {
     case 'value.marked_up_to_date':
       if (!value) break;
       return ['still ', ...valueWords(after, value.language)];
+    case 'comment.added':
+    case 'comment.deleted':
+      // The value is named in the sentence; the comment's text is not recorded (core/comments/add-comment.ts).
+      if (!value) break;
+      return [];
     case 'translation.imported': {
       const n = (field: string) => num(after[field]) ?? 0;
       const counts = [count(n('keys_created'), 'new key'), count(n('values_created'), 'new value'), `${n('values_updated')} changed`];

@@ -1,0 +1,60 @@
+// Comments on a value: the thread of one key in one language (migration 029). docs/decisions.md,
+// "Comments on values".
+import * as v from 'valibot';
+import { storableText, Uuid } from '../validation.ts';
+import { InProject, WriteInProject } from '../commands.ts';
+import { LanguageCode } from '../languages/language-code.ts';
+
+export const COMMENT_MAX_CHARS = 2_000;
+/** A thread's length: a conversation about one translation, not a chat room (and a bound for its page). */
+export const COMMENTS_PER_VALUE_MAX = 1_000;
+
+/** The body of POST …/comments: the text, trimmed; blank is refused. */
+export const AddCommentInput = v.strictObject({
+  text: v.pipe(
+    storableText('text', COMMENT_MAX_CHARS),
+    v.trim(),
+    v.check((s) => s.length > 0, 'text must not be blank'),
+  ),
+});
+
+const Slot = { keyId: Uuid, language: LanguageCode } as const;
+export const ListCommentsCommand = v.object({ ...InProject, ...Slot });
+export const AddCommentCommand = v.object({ ...WriteInProject, ...Slot, ...AddCommentInput.entries });
+export const DeleteCommentCommand = v.object({
+  ...WriteInProject,
+  ...Slot,
+  commentId: Uuid,
+  /**
+   * Only a comment of this author may be deleted (a portal member deleting their own); absent: any
+   * comment of the slot (an API key, a project's owner or developer moderating).
+   */
+  onlyAuthor: v.optional(Uuid),
+});
+
+export const CommentAuthor = v.object({
+  type: v.picklist(['user', 'api_key']),
+  id: Uuid,
+  /** A portal user's email or an API key's name, as they are now; null when gone or unnamed. */
+  name: v.nullable(v.string()),
+});
+
+export const Comment = v.object({
+  id: Uuid,
+  key_id: Uuid,
+  language: v.string(),
+  text: v.string(),
+  author: CommentAuthor,
+  created_at: v.pipe(v.string(), v.isoTimestamp()),
+});
+export type Comment = v.InferOutput<typeof Comment>;
+
+export const CommentList = v.object({
+  project_id: Uuid,
+  key_id: Uuid,
+  language: v.string(),
+  /** Oldest first. */
+  comments: v.array(Comment),
+  count: v.number(),
+});
+export type CommentList = v.InferOutput<typeof CommentList>;

@@ -1,0 +1,80 @@
+// Comments on one value (core/comments), mounted inside the keys router (which applies apiKeyAuth
+// and the daily quota). An API key speaks for its project: it may delete any comment there, as a
+// project's owner or developer may in the portal.
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import type { AppEnv } from '../http/app-env.ts';
+import { describe } from '../http/describe.ts';
+import { KeyIdParam, LanguageParam } from '../http/params.ts';
+import { keyScope } from '../http/api-key-auth.ts';
+import { idempotencyKey } from '../http/idempotency-key.ts';
+import { noBody, requireJsonBody, validBody, validParams } from '../http/validate.ts';
+import { respondJson } from '../http/response-headers.ts';
+import { Uuid } from '../../core/validation.ts';
+import { AddCommentInput, Comment, COMMENT_MAX_CHARS, COMMENTS_PER_VALUE_MAX, CommentList } from '../../core/comments/schemas.ts';
+import { listComments } from '../../core/comments/list-comments.ts';
+import { addComment } from '../../core/comments/add-comment.ts';
+import { deleteComment } from '../../core/comments/delete-comment.ts';
+
+const tag = 'Comments';
+const SlotParams = v.object({ ...KeyIdParam.entries, ...LanguageParam.entries });
+const CommentParams = v.object({ ...SlotParams.entries, comment_id: Uuid });
+
+export const commentRoutes = new Hono<AppEnv>()
+  .get(
+    '/:key_id/translations/:language/comments',
+    describe({
+      operationId: 'listComments',
+      tag,
+      summary: 'The comments on a key in one language, oldest first',
+      description:
+        'A thread belongs to the key and language, not to a text: it stays when the value is rewritten or deleted, and may start before ' +
+        "the first translation. Each comment names its author as it is now: a portal member's email or an API key's name (null when " +
+        'removed or unnamed). 404 when the key is not a live key of the project or the language is not registered.',
+      responses: { 200: CommentList, 404: null },
+    }),
+    validParams(SlotParams),
+    async (c) => {
+      const { key_id, language } = c.req.valid('param');
+      return c.json(await listComments(c.get('deps'), { projectId: c.get('principal').projectId, keyId: key_id, language }));
+    },
+  )
+  .post(
+    '/:key_id/translations/:language/comments',
+    describe({
+      operationId: 'addComment',
+      tag,
+      body: 'json',
+      idempotent: true,
+      summary: `Comment on a key in one language (text: 1 to ${COMMENT_MAX_CHARS.toLocaleString('en-US')} characters, trimmed)`,
+      description:
+        `At most ${COMMENTS_PER_VALUE_MAX.toLocaleString('en-US')} comments per key and language (422 beyond). A comment changes nothing served: ` +
+        'no rebuild, no webhook; the project\'s activity records it.',
+      responses: { 201: Comment, 404: null },
+    }),
+    validParams(SlotParams),
+    requireJsonBody(),
+    validBody(AddCommentInput),
+    idempotencyKey(),
+    async (c) => {
+      const { key_id, language } = c.req.valid('param');
+      return respondJson(c, await addComment(c.get('deps'), { ...keyScope(c), keyId: key_id, language, ...c.req.valid('json') }), 201);
+    },
+  )
+  .delete(
+    '/:key_id/translations/:language/comments/:comment_id',
+    describe({
+      operationId: 'deleteComment',
+      tag,
+      body: 'none',
+      summary: 'Delete a comment for good (the activity log records who deleted whose comment, not its text)',
+      responses: { 204: null, 404: null },
+    }),
+    validParams(CommentParams),
+    noBody(),
+    async (c) => {
+      const { key_id, language, comment_id } = c.req.valid('param');
+      await deleteComment(c.get('deps'), { ...keyScope(c), keyId: key_id, language, commentId: comment_id });
+      return c.body(null, 204);
+    },
+  );
