@@ -172,6 +172,26 @@ export const SCENARIOS: Scenario[] = [
     },
   },
 
+  // A value's comment thread, as the portal's value page and `tms mcp` list_comments read it: 20
+  // comments with their authors' names, by one key's id.
+  {
+    name: 'comments-thread',
+    family: 'live',
+    connections: 4,
+    expectedStatus: 200,
+    targets: [{ kind: 'p99', maxMs: 100 }],
+    prepare: async (context) => {
+      const headers = { 'X-API-Key': context.project.apiKey };
+      const found = await context.http.json<{ keys: { id: string }[] }>('GET', `/v1/keys?search=${enc(KEY)}&limit=1`, 200, { headers });
+      const id = found.keys[0]?.id;
+      if (!id) throw new Error(`GET /v1/keys?search=${KEY}: no such key`);
+      const path = `/v1/keys/${id}/translations/${LANGUAGE}/comments`;
+      for (let i = 0; i < 20; i++) await context.http.json('POST', path, 201, { headers, json: { text: `Comment ${i}: is this the formal form?` } });
+      const request = get(context, path);
+      return { probe: request, load: request };
+    },
+  },
+
   // Cached: prebuilt bytes from memory.
   ...(
     [

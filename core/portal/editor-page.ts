@@ -2,8 +2,9 @@
 // cursor pages as GET /v1/keys, no query of its own) and the values of the chosen languages for the
 // keys of that page (core/translations/values-of-keys.ts), with their versions for the inline
 // edits' If-Match, and each value's quality warnings against the key's value in the project's
-// source language (read in the same values query). With the "has problems" filter the page's keys
-// come from the quality scan instead (core/quality/keys-with-problems.ts), over the same filters.
+// source language (read in the same values query), and how many comments each shown value has (one
+// grouped count for the page). With the "has problems" filter the page's keys come from the quality
+// scan instead (core/quality/keys-with-problems.ts), over the same filters.
 // docs/portal.md, "How the editor stays fast".
 import type { Deps } from '../deps.ts';
 import { listKeys } from '../keys/list-keys.ts';
@@ -35,6 +36,8 @@ export type EditorRow = {
    * "Mark up to date" record a value as written against (core/translations/outdated.ts).
    */
   source_rev: number;
+  /** Language -> the number of comments on the key's value there (core/comments), for those that have any. */
+  comments: Record<string, number>;
 };
 export type EditorPage = {
   rows: EditorRow[];
@@ -80,7 +83,8 @@ export async function editorPage(deps: Pick<Deps, 'sql'>, input: EditorPageInput
     next = list.next_cursor ?? null;
   }
   const read = languages.includes(sourceLanguage) ? languages : [...languages, sourceLanguage];
-  const values = await valuesOfKeys(deps, { projectId, keyIds: keys.map((k) => k.id), languages: read });
+  const keyIds = keys.map((k) => k.id);
+  const [values, comments] = await Promise.all([valuesOfKeys(deps, { projectId, keyIds, languages: read }), commentCounts(deps, keyIds, languages)]);
   const rows = keys.map((k) => {
     const of = values[k.id] ?? {};
     const source = of[sourceLanguage]?.value ?? null;
@@ -90,7 +94,22 @@ export async function editorPage(deps: Pick<Deps, 'sql'>, input: EditorPageInput
       const value = of[l];
       if (value) shown[l] = { ...value, warnings: warningsOf({ text: value.value, language: l, source, sourceLanguage }) };
     }
-    return { id: k.id, key: k.key, group_name: k.group_name, description: k.description, values: shown, source_rev: sourceRev };
+    return { id: k.id, key: k.key, group_name: k.group_name, description: k.description, values: shown, source_rev: sourceRev, comments: comments[k.id] ?? {} };
   });
   return { rows, next, sourceLanguage, ...(scan ? { scan } : {}) };
+}
+
+/**
+ * Key id -> language -> how many comments, for the page's keys in the shown languages that have any:
+ * one grouped query for the page (the slot index value_comments_slot_idx), never one per value.
+ */
+async function commentCounts(deps: Pick<Deps, 'sql'>, keyIds: string[], languages: string[]): Promise<Record<string, Record<string, number>>> {
+  if (keyIds.length === 0 || languages.length === 0) return {};
+  const rows = await deps.sql<{ key_id: string; language: string; n: number }[]>`
+    select key_id, language, count(*)::int as n from value_comments
+    where key_id = any(${keyIds}::uuid[]) and language = any(${languages}::text[])
+    group by 1, 2`;
+  const counts: Record<string, Record<string, number>> = {};
+  for (const r of rows) (counts[r.key_id] ??= {})[r.language] = r.n;
+  return counts;
 }

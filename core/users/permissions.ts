@@ -11,6 +11,11 @@ export const PERMISSIONS = {
   'values.edit': ['owner', 'developer', 'reviewer', 'translator'],
   /** Write a value as approved. */
   'values.approve': ['owner', 'developer', 'reviewer'],
+  /**
+   * Delete anyone's comment on a value (a member deletes their own whatever their role). Adding one
+   * is for whoever may edit the value's language (`mayEditLanguage`), as a value write is.
+   */
+  'comments.moderate': ['owner', 'developer'],
   /** Create, describe, delete keys; rename and delete groups. */
   'keys.manage': ['owner', 'developer'],
   /** Add and remove the project's languages. */

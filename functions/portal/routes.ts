@@ -71,7 +71,11 @@ import { EditorView, type EditorFilters, type FormError, type ValueError } from 
 import { ApiKeysPage, LanguagesPage, TrashPage, UsagePage, type ApiKeyDraft } from './views/project-pages.tsx';
 import { readUsage } from '../../core/usage/read-usage.ts';
 import { ActivityPage, HistoryPage } from './views/activity-pages.tsx';
-import type { ActivityNames } from './views/activity-words.ts';
+import { listComments } from '../../core/comments/list-comments.ts';
+import { addComment } from '../../core/comments/add-comment.ts';
+import { commentNotFound, deleteComment } from '../../core/comments/delete-comment.ts';
+import type { Comment } from '../../core/comments/schemas.ts';
+import { valueTarget, type ActivityNames } from './views/activity-words.ts';
 import { FilesPage, type ImportChoice, type ImportRefusal, type ShownPreview } from './views/files-page.tsx';
 import { againWhenNameTaken, importAsPreviewed, importFile, previewImport } from '../../core/files/import-file.ts';
 import { exportFile } from '../../core/files/export-file.ts';
@@ -898,8 +902,44 @@ const routes = new Hono<PortalEnv>()
     }
     if (status === 'approved' || wasApproved) await publishAfter(c, a);
     // Back to the history by a redirect: reloading it must not revert again over a later change.
-    const history = `${P}/projects/${a.projectId}/keys/${encodeURIComponent(version.keyId)}/values/${encodeURIComponent(version.language)}/history`;
-    return redirectWithOutcome(c, { project: a.projectId }, history, { notice: `Reverted to "${version.value}" (${status}).` });
+    return redirectWithOutcome(c, { project: a.projectId }, historyPath(a, version.keyId, version.language), { notice: `Reverted to "${version.value}" (${status}).` });
+  })
+
+  // Comments on a value (core/comments), on its History page: both forms answer 303 back to it, so
+  // a reload never posts again. Adding is for whoever may write the language; deleting, for the
+  // comment's author, and for owners and developers any comment ('comments.moderate').
+  .post('/projects/:project_id/keys/:key_id/values/:language/comments', async (c) => {
+    const a = await access(c, 'values.edit');
+    const language = languageParam(c);
+    const keyId = keyIdParam(c);
+    // As for a value write there: a translator limited to other languages does not comment on this one.
+    if (!mayEditLanguage(a, language)) throw new AppError('forbidden', `Your membership does not include ${language}`);
+    const f = await form(c);
+    const text = f.text ?? '';
+    try {
+      await addComment(c.get('deps'), { projectId: a.projectId, keyId, language, text, actor: userActor(c) });
+    } catch (thrown) {
+      // Refused text (blank, too long, a thread at its cap): the page again, the text kept in its field.
+      // The key or language gone is the error page's, as for every other value form.
+      const error = toDomainError(thrown);
+      if (!(error instanceof AppError) || error.code !== 'validation') throw thrown;
+      const problem = error.issues?.length ? error.issues.map((i) => i.msg).join('; ') : error.message;
+      return renderHistory(c, a, undefined, { error, message: `Comment not added: ${problem}` }, { text, problem });
+    }
+    return backToComments(c, a, keyId, language, 'Comment added.');
+  })
+  .post('/projects/:project_id/keys/:key_id/values/:language/comments/:comment_id/delete', async (c) => {
+    const a = await access(c, 'project.view');
+    const slot = { projectId: a.projectId, keyId: keyIdParam(c), language: languageParam(c) };
+    const commentId = c.req.param('comment_id');
+    if (!isUuid(commentId)) throw commentNotFound();
+    const onlyOwn = !may(a.role, 'comments.moderate');
+    try {
+      await deleteComment(c.get('deps'), { ...slot, commentId, actor: userActor(c), ...(onlyOwn ? { onlyAuthor: requireUser(c).id } : {}) });
+    } catch (thrown) {
+      throw onlyOwn ? await whyNotDeleted(c, a, slot, commentId, thrown) : thrown;
+    }
+    return backToComments(c, a, slot.keyId, slot.language, 'Comment deleted.');
   })
 
   // Publishing.
@@ -1372,13 +1412,17 @@ class ValueApproved extends AppError {
 const VALUE_APPROVED =
   'Not saved: this value was approved since the page was loaded, and only a reviewer or developer can change it now. The approved text is shown below; your text is kept here to copy or to send to a reviewer.';
 
-async function renderHistory(c: C, a: ProjectAccess, notice?: string, refusal?: { error: AppError; message: string }) {
+/**
+ * A value's page: its comments and its history. `draft`: a comment refused, its text kept in the
+ * form and the reason beside it (`refusal` says it at the top).
+ */
+async function renderHistory(c: C, a: ProjectAccess, notice?: string, refusal?: { error: AppError; message: string }, draft?: { text: string; problem: string }) {
   const deps = c.get('deps');
   const keyId = keyIdParam(c);
   const language = languageParam(c);
   const [key] = isUuid(keyId) ? await deps.sql<{ key: string }[]>`select key from translation_keys where id = ${keyId} and project_id = ${a.projectId}` : [];
   if (!key) throw new AppError('not_found', 'Key not found');
-  const [history, cache] = await Promise.all([valueHistory(deps, a.projectId, keyId, language), cacheOf(c, a.projectId)]);
+  const [history, cache, comments] = await Promise.all([valueHistory(deps, a.projectId, keyId, language), cacheOf(c, a.projectId), commentsOf(deps, a, keyId, language)]);
   const shown = [...history.items, ...history.items.flatMap((e) => (e.via ? [e.via] : [])), ...(history.unexplained?.source ? [history.unexplained.source] : [])];
   const { apiKeys } = await activityNames(deps, a.projectId, shown);
   return page(
@@ -1398,9 +1442,48 @@ async function renderHistory(c: C, a: ProjectAccess, notice?: string, refusal?: 
       notice,
       error: refusal?.message,
       apiKeyNames: apiKeys,
+      comments: comments && { list: comments, mayAdd: mayEditLanguage(a, language), moderator: may(a.role, 'comments.moderate'), draft },
     }),
     refusal ? statusOf(refusal.error.code) : 200,
   );
+}
+
+/**
+ * The value's comments, oldest first; null when its slot takes none (its key deleted, its language
+ * removed or not a code): History is still shown for those, as before there were comments.
+ */
+async function commentsOf(deps: Deps, a: ProjectAccess, keyId: string, language: string): Promise<Comment[] | null> {
+  try {
+    return (await listComments(deps, { projectId: a.projectId, keyId, language })).comments;
+  } catch (thrown) {
+    const error = toDomainError(thrown);
+    if (error instanceof AppError && (error.code === 'not_found' || error.code === 'validation')) return null;
+    throw thrown;
+  }
+}
+
+/** A value's History page, where its comments are. */
+const historyPath = (a: ProjectAccess, keyId: string, language: string) =>
+  `${P}/projects/${a.projectId}/keys/${encodeURIComponent(keyId)}/values/${encodeURIComponent(language)}/history`;
+
+/** After a comment was added or deleted: 303 to the value's comments, saying so. */
+async function backToComments(c: C, a: ProjectAccess, keyId: string, language: string, notice: string) {
+  const res = await redirectWithOutcome(c, { project: a.projectId }, historyPath(a, keyId, language), { notice });
+  res.headers.set('Location', `${res.headers.get('Location')}#comments`);
+  return res;
+}
+
+/**
+ * A member who may delete only their own comments was answered "not found" (the core's answer to
+ * an author who does not match). When the comment is there, another's (which the page shows them
+ * anyway), the refusal is said as what it is, a 403, as the permission table has it; else the 404 stands.
+ */
+async function whyNotDeleted(c: C, a: ProjectAccess, slot: { projectId: string; keyId: string; language: string }, commentId: string, thrown: unknown): Promise<unknown> {
+  const error = toDomainError(thrown);
+  if (!(error instanceof AppError) || error.code !== 'not_found') return thrown;
+  const thread = await listComments(c.get('deps'), slot).catch(() => null);
+  const there = thread?.comments.some((cm) => cm.id === commentId.toLowerCase());
+  return there ? new AppError('forbidden', `Your role (${a.role}) may delete only your own comments`) : thrown;
 }
 
 /**
@@ -1411,7 +1494,7 @@ async function renderHistory(c: C, a: ProjectAccess, notice?: string, refusal?: 
  */
 async function activityNames(deps: Deps, projectId: string, items: readonly ActivityItem[]): Promise<ActivityNames> {
   const ids = (pick: (e: ActivityItem) => string | null | undefined) => [...new Set(items.map(pick))].filter((id): id is string => typeof id === 'string' && isUuid(id));
-  const keyIds = ids((e) => (e.entity_type === 'translation' ? e.entity_id.split('/')[0] : e.entity_type === 'key' ? e.entity_id : null));
+  const keyIds = ids((e) => valueTarget(e)?.keyId ?? (e.entity_type === 'key' ? e.entity_id : null));
   const apiKeyIds = [...new Set([...ids((e) => (e.actor_type === 'api_key' ? e.actor_id : null)), ...ids((e) => (e.entity_type === 'api_key' ? e.entity_id : null))])];
   const webhookIds = ids((e) => (e.entity_type === 'webhook' ? e.entity_id : null));
   const [keys, apiKeys, webhooks] = await Promise.all([

@@ -67,6 +67,8 @@ type Fixture = {
   inviteId: string;
   webhookId: string;
   deliveryId: string;
+  /** A comment on auth.case's de value (by the API key). */
+  commentId: string;
   buildId: string;
   /** The ETag of auth.case's de value, as its GET gives it. */
   etag: string;
@@ -116,6 +118,7 @@ async function fixture(): Promise<Fixture> {
   const deleted = await ok(call('POST', '/v1/keys', { key: 'gone.case', group_name: 'gone' }));
   await ok(call('DELETE', '/v1/groups/gone'));
   const extra = await ok(t.admin('POST', `/projects/${project.id}/api-keys`));
+  const comment = await ok(call('POST', `/v1/keys/${key.id}/translations/de/comments`, { text: 'Formal?' }));
   await ok(call('POST', '/v1/cache/rebuild'));
   await t.runtime.rebuilds!.idle();
   const manifest = await ok(call('GET', '/v1/cached/manifest'));
@@ -149,6 +152,7 @@ async function fixture(): Promise<Fixture> {
     inviteId,
     webhookId: webhook.webhookId,
     deliveryId: webhook.deliveryId,
+    commentId: comment.id,
     buildId: manifest.build_id,
     etag: `"${value.version}"`,
     files,
@@ -230,6 +234,7 @@ function paramValue(name: string, o: Operation): string {
     api_key_id: fx.extraApiKeyId,
     webhook_id: fx.webhookId,
     delivery_id: fx.deliveryId,
+    comment_id: fx.commentId,
     build_id: fx.buildId,
   };
   const value = values[name];
@@ -477,6 +482,8 @@ const FORMS: Record<string, FormSpec> = {
   '/portal/projects/:project_id/keys/:key_id/values/:language/revert': { fields: { event_id: '1' }, required: ['event_id'], choices: ['event_id'] },
   // The versions are conditions: a bogus one is no condition (the value's own version is compared when it is one).
   '/portal/projects/:project_id/keys/:key_id/values/:language/up-to-date': { fields: { version: '1', source_rev: '0' } },
+  '/portal/projects/:project_id/keys/:key_id/values/:language/comments': { fields: { text: 'Formal?' }, required: ['text'], stored: { text: 2_000 } },
+  '/portal/projects/:project_id/keys/:key_id/values/:language/comments/:comment_id/delete': { fields: {} },
   '/portal/projects/:project_id/publish': { fields: {} },
   '/portal/projects/:project_id/settings': { fields: { auto_rebuild: 'false' }, required: ['auto_rebuild'], choices: ['auto_rebuild'] },
   '/portal/projects/:project_id/languages': { fields: { code: 'it' }, required: ['code'], choices: ['code'] },
@@ -501,6 +508,7 @@ function portalParam(name: string, route: string): string {
     code: 'fr',
     group_name: restore ? 'gone' : 'auth',
     api_key_id: fx.extraApiKeyId,
+    comment_id: fx.commentId,
     token: 'not-an-invitation',
   };
   const value = values[name];

@@ -97,6 +97,8 @@ describe('npm run copy-to-postgres', () => {
     const put = await call(server, p, 'PUT', `/v1/keys/${key1.id}/translations/de`, { value: 'Wert eins', status: 'approved' });
     expect(put.status).toBe(200);
     const versionBefore = (await put.json()).version as number;
+    // A comment: its table refers to keys, languages and projects, so it is copied after them.
+    expect((await call(server, p, 'POST', `/v1/keys/${key1.id}/translations/de/comments`, { text: 'Formal: Sie' })).status).toBe(201);
     expect((await call(server, p, 'DELETE', `/v1/keys/${keys.find((k) => k.key === 'group3.key3')!.id}`)).status).toBe(204);
     await server.stop();
 

@@ -265,6 +265,11 @@ describe.skipIf(!HAVE_BROWSER)('the portal in Chromium', () => {
     await reviewer.getByRole('button', { name: 'Save' }).first().click();
     await reviewer.getByText('Saved', { exact: true }).waitFor();
     await reviewer.getByRole('link', { name: 'History of home.title in de' }).click();
+    // A comment on the value through the page's own form: the page it comes back to shows it.
+    await reviewer.getByLabel('Add a comment').fill('Willkommen or Hallo? The app says du everywhere.');
+    await reviewer.getByRole('button', { name: 'Add comment' }).click();
+    await reviewer.getByText('Comment added.').waitFor();
+    await reviewer.locator('#comments').getByText('The app says du everywhere.').waitFor();
     await checkA11y(reviewer, 'history');
     await reviewer.getByRole('button', { name: /Revert to this/ }).first().click();
     await reviewer.getByText(/Reverted to "Willkommen"/).waitFor();

@@ -9,6 +9,7 @@ import { PERMISSIONS, type Permission } from '../../core/users/permissions.ts';
 import { ROLES, type Role } from '../../core/users/schemas.ts';
 import { hashPassword } from '../../core/users/password.ts';
 import { createSession } from '../../core/users/sessions.ts';
+import { addComment } from '../../core/comments/add-comment.ts';
 import { PortalClient } from './support/portal-client.ts';
 
 const t = useTestApp();
@@ -20,6 +21,7 @@ const EXPECTED: Record<Permission, [boolean, boolean, boolean, boolean]> = {
   'project.view': [Y, Y, Y, Y],
   'values.edit': [Y, Y, Y, Y],
   'values.approve': [Y, Y, Y, N],
+  'comments.moderate': [Y, Y, N, N],
   'keys.manage': [Y, Y, N, N],
   'languages.manage': [Y, Y, N, N],
   'api_keys.manage': [Y, Y, N, N],
@@ -41,7 +43,8 @@ it('the table in core is the table written here, and the one in docs/portal.md',
 });
 
 type Fixture = { p: TestProject; keyId: string };
-type Case = { name: string; permission: Permission; request: (f: Fixture) => Promise<{ method: 'GET' | 'POST'; path: string; fields?: Record<string, string | string[]> }> };
+/** `role`: the member who sends it (the stranger's request is built with none). */
+type Case = { name: string; permission: Permission; request: (f: Fixture, role?: Role) => Promise<{ method: 'GET' | 'POST'; path: string; fields?: Record<string, string | string[]> }> };
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${counter++}`;
@@ -96,6 +99,30 @@ const CASES: Case[] = [
       const [first] = await t.runtime.deps.sql<{ id: string }[]>`
         select id from domain_events where entity_id = ${`${id}/de`} and type = 'translation.written' order by id limit 1`;
       return { method: 'POST', path: `/portal/projects/${p.projectId}/keys/${id}/values/de/revert`, fields: { event_id: String(first!.id) } };
+    },
+  },
+  {
+    name: 'comment on a value',
+    permission: 'values.edit',
+    request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/keys/${await valued(p)}/values/de/comments`, fields: { text: 'Too formal?' } }),
+  },
+  {
+    // Whatever the role: a member's own comment is theirs to take back.
+    name: "delete one's own comment",
+    permission: 'project.view',
+    request: async ({ p }, role) => {
+      const id = await valued(p);
+      const comment = await commented(p, id, role ? { type: 'user', id: userIds.get(role)! } : { type: 'api_key', id: p.apiKeyId });
+      return { method: 'POST', path: `/portal/projects/${p.projectId}/keys/${id}/values/de/comments/${comment}/delete` };
+    },
+  },
+  {
+    name: "delete another's comment",
+    permission: 'comments.moderate',
+    request: async ({ p }) => {
+      const id = await valued(p);
+      const comment = await commented(p, id, { type: 'api_key', id: p.apiKeyId });
+      return { method: 'POST', path: `/portal/projects/${p.projectId}/keys/${id}/values/de/comments/${comment}/delete` };
     },
   },
   { name: 'see import and export', permission: 'files.transfer', request: async ({ p }) => ({ method: 'GET', path: `/portal/projects/${p.projectId}/files` }) },
@@ -193,6 +220,11 @@ async function valued(p: TestProject): Promise<string> {
   return id;
 }
 
+/** A comment on the key's de value by `actor`: its id. */
+async function commented(p: TestProject, keyId: string, actor: { type: 'user' | 'api_key'; id: string }): Promise<string> {
+  return (await addComment(t.runtime.deps, { projectId: p.projectId, keyId, language: 'de', text: 'Is this the right tone?', actor })).id;
+}
+
 /** A fresh translator of the account, to be changed or removed. */
 async function memberId(accountId: string): Promise<string> {
   const [user] = await t.runtime.deps.sql<{ id: string }[]>`
@@ -202,12 +234,14 @@ async function memberId(accountId: string): Promise<string> {
 }
 
 const clients = new Map<Role | 'stranger', PortalClient>();
+const userIds = new Map<Role, string>();
 
 async function member(accountId: string, role: Role | null): Promise<PortalClient> {
   const email = `${role ?? 'stranger'}-${unique()}@example.com`;
   const [user] = await t.runtime.deps.sql<{ id: string }[]>`
     insert into users (email, password_hash) values (${email}, ${await hashPassword('not used here')}) returning id`;
   if (role) await t.runtime.deps.sql`insert into memberships (user_id, account_id, role) values (${user!.id}, ${accountId}, ${role})`;
+  if (role) userIds.set(role, user!.id);
   const session = await createSession(t.runtime.deps, user!.id);
   const client = new PortalClient(t.app);
   client.cookies.set('tms_session', session.token);
@@ -227,7 +261,7 @@ beforeAll(async () => {
 
 describe.each(CASES)('$name ($permission)', (c) => {
   it.each(ROLES.map((role, i) => ({ role, allowed: EXPECTED[c.permission][i]! })))('$role: allowed $allowed', async ({ role, allowed }) => {
-    const { method, path, fields } = await c.request(fixture);
+    const { method, path, fields } = await c.request(fixture, role);
     const client = clients.get(role)!;
     const res = method === 'GET' ? await client.get(path) : await client.post(path, fields ?? {});
     if (allowed) expect(res.status, res.text.slice(0, 300)).toBeLessThan(400);

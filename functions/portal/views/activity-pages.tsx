@@ -1,12 +1,15 @@
-// The activity log (every write to the project, by whom and when) and one value's history with a
-// one-click revert.
+// The activity log (every write to the project, by whom and when) and one value's page: its
+// comments (core/comments) and its history with a one-click revert.
 import type { FC } from 'hono/jsx';
 import type { ActivityItem, HistoryItem, ValueHistory } from '../../../core/portal/activity.ts';
 import { textAttrs } from '../../../core/languages/text-direction.ts';
 import type { SessionUser } from '../../../core/users/schemas.ts';
 import type { ProjectAccess } from '../../../core/users/memberships.ts';
+import { COMMENT_MAX_CHARS, type Comment } from '../../../core/comments/schemas.ts';
 import { CsrfField, Layout, Notice, P } from './layout.tsx';
 import { actorLabel, describeEvent, summarizeChange, valueTarget, type ActivityNames, type Part } from './activity-words.ts';
+import { FieldProblem, problemAttrs } from './field-problems.tsx';
+import { maxUnits } from './max-units.ts';
 import { ProjectNav } from './project-nav.tsx';
 
 type Common = { user: SessionUser; csrf: string; access: ProjectAccess; cache: { last_rebuilt_at: string | null; ready: boolean } };
@@ -117,6 +120,95 @@ const RevertForm: FC<{ action: string; csrf: string; e: HistoryItem; side: 'afte
   </form>
 );
 
+/** A value's comments as its page shows them. */
+export type ShownComments = {
+  /** Oldest first. */
+  list: Comment[];
+  /** The member may comment here: they may edit the language, as for a value write. */
+  mayAdd: boolean;
+  /** The member may delete anyone's comment ('comments.moderate'); everyone deletes their own. */
+  moderator: boolean;
+  /** A comment refused: the text as typed, kept in the field, and why (beside it). */
+  draft?: { text: string; problem: string } | undefined;
+};
+
+/** A comment's author as Activity names a writer: the email or API key's name as they are now, else what actorLabel says. */
+const commentAuthor = ({ author }: Comment) =>
+  actorLabel({ actor_type: author.type, actor_id: author.id, actor_email: author.type === 'user' ? author.name : null }, { [author.id]: author.name });
+
+/** A comment's text, its line breaks kept (the stylesheet has no pre-wrap for it): the writer's language, not the value's. */
+const CommentText: FC<{ text: string }> = ({ text }) => (
+  <p dir="auto">
+    {text.split(/\r\n?|\n/).map((line, i) => (
+      <>
+        {i > 0 ? <br /> : null}
+        {line}
+      </>
+    ))}
+  </p>
+);
+
+/**
+ * The thread of one value (key and language, whatever its text): each comment with its author and
+ * time, Delete on those the member may delete, and the form that adds one.
+ */
+const Comments: FC<{ csrf: string; user: SessionUser; action: string; language: string; comments: ShownComments }> = ({ csrf, user, action, language, comments }) => {
+  const { list, mayAdd, moderator, draft } = comments;
+  const problems = draft ? { text: draft.problem } : undefined;
+  return (
+    <section id="comments" aria-labelledby="comments-title">
+      <h3 id="comments-title">Comments</h3>
+      {list.length === 0 ? (
+        <p class="hint">No comments yet.</p>
+      ) : (
+        <ol class="list comments">
+          {list.map((cm) => {
+            const by = commentAuthor(cm);
+            const own = cm.author.type === 'user' && cm.author.id === user.id;
+            return (
+              <li>
+                <div class="row between wrap">
+                  <div>
+                    <CommentText text={cm.text} />
+                    <span class="hint">
+                      {by}, {when(cm.created_at)}
+                    </span>
+                  </div>
+                  {moderator || own ? (
+                    <form method="post" action={`${action}/${cm.id}/delete`} class="inline" data-confirm="Delete this comment? It cannot be restored.">
+                      <CsrfField csrf={csrf} />
+                      <button type="submit" class="secondary" aria-label={`Delete the comment of ${by}, ${when(cm.created_at)}`}>
+                        Delete
+                      </button>
+                    </form>
+                  ) : null}
+                </div>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      {mayAdd ? (
+        <form method="post" action={action} class="stack">
+          <CsrfField csrf={csrf} />
+          <label>
+            Add a comment
+            <textarea name="text" rows={3} maxlength={maxUnits(COMMENT_MAX_CHARS)} required dir="auto" {...problemAttrs(problems, 'comment', 'text')}>
+              {draft?.text ?? ''}
+            </textarea>
+          </label>
+          <FieldProblem problems={problems} form="comment" name="text" />
+          <div>
+            <button type="submit">Add comment</button>
+          </div>
+        </form>
+      ) : (
+        <p class="hint">Your membership does not include {language}: you can read its comments, not add one.</p>
+      )}
+    </section>
+  );
+};
+
 export const HistoryPage: FC<
   Common & {
     keyName: string;
@@ -130,6 +222,8 @@ export const HistoryPage: FC<
     /** Why a revert was refused (the value changed after the page it was sent from was loaded). */
     error?: string | undefined;
     apiKeyNames?: ActivityNames['apiKeys'];
+    /** The value's comments; null when its slot takes none (its key deleted, its language no longer the project's). */
+    comments: ShownComments | null;
   }
 > = ({
   user,
@@ -145,19 +239,22 @@ export const HistoryPage: FC<
   notice,
   error,
   apiKeyNames,
+  comments,
 }) => {
   const base = `${P}/projects/${access.projectId}`;
   const { stored, unexplained, items } = history;
   const text = textAttrs(language);
   const version = stored ? String(stored.version) : 'none';
   return (
-    <Layout title={`${keyName} in ${language}: history`} user={user} csrf={csrf}>
+    <Layout title={`${keyName} in ${language}: ${comments ? 'comments and history' : 'history'}`} user={user} csrf={csrf}>
       <ProjectNav access={access} current="activity" csrf={csrf} cache={cache} here={`${base}/keys/${keyId}/values/${encodeURIComponent(language)}/history`} />
       <h2>
         <span class="mono">{keyName}</span> in {language}
       </h2>
       {notice ? <Notice kind="ok">{notice}</Notice> : null}
       {error ? <Notice kind="error">{error}</Notice> : null}
+      {comments ? <Comments csrf={csrf} user={user} action={`${base}/keys/${keyId}/values/${language}/comments`} language={language} comments={comments} /> : null}
+      {comments ? <h3>History</h3> : null}
       {items.length === 0 && !stored ? <p class="empty">No recorded change of this value.</p> : null}
       {revertNeedsReviewer ? <p class="hint">This value is approved: only a reviewer or developer can revert it.</p> : null}
       <ol class="list">

@@ -72,6 +72,9 @@ function formLevelError(error: FormError | undefined, form: string, fields: stri
   );
 }
 
+/** A value's comments, counted: its link's words in the editor. */
+const commentCount = (n: number) => `${n} ${n === 1 ? 'comment' : 'comments'}`;
+
 export function editorQuery(f: EditorFilters, cursor?: string): string {
   const q = new URLSearchParams();
   for (const l of f.languages) q.append('lang', l);
@@ -495,6 +498,17 @@ export const EditorView: FC<{
                             {value ? (
                               <a href={`${base}/keys/${row.id}/values/${l}/history`} class="hint" aria-label={`History of ${row.key} in ${l}`}>
                                 History
+                              </a>
+                            ) : editable && !row.comments[l] ? (
+                              // No value yet, so no History: its page is still where a question about the source goes.
+                              <a href={`${base}/keys/${row.id}/values/${l}/history#comments`} class="hint" aria-label={`Comment on ${row.key} in ${l}`}>
+                                Comment
+                              </a>
+                            ) : null}
+                            {/* The value's thread, on its History page: also before the first translation. */}
+                            {row.comments[l] ? (
+                              <a href={`${base}/keys/${row.id}/values/${l}/history#comments`} class="hint" aria-label={`${commentCount(row.comments[l])} on ${row.key} in ${l}`}>
+                                {commentCount(row.comments[l])}
                               </a>
                             ) : null}
                             {editable && l !== page.sourceLanguage ? (

@@ -3,7 +3,7 @@
 // shrinks), then read by scrolling both ways. A table scrolling inside its own container is fine.
 // Skipped, with one line, without Chromium.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HAVE_BROWSER, NARROW, PHONE, overflow, seed, useSeededPortal } from './support.ts';
+import { HAVE_BROWSER, LONG_URL, LONG_WORD, NARROW, PHONE, json, overflow, seed, useSeededPortal } from './support.ts';
 
 if (!HAVE_BROWSER) console.log('portal on a phone: reflow tests skipped: no Chromium');
 const portal = useSeededPortal();
@@ -25,6 +25,8 @@ describe.skipIf(!HAVE_BROWSER)('reflow on a phone', () => {
   }, 60_000);
 
   it("a value's History with a URL or a long word in it is no wider than a 360 px phone", async () => {
+    // Its comments above the history, with the same unbroken text.
+    await json(await portal.t.call(portal.p.apiKey, 'POST', `/v1/keys/${portal.keyId}/translations/de/comments`, { text: `${LONG_WORD}? See ${LONG_URL}` }));
     const w = await widths(`${portal.base}/portal/projects/${portal.p.projectId}/keys/${portal.keyId}/values/de/history`, PHONE);
     // Seen: 593 px wide (the page zoomed out to about 0.6), the list's value text sticking out.
     expect(w.out, 'elements past the right edge of the screen').toEqual([]);
