@@ -135,7 +135,7 @@ class AlreadyCreated extends Error {}
 async function createOnce<T>(
   c: C,
   submission: string | undefined,
-  kind: 'project' | 'api-key' | 'invite' | 'import',
+  kind: 'project' | 'api-key' | 'invite' | 'import' | 'comment',
   /** The input that decides what is created: the same token with other input creates again. */
   input: unknown,
   work: (deps: Deps) => Promise<T>,
@@ -917,7 +917,15 @@ const routes = new Hono<PortalEnv>()
     const f = await form(c);
     const text = f.text ?? '';
     try {
-      await addComment(c.get('deps'), { projectId: a.projectId, keyId, language, text, actor: userActor(c) });
+      // A double click (or a form sent again) adds the comment once: the form's one-time token.
+      await createOnce(
+        c,
+        f.submission,
+        'comment',
+        { keyId, language, text },
+        (deps) => addComment(deps, { projectId: a.projectId, keyId, language, text, actor: userActor(c) }),
+        (comment) => ({ id: comment.id }),
+      );
     } catch (thrown) {
       // Refused text (blank, too long, a thread at its cap): the page again, the text kept in its field.
       // The key or language gone is the error page's, as for every other value form.
@@ -1442,7 +1450,7 @@ async function renderHistory(c: C, a: ProjectAccess, notice?: string, refusal?: 
       notice,
       error: refusal?.message,
       apiKeyNames: apiKeys,
-      comments: comments && { list: comments, mayAdd: mayEditLanguage(a, language), moderator: may(a.role, 'comments.moderate'), draft },
+      comments: comments && { list: comments, mayAdd: mayEditLanguage(a, language), moderator: may(a.role, 'comments.moderate'), draft, submission: randomUUID() },
     }),
     refusal ? statusOf(refusal.error.code) : 200,
   );

@@ -48,6 +48,22 @@ beforeAll(async () => {
 });
 
 describe('the thread on the value page', () => {
+  it("the add form sent twice (a double click) adds one comment; a new page's form adds another", async () => {
+    const keyId = await newKey();
+    const fields = (html: string) => {
+      const form = /<form method="post" action="([^"]*\/comments)" class="stack">([^]*?)<\/form>/.exec(section(html))!;
+      return { action: form[1]!, submission: /name="submission" value="([0-9a-f-]{36})"/.exec(form[2]!)![1]! };
+    };
+    const first = fields((await translator.get(valuePage(keyId))).text);
+    const twice = await Promise.all([1, 2].map(() => translator.post(first.action, { text: 'Once, please', submission: first.submission })));
+    expect(twice.map((r) => r.status)).toEqual([303, 303]);
+    expect((await commentsOf(keyId)).map((c) => c.text)).toEqual(['Once, please']);
+    const again = fields((await translator.get(valuePage(keyId))).text);
+    expect(again.submission).not.toBe(first.submission);
+    expect((await translator.post(again.action, { text: 'Once, please', submission: again.submission })).status).toBe(303);
+    expect((await commentsOf(keyId)).map((c) => c.text)).toEqual(['Once, please', 'Once, please']);
+  });
+
   it('adds a comment by a redirect back to it, and shows it with its author, time and own text', async () => {
     const keyId = await newKey();
     await json(await t.call(p.apiKey, 'PUT', `/v1/keys/${keyId}/translations/de`, { value: 'Hallo' }));

@@ -130,6 +130,8 @@ export type ShownComments = {
   moderator: boolean;
   /** A comment refused: the text as typed, kept in the field, and why (beside it). */
   draft?: { text: string; problem: string } | undefined;
+  /** The add form's one-time token: sent twice (a double click), it adds one comment. */
+  submission: string;
 };
 
 /** A comment's author as Activity names a writer: the email or API key's name as they are now, else what actorLabel says. */
@@ -191,6 +193,7 @@ const Comments: FC<{ csrf: string; user: SessionUser; action: string; language: 
       {mayAdd ? (
         <form method="post" action={action} class="stack">
           <CsrfField csrf={csrf} />
+          <input type="hidden" name="submission" value={comments.submission} />
           <label>
             Add a comment
             <textarea name="text" rows={3} maxlength={maxUnits(COMMENT_MAX_CHARS)} required dir="auto" {...problemAttrs(problems, 'comment', 'text')}>
