@@ -1,5 +1,6 @@
 // POST …/comments: a comment on one value (core/comments/schemas.ts). It changes nothing served:
-// recorded as comment.added (Activity), no rebuild, no webhook. The event names the value, not the
+// recorded as comment.added (Activity; the comment.added webhook, core/webhooks/dispatch-outbox.ts),
+// no rebuild, no translations.changed. The event names the value, not the
 // text: a deleted comment is gone, from Activity too (a password pasted by mistake, a remark
 // taken back), and the thread is where a comment is read.
 import type { Deps } from '../deps.ts';
@@ -7,6 +8,8 @@ import { AppError } from '../errors.ts';
 import { transaction } from '../db/transaction.ts';
 import { useCase } from '../use-case.ts';
 import { checkSlot } from './comment-slot.ts';
+import { keyNotFound } from '../keys/update-key.ts';
+import { languageNotRegistered } from '../languages/remove-language.ts';
 import { commentAuthors, commentColumns, toComment, type CommentRow } from './comment-rows.ts';
 import { AddCommentCommand, COMMENTS_PER_VALUE_MAX, type Comment } from './schemas.ts';
 
@@ -28,7 +31,13 @@ export const addComment = useCase(AddCommentCommand, async (deps: Pick<Deps, 'sq
         values (${projectId}, ${keyId}, ${language}, ${text}, ${actor.type}, ${actor.id})
         returning *
       )
-      select ${commentColumns(tx.sql)} from c ${commentAuthors(tx.sql)}`;
+      select ${commentColumns(tx.sql)} from c ${commentAuthors(tx.sql)}`.catch((error: unknown) => {
+      // The slot was checked on a snapshot: a language removed (or a project deleted) since surfaces
+      // at the foreign-key check as 23503, which is "not there" for the caller, as for a PUT.
+      const e = error as { code?: unknown; constraint_name?: unknown } | null;
+      if (e?.code === '23503') throw String(e.constraint_name ?? '').includes('language') ? languageNotRegistered(language) : keyNotFound();
+      throw error;
+    });
     const comment = toComment(row!);
     tx.record({
       type: 'comment.added',

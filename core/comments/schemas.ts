@@ -11,10 +11,12 @@ export const COMMENTS_PER_VALUE_MAX = 1_000;
 
 /** The body of POST …/comments: the text, trimmed; blank is refused. */
 export const AddCommentInput = v.strictObject({
+  // Trimmed first: the limit is on what is stored (2,000 characters and a final line break are 2,000).
   text: v.pipe(
-    storableText('text', COMMENT_MAX_CHARS),
+    v.string('text must be a string'),
     v.trim(),
     v.check((s) => s.length > 0, 'text must not be blank'),
+    storableText('text', COMMENT_MAX_CHARS),
   ),
 });
 
@@ -35,7 +37,7 @@ export const DeleteCommentCommand = v.object({
 export const CommentAuthor = v.object({
   type: v.picklist(['user', 'api_key']),
   id: Uuid,
-  /** A portal user's email or an API key's name, as they are now; null when gone or unnamed. */
+  /** A portal user's email (also after they left the account) or an API key's name, as they are now; null for a key without a name. */
   name: v.nullable(v.string()),
 });
 

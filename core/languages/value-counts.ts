@@ -13,6 +13,12 @@ export async function valuesInLanguage(deps: Pick<Deps, 'sql'>, projectId: strin
   return row!;
 }
 
+/** How many comments removing a language would delete with its values (core/comments), for its confirmation to say. */
+export async function commentsInLanguage(deps: Pick<Deps, 'sql'>, projectId: string, code: string): Promise<number> {
+  const [row] = await deps.sql<{ n: number }[]>`select count(*)::int as n from value_comments where project_id = ${projectId} and language = ${code}`;
+  return row!.n;
+}
+
 /**
  * A language's values as a confirmation shows them: the count, and an md5 of every value's key id and
  * version in key order. Versions are handed out when a write runs, not when it commits: the latest

@@ -16,6 +16,7 @@ import * as v from 'valibot';
 import { newMessageId } from './signature.ts';
 import type { WebhookEventType } from './schemas.ts';
 import { KEYS_LISTED } from './listed-keys.ts';
+import { commentAuthors, commentColumns, toComment, type CommentRow } from '../comments/comment-rows.ts';
 
 export type DispatchDeps = Pick<Deps, 'sql' | 'objects' | 'config' | 'log'>;
 
@@ -135,7 +136,7 @@ async function dispatchImmediate(deps: DispatchDeps): Promise<number> {
     for (const row of rows) {
       let data: unknown;
       try {
-        data = await immediateData(deps, row);
+        data = await immediateData(deps, sql, row);
       } catch (error) {
         // One build's index that cannot be read (storage refusing, a file cut short) stays with its
         // own row: the batch's other projects' events go out now, this one at a later poll or never.
@@ -159,10 +160,11 @@ async function dispatchImmediate(deps: DispatchDeps): Promise<number> {
   });
 }
 
-async function immediateData(deps: DispatchDeps, row: OutboxRow): Promise<unknown> {
+async function immediateData(deps: DispatchDeps, sql: TransactionSql, row: OutboxRow): Promise<unknown> {
   if (row.webhook_type === 'language.added' || row.webhook_type === 'language.removed') {
     return { project_id: row.project_id, language: row.entity_id, actor: actorOf(row) };
   }
+  if (row.webhook_type === 'comment.added') return commentData(sql, row);
   // cache.rebuilt: the build's languages with their immutable URLs and ETags, from its index.
   const buildId = typeof row.after?.['build_id'] === 'string' ? row.after['build_id'] : undefined;
   if (!buildId) return undefined;
@@ -189,6 +191,23 @@ async function immediateData(deps: DispatchDeps, row: OutboxRow): Promise<unknow
       .sort()
       .map((code) => ({ code, url: buildLanguagePath(buildId, code), etag: index.languages[code]!.file.etag })),
   };
+}
+
+/**
+ * comment.added: the comment as it is when sent, with its key's name, so that a chat message can say
+ * who asked what about which text. A comment deleted before it was sent is not announced (deleted
+ * means gone: core/comments/add-comment.ts); nor is one whose key is in the trash. Read in the
+ * dispatch's transaction (`sql`): the embedded database has one connection, which it holds.
+ */
+async function commentData(sql: TransactionSql, row: OutboxRow): Promise<unknown> {
+  if (!UUID.test(row.entity_id)) return undefined;
+  const [comment] = await sql<(CommentRow & { key: string; group_name: string })[]>`
+    select ${commentColumns(sql)}, k.key, k.group_name
+    from value_comments c join translation_keys k on k.id = c.key_id and k.deleted_at is null ${commentAuthors(sql)}
+    where c.id = ${row.entity_id} and c.project_id = ${row.project_id}`;
+  if (!comment) return undefined;
+  const { key, group_name, ...shown } = comment;
+  return { project_id: row.project_id, comment: { ...toComment(shown), key, group: group_name } };
 }
 
 /**

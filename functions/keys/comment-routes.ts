@@ -29,8 +29,8 @@ export const commentRoutes = new Hono<AppEnv>()
       summary: 'The comments on a key in one language, oldest first',
       description:
         'A thread belongs to the key and language, not to a text: it stays when the value is rewritten or deleted, and may start before ' +
-        "the first translation. Each comment names its author as it is now: a portal member's email or an API key's name (null when " +
-        'removed or unnamed). 404 when the key is not a live key of the project or the language is not registered.',
+        "the first translation. Each comment names its author as it is now: a portal member's email (also after they left the account) " +
+        'or an API key\'s name (null when it has none). 404 when the key is not a live key of the project or the language is not registered.',
       responses: { 200: CommentList, 404: null },
     }),
     validParams(SlotParams),
@@ -49,7 +49,7 @@ export const commentRoutes = new Hono<AppEnv>()
       summary: `Comment on a key in one language (text: 1 to ${COMMENT_MAX_CHARS.toLocaleString('en-US')} characters, trimmed)`,
       description:
         `At most ${COMMENTS_PER_VALUE_MAX.toLocaleString('en-US')} comments per key and language (422 beyond). A comment changes nothing served: ` +
-        'no rebuild, no webhook; the project\'s activity records it.',
+        'no rebuild, no translations.changed; a webhook subscribed to comment.added gets it, and the project\'s activity records it.',
       responses: { 201: Comment, 404: null },
     }),
     validParams(SlotParams),

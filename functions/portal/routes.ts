@@ -36,7 +36,7 @@ import { listAccountActivity, listActivity, valueAfterEvent, valueHistory, type 
 import { restoreKey } from '../../core/keys/restore-key.ts';
 import { restoreGroup } from '../../core/groups/restore-group.ts';
 import { assertApiKeyOfProject } from '../../core/portal/api-keys.ts';
-import { valuesInLanguage, valuesPerLanguage } from '../../core/languages/value-counts.ts';
+import { commentsInLanguage, valuesInLanguage, valuesPerLanguage } from '../../core/languages/value-counts.ts';
 import { apiKeysForTab } from '../../core/accounts/admin-reads.ts';
 import type { CreatedApiKey } from '../../core/accounts/api-key-schemas.ts';
 import { createProject } from '../../core/accounts/create-project.ts';
@@ -1272,16 +1272,19 @@ async function renderMembers(c: C, inviteLink?: string, error?: string, notice?:
 
 async function renderLanguages(c: C, a: ProjectAccess, confirm?: { code: string } & ShownValues, notice?: string, error?: string, status: ContentfulStatusCode = 200, typedCode?: string) {
   const deps = c.get('deps');
-  const [list, counts, cache, quality] = await Promise.all([
+  const [list, counts, cache, quality, comments] = await Promise.all([
     listLanguages(deps, { projectId: a.projectId }),
     valuesPerLanguage(deps, a.projectId),
     cacheOf(c, a.projectId),
     qualitySettings(deps.sql, a.projectId),
+    // The comments go with the values: the confirmation says so (they are not in its check: they change nothing served).
+    confirm ? commentsInLanguage(deps, a.projectId, confirm.code) : 0,
   ]);
   const languages = list.languages.map((l) => ({ code: l.code, values: counts.get(l.code) ?? 0 }));
   // Nothing to confirm for a language that is not there (removed meanwhile, or never added).
   if (confirm && !languages.some((l) => l.code === confirm.code)) throw languageNotRegistered(confirm.code);
-  return page(c, LanguagesPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, languages, confirm, notice, error, quality, typedCode }), status);
+  const shown = confirm && { ...confirm, comments };
+  return page(c, LanguagesPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, languages, confirm: shown, notice, error, quality, typedCode }), status);
 }
 
 /**

@@ -21,7 +21,7 @@ export const LanguagesPage: FC<
   Common & {
     languages: { code: string; values: number }[];
     /** A removal to confirm: what it would delete, sent back with the confirmation (the removal checks it again). */
-    confirm?: { code: string; values: number; digest: string } | undefined;
+    confirm?: { code: string; values: number; digest: string; /** Comments on its values (core/comments), deleted with them. */ comments: number } | undefined;
     quality: QualitySettings | null;
     /** The code an Add refused, shown again in its field. */
     typedCode?: string | undefined;
@@ -41,7 +41,13 @@ export const LanguagesPage: FC<
           <input type="hidden" name="values" value={String(confirm.values)} />
           <input type="hidden" name="digest" value={confirm.digest} />
           <p>
-            Removing <strong>{confirm.code}</strong> deletes its <strong>{confirm.values}</strong> value{confirm.values === 1 ? '' : 's'} for good.
+            Removing <strong>{confirm.code}</strong> deletes its <strong>{confirm.values}</strong> value{confirm.values === 1 ? '' : 's'} for good
+            {confirm.comments > 0 ? (
+              <>
+                , and the <strong>{confirm.comments}</strong> comment{confirm.comments === 1 ? '' : 's'} on them
+              </>
+            ) : null}
+            .
           </p>
           <div class="row">
             <button type="submit" class="danger">
