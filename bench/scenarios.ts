@@ -50,6 +50,16 @@ const get = (context: ScenarioContext, path: string, headers: Record<string, str
   headers: { 'X-API-Key': context.project.apiKey, ...headers },
 });
 
+/** The seeded key of this name, as the listing gives it (its id, and what its cursor is made of). */
+async function findKey(context: ScenarioContext, name: string): Promise<{ key: string; id: string }> {
+  const found = await context.http.json<{ keys: { key: string; id: string }[] }>('GET', `/v1/keys?search=${enc(name)}&limit=1`, 200, {
+    headers: { 'X-API-Key': context.project.apiKey },
+  });
+  const item = found.keys[0];
+  if (!item) throw new Error(`GET /v1/keys?search=${name}: no such key`);
+  return item;
+}
+
 /** A fixed GET: the probe and the load are the same request. */
 const fixedGet =
   (path: string, headers: Record<string, string> = {}) =>
@@ -161,12 +171,7 @@ export const SCENARIOS: Scenario[] = [
     expectedStatus: 200,
     targets: [{ kind: 'p99', maxMs: 200 }],
     prepare: async (context) => {
-      const middle = keyName(STANDARD_SHAPE, STANDARD_SHAPE.keys / 2);
-      const found = await context.http.json<{ keys: { key: string; id: string }[] }>('GET', `/v1/keys?search=${enc(middle)}&limit=1`, 200, {
-        headers: { 'X-API-Key': context.project.apiKey },
-      });
-      const item = found.keys[0];
-      if (!item) throw new Error(`GET /v1/keys?search=${middle}: no such key`);
+      const item = await findKey(context, keyName(STANDARD_SHAPE, STANDARD_SHAPE.keys / 2));
       const request = get(context, `/v1/keys?limit=50&cursor=${encodeCursor(item)}`);
       return { probe: request, load: request };
     },
@@ -182,10 +187,7 @@ export const SCENARIOS: Scenario[] = [
     targets: [{ kind: 'p99', maxMs: 100 }],
     prepare: async (context) => {
       const headers = { 'X-API-Key': context.project.apiKey };
-      const found = await context.http.json<{ keys: { id: string }[] }>('GET', `/v1/keys?search=${enc(KEY)}&limit=1`, 200, { headers });
-      const id = found.keys[0]?.id;
-      if (!id) throw new Error(`GET /v1/keys?search=${KEY}: no such key`);
-      const path = `/v1/keys/${id}/translations/${LANGUAGE}/comments`;
+      const path = `/v1/keys/${(await findKey(context, KEY)).id}/translations/${LANGUAGE}/comments`;
       for (let i = 0; i < 20; i++) await context.http.json('POST', path, 201, { headers, json: { text: `Comment ${i}: is this the formal form?` } });
       const request = get(context, path);
       return { probe: request, load: request };
