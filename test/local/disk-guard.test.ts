@@ -74,7 +74,7 @@ describe('npm start below the free-space floor', () => {
     expect((await call(again, p, 'POST', '/v1/keys', { key: 'home.new' })).status).toBe(201);
     expect((await fetch(`${again.url}/health`)).status).toBe(200);
     await again.stop();
-  }, 120_000);
+  }, 300_000);
 
   it('does not create a new database below the floor: one line saying why, exit 1', async () => {
     const dir = await dataDir();
