@@ -8,6 +8,7 @@ import { mayNameGroup, nfc, storableText } from '../validation.ts';
 import { LanguageCode } from '../languages/language-code.ts';
 import { TranslationStatus } from '../translations/schemas.ts';
 import { outdatedInSql } from '../translations/outdated.ts';
+import { mayNameTag, TagLookup } from './tags.ts';
 
 export const SEARCH_MAX = 200;
 
@@ -17,6 +18,8 @@ export const KeyFilterFields = {
   search: v.optional(v.pipe(storableText('search', SEARCH_MAX), v.trim())),
   /** Exact group name; a name that could never be a group matches no key. */
   group: v.optional(v.pipe(v.string('group must be given once'), v.maxLength(1_000, 'group is at most 1,000 characters'))),
+  /** Keys with this tag (exact, case kept); a text that could never be a tag matches no key. */
+  tag: v.optional(TagLookup),
   /** Keys with a value of this status (in `language` when given, else in any language). */
   status: v.optional(TranslationStatus),
   /** Keys with a value in this language (of `status` when given). */
@@ -38,6 +41,7 @@ export const KeyFilter = v.pipe(
   // A field given must filter: omit it to mean every key.
   v.forward(v.check((f) => f.group !== '', 'group must not be empty: leave it out to mean every group'), ['group']),
   v.forward(v.check((f) => f.search !== '', 'search must not be blank: leave it out to mean every key'), ['search']),
+  v.forward(v.check((f) => f.tag !== '', 'tag must not be empty: leave it out to mean every key'), ['tag']),
 );
 export type KeyFilter = v.InferOutput<typeof KeyFilter>;
 
@@ -66,6 +70,10 @@ export function keyFilterSql(sql: AnySql, projectId: string, filter: KeyFilter &
     // names are stored in NFC, and the filter names the group in any form (core/validation.ts).
     const group = nfc(filter.group);
     parts.push(mayNameGroup(group) ? sql`and k.group_name = ${group}` : sql`and false`);
+  }
+  if (filter.tag !== undefined && filter.tag !== '') {
+    // Containment over the key row already read (no index: migration 031 says why).
+    parts.push(mayNameTag(filter.tag) ? sql`and k.tags @> array[${filter.tag}]::text[]` : sql`and false`);
   }
   if (filter.search) {
     const pattern = likePattern(filter.search);

@@ -4,6 +4,7 @@ import { InProject, WriteInProject } from '../commands.ts';
 import { LanguageCode } from '../languages/language-code.ts';
 import { KeyFilterFields } from './key-filter.ts';
 import { Cursor } from './key-cursor.ts';
+import { Tags } from './tags.ts';
 
 export const DEFAULT_GROUP = 'Default';
 
@@ -13,12 +14,18 @@ export const CreateKeyInput = v.strictObject({
   key: KeyName,
   group_name: v.optional(GroupName, DEFAULT_GROUP),
   description: v.optional(Description, null),
+  /** The key's tags (core/keys/tags.ts); none by default. */
+  tags: v.optional(Tags, []),
 });
 export type CreateKeyInput = v.InferOutput<typeof CreateKeyInput>;
 
-const UpdateKeyFields = { group_name: v.optional(GroupName), description: v.optional(Description) };
-const someChange = <T extends { group_name?: unknown; description?: unknown }>() =>
-  v.check<T, string>((b) => b.group_name !== undefined || b.description !== undefined, 'give group_name and/or description');
+/** `tags`, when given, is the key's whole new set (an empty list removes them all). */
+const UpdateKeyFields = { group_name: v.optional(GroupName), description: v.optional(Description), tags: v.optional(Tags) };
+const someChange = <T extends { group_name?: unknown; description?: unknown; tags?: unknown }>() =>
+  v.check<T, string>(
+    (b) => b.group_name !== undefined || b.description !== undefined || b.tags !== undefined,
+    'give group_name, description and/or tags',
+  );
 export const UpdateKeyInput = v.pipe(v.strictObject(UpdateKeyFields), someChange());
 export type UpdateKeyInput = v.InferOutput<typeof UpdateKeyInput>;
 
@@ -71,6 +78,7 @@ export const KeyRecord = v.object({
   key: v.string(),
   group_name: v.string(),
   description: v.nullable(v.string()),
+  tags: v.array(v.string()),
 });
 export type KeyRecord = v.InferOutput<typeof KeyRecord>;
 
@@ -79,6 +87,7 @@ export const KeyItem = v.object({
   key: v.string(),
   group_name: v.string(),
   description: v.nullable(v.string()),
+  tags: v.array(v.string()),
   created_at: v.pipe(v.string(), v.isoTimestamp()),
   updated_at: v.pipe(v.string(), v.isoTimestamp()),
 });
@@ -93,5 +102,5 @@ export const KeyList = v.object({
 });
 export type KeyList = v.InferOutput<typeof KeyList>;
 
-export const UpdatedKey = v.object({ id: Uuid, project_id: Uuid, updated: v.literal(true), group_name: v.string() });
+export const UpdatedKey = v.object({ id: Uuid, project_id: Uuid, updated: v.literal(true), group_name: v.string(), tags: v.array(v.string()) });
 export type UpdatedKey = v.InferOutput<typeof UpdatedKey>;

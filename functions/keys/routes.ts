@@ -12,7 +12,9 @@ import { listKeys } from '../../core/keys/list-keys.ts';
 import { getKey } from '../../core/keys/get-key.ts';
 import { BulkDeleted, BulkDeleteKeysInput, bulkDeleteKeys } from '../../core/keys/bulk-delete-keys.ts';
 import { BulkStatusInput, BulkStatusResult, bulkSetStatus } from '../../core/keys/bulk-set-status.ts';
+import { BulkTagged, BulkTagInput, bulkTagKeys } from '../../core/keys/bulk-tag-keys.ts';
 import { BULK_MAX_KEYS } from '../../core/keys/key-selection.ts';
+import { TAGS_PER_KEY_MAX } from '../../core/keys/tags.ts';
 import { createKey } from '../../core/keys/create-key.ts';
 import { updateKey } from '../../core/keys/update-key.ts';
 import { deleteKey } from '../../core/keys/delete-key.ts';
@@ -33,7 +35,7 @@ const routes = new Hono<AppEnv>()
       summary: 'List live keys: search, filters, and cursor pages when limit or cursor is given',
       description:
         'Keys in name order. Filters (all optional, combined with AND): search (case-insensitive substring of the key name or of any of its ' +
-        'values), group, status (a value of this status, in language when given), language (a value in this language), missing (no value in ' +
+        'values), group, tag (keys with this tag, exact), status (a value of this status, in language when given), language (a value in this language), missing (no value in ' +
         'this language), outdated (its value in this language predates its source text). Without limit and cursor every match is listed, as the spec\'s listing; with either, one page of limit keys (1 to ' +
         '500, default 100) and next_cursor (null on the last page): pass it back unchanged as cursor with the same filters. A query ' +
         'parameter this operation does not know is a 422 naming it, so a misspelt filter never lists every key.',
@@ -88,8 +90,35 @@ const routes = new Hono<AppEnv>()
     async (c) => c.json(await bulkSetStatus(c.get('deps'), { ...keyScope(c), ...c.req.valid('json') })),
   )
   .post(
+    '/bulk-tags',
+    describe({
+      operationId: 'bulkTagKeys',
+      tag,
+      body: 'json',
+      idempotent: true,
+      summary: 'Add and remove tags on many keys at once, all or nothing',
+      description:
+        'Body: key_ids or filter (as bulk-delete), add (tags every selected key gets) and/or remove (tags taken off every selected key). ' +
+        `A key that would have more than ${TAGS_PER_KEY_MAX} tags refuses the whole action (422). Keys that already are as asked are left ` +
+        'as they are. 200 body: project_id, changed (how many keys\' tags changed).',
+      responses: { 200: BulkTagged, 404: null },
+    }),
+    requireJsonBody(),
+    validBody(BulkTagInput),
+    idempotencyKey(),
+    async (c) => c.json(await bulkTagKeys(c.get('deps'), { ...keyScope(c), ...c.req.valid('json') })),
+  )
+  .post(
     '/',
-    describe({ operationId: 'createKey', tag, body: 'json', idempotent: true, summary: 'Create a key', responses: { 201: KeyRecord, 402: null, 409: null } }),
+    describe({
+      operationId: 'createKey',
+      tag,
+      body: 'json',
+      idempotent: true,
+      summary: 'Create a key',
+      description: `Body: key, group_name (default Default), description, tags (up to ${TAGS_PER_KEY_MAX}; each 1 to 100 characters, no comma).`,
+      responses: { 201: KeyRecord, 402: null, 409: null },
+    }),
     requireJsonBody(),
     validBody(CreateKeyInput),
     idempotencyKey(),
@@ -97,7 +126,7 @@ const routes = new Hono<AppEnv>()
   )
   .patch(
     '/:key_id',
-    describe({ operationId: 'updateKey', tag, body: 'json', summary: "Change a key's group or description", responses: { 200: UpdatedKey, 404: null } }),
+    describe({ operationId: 'updateKey', tag, body: 'json', summary: "Change a key's group, description or tags (tags: the whole new set)", responses: { 200: UpdatedKey, 404: null } }),
     validParams(KeyIdParam),
     requireJsonBody(),
     validBody(UpdateKeyInput),

@@ -22,6 +22,8 @@ const TABLE: Record<string, Outcome> = {
   // Over a filter: the retry finds nothing left to do (over key_ids, a bulk delete's retry is a 404).
   'POST /v1/keys/bulk-delete': { first: 200, retry: 200 },
   'POST /v1/keys/bulk-status': { first: 200, retry: 200 },
+  // The retry finds the tags already there: nothing changes, changed 0.
+  'POST /v1/keys/bulk-tags': { first: 200, retry: 200 },
   'PUT /v1/keys/:key_id/translations/:language': { first: 200, retry: 200, same: true },
   'DELETE /v1/keys/:key_id/translations/:language': { first: 204, retry: 404 },
   // Already up to date the second time: the same answer, nothing recorded again.
@@ -91,6 +93,7 @@ const BODY: Record<string, unknown> = {
   'POST /v1/keys/:key_id/translations/:language/comments': { text: 'Sie, please' },
   'POST /v1/keys/bulk-delete': { filter: { group: 'auth' } },
   'POST /v1/keys/bulk-status': { filter: { group: 'auth' }, languages: ['de'], status: 'approved' },
+  'POST /v1/keys/bulk-tags': { filter: { group: 'auth' }, add: ['release-2.3'] },
   'POST /v1/groups': { name: 'fresh' },
   'PATCH /v1/groups/:group_name': { new_name: 'auth2' },
   'POST /v1/languages': { code: 'fr' },

@@ -228,7 +228,10 @@ describe('every answer is one the document promises', () => {
     expect((await call('bulkSetStatus', { json: bulk })).status).toBe(200);
     expect((await call('bulkSetStatus', { json: { ...bulk, status: 'approved' } })).status).toBe(200);
     expect((await call('bulkSetStatus', { json: { ...bulk, key_ids: [randomUUID()] } })).status).toBe(404);
-    expect((await call('createKey', { json: { key: 'bulk.a', group_name: 'bulk' } })).status).toBe(201);
+    expect((await call('createKey', { json: { key: 'bulk.a', group_name: 'bulk', tags: ['mobile'] } })).status).toBe(201);
+    expect((await call('bulkTagKeys', { json: { filter: { tag: 'mobile' }, add: ['release-2.3'] } })).status).toBe(200);
+    expect((await call('bulkTagKeys', { json: { key_ids: [randomUUID()], add: ['x'] } })).status).toBe(404);
+    expect((await call('bulkTagKeys', { json: { filter: { group: 'bulk' } } })).status).toBe(422);
     expect((await call('bulkDeleteKeys', { json: { filter: { group: 'bulk' } } })).status).toBe(200);
     expect((await call('bulkDeleteKeys', { json: { key_ids: [randomUUID()] } })).status).toBe(404);
     expect((await call('bulkDeleteKeys', { json: {} })).status).toBe(422);

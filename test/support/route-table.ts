@@ -38,6 +38,7 @@ export const BODIES: Record<string, unknown> = {
   'POST /v1/keys/:key_id/translations/:language/comments': { text: 'Is this formal or informal?' },
   'POST /v1/keys/bulk-delete': { filter: { group: 'auth' } },
   'POST /v1/keys/bulk-status': { filter: { group: 'auth' }, languages: ['de'], status: 'approved' },
+  'POST /v1/keys/bulk-tags': { filter: { group: 'auth' }, add: ['release-2.3'] },
   'POST /v1/import/:language': { auth: { case: 'x' } },
   'POST /v1/translate/:language': {},
   'POST /admin/v1/accounts': { name: 'Acme', plan: 'team' },
