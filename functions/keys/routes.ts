@@ -15,6 +15,7 @@ import { BulkStatusInput, BulkStatusResult, bulkSetStatus } from '../../core/key
 import { BulkTagged, BulkTagInput, bulkTagKeys } from '../../core/keys/bulk-tag-keys.ts';
 import { BULK_MAX_KEYS } from '../../core/keys/key-selection.ts';
 import { TAGS_PER_KEY_MAX } from '../../core/keys/tags.ts';
+import { listTags, TagList } from '../../core/keys/list-tags.ts';
 import { createKey } from '../../core/keys/create-key.ts';
 import { updateKey } from '../../core/keys/update-key.ts';
 import { deleteKey } from '../../core/keys/delete-key.ts';
@@ -43,6 +44,18 @@ const routes = new Hono<AppEnv>()
     }),
     validQuery(ListKeysQuery),
     async (c) => c.json(await listKeys(c.get('deps'), { projectId: c.get('principal').projectId, ...c.req.valid('query') })),
+  )
+  .get(
+    '/tags',
+    describe({
+      operationId: 'listTags',
+      tag,
+      input: false,
+      summary: "The project's tags, each with how many live keys have it",
+      description: 'Tags in name order. Filter keys by one with GET /v1/keys?tag=...; change them with PATCH /v1/keys/{key_id} or POST /v1/keys/bulk-tags.',
+      responses: { 200: TagList },
+    }),
+    async (c) => c.json(await listTags(c.get('deps'), { projectId: c.get('principal').projectId })),
   )
   .get(
     '/:key_id',

@@ -127,6 +127,21 @@ describe('tags on keys', () => {
     }
   });
 
+  it('GET /v1/keys/tags lists the tags of live keys with their counts, in name order', async () => {
+    const p = await t.newProject('team');
+    expect(await (await t.call(p.apiKey, 'GET', '/v1/keys/tags')).json()).toEqual({ project_id: p.projectId, tags: [] });
+    await key(p, { key: 'a', tags: ['web', 'mobile'] });
+    await key(p, { key: 'b', tags: ['mobile'] });
+    const gone = await key(p, { key: 'c', tags: ['old', 'mobile'] });
+    expect((await t.call(p.apiKey, 'DELETE', `/v1/keys/${gone.id}`)).status).toBe(204);
+    const other = await t.newProject('team');
+    await key(other, { key: 'x', tags: ['theirs'] });
+    expect((await (await t.call(p.apiKey, 'GET', '/v1/keys/tags')).json()).tags).toEqual([
+      { name: 'mobile', keys: 2 },
+      { name: 'web', keys: 1 },
+    ]);
+  });
+
   it("never reads or changes another project's keys", async () => {
     const a = await t.newProject('team');
     const b = await t.newProject('team');
