@@ -99,6 +99,8 @@ describe('npm run copy-to-postgres', () => {
     const versionBefore = (await put.json()).version as number;
     // A comment: its table refers to keys, languages and projects, so it is copied after them.
     expect((await call(server, p, 'POST', `/v1/keys/${key1.id}/translations/de/comments`, { text: 'Formal: Sie' })).status).toBe(201);
+    // Tags: an array column, copied as it is.
+    expect((await call(server, p, 'PATCH', `/v1/keys/${key1.id}`, { tags: ['mobile', 'release 2.3'] })).status).toBe(200);
     expect((await call(server, p, 'DELETE', `/v1/keys/${keys.find((k) => k.key === 'group3.key3')!.id}`)).status).toBe(204);
     await server.stop();
 
@@ -132,6 +134,9 @@ describe('npm run copy-to-postgres', () => {
     // tms on the copy: the same key, values, live reads; new writes take ids and versions after the old ones.
     const moved = await startLocalServer({ PORT: '0', TMS_ADMIN_TOKEN: ADMIN_TOKEN, LOG_REQUESTS: 'false', ...target.serverEnv });
     expect((await (await call(moved, p, 'GET', '/v1/keys?limit=500')).json()).count).toBe(299);
+    expect((await (await call(moved, p, 'GET', '/v1/keys?tag=mobile')).json()).keys.map((k: { key: string; tags: string[] }) => [k.key, k.tags])).toEqual([
+      ['group1.key1', ['mobile', 'release 2.3']],
+    ]);
     const live = await call(moved, p, 'GET', '/v1/translations/de/group1/group1.key1');
     expect((await live.json()).value).toBe('Wert eins');
     // A new key records a domain event: its id comes from the copied identity sequence, after the old ones.
