@@ -50,6 +50,16 @@ const get = (context: ScenarioContext, path: string, headers: Record<string, str
   headers: { 'X-API-Key': context.project.apiKey, ...headers },
 });
 
+/** Tags 1,000 keys "release" (five groups of 200) and every key "all-keys"; idempotent (bulk-tags adds what is missing). */
+async function tagKeys(context: ScenarioContext): Promise<void> {
+  const headers = { 'X-API-Key': context.project.apiKey };
+  const groups = Array.from({ length: STANDARD_SHAPE.groups }, (_, g) => groupName(STANDARD_SHAPE, g * KEYS_PER_GROUP));
+  for (const [g, group] of groups.entries()) {
+    const add = g % 10 === 3 ? ['all-keys', 'release'] : ['all-keys'];
+    await context.http.json('POST', '/v1/keys/bulk-tags', 200, { headers, json: { filter: { group }, add } });
+  }
+}
+
 /** The seeded key of this name, as the listing gives it (its id, and what its cursor is made of). */
 async function findKey(context: ScenarioContext, name: string): Promise<{ key: string; id: string }> {
   const found = await context.http.json<{ keys: { key: string; id: string }[] }>('GET', `/v1/keys?search=${enc(name)}&limit=1`, 200, {
@@ -174,6 +184,32 @@ export const SCENARIOS: Scenario[] = [
       const item = await findKey(context, keyName(STANDARD_SHAPE, STANDARD_SHAPE.keys / 2));
       const request = get(context, `/v1/keys?limit=50&cursor=${encodeCursor(item)}`);
       return { probe: request, load: request };
+    },
+  },
+
+  // Tags (docs/decisions.md, "Tags on keys"): 1,000 of the 10,000 keys tagged (five groups, through
+  // POST /v1/keys/bulk-tags), every key with a second tag; the editor's first page filtered by the
+  // tag, and the project's tag list with counts (one pass over the live keys: no index on tags).
+  {
+    name: 'keys-by-tag',
+    family: 'live',
+    connections: 4,
+    expectedStatus: 200,
+    targets: [{ kind: 'p99', maxMs: 200 }],
+    prepare: async (context) => {
+      await tagKeys(context);
+      return fixedGet(`/v1/keys?tag=release&limit=50`)(context);
+    },
+  },
+  {
+    name: 'tags-list',
+    family: 'live',
+    connections: 4,
+    expectedStatus: 200,
+    targets: [{ kind: 'p99', maxMs: 100 }],
+    prepare: async (context) => {
+      await tagKeys(context);
+      return fixedGet('/v1/keys/tags')(context);
     },
   },
 
