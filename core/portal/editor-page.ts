@@ -30,6 +30,8 @@ export type EditorRow = {
   key: string;
   group_name: string;
   description: string | null;
+  /** The key's tags, sorted (core/keys/tags.ts). */
+  tags: string[];
   values: Record<string, EditorValue>;
   /**
    * The number of the key's source text (0: none, or written before migration 028): what a save and
@@ -60,6 +62,7 @@ export async function editorPage(deps: Pick<Deps, 'sql'>, input: EditorPageInput
     projectId,
     search: input.search,
     group: input.group,
+    tag: input.tag,
     status: input.status,
     language: input.language,
     ...(input.status !== undefined && languages.length > 0 ? { statusLanguages: languages } : {}),
@@ -68,7 +71,7 @@ export async function editorPage(deps: Pick<Deps, 'sql'>, input: EditorPageInput
     cursor: input.cursor,
   };
   const limit = input.limit ?? PAGE_SIZE;
-  let keys: { id: string; key: string; group_name: string; description: string | null }[];
+  let keys: { id: string; key: string; group_name: string; description: string | null; tags: string[] }[];
   let next: string | null;
   let scan: EditorPage['scan'];
   if (input.problems !== undefined) {
@@ -94,7 +97,7 @@ export async function editorPage(deps: Pick<Deps, 'sql'>, input: EditorPageInput
       const value = of[l];
       if (value) shown[l] = { ...value, warnings: warningsOf({ text: value.value, language: l, source, sourceLanguage }) };
     }
-    return { id: k.id, key: k.key, group_name: k.group_name, description: k.description, values: shown, source_rev: sourceRev, comments: comments[k.id] ?? {} };
+    return { id: k.id, key: k.key, group_name: k.group_name, description: k.description, tags: k.tags, values: shown, source_rev: sourceRev, comments: comments[k.id] ?? {} };
   });
   return { rows, next, sourceLanguage, ...(scan ? { scan } : {}) };
 }

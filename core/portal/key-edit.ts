@@ -1,23 +1,26 @@
-// The editor's key form (group and description), written over what the page showed: the fields the
-// user changed, and only while their stored values are still the ones the form was loaded with. A
-// form always sends every field, so a plain update (the API's PATCH) would put back the page's old
-// text over a colleague's change to a field the user never touched.
+// The editor's key form (group, description and tags), written over what the page showed: the
+// fields the user changed, and only while their stored values are still the ones the form was loaded
+// with. A form always sends every field, so a plain update (the API's PATCH) would put back the
+// page's old text over a colleague's change to a field the user never touched.
 import * as v from 'valibot';
 import type { Deps } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { transaction } from '../db/transaction.ts';
 import { useCase } from '../use-case.ts';
 import { WriteInProject } from '../commands.ts';
-import { Uuid } from '../validation.ts';
+import { nfc, Uuid } from '../validation.ts';
+import { normalTags, Tags } from '../keys/tags.ts';
 import { keyById } from '../keys/by-id.ts';
 import { keyNotFound, updateKey } from '../keys/update-key.ts';
 import type { UpdatedKey } from '../keys/schemas.ts';
 
-const FIELDS = ['group_name', 'description'] as const;
+const FIELDS = ['group_name', 'description', 'tags'] as const;
 type Field = (typeof FIELDS)[number];
 
 /** A field's new value, and the value the page showed for it (none: an older form, not compared). */
 const Change = v.object({ now: v.string(), was: v.optional(v.string()) });
+/** The key's whole new set of tags (checked as the API's PATCH checks them), and the set the page showed. */
+const TagsChange = v.object({ now: Tags, was: v.optional(v.array(v.string())) });
 
 export const EditKeyAsShownCommand = v.object({
   ...WriteInProject,
@@ -25,15 +28,22 @@ export const EditKeyAsShownCommand = v.object({
   group_name: v.optional(Change),
   /** "" clears the description. */
   description: v.optional(Change),
+  tags: v.optional(TagsChange),
 });
 
-const WORDS: Record<Field, string> = { group_name: 'group', description: 'description' };
+const WORDS: Record<Field, string> = { group_name: 'group', description: 'description', tags: 'tags' };
 
 /**
  * Line breaks as a browser sends them (CRLF, in a textarea's text and in a hidden field's value
  * alike) or as the API stored them: the same text either way.
  */
 const sameText = (a: string, b: string) => a.replace(/\r\n?/g, '\n') === b.replace(/\r\n?/g, '\n');
+
+/** Two sets of tags, as stored (sorted, NFC, trimmed): the same set whatever order the page listed them in. */
+export const sameTags = (a: readonly string[], b: readonly string[]) => {
+  const [x, y] = [normalTags(a.map((t) => nfc(t).trim())), normalTags(b.map((t) => nfc(t).trim()))];
+  return x.length === y.length && x.every((t, i) => t === y[i]);
+};
 
 /**
  * Writes the changed fields (given ones) through updateKey, in one transaction with the check that
@@ -46,11 +56,15 @@ export const editKeyAsShown = useCase(
     const changed = FIELDS.filter((f) => input[f] !== undefined);
     if (changed.length === 0) return null;
     return transaction(deps, async (tx) => {
-      const [stored] = await tx.sql<{ group_name: string; description: string | null }[]>`
-        select group_name, description from translation_keys
+      const [stored] = await tx.sql<{ group_name: string; description: string | null; tags: string[] }[]>`
+        select group_name, description, tags from translation_keys
         where id = (select k.id from ${keyById(tx.sql, input.keyId)} k where k.project_id = ${input.projectId}) and deleted_at is null for update`;
       if (!stored) throw keyNotFound();
       const moved = changed.filter((f) => {
+        if (f === 'tags') {
+          const was = input.tags!.was;
+          return was !== undefined && !sameTags(stored.tags, was);
+        }
         const was = input[f]!.was;
         return was !== undefined && !sameText(stored[f] ?? '', was);
       });
@@ -70,6 +84,7 @@ export const editKeyAsShown = useCase(
           actor: input.actor,
           ...(input.group_name ? { group_name: input.group_name.now } : {}),
           ...(description !== undefined ? { description: description === '' ? null : description } : {}),
+          ...(input.tags ? { tags: input.tags.now } : {}),
         },
       );
     });

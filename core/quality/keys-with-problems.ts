@@ -34,7 +34,7 @@ export type KeysWithProblemsInput = Omit<KeyFilter, 'language'> & {
   maxScan?: number | undefined;
 };
 
-export type KeyWithProblems = Pick<KeyItem, 'id' | 'key' | 'group_name' | 'description'> & { warnings: QualityWarning[] };
+export type KeyWithProblems = Pick<KeyItem, 'id' | 'key' | 'group_name' | 'description' | 'tags'> & { warnings: QualityWarning[] };
 
 export type KeysWithProblems = {
   keys: KeyWithProblems[];
@@ -59,6 +59,7 @@ export async function keysWithProblems(deps: Pick<Deps, 'sql'>, input: KeysWithP
       projectId,
       search: input.search,
       group: input.group,
+      tag: input.tag,
       status: input.status,
       // Only keys with a value in the language, in SQL: a key without one has nothing to check.
       language,
@@ -75,7 +76,7 @@ export async function keysWithProblems(deps: Pick<Deps, 'sql'>, input: KeysWithP
       if (!value) continue;
       const warnings = warningsOf({ text: value.value, language, source: values[k.id]?.[sourceLanguage]?.value ?? null, sourceLanguage });
       if (warnings.length === 0) continue;
-      found.push({ id: k.id, key: k.key, group_name: k.group_name, description: k.description, warnings });
+      found.push({ id: k.id, key: k.key, group_name: k.group_name, description: k.description, tags: k.tags, warnings });
       // One match more than the page: proof that a next page has something, resumed after the page's last key.
       if (found.length > input.limit) {
         const last = found[input.limit - 1]!;

@@ -28,6 +28,9 @@ import { assertMay, may, mayEditLanguage, type Permission } from '../../core/use
 import { editorPage } from '../../core/portal/editor-page.ts';
 import { bulkDeleteKeys } from '../../core/keys/bulk-delete-keys.ts';
 import { bulkSetStatus } from '../../core/keys/bulk-set-status.ts';
+import { bulkTagKeys } from '../../core/keys/bulk-tag-keys.ts';
+import { listTags } from '../../core/keys/list-tags.ts';
+import { splitTags } from '../../core/keys/tags.ts';
 import { listGroups } from '../../core/groups/list-groups.ts';
 import { renameGroup } from '../../core/groups/rename-group.ts';
 import { isExactTimestamp, listTrash, restoringShownDelete, type TrashCursor } from '../../core/portal/trash.ts';
@@ -45,7 +48,7 @@ import { createApiKey } from '../../core/accounts/create-api-key.ts';
 import { revokeApiKey } from '../../core/accounts/revoke-api-key.ts';
 import { createKey } from '../../core/keys/create-key.ts';
 import { deleteKey } from '../../core/keys/delete-key.ts';
-import { editKeyAsShown } from '../../core/portal/key-edit.ts';
+import { editKeyAsShown, sameTags } from '../../core/portal/key-edit.ts';
 import { valueById } from '../../core/keys/by-id.ts';
 import { putTranslation } from '../../core/translations/put-translation.ts';
 import { getTranslation } from '../../core/translations/get-translation.ts';
@@ -185,6 +188,8 @@ const BULK_DONE: Record<string, (n: number) => string> = {
   approved: (n) => `${n} ${n === 1 ? 'value' : 'values'} approved.`,
   review: (n) => `${n} ${n === 1 ? 'value' : 'values'} sent to review.`,
   draft: (n) => `${n} ${n === 1 ? 'value' : 'values'} set back to draft.`,
+  tagged: (n) => (n > 0 ? `Tagged ${n} ${n === 1 ? 'key' : 'keys'}.` : 'Nothing changed: the selected keys already had that tag.'),
+  untagged: (n) => (n > 0 ? `Removed the tag from ${n} ${n === 1 ? 'key' : 'keys'}.` : 'Nothing changed: none of the selected keys had that tag.'),
 };
 
 /**
@@ -242,10 +247,10 @@ async function keysStillThere<T>(c: C, a: ProjectAccess, keyIds: string[], work:
 
 /** The line a bulk action leaves on the editor (`done=<action>-<count>` from its redirect). */
 function bulkNotice(done: string | null): string | undefined {
-  const match = /^(deleted|approved|review|draft)-(\d{1,6})$/.exec(done ?? '');
+  const match = /^(deleted|approved|review|draft|tagged|untagged)-(\d{1,6})$/.exec(done ?? '');
   if (!match) return undefined;
   const n = Number(match[2]);
-  if (n > 0 || match[1] === 'deleted') return BULK_DONE[match[1]!]!(n);
+  if (n > 0 || match[1] === 'deleted' || match[1] === 'tagged' || match[1] === 'untagged') return BULK_DONE[match[1]!]!(n);
   return 'Nothing changed: the selected keys have no value in the shown languages you may edit, or their values already had that status (an approved value is changed only by a reviewer).';
 }
 
@@ -636,14 +641,19 @@ const routes = new Hono<PortalEnv>()
       const was = f[`${name}_was`];
       return now === undefined || (was !== undefined && now.replace(/\r\n?/g, '\n') === was.replace(/\r\n?/g, '\n')) ? {} : { [name]: { now, ...(was !== undefined ? { was } : {}) } };
     };
-    const typed = Object.fromEntries(['group_name', 'description'].flatMap((n) => (f[n] !== undefined ? [[n, f[n]!]] : [])));
+    // Tags are typed as one text ("mobile, release-2.3"): the same set in another order or spacing
+    // is no change; a form without the field leaves them as they are.
+    const tagsNow = f.tags === undefined ? undefined : splitTags(f.tags);
+    const tagsWas = f.tags_was === undefined ? undefined : splitTags(f.tags_was);
+    const tags = tagsNow === undefined || (tagsWas !== undefined && sameTags(tagsNow, tagsWas)) ? {} : { tags: { now: tagsNow, ...(tagsWas !== undefined ? { was: tagsWas } : {}) } };
+    const typed = Object.fromEntries(['group_name', 'description', 'tags'].flatMap((n) => (f[n] !== undefined ? [[n, f[n]!]] : [])));
     const updated = await orEditorError(
       c,
       a,
       f.return_to,
       `key-${keyId}`,
       'key',
-      () => editKeyAsShown(c.get('deps'), { projectId: a.projectId, keyId, actor: userActor(c), ...change('group_name'), ...change('description') }),
+      () => editKeyAsShown(c.get('deps'), { projectId: a.projectId, keyId, actor: userActor(c), ...change('group_name'), ...change('description'), ...tags }),
       typed,
     );
     if (updated instanceof Response) return updated;
@@ -821,6 +831,20 @@ const routes = new Hono<PortalEnv>()
         const { deleted } = await bulkDeleteKeys(deps, { projectId: a.projectId, key_ids: keyIds, actor: userActor(c) });
         outcome = `deleted-${deleted}`;
         await publishAfter(c, a);
+      } else if (action === 'tag-add' || action === 'tag-remove') {
+        // Tags are the key's, as its group is: the key form's permission. Not published (the files carry no tags).
+        assertMay(a.role, 'keys.manage');
+        const tag = list('tag')[0] ?? '';
+        if (tag.trim() === '') throw invalid('tag', `Type the tag to ${action === 'tag-add' ? 'add to' : 'remove from'} the selected keys`);
+        const { changed } = await bulkTagKeys(deps, { projectId: a.projectId, key_ids: keyIds, actor: userActor(c), ...(action === 'tag-add' ? { add: [tag] } : { remove: [tag] }) }).catch(
+          (thrown: unknown) => {
+            // The tag refused (too long, a comma, a key over its limit of tags): said at the tag's field.
+            const error = toDomainError(thrown);
+            const about = error instanceof AppError && error.code === 'validation' ? error.issues?.filter((i) => i.loc.includes('add') || i.loc.includes('remove')) : undefined;
+            throw about?.length ? invalid('tag', about.map((i) => i.msg).join('; ')) : thrown;
+          },
+        );
+        outcome = `${action === 'tag-add' ? 'tagged' : 'untagged'}-${changed}`;
       } else if (action === 'approved' || action === 'review' || action === 'draft') {
         assertMay(a.role, action === 'approved' ? 'values.approve' : 'values.edit');
         // Only the shown languages the member may edit.
@@ -853,9 +877,9 @@ const routes = new Hono<PortalEnv>()
         outcome = `${action}-${changed}`;
         if (changed > 0) await publishAfter(c, a);
       } else {
-        throw invalid('action', 'Choose an action: approve, send to review, set to draft or delete');
+        throw invalid('action', 'Choose an action: approve, send to review, set to draft, add or remove a tag, or delete');
       }
-    }), { key: keyIds.join(','), action: action ?? '' });
+    }), { key: keyIds.join(','), action: action ?? '', tag: list('tag')[0] ?? '' });
     if (done instanceof Response) return done;
     // What happened, said on the page it returns to: a code and a count, never text from the request.
     return back(c, returnTo && withParam(returnTo, 'done', outcome), `${P}/projects/${a.projectId}?done=${outcome}`);
@@ -1309,7 +1333,12 @@ async function renderEditor(
   outcome: { translated?: TranslateResult; translateError?: string; valueError?: ValueError; notice?: string; error?: string } = {},
 ) {
   const deps = c.get('deps');
-  const [languages, groups, cache] = await Promise.all([listLanguages(deps, { projectId: a.projectId }), listGroups(deps, { projectId: a.projectId }), cacheOf(c, a.projectId)]);
+  const [languages, groups, tags, cache] = await Promise.all([
+    listLanguages(deps, { projectId: a.projectId }),
+    listGroups(deps, { projectId: a.projectId }),
+    listTags(deps, { projectId: a.projectId }),
+    cacheOf(c, a.projectId),
+  ]);
   const all = languages.languages.map((l) => l.code);
   const asked = q.getAll('lang').filter((l) => all.includes(l));
   // The languages chosen last in this project stay chosen (a cookie scoped to the project's pages),
@@ -1326,6 +1355,7 @@ async function renderEditor(
     languages: chosen.length ? chosen : source && all.includes(source) && !own.includes(source) ? [source, ...own] : own,
     search: first('q'),
     group: first('group'),
+    tag: first('tag'),
     status: first('status'),
     missing: first('missing'),
     outdated: first('outdated'),
@@ -1342,6 +1372,7 @@ async function renderEditor(
     languages: filters.languages,
     search: filters.search,
     group: filters.group,
+    tag: filters.tag,
     status: filters.status as TranslationStatus | undefined,
     missing: filters.missing && all.includes(filters.missing) ? filters.missing : undefined,
     outdated: filters.outdated && all.includes(filters.outdated) ? filters.outdated : undefined,
@@ -1350,7 +1381,7 @@ async function renderEditor(
   });
   return page(
     c,
-    EditorView({ user: requireUser(c), csrf: c.get('csrf'), access: a, allLanguages: all, groups: groups.groups, filters, page: data, cache, formError, notice: badCursor ? 'That page link is not valid any more (or was changed): this is the first page.' : bulkNotice(q.get('done')), machineTranslation: deps.translator !== null, ...outcome }),
+    EditorView({ user: requireUser(c), csrf: c.get('csrf'), access: a, allLanguages: all, groups: groups.groups, tags: tags.tags, filters, page: data, cache, formError, notice: badCursor ? 'That page link is not valid any more (or was changed): this is the first page.' : bulkNotice(q.get('done')), machineTranslation: deps.translator !== null, ...outcome }),
     status,
   );
 }

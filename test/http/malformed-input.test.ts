@@ -474,11 +474,13 @@ const FORMS: Record<string, FormSpec> = {
   '/portal/accounts/:account_id/projects': { fields: { name: 'Another' }, required: ['name'], stored: { name: 200 } },
   '/portal/projects/:project_id/groups/:group_name/rename': { fields: { new_name: 'auth2' }, required: ['new_name'], stored: { new_name: 200 } },
   '/portal/projects/:project_id/keys': { fields: { key: 'portal.new', group_name: 'portal', description: 'd' }, required: ['key'], stored: { key: 500, group_name: 200, description: 1000 } },
-  '/portal/projects/:project_id/keys/:key_id': { fields: { group_name: 'auth', description: 'd' }, required: ['group_name'], stored: { group_name: 200, description: 1000 } },
+  // tags: one text, comma-separated; its limit is one tag's (a longer text is refused as a tag too long).
+  '/portal/projects/:project_id/keys/:key_id': { fields: { group_name: 'auth', description: 'd', tags: 'release' }, required: ['group_name'], stored: { group_name: 200, description: 1000, tags: 100 } },
   '/portal/projects/:project_id/keys/:key_id/delete': { fields: {} },
   [VALUES_PATH]: { fields: { value: 'Hallo', status: 'draft' }, required: ['value'], mayBeEmpty: ['value'], choices: ['status'], stored: { value: 10_000 } },
   '/portal/projects/:project_id/translate': { fields: { language: 'de', group: 'auth' }, required: ['language'], choices: ['language'] },
-  '/portal/projects/:project_id/bulk': { fields: { action: 'draft', key: 'KEY_ID', lang: 'de' }, required: ['action', 'key'], choices: ['action'] },
+  // Add tag: the tag is required (stored on the keys), lang is the status actions' (ignored here).
+  '/portal/projects/:project_id/bulk': { fields: { action: 'tag-add', key: 'KEY_ID', tag: 'release', lang: 'de' }, required: ['action', 'key', 'tag'], choices: ['action'], stored: { tag: 100 } },
   '/portal/projects/:project_id/keys/:key_id/values/:language/revert': { fields: { event_id: '1' }, required: ['event_id'], choices: ['event_id'] },
   // The versions are conditions: a bogus one is no condition (the value's own version is compared when it is one).
   '/portal/projects/:project_id/keys/:key_id/values/:language/up-to-date': { fields: { version: '1', source_rev: '0' } },

@@ -108,6 +108,15 @@ const SAMPLES: Record<EventType, EventLike> = {
   }),
 };
 
+/** Tags changed: by the key form or PATCH (update-key.ts: the whole row), and by a bulk tagging (bulk-tag-keys.ts: the tags, the key's name after). */
+const TAGS_EDITED = event(
+  'key.updated',
+  ['key', KEY],
+  { group_name: 'home', description: null, tags: ['mobile'] },
+  { group_name: 'landing', description: null, tags: ['mobile', 'release-2.3'] },
+);
+const TAGGED_IN_BULK = event('key.updated', ['key', KEY], { tags: ['mobile'] }, { key: 'home.title', tags: ['mobile', 'release-2.3'] });
+
 const what = (e: EventLike, n: ActivityNames = names) => plain(describeEvent(e, n));
 const change = (e: EventLike) => plain(summarizeChange(e));
 
@@ -170,6 +179,16 @@ describe('the words', () => {
     expect(change(SAMPLES['key.created'])).toBe('in group home');
     expect(what(SAMPLES['key.updated'])).toBe('changed key home.title');
     expect(change(SAMPLES['key.updated'])).toBe('group: home → landing; description: none → The page title');
+    expect(change(TAGS_EDITED)).toBe('group: home → landing; tags: mobile → mobile, release-2.3');
+    // A bulk tagging names the key itself (after.key), also when it was deleted since.
+    expect(what(TAGGED_IN_BULK, {})).toBe('changed key home.title');
+    expect(change(TAGGED_IN_BULK)).toBe('tags: mobile → mobile, release-2.3');
+    expect(change({ ...TAGGED_IN_BULK, before: { tags: ['mobile'] }, after: { key: 'home.title', tags: [] } })).toBe('tags: mobile → none');
+    // The same tags on both sides (a group change through PATCH) say nothing of tags.
+    expect(change({ ...TAGS_EDITED, after: { group_name: 'landing', description: null, tags: ['mobile'] } })).toBe('group: home → landing');
+    expect(change({ ...SAMPLES['key.created'], after: { key: 'home.title', group_name: 'home', description: null, tags: ['mobile', 'release-2.3'] } })).toBe(
+      'in group home; tags: mobile, release-2.3',
+    );
     expect(what(SAMPLES['key.deleted'], {})).toBe('deleted key home.title');
     expect(change(SAMPLES['key.deleted'])).toBe('from group home, moved to the trash');
     expect(what(SAMPLES['key.restored'])).toBe('restored key home.title from the trash');

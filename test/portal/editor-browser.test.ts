@@ -6,7 +6,8 @@
 // out everywhere", a save in another tab says the session ended, with a sign-in link (a new tab),
 // after which Save sends the same typed text; a bulk approve after a save in place approves the
 // saved text (the script moves the bulk form's record of the value to the new version); an outdated
-// value's mark follows its saves and its Mark up to date button. axe-core on the
+// value's mark follows its saves and its Mark up to date button; the Tag filter, a bulk Add tag and a
+// tag's label link (a tag such as <b>x</b> read as text). axe-core on the
 // refused state (with script: axe runs as page script): no serious or critical violation. Skipped,
 // with one line, without Chromium.
 import { existsSync, readFileSync } from 'node:fs';
@@ -324,6 +325,39 @@ describe.skipIf(!HAVE_BROWSER)('the editor in Chromium', () => {
     await page.locator('#bulk select[name=action]').selectOption('approved');
     await Promise.all([page.waitForURL(/done=approved-1/), page.locator('#bulk button[type=submit]').click()]);
     expect(await stored(k.id, 'de')).toMatchObject({ value: 'Eins, korrigiert', status: 'approved' });
+    await context.close();
+  }, 120_000);
+
+  it('filters by tag with the Tag select, tags the selected keys from the bulk bar, and a tag label opens its keys', async () => {
+    for (const [key, tags] of [['tags.one', ['mobile']], ['tags.two', ['mobile', '<b>x</b>']], ['tags.three', []]] as const) {
+      await json(await t.call(p.apiKey, 'POST', '/v1/keys', { key, tags }));
+    }
+    const context = await signedIn();
+    const page = await context.newPage();
+    page.on('dialog', (d) => void d.accept());
+    await page.goto(`${base}/portal/projects/${p.projectId}?lang=de&q=tags.`);
+    const names = () => page.locator('.keyname').allInnerTexts();
+    expect(await names()).toEqual(['tags.one', 'tags.three', 'tags.two']);
+    // A tag is text: its label reads as typed.
+    expect(await page.getByRole('link', { name: 'Keys tagged <b>x</b>' }).innerText()).toBe('<b>x</b>');
+
+    await page.locator('form.filters select[name=tag]').selectOption({ label: 'mobile (2)' });
+    await Promise.all([page.waitForURL(/tag=mobile/), page.getByRole('button', { name: 'Apply', exact: true }).click()]);
+    expect(await names()).toEqual(['tags.one', 'tags.two']);
+
+    await page.getByLabel('Select tags.one', { exact: true }).check();
+    await page.getByLabel('Select tags.two', { exact: true }).check();
+    await page.locator('#bulk select[name=action]').selectOption({ label: 'Add tag' });
+    await page.locator('#bulk input[name=tag]').fill('release-2.3');
+    await Promise.all([page.waitForURL(/done=tagged-2/), page.locator('#bulk button[type=submit]').click()]);
+    await page.getByText('Tagged 2 keys.').waitFor();
+    // Back on the same filtered page, the new label beside each key.
+    expect(new URL(page.url()).searchParams.get('tag')).toBe('mobile');
+    expect(await page.getByRole('link', { name: 'Keys tagged release-2.3' }).count()).toBe(2);
+    await checkA11y(page, 'editor filtered by tag, after a bulk tagging');
+
+    await Promise.all([page.waitForURL(/tag=%3Cb%3Ex%3C%2Fb%3E/), page.getByRole('link', { name: 'Keys tagged <b>x</b>' }).click()]);
+    expect(await names()).toEqual(['tags.two']);
     await context.close();
   }, 120_000);
 });

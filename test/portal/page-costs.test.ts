@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/test-app.ts';
 import { counted, measure, rowsRead, seed, type Seeded } from './support/page-costs.ts';
 import { listKeys } from '../../core/keys/list-keys.ts';
+import { listTags } from '../../core/keys/list-tags.ts';
 
 const t = useTestApp();
 
@@ -42,6 +43,17 @@ describe('rows read by the editor', () => {
     // Ordered by (name, id), which no index gives, the planner without statistics sorted all 1,000.
     expect(plain.total, report).toBeLessThanOrEqual(200);
     expect(draft.total, report).toBeLessThanOrEqual(1_000);
+  });
+
+  it("the tag filter's list (every page shows it) reads the project's tagged keys only: none without tags", async () => {
+    const s = await seed(t, { keys: 1_000, groups: 5, languages: 1 });
+    const read = async () => rowsRead(t, (await counted(t, () => listTags(t.runtime.deps, { projectId: s.project.projectId }))).sent);
+    const untagged = await read();
+    await t.runtime.deps.sql`update translation_keys set tags = array['mobile'] where id = any(${s.keyIds.slice(0, 10)}::uuid[])`;
+    const tagged = await read();
+    // The partial index of tagged live keys (migration 032); without it, every key of the table.
+    expect(untagged.total, explain('no tags', untagged)).toBeLessThanOrEqual(5);
+    expect(tagged.total, explain('10 tagged keys', tagged)).toBeLessThanOrEqual(30);
   });
 });
 

@@ -153,6 +153,21 @@ const CASES: Case[] = [
     request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/keys/${await newKey(p)}`, fields: { group_name: 'moved', description: 'Shown on the home screen' } }),
   },
   {
+    name: "tag a key (its form's Tags)",
+    permission: 'keys.manage',
+    request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/keys/${await newKey(p)}`, fields: { group_name: 'Default', tags: 'mobile, release-2.3', tags_was: '' } }),
+  },
+  {
+    name: 'tag selected keys',
+    permission: 'keys.manage',
+    request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/bulk`, fields: { action: 'tag-add', key: [await newKey(p), await newKey(p)], tag: 'release-2.3' } }),
+  },
+  {
+    name: 'untag selected keys',
+    permission: 'keys.manage',
+    request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/bulk`, fields: { action: 'tag-remove', key: [await newKey(p)], tag: 'release-2.3' } }),
+  },
+  {
     name: 'rename a group',
     permission: 'keys.manage',
     request: async ({ p }) => {

@@ -305,12 +305,17 @@ export function summarizeChange(e: EventLike): Part[] {
     case 'key.created':
     case 'key.restored': {
       const description = clip(after.description);
-      return [`in group ${str(after.group_name) ?? '?'}`, ...(description ? [`; description: ${description}`] : [])];
+      const tags = strings(after.tags);
+      return [`in group ${str(after.group_name) ?? '?'}`, ...(description ? [`; description: ${description}`] : []), ...(tags?.length ? [`; tags: ${list(tags)}`] : [])];
     }
     case 'key.updated': {
       const parts: string[] = [];
       if (before.group_name !== after.group_name) parts.push(`group: ${str(before.group_name) ?? 'none'} → ${str(after.group_name) ?? 'none'}`);
       if (before.description !== after.description) parts.push(`description: ${clip(before.description) ?? 'none'} → ${clip(after.description) ?? 'none'}`);
+      // Tags (core/keys/update-key.ts records the whole row; a bulk tagging or an import only the tags,
+      // with the key's name in after.key): the whole set before and after, as the key shows them.
+      const [tagsBefore, tagsAfter] = [list(strings(before.tags)), list(strings(after.tags))];
+      if (tagsBefore !== tagsAfter) parts.push(`tags: ${tagsBefore} → ${tagsAfter}`);
       return [parts.join('; ') || 'nothing changed'];
     }
     case 'key.deleted':

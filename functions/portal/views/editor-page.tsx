@@ -7,7 +7,7 @@
 // fails comes back with its message next to the field (aria-describedby, aria-invalid). Values
 // carry their language and writing direction (lang, dir). The bulk form carries the version of
 // every value shown and the key form the fields as shown, so neither writes over a change made
-// after the page was loaded.
+// after the page was loaded. A key's tags show beside its name, each a link to the keys with that tag.
 import type { FC } from 'hono/jsx';
 import type { SessionUser } from '../../../core/users/schemas.ts';
 import type { EditorPage as EditorData } from '../../../core/portal/editor-page.ts';
@@ -21,7 +21,7 @@ import type { TranslateResult } from '../../../core/translate/translate-missing.
 import { TranslateError, TranslateOutcome, Warnings } from './assistant-pages.tsx';
 import { textAttrs } from '../../../core/languages/text-direction.ts';
 
-export type EditorFilters = { languages: string[]; search?: string | undefined; group?: string | undefined; status?: string | undefined; missing?: string | undefined; outdated?: string | undefined; problems?: string | undefined; cursor?: string | undefined };
+export type EditorFilters = { languages: string[]; search?: string | undefined; group?: string | undefined; tag?: string | undefined; status?: string | undefined; missing?: string | undefined; outdated?: string | undefined; problems?: string | undefined; cursor?: string | undefined };
 
 /** A failed form of the editor: which form (new-key, rename-group, key-<id>, bulk), which field, what went wrong. */
 /** A form refused: where to say why, and what was typed (shown again, so nothing is lost). */
@@ -72,6 +72,9 @@ function formLevelError(error: FormError | undefined, form: string, fields: stri
   );
 }
 
+/** A key's tags as its form shows them (and reads them back: a tag has no comma). */
+export const tagsText = (tags: readonly string[]) => tags.join(', ');
+
 /** A value's comments, counted: its link's words in the editor. */
 const commentCount = (n: number) => `${n} ${n === 1 ? 'comment' : 'comments'}`;
 
@@ -80,6 +83,7 @@ export function editorQuery(f: EditorFilters, cursor?: string): string {
   for (const l of f.languages) q.append('lang', l);
   if (f.search) q.set('q', f.search);
   if (f.group) q.set('group', f.group);
+  if (f.tag) q.set('tag', f.tag);
   if (f.status) q.set('status', f.status);
   if (f.missing) q.set('missing', f.missing);
   if (f.outdated) q.set('outdated', f.outdated);
@@ -94,6 +98,8 @@ export const EditorView: FC<{
   access: ProjectAccess;
   allLanguages: string[];
   groups: string[];
+  /** The project's tags with their live keys (core/keys/list-tags.ts), for the tag filter. */
+  tags: { name: string; keys: number }[];
   filters: EditorFilters;
   page: EditorData;
   cache: { last_rebuilt_at: string | null; ready: boolean; pending?: boolean };
@@ -106,7 +112,7 @@ export const EditorView: FC<{
   valueError?: ValueError | undefined;
   /** A machine translation provider is configured (else Translate missing fills from memory only). */
   machineTranslation?: boolean | undefined;
-}> = ({ user, csrf, access, allLanguages, groups, filters, page, cache, notice, error, formError, translated, translateError, valueError, machineTranslation }) => {
+}> = ({ user, csrf, access, allLanguages, groups, tags, filters, page, cache, notice, error, formError, translated, translateError, valueError, machineTranslation }) => {
   const base = `${P}/projects/${access.projectId}`;
   const here = `${base}?${editorQuery(filters, filters.cursor)}`;
   // A bulk status change touches only the shown languages the member may edit: say which.
@@ -117,6 +123,9 @@ export const EditorView: FC<{
   const newKeyDescription = fieldError(formError, 'new-key', 'description');
   const renameTo = fieldError(formError, 'rename-group', 'new_name');
   const bulkAction = fieldError(formError, 'bulk', 'action');
+  const bulkTag = fieldError(formError, 'bulk', 'tag');
+  // The tag filter's choices: the chosen tag stays listed (and chosen) when no live key has it any more.
+  const tagChoices = filters.tag && !tags.some((t) => t.name === filters.tag) ? [...tags, { name: filters.tag, keys: 0 }] : tags;
   // A refused bulk action comes back with its selection and action kept.
   const selected = typed('bulk', 'key')?.split(',') ?? [];
   const chosenAction = typed('bulk', 'action');
@@ -150,6 +159,20 @@ export const EditorView: FC<{
             ))}
           </select>
         </label>
+        {tagChoices.length > 0 ? (
+          // Only in a project with tags (or with one chosen): "Any tag" alone would be a choice of nothing.
+          <label>
+            Tag
+            <select name="tag">
+              <option value="">Any tag</option>
+              {tagChoices.map((t) => (
+                <option value={t.name} selected={t.name === filters.tag}>
+                  {`${t.name} (${t.keys})`}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
         <label>
           Status
           <select name="status">
@@ -337,15 +360,31 @@ export const EditorView: FC<{
                 Set values back to draft ({editable})
               </option>
               {may(access.role, 'keys.manage') ? (
-                <option value="delete" selected={chosenAction === 'delete'}>
-                  Delete keys
-                </option>
+                <>
+                  <option value="tag-add" selected={chosenAction === 'tag-add'}>
+                    Add tag
+                  </option>
+                  <option value="tag-remove" selected={chosenAction === 'tag-remove'}>
+                    Remove tag
+                  </option>
+                  <option value="delete" selected={chosenAction === 'delete'}>
+                    Delete keys
+                  </option>
+                </>
               ) : null}
             </select>
           </label>
+          {may(access.role, 'keys.manage') ? (
+            // Shown only with Add tag or Remove tag chosen (CSS :has, no script; without :has, always shown).
+            <label class="bulk-tag">
+              Tag <span class="hint">(to add or remove)</span>
+              <input name="tag" maxlength={maxUnits(100)} value={typed('bulk', 'tag')} {...bulkTag.attrs} />
+              {bulkTag.message}
+            </label>
+          ) : null}
           <button type="submit">Apply to selected</button>
           {bulkAction.message}
-          {formLevelError(formError, 'bulk', ['action'])}
+          {formLevelError(formError, 'bulk', ['action', 'tag'])}
         </form>
       ) : null}
       {page.scan ? (
@@ -356,7 +395,7 @@ export const EditorView: FC<{
       ) : null}
       {page.rows.length === 0 ? (
         <p class="empty">
-          {page.scan?.bounded ? 'No problem found in these keys; continue with the next page.' : filters.search || filters.group || filters.status || filters.missing || filters.outdated || filters.problems ? 'No key matches these filters.' : 'No keys yet.'}
+          {page.scan?.bounded ? 'No problem found in these keys; continue with the next page.' : filters.search || filters.group || filters.tag || filters.status || filters.missing || filters.outdated || filters.problems ? 'No key matches these filters.' : 'No keys yet.'}
         </p>
       ) : (
         <div class="table-scroll">
@@ -382,6 +421,15 @@ export const EditorView: FC<{
                   <th scope="row" class="keycell">
                     <span class="mono keyname">{row.key}</span>
                     <span class="badge muted">{row.group_name}</span>
+                    {row.tags.map((tag) => (
+                      // Links keep the shown languages only: "the keys with this tag", as the filter shows them.
+                      <>
+                        {' '}
+                        <a class="badge tag" href={`${base}?${editorQuery({ languages: filters.languages, tag })}`} aria-label={`Keys tagged ${tag}`}>
+                          {tag}
+                        </a>
+                      </>
+                    ))}
                     {row.description ? (
                       <p class="hint" id={`desc-${row.id}`}>
                         {row.description}
@@ -398,7 +446,8 @@ export const EditorView: FC<{
                           {/* What the form shows as stored: only the fields changed from these are written, and only over them. */}
                           <input type="hidden" name="group_name_was" value={row.group_name} />
                           <input type="hidden" name="description_was" value={row.description ?? ''} />
-                          {formLevelError(formError, `key-${row.id}`, ['group_name', 'description'])}
+                          <input type="hidden" name="tags_was" value={tagsText(row.tags)} />
+                          {formLevelError(formError, `key-${row.id}`, ['group_name', 'description', 'tags'])}
                           <label>
                             Group
                             <input
@@ -416,6 +465,16 @@ export const EditorView: FC<{
                               {typed(`key-${row.id}`, 'description') ?? row.description ?? ''}
                             </textarea>
                             {fieldError(formError, `key-${row.id}`, 'description').message}
+                          </label>
+                          <label>
+                            Tags <span class="hint">(separated by commas)</span>
+                            <input
+                              name="tags"
+                              value={typed(`key-${row.id}`, 'tags') ?? tagsText(row.tags)}
+                              maxlength={maxUnits(2_100)}
+                              {...fieldError(formError, `key-${row.id}`, 'tags').attrs}
+                            />
+                            {fieldError(formError, `key-${row.id}`, 'tags').message}
                           </label>
                           <button type="submit" class="secondary" aria-label={`Save key ${row.key}`}>
                             Save key
