@@ -13,7 +13,7 @@ import { status, STATUS_HELP } from './commands/status.ts';
 import { publish, PUBLISH_HELP } from './commands/publish.ts';
 import { MCP_HELP } from './commands/mcp-help.ts';
 import { checkProject } from './project.ts';
-import { apiKeyFrom, checkLanguages, checkRepeated, isSecretFlag, oneLine, requestTimeoutMs, shown, withoutCredentials } from './flags.ts';
+import { apiKeyFrom, checkLanguages, checkRepeated, checkTag, isSecretFlag, oneLine, requestTimeoutMs, shown, withoutCredentials } from './flags.ts';
 
 const HELP = `tms: push and pull translation files between this repository and a tms server
 
@@ -41,9 +41,16 @@ const COMMANDS: Record<string, { help: string; options: Options }> = {
   init: { help: INIT_HELP, options: { server: { type: 'string' }, 'source-language': { type: 'string' }, file: { type: 'string', multiple: true }, project: { type: 'string' }, force: { type: 'boolean' } } },
   push: {
     help: PUSH_HELP,
-    options: { language: { type: 'string', multiple: true }, status: { type: 'string' }, conflict: { type: 'string' }, 'dry-run': { type: 'boolean' }, 'remove-unused': { type: 'boolean' } },
+    options: {
+      language: { type: 'string', multiple: true },
+      status: { type: 'string' },
+      conflict: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      'remove-unused': { type: 'boolean' },
+      tag: { type: 'string' },
+    },
   },
-  pull: { help: PULL_HELP, options: { language: { type: 'string', multiple: true }, status: { type: 'string' }, 'include-source': { type: 'boolean' } } },
+  pull: { help: PULL_HELP, options: { language: { type: 'string', multiple: true }, status: { type: 'string' }, 'include-source': { type: 'boolean' }, tag: { type: 'string' } } },
   status: { help: STATUS_HELP, options: {} },
   publish: { help: PUBLISH_HELP, options: { wait: { type: 'boolean' }, timeout: { type: 'string' } } },
   mcp: { help: MCP_HELP, options: { server: { type: 'string' } } },
@@ -133,6 +140,7 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
   try {
     checkConflicts(name, values);
     if (values.language !== undefined) values.language = checkLanguages(values.language as string[]);
+    if (values.tag !== undefined) values.tag = checkTag(values.tag as string);
     if (name === 'init') return await init(ctx, values as Parameters<typeof init>[1]);
     // TMS_SERVER overrides the config's server, so it is held to the same rule (exit 2 when wrong);
     // an empty one, as a CI variable that is not set gives, is no override.

@@ -5,7 +5,8 @@ import { CliError, EXIT, usageError } from './errors.ts';
 import { canonicalLanguage, LANGUAGE } from './config-file.ts';
 import { isGroupName } from './file-jobs.ts';
 
-export type ServerKey = { id: string; key: string; group_name: string };
+/** `tags`: the key's tags (a server from before tags sends none). */
+export type ServerKey = { id: string; key: string; group_name: string; tags?: string[] };
 
 export async function registeredLanguages(client: Client): Promise<string[]> {
   return (await projectLanguages(client)).languages;
@@ -44,8 +45,22 @@ async function publishedProject(client: Client): Promise<string | undefined> {
   return res.status === 200 ? ((await res.json()) as { project_id: string }).project_id : undefined;
 }
 
-export async function serverKeys(client: Client): Promise<ServerKey[]> {
-  return (await client.json<{ keys: ServerKey[] }>('GET', '/v1/keys')).keys;
+export async function serverKeys(client: Client, tag?: string): Promise<ServerKey[]> {
+  return (await client.json<{ keys: ServerKey[] }>('GET', `/v1/keys${tag === undefined ? '' : `?${new URLSearchParams({ tag })}`}`)).keys;
+}
+
+/**
+ * The project's tags (GET /v1/keys/tags), asked before a push or pull with --tag sends anything: a
+ * server from before tags ignores the import's and the export's `tag` (unknown query parameters
+ * are allowed), so a push would tag nothing and a pull would write every key into the files of an
+ * app that wants only some. Such a server answers this path as a key id it cannot find (404) or
+ * read (422): refused, nothing sent.
+ */
+export async function projectTags(client: Client): Promise<string[]> {
+  const res = await client.request('GET', '/v1/keys/tags', { accept: [404, 422] });
+  const answer = res.status === 200 ? ((await res.json()) as { tags?: unknown }) : null;
+  if (!Array.isArray(answer?.tags)) throw new CliError('--tag: this server has no key tags (GET /v1/keys/tags is not there): upgrade it, or leave --tag out; nothing was sent', EXIT.failed);
+  return (answer.tags as { name: string }[]).map((t) => t.name);
 }
 
 /**

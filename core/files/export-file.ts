@@ -14,6 +14,7 @@ import { hasPlural } from '../formats/plural/icu-plural.ts';
 import type { Sql } from '../db/client.ts';
 import type { StatusFilter } from '../translations/schemas.ts';
 import { ExportCommand } from './schemas.ts';
+import { mayNameTag } from '../keys/tags.ts';
 
 /** How many of a file's refused entries an export's 422 names (then "and N more"). */
 const REFUSALS_LISTED = 100;
@@ -35,19 +36,21 @@ async function registered(sql: Sql, projectId: string, language: string): Promis
  * The former join named the project on both tables, and an unanalyzed planner scanned the
  * language's values once per key (a 10,000-key export: 7.8-12.7 s, one group of 500 keys: 0.8 s).
  */
-async function entriesOf(sql: Sql, projectId: string, language: string, status: StatusFilter, group: string | undefined): Promise<Entry[]> {
+async function entriesOf(sql: Sql, projectId: string, language: string, status: StatusFilter, group: string | undefined, tag: string | undefined): Promise<Entry[]> {
   const passes = status === 'all' ? sql`` : sql`and t.status = ${status}`;
+  // Containment over the key row already read, as the key listing filters (core/keys/key-filter.ts).
+  const tagged = tag === undefined ? sql`` : sql`and k.tags @> array[${tag}]::text[]`;
   return group === undefined
     ? sql<Entry[]>`
         select k.key, t.value, k.description, k.group_name as group
         from translations t join translation_keys k on k.id = t.key_id
-        where t.project_id = ${projectId} and t.language = ${language} and k.deleted_at is null ${passes}
+        where t.project_id = ${projectId} and t.language = ${language} and k.deleted_at is null ${passes} ${tagged}
         order by k.key collate "C"`
     : sql<Entry[]>`
         select k.key, t.value, k.description, k.group_name as group
         from translation_keys k
         join lateral (select * from translations where key_id = k.id and language = ${language} offset 0) t on true
-        where k.project_id = ${projectId} and k.group_name = ${group} and k.deleted_at is null ${passes}
+        where k.project_id = ${projectId} and k.group_name = ${group} and k.deleted_at is null ${passes} ${tagged}
         order by k.key collate "C"`;
 }
 
@@ -84,16 +87,18 @@ export const exportFile = useCase(ExportCommand, async (deps: Pick<Deps, 'sql'>,
   if (namespace !== undefined && input.group !== undefined && input.group !== namespace) {
     throw validationError([{ loc: ['query', 'group'], msg: `group and namespace name different groups ('${input.group}', '${namespace}'): give one`, type: 'value_error' }]);
   }
-  // A group filter that could never name a group matches nothing (the file is empty, not an error).
+  // A group or tag filter that could never name a group or tag matches nothing (the file is empty, not an error).
   const group = namespace ?? input.group;
-  const read = withoutNamespace(group !== undefined && !mayNameGroup(group) ? [] : await entriesOf(deps.sql, projectId, language, status, group), namespace);
+  const { tag } = input;
+  const nothing = (group !== undefined && !mayNameGroup(group)) || (tag !== undefined && !mayNameTag(tag));
+  const read = withoutNamespace(nothing ? [] : await entriesOf(deps.sql, projectId, language, status, group, tag), namespace);
   // iOS keeps a language's plurals in .stringsdict and its other strings in .strings: the two files
   // split the keys by this language's value, so each key is in exactly one of them.
   const entries = input.plurals === 'all' ? read : read.filter((e) => hasPlural(e.value) === (input.plurals === 'only'));
   const sourceValues =
     source === undefined || !codec.needsSource
       ? undefined
-      : new Map(withoutNamespace(await entriesOf(deps.sql, projectId, source, 'all', group), namespace).map((e) => [e.key, e.value]));
+      : new Map(withoutNamespace(nothing ? [] : await entriesOf(deps.sql, projectId, source, 'all', group, tag), namespace).map((e) => [e.key, e.value]));
   let body: Uint8Array;
   try {
     body = codec.serialize(entries, { language, ...(sourceValues && source ? { source: { language: source, values: sourceValues } } : {}) });

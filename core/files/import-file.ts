@@ -24,6 +24,7 @@ import { warningsOf } from '../quality/check-translation.ts';
 import { listedGroups, listedKeyIds } from '../webhooks/listed-keys.ts';
 import { CHANGES_LISTED, ImportCommand, ImportPreviewCommand, type ImportChanges, type ImportPreview, type ImportResult } from './schemas.ts';
 import { keptSourceRevSql, sourceRevSql } from '../translations/outdated.ts';
+import { joinTags, normalTags, TAGS_PER_KEY_MAX } from '../keys/tags.ts';
 
 const Value = storableText('value', 10_000);
 const Description = storableText('description', 1_000);
@@ -31,7 +32,7 @@ const Description = storableText('description', 1_000);
 const LISTED = 20;
 /** Imports that write at least this many rows refresh the planner's statistics afterwards. */
 
-type Stored = { key: string; key_id: string | null; group_name: string | null; description: string | null; value: string | null; status: TranslationStatus | null };
+type Stored = { key: string; key_id: string | null; group_name: string | null; description: string | null; tags: string[] | null; value: string | null; status: TranslationStatus | null };
 
 function parseFile(format: keyof typeof FORMATS, body: Uint8Array, language: string, isSource: boolean) {
   try {
@@ -172,6 +173,25 @@ function createdGroups(entries: readonly Entry[], byKey: Map<string, Stored>, ne
   return [...groups].sort();
 }
 
+/**
+ * The existing keys an import changes (their description, their tags, or both), by id, with each
+ * as read: null where that part is left as it is.
+ */
+type KeyChange = { id: string; key: string; description: string | null; descriptionBefore: string | null; tags: string[] | null; tagsBefore: string[] | null };
+
+function keyChanges(
+  describe: readonly { id: string; description: string; before: string | null }[],
+  tagging: readonly { id: string; key: string; before: string[]; after: string[] }[],
+): KeyChange[] {
+  const byId = new Map<string, KeyChange>();
+  const of = (id: string, key: string) => byId.get(id) ?? byId.set(id, { id, key, description: null, descriptionBefore: null, tags: null, tagsBefore: null }).get(id)!;
+  for (const d of describe) Object.assign(of(d.id, ''), { description: d.description, descriptionBefore: d.before });
+  for (const t of tagging) Object.assign(of(t.id, t.key), { key: t.key, tags: t.after, tagsBefore: t.before });
+  return [...byId.values()];
+}
+
+const sameTags = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((t, i) => t === b[i]);
+
 /** Most values an import's answer lists with their quality warnings; `count` has them all. */
 const QUALITY_LISTED = 100;
 
@@ -287,7 +307,7 @@ export const previewImport = useCase(ImportPreviewCommand, async (deps: ImportDe
 export const importAsPreviewed = (deps: ImportDeps, input: v.InferInput<typeof ImportPreviewCommand>, beforeWrite: (preview: ImportPreview) => void): Promise<ImportResult> =>
   useCase(ImportPreviewCommand, (d: ImportDeps, parsed) => runImport(d, { ...parsed, dryRun: false }, noChanges(), beforeWrite))(deps, input);
 
-const noChanges = (): ImportChanges => ({ new_keys: [], new_values: [], changed_values: [], changed_descriptions: [], approved_demoted: 0, values_kept: 0 });
+const noChanges = (): ImportChanges => ({ new_keys: [], new_values: [], changed_values: [], changed_descriptions: [], tagged_keys: [], approved_demoted: 0, values_kept: 0 });
 
 /** The import; `changes`, when given (a preview's dry run), is filled as the entries are compared. */
 async function runImport(
@@ -323,7 +343,7 @@ async function runImport(
     // planner without statistics (a project just loaded) pair every key of the project with every
     // value of the language, and a re-import of 10,000 keys read for 6 s.
     const stored = await sql<Stored[]>`
-      select n.key, k.id as key_id, k.group_name, k.description, t.value, t.status
+      select n.key, k.id as key_id, k.group_name, k.description, k.tags, t.value, t.status
       from unnest(${entries.map((e) => e.key)}::text[]) as n(key)
       left join translation_keys k on k.project_id = ${projectId} and k.key = n.key and k.deleted_at is null
       left join lateral (select * from translations where key_id = k.id and language = ${language} offset 0) t on t.project_id = ${projectId}`;
@@ -334,6 +354,8 @@ async function runImport(
     const writes: Entry[] = [];
     // Existing keys whose description the file changes (as the file says it, and as read: `before`).
     const describe: { id: string; description: string; before: string | null }[] = [];
+    // Existing keys of the file without the import's tag (their tags as read: `before`, and after).
+    const tagging: { id: string; key: string; before: string[]; after: string[] }[] = [];
     const wouldChange: string[] = [];
     let valuesCreated = 0;
     let valuesUpdated = 0;
@@ -353,6 +375,12 @@ async function runImport(
           if (changes.new_values.length < CHANGES_LISTED) changes.new_values.push({ key: entry.key, value: entry.value });
         }
         continue;
+      }
+      // The tag is the key's, as a description is, but not content a conflict policy guards: every
+      // key the file names gets it, whatever `conflict` says and whether or not its value changes.
+      if (input.tag !== undefined && !row.tags!.includes(input.tag)) {
+        tagging.push({ id: row.key_id, key: entry.key, before: row.tags!, after: normalTags([...row.tags!, input.tag]) });
+        if (changes && changes.tagged_keys.length < CHANGES_LISTED) changes.tagged_keys.push(entry.key);
       }
       if (row.value === null) {
         writes.push(entry);
@@ -393,6 +421,14 @@ async function runImport(
         }
       }
     }
+    // A key the tag would take past the limit refuses the file, as a bulk action refuses (nothing written).
+    const over = tagging.filter((k) => k.after.length > TAGS_PER_KEY_MAX);
+    if (over.length > 0) {
+      const more = over.length > LISTED ? ` and ${over.length - LISTED} more` : '';
+      throw validationError([
+        { loc: ['query', 'tag'], msg: `a key has at most ${TAGS_PER_KEY_MAX} tags: ${over.slice(0, LISTED).map((k) => k.key).join(', ')}${more} would have more`, type: 'too_many' },
+      ]);
+    }
     const quality = await judgeImport(sql, { projectId, language, status, writes, byKey });
     if (input.conflict === 'fail' && wouldChange.length > 0) {
       const more = wouldChange.length > LISTED ? ` and ${wouldChange.length - LISTED} more` : '';
@@ -418,6 +454,7 @@ async function runImport(
       values_unchanged: unchanged,
       values_kept: kept,
       descriptions_updated: describe.length,
+      keys_tagged: tagging.length,
       translation_units: units,
       warnings: parsed.warnings,
       quality_warnings: quality,
@@ -428,33 +465,44 @@ async function runImport(
     const newKeyGroups = newKeys.map((e) => groupOf(e, input.group, FORMATS[input.format].keysAreText === true));
     if (newKeys.length) {
       await sql`
-        insert into translation_keys (project_id, key, group_name, description)
-        select ${projectId}, n.key, n.group_name, n.description
+        insert into translation_keys (project_id, key, group_name, description, tags)
+        select ${projectId}, n.key, n.group_name, n.description, ${input.tag === undefined ? [] : [input.tag]}::text[]
         from unnest(${newKeys.map((e) => e.key)}::text[], ${newKeyGroups}::text[],
                     ${newKeys.map((e) => e.description ?? null)}::text[]) as n(key, group_name, description)`;
     }
     // Keys, then values, each locked in key id order: the order of bulk actions, group changes,
     // language removal and the value batches, so that none of them can deadlock with an import
     // (test/keys/lock-order.test.ts). In the file's order they could.
-    // The descriptions it replaces are read from the locked rows (a locking read waits for a write
-    // of the key, then sees the key as that write left it), as the values' are below: a key deleted,
-    // or a description changed, since the read is not what the count and a preview's check were
-    // decided on, nor what key.updated would keep as `before`. Run again on it.
-    const described = describe.length
-      ? await sql<{ id: string; group_name: string; before: string | null }[]>`
+    // The descriptions and tags it replaces are read from the locked rows (a locking read waits for
+    // a write of the key, then sees the key as that write left it), as the values' are below: a key
+    // deleted, or a description or its tags changed, since the read is not what the counts and a
+    // preview's check were decided on, nor what key.updated would keep as `before`. Run again on it.
+    // One statement for both, so that the keys are locked in one pass in id order (two statements,
+    // one per kind, would each lock in id order but not together).
+    const keyUpdates = keyChanges(describe, tagging);
+    const updated = keyUpdates.length
+      ? await sql<{ id: string; group_name: string; description: string | null; tags: string[] }[]>`
           with locked as materialized (
-            select id, description from translation_keys
-            where id = any(${describe.map((d) => d.id)}::uuid[]) and deleted_at is null
+            select id, description, tags from translation_keys
+            where id = any(${keyUpdates.map((u) => u.id)}::uuid[]) and deleted_at is null
             order by id for no key update
           )
-          update translation_keys k set description = d.description, updated_at = now()
-          from unnest(${describe.map((d) => d.id)}::uuid[], ${describe.map((d) => d.description)}::text[]) as d(id, description)
+          update translation_keys k set
+            description = coalesce(d.description, k.description),
+            tags = coalesce(string_to_array(d.tag_list, chr(31)), k.tags),
+            updated_at = now()
+          from unnest(${keyUpdates.map((u) => u.id)}::uuid[], ${keyUpdates.map((u) => u.description)}::text[],
+                      ${keyUpdates.map((u) => (u.tags === null ? null : joinTags(u.tags)))}::text[]) as d(id, description, tag_list)
           join locked on locked.id = d.id
           where k.id = d.id
-          returning k.id, k.group_name, locked.description as before`
+          returning k.id, k.group_name, locked.description, locked.tags`
       : [];
-    const describedBefore = new Map(describe.map((d) => [d.id, d.before]));
-    if (described.length !== describe.length || described.some((k) => describedBefore.get(k.id) !== k.before)) throw new ImportRaced();
+    const asRead = new Map(keyUpdates.map((u) => [u.id, u]));
+    const sameAsRead = (now: { id: string; description: string | null; tags: string[] }) => {
+      const read = asRead.get(now.id)!;
+      return (read.description === null || read.descriptionBefore === now.description) && (read.tags === null || sameTags(read.tagsBefore!, now.tags));
+    };
+    if (updated.length !== keyUpdates.length || !updated.every(sameAsRead)) throw new ImportRaced();
     // The values about to be overwritten, locked (in key id order, as the upsert would lock them)
     // and read as they are now: a write committed since the read above is what this import
     // replaces, and what its per-value event must keep for History and revert.
@@ -496,7 +544,7 @@ async function runImport(
       if (written.length !== writes.length || createdKeyIds.length !== valuesCreated) throw new ImportRaced();
     }
     // A file that changed nothing records nothing (and so queues no rebuild).
-    if (newKeys.length + writes.length + describe.length === 0) return answer;
+    if (newKeys.length + writes.length + describe.length + tagging.length === 0) return answer;
     // Every existing value whose text or status changed: one translation.written each, as a bulk
     // status change records them (one multi-row insert at commit), so History lists the import's
     // replacement and can revert to the text it replaced. Values the import created are told by
@@ -514,17 +562,24 @@ async function runImport(
         after: { value, status },
       });
     }
-    // Every description it changed: one key.updated each, with the old and the new one, as a PATCH of
-    // the key records it (inserted with the events above in the one statement at commit).
-    const description = new Map(describe.map((d) => [d.id, d.description]));
-    for (const key of described) {
+    // Every key whose description or tags it changed: one key.updated each, with the old and the new
+    // ones (inserted with the events above in the one statement at commit). A description changed is
+    // recorded as a PATCH of the key records it (group_name, description and tags); tags alone as a
+    // bulk tag action records them (tags, and the key's name after); both in one event.
+    for (const key of updated) {
+      const change = asRead.get(key.id)!;
+      const described = change.description !== null;
       tx.record({
         type: 'key.updated',
         projectId,
         actor: input.actor,
         entity: { type: 'key', id: key.id },
-        before: { group_name: key.group_name, description: key.before },
-        after: { group_name: key.group_name, description: description.get(key.id)! },
+        before: { ...(described ? { group_name: key.group_name, description: key.description } : {}), tags: key.tags },
+        after: {
+          ...(change.tags === null ? {} : { key: change.key }),
+          ...(described ? { group_name: key.group_name, description: change.description } : {}),
+          tags: change.tags ?? key.tags,
+        },
       });
     }
     tx.record({
@@ -541,6 +596,7 @@ async function runImport(
         values_updated: answer.values_updated,
         values_unchanged: answer.values_unchanged,
         descriptions_updated: answer.descriptions_updated,
+        ...(input.tag === undefined ? {} : { tag: input.tag, keys_tagged: answer.keys_tagged }),
         translation_units: units,
         // For webhooks' translations.changed (core/webhooks/listed-keys.ts): the values it created
         // have no event of their own, so their keys (the first KEYS_LISTED; values_created says

@@ -7,6 +7,7 @@ import { DEFAULT_GROUP } from '../keys/schemas.ts';
 import { FORMATS } from '../formats/index.ts';
 import { QUALITY_CHECKS } from '../quality/check-translation.ts';
 import type { FormatId } from '../formats/types.ts';
+import { Tag, TagLookup } from '../keys/tags.ts';
 
 const FORMAT_IDS = Object.keys(FORMATS) as [FormatId, ...FormatId[]];
 
@@ -31,7 +32,18 @@ export const ImportQuery = v.object({
   namespace: v.optional(GroupName),
   /** The answer also lists every key of the file with the text the import writes (`values`). */
   values: v.optional(booleanFlag('values'), 'false'),
+  /** Every key the file names gets this tag (created keys with it, existing ones added), whatever `conflict` says. */
+  tag: v.optional(Tag),
 });
+
+/**
+ * An export's tag filter: as the key listing's (core/keys/key-filter.ts), a text that could never be
+ * a tag matches no key, and a blank one is refused (leave it out to mean every key).
+ */
+export const TagFilter = v.pipe(
+  TagLookup,
+  v.check((s) => s !== '', 'tag must not be empty: leave it out to mean every key'),
+);
 
 /** Which values an export takes by whether they are plurals (core/formats/plural/icu-plural.ts, hasPlural). */
 export const PluralsFilter = v.picklist(['all', 'only', 'none']);
@@ -46,6 +58,8 @@ export const ExportQuery = v.object({
   source: v.optional(LanguageCode),
   /** Only the keys whose value is a plural (only), or only the others (none): iOS's .stringsdict beside its .strings. */
   plurals: v.optional(PluralsFilter, 'all'),
+  /** Only the keys with this tag (exact, case kept). */
+  tag: v.optional(TagFilter),
 });
 
 export const ImportCommand = v.object({
@@ -60,6 +74,8 @@ export const ImportCommand = v.object({
   body: v.instance(Uint8Array),
   /** Answer `values` too: every key of the file with its text as the import reads it. */
   listValues: v.optional(v.boolean(), false),
+  /** The tag every key of the file gets. */
+  tag: v.optional(Tag),
 });
 
 /** A preview: the import's dry run with a sample of its changes (previewImport); no dryRun of its own. */
@@ -74,6 +90,7 @@ export const ExportCommand = v.object({
   namespace: v.optional(StoredGroupName),
   source: v.optional(LanguageCode),
   plurals: v.optional(PluralsFilter, 'all'),
+  tag: v.optional(TagFilter),
 });
 
 export const ImportResult = v.object({
@@ -92,6 +109,12 @@ export const ImportResult = v.object({
    * description is part of keys_created. Each is recorded as a key.updated with the old and new one.
    */
   descriptions_updated: v.number(),
+  /**
+   * With tag: existing keys of the file that did not have it and get it (whatever conflict says);
+   * created keys get it too and are counted in keys_created. Each is recorded as a key.updated with
+   * the tags before and after. 0 without tag.
+   */
+  keys_tagged: v.number(),
   translation_units: v.number(),
   warnings: v.array(v.string()),
   /** The quality checks' warnings of the values written (docs/quality.md): how many, and the first 100. */
@@ -113,8 +136,8 @@ export const CHANGES_LISTED = 100;
 
 /**
  * What an import would change, as its dry run finds it: the first CHANGES_LISTED of each kind, in
- * the file's order (their counts are the answer's keys_created, values_created, values_updated and
- * descriptions_updated).
+ * the file's order (their counts are the answer's keys_created, values_created, values_updated,
+ * descriptions_updated and keys_tagged).
  */
 export type ImportChanges = {
   new_keys: string[];
@@ -124,6 +147,8 @@ export type ImportChanges = {
   changed_values: { key: string; before: { value: string; status: TranslationStatus }; after: { value: string; status: TranslationStatus } }[];
   /** The existing keys whose description it would change (none with conflict=keep): before (null: none) and after. */
   changed_descriptions: { key: string; before: string | null; after: string }[];
+  /** With tag: the existing keys that would get it (keys_tagged counts them all). */
+  tagged_keys: string[];
   /** How many approved values it would change to another status (all of them, not a sample). */
   approved_demoted: number;
   /** How many existing values differ from the file but are kept (conflict=keep; all of them). */

@@ -22,7 +22,9 @@ const IMPORT_DESCRIPTION = [
   '(counted unchanged), or fail with 409 naming the keys; dry_run=true answers the same, 402 and 409 included, and writes',
   'nothing; group (default Default) is the group of created keys whose name has no usable group prefix; namespace=G reads the file',
   'as group G alone with its keys named without the prefix (an i18next namespace file: title is the key G.title of group G); values=true adds',
-  'values to the answer, every key of the file with the text the import reads for it (to compare files before importing them). A file that fails to',
+  'values to the answer, every key of the file with the text the import reads for it (to compare files before importing them); tag=T gives every key',
+  'the file names the tag T, created keys and existing ones alike, whatever conflict says (keys_tagged counts the existing keys that get it, each',
+  'recorded as a key.updated; a key it would take past 20 tags refuses the file, 422). A file that fails to',
   'parse, or an entry over a field limit, is 422 and writes nothing; a language not registered is 404.',
 ].join(' ');
 
@@ -45,7 +47,7 @@ const routes = new Hono<AppEnv>()
     validParams(LanguageParam),
     validQuery(ImportQuery),
     async (c) => {
-      const { format, status, conflict, dry_run, group, namespace, values } = c.req.valid('query');
+      const { format, status, conflict, dry_run, group, namespace, values, tag } = c.req.valid('query');
       const body = new Uint8Array(await c.req.arrayBuffer());
       return c.json(
         await importFile(c.get('deps'), {
@@ -57,6 +59,7 @@ const routes = new Hono<AppEnv>()
           dryRun: dry_run,
           group,
           ...(namespace === undefined ? {} : { namespace }),
+          ...(tag === undefined ? {} : { tag }),
           listValues: values,
           body,
         }),

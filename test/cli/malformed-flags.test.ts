@@ -188,6 +188,11 @@ const CASES: Record<string, Case> = {
   'push: --language overlong': { args: ['push', '--language', 'd'.repeat(5000)], says: /--language "d{20}.*": a language code/ },
   'push: --language the project does not have, after one it has': { args: ['push', '--language', 'de', '--language', 'fr'], says: /--language fr: not a language of this project \(it has en, de\)/, setup: (dir) => files(dir, { 'locales/fr/translation.json': '{"home": {"title": "Bienvenue"}}' }) },
   'push: --remove-unused without the source language': { args: ['push', '--remove-unused', '--language', 'de'], says: /--remove-unused needs the source language's files/ },
+  'push: --tag empty': { args: ['push', '--tag', ''], says: /--tag "": a tag is not empty/ },
+  'push: --tag as a list': { args: ['push', '--tag', 'mobile,web'], says: /--tag "mobile,web": one tag, without commas/ },
+  'push: --tag given twice, differently': { args: ['push', '--tag', 'mobile', '--tag', 'web'], says: /--tag given twice/ },
+  'push: --tag overlong': { args: ['push', '--tag', 't'.repeat(101)], says: /--tag "t{60}…": a tag is at most 100 characters/ },
+  'push: --tag without its value': { args: ['push', '--tag'], says: /--tag.*argument missing/ },
   'push --json: a bad flag value is the error document': { args: ['push', '--json', '--conflict', 'x'], says: /--conflict must be one of/ },
   'push: a mapped file that is a folder': { args: ['push'], says: /cannot read locales\/de\/translation\.json: it is a folder/, exit: EXIT.failed, setup: async (dir) => {
     await rm(join(dir, 'locales/de/translation.json'));
@@ -198,6 +203,9 @@ const CASES: Record<string, Case> = {
   'pull: --status unknown': { args: ['pull', '--status', 'published'], says: /--status must be one of approved, review, draft, all/ },
   'pull: --status empty': { args: ['pull', '--status', ''], says: /--status must be one of/ },
   'pull: --status given twice, differently': { args: ['pull', '--status', 'draft', '--status', 'all'], says: /--status given twice/ },
+  'pull: --tag blank': { args: ['pull', '--tag', '  '], says: /--tag " {2}": a tag is not empty/ },
+  'pull: --tag with a line break': { args: ['pull', '--tag', 'mo\nbile'], says: /--tag "mo\\nbile": a tag has no control characters/ },
+  'pull: --tag no key of the project has': { args: ['pull', '--tag', 'moblie'], says: /--tag "moblie": no key of this project has this tag \(it has none\); nothing was written/ },
   'pull: --include-source with a value': { args: ['pull', '--include-source=no'], says: /--include-source.*does not take an argument/ },
   'pull: --language empty': { args: ['pull', '--language', ''], says: /--language "": a language code/ },
   'pull: --language a path out of the repository': { args: ['pull', '--language', 'de/../../../tmp/x'], says: /--language "de\/\.\.\/\.\.\/\.\.\/tmp\/x": a language code/ },

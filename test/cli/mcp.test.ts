@@ -55,7 +55,7 @@ describe('tms mcp', () => {
   it('lists its tools, each with an input schema', async () => {
     const { tools } = await agent.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ['add_comment', 'cache_status', 'create_key', 'export_file', 'get_key', 'get_translations', 'get_value', 'import_file', 'list_comments', 'list_keys', 'mark_up_to_date', 'publish', 'set_translation', 'suggest_translations', 'translate_missing'].sort(),
+      ['add_comment', 'cache_status', 'create_key', 'export_file', 'get_key', 'get_translations', 'get_value', 'import_file', 'list_comments', 'list_keys', 'mark_up_to_date', 'publish', 'set_translation', 'suggest_translations', 'tag_keys', 'translate_missing'].sort(),
     );
     for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
     expect(tools.find((tool) => tool.name === 'get_translations')!.annotations?.readOnlyHint).toBe(true);
@@ -149,6 +149,28 @@ describe('tms mcp', () => {
       expect(textOf(result)).toContain('Willkommen');
       expect(textOf(result)).toContain('Welcome');
     }
+  });
+
+  it('tags keys: create_key with tags, list_keys by tag, tag_keys over ids (all or nothing), import and export by tag', async () => {
+    const one = jsonOf(await agent.callTool({ name: 'create_key', arguments: { key: 'tags.one', group_name: 'tags', tags: ['web', 'mobile'] } }));
+    expect(one.tags).toEqual(['mobile', 'web']);
+    const two = jsonOf(await agent.callTool({ name: 'create_key', arguments: { key: 'tags.two', group_name: 'tags' } }));
+    const byTag = async (tag: string) => jsonOf(await agent.callTool({ name: 'list_keys', arguments: { tag } })).keys.map((k: { key: string }) => k.key);
+    expect(await byTag('mobile')).toEqual(['tags.one']);
+
+    expect(jsonOf(await agent.callTool({ name: 'tag_keys', arguments: { key_ids: [one.id, two.id], add: ['release-2.3'], remove: ['web'] } }))).toMatchObject({ changed: 2 });
+    expect(await byTag('release-2.3')).toEqual(['tags.one', 'tags.two']);
+    expect(await byTag('web')).toEqual([]);
+    const refused = await agent.callTool({ name: 'tag_keys', arguments: { key_ids: [one.id], add: ['a,b'] } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/422/);
+    expect(jsonOf(await agent.callTool({ name: 'get_key', arguments: { key_id: one.id } })).tags).toEqual(['mobile', 'release-2.3']);
+
+    const imported = jsonOf(await agent.callTool({ name: 'import_file', arguments: { language: 'de', format: 'json', content: '{"tags.two": "Zwei", "tags.three": "Drei"}', status: 'approved', tag: 'mobile' } }));
+    expect(imported).toMatchObject({ keys_created: 1, keys_tagged: 1 });
+    expect(await byTag('mobile')).toEqual(['tags.one', 'tags.three', 'tags.two']);
+    const exported = textOf(await agent.callTool({ name: 'export_file', arguments: { language: 'de', format: 'json', tag: 'mobile' } }));
+    expect(JSON.parse(exported)).toEqual({ 'tags.three': 'Drei', 'tags.two': 'Zwei' });
   });
 
   it("answers the API's refusals as tool errors the agent can read", async () => {

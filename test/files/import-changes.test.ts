@@ -62,6 +62,7 @@ describe('previewImport', () => {
         { key: 'c', before: { value: 'C', status: 'draft' }, after: { value: 'C neu', status: 'draft' } },
       ],
       changed_descriptions: [],
+      tagged_keys: [],
       approved_demoted: 2,
       values_kept: 0,
     });

@@ -36,6 +36,7 @@ describe('import', () => {
       values_unchanged: 0,
       values_kept: 0,
       descriptions_updated: 0,
+      keys_tagged: 0,
       translation_units: 3,
       warnings: [],
       quality_warnings: { count: 0, values: [] },

@@ -284,7 +284,7 @@ describe('responses a client can type', () => {
       else expect(media.schema, type).toEqual({ type: 'string', format: 'binary' });
     }
     const query = Object.fromEntries(params(o).filter((p: any) => p.in === 'query').map((p: any) => [p.name, p.schema]));
-    expect(Object.keys(query).sort()).toEqual(['conflict', 'dry_run', 'format', 'group', 'namespace', 'status', 'values']);
+    expect(Object.keys(query).sort()).toEqual(['conflict', 'dry_run', 'format', 'group', 'namespace', 'status', 'tag', 'values']);
     expect(query.format.enum).toEqual(Object.keys(FORMATS));
     expect(query.conflict.enum).toEqual(['overwrite', 'keep', 'fail']);
     expect(Object.keys(o.op.responses)).toEqual(expect.arrayContaining(['200', '402', '404', '409', '413', '422']));

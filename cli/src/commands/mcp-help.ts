@@ -11,6 +11,6 @@ With tms installed globally (npm install -g ./cli, or the packed tarball). Where
 dev dependency instead: command "npx", args ["--no-install", "tms", "mcp", ...]; a bare "npx tms"
 outside that project would fetch the unrelated "tms" package from the npm registry.
 
-Tools: list_keys, get_key, create_key, get_translations, get_value, set_translation, mark_up_to_date,
+Tools: list_keys, get_key, create_key, tag_keys, get_translations, get_value, set_translation, mark_up_to_date,
 suggest_translations, translate_missing, import_file, export_file, publish, cache_status (a delivery key: get_manifest,
 get_cached_translations).`;

@@ -104,10 +104,11 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
     {
       title: 'List keys',
       description:
-        'Keys of the project, optionally searched (names and value text), filtered by group, by status in a language, missing in a language, or outdated in a language (written before their source text last changed); paginated with limit and cursor.',
+        'Keys of the project, optionally searched (names and value text), filtered by group, by tag, by status in a language, missing in a language, or outdated in a language (written before their source text last changed); paginated with limit and cursor.',
       inputSchema: {
         search: z.string().optional(),
         group: z.string().optional(),
+        tag: z.string().optional().describe('Only keys with this tag (exact, case kept)'),
         missing: LANGUAGE.optional().describe('Only keys without a value in this language'),
         outdated: LANGUAGE.optional().describe('Only keys whose value in this language was written before their source text last changed'),
         language: LANGUAGE.optional().describe('With status: the language the status is about'),
@@ -130,10 +131,31 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
     'create_key',
     {
       title: 'Create a key',
-      description: 'A new translation key in a group (default "Default"), with an optional description for translators.',
-      inputSchema: { key: z.string().min(1), group_name: z.string().optional(), description: z.string().optional() },
+      description: 'A new translation key in a group (default "Default"), with an optional description for translators and optional tags (at most 20).',
+      inputSchema: {
+        key: z.string().min(1),
+        group_name: z.string().optional(),
+        description: z.string().optional(),
+        tags: z.array(z.string()).max(20).optional().describe('Labels across groups, e.g. ["mobile", "release-2.3"]'),
+      },
     },
-    tool(async (args: { key: string; group_name?: string; description?: string }) => text(await send('POST', '/v1/keys', args))),
+    tool(async (args: { key: string; group_name?: string; description?: string; tags?: string[] }) => text(await send('POST', '/v1/keys', args))),
+  );
+  // Tags are the key's labels, not its text: adding and removing them on many keys at once is one
+  // write (all or nothing), as the editor's selection does it.
+  server.registerTool(
+    'tag_keys',
+    {
+      title: 'Tag keys',
+      description:
+        'Add tags to and remove tags from keys (by id, from list_keys), all or nothing: a key that would pass 20 tags refuses the whole call. Answers how many keys changed. It changes nothing served.',
+      inputSchema: {
+        key_ids: z.array(z.string().uuid()).min(1),
+        add: z.array(z.string()).optional().describe('Tags every key gets'),
+        remove: z.array(z.string()).optional().describe('Tags taken off every key'),
+      },
+    },
+    tool(async (body: { key_ids: string[]; add?: string[]; remove?: string[] }) => text(await send('POST', '/v1/keys/bulk-tags', body))),
   );
   server.registerTool(
     'get_translations',
@@ -265,17 +287,18 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
         status: STATUS.optional(),
         conflict: z.enum(['overwrite', 'keep', 'fail']).optional(),
         dry_run: z.boolean().optional(),
+        tag: z.string().optional().describe('Every key of the file gets this tag, new and existing ones'),
       },
     },
-    tool(async ({ language, content, format, status, conflict, dry_run }: { language: string; format: string; content: string; status?: string; conflict?: string; dry_run?: boolean }) =>
-      text(await send('POST', `/v1/import/${seg(language)}${q({ format, status, conflict, dry_run })}`, content, { 'Content-Type': 'application/octet-stream' })),
+    tool(async ({ language, content, format, status, conflict, dry_run, tag }: { language: string; format: string; content: string; status?: string; conflict?: string; dry_run?: boolean; tag?: string }) =>
+      text(await send('POST', `/v1/import/${seg(language)}${q({ format, status, conflict, dry_run, tag })}`, content, { 'Content-Type': 'application/octet-stream' })),
     ),
   );
   server.registerTool(
     'export_file',
     {
       title: 'Export a file',
-      description: `A language as a translation file (formats: ${FORMAT_IDS.join(', ')}; xliff and xliff2 need source, the language of the source text); group exports one group.`,
+      description: `A language as a translation file (formats: ${FORMAT_IDS.join(', ')}; xliff and xliff2 need source, the language of the source text); group exports one group, tag only the keys with that tag.`,
       inputSchema: {
         language: LANGUAGE,
         format: z.enum(FORMAT_IDS as [string, ...string[]]),
@@ -284,12 +307,13 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
         // The API's own filter (GET /v1/export/{language}?group=): the way to export a language too
         // large for one answer.
         group: z.string().optional().describe('Only the keys of this group'),
+        tag: z.string().optional().describe('Only the keys with this tag'),
       },
       annotations: { readOnlyHint: true },
     },
-    tool(async ({ language, format, status, source, group }: { language: string; format: string; status?: string; source?: string; group?: string }) =>
+    tool(async ({ language, format, status, source, group, tag }: { language: string; format: string; status?: string; source?: string; group?: string; tag?: string }) =>
       // The file exactly as the server wrote it, whatever its format (cut only when too large).
-      text((await send('GET', `/v1/export/${seg(language)}${q({ format, status, source, group })}`, undefined, {}, true)) as string, 'export one group at a time with group (list_keys shows the groups)'),
+      text((await send('GET', `/v1/export/${seg(language)}${q({ format, status, source, group, tag })}`, undefined, {}, true)) as string, 'export one group at a time with group (list_keys shows the groups)'),
     ),
   );
   server.registerTool(

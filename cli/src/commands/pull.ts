@@ -17,33 +17,38 @@ import type { Context } from '../context.ts';
 import { etagOf } from '../etag.ts';
 import { fileJobs, hasGroups, iosPairs, mayNameGroup, type FileJob } from '../file-jobs.ts';
 import { needsSource } from '../formats.ts';
-import { languagesFor } from '../project.ts';
+import { languagesFor, projectTags, serverKeys, type ServerKey } from '../project.ts';
 import { CliError, EXIT, usageError } from '../errors.ts';
 
-export const PULL_HELP = `tms pull [--language L]... [--status approved|review|draft|all] [--include-source] [--json]
+export const PULL_HELP = `tms pull [--language L]... [--status approved|review|draft|all] [--tag T] [--include-source] [--json]
 
 Writes each translation's file (default: every language of the project but the source language)
 to its mapped path, creating folders, through a temporary file renamed into place. Unchanged files
 are left as they are (same bytes, same mtime); the local file's ETag spares the download.
 --language L        only this language (repeatable); naming the source language writes its files
 --status S          which values: approved (default), review, draft or all
+--tag T             only the keys with the tag T (e.g. --tag mobile): the files hold those keys alone;
+                    a tag no key of the project has is refused (exit 2), nothing written
 --include-source    also write the source language's files (they hold only what the server stores)
 Common: --api-key KEY (else TMS_API_KEY), --config FILE, --json, --wait-for-quota`;
 
 const STATUSES = ['approved', 'review', 'draft', 'all'];
 
-export async function pull(ctx: Context, config: LoadedConfig, client: Client, flags: { language?: string[]; status?: string; 'include-source'?: boolean }) {
+export async function pull(ctx: Context, config: LoadedConfig, client: Client, flags: { language?: string[]; status?: string; 'include-source'?: boolean; tag?: string }) {
   const status = flags.status ?? 'approved';
   if (!STATUSES.includes(status)) throw usageError(`--status must be one of ${STATUSES.join(', ')}`);
   const chosen = Boolean(flags.language?.length);
   const source = config.sourceLanguage;
   const includeSource = Boolean(flags['include-source']);
   let languages = await languagesFor(client, flags.language, { sourceLanguage: config.sourceLanguage, line: ctx.out.line });
+  const { tag } = flags;
+  if (tag !== undefined) await refuseUnknownTag(client, tag);
   if (chosen && includeSource && !languages.includes(source)) languages = [...languages, source];
   // Named with --language, the source language is asked for explicitly.
   const withSource = chosen || includeSource;
-  // A `{group}` mapping writes one file per group that has keys (GET /v1/groups).
-  const groups = config.files.some(hasGroups) ? (await client.json<{ groups: string[] }>('GET', '/v1/groups')).groups : [];
+  // A `{group}` mapping writes one file per group that has keys (GET /v1/groups); with --tag, per
+  // group that has keys with the tag (the others' files would be empty).
+  const groups = !config.files.some(hasGroups) ? [] : tag === undefined ? (await client.json<{ groups: string[] }>('GET', '/v1/groups')).groups : groupsOf(await serverKeys(client, tag));
   // Group names become parts of file paths, as language codes do (checked in project.ts).
   const odd = groups.find((group) => typeof group !== 'string' || !mayNameGroup(group));
   if (odd !== undefined) throw new CliError(`the server named ${JSON.stringify(odd)} as a group, which is no group name; nothing was written`, EXIT.failed);
@@ -66,6 +71,7 @@ export async function pull(ctx: Context, config: LoadedConfig, client: Client, f
       const local = await readFile(target).catch(() => null);
       const query = new URLSearchParams({ format: mapping.format, status });
       if (group !== undefined) query.set('namespace', group);
+      if (tag !== undefined) query.set('tag', tag);
       const plurals = split.get(job);
       if (plurals !== undefined) query.set('plurals', plurals);
       if (needsSource(mapping.format)) query.set('source', config.sourceLanguage);
@@ -89,8 +95,27 @@ export async function pull(ctx: Context, config: LoadedConfig, client: Client, f
     results.push({ path, language, format: mapping.format, state, downloaded });
   }
   for (const f of skipped) ctx.out.line(`${f.path} (${f.language}, ${f.format}): skipped (${f.reason})`);
-  ctx.out.result({ status, files: results, skipped });
+  ctx.out.result({ status, ...(tag === undefined ? {} : { tag }), files: results, skipped });
   return 0;
+}
+
+/** How many of the project's tags a refusal names. */
+const TAGS_NAMED = 20;
+
+/**
+ * A tag no key of the project has (a typo: `moblie`) would pull empty files over the app's
+ * translations: refused, before anything is written, naming the tags there are.
+ */
+async function refuseUnknownTag(client: Client, tag: string): Promise<void> {
+  const tags = await projectTags(client);
+  if (tags.includes(tag)) return;
+  const named = tags.length === 0 ? 'it has none' : `its tags: ${tags.slice(0, TAGS_NAMED).join(', ')}${tags.length > TAGS_NAMED ? ` and ${tags.length - TAGS_NAMED} more` : ''}`;
+  throw usageError(`--tag ${JSON.stringify(tag)}: no key of this project has this tag (${named}); nothing was written`);
+}
+
+/** The groups of some keys, each once, sorted as GET /v1/groups sorts them. */
+function groupsOf(keys: ServerKey[]): string[] {
+  return [...new Set(keys.map((k) => k.group_name))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /**

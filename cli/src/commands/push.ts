@@ -11,11 +11,11 @@ import type { Context } from '../context.ts';
 import type { FileKey } from '../file-keys/index.ts';
 import { existingGroupFiles, fileJobs, hasGroups, iosPairs, pathFor, type FileJob } from '../file-jobs.ts';
 import { canonicalLanguage, type FileMapping } from '../config-file.ts';
-import { groupOfNewKey, languagesFor, serverKeys, type ServerKey } from '../project.ts';
+import { groupOfNewKey, languagesFor, projectTags, serverKeys, type ServerKey } from '../project.ts';
 import { CliError, EXIT, usageError } from '../errors.ts';
 
 export const PUSH_HELP = `tms push [--language L]... [--status draft|review|approved] [--conflict overwrite|keep|fail]
-         [--dry-run] [--remove-unused] [--json]
+         [--tag T] [--dry-run] [--remove-unused] [--json]
 
 Uploads each mapped file that exists, for every language of the project (or the --language ones),
 and prints per file the keys created, values created / updated / unchanged and translation units.
@@ -27,10 +27,13 @@ Localizable.stringsdict beside it (iOS uses the .stringsdict's plurals), and say
 --conflict C     existing values that differ: overwrite, keep them, or fail: nothing is written and
                  the keys that would change are named (exit 1). Default: overwrite for the source
                  language's files, keep for the translations (edited on the server by translators)
+--tag T          give every key of the pushed files the tag T (new keys and existing ones, whatever
+                 --conflict says), e.g. --tag release-2.3; one tag, no commas
 --dry-run        say what would change, 402 and 409 included; change nothing
 --remove-unused  also delete (soft, restorable) the keys of the pushed groups that the source
                  language's files no longer have; a dry run lists them first. Refused (exit 1,
-                 nothing pushed) when a mapping's source-language file is missing
+                 nothing pushed) when a mapping's source-language file is missing. With --tag,
+                 only keys with that tag are removed
 Common: --api-key KEY (else TMS_API_KEY), --config FILE, --json, --wait-for-quota`;
 
 export type ImportAnswer = {
@@ -42,6 +45,8 @@ export type ImportAnswer = {
   values_kept?: number;
   /** Existing keys whose description the file changed (an older server sends none). */
   descriptions_updated?: number;
+  /** With --tag: existing keys of the file that got the tag (created keys have it too). */
+  keys_tagged?: number;
   translation_units: number;
   warnings: string[];
   /** Quality checks' findings in the values written (an older server sends none). */
@@ -55,7 +60,7 @@ export type ImportAnswer = {
  * `alsoInStringsdict`: the keys left out of a .strings file because the .stringsdict beside it has
  * them (iOS uses the .stringsdict's entry), by .stringsdict.
  */
-type Upload = { job: FileJob; language: string; format: string; path: string; body: Buffer; namespace?: string; alsoInStringsdict?: AlsoIn[] };
+type Upload = { job: FileJob; language: string; format: string; path: string; body: Buffer; namespace?: string; tag?: string; alsoInStringsdict?: AlsoIn[] };
 
 /** Keys of a .strings file that the .stringsdict at `path`, beside it, has too. */
 type AlsoIn = { path: string; keys: string[] };
@@ -68,7 +73,7 @@ export async function push(
   ctx: Context,
   config: LoadedConfig,
   client: Client,
-  flags: { language?: string[]; status?: string; conflict?: string; 'dry-run'?: boolean; 'remove-unused'?: boolean },
+  flags: { language?: string[]; status?: string; conflict?: string; 'dry-run'?: boolean; 'remove-unused'?: boolean; tag?: string },
 ) {
   const status = flags.status ?? 'approved';
   if (!STATUSES.includes(status)) throw usageError(`--status must be one of ${STATUSES.join(', ')}`);
@@ -82,6 +87,9 @@ export async function push(
     throw usageError(`--remove-unused needs the source language's files: add --language ${config.sourceLanguage}`);
   }
   const languages = await languagesFor(client, flags.language, { sourceLanguage: config.sourceLanguage, line: ctx.out.line });
+  // Checked in flags.ts; here only that the server has tags at all (an older one would ignore it).
+  const { tag } = flags;
+  if (tag !== undefined) await projectTags(client);
 
   // A `{group}` mapping's files are those that exist: one per group (an i18next namespace).
   const groupFiles = new Map<FileMapping, Map<string, string[]>>();
@@ -106,7 +114,7 @@ export async function push(
       throw new CliError(`cannot read ${job.path}: ${error.code === 'EISDIR' ? 'it is a folder' : error.message}`, EXIT.failed);
     });
     if (body === null) missing.push(job);
-    else uploads.push({ job, language: job.language, format: job.mapping.format, path: job.path, body, ...(job.group === undefined ? {} : { namespace: job.group }) });
+    else uploads.push({ job, language: job.language, format: job.mapping.format, path: job.path, body, ...(job.group === undefined ? {} : { namespace: job.group }), ...(tag === undefined ? {} : { tag }) });
   }
   await leaveOutStringsdictKeys(uploads);
   // What is done so far, in --json's shape: a push that fails partway says which files it applied.
@@ -119,7 +127,7 @@ export async function push(
     // --conflict fail promises no change when any value differs: every file is first asked as a dry
     // run, so that a conflict in the last file stops the push before the first is written.
     if (!dryRun && uploads.some((u) => conflict(u.language) === 'fail')) await checkFirst(client, uploads, status, conflict);
-    await pushFiles(ctx, client, { uploads, missing, notGroups, sources, status, conflict, dryRun, removeUnused }, done);
+    await pushFiles(ctx, client, { uploads, missing, notGroups, sources, status, conflict, dryRun, removeUnused, ...(tag === undefined ? {} : { tag }) }, done);
   } catch (error) {
     if (error instanceof CliError) error.done = done;
     throw error;
@@ -205,6 +213,7 @@ function refuseMissingSources(missing: FileJob[], sourceLanguage: string): void 
 async function sendImport(client: Client, u: Upload, status: string, conflict: (language: string) => string, dryRun: boolean, values = false): Promise<{ path: string; answer: ImportAnswer }> {
   const query = new URLSearchParams({ format: u.format, status, conflict: conflict(u.language), dry_run: String(dryRun) });
   if (u.namespace !== undefined) query.set('namespace', u.namespace);
+  if (u.tag !== undefined) query.set('tag', u.tag);
   if (values) query.set('values', 'true');
   const path = `/v1/import/${encodeURIComponent(u.language)}?${query}`;
   const res = await client.request('POST', path, { body: u.body, headers: { 'Content-Type': 'application/octet-stream' } }).catch((error: unknown) => {
@@ -282,10 +291,12 @@ type PushPlan = {
   conflict: (language: string) => string;
   dryRun: boolean;
   removeUnused: boolean;
+  /** --tag: every pushed key gets it; --remove-unused removes only keys that have it. */
+  tag?: string;
 };
 
 async function pushFiles(ctx: Context, client: Client, plan: PushPlan, done: { files: PushedFile[]; removed: { id: string; key: string; group: string }[] }) {
-  const { uploads, missing, notGroups, sources, status, conflict, dryRun, removeUnused } = plan;
+  const { uploads, missing, notGroups, sources, status, conflict, dryRun, removeUnused, tag } = plan;
   // A dry run asks about each file alone; the real push spends the files' units one after another.
   const quota = dryRun ? await unitQuota(client) : null;
   let units = 0;
@@ -311,6 +322,8 @@ async function pushFiles(ctx: Context, client: Client, plan: PushPlan, done: { f
       if (kept > 0) say(`  kept ${plural(kept, 'value')} that differ${kept === 1 ? 's' : ''} on the server (--conflict overwrite replaces them)`);
       const described = answer.descriptions_updated ?? 0;
       if (described > 0) say(`  ${dryRun ? 'would change' : 'changed'} the description of ${plural(described, 'key')}`);
+      const tagged = answer.keys_tagged ?? 0;
+      if (tagged > 0) say(`  ${dryRun ? 'would tag' : 'tagged'} ${plural(tagged, 'existing key')} ${JSON.stringify(tag)}`);
       for (const warning of answer.warnings) say(`  warning: ${warning}`);
       const quality = answer.quality_warnings;
       for (const w of quality?.values ?? []) say(`  quality (${w.check}): ${w.key}: ${w.message}`);
@@ -342,6 +355,7 @@ async function pushFiles(ctx: Context, client: Client, plan: PushPlan, done: { f
       sources.map((s) => ({ ...s, answer: answers.get(s.path)! })),
       await serverKeys(client),
       !dryRun,
+      tag,
     );
   } finally {
     // On an error, or with nothing to list first, the file lines need not wait.
@@ -417,9 +431,11 @@ async function readSources(config: LoadedConfig, uploads: Upload[]): Promise<Sou
 /**
  * The keys of the groups the source files touch that those files no longer have. Checked against
  * the server's own reading: every key the server read in a file must be one the CLI found there,
- * else nothing is removed (a key the CLI missed would be deleted).
+ * else nothing is removed (a key the CLI missed would be deleted). With a tag (push --tag), only
+ * keys that have it: these files are the tagged keys' (a mobile app's), and another app's keys in
+ * the same groups are not theirs to remove.
  */
-export function unusedKeys(sources: (Source & { answer: ImportAnswer })[], keys: ServerKey[], afterPush: boolean): ServerKey[] {
+export function unusedKeys(sources: (Source & { answer: ImportAnswer })[], keys: ServerKey[], afterPush: boolean, tag?: string): ServerKey[] {
   const onServer = new Map(keys.map((k) => [k.key, k]));
   const inFiles = new Set<string>();
   const groups = new Set<string>();
@@ -440,5 +456,5 @@ export function unusedKeys(sources: (Source & { answer: ImportAnswer })[], keys:
       else if (!afterPush) groups.add(group ?? groupOfNewKey(key));
     }
   }
-  return keys.filter((k) => groups.has(k.group_name) && !inFiles.has(k.key));
+  return keys.filter((k) => groups.has(k.group_name) && !inFiles.has(k.key) && (tag === undefined || (k.tags ?? []).includes(tag)));
 }
