@@ -11,6 +11,11 @@ export const EVENT_TYPES = [
   'api_key.revoked',
   'key.created',
   'key.updated',
+  /**
+   * Only a key's tags changed (core/keys/tags.ts): a bulk tagging, an import's tag, a PATCH of tags
+   * alone. Not a content change: nothing served carries tags, so no rebuild and no translations.changed.
+   */
+  'key.tagged',
   'key.deleted',
   'key.restored',
   'group.renamed',
@@ -78,5 +83,6 @@ export type RecordedEvent = DomainEvent & { id: number };
 
 /** Events whose commit changes what a project serves: its translations, keys, groups or languages. */
 export function changesContent(type: EventType): boolean {
+  if (type === 'key.tagged') return false;
   return type.startsWith('key.') || type.startsWith('group.') || type.startsWith('language.') || type.startsWith('translation.');
 }

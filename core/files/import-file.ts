@@ -570,7 +570,8 @@ async function runImport(
       const change = asRead.get(key.id)!;
       const described = change.description !== null;
       tx.record({
-        type: 'key.updated',
+        // Tags alone are not content: key.tagged, as a bulk tagging records them (no rebuild, no webhook).
+        type: described ? 'key.updated' : 'key.tagged',
         projectId,
         actor: input.actor,
         entity: { type: 'key', id: key.id },
@@ -582,6 +583,9 @@ async function runImport(
         },
       });
     }
+    // An import that only tagged keys changed nothing served: its key.tagged events say what it did,
+    // and no translation.imported (which rebuilds and tells webhooks the translations changed).
+    if (newKeys.length + writes.length + describe.length === 0) return answer;
     tx.record({
       type: 'translation.imported',
       projectId,

@@ -31,8 +31,7 @@ export type BulkTagged = v.InferOutput<typeof BulkTagged>;
 
 /**
  * Adds and removes tags on many keys at once (the editor's selection, a filter): one transaction, the
- * keys locked as selected, one key.updated per key whose tags changed (its tags before and after,
- * as a PATCH records them). A key that would pass TAGS_PER_KEY_MAX refuses the whole action.
+ * keys locked as selected, one key.tagged per key whose tags changed (its tags before and after). A key that would pass TAGS_PER_KEY_MAX refuses the whole action.
  */
 export const bulkTagKeys = useCase(BulkTagCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<BulkTagged> =>
   transaction(deps, async (tx) => {
@@ -60,7 +59,7 @@ export const bulkTagKeys = useCase(BulkTagCommand, async (deps: Pick<Deps, 'sql'
     }
     for (const row of changes) {
       tx.record({
-        type: 'key.updated',
+        type: 'key.tagged',
         projectId: input.projectId,
         actor: input.actor,
         entity: { type: 'key', id: row.id },

@@ -55,6 +55,8 @@ describe('every write records its events', () => {
       run: async (p, ids) => (ids.key = (await createKey(core.deps, { projectId: p.projectId, key: 'g.k', group_name: 'g', actor: p.actor })).id),
     },
     { name: 'updateKey', types: ['key.updated'], actor: user, run: (p, ids) => updateKey(core.deps, { projectId: p.projectId, keyId: ids.key!, description: 'd', actor: user }) },
+    // Tags alone: key.tagged, not key.updated (not content: no rebuild, no translations.changed).
+    { name: 'updateKey (tags)', types: ['key.tagged'], actor: user, run: (p, ids) => updateKey(core.deps, { projectId: p.projectId, keyId: ids.key!, tags: ['mobile'], actor: user }) },
     {
       name: 'putTranslation',
       types: ['translation.written'],

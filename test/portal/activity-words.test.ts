@@ -46,6 +46,8 @@ const SAMPLES: Record<EventType, EventLike> = {
   // core/keys/create-key.ts and key-creations.ts (to_jsonb of the row), update-key.ts, delete-key.ts, restore-key.ts
   'key.created': event('key.created', ['key', KEY], null, { id: KEY, project_id: PROJECT, key: 'home.title', group_name: 'home', description: null }),
   'key.updated': event('key.updated', ['key', KEY], { group_name: 'home', description: null }, { group_name: 'landing', description: 'The page title' }),
+  // core/keys/bulk-tag-keys.ts, update-key.ts (tags alone), an import's tag
+  'key.tagged': event('key.tagged', ['key', KEY], { tags: ['mobile'] }, { key: 'home.title', tags: ['mobile', 'release-2.3'] }),
   'key.deleted': event('key.deleted', ['key', KEY], { key: 'home.title', group_name: 'home' }, null),
   'key.restored': event('key.restored', ['key', KEY], null, { id: KEY, project_id: PROJECT, key: 'home.title', group_name: 'home', description: null }),
   // core/groups/rename-group.ts (entity: the new name), delete-group.ts, restore-group.ts
@@ -115,7 +117,7 @@ const TAGS_EDITED = event(
   { group_name: 'home', description: null, tags: ['mobile'] },
   { group_name: 'landing', description: null, tags: ['mobile', 'release-2.3'] },
 );
-const TAGGED_IN_BULK = event('key.updated', ['key', KEY], { tags: ['mobile'] }, { key: 'home.title', tags: ['mobile', 'release-2.3'] });
+const TAGGED_IN_BULK = event('key.tagged', ['key', KEY], { tags: ['mobile'] }, { key: 'home.title', tags: ['mobile', 'release-2.3'] });
 
 const what = (e: EventLike, n: ActivityNames = names) => plain(describeEvent(e, n));
 const change = (e: EventLike) => plain(summarizeChange(e));
@@ -181,7 +183,7 @@ describe('the words', () => {
     expect(change(SAMPLES['key.updated'])).toBe('group: home → landing; description: none → The page title');
     expect(change(TAGS_EDITED)).toBe('group: home → landing; tags: mobile → mobile, release-2.3');
     // A bulk tagging names the key itself (after.key), also when it was deleted since.
-    expect(what(TAGGED_IN_BULK, {})).toBe('changed key home.title');
+    expect(what(TAGGED_IN_BULK, {})).toBe('changed the tags of key home.title');
     expect(change(TAGGED_IN_BULK)).toBe('tags: mobile → mobile, release-2.3');
     expect(change({ ...TAGGED_IN_BULK, before: { tags: ['mobile'] }, after: { key: 'home.title', tags: [] } })).toBe('tags: mobile → none');
     // The same tags on both sides (a group change through PATCH) say nothing of tags.

@@ -215,7 +215,7 @@ describe('the bulk form: Add tag and Remove tag', () => {
     expect(back.text).toContain('Tagged 2 keys.');
     expect(await Promise.all([a, b, c].map(tagsOf))).toEqual([['mobile', 'release-2.3'], ['release-2.3'], ['release-2.3']]);
     const events = await t.runtime.deps.sql<{ entity_id: string; before: unknown; after: unknown }[]>`
-      select entity_id, before, after from domain_events where type = 'key.updated' and entity_id = any(${[a, b, c]}::text[]) order by id`;
+      select entity_id, before, after from domain_events where type = 'key.tagged' and entity_id = any(${[a, b, c]}::text[]) order by id`;
     expect(events.map((e) => e.entity_id).sort()).toEqual([a, b].sort());
     expect(events.find((e) => e.entity_id === a)).toMatchObject({ before: { tags: ['mobile'] }, after: { key: `${prefix}.a`, tags: ['mobile', 'release-2.3'] } });
     // The activity says it in words.

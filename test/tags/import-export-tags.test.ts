@@ -1,6 +1,6 @@
 // Tags in the file flows: an import with ?tag= gives every key its file names the tag (created keys
 // with it, existing keys added, whatever conflict says, also when no value changes), counts the
-// existing keys it tagged (keys_tagged) and records a key.updated for each, as bulk-tags does; a dry
+// existing keys it tagged (keys_tagged) and records a key.tagged for each, as bulk-tags does; a dry
 // run counts and writes nothing; a bad tag, or a key it would take past 20 tags, refuses the file
 // whole. An export with ?tag= holds only the keys with that tag, with the other filters. Neither
 // reaches another project's keys. Races of a tag change with the import: real Postgres only.
@@ -51,7 +51,7 @@ async function fixture(): Promise<Project> {
 }
 
 describe('import with a tag', () => {
-  it('creates keys with the tag, adds it to existing keys that lack it, counts them, and records a key.updated for each tagged key', async () => {
+  it('creates keys with the tag, adds it to existing keys that lack it, counts them, and records a key.tagged for each tagged key', async () => {
     const p = await fixture();
     const since = await lastEventId();
     const answer = await imported(p, 'en', { 'a.one': 'One', 'a.two': 'Two changed', 'a.new': 'New' }, 'status=approved&tag=mobile');
@@ -59,8 +59,8 @@ describe('import with a tag', () => {
     expect(await tagsOf(p)).toEqual({ 'a.new': ['mobile'], 'a.one': ['mobile', 'web'], 'a.two': ['mobile'] });
     const events = await eventsSince(p, since);
     const oneId = await idOf(p, 'a.one');
-    expect(events.filter((e) => e.type === 'key.updated')).toEqual([
-      { type: 'key.updated', entity_id: oneId, before: { tags: ['web'] }, after: { key: 'a.one', tags: ['mobile', 'web'] } },
+    expect(events.filter((e) => e.type === 'key.tagged' || e.type === 'key.updated')).toEqual([
+      { type: 'key.tagged', entity_id: oneId, before: { tags: ['web'] }, after: { key: 'a.one', tags: ['mobile', 'web'] } },
     ]);
     expect(events.find((e) => e.type === 'translation.imported')!.after).toMatchObject({ tag: 'mobile', keys_tagged: 1, keys_created: 1 });
     // The listing and the tag list see them.
@@ -81,7 +81,7 @@ describe('import with a tag', () => {
     expect((await tagsOf(p))['a.one']).toEqual(['Café', 'web']);
   });
 
-  it('a file that changes no value but tags keys still records the key.updated events and its import, and returns the counts', async () => {
+  it('a file that changes no value but tags keys records their key.tagged events (and no import: nothing served changed), and returns the counts', async () => {
     const p = await fixture();
     const since = await lastEventId();
     expect(await imported(p, 'en', { 'a.one': 'One', 'a.two': 'Two' }, 'status=approved&tag=release-2.3')).toMatchObject({
@@ -91,7 +91,7 @@ describe('import with a tag', () => {
       values_updated: 0,
       translation_units: 0,
     });
-    expect((await eventsSince(p, since)).map((e) => e.type)).toEqual(['key.updated', 'key.updated', 'translation.imported']);
+    expect((await eventsSince(p, since)).map((e) => e.type)).toEqual(['key.tagged', 'key.tagged']);
     expect(await tagsOf(p)).toEqual({ 'a.one': ['release-2.3', 'web'], 'a.two': ['mobile', 'release-2.3'] });
   });
 
@@ -256,7 +256,7 @@ describe('export with a tag', () => {
 });
 
 describe.runIf(usingRealPostgres())('a tag change racing an import', () => {
-  it("a key's tags changed while the import ran: it runs again, and its key.updated keeps the tags it replaced", async () => {
+  it("a key's tags changed while the import ran: it runs again, and its key.tagged keeps the tags it replaced", async () => {
     const p = await fixture();
     // A value changes too, so that the import charges a unit (and is held at its charge).
     const colleague = await heldAtUnitCharge(sql(), p.accountId, () => importFile(p, 'en', { 'a.one': 'One 2' }, 'status=approved&tag=mobile'), async () => {
@@ -266,7 +266,7 @@ describe.runIf(usingRealPostgres())('a tag change racing an import', () => {
     expect(await body(colleague)).toMatchObject({ values_updated: 1, keys_tagged: 1 });
     expect((await tagsOf(p))['a.one']).toEqual(['mobile', 'needs-context', 'web']);
     const [last] = await sql()<{ before: { tags: string[] }; after: { tags: string[] } }[]>`
-      select before, after from domain_events where project_id = ${p.projectId} and type = 'key.updated' order by id desc limit 1`;
+      select before, after from domain_events where project_id = ${p.projectId} and type = 'key.tagged' order by id desc limit 1`;
     expect(last).toMatchObject({ before: { tags: ['needs-context', 'web'] }, after: { tags: ['mobile', 'needs-context', 'web'] } });
 
     // The tag given meanwhile: nothing left to tag, counted 0.

@@ -40,8 +40,14 @@ describe('tags on keys', () => {
     await t.call(p.apiKey, 'PATCH', `/v1/keys/${created.id}`, { tags: ['kept'] });
     expect((await (await t.call(p.apiKey, 'PATCH', `/v1/keys/${created.id}`, { group_name: 'other' })).json()).tags).toEqual(['kept']);
     const events = await t.runtime.deps.sql<{ before: { tags?: string[] }; after: { tags?: string[] } }[]>`
-      select before, after from domain_events where project_id = ${p.projectId} and type = 'key.updated' order by id`;
-    expect(events[0]).toMatchObject({ before: { tags: ['x', 'y'] }, after: { tags: ['x', 'z'] } });
+      select before, after from domain_events where project_id = ${p.projectId} and type in ('key.updated', 'key.tagged') order by id`;
+    // Tags alone: a key.tagged (not content); a PATCH that changes nothing records nothing.
+    expect(events[0]).toEqual({ before: { tags: ['x', 'y'] }, after: { key: 'a.b', tags: ['x', 'z'] } });
+    const countBefore = events.length;
+    expect((await t.call(p.apiKey, 'PATCH', `/v1/keys/${created.id}`, { tags: ['kept'], group_name: 'other' })).status).toBe(200);
+    const [{ n }] = (await t.runtime.deps.sql<{ n: number }[]>`
+      select count(*)::int as n from domain_events where project_id = ${p.projectId} and type in ('key.updated', 'key.tagged')`) as unknown as [{ n: number }];
+    expect(n).toBe(countBefore);
     const [createdEvent] = await t.runtime.deps.sql<{ after: { tags: string[] } }[]>`
       select after from domain_events where project_id = ${p.projectId} and type = 'key.created'`;
     expect(createdEvent!.after.tags).toEqual(['x', 'y']);
@@ -104,7 +110,7 @@ describe('tags on keys', () => {
     expect(await res.json()).toEqual({ project_id: p.projectId, changed: 1 });
     expect((await list(p)).map((k) => [k.key, k.tags])).toEqual([['a.one', []], ['a.two', []], ['b.three', ['new', 'x']]]);
     const events = await t.runtime.deps.sql<{ entity_id: string; before: unknown; after: unknown }[]>`
-      select entity_id, before, after from domain_events where project_id = ${p.projectId} and type = 'key.updated' order by id`;
+      select entity_id, before, after from domain_events where project_id = ${p.projectId} and type = 'key.tagged' order by id`;
     expect(events).toHaveLength(5);
     expect(events.at(-1)).toMatchObject({ entity_id: three.id, before: { tags: ['new'] }, after: { key: 'b.three', tags: ['new', 'x'] } });
 

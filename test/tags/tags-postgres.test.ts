@@ -26,7 +26,7 @@ describe.skipIf(!usingRealPostgres())('tags: concurrent writers on PostgreSQL', 
     const keys = (await (await t.call(p.apiKey, 'GET', '/v1/keys')).json()).keys as { tags: string[] }[];
     for (const key of keys) expect(key.tags).toEqual(['t0', 't1', 't2', 't3', 't4', 't5', 't6', 't7']);
     const [events] = await t.runtime.deps.sql<{ n: number }[]>`
-      select count(*)::int as n from domain_events where project_id = ${p.projectId} and type = 'key.updated'`;
+      select count(*)::int as n from domain_events where project_id = ${p.projectId} and type = 'key.tagged'`;
     expect(events!.n).toBe(8 * 40);
   });
 

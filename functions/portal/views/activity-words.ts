@@ -192,6 +192,8 @@ export function describeEvent(e: EventLike, names: ActivityNames = {}): Part[] {
       return ['created key ', keyName(e.entity_id, names, after.key)];
     case 'key.updated':
       return ['changed key ', keyName(e.entity_id, names, after.key)];
+    case 'key.tagged':
+      return ['changed the tags of key ', keyName(e.entity_id, names, after.key)];
     case 'key.deleted':
       return ['deleted key ', keyName(e.entity_id, names, before.key)];
     case 'key.restored':
@@ -308,7 +310,8 @@ export function summarizeChange(e: EventLike): Part[] {
       const tags = strings(after.tags);
       return [`in group ${str(after.group_name) ?? '?'}`, ...(description ? [`; description: ${description}`] : []), ...(tags?.length ? [`; tags: ${list(tags)}`] : [])];
     }
-    case 'key.updated': {
+    case 'key.updated':
+    case 'key.tagged': {
       const parts: string[] = [];
       if (before.group_name !== after.group_name) parts.push(`group: ${str(before.group_name) ?? 'none'} → ${str(after.group_name) ?? 'none'}`);
       if (before.description !== after.description) parts.push(`description: ${clip(before.description) ?? 'none'} → ${clip(after.description) ?? 'none'}`);
