@@ -142,7 +142,7 @@ describe('key creations without a key limit, batched', () => {
     }, 'translation_keys');
     expect(statements).toBeGreaterThan(0);
     expect(statements).toBeLessThan(names.length);
-    created.forEach((key, i) => expect(key).toEqual({ id: expect.any(String), project_id: p.projectId, key: names[i], group_name: 'batch', description: `d${i}` }));
+    created.forEach((key, i) => expect(key).toEqual({ id: expect.any(String), project_id: p.projectId, key: names[i], group_name: 'batch', description: `d${i}`, tags: [] }));
     expect(new Set(created.map((k) => k.id)).size).toBe(names.length);
     const events = await core.events({ projectId: p.projectId }, since);
     expect(events.map((e) => e.entity_id).sort()).toEqual(created.map((k) => k.id).sort());
