@@ -272,7 +272,7 @@ describe('tms push', () => {
     const described = await tms(['push', '--language', 'de', '--conflict', 'overwrite'], { apiKey: p.apiKey });
     expect(described.code, described.stderr).toBe(0);
     expect(described.stdout).toContain('  changed the description of 1 key');
-  });
+  }, 90_000);
 
   it('--conflict fail: files of one language that give a new key different texts write nothing; agreeing texts push', async () => {
     // A web app's i18next file and an Android app's strings.xml of one project, sharing key names.
