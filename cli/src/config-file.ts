@@ -5,11 +5,16 @@ import { dirname, resolve } from 'node:path';
 import { FORMAT_IDS } from './formats.ts';
 import { usageError } from './errors.ts';
 import { sameFileProblems } from './file-jobs.ts';
+import { normalTag, tagProblem } from './tag.ts';
 
 export const CONFIG_FILE = 'tms.config.json';
 
-/** `languagePaths`: exact paths for some languages (Android's source strings live in values/). */
-export type FileMapping = { path: string; format: string; languagePaths?: Record<string, string> };
+/**
+ * `languagePaths`: exact paths for some languages (Android's source strings live in values/).
+ * `tag`: the tag of these files' keys (one project, several apps): push tags every key of them,
+ * pull writes only the keys with it, --remove-unused removes only keys with it.
+ */
+export type FileMapping = { path: string; format: string; languagePaths?: Record<string, string>; tag?: string };
 /** `project`: the project's id; a key of another project is then refused (exit 4) before anything is sent. */
 export type CliConfig = { server: string; sourceLanguage: string; files: FileMapping[]; project?: string };
 const PROJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -66,7 +71,11 @@ export function configProblems(value: unknown): string[] {
       // No file has a NUL in its name: Node refuses such a path with an error of its own.
       else if (file.path.includes('\0')) problems.push(`files[${i}].path: a path without NUL characters`);
       if (typeof file.format !== 'string' || !FORMAT_IDS.includes(file.format)) problems.push(`files[${i}].format: one of ${FORMAT_IDS.join(', ')}`);
-      for (const name of Object.keys(file)) if (!['path', 'format', 'languagePaths'].includes(name)) problems.push(`files[${i}].${name}: unknown field (path, format and languagePaths are)`);
+      for (const name of Object.keys(file)) if (!['path', 'format', 'languagePaths', 'tag'].includes(name)) problems.push(`files[${i}].${name}: unknown field (path, format, languagePaths and tag are)`);
+      if (file.tag !== undefined) {
+        const problem = typeof file.tag === 'string' ? tagProblem(file.tag) : 'one tag, as a string such as "mobile"';
+        if (problem !== undefined) problems.push(`files[${i}].tag: ${problem}`);
+      }
       const overrides = file.languagePaths;
       const grouped = typeof file.path === 'string' && file.path.includes('{group}');
       if (overrides !== undefined) {
@@ -141,6 +150,7 @@ export async function loadConfig(cwd: string, path?: string): Promise<LoadedConf
     path: withSlashes(f.path),
     format: f.format,
     ...(f.languagePaths ? { languagePaths: Object.fromEntries(Object.entries(f.languagePaths).map(([language, p]) => [canonicalLanguage(language), withSlashes(p)])) } : {}),
+    ...(f.tag === undefined ? {} : { tag: normalTag(f.tag) }),
   }));
   return { file, root: dirname(file), server: c.server.replace(/\/+$/, ''), sourceLanguage: canonicalLanguage(c.sourceLanguage), ...(c.project ? { project: c.project.toLowerCase() } : {}), files };
 }

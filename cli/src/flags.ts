@@ -3,6 +3,7 @@
 // halfway through a push that has already imported the files before it, nor a path built from it.
 import { LANGUAGE } from './config-file.ts';
 import { usageError } from './errors.ts';
+import { normalTag, tagProblem } from './tag.ts';
 
 type Token = { kind: string; name?: string; value?: string | undefined };
 
@@ -50,22 +51,16 @@ export function checkLanguages(values: string[] | undefined): string[] | undefin
   return [...new Set(values)];
 }
 
-/** The longest tag the server takes (core/keys/tags.ts, TAG_MAX_CHARS). */
-const TAG_MAX_CHARS = 100;
-
 /**
- * --tag: one tag as the server takes it (core/keys/tags.ts), in NFC and trimmed as it stores them.
- * Checked here, before anything is sent: a push whose tag the server refused stopped at its first
- * file, and a pull's export would answer an empty file for a text that can be no tag.
+ * --tag: one tag as the server takes it, in NFC and trimmed as it stores them. Checked here, before
+ * anything is sent: a push whose tag the server refused stopped at its first file, and a pull's
+ * export would answer an empty file for a text that can be no tag.
  */
 export function checkTag(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const tag = value.normalize('NFC').trim();
-  if (tag === '') throw usageError(`--tag ${shown(value)}: a tag is not empty; leave the flag out for every key`);
-  if (tag.includes(',')) throw usageError(`--tag ${shown(value)}: one tag, without commas (commas separate tags)`);
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(tag) || !tag.isWellFormed()) throw usageError(`--tag ${shown(value)}: a tag has no control characters`);
-  if ([...tag].length > TAG_MAX_CHARS) throw usageError(`--tag ${shown(value)}: a tag is at most ${TAG_MAX_CHARS} characters`);
-  return tag;
+  const problem = tagProblem(value);
+  if (problem !== undefined) throw usageError(`--tag ${shown(value)}: ${problem}${normalTag(value) === '' ? '; leave the flag out for every key' : ''}`);
+  return normalTag(value);
 }
 
 /** The longest --timeout: a day. Longer is a typo, and past 2^53 ms the number is not even kept. */

@@ -50,16 +50,17 @@ export async function serverKeys(client: Client, tag?: string): Promise<ServerKe
 }
 
 /**
- * The project's tags (GET /v1/keys/tags), asked before a push or pull with --tag sends anything: a
+ * The project's tags (GET /v1/keys/tags), asked before a push or pull with a tag (`asking`: --tag,
+ * or the config mapping's tag field) sends anything: a
  * server from before tags ignores the import's and the export's `tag` (unknown query parameters
  * are allowed), so a push would tag nothing and a pull would write every key into the files of an
  * app that wants only some. Such a server answers this path as a key id it cannot find (404) or
  * read (422): refused, nothing sent.
  */
-export async function projectTags(client: Client): Promise<string[]> {
+export async function projectTags(client: Client, asking = '--tag'): Promise<string[]> {
   const res = await client.request('GET', '/v1/keys/tags', { accept: [404, 422] });
   const answer = res.status === 200 ? ((await res.json()) as { tags?: unknown }) : null;
-  if (!Array.isArray(answer?.tags)) throw new CliError('--tag: this server has no key tags (GET /v1/keys/tags is not there): upgrade it, or leave --tag out; nothing was sent', EXIT.failed);
+  if (!Array.isArray(answer?.tags)) throw new CliError(`${asking}: this server has no key tags (GET /v1/keys/tags is not there): upgrade it, or leave ${asking} out; nothing was sent`, EXIT.failed);
   return (answer.tags as { name: string }[]).map((t) => t.name);
 }
 

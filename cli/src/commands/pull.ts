@@ -11,7 +11,7 @@
 // pushes the source, pulls and runs `git diff --exit-code` could never pass.
 import { chmod, mkdir, readFile, readlink, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
-import type { LoadedConfig } from '../config-file.ts';
+import type { FileMapping, LoadedConfig } from '../config-file.ts';
 import type { Client } from '../client.ts';
 import type { Context } from '../context.ts';
 import { etagOf } from '../etag.ts';
@@ -19,6 +19,7 @@ import { fileJobs, hasGroups, iosPairs, mayNameGroup, type FileJob } from '../fi
 import { needsSource } from '../formats.ts';
 import { languagesFor, projectTags, serverKeys, type ServerKey } from '../project.ts';
 import { CliError, EXIT, usageError } from '../errors.ts';
+import { tagOrigin, tagsOfMappings } from '../tag.ts';
 
 export const PULL_HELP = `tms pull [--language L]... [--status approved|review|draft|all] [--tag T] [--include-source] [--json]
 
@@ -28,7 +29,8 @@ are left as they are (same bytes, same mtime); the local file's ETag spares the 
 --language L        only this language (repeatable); naming the source language writes its files
 --status S          which values: approved (default), review, draft or all
 --tag T             only the keys with the tag T (e.g. --tag mobile): the files hold those keys alone;
-                    a tag no key of the project has is refused (exit 2), nothing written
+                    a tag no key of the project has is refused (exit 2), nothing written. A
+                    mapping's "tag" in the config does this for its files
 --include-source    also write the source language's files (they hold only what the server stores)
 Common: --api-key KEY (else TMS_API_KEY), --config FILE, --json, --wait-for-quota`;
 
@@ -41,18 +43,24 @@ export async function pull(ctx: Context, config: LoadedConfig, client: Client, f
   const source = config.sourceLanguage;
   const includeSource = Boolean(flags['include-source']);
   let languages = await languagesFor(client, flags.language, { sourceLanguage: config.sourceLanguage, line: ctx.out.line });
-  const { tag } = flags;
-  if (tag !== undefined) await refuseUnknownTag(client, tag);
+  // Each mapping's tag: --tag, else the mapping's own (one project, several apps).
+  const tags = tagsOfMappings(config.files, flags.tag, config.file);
+  await refuseUnknownTags(client, tags, flags.tag !== undefined);
   if (chosen && includeSource && !languages.includes(source)) languages = [...languages, source];
   // Named with --language, the source language is asked for explicitly.
   const withSource = chosen || includeSource;
-  // A `{group}` mapping writes one file per group that has keys (GET /v1/groups); with --tag, per
-  // group that has keys with the tag (the others' files would be empty).
-  const groups = !config.files.some(hasGroups) ? [] : tag === undefined ? (await client.json<{ groups: string[] }>('GET', '/v1/groups')).groups : groupsOf(await serverKeys(client, tag));
+  // A `{group}` mapping writes one file per group that has keys (GET /v1/groups); with a tag, per
+  // group that has keys with the tag (the others' files would be empty). Asked once per tag.
+  const groupsOfTag = new Map<string | undefined, Promise<string[]>>();
+  const groupsFor = (tag: string | undefined) =>
+    groupsOfTag.get(tag) ??
+    groupsOfTag.set(tag, tag === undefined ? client.json<{ groups: string[] }>('GET', '/v1/groups').then((r) => r.groups) : serverKeys(client, tag).then(groupsOf)).get(tag)!;
+  const groups = new Map<FileMapping, string[]>();
+  for (const [index, mapping] of config.files.entries()) if (hasGroups(mapping)) groups.set(mapping, await groupsFor(tags[index]));
   // Group names become parts of file paths, as language codes do (checked in project.ts).
-  const odd = groups.find((group) => typeof group !== 'string' || !mayNameGroup(group));
+  const odd = [...groups.values()].flat().find((group) => typeof group !== 'string' || !mayNameGroup(group));
   if (odd !== undefined) throw new CliError(`the server named ${JSON.stringify(odd)} as a group, which is no group name; nothing was written`, EXIT.failed);
-  const all = fileJobs(config, languages, () => groups);
+  const all = fileJobs(config, languages, (mapping) => groups.get(mapping) ?? []);
   const jobs = withSource ? all : all.filter((job) => job.language !== source);
   const reason = `source language: pulled only with --include-source or --language ${source}`;
   const skipped = withSource ? [] : all.filter((job) => job.language === source).map(({ path, language, mapping }) => ({ path, language, format: mapping.format, reason }));
@@ -67,6 +75,7 @@ export async function pull(ctx: Context, config: LoadedConfig, client: Client, f
     'pulling',
     jobs.map((job) => async () => {
       const { mapping, language, path, group } = job;
+      const tag = tags[job.index];
       const target = resolve(config.root, path);
       const local = await readFile(target).catch(() => null);
       const query = new URLSearchParams({ format: mapping.format, status });
@@ -79,7 +88,7 @@ export async function pull(ctx: Context, config: LoadedConfig, client: Client, f
         headers: local ? { 'If-None-Match': etagOf(local) } : {},
       });
       const bytes = res.status === 304 ? null : new Uint8Array(await res.arrayBuffer());
-      return { mapping, language, path, target, local, bytes, downloaded: res.status !== 304 };
+      return { mapping, language, path, target, local, bytes, downloaded: res.status !== 304, tag };
     }),
   );
   // Unchanged bytes are not written: same mtime, nothing for git.
@@ -88,14 +97,14 @@ export async function pull(ctx: Context, config: LoadedConfig, client: Client, f
   await writeAll(sharedFilesOnce(staged));
   const results = [];
   for (const download of downloads) {
-    const { mapping, language, path, local, downloaded } = download;
+    const { mapping, language, path, local, downloaded, tag } = download;
     const state = !changed.has(download) ? 'unchanged' : local ? 'written' : 'created';
     ctx.out.line(`${path} (${language}, ${mapping.format}): ${state}`);
     // downloaded: false when the server answered 304 to the local file's ETag.
-    results.push({ path, language, format: mapping.format, state, downloaded });
+    results.push({ path, language, format: mapping.format, ...(tag === undefined ? {} : { tag }), state, downloaded });
   }
   for (const f of skipped) ctx.out.line(`${f.path} (${f.language}, ${f.format}): skipped (${f.reason})`);
-  ctx.out.result({ status, ...(tag === undefined ? {} : { tag }), files: results, skipped });
+  ctx.out.result({ status, ...(flags.tag === undefined ? {} : { tag: flags.tag }), files: results, skipped });
   return 0;
 }
 
@@ -104,13 +113,17 @@ const TAGS_NAMED = 20;
 
 /**
  * A tag no key of the project has (a typo: `moblie`) would pull empty files over the app's
- * translations: refused, before anything is written, naming the tags there are.
+ * translations: refused, before anything is written, naming the tags there are. `flag`: the tags
+ * are --tag's (else the config mappings' own).
  */
-async function refuseUnknownTag(client: Client, tag: string): Promise<void> {
-  const tags = await projectTags(client);
-  if (tags.includes(tag)) return;
-  const named = tags.length === 0 ? 'it has none' : `its tags: ${tags.slice(0, TAGS_NAMED).join(', ')}${tags.length > TAGS_NAMED ? ` and ${tags.length - TAGS_NAMED} more` : ''}`;
-  throw usageError(`--tag ${JSON.stringify(tag)}: no key of this project has this tag (${named}); nothing was written`);
+async function refuseUnknownTags(client: Client, tags: (string | undefined)[], flag: boolean): Promise<void> {
+  if (tags.every((tag) => tag === undefined)) return;
+  const known = await projectTags(client, flag ? '--tag' : tagOrigin(tags, undefined));
+  const index = tags.findIndex((tag) => tag !== undefined && !known.includes(tag));
+  if (index === -1) return;
+  const named = known.length === 0 ? 'it has none' : `its tags: ${known.slice(0, TAGS_NAMED).join(', ')}${known.length > TAGS_NAMED ? ` and ${known.length - TAGS_NAMED} more` : ''}`;
+  const tag = JSON.stringify(tags[index]);
+  throw usageError(`${flag ? `--tag ${tag}` : `files[${index}].tag ${tag}`}: no key of this project has this tag (${named}); nothing was written${flag ? '' : ' (push the files first: push tags their keys)'}`);
 }
 
 /** The groups of some keys, each once, sorted as GET /v1/groups sorts them. */

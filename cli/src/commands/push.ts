@@ -13,6 +13,7 @@ import { existingGroupFiles, fileJobs, hasGroups, iosPairs, pathFor, type FileJo
 import { canonicalLanguage, type FileMapping } from '../config-file.ts';
 import { groupOfNewKey, languagesFor, projectTags, serverKeys, type ServerKey } from '../project.ts';
 import { CliError, EXIT, usageError } from '../errors.ts';
+import { tagOrigin, tagsOfMappings } from '../tag.ts';
 
 export const PUSH_HELP = `tms push [--language L]... [--status draft|review|approved] [--conflict overwrite|keep|fail]
          [--tag T] [--dry-run] [--remove-unused] [--json]
@@ -28,12 +29,13 @@ Localizable.stringsdict beside it (iOS uses the .stringsdict's plurals), and say
                  the keys that would change are named (exit 1). Default: overwrite for the source
                  language's files, keep for the translations (edited on the server by translators)
 --tag T          give every key of the pushed files the tag T (new keys and existing ones, whatever
-                 --conflict says), e.g. --tag release-2.3; one tag, no commas
+                 --conflict says), e.g. --tag release-2.3; one tag, no commas. A mapping's "tag" in
+                 the config does this for its files; --tag is refused for a mapping tagged otherwise
 --dry-run        say what would change, 402 and 409 included; change nothing
 --remove-unused  also delete (soft, restorable) the keys of the pushed groups that the source
                  language's files no longer have; a dry run lists them first. Refused (exit 1,
-                 nothing pushed) when a mapping's source-language file is missing. With --tag,
-                 only keys with that tag are removed
+                 nothing pushed) when a mapping's source-language file is missing. With a tag
+                 (--tag, or the mapping's), only keys with that tag are removed
 Common: --api-key KEY (else TMS_API_KEY), --config FILE, --json, --wait-for-quota`;
 
 export type ImportAnswer = {
@@ -87,9 +89,10 @@ export async function push(
     throw usageError(`--remove-unused needs the source language's files: add --language ${config.sourceLanguage}`);
   }
   const languages = await languagesFor(client, flags.language, { sourceLanguage: config.sourceLanguage, line: ctx.out.line });
-  // Checked in flags.ts; here only that the server has tags at all (an older one would ignore it).
-  const { tag } = flags;
-  if (tag !== undefined) await projectTags(client);
+  // Each mapping's tag (--tag, else the mapping's own): checked in flags.ts and config-file.ts; here
+  // only that the server has tags at all (an older one would ignore them).
+  const tags = tagsOfMappings(config.files, flags.tag, config.file);
+  if (tags.some((tag) => tag !== undefined)) await projectTags(client, tagOrigin(tags, flags.tag));
 
   // A `{group}` mapping's files are those that exist: one per group (an i18next namespace).
   const groupFiles = new Map<FileMapping, Map<string, string[]>>();
@@ -114,7 +117,10 @@ export async function push(
       throw new CliError(`cannot read ${job.path}: ${error.code === 'EISDIR' ? 'it is a folder' : error.message}`, EXIT.failed);
     });
     if (body === null) missing.push(job);
-    else uploads.push({ job, language: job.language, format: job.mapping.format, path: job.path, body, ...(job.group === undefined ? {} : { namespace: job.group }), ...(tag === undefined ? {} : { tag }) });
+    else {
+      const tag = tags[job.index];
+      uploads.push({ job, language: job.language, format: job.mapping.format, path: job.path, body, ...(job.group === undefined ? {} : { namespace: job.group }), ...(tag === undefined ? {} : { tag }) });
+    }
   }
   await leaveOutStringsdictKeys(uploads);
   // What is done so far, in --json's shape: a push that fails partway says which files it applied.
@@ -127,7 +133,7 @@ export async function push(
     // --conflict fail promises no change when any value differs: every file is first asked as a dry
     // run, so that a conflict in the last file stops the push before the first is written.
     if (!dryRun && uploads.some((u) => conflict(u.language) === 'fail')) await checkFirst(client, uploads, status, conflict);
-    await pushFiles(ctx, client, { uploads, missing, notGroups, sources, status, conflict, dryRun, removeUnused, ...(tag === undefined ? {} : { tag }) }, done);
+    await pushFiles(ctx, client, { uploads, missing, notGroups, sources, status, conflict, dryRun, removeUnused }, done);
   } catch (error) {
     if (error instanceof CliError) error.done = done;
     throw error;
@@ -291,12 +297,10 @@ type PushPlan = {
   conflict: (language: string) => string;
   dryRun: boolean;
   removeUnused: boolean;
-  /** --tag: every pushed key gets it; --remove-unused removes only keys that have it. */
-  tag?: string;
 };
 
 async function pushFiles(ctx: Context, client: Client, plan: PushPlan, done: { files: PushedFile[]; removed: { id: string; key: string; group: string }[] }) {
-  const { uploads, missing, notGroups, sources, status, conflict, dryRun, removeUnused, tag } = plan;
+  const { uploads, missing, notGroups, sources, status, conflict, dryRun, removeUnused } = plan;
   // A dry run asks about each file alone; the real push spends the files' units one after another.
   const quota = dryRun ? await unitQuota(client) : null;
   let units = 0;
@@ -323,7 +327,7 @@ async function pushFiles(ctx: Context, client: Client, plan: PushPlan, done: { f
       const described = answer.descriptions_updated ?? 0;
       if (described > 0) say(`  ${dryRun ? 'would change' : 'changed'} the description of ${plural(described, 'key')}`);
       const tagged = answer.keys_tagged ?? 0;
-      if (tagged > 0) say(`  ${dryRun ? 'would tag' : 'tagged'} ${plural(tagged, 'existing key')} ${JSON.stringify(tag)}`);
+      if (tagged > 0) say(`  ${dryRun ? 'would tag' : 'tagged'} ${plural(tagged, 'existing key')} ${JSON.stringify(u.tag)}`);
       for (const warning of answer.warnings) say(`  warning: ${warning}`);
       const quality = answer.quality_warnings;
       for (const w of quality?.values ?? []) say(`  quality (${w.check}): ${w.key}: ${w.message}`);
@@ -355,7 +359,6 @@ async function pushFiles(ctx: Context, client: Client, plan: PushPlan, done: { f
       sources.map((s) => ({ ...s, answer: answers.get(s.path)! })),
       await serverKeys(client),
       !dryRun,
-      tag,
     );
   } finally {
     // On an error, or with nothing to list first, the file lines need not wait.
@@ -404,7 +407,8 @@ function checkQuota(quota: UnitQuota, fileUnits: number, total: number, what: st
   );
 }
 
-export type Source = { path: string; keys: FileKey[] };
+/** A source-language file's keys; `tag`: its mapping's (--remove-unused then removes only keys with it). */
+export type Source = { path: string; keys: FileKey[]; tag?: string };
 
 async function readSources(config: LoadedConfig, uploads: Upload[]): Promise<Source[]> {
   const files = uploads.filter((u) => u.language === config.sourceLanguage);
@@ -420,7 +424,7 @@ async function readSources(config: LoadedConfig, uploads: Upload[]): Promise<Sou
       );
       // A namespace file's keys are its group's, named without the group (as the server reads them).
       const ns = f.namespace?.normalize('NFC');
-      sources.push({ path: f.path, keys: ns === undefined ? keys : keys.map((k) => ({ key: `${ns}.${k.key}`, group: ns })) });
+      sources.push({ path: f.path, keys: ns === undefined ? keys : keys.map((k) => ({ key: `${ns}.${k.key}`, group: ns })), ...(f.tag === undefined ? {} : { tag: f.tag }) });
     } catch (error) {
       throw new CliError(`${f.path} cannot be read as ${f.format}: ${(error as Error).message}; nothing was pushed`, EXIT.failed);
     }
@@ -431,15 +435,16 @@ async function readSources(config: LoadedConfig, uploads: Upload[]): Promise<Sou
 /**
  * The keys of the groups the source files touch that those files no longer have. Checked against
  * the server's own reading: every key the server read in a file must be one the CLI found there,
- * else nothing is removed (a key the CLI missed would be deleted). With a tag (push --tag), only
- * keys that have it: these files are the tagged keys' (a mobile app's), and another app's keys in
- * the same groups are not theirs to remove.
+ * else nothing is removed (a key the CLI missed would be deleted). A file with a tag (--tag, or its
+ * mapping's) speaks only for the keys that have it, in its groups: these files are the tagged keys'
+ * (a mobile app's), and another app's keys in the same groups are not theirs to remove.
  */
-export function unusedKeys(sources: (Source & { answer: ImportAnswer })[], keys: ServerKey[], afterPush: boolean, tag?: string): ServerKey[] {
+export function unusedKeys(sources: (Source & { answer: ImportAnswer })[], keys: ServerKey[], afterPush: boolean): ServerKey[] {
   const onServer = new Map(keys.map((k) => [k.key, k]));
   const inFiles = new Set<string>();
-  const groups = new Set<string>();
-  for (const { path, keys: fileKeys, answer } of sources) {
+  // Per tag (undefined: every key), the groups its files touch.
+  const claims = new Map<string | undefined, Set<string>>();
+  for (const { path, keys: fileKeys, answer, tag } of sources) {
     const read = answer.values_created + answer.values_updated + answer.values_unchanged;
     const known = new Set(fileKeys.map((k) => k.key).filter((k) => onServer.has(k))).size;
     if (known < read - (afterPush ? 0 : answer.keys_created)) {
@@ -449,6 +454,7 @@ export function unusedKeys(sources: (Source & { answer: ImportAnswer })[], keys:
         EXIT.failed,
       );
     }
+    const groups = claims.get(tag) ?? claims.set(tag, new Set()).get(tag)!;
     for (const { key, group } of fileKeys) {
       inFiles.add(key);
       const stored = onServer.get(key);
@@ -456,5 +462,6 @@ export function unusedKeys(sources: (Source & { answer: ImportAnswer })[], keys:
       else if (!afterPush) groups.add(group ?? groupOfNewKey(key));
     }
   }
-  return keys.filter((k) => groups.has(k.group_name) && !inFiles.has(k.key) && (tag === undefined || (k.tags ?? []).includes(tag)));
+  const claimed = (k: ServerKey) => [...claims].some(([tag, groups]) => groups.has(k.group_name) && (tag === undefined || (k.tags ?? []).includes(tag)));
+  return keys.filter((k) => !inFiles.has(k.key) && claimed(k));
 }
