@@ -25,5 +25,5 @@ export const listComments = useCase(ListCommentsCommand, async (deps: Pick<Deps,
   if (!row?.key_found) throw keyNotFound();
   if (!row.registered) throw languageNotRegistered(language);
   const comments = row.comments.map(toComment);
-  return { project_id: projectId, key_id: keyId, language, comments, count: comments.length };
+  return { project_id: projectId, key_id: keyId, language, comments, count: comments.length, open: comments.filter((c) => c.resolved_at === null).length };
 });

@@ -34,6 +34,12 @@ export const DeleteCommentCommand = v.object({
   onlyAuthor: v.optional(Uuid),
 });
 
+/** The body of PATCH …/comments/{comment_id}: resolve the comment (true) or reopen it (false). */
+export const ResolveCommentInput = v.strictObject({
+  resolved: v.boolean('resolved must be true or false'),
+});
+export const ResolveCommentCommand = v.object({ ...WriteInProject, ...Slot, commentId: Uuid, ...ResolveCommentInput.entries });
+
 export const CommentAuthor = v.object({
   type: v.picklist(['user', 'api_key']),
   id: Uuid,
@@ -48,6 +54,10 @@ export const Comment = v.object({
   text: v.string(),
   author: CommentAuthor,
   created_at: v.pipe(v.string(), v.isoTimestamp()),
+  /** When it was resolved (the question answered, the remark acted on); null while it is open. */
+  resolved_at: v.nullable(v.pipe(v.string(), v.isoTimestamp())),
+  /** Who resolved it, named as an author is; null while it is open. */
+  resolved_by: v.nullable(CommentAuthor),
 });
 export type Comment = v.InferOutput<typeof Comment>;
 
@@ -58,5 +68,7 @@ export const CommentList = v.object({
   /** Oldest first. */
   comments: v.array(Comment),
   count: v.number(),
+  /** How many of them are not resolved. */
+  open: v.number(),
 });
 export type CommentList = v.InferOutput<typeof CommentList>;

@@ -40,6 +40,9 @@ export const EVENT_TYPES = [
    */
   'comment.added',
   'comment.deleted',
+  /** A comment was marked resolved, or open again (core/comments/resolve-comment.ts): nothing served changes. */
+  'comment.resolved',
+  'comment.reopened',
   'cache.rebuild_requested',
   'cache.built',
   /** A portal user joined an account (first-owner setup, an accepted invitation). */

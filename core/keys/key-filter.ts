@@ -28,6 +28,8 @@ export const KeyFilterFields = {
   missing: v.optional(LanguageCode),
   /** Keys whose value in this language is older than their source text (core/translations/outdated.ts). */
   outdated: v.optional(LanguageCode),
+  /** Keys with a comment in this language that is not resolved (core/comments/resolve-comment.ts). */
+  open_comments: v.optional(LanguageCode),
 } as const;
 
 export const KeyFilter = v.pipe(
@@ -98,5 +100,10 @@ export function keyFilterSql(sql: AnySql, projectId: string, filter: KeyFilter &
     parts.push(sql`and not exists (select 1 from translations t where t.key_id = k.id and t.language = ${filter.missing})`);
   }
   if (filter.outdated !== undefined) parts.push(sql`and ${outdatedInSql(sql, projectId, filter.outdated)}`);
+  if (filter.open_comments !== undefined) {
+    // The open comments' partial index (migration 034): a project's open comments are few.
+    parts.push(sql`and k.id in (
+      select c.key_id from value_comments c where c.project_id = ${projectId} and c.language = ${filter.open_comments} and c.resolved_at is null)`);
+  }
   return parts.reduce((all, part) => sql`${all} ${part}`, sql``);
 }

@@ -1,6 +1,6 @@
 // Comments on one value (core/comments), mounted inside the keys router (which applies apiKeyAuth
-// and the daily quota). An API key speaks for its project: it may delete any comment there, as a
-// project's owner or developer may in the portal.
+// and the daily quota). An API key speaks for its project: it may delete (or resolve) any comment
+// there, as a project's owner or developer may in the portal.
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { AppEnv } from '../http/app-env.ts';
@@ -11,10 +11,11 @@ import { idempotencyKey } from '../http/idempotency-key.ts';
 import { noBody, requireJsonBody, validBody, validParams } from '../http/validate.ts';
 import { respondJson } from '../http/response-headers.ts';
 import { Uuid } from '../../core/validation.ts';
-import { AddCommentInput, Comment, COMMENT_MAX_CHARS, COMMENTS_PER_VALUE_MAX, CommentList } from '../../core/comments/schemas.ts';
+import { AddCommentInput, Comment, COMMENT_MAX_CHARS, COMMENTS_PER_VALUE_MAX, CommentList, ResolveCommentInput } from '../../core/comments/schemas.ts';
 import { listComments } from '../../core/comments/list-comments.ts';
 import { addComment } from '../../core/comments/add-comment.ts';
 import { deleteComment } from '../../core/comments/delete-comment.ts';
+import { resolveComment } from '../../core/comments/resolve-comment.ts';
 
 const tag = 'Comments';
 const SlotParams = v.object({ ...KeyIdParam.entries, ...LanguageParam.entries });
@@ -59,6 +60,28 @@ export const commentRoutes = new Hono<AppEnv>()
     async (c) => {
       const { key_id, language } = c.req.valid('param');
       return respondJson(c, await addComment(c.get('deps'), { ...keyScope(c), keyId: key_id, language, ...c.req.valid('json') }), 201);
+    },
+  )
+  .patch(
+    '/:key_id/translations/:language/comments/:comment_id',
+    describe({
+      operationId: 'resolveComment',
+      tag,
+      body: 'json',
+      summary: 'Resolve a comment ({"resolved": true}) or reopen it ({"resolved": false})',
+      description:
+        'A resolved comment stays in the thread, with resolved_at and resolved_by (who resolved it, named as an author is); reopening clears both. ' +
+        'Asking for the state the comment is already in changes nothing and records nothing (the first resolver stays named). ' +
+        "Recorded in the project's activity as comment.resolved or comment.reopened; nothing served changes. " +
+        '`GET /v1/keys?open_comments={language}` lists the keys with open comments in a language.',
+      responses: { 200: Comment, 404: null },
+    }),
+    validParams(CommentParams),
+    requireJsonBody(),
+    validBody(ResolveCommentInput),
+    async (c) => {
+      const { key_id, language, comment_id } = c.req.valid('param');
+      return respondJson(c, await resolveComment(c.get('deps'), { ...keyScope(c), keyId: key_id, language, commentId: comment_id, ...c.req.valid('json') }), 200);
     },
   )
   .delete(

@@ -37,7 +37,7 @@ const routes = new Hono<AppEnv>()
       description:
         'Keys in name order. Filters (all optional, combined with AND): search (case-insensitive substring of the key name or of any of its ' +
         'values), group, tag (keys with this tag, exact), status (a value of this status, in language when given), language (a value in this language), missing (no value in ' +
-        'this language), outdated (its value in this language predates its source text). Without limit and cursor every match is listed, as the spec\'s listing; with either, one page of limit keys (1 to ' +
+        'this language), outdated (its value in this language predates its source text), open_comments (a comment in this language not resolved yet). Without limit and cursor every match is listed, as the spec\'s listing; with either, one page of limit keys (1 to ' +
         '500, default 100) and next_cursor (null on the last page): pass it back unchanged as cursor with the same filters. A query ' +
         'parameter this operation does not know is a 422 naming it, so a misspelt filter never lists every key.',
       responses: { 200: KeyList },

@@ -55,7 +55,7 @@ describe('tms mcp', () => {
   it('lists its tools, each with an input schema', async () => {
     const { tools } = await agent.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ['add_comment', 'cache_status', 'create_key', 'export_file', 'get_key', 'get_translations', 'get_value', 'import_file', 'list_comments', 'list_keys', 'mark_up_to_date', 'publish', 'set_translation', 'suggest_translations', 'tag_keys', 'translate_missing'].sort(),
+      ['add_comment', 'cache_status', 'create_key', 'export_file', 'get_key', 'get_translations', 'get_value', 'import_file', 'list_comments', 'list_keys', 'mark_up_to_date', 'publish', 'resolve_comment', 'set_translation', 'suggest_translations', 'tag_keys', 'translate_missing'].sort(),
     );
     for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
     expect(tools.find((tool) => tool.name === 'get_translations')!.annotations?.readOnlyHint).toBe(true);

@@ -42,13 +42,15 @@ describe('comments on a value', () => {
       text: 'Du or Sie here?',
       author: { type: 'api_key', id: info!.id, name: 'CI' },
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      resolved_at: null,
+      resolved_by: null,
     });
     expect((await add(p, keyId, 'de', 'Sie: the app is formal everywhere')).status).toBe(201);
     // fr has no value yet: a question may come before the first translation.
     expect((await add(p, keyId, 'fr', 'Is "Welcome" a greeting or a page title?')).status).toBe(201);
 
     const de = await list(p, keyId, 'de');
-    expect(de).toMatchObject({ project_id: p.projectId, key_id: keyId, language: 'de', count: 2 });
+    expect(de).toMatchObject({ project_id: p.projectId, key_id: keyId, language: 'de', count: 2, open: 2 });
     expect(de.comments.map((c: { text: string }) => c.text)).toEqual(['Du or Sie here?', 'Sie: the app is formal everywhere']);
     expect(await texts(p, keyId, 'fr')).toEqual(['Is "Welcome" a greeting or a page title?']);
     expect(await texts(p, keyId, 'en')).toEqual([]);

@@ -27,6 +27,7 @@ import { deleteTranslation } from '../../core/translations/delete-translation.ts
 import { markUpToDate } from '../../core/translations/mark-up-to-date.ts';
 import { addComment } from '../../core/comments/add-comment.ts';
 import { deleteComment } from '../../core/comments/delete-comment.ts';
+import { resolveComment } from '../../core/comments/resolve-comment.ts';
 import { importFile } from '../../core/files/import-file.ts';
 import { requestRebuild } from '../../core/cache/request-rebuild.ts';
 import { listKeys } from '../../core/keys/list-keys.ts';
@@ -80,6 +81,17 @@ describe('every write records its events', () => {
       name: 'addComment',
       types: ['comment.added'],
       run: async (p, ids) => (ids.comment = (await addComment(core.deps, { projectId: p.projectId, keyId: ids.key!, language: 'de', text: 'Formal?', actor: p.actor })).id),
+    },
+    {
+      name: 'resolveComment',
+      types: ['comment.resolved'],
+      actor: user,
+      run: (p, ids) => resolveComment(core.deps, { projectId: p.projectId, keyId: ids.key!, language: 'de', commentId: ids.comment!, resolved: true, actor: user }),
+    },
+    {
+      name: 'reopenComment',
+      types: ['comment.reopened'],
+      run: (p, ids) => resolveComment(core.deps, { projectId: p.projectId, keyId: ids.key!, language: 'de', commentId: ids.comment!, resolved: false, actor: p.actor }),
     },
     {
       name: 'deleteComment',

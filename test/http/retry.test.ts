@@ -30,6 +30,8 @@ const TABLE: Record<string, Outcome> = {
   'POST /v1/keys/:key_id/translations/:language/up-to-date': { first: 200, retry: 200, same: true },
   // Another comment each time (a conversation may say the same twice); Idempotency-Key makes a retry the same one.
   'POST /v1/keys/:key_id/translations/:language/comments': { first: 201, retry: 201 },
+  // Resolved the second time already: the same answer, nothing recorded again.
+  'PATCH /v1/keys/:key_id/translations/:language/comments/:comment_id': { first: 200, retry: 200, same: true },
   'DELETE /v1/keys/:key_id/translations/:language/comments/:comment_id': { first: 204, retry: 404 },
   'POST /v1/groups': { first: 201, retry: 201, same: true },
   'PATCH /v1/groups/:group_name': { first: 200, retry: 404 },
@@ -91,6 +93,7 @@ const BODY: Record<string, unknown> = {
   'PATCH /v1/keys/:key_id': { description: 'x' },
   'PUT /v1/keys/:key_id/translations/:language': { value: 'y', status: 'approved' },
   'POST /v1/keys/:key_id/translations/:language/comments': { text: 'Sie, please' },
+  'PATCH /v1/keys/:key_id/translations/:language/comments/:comment_id': { resolved: true },
   'POST /v1/keys/bulk-delete': { filter: { group: 'auth' } },
   'POST /v1/keys/bulk-status': { filter: { group: 'auth' }, languages: ['de'], status: 'approved' },
   'POST /v1/keys/bulk-tags': { filter: { group: 'auth' }, add: ['release-2.3'] },

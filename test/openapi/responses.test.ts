@@ -221,6 +221,9 @@ describe('every answer is one the document promises', () => {
     expect((await call('listComments', thread)).status).toBe(200);
     expect((await call('listComments', { params: { key_id: randomUUID(), language: 'de' } })).status).toBe(404);
     const commentId = (await comment.json()).id;
+    expect((await call('resolveComment', { params: { ...thread.params, comment_id: commentId }, json: { resolved: true } })).status).toBe(200);
+    expect((await call('resolveComment', { params: { ...thread.params, comment_id: commentId }, json: { resolved: 'yes' } })).status).toBe(422);
+    expect((await call('resolveComment', { params: { ...thread.params, comment_id: randomUUID() }, json: { resolved: false } })).status).toBe(404);
     expect((await call('deleteComment', { params: { ...thread.params, comment_id: commentId } })).status).toBe(204);
     expect((await call('deleteComment', { params: { ...thread.params, comment_id: commentId } })).status).toBe(404);
     const bulk = { key_ids: [ids.title!], languages: ['de'], status: 'review' };

@@ -65,6 +65,9 @@ const SAMPLES: Record<EventType, EventLike> = {
   // core/comments/add-comment.ts, delete-comment.ts (the comment's author: here another member's)
   'comment.added': event('comment.added', ['comment', COMMENT], null, { key_id: KEY, language: 'de' }),
   'comment.deleted': event('comment.deleted', ['comment', COMMENT], { key_id: KEY, language: 'de', author_type: 'user', author_id: API_KEY }, null),
+  // core/comments/resolve-comment.ts (the comment's author in `after`)
+  'comment.resolved': event('comment.resolved', ['comment', COMMENT], null, { key_id: KEY, language: 'de', author_type: 'user', author_id: API_KEY }),
+  'comment.reopened': event('comment.reopened', ['comment', COMMENT], null, { key_id: KEY, language: 'de', author_type: 'user', author_id: USER }),
   // core/files/import-file.ts
   'translation.imported': event('translation.imported', ['language', 'de'], null, {
     format: 'json',
@@ -161,6 +164,9 @@ describe('the words', () => {
     expect(what(SAMPLES['comment.deleted'])).toBe('deleted a comment on home.title (de)');
     const own = { ...SAMPLES['comment.deleted'], before: { key_id: KEY, language: 'de', author_type: 'user', author_id: USER } };
     expect(what(own)).toBe('deleted their comment on home.title (de)');
+    expect(what(SAMPLES['comment.resolved'])).toBe('resolved a comment on home.title (de)');
+    expect(what(SAMPLES['comment.reopened'])).toBe('reopened their comment on home.title (de)');
+    expect(change(SAMPLES['comment.resolved'])).toBe('');
     // What was said is not recorded: a deleted comment is gone from Activity too.
     expect(change(SAMPLES['comment.added'])).toBe('');
   });

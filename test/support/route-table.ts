@@ -36,6 +36,7 @@ export const BODIES: Record<string, unknown> = {
   'POST /v1/languages': { code: 'fr' },
   'PUT /v1/keys/:key_id/translations/:language': { value: 'x' },
   'POST /v1/keys/:key_id/translations/:language/comments': { text: 'Is this formal or informal?' },
+  'PATCH /v1/keys/:key_id/translations/:language/comments/:comment_id': { resolved: true },
   'POST /v1/keys/bulk-delete': { filter: { group: 'auth' } },
   'POST /v1/keys/bulk-status': { filter: { group: 'auth' }, languages: ['de'], status: 'approved' },
   'POST /v1/keys/bulk-tags': { filter: { group: 'auth' }, add: ['release-2.3'] },

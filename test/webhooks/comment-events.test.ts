@@ -42,6 +42,8 @@ describe('comment.added', () => {
           text: 'Use "Zur Kasse", as the web shop does',
           author: { type: 'api_key', id: apiKey!.id, name: null },
           created_at: created.created_at,
+          resolved_at: null,
+          resolved_by: null,
         },
       },
     });

@@ -104,13 +104,14 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
     {
       title: 'List keys',
       description:
-        'Keys of the project, optionally searched (names and value text), filtered by group, by tag, by status in a language, missing in a language, or outdated in a language (written before their source text last changed); paginated with limit and cursor.',
+        'Keys of the project, optionally searched (names and value text), filtered by group, by tag, by status in a language, missing in a language, outdated in a language (written before their source text last changed), or with open comments in a language; paginated with limit and cursor.',
       inputSchema: {
         search: z.string().optional(),
         group: z.string().optional(),
         tag: z.string().optional().describe('Only keys with this tag (exact, case kept)'),
         missing: LANGUAGE.optional().describe('Only keys without a value in this language'),
         outdated: LANGUAGE.optional().describe('Only keys whose value in this language was written before their source text last changed'),
+        open_comments: LANGUAGE.optional().describe('Only keys with a comment in this language not resolved yet (a review note to act on)'),
         language: LANGUAGE.optional().describe('With status: the language the status is about'),
         status: STATUS.optional(),
         limit: z.number().int().min(1).max(500).optional(),
@@ -246,6 +247,19 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
     },
     tool(async ({ key_id, language, text: comment }: { key_id: string; language: string; text: string }) =>
       text(await send('POST', `/v1/keys/${seg(key_id)}/translations/${seg(language)}/comments`, { text: comment })),
+    ),
+  );
+  server.registerTool(
+    'resolve_comment',
+    {
+      title: 'Resolve a comment',
+      description:
+        'Mark a comment on a value resolved (resolved: true), once what it asks is done (the value rewritten, the question answered in a reply), or open again (false). The comment stays in the thread. It changes nothing served.',
+      inputSchema: { key_id: z.string().uuid(), language: LANGUAGE, comment_id: z.string().uuid(), resolved: z.boolean() },
+      annotations: { idempotentHint: true },
+    },
+    tool(async ({ key_id, language, comment_id, resolved }: { key_id: string; language: string; comment_id: string; resolved: boolean }) =>
+      text(await send('PATCH', `/v1/keys/${seg(key_id)}/translations/${seg(language)}/comments/${seg(comment_id)}`, { resolved })),
     ),
   );
   server.registerTool(

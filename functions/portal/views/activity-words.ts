@@ -240,6 +240,13 @@ export function describeEvent(e: EventLike, names: ActivityNames = {}): Part[] {
       const own = before.author_type === e.actor_type && before.author_id === e.actor_id;
       return [own ? 'deleted their comment on ' : 'deleted a comment on ', keyName(value.keyId, names), ` (${value.language})`];
     }
+    case 'comment.resolved':
+    case 'comment.reopened': {
+      if (!value) break;
+      const own = after.author_type === e.actor_type && after.author_id === e.actor_id;
+      const verb = e.type === 'comment.resolved' ? 'resolved' : 'reopened';
+      return [`${verb} ${own ? 'their' : 'a'} comment on `, keyName(value.keyId, names), ` (${value.language})`];
+    }
     case 'cache.rebuild_requested':
       return ['asked to publish the translations (cache rebuild queued)'];
     case 'cache.built':
@@ -344,6 +351,8 @@ export function summarizeChange(e: EventLike): Part[] {
       return ['still ', ...valueWords(after, value.language)];
     case 'comment.added':
     case 'comment.deleted':
+    case 'comment.resolved':
+    case 'comment.reopened':
       // The value is named in the sentence; the comment's text is not recorded (core/comments/add-comment.ts).
       if (!value) break;
       return [];
