@@ -23,6 +23,8 @@ export type Outcome = {
   /** A refusal the page says at its top (the write did nothing). */
   error?: string;
   imported?: ImportResult;
+  /** The tag the import gave every key of its file (its counts name it). */
+  importTag?: string;
   translated?: TranslateResult;
 };
 

@@ -609,6 +609,7 @@ const routes = new Hono<PortalEnv>()
   .post('/projects/:project_id/keys', async (c) => {
     const a = await access(c, 'keys.manage');
     const f = await form(c);
+    const newTags = splitTags(f.tags ?? '');
     const created = await orEditorError(
       c,
       a,
@@ -622,8 +623,10 @@ const routes = new Hono<PortalEnv>()
           key: f.key ?? '',
           ...(f.group_name ? { group_name: f.group_name } : {}),
           description: f.description ? f.description : null,
+          // Typed as one text ("mobile, release-2.3"), as in the key's Edit form; blank: none.
+          ...(newTags.length > 0 ? { tags: newTags } : {}),
         }),
-      { key: f.key ?? '', group_name: f.group_name ?? '', description: f.description ?? '' },
+      { key: f.key ?? '', group_name: f.group_name ?? '', description: f.description ?? '', tags: f.tags ?? '' },
     );
     if (created instanceof Response) return created;
     return back(c, f.return_to, `${P}/projects/${a.projectId}`);
@@ -1061,13 +1064,15 @@ const routes = new Hono<PortalEnv>()
   .get('/projects/:project_id/files', async (c) => {
     const a = await access(c, 'files.transfer');
     const outcome = await outcomeFor(c, { project: a.projectId });
-    return renderFiles(c, a, { applied: outcome?.imported, notice: outcome?.notice });
+    return renderFiles(c, a, { applied: outcome?.imported, appliedTag: outcome?.importTag, notice: outcome?.notice });
   })
   .post('/projects/:project_id/import', async (c) => {
     const a = await access(c, 'files.transfer');
     const body = await c.req.parseBody();
     const text = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : '');
-    const choice: ImportChoice = { language: text('language'), format: text('format'), status: text('status') || 'draft', conflict: text('conflict') || 'overwrite', group: text('group') || 'Default' };
+    const choice: ImportChoice = { language: text('language'), format: text('format'), status: text('status') || 'draft', conflict: text('conflict') || 'overwrite', group: text('group') || 'Default', tag: text('tag') };
+    // A blank tag field is no tag; the core's Tag trims one that is given (and refuses what no tag can be).
+    const tag = choice.tag.trim() === '' ? undefined : choice.tag;
     const apply = text('apply') === 'yes';
     const file = body.file;
     const bytes = apply ? new Uint8Array(Buffer.from(text('file_base64'), 'base64')) : file instanceof File ? new Uint8Array(await file.arrayBuffer()) : new Uint8Array(0);
@@ -1079,6 +1084,7 @@ const routes = new Hono<PortalEnv>()
       status: choice.status as TranslationStatus,
       conflict: choice.conflict as 'overwrite',
       group: choice.group,
+      ...(tag !== undefined ? { tag } : {}),
       body: bytes,
     };
     const attached = () => {
@@ -1122,11 +1128,14 @@ const routes = new Hono<PortalEnv>()
         return renderFiles(c, a, { preview, notice: IMPORT_PREVIEW_CHANGED }, 412);
       }
       const files = `${P}/projects/${a.projectId}/files`;
-      if ('replayed' in once) return redirectWithOutcome(c, { project: a.projectId }, files, { notice: IMPORT_ONCE_APPLIED, imported: JSON.parse(once.replayed.result ?? 'null') as ImportResult });
+      // The counts name the tag (the result has only how many keys got it); a replay's form is the
+      // first import's, tag included (the token's request is the choice).
+      const importTag = tag === undefined ? {} : { importTag: tag.trim() };
+      if ('replayed' in once) return redirectWithOutcome(c, { project: a.projectId }, files, { notice: IMPORT_ONCE_APPLIED, imported: JSON.parse(once.replayed.result ?? 'null') as ImportResult, ...importTag });
       await publishAfter(c, a);
       // The counts are shown after a redirect: a reload of the answer to this POST would import the
       // file again, over what colleagues changed since.
-      return redirectWithOutcome(c, { project: a.projectId }, files, { imported: once.created });
+      return redirectWithOutcome(c, { project: a.projectId }, files, { imported: once.created, ...importTag });
     }
     // The preview: the import's dry run, with a sample of the keys and values it would change.
     const result = await orImportError(c, a, choice, () => {
@@ -1143,12 +1152,15 @@ const routes = new Hono<PortalEnv>()
     // XLIFF carries the source text beside each value: the chosen source language, else the
     // project's (the API asks for ?source=; the form offers it, defaulting to the project's).
     const source = isFormatId(format) && FORMATS[format].needsSource ? c.req.query('source') || (await qualitySettings(deps.sql, a.projectId))?.sourceLanguage : undefined;
+    // The form's "Every key" is a blank tag: no filter (the API refuses a blank ?tag=).
+    const tag = c.req.query('tag');
     const file = await exportFile(deps, {
       projectId: a.projectId,
       language: c.req.query('language') ?? '',
       format: format as 'json',
       status: (c.req.query('status') ?? 'approved') as 'approved',
       ...(source ? { source } : {}),
+      ...(tag !== undefined && tag.trim() !== '' ? { tag } : {}),
     });
     return c.body(file.body as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': file.contentType, 'Content-Disposition': `attachment; filename="${file.filename}"` });
   })
@@ -1552,7 +1564,7 @@ async function activityNames(deps: Deps, projectId: string, items: readonly Acti
 }
 
 /** The import form's fields a refusal can be about; anything else (the file's content, its size) is the file's. */
-const IMPORT_FIELDS = ['language', 'format', 'status', 'conflict', 'group'];
+const IMPORT_FIELDS = ['language', 'format', 'status', 'conflict', 'group', 'tag'];
 
 /**
  * Runs an import (or its preview); a refusal shows the Files page again with the choices kept (a
@@ -1565,8 +1577,11 @@ async function orImportError<T>(c: C, a: ProjectAccess, choice: ImportChoice, wo
   } catch (thrown) {
     const error = toDomainError(thrown);
     if (!(error instanceof AppError)) throw thrown;
-    const loc = error.code === 'validation' ? error.issues?.[0]?.loc[0] : undefined;
-    const field = typeof loc === 'string' && IMPORT_FIELDS.includes(loc) ? loc : 'file';
+    // The command's own fields are named as such (['tag']); what the import decides, as the API's
+    // query parameters (['query', 'tag']: a key the tag would take past 20 tags). ['body', key] is the file's.
+    const loc = error.code === 'validation' ? error.issues?.[0]?.loc : undefined;
+    const name = loc?.[0] === 'query' ? loc[1] : loc?.[0];
+    const field = typeof name === 'string' && IMPORT_FIELDS.includes(name) ? name : 'file';
     return asErrorAnswer(await renderFiles(c, a, { choice, refusal: { field, message: error.message } }), error);
   }
 }
@@ -1574,26 +1589,34 @@ async function orImportError<T>(c: C, a: ProjectAccess, choice: ImportChoice, wo
 async function renderFiles(
   c: C,
   a: ProjectAccess,
-  extra: { preview?: ShownPreview; applied?: ImportResult | undefined; notice?: string | undefined; choice?: ImportChoice; refusal?: ImportRefusal } = {},
+  extra: { preview?: ShownPreview; applied?: ImportResult | undefined; appliedTag?: string | undefined; notice?: string | undefined; choice?: ImportChoice; refusal?: ImportRefusal } = {},
   status: ContentfulStatusCode = 200,
 ) {
   const deps = c.get('deps');
-  const [list, cache, quality] = await Promise.all([listLanguages(deps, { projectId: a.projectId }), cacheOf(c, a.projectId), qualitySettings(deps.sql, a.projectId)]);
+  // The export's Tag select: listTags reads the partial index of tagged live keys, so a project
+  // without tags reads no key for it (test/portal/page-costs.test.ts).
+  const [list, cache, quality, tags] = await Promise.all([
+    listLanguages(deps, { projectId: a.projectId }),
+    cacheOf(c, a.projectId),
+    qualitySettings(deps.sql, a.projectId),
+    listTags(deps, { projectId: a.projectId }),
+  ]);
   return page(
     c,
-    FilesPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, languages: list.languages.map((l) => l.code), formats: Object.keys(FORMATS), sourceLanguage: quality?.sourceLanguage ?? 'en', ...extra }),
+    FilesPage({ user: requireUser(c), csrf: c.get('csrf'), access: a, cache, languages: list.languages.map((l) => l.code), formats: Object.keys(FORMATS), sourceLanguage: quality?.sourceLanguage ?? 'en', tags: tags.tags, ...extra }),
     status,
   );
 }
 
 /**
  * What a preview showed, as a hash its Apply sends back: the dry run's counts and its listed changes
- * (descriptions too, and how many approved values lose that status, all of them). Apply runs the dry run again and
- * imports only when it finds the same; the file and choices are the Apply form's own.
+ * (descriptions and tagged keys too, and how many approved values lose that status, all of them). Apply runs the dry run again and
+ * imports only when it finds the same (a key tagged meanwhile is one fewer to tag: 412, the new
+ * preview); the file and choices are the Apply form's own.
  */
 function previewFingerprint(p: ImportPreview): string {
-  const { keys_created, values_created, values_updated, values_unchanged, values_kept, descriptions_updated, translation_units, changes } = p;
-  const shown = [keys_created, values_created, values_updated, values_unchanged, values_kept, descriptions_updated, translation_units, changes];
+  const { keys_created, values_created, values_updated, values_unchanged, values_kept, descriptions_updated, keys_tagged, translation_units, changes } = p;
+  const shown = [keys_created, values_created, values_updated, values_unchanged, values_kept, descriptions_updated, keys_tagged, translation_units, changes];
   return createHash('sha256').update(JSON.stringify(shown)).digest('base64url');
 }
 

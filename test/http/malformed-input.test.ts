@@ -454,6 +454,8 @@ type FormSpec = {
   choices?: string[];
   /** Fields stored as text, with their limit: NUL, invalid UTF-8 and overlong values are refused. */
   stored?: Record<string, number>;
+  /** Other values of a field that must be refused (text, encoded as the form is; or bytes, sent as they are). */
+  refused?: Record<string, (string | Buffer)[]>;
   /** A file upload (multipart), in this field. */
   file?: string;
   /** Each refused attempt checks a password (scrypt, about a second here): one case per required field. */
@@ -473,7 +475,13 @@ const FORMS: Record<string, FormSpec> = {
   '/portal/accounts/:account_id/invites/:invite_id/revoke': { fields: {} },
   '/portal/accounts/:account_id/projects': { fields: { name: 'Another' }, required: ['name'], stored: { name: 200 } },
   '/portal/projects/:project_id/groups/:group_name/rename': { fields: { new_name: 'auth2' }, required: ['new_name'], stored: { new_name: 200 } },
-  '/portal/projects/:project_id/keys': { fields: { key: 'portal.new', group_name: 'portal', description: 'd' }, required: ['key'], stored: { key: 500, group_name: 200, description: 1000 } },
+  // tags: as the key form's (one text, comma-separated, each tag's limit).
+  '/portal/projects/:project_id/keys': {
+    fields: { key: 'portal.new', group_name: 'portal', description: 'd', tags: 'release' },
+    required: ['key'],
+    stored: { key: 500, group_name: 200, description: 1000, tags: 100 },
+    refused: { tags: ['bell\u0007', Array.from({ length: 21 }, (_, i) => `t${i}`).join(','), Buffer.from('%ED%A0%80')] },
+  },
   // tags: one text, comma-separated; its limit is one tag's (a longer text is refused as a tag too long).
   '/portal/projects/:project_id/keys/:key_id': { fields: { group_name: 'auth', description: 'd', tags: 'release' }, required: ['group_name'], stored: { group_name: 200, description: 1000, tags: 100 } },
   '/portal/projects/:project_id/keys/:key_id/delete': { fields: {} },
@@ -491,7 +499,16 @@ const FORMS: Record<string, FormSpec> = {
   '/portal/projects/:project_id/languages': { fields: { code: 'it' }, required: ['code'], choices: ['code'] },
   '/portal/projects/:project_id/languages/:code/remove': { fields: { confirmed: 'yes', values: '0', digest: 'none' } },
   '/portal/projects/:project_id/quality': { fields: { source_language: 'de', quality_blocking: 'placeholders' }, choices: ['source_language', 'quality_blocking'] },
-  '/portal/projects/:project_id/import': { fields: { language: 'de', format: 'json', status: 'draft', conflict: 'overwrite', group: 'auth' }, required: ['language', 'file'], choices: ['language', 'format', 'status', 'conflict'], file: 'file' },
+  // tag: optional (blank is none), one tag given to every key of the file.
+  // A comma is refused (one tag, not a list); a lone surrogate as UTF-8 would write it is no text.
+  '/portal/projects/:project_id/import': {
+    fields: { language: 'de', format: 'json', status: 'draft', conflict: 'overwrite', group: 'auth', tag: 'release' },
+    required: ['language', 'file'],
+    choices: ['language', 'format', 'status', 'conflict'],
+    stored: { tag: 100 },
+    refused: { tag: ['a,b', ',', 'bell\u0007', '\u0085', Buffer.from([0x61, 0xed, 0xa0, 0x80])] },
+    file: 'file',
+  },
   '/portal/projects/:project_id/trash/keys/:key_id/restore': { fields: {} },
   '/portal/projects/:project_id/trash/groups/:group_name/restore': { fields: {} },
   '/portal/projects/:project_id/api-keys': { fields: { kind: 'live', name: 'CI' }, choices: ['kind'], stored: { name: 100 } },
@@ -604,7 +621,11 @@ function formCases(route: string, spec: FormSpec): Case[] {
   for (const [name, max] of Object.entries(spec.stored ?? {})) {
     cases.push(sendForm(`${name} of ${max + 1} characters`, { ...valid, [name]: 'k'.repeat(max + 1) }));
     cases.push(sendForm(`${name} with NUL`, { ...valid, [name]: 'a\u0000b' }));
-    cases.push(sendForm(`${name} with invalid UTF-8`, { ...valid, [name]: Buffer.from('%ff%fe') }));
+    // Multipart carries a field's bytes as they are; urlencoded, as escapes.
+    cases.push(sendForm(`${name} with invalid UTF-8`, { ...valid, [name]: spec.file ? Buffer.from([0xff, 0xfe]) : Buffer.from('%ff%fe') }));
+  }
+  for (const [name, values] of Object.entries(spec.refused ?? {})) {
+    for (const value of values) cases.push(sendForm(`${name}=${JSON.stringify((typeof value === 'string' ? value : value.toString('latin1')).slice(0, 20))}`, { ...valid, [name]: value }));
   }
   // fast-check: every field drawn at random, each value with a NUL somewhere: what stores text or
   // picks from choices must refuse it.

@@ -239,6 +239,8 @@ describe.skipIf(!HAVE_BROWSER)('the portal in Chromium', () => {
     await owner.getByRole('link', { name: 'Import / export' }).click();
     await owner.getByLabel(/^File/).setInputFiles({ name: 'de.json', mimeType: 'application/json', buffer: Buffer.from('{"home": {"subtitle": "Schön, dass du da bist"}}') });
     await owner.getByRole('combobox', { name: 'Format' }).first().selectOption('i18next');
+    // Every key of the file gets the tag (carried by the preview's Apply form).
+    await owner.getByLabel(/^Tag every key of the file/).fill('mobile');
     await owner.getByRole('button', { name: 'Preview import' }).click();
     await owner.getByText('1 new key', { exact: true }).waitFor();
     await checkA11y(owner, 'import-preview');
@@ -247,6 +249,7 @@ describe.skipIf(!HAVE_BROWSER)('the portal in Chromium', () => {
     await owner.getByRole('button', { name: 'Apply this import' }).click();
     await owner.getByText(/Imported into de/).waitFor();
     expect(JSON.stringify(await (await t.call(apiKey, 'GET', '/v1/translations/de?status=all')).json())).toContain('Schön, dass du da bist');
+    expect(((await (await t.call(apiKey, 'GET', '/v1/keys?tag=mobile')).json()) as { keys: { key: string }[] }).keys.map((k) => k.key)).toEqual(['home.subtitle']);
 
     // Delete the imported key in the editor, restore it from the trash.
     await owner.getByRole('link', { name: 'Editor' }).click();

@@ -185,7 +185,9 @@ describe("the key form's Tags field", () => {
     ] as const) {
       const res = await dev.post(keyForm(keyId), { ...fields, group_name: 'moved', tags, return_to: page });
       expect(res.status, tags).toBe(422);
-      const input = new RegExp(`<input name="tags"[^>]*>`).exec(res.text)![0];
+      // The key's own form (the New key form has a Tags field too).
+      const keyFormHtml = new RegExp(`<form[^>]*action="${keyForm(keyId)}"[^>]*>([^]*?)</form>`).exec(res.text)![1]!;
+      const input = /<input name="tags"[^>]*>/.exec(keyFormHtml)![0];
       expect(input).toContain('aria-invalid="true"');
       const described = /aria-describedby="([^"]+)"/.exec(input)![1]!;
       expect(decode(new RegExp(`<p id="${described}"[^>]*>([^<]*)</p>`).exec(res.text)![1]!)).toContain(message);

@@ -57,6 +57,24 @@ describe('rows read by the editor', () => {
   });
 });
 
+describe('rows read by the Files page', () => {
+  it("reads no key for its export's Tag select in a project without tags, and only the tagged keys in one with them", async () => {
+    const s = await seed(t, { keys: 1_000, groups: 5, languages: 2 });
+    const untagged = await pageRead(s, `${s.base}/files`);
+    await t.runtime.deps.sql`update translation_keys set tags = array['mobile'] where id = any(${s.keyIds.slice(0, 10)}::uuid[])`;
+    const tagged = await pageRead(s, `${s.base}/files`);
+    const tagRows = (r: typeof untagged) => r.byStatement.filter((st) => /unnest\(k\.tags\)/.test(st.query)).reduce((n, st) => n + st.rows, 0);
+    const report = `${explain('no tags', untagged)}\n${explain('10 tagged keys', tagged)}`;
+    // listTags over the partial index of tagged live keys (migration 032), not the project's 1,000 keys.
+    expect(tagRows(untagged), report).toBeLessThanOrEqual(5);
+    expect(tagRows(tagged), report).toBeLessThanOrEqual(30);
+    expect(untagged.byStatement.some((st) => /unnest\(k\.tags\)/.test(st.query)), report).toBe(true);
+    // The whole page (session, membership, languages, cache, settings: small tables, whose rows read
+    // depend on what the other tests left in them), far from the project's 1,000 keys.
+    expect(untagged.total, report).toBeLessThan(200);
+  });
+});
+
 describe('bytes per page', () => {
   it('pages go gzip-compressed to a browser that asks: an editor page of 50 keys in 10 languages, a twentieth of its size', async () => {
     const s = await seed(t, { keys: 60, groups: 2, languages: 10 });

@@ -121,6 +121,7 @@ export const EditorView: FC<{
   const newKeyName = fieldError(formError, 'new-key', 'key');
   const newKeyGroup = fieldError(formError, 'new-key', 'group_name');
   const newKeyDescription = fieldError(formError, 'new-key', 'description');
+  const newKeyTags = fieldError(formError, 'new-key', 'tags');
   const renameTo = fieldError(formError, 'rename-group', 'new_name');
   const bulkAction = fieldError(formError, 'bulk', 'action');
   const bulkTag = fieldError(formError, 'bulk', 'tag');
@@ -311,7 +312,7 @@ export const EditorView: FC<{
           <form method="post" action={`${base}/keys`} class="row wrap">
             <CsrfField csrf={csrf} />
             <input type="hidden" name="return_to" value={here} />
-            {formLevelError(formError, 'new-key', ['key', 'group_name', 'description'])}
+            {formLevelError(formError, 'new-key', ['key', 'group_name', 'description', 'tags'])}
             <label class="grow">
               Key name
               <input name="key" required maxlength={maxUnits(500)} placeholder="home.title" value={typed('new-key', 'key')} {...newKeyName.attrs} />
@@ -326,6 +327,11 @@ export const EditorView: FC<{
               Description <span class="hint">(context for translators)</span>
               <input name="description" maxlength={maxUnits(1000)} value={typed('new-key', 'description')} {...newKeyDescription.attrs} />
               {newKeyDescription.message}
+            </label>
+            <label>
+              Tags <span class="hint">(separated by commas)</span>
+              <input name="tags" maxlength={maxUnits(2_100)} value={typed('new-key', 'tags')} {...newKeyTags.attrs} />
+              {newKeyTags.message}
             </label>
             <button type="submit">Create key</button>
           </form>

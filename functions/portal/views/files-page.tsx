@@ -14,12 +14,13 @@ import { warningLine } from './assistant-pages.tsx';
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 type Common = { user: SessionUser; csrf: string; access: ProjectAccess; cache: { last_rebuilt_at: string | null; ready: boolean } };
-export type ImportChoice = { language: string; format: string; status: string; conflict: string; group: string };
+/** tag: the tag every key of the file gets, as typed ('' for none). */
+export type ImportChoice = { language: string; format: string; status: string; conflict: string; group: string; tag: string };
 /** An import the use-case refused: the form's field it is about (the file, unless another), and why. */
 export type ImportRefusal = { field: string; message: string };
 
 /** What the import form shows before anything is chosen. */
-const DEFAULT_CHOICE: Omit<ImportChoice, 'language'> = { format: 'json', status: 'draft', conflict: 'overwrite', group: 'Default' };
+const DEFAULT_CHOICE: Omit<ImportChoice, 'language'> = { format: 'json', status: 'draft', conflict: 'overwrite', group: 'Default', tag: '' };
 
 /** How many quality warnings the preview lists; the count has them all. */
 const WARNINGS_LISTED = 20;
@@ -50,7 +51,11 @@ const QualityWarnings: FC<{ warnings: ImportResult['quality_warnings'] }> = ({ w
   );
 };
 
-const Counts: FC<{ r: ImportResult }> = ({ r }) => (
+/**
+ * An import's counts. tag: the tag it gives every key of the file, named beside the existing keys
+ * that get it (created keys have it from the start: they are new keys); done: said of an applied import.
+ */
+const Counts: FC<{ r: ImportResult; tag?: string | undefined; done?: boolean }> = ({ r, tag, done }) => (
   <ul>
     <li>{count(r.keys_created, 'new key', 'new keys')}</li>
     <li>{count(r.values_created, 'new value', 'new values')}</li>
@@ -58,6 +63,12 @@ const Counts: FC<{ r: ImportResult }> = ({ r }) => (
     <li>{count(r.values_unchanged, 'unchanged value', 'unchanged values')}</li>
     {/* Said when there are any (most formats carry none); an answer kept from before the count has none. */}
     {r.descriptions_updated ? <li>{count(r.descriptions_updated, 'changed description', 'changed descriptions')}</li> : null}
+    {/* Only with a tag; an answer kept from before tags has no count. */}
+    {r.keys_tagged ? (
+      <li>
+        {count(r.keys_tagged, 'existing key', 'existing keys')} {done ? 'got' : r.keys_tagged === 1 ? 'gets' : 'get'} the tag{tag ? <> <span class="mono">{tag}</span></> : null}
+      </li>
+    ) : null}
     <li>{count(r.translation_units, 'translation unit', 'translation units')}</li>
     {r.warnings.map((w) => (
       <li class="hint">Warning: {w}</li>
@@ -85,7 +96,7 @@ const ChangeList: FC<{ title: string; total: number; items: Child[] }> = ({ titl
 /**
  * What the preview's dry run found, under its counts: the new keys, the changed values (text and
  * status before and after), the new values, the keys whose description would change (before and
- * after), each list the first 100 (core's CHANGES_LISTED); a
+ * after), the existing keys that would get the import's tag, each list the first 100 (core's CHANGES_LISTED); a
  * warning when approved values would lose that status, and with conflict=keep, that existing
  * values stay. Texts are shown in the import language's direction.
  */
@@ -142,6 +153,7 @@ const Changes: FC<{ r: ImportResult; changes: ImportChanges; choice: ImportChoic
           </>
         ))}
       />
+      <ChangeList title="Tagged keys" total={r.keys_tagged} items={changes.tagged_keys.map(key)} />
     </div>
   );
 };
@@ -159,15 +171,19 @@ export const FilesPage: FC<
     formats: string[];
     /** The project's source language: XLIFF exports carry its text as each unit's source unless another is chosen. */
     sourceLanguage: string;
+    /** The project's tags (core/keys/list-tags.ts), for the export's Tag select: none, no select. */
+    tags: { name: string; keys: number }[];
     preview?: ShownPreview | undefined;
     applied?: ImportResult | undefined;
+    /** The tag the applied import gave its keys (its counts name it). */
+    appliedTag?: string | undefined;
     /** Said above the counts of an applied import (one sent again was not imported again), or above a preview shown again. */
     notice?: string | undefined;
     /** The import form's choices to show again (after a refusal, or with a preview). */
     choice?: ImportChoice | undefined;
     refusal?: ImportRefusal | undefined;
   }
-> = ({ user, csrf, access, cache, languages, formats, sourceLanguage, preview, applied, notice, choice, refusal }) => {
+> = ({ user, csrf, access, cache, languages, formats, sourceLanguage, tags, preview, applied, appliedTag, notice, choice, refusal }) => {
   const base = `${P}/projects/${access.projectId}`;
   const chosen = { ...DEFAULT_CHOICE, ...(choice ?? preview?.choice ?? {}) };
   // A refusal is said at the field it is about (aria-describedby, aria-invalid), as in the editor.
@@ -202,7 +218,7 @@ export const FilesPage: FC<
         <Notice kind="ok">
           {notice ? <p>{notice}</p> : null}
           Imported into {applied.language}:
-          <Counts r={applied} />
+          <Counts r={applied} tag={appliedTag} done />
         </Notice>
       ) : null}
       {languages.length === 0 ? <p class="empty">Add a language first.</p> : null}
@@ -212,7 +228,7 @@ export const FilesPage: FC<
         <form method="post" action={`${base}/import`} enctype="multipart/form-data" class="card stack">
           <h2>Preview: what this import would do in {preview.choice.language}</h2>
           {notice && !applied ? <Notice kind="error">{notice}</Notice> : null}
-          <Counts r={preview.result} />
+          <Counts r={preview.result} tag={preview.choice.tag.trim()} />
           <QualityWarnings warnings={preview.result.quality_warnings} />
           <Changes r={preview.result} changes={preview.result.changes} choice={preview.choice} />
           <CsrfField csrf={csrf} />
@@ -252,6 +268,12 @@ export const FilesPage: FC<
             <input name="group" value={chosen.group} maxlength={maxUnits(200)} {...errorAt('group').attrs} />
             {errorAt('group').message}
           </label>
+          {/* Blank: no tag. One tag (a comma is refused, not split: "every key" gets one tag, as the API's ?tag=). */}
+          <label>
+            Tag every key of the file <span class="hint">(optional: new keys and existing ones)</span>
+            <input name="tag" value={chosen.tag} maxlength={maxUnits(100)} {...errorAt('tag').attrs} />
+            {errorAt('tag').message}
+          </label>
         </div>
         <button type="submit">Preview import</button>
       </form>
@@ -260,6 +282,20 @@ export const FilesPage: FC<
         {select('language', 'Language', languages)}
         {select('format', 'Format', formats, 'json')}
         {select('status', 'Values', ['approved', 'all', 'review', 'draft'], 'approved')}
+        {/* Only in a project with tags, as the editor's Tag filter: "Every key" alone would be a choice of nothing. */}
+        {tags.length > 0 ? (
+          <label>
+            Tag
+            <select name="tag">
+              <option value="" selected>
+                Every key
+              </option>
+              {tags.map((t) => (
+                <option value={t.name}>{`${t.name} (${t.keys})`}</option>
+              ))}
+            </select>
+          </label>
+        ) : null}
         <label>
           Source language <span class="hint">(XLIFF only)</span>
           <select name="source">
