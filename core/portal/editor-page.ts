@@ -40,6 +40,8 @@ export type EditorRow = {
   source_rev: number;
   /** Language -> the number of comments on the key's value there (core/comments), for those that have any. */
   comments: Record<string, number>;
+  /** Language -> how many of those are not resolved, for those that have any open. */
+  open_comments: Record<string, number>;
 };
 export type EditorPage = {
   rows: EditorRow[];
@@ -68,6 +70,7 @@ export async function editorPage(deps: Pick<Deps, 'sql'>, input: EditorPageInput
     ...(input.status !== undefined && languages.length > 0 ? { statusLanguages: languages } : {}),
     missing: input.missing,
     outdated: input.outdated,
+    open_comments: input.open_comments,
     cursor: input.cursor,
   };
   const limit = input.limit ?? PAGE_SIZE;
@@ -97,22 +100,29 @@ export async function editorPage(deps: Pick<Deps, 'sql'>, input: EditorPageInput
       const value = of[l];
       if (value) shown[l] = { ...value, warnings: warningsOf({ text: value.value, language: l, source, sourceLanguage }) };
     }
-    return { id: k.id, key: k.key, group_name: k.group_name, description: k.description, tags: k.tags, values: shown, source_rev: sourceRev, comments: comments[k.id] ?? {} };
+    return { id: k.id, key: k.key, group_name: k.group_name, description: k.description, tags: k.tags, values: shown, source_rev: sourceRev, comments: comments.all[k.id] ?? {}, open_comments: comments.open[k.id] ?? {} };
   });
   return { rows, next, sourceLanguage, ...(scan ? { scan } : {}) };
 }
 
+type Counts = Record<string, Record<string, number>>;
+
 /**
- * Key id -> language -> how many comments, for the page's keys in the shown languages that have any:
- * one grouped query for the page (the slot index value_comments_slot_idx), never one per value.
+ * Key id -> language -> how many comments (`all`), and how many of them are open (`open`), for the
+ * page's keys in the shown languages that have any: one grouped query for the page (the slot index
+ * value_comments_slot_idx), never one per value.
  */
-async function commentCounts(deps: Pick<Deps, 'sql'>, keyIds: string[], languages: string[]): Promise<Record<string, Record<string, number>>> {
-  if (keyIds.length === 0 || languages.length === 0) return {};
-  const rows = await deps.sql<{ key_id: string; language: string; n: number }[]>`
-    select key_id, language, count(*)::int as n from value_comments
+async function commentCounts(deps: Pick<Deps, 'sql'>, keyIds: string[], languages: string[]): Promise<{ all: Counts; open: Counts }> {
+  const all: Counts = {};
+  const open: Counts = {};
+  if (keyIds.length === 0 || languages.length === 0) return { all, open };
+  const rows = await deps.sql<{ key_id: string; language: string; n: number; open: number }[]>`
+    select key_id, language, count(*)::int as n, (count(*) filter (where resolved_at is null))::int as open from value_comments
     where key_id = any(${keyIds}::uuid[]) and language = any(${languages}::text[])
     group by 1, 2`;
-  const counts: Record<string, Record<string, number>> = {};
-  for (const r of rows) (counts[r.key_id] ??= {})[r.language] = r.n;
-  return counts;
+  for (const r of rows) {
+    (all[r.key_id] ??= {})[r.language] = r.n;
+    if (r.open > 0) (open[r.key_id] ??= {})[r.language] = r.open;
+  }
+  return { all, open };
 }

@@ -77,6 +77,7 @@ import { ActivityPage, HistoryPage } from './views/activity-pages.tsx';
 import { listComments } from '../../core/comments/list-comments.ts';
 import { addComment } from '../../core/comments/add-comment.ts';
 import { commentNotFound, deleteComment } from '../../core/comments/delete-comment.ts';
+import { resolveComment } from '../../core/comments/resolve-comment.ts';
 import type { Comment } from '../../core/comments/schemas.ts';
 import { valueTarget, type ActivityNames } from './views/activity-words.ts';
 import { FilesPage, type ImportChoice, type ImportRefusal, type ShownPreview } from './views/files-page.tsx';
@@ -963,6 +964,21 @@ const routes = new Hono<PortalEnv>()
     }
     return backToComments(c, a, keyId, language, 'Comment added.');
   })
+  // Resolve (or reopen) a comment: whoever may comment on the language, whoever wrote it (resolving
+  // hides nothing, unlike a delete). The form says which state it asks for, so a form sent twice (or
+  // an old page) leaves the comment as asked, and records nothing the second time.
+  .post('/projects/:project_id/keys/:key_id/values/:language/comments/:comment_id/resolve', async (c) => {
+    const a = await access(c, 'values.edit');
+    const slot = { projectId: a.projectId, keyId: keyIdParam(c), language: languageParam(c) };
+    if (!mayEditLanguage(a, slot.language)) throw new AppError('forbidden', `Your membership does not include ${slot.language}`);
+    const commentId = c.req.param('comment_id');
+    if (!isUuid(commentId)) throw commentNotFound();
+    const f = await form(c);
+    if (f.resolved !== 'yes' && f.resolved !== 'no') throw new AppError('validation', 'resolved must be yes or no', { issues: [{ loc: ['resolved'], msg: 'resolved must be yes or no', type: 'value' }] });
+    const resolved = f.resolved === 'yes';
+    await resolveComment(c.get('deps'), { ...slot, commentId, resolved, actor: userActor(c) });
+    return backToComments(c, a, slot.keyId, slot.language, resolved ? 'Comment resolved.' : 'Comment reopened.');
+  })
   .post('/projects/:project_id/keys/:key_id/values/:language/comments/:comment_id/delete', async (c) => {
     const a = await access(c, 'project.view');
     const slot = { projectId: a.projectId, keyId: keyIdParam(c), language: languageParam(c) };
@@ -1371,6 +1387,7 @@ async function renderEditor(
     status: first('status'),
     missing: first('missing'),
     outdated: first('outdated'),
+    openComments: first('open_comments'),
     problems: first('problems'),
     cursor: first('cursor'),
   };
@@ -1388,6 +1405,7 @@ async function renderEditor(
     status: filters.status as TranslationStatus | undefined,
     missing: filters.missing && all.includes(filters.missing) ? filters.missing : undefined,
     outdated: filters.outdated && all.includes(filters.outdated) ? filters.outdated : undefined,
+    open_comments: filters.openComments && all.includes(filters.openComments) ? filters.openComments : undefined,
     problems: filters.problems && all.includes(filters.problems) ? filters.problems : undefined,
     cursor: filters.cursor,
   });

@@ -493,6 +493,8 @@ const FORMS: Record<string, FormSpec> = {
   // The versions are conditions: a bogus one is no condition (the value's own version is compared when it is one).
   '/portal/projects/:project_id/keys/:key_id/values/:language/up-to-date': { fields: { version: '1', source_rev: '0' } },
   '/portal/projects/:project_id/keys/:key_id/values/:language/comments': { fields: { text: 'Formal?' }, required: ['text'], stored: { text: 2_000 } },
+  // resolved: yes or no, what the form asks for (anything else is refused).
+  '/portal/projects/:project_id/keys/:key_id/values/:language/comments/:comment_id/resolve': { fields: { resolved: 'yes' }, required: ['resolved'], choices: ['resolved'] },
   '/portal/projects/:project_id/keys/:key_id/values/:language/comments/:comment_id/delete': { fields: {} },
   '/portal/projects/:project_id/publish': { fields: {} },
   '/portal/projects/:project_id/settings': { fields: { auto_rebuild: 'false' }, required: ['auto_rebuild'], choices: ['auto_rebuild'] },

@@ -107,6 +107,16 @@ const CASES: Case[] = [
     request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/keys/${await valued(p)}/values/de/comments`, fields: { text: 'Too formal?' } }),
   },
   {
+    // Whoever may comment on the language resolves its comments, whoever wrote them.
+    name: 'resolve a comment',
+    permission: 'values.edit',
+    request: async ({ p }) => {
+      const id = await valued(p);
+      const comment = await commented(p, id, { type: 'api_key', id: p.apiKeyId });
+      return { method: 'POST', path: `/portal/projects/${p.projectId}/keys/${id}/values/de/comments/${comment}/resolve`, fields: { resolved: 'yes' } };
+    },
+  },
+  {
     // Whatever the role: a member's own comment is theirs to take back.
     name: "delete one's own comment",
     permission: 'project.view',

@@ -120,6 +120,8 @@ const RevertForm: FC<{ action: string; csrf: string; e: HistoryItem; side: 'afte
   </form>
 );
 
+const openCount = (list: Comment[]) => list.filter((cm) => cm.resolved_at === null).length;
+
 /** A value's comments as its page shows them. */
 export type ShownComments = {
   /** Oldest first. */
@@ -150,9 +152,13 @@ const CommentText: FC<{ text: string }> = ({ text }) => (
   </p>
 );
 
+/** Who resolved a comment, named as its author is (an API key's name, a member's email as they are now). */
+const resolverOf = (cm: Comment) => (cm.resolved_by ? commentAuthor({ ...cm, author: cm.resolved_by }) : '');
+
 /**
  * The thread of one value (key and language, whatever its text): each comment with its author and
- * time, Delete on those the member may delete, and the form that adds one.
+ * time, Resolve (or Reopen) for those who may comment here, Delete on those the member may delete,
+ * and the form that adds one. A resolved comment stays, marked with who resolved it and when.
  */
 const Comments: FC<{ csrf: string; user: SessionUser; action: string; language: string; comments: ShownComments }> = ({ csrf, user, action, language, comments }) => {
   const { list, mayAdd, moderator, draft } = comments;
@@ -160,6 +166,11 @@ const Comments: FC<{ csrf: string; user: SessionUser; action: string; language: 
   return (
     <section id="comments" aria-labelledby="comments-title">
       <h3 id="comments-title">Comments</h3>
+      {list.length > 0 ? (
+        <p class="hint">
+          {list.length === 1 ? '1 comment' : `${list.length} comments`}, {openCount(list)} open
+        </p>
+      ) : null}
       {list.length === 0 ? (
         <p class="hint">No comments yet.</p>
       ) : (
@@ -168,14 +179,29 @@ const Comments: FC<{ csrf: string; user: SessionUser; action: string; language: 
             const by = commentAuthor(cm);
             const own = cm.author.type === 'user' && cm.author.id === user.id;
             return (
-              <li>
+              <li class={cm.resolved_at ? 'resolved' : undefined}>
                 <div class="row between wrap">
                   <div>
                     <CommentText text={cm.text} />
                     <span class="hint">
                       {by}, {when(cm.created_at)}
                     </span>
+                    {cm.resolved_at ? (
+                      <span class="hint">
+                        {' '}
+                        · <span class="badge muted">Resolved</span> by {resolverOf(cm)}, {when(cm.resolved_at)}
+                      </span>
+                    ) : null}
                   </div>
+                  {mayAdd ? (
+                    <form method="post" action={`${action}/${cm.id}/resolve`} class="inline">
+                      <CsrfField csrf={csrf} />
+                      <input type="hidden" name="resolved" value={cm.resolved_at ? 'no' : 'yes'} />
+                      <button type="submit" class="secondary" aria-label={`${cm.resolved_at ? 'Reopen' : 'Resolve'} the comment of ${by}, ${when(cm.created_at)}`}>
+                        {cm.resolved_at ? 'Reopen' : 'Resolve'}
+                      </button>
+                    </form>
+                  ) : null}
                   {moderator || own ? (
                     <form method="post" action={`${action}/${cm.id}/delete`} class="inline" data-confirm="Delete this comment? It cannot be restored.">
                       <CsrfField csrf={csrf} />

@@ -21,7 +21,7 @@ import type { TranslateResult } from '../../../core/translate/translate-missing.
 import { TranslateError, TranslateOutcome, Warnings } from './assistant-pages.tsx';
 import { textAttrs } from '../../../core/languages/text-direction.ts';
 
-export type EditorFilters = { languages: string[]; search?: string | undefined; group?: string | undefined; tag?: string | undefined; status?: string | undefined; missing?: string | undefined; outdated?: string | undefined; problems?: string | undefined; cursor?: string | undefined };
+export type EditorFilters = { languages: string[]; search?: string | undefined; group?: string | undefined; tag?: string | undefined; status?: string | undefined; missing?: string | undefined; outdated?: string | undefined; openComments?: string | undefined; problems?: string | undefined; cursor?: string | undefined };
 
 /** A failed form of the editor: which form (new-key, rename-group, key-<id>, bulk), which field, what went wrong. */
 /** A form refused: where to say why, and what was typed (shown again, so nothing is lost). */
@@ -75,8 +75,8 @@ function formLevelError(error: FormError | undefined, form: string, fields: stri
 /** A key's tags as its form shows them (and reads them back: a tag has no comma). */
 export const tagsText = (tags: readonly string[]) => tags.join(', ');
 
-/** A value's comments, counted: its link's words in the editor. */
-const commentCount = (n: number) => `${n} ${n === 1 ? 'comment' : 'comments'}`;
+/** A value's comments, counted (with how many are open, when some are resolved): its link's words in the editor. */
+const commentCount = (n: number, open = 0) => `${n} ${n === 1 ? 'comment' : 'comments'}${open > 0 && open < n ? `, ${open} open` : open === 0 ? ', resolved' : ''}`;
 
 export function editorQuery(f: EditorFilters, cursor?: string): string {
   const q = new URLSearchParams();
@@ -87,6 +87,7 @@ export function editorQuery(f: EditorFilters, cursor?: string): string {
   if (f.status) q.set('status', f.status);
   if (f.missing) q.set('missing', f.missing);
   if (f.outdated) q.set('outdated', f.outdated);
+  if (f.openComments) q.set('open_comments', f.openComments);
   if (f.problems) q.set('problems', f.problems);
   if (cursor) q.set('cursor', cursor);
   return q.toString();
@@ -202,6 +203,17 @@ export const EditorView: FC<{
             <option value="">—</option>
             {allLanguages.map((l) => (
               <option value={l} selected={l === filters.outdated}>
+                {l}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Open comments
+          <select name="open_comments">
+            <option value="">—</option>
+            {allLanguages.map((l) => (
+              <option value={l} selected={l === filters.openComments}>
                 {l}
               </option>
             ))}
@@ -401,7 +413,7 @@ export const EditorView: FC<{
       ) : null}
       {page.rows.length === 0 ? (
         <p class="empty">
-          {page.scan?.bounded ? 'No problem found in these keys; continue with the next page.' : filters.search || filters.group || filters.tag || filters.status || filters.missing || filters.outdated || filters.problems ? 'No key matches these filters.' : 'No keys yet.'}
+          {page.scan?.bounded ? 'No problem found in these keys; continue with the next page.' : filters.search || filters.group || filters.tag || filters.status || filters.missing || filters.outdated || filters.openComments || filters.problems ? 'No key matches these filters.' : 'No keys yet.'}
         </p>
       ) : (
         <div class="table-scroll">
@@ -572,8 +584,8 @@ export const EditorView: FC<{
                             ) : null}
                             {/* The value's thread, on its History page: also before the first translation. */}
                             {row.comments[l] ? (
-                              <a href={`${base}/keys/${row.id}/values/${l}/history#comments`} class="hint" aria-label={`${commentCount(row.comments[l])} on ${row.key} in ${l}`}>
-                                {commentCount(row.comments[l])}
+                              <a href={`${base}/keys/${row.id}/values/${l}/history#comments`} class="hint" aria-label={`${commentCount(row.comments[l], row.open_comments[l])} on ${row.key} in ${l}`}>
+                                {commentCount(row.comments[l], row.open_comments[l])}
                               </a>
                             ) : null}
                             {editable && l !== page.sourceLanguage ? (
