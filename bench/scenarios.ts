@@ -230,6 +230,28 @@ export const SCENARIOS: Scenario[] = [
     },
   },
 
+  // Open comments (docs/decisions.md, "Resolving comments"): 300 comments on 150 keys spread over
+  // the project, one of each key's two resolved; the editor's "Open comments" filter, first page.
+  {
+    name: 'keys-open-comments',
+    family: 'live',
+    connections: 4,
+    expectedStatus: 200,
+    targets: [{ kind: 'p99', maxMs: 200 }],
+    prepare: async (context) => {
+      const headers = { 'X-API-Key': context.project.apiKey };
+      const { keys } = await context.http.json<{ keys: { id: string }[] }>('GET', '/v1/keys?limit=450', 200, { headers });
+      for (const [i, key] of keys.entries()) {
+        if (i % 3 !== 0) continue;
+        const thread = `/v1/keys/${key.id}/translations/${LANGUAGE}/comments`;
+        const first = await context.http.json<{ id: string }>('POST', thread, 201, { headers, json: { text: 'Formal or informal here?' } });
+        await context.http.json('POST', thread, 201, { headers, json: { text: 'Shorter, please: it is a button' } });
+        await context.http.json('PATCH', `${thread}/${first.id}`, 200, { headers, json: { resolved: true } });
+      }
+      return fixedGet(`/v1/keys?open_comments=${LANGUAGE}&limit=50`)(context);
+    },
+  },
+
   // Cached: prebuilt bytes from memory.
   ...(
     [

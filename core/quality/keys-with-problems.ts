@@ -65,6 +65,10 @@ export async function keysWithProblems(deps: Pick<Deps, 'sql'>, input: KeysWithP
       language,
       ...(input.statusLanguages !== undefined ? { statusLanguages: input.statusLanguages } : {}),
       missing: input.missing,
+      // Every other filter the editor combines with "Has problems in" (an older version dropped
+      // these two, so "outdated in de" and "has problems in de" listed problems of current values too).
+      outdated: input.outdated,
+      open_comments: input.open_comments,
       // Never read more than the bound, even in the last chunk.
       limit: Math.min(chunk, maxScan - scanned),
       cursor,

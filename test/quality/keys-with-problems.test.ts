@@ -120,6 +120,28 @@ describe('keysWithProblems', () => {
     expect((await scan({ language: 'en', limit: 100 })).keys).toEqual([]);
   });
 
+  it('combines with the outdated and open-comments filters (it once dropped both)', async () => {
+    const ids = new Map((await core.deps.sql<{ id: string; key: string }[]>`select id, key from translation_keys where project_id = ${p.projectId}`).map((r) => [r.key, r.id]));
+    // Two broken keys and a fine one get an open comment in German, a third broken one a resolved one.
+    const [b1, b2, b3] = broken as [string, string, string];
+    const comment = (key: string, resolved: boolean) => core.deps.sql`
+      insert into value_comments (project_id, key_id, language, text, author_type, author_id, resolved_at, resolved_by_type, resolved_by_id)
+      values (${p.projectId}, ${ids.get(key)!}, 'de', 'Check', 'api_key', ${p.projectId}, ${resolved ? new Date() : null}, ${resolved ? 'api_key' : null}, ${resolved ? p.projectId : null})`;
+    await comment(b1, false);
+    await comment(b2, false);
+    await comment(b3, true);
+    await comment('k001', false);
+    expect((await scan({ open_comments: 'de', limit: 50 })).keys.map((k) => k.key)).toEqual([b1, b2]);
+    // Outdated: the source text of b2 and of a fine key moved on after their German values.
+    const revs = await core.deps.sql<{ key_id: string; language: string; text_rev: number; source_rev: number }[]>`select key_id, language, text_rev, source_rev from translations where project_id = ${p.projectId}`;
+    await core.deps.sql`update translations set text_rev = 1, source_rev = 1 where project_id = ${p.projectId}`;
+    await core.deps.sql`update translations set text_rev = 2 where language = 'en' and key_id in (${ids.get(b2)!}, ${ids.get('k001')!})`;
+    expect((await scan({ outdated: 'de', limit: 50 })).keys.map((k) => k.key)).toEqual([b2]);
+    expect((await scan({ outdated: 'de', open_comments: 'de', limit: 50 })).keys.map((k) => k.key)).toEqual([b2]);
+    for (const r of revs) await core.deps.sql`update translations set text_rev = ${r.text_rev}, source_rev = ${r.source_rev} where key_id = ${r.key_id} and language = ${r.language}`;
+    await core.deps.sql`delete from value_comments where project_id = ${p.projectId}`;
+  });
+
   it('another project is not looked at', async () => {
     const theirs = await keysWithProblems(core.deps, { projectId: other.projectId, language: 'de', sourceLanguage: 'en', limit: 10 });
     expect(theirs.keys.map((k) => k.key)).toEqual(['k001']);
