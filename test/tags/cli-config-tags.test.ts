@@ -104,7 +104,7 @@ describe('a tag per mapping', () => {
     expect(await read(dir, 'apps/mobile/i18n/de.json')).toEqual(MOBILE.de);
   });
 
-  it("--remove-unused removes a key only for the app whose tag it has; an untagged key is no app's to remove", async () => {
+  it("--remove-unused removes a key only for the app whose tag it has, and untags what that app dropped while another keeps it; an untagged key is no app's to remove", async () => {
     const p = await newProject();
     const dir = await bothApps();
     expect((await runTms(['push'], { cwd: dir, apiKey: p.apiKey })).code).toBe(0);
@@ -114,10 +114,20 @@ describe('a tag per mapping', () => {
     const dry = await runTms(['push', '--language', 'en', '--remove-unused', '--dry-run'], { cwd: dir, apiKey: p.apiKey });
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain('would remove 1 unused key: push.optIn');
-    const run = await runTms(['push', '--language', 'en', '--remove-unused'], { cwd: dir, apiKey: p.apiKey });
+    expect(dry.stdout).toContain('would untag 1 key "mobile" (no longer in its files, kept): home.title');
+    expect(await tagsOf(p)).toMatchObject({ 'home.title': ['mobile', 'web'] });
+    const run = await runTms(['push', '--language', 'en', '--remove-unused', '--json'], { cwd: dir, apiKey: p.apiKey });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/removed 1 unused key \(restorable\): push\.optIn/);
-    expect(await tagsOf(p)).toEqual({ 'home.banner': ['web'], 'home.title': ['mobile', 'web'], 'home.untagged': [], 'push.later': ['mobile'] });
+    const done = JSON.parse(run.stdout) as { removed: { key: string }[]; untagged: { key: string; tag: string }[] };
+    expect(done.removed.map((k) => k.key)).toEqual(['push.optIn']);
+    expect(done.untagged.map((k) => [k.key, k.tag])).toEqual([['home.title', 'mobile']]);
+    // home.title is the web app's alone now: the mobile app's next pull leaves it out.
+    expect(await tagsOf(p)).toEqual({ 'home.banner': ['web'], 'home.title': ['web'], 'home.untagged': [], 'push.later': ['mobile'] });
+    const pull = await runTms(['pull'], { cwd: dir, apiKey: p.apiKey });
+    expect(pull.code, pull.stderr).toBe(0);
+    // push.optIn removed, push.later not translated yet, home.title no longer the mobile app's.
+    expect(await read(dir, 'apps/mobile/i18n/de.json')).toEqual({});
+    expect(await read(dir, 'apps/web/locales/de.json')).toEqual(WEB.de);
     // With an untagged mapping beside them, that mapping's files speak for every key of their groups.
     const all = await repository({ 'all/en.json': json({ 'home.title': 'Welcome', 'home.banner': 'Try the web app' }) }, [{ path: 'all/{language}.json', format: 'json' }]);
     const wide = await runTms(['push', '--language', 'en', '--remove-unused', '--dry-run'], { cwd: all, apiKey: p.apiKey });

@@ -69,6 +69,8 @@ type AlsoIn = { path: string; keys: string[] };
 
 const STATUSES = ['draft', 'review', 'approved'];
 const CONFLICTS = ['overwrite', 'keep', 'fail'];
+/** The server's bulk limit (core/keys/key-selection.ts, BULK_MAX_KEYS): an untagging goes in chunks of it. */
+const BULK_KEYS = 1_000;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export async function push(
@@ -124,7 +126,7 @@ export async function push(
   }
   await leaveOutStringsdictKeys(uploads);
   // What is done so far, in --json's shape: a push that fails partway says which files it applied.
-  const done = { dry_run: dryRun, files: [] as PushedFile[], skipped: [...missing.map((job) => job.path), ...notGroups], removed: [] as { id: string; key: string; group: string }[] };
+  const done: PushDone & { dry_run: boolean; skipped: string[] } = { dry_run: dryRun, files: [], skipped: [...missing.map((job) => job.path), ...notGroups], removed: [] };
   try {
     refuseNothingToPush(uploads, done.skipped);
     if (removeUnused) refuseMissingSources(missing, config.sourceLanguage);
@@ -299,7 +301,10 @@ type PushPlan = {
   removeUnused: boolean;
 };
 
-async function pushFiles(ctx: Context, client: Client, plan: PushPlan, done: { files: PushedFile[]; removed: { id: string; key: string; group: string }[] }) {
+/** What a push did, in --json's shape. `untagged`: with --remove-unused and tagged files, the keys that lost a tag. */
+type PushDone = { files: PushedFile[]; removed: { id: string; key: string; group: string }[]; untagged?: { id: string; key: string; tag: string }[] };
+
+async function pushFiles(ctx: Context, client: Client, plan: PushPlan, done: PushDone) {
   const { uploads, missing, notGroups, sources, status, conflict, dryRun, removeUnused } = plan;
   // A dry run asks about each file alone; the real push spends the files' units one after another.
   const quota = dryRun ? await unitQuota(client) : null;
@@ -351,13 +356,14 @@ async function pushFiles(ctx: Context, client: Client, plan: PushPlan, done: { f
   if (!removeUnused) return;
 
   let unused: ServerKey[] = [];
+  let onServer: ServerKey[] = [];
   const answers = new Map(done.files.map((r) => [r.path, r]));
   try {
     // After a real push every key of the files is on the server, in its group; a dry run sees the
     // keys as they are, and places the keys it would create by their name (or csv's group column).
     unused = unusedKeys(
       sources.map((s) => ({ ...s, answer: answers.get(s.path)! })),
-      await serverKeys(client),
+      (onServer = await serverKeys(client)),
       !dryRun,
     );
   } finally {
@@ -368,9 +374,25 @@ async function pushFiles(ctx: Context, client: Client, plan: PushPlan, done: { f
   if (dryRun) ctx.out.line(unused.length ? `would remove ${plural(unused.length, 'unused key')}: ${names}` : 'no unused keys');
   flush();
   const removed = unused.map((k) => ({ id: k.id, key: k.key, group: k.group_name }));
+  // Keys a tagged app dropped that another app still has: they lose that app's tag.
+  const untag = untaggedKeys(sources, onServer, unused);
+  if (untag.length > 0) done.untagged = [];
   if (dryRun) {
     done.removed.push(...removed);
+    for (const { tag, keys } of untag) {
+      ctx.out.line(`would untag ${plural(keys.length, 'key')} ${JSON.stringify(tag)} (no longer in its files, kept): ${keys.map((k) => k.key).join(', ')}`);
+      done.untagged!.push(...keys.map((k) => ({ id: k.id, key: k.key, tag })));
+    }
     return;
+  }
+  for (const { tag, keys } of untag) {
+    for (let i = 0; i < keys.length; i += BULK_KEYS) {
+      const chunk = keys.slice(i, i + BULK_KEYS);
+      const body = new TextEncoder().encode(JSON.stringify({ key_ids: chunk.map((k) => k.id), remove: [tag] }));
+      await client.request('POST', '/v1/keys/bulk-tags', { body, headers: { 'Content-Type': 'application/json' } });
+      done.untagged!.push(...chunk.map((k) => ({ id: k.id, key: k.key, tag })));
+    }
+    ctx.out.line(`untagged ${plural(keys.length, 'key')} ${JSON.stringify(tag)} (no longer in its files, kept): ${keys.map((k) => k.key).join(', ')}`);
   }
   for (const [i, key] of unused.entries()) {
     await client.request('DELETE', `/v1/keys/${key.id}`, { accept: [404] });
@@ -464,4 +486,24 @@ export function unusedKeys(sources: (Source & { answer: ImportAnswer })[], keys:
   }
   const claimed = (k: ServerKey) => [...claims].some(([tag, groups]) => groups.has(k.group_name) && (tag === undefined || (k.tags ?? []).includes(tag)));
   return keys.filter((k) => !inFiles.has(k.key) && claimed(k));
+}
+
+/**
+ * The keys a tagged app's files no longer have that are not removed (another app's files, or a
+ * group those files do not touch, keep them): no longer that app's, so they lose its tag; kept, the
+ * next pull wrote them back into the app's files. A tag is the whole claim here, whatever the group:
+ * the files of a tag hold every key with it (pull writes them all), and losing a tag deletes
+ * nothing. Per tag of the source files, their keys pooled.
+ */
+export function untaggedKeys(sources: readonly Source[], keys: ServerKey[], unused: readonly ServerKey[]): { tag: string; keys: ServerKey[] }[] {
+  const removed = new Set(unused.map((k) => k.key));
+  const inFiles = new Map<string, Set<string>>();
+  for (const { keys: fileKeys, tag } of sources) {
+    if (tag === undefined) continue;
+    const of = inFiles.get(tag) ?? inFiles.set(tag, new Set()).get(tag)!;
+    for (const { key } of fileKeys) of.add(key);
+  }
+  return [...inFiles]
+    .map(([tag, names]) => ({ tag, keys: keys.filter((k) => (k.tags ?? []).includes(tag) && !names.has(k.key) && !removed.has(k.key)) }))
+    .filter((t) => t.keys.length > 0);
 }
