@@ -75,6 +75,21 @@ function formLevelError(error: FormError | undefined, form: string, fields: stri
 /** A key's tags as its form shows them (and reads them back: a tag has no comma). */
 export const tagsText = (tags: readonly string[]) => tags.join(', ');
 
+/** A filter that names one of the project's languages ("—": none), as the editor's form has several. */
+const LanguageFilter: FC<{ label: string; name: string; languages: string[]; chosen: string | undefined }> = ({ label, name, languages, chosen }) => (
+  <label>
+    {label}
+    <select name={name}>
+      <option value="">—</option>
+      {languages.map((l) => (
+        <option value={l} selected={l === chosen}>
+          {l}
+        </option>
+      ))}
+    </select>
+  </label>
+);
+
 /** A value's comments, counted (with how many are open, when some are resolved): its link's words in the editor. */
 const commentCount = (n: number, open = 0) => `${n} ${n === 1 ? 'comment' : 'comments'}${open > 0 && open < n ? `, ${open} open` : open === 0 ? ', resolved' : ''}`;
 
@@ -186,50 +201,10 @@ export const EditorView: FC<{
             ))}
           </select>
         </label>
-        <label>
-          Missing in
-          <select name="missing">
-            <option value="">—</option>
-            {allLanguages.map((l) => (
-              <option value={l} selected={l === filters.missing}>
-                {l}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Outdated in
-          <select name="outdated">
-            <option value="">—</option>
-            {allLanguages.map((l) => (
-              <option value={l} selected={l === filters.outdated}>
-                {l}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Open comments
-          <select name="open_comments">
-            <option value="">—</option>
-            {allLanguages.map((l) => (
-              <option value={l} selected={l === filters.openComments}>
-                {l}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Has problems in
-          <select name="problems">
-            <option value="">—</option>
-            {allLanguages.map((l) => (
-              <option value={l} selected={l === filters.problems}>
-                {l}
-              </option>
-            ))}
-          </select>
-        </label>
+        <LanguageFilter label="Missing in" name="missing" languages={allLanguages} chosen={filters.missing} />
+        <LanguageFilter label="Outdated in" name="outdated" languages={allLanguages} chosen={filters.outdated} />
+        <LanguageFilter label="Open comments" name="open_comments" languages={allLanguages} chosen={filters.openComments} />
+        <LanguageFilter label="Has problems in" name="problems" languages={allLanguages} chosen={filters.problems} />
         <fieldset class="langs">
           <legend>Languages shown</legend>
           {allLanguages.map((l) => (
