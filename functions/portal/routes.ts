@@ -78,6 +78,7 @@ import { listComments } from '../../core/comments/list-comments.ts';
 import { addComment } from '../../core/comments/add-comment.ts';
 import { commentNotFound, deleteComment } from '../../core/comments/delete-comment.ts';
 import { resolveComment } from '../../core/comments/resolve-comment.ts';
+import { openCommentsPerLanguage } from '../../core/comments/open-per-language.ts';
 import type { Comment } from '../../core/comments/schemas.ts';
 import { valueTarget, type ActivityNames } from './views/activity-words.ts';
 import { FilesPage, type ImportChoice, type ImportRefusal, type ShownPreview } from './views/files-page.tsx';
@@ -1324,15 +1325,16 @@ async function renderMembers(c: C, inviteLink?: string, error?: string, notice?:
 
 async function renderLanguages(c: C, a: ProjectAccess, confirm?: { code: string } & ShownValues, notice?: string, error?: string, status: ContentfulStatusCode = 200, typedCode?: string) {
   const deps = c.get('deps');
-  const [list, counts, cache, quality, comments] = await Promise.all([
+  const [list, counts, open, cache, quality, comments] = await Promise.all([
     listLanguages(deps, { projectId: a.projectId }),
     valuesPerLanguage(deps, a.projectId),
+    openCommentsPerLanguage(deps, a.projectId),
     cacheOf(c, a.projectId),
     qualitySettings(deps.sql, a.projectId),
     // The comments go with the values: the confirmation says so (they are not in its check: they change nothing served).
     confirm ? commentsInLanguage(deps, a.projectId, confirm.code) : 0,
   ]);
-  const languages = list.languages.map((l) => ({ code: l.code, values: counts.get(l.code) ?? 0 }));
+  const languages = list.languages.map((l) => ({ code: l.code, values: counts.get(l.code) ?? 0, openComments: open.get(l.code) ?? 0 }));
   // Nothing to confirm for a language that is not there (removed meanwhile, or never added).
   if (confirm && !languages.some((l) => l.code === confirm.code)) throw languageNotRegistered(confirm.code);
   const shown = confirm && { ...confirm, comments };

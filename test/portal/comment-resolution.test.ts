@@ -126,6 +126,29 @@ describe('open comments in the editor', () => {
     expect((await reviewer.get(`/portal/projects/${p.projectId}?q=${prefix}&open_comments=xx`)).status).toBe(200);
   });
 
+  it("the Languages tab counts each language's open comments on live keys, linked to the editor's filter", async () => {
+    const fresh = await t.newProject('team');
+    for (const code of ['en', 'de', 'fr']) await json(await t.call(fresh.apiKey, 'POST', '/v1/languages', { code }));
+    const member = await signedInMember(t, fresh.accountId, 'reviewer', { emailPrefix: 'resolve-lang' });
+    const [one, two, gone] = [await newKey(fresh), await newKey(fresh), await newKey(fresh)];
+    await apiComment(one, 'Open', 'de', fresh);
+    await apiComment(two, 'Open too', 'de', fresh);
+    const done = await apiComment(two, 'Done', 'de', fresh);
+    expect((await t.call(fresh.apiKey, 'PATCH', `/v1/keys/${two}/translations/de/comments/${done}`, { resolved: true })).status).toBe(200);
+    await apiComment(gone, 'On a key sent to the trash', 'de', fresh);
+    expect((await t.call(fresh.apiKey, 'DELETE', `/v1/keys/${gone}`)).status).toBe(204);
+    await apiComment(one, 'Une question', 'fr', fresh);
+    // Another project's open comments are not counted here.
+    await apiComment(await newKey(), 'Elsewhere');
+
+    const page = await member.get(`/portal/projects/${fresh.projectId}/languages`);
+    expect(page.status).toBe(200);
+    const link = (code: string) => new RegExp(`<a href="/portal/projects/${fresh.projectId}\\?lang=${code}&amp;open_comments=${code}" class="hint">([^<]*)</a>`).exec(page.text)?.[1];
+    expect(link('de')).toBe('2 open comments');
+    expect(link('fr')).toBe('1 open comment');
+    expect(link('en')).toBeUndefined();
+  });
+
   it('Activity says who resolved and reopened which comment', async () => {
     const keyId = await newKey();
     const id = await apiComment(keyId, 'Check the length');

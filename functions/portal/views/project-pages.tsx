@@ -19,7 +19,8 @@ type Common = { user: SessionUser; csrf: string; access: ProjectAccess; cache: {
 
 export const LanguagesPage: FC<
   Common & {
-    languages: { code: string; values: number }[];
+    /** openComments: comments not resolved yet on its live keys (core/comments/open-per-language.ts). */
+    languages: { code: string; values: number; openComments: number }[];
     /** A removal to confirm: what it would delete, sent back with the confirmation (the removal checks it again). */
     confirm?: { code: string; values: number; digest: string; /** Comments on its values (core/comments), deleted with them. */ comments: number } | undefined;
     quality: QualitySettings | null;
@@ -63,6 +64,14 @@ export const LanguagesPage: FC<
           <li class="row between">
             <span>
               <strong class="mono">{l.code}</strong> <span class="hint">{l.values} values</span>
+              {l.openComments > 0 ? (
+                <>
+                  {' · '}
+                  <a href={`${base}?lang=${encodeURIComponent(l.code)}&open_comments=${encodeURIComponent(l.code)}`} class="hint">
+                    {l.openComments} open comment{l.openComments === 1 ? '' : 's'}
+                  </a>
+                </>
+              ) : null}
             </span>
             {manage ? (
               <form method="post" action={`${base}/languages/${l.code}/remove`} class="inline">
