@@ -142,6 +142,16 @@ describe('tms mcp', () => {
     expect(textOf(unknown)).toMatch(/404/);
   });
 
+  it('finds the keys with open review notes and resolves the ones it acted on', async () => {
+    const key = jsonOf(await agent.callTool({ name: 'create_key', arguments: { key: 'cart.pay', group_name: 'cart' } }));
+    const note = (await (await t.call(p.apiKey, 'POST', `/v1/keys/${key.id}/translations/de/comments`, { text: 'Too long for the button' })).json()) as { id: string };
+    const open = jsonOf(await agent.callTool({ name: 'list_keys', arguments: { open_comments: 'de' } }));
+    expect(open.keys.map((k: { key: string }) => k.key)).toContain('cart.pay');
+    const resolved = jsonOf(await agent.callTool({ name: 'resolve_comment', arguments: { key_id: key.id, language: 'de', comment_id: note.id, resolved: true } }));
+    expect(resolved).toMatchObject({ id: note.id, resolved_by: { type: 'api_key' } });
+    expect(jsonOf(await agent.callTool({ name: 'list_keys', arguments: { open_comments: 'de' } })).keys.map((k: { key: string }) => k.key)).not.toContain('cart.pay');
+  });
+
   it('exports xliff and xliff2 with the source language they need (as pull sends it)', async () => {
     for (const format of ['xliff', 'xliff2']) {
       const result = await agent.callTool({ name: 'export_file', arguments: { language: 'de', format, source: 'en', status: 'all' } });
