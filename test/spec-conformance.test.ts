@@ -16,7 +16,7 @@ describe('4.1 keys', () => {
     const res = await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'a.b' });
     expect(res.status).toBe(201);
     const b = await body(res);
-    expect(Object.keys(b).sort()).toEqual(['description', 'group_name', 'id', 'key', 'project_id', 'tags']);
+    expect(Object.keys(b).sort()).toEqual(['description', 'group_name', 'id', 'key', 'max_length', 'project_id', 'tags']);
     expect(b.group_name).toBe('Default');
     expect((await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'x'.repeat(500) })).status).toBe(201);
     expect((await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'y'.repeat(501) })).status).toBe(422);
@@ -39,8 +39,8 @@ describe('4.1 keys', () => {
     expect(b.project_id).toBe(p.projectId);
     expect(b.count).toBe(1);
     expect(b.keys.map((k: { key: string }) => k.key)).toEqual(['home.a']);
-    // The spec's fields, and tags (an extension: docs/decisions.md, "Tags on keys").
-    expect(Object.keys(b.keys[0]).sort()).toEqual(['created_at', 'description', 'group_name', 'id', 'key', 'tags', 'updated_at']);
+    // The spec's fields, tags and max_length (extensions: docs/decisions.md, "Tags on keys", "Character limits").
+    expect(Object.keys(b.keys[0]).sort()).toEqual(['created_at', 'description', 'group_name', 'id', 'key', 'max_length', 'tags', 'updated_at']);
   });
 
   it('PATCH /v1/keys/{id}: body, 404 for another project', async () => {
@@ -49,7 +49,7 @@ describe('4.1 keys', () => {
     const id = await p.key('home.a', 'home');
     const res = await t.call(p.apiKey, 'PATCH', `/v1/keys/${id}`, { group_name: 'other' });
     expect(res.status).toBe(200);
-    expect(await body(res)).toEqual({ id, project_id: p.projectId, updated: true, group_name: 'other', tags: [] });
+    expect(await body(res)).toEqual({ id, project_id: p.projectId, updated: true, group_name: 'other', tags: [], max_length: null });
     const foreign = await t.call(q.apiKey, 'PATCH', `/v1/keys/${id}`, { description: 'x' });
     expect(foreign.status).toBe(404);
     expect((await t.call(q.apiKey, 'DELETE', `/v1/keys/${id}`)).status).toBe(404);

@@ -19,7 +19,7 @@ import { readIcuPlural } from '../formats/plural/icu-plural.ts';
 import type { Entry } from '../formats/types.ts';
 import type { TranslationStatus } from '../translations/schemas.ts';
 import type { TransactionSql } from '../db/client.ts';
-import { assertApprovable, blockedValues, qualitySettings, sourceValues } from '../quality/approval-gate.ts';
+import { assertApprovable, blockedValues, judged as judgedValue, qualitySettings, sourceValues } from '../quality/approval-gate.ts';
 import { warningsOf } from '../quality/check-translation.ts';
 import { listedGroups, listedKeyIds } from '../webhooks/listed-keys.ts';
 import { CHANGES_LISTED, ImportCommand, ImportPreviewCommand, type ImportChanges, type ImportPreview, type ImportResult } from './schemas.ts';
@@ -211,7 +211,7 @@ async function judgeImport(
   if (input.status === 'approved') {
     assertApprovable(blockedValues(judged, sources, settings), (b) => ['file', b.key ?? b.key_id]);
   }
-  const found = judged.flatMap((j) => warningsOf({ text: j.value, language: j.language, source: sources.get(j.key_id) ?? null, sourceLanguage: settings.sourceLanguage }).map((w) => ({ key: j.key, ...w })));
+  const found = judged.flatMap((j) => warningsOf(judgedValue(j, sources, settings.sourceLanguage)).map((w) => ({ key: j.key, ...w })));
   return { count: found.length, values: found.slice(0, QUALITY_LISTED) };
 }
 

@@ -34,7 +34,7 @@ async function createWithoutLimit(deps: Pick<Deps, 'sql' | 'events' | 'tx' | 'ke
   const { projectId, actor } = input;
   let row;
   try {
-    const item = { projectId, key: input.key, group_name: input.group_name, description: input.description, tags: input.tags, actorType: actor.type, actorId: actorId(actor) };
+    const item = { projectId, key: input.key, group_name: input.group_name, description: input.description, tags: input.tags, max_length: input.max_length, actorType: actor.type, actorId: actorId(actor) };
     row = await deps.keyCreations.write(deps.sql, item);
   } catch (error) {
     // The project deleted between the statement's snapshot and its foreign-key check: the locked
@@ -71,12 +71,12 @@ const createLocked = (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input: Input): 
           select count(*)::int as keys from translation_keys
           where project_id = ${projectId} and deleted_at is null and (select max_keys from project) is not null
         ), created as (
-          insert into translation_keys (project_id, key, group_name, description, tags)
-          select project.id, ${input.key}, ${input.group_name}, ${input.description}, ${input.tags}::text[]
+          insert into translation_keys (project_id, key, group_name, description, tags, max_length)
+          select project.id, ${input.key}, ${input.group_name}, ${input.description}, ${input.tags}::text[], ${input.max_length}::int
           from project, live
           where project.max_keys is null or live.keys + 1 <= project.max_keys
           on conflict (project_id, key) where deleted_at is null do nothing
-          returning id, project_id, key, group_name, description, tags
+          returning id, project_id, key, group_name, description, tags, max_length
         ), event as (
           insert into domain_events (type, project_id, actor_type, actor_id, entity_type, entity_id, after)
           select 'key.created', created.project_id, ${input.actor.type}, ${actorId(input.actor)}, 'key', created.id::text, to_jsonb(created)

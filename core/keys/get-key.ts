@@ -9,7 +9,7 @@ import { GetKeyCommand, type KeyItem } from './schemas.ts';
 export const getKey = useCase(GetKeyCommand, async (deps: Pick<Deps, 'sql'>, { projectId, keyId }): Promise<KeyItem> => {
   const { sql } = deps;
   const [row] = await sql<KeyItem[]>`
-    select id, key, group_name, description, tags,
+    select id, key, group_name, description, tags, max_length,
            ${isoUtc(sql, 'created_at')} as created_at, ${isoUtc(sql, 'updated_at')} as updated_at
     from ${keyById(sql, keyId)} k
     where k.project_id = ${projectId} and k.deleted_at is null`;

@@ -23,6 +23,8 @@ export type KeyCreation = {
   description: string | null;
   /** Sorted, without duplicates (core/keys/tags.ts). */
   tags: string[];
+  /** The key's character limit, or null (core/keys/schemas.ts). */
+  max_length: number | null;
   actorType: string;
   actorId: string | null;
 };
@@ -52,24 +54,24 @@ export async function insertKeys(sql: Sql, items: KeyCreation[], lockTimeoutMs =
     with batch as materialized (
       select ${items.map((i) => i.projectId)}::uuid[] as project_ids, ${items.map((i) => i.key)}::text[] as keys,
              ${items.map((i) => i.group_name)}::text[] as group_names, ${items.map((i) => i.description)}::text[] as descriptions,
-             ${items.map((i) => joinTags(i.tags))}::text[] as tag_lists,
+             ${items.map((i) => joinTags(i.tags))}::text[] as tag_lists, ${items.map((i) => i.max_length)}::int[] as max_lengths,
              ${items.map((i) => i.actorType)}::text[] as actor_types, ${items.map((i) => i.actorId)}::text[] as actor_ids
     ), input as (
       select i.* from (select set_config('lock_timeout', coalesce(${lockTimeoutSetting(lockTimeoutMs)}::text, current_setting('lock_timeout')), true) as lock_timeout) settings, batch b, unnest(
-        b.project_ids, b.keys, b.group_names, b.descriptions, b.tag_lists, b.actor_types, b.actor_ids
-      ) with ordinality as i (project_id, key, group_name, description, tag_list, actor_type, actor_id, n)
+        b.project_ids, b.keys, b.group_names, b.descriptions, b.tag_lists, b.max_lengths, b.actor_types, b.actor_ids
+      ) with ordinality as i (project_id, key, group_name, description, tag_list, max_length, actor_type, actor_id, n)
       where settings.lock_timeout is not null
     ), unlimited as (
       select i.n from input i join projects p on p.id = i.project_id join accounts a on a.id = p.account_id
       where (${KEY_LIMITS}::text::jsonb ->> a.plan) is null
     ), created as (
-      insert into translation_keys (project_id, key, group_name, description, tags)
+      insert into translation_keys (project_id, key, group_name, description, tags, max_length)
       select i.project_id, i.key, i.group_name, i.description,
-             string_to_array(i.tag_list, chr(31))
+             string_to_array(i.tag_list, chr(31)), i.max_length
       from input i join unlimited u on u.n = i.n
       order by i.key
       on conflict (project_id, key) where deleted_at is null do nothing
-      returning id, project_id, key, group_name, description, tags
+      returning id, project_id, key, group_name, description, tags, max_length
     ), event as (
       insert into domain_events (type, project_id, actor_type, actor_id, entity_type, entity_id, after)
       select 'key.created', c.project_id, i.actor_type, i.actor_id, 'key', c.id::text, to_jsonb(c)
@@ -78,7 +80,7 @@ export async function insertKeys(sql: Sql, items: KeyCreation[], lockTimeoutMs =
       returning id, entity_id
     )
     select exists (select 1 from unlimited u where u.n = i.n) as unlimited, c.id is not null as created,
-           c.id, c.project_id, c.key, c.group_name, c.description, c.tags, e.id::text as event_id
+           c.id, c.project_id, c.key, c.group_name, c.description, c.tags, c.max_length, e.id::text as event_id
     from input i
     left join created c on c.project_id = i.project_id and c.key = i.key
     left join event e on e.entity_id = c.id::text

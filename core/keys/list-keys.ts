@@ -25,7 +25,7 @@ export const listKeys = useCase(ListKeysCommand, async (deps: Pick<Deps, 'sql'>,
   const limit = input.limit ?? LIST_LIMIT_DEFAULT;
   const after = input.cursor === undefined ? null : decodeCursor(input.cursor);
   const rows = await sql<KeyItem[]>`
-    select k.id, k.key, k.group_name, k.description, k.tags,
+    select k.id, k.key, k.group_name, k.description, k.tags, k.max_length,
            ${isoUtc(sql, 'k.created_at')} as created_at, ${isoUtc(sql, 'k.updated_at')} as updated_at
     from translation_keys k
     where k.project_id = ${projectId} and k.deleted_at is null

@@ -21,7 +21,7 @@ export const restoreKey = useCase(KeyCommand, async (deps: Pick<Deps, 'sql' | 'e
     await assertKeyCapacity(tx.sql, projectId, plan, limits.keysPerProject, 1);
     const [row] = await tx.sql<KeyRecord[]>`
       update translation_keys set deleted_at = null, updated_at = now() where id = ${keyId}
-      returning id, project_id, key, group_name, description, tags`;
+      returning id, project_id, key, group_name, description, tags, max_length`;
     tx.record({ type: 'key.restored', projectId, actor: input.actor, entity: { type: 'key', id: keyId }, after: row });
     return row!;
   }),

@@ -10,21 +10,30 @@ export const DEFAULT_GROUP = 'Default';
 
 const Description = v.nullable(storableText('description', 1_000));
 
+/** A key's character limit (docs/decisions.md, "Character limits"): 1 to 10,000, or null for none. */
+export const MAX_LENGTH_LIMIT = 10_000;
+const MAX_LENGTH_RULE = 'max_length must be an integer from 1 to 10000, or null';
+const MaxLength = v.nullable(
+  v.pipe(v.number(MAX_LENGTH_RULE), v.integer(MAX_LENGTH_RULE), v.minValue(1, MAX_LENGTH_RULE), v.maxValue(MAX_LENGTH_LIMIT, MAX_LENGTH_RULE)),
+);
+
 export const CreateKeyInput = v.strictObject({
   key: KeyName,
   group_name: v.optional(GroupName, DEFAULT_GROUP),
   description: v.optional(Description, null),
   /** The key's tags (core/keys/tags.ts); none by default. */
   tags: v.optional(Tags, []),
+  /** The most characters a value of the key should have (quality check max_length); none by default. */
+  max_length: v.optional(MaxLength, null),
 });
 export type CreateKeyInput = v.InferOutput<typeof CreateKeyInput>;
 
 /** `tags`, when given, is the key's whole new set (an empty list removes them all). */
-const UpdateKeyFields = { group_name: v.optional(GroupName), description: v.optional(Description), tags: v.optional(Tags) };
-const someChange = <T extends { group_name?: unknown; description?: unknown; tags?: unknown }>() =>
+const UpdateKeyFields = { group_name: v.optional(GroupName), description: v.optional(Description), tags: v.optional(Tags), max_length: v.optional(MaxLength) };
+const someChange = <T extends { group_name?: unknown; description?: unknown; tags?: unknown; max_length?: unknown }>() =>
   v.check<T, string>(
-    (b) => b.group_name !== undefined || b.description !== undefined || b.tags !== undefined,
-    'give group_name, description and/or tags',
+    (b) => b.group_name !== undefined || b.description !== undefined || b.tags !== undefined || b.max_length !== undefined,
+    'give group_name, description, tags and/or max_length',
   );
 export const UpdateKeyInput = v.pipe(v.strictObject(UpdateKeyFields), someChange());
 export type UpdateKeyInput = v.InferOutput<typeof UpdateKeyInput>;
@@ -79,6 +88,7 @@ export const KeyRecord = v.object({
   group_name: v.string(),
   description: v.nullable(v.string()),
   tags: v.array(v.string()),
+  max_length: v.nullable(v.number()),
 });
 export type KeyRecord = v.InferOutput<typeof KeyRecord>;
 
@@ -88,6 +98,7 @@ export const KeyItem = v.object({
   group_name: v.string(),
   description: v.nullable(v.string()),
   tags: v.array(v.string()),
+  max_length: v.nullable(v.number()),
   created_at: v.pipe(v.string(), v.isoTimestamp()),
   updated_at: v.pipe(v.string(), v.isoTimestamp()),
 });
@@ -102,5 +113,5 @@ export const KeyList = v.object({
 });
 export type KeyList = v.InferOutput<typeof KeyList>;
 
-export const UpdatedKey = v.object({ id: Uuid, project_id: Uuid, updated: v.literal(true), group_name: v.string(), tags: v.array(v.string()) });
+export const UpdatedKey = v.object({ id: Uuid, project_id: Uuid, updated: v.literal(true), group_name: v.string(), tags: v.array(v.string()), max_length: v.nullable(v.number()) });
 export type UpdatedKey = v.InferOutput<typeof UpdatedKey>;

@@ -32,6 +32,8 @@ export type EditorRow = {
   description: string | null;
   /** The key's tags, sorted (core/keys/tags.ts). */
   tags: string[];
+  /** The key's character limit, or null (the max_length check; the editor counts against it). */
+  max_length: number | null;
   values: Record<string, EditorValue>;
   /**
    * The number of the key's source text (0: none, or written before migration 028): what a save and
@@ -74,7 +76,7 @@ export async function editorPage(deps: Pick<Deps, 'sql'>, input: EditorPageInput
     cursor: input.cursor,
   };
   const limit = input.limit ?? PAGE_SIZE;
-  let keys: { id: string; key: string; group_name: string; description: string | null; tags: string[] }[];
+  let keys: { id: string; key: string; group_name: string; description: string | null; tags: string[]; max_length: number | null }[];
   let next: string | null;
   let scan: EditorPage['scan'];
   if (input.problems !== undefined) {
@@ -98,9 +100,9 @@ export async function editorPage(deps: Pick<Deps, 'sql'>, input: EditorPageInput
     const shown: Record<string, EditorValue> = {};
     for (const l of languages) {
       const value = of[l];
-      if (value) shown[l] = { ...value, warnings: warningsOf({ text: value.value, language: l, source, sourceLanguage }) };
+      if (value) shown[l] = { ...value, warnings: warningsOf({ text: value.value, language: l, source, sourceLanguage, maxLength: k.max_length }) };
     }
-    return { id: k.id, key: k.key, group_name: k.group_name, description: k.description, tags: k.tags, values: shown, source_rev: sourceRev, comments: comments.all[k.id] ?? {}, open_comments: comments.open[k.id] ?? {} };
+    return { id: k.id, key: k.key, group_name: k.group_name, description: k.description, tags: k.tags, max_length: k.max_length, values: shown, source_rev: sourceRev, comments: comments.all[k.id] ?? {}, open_comments: comments.open[k.id] ?? {} };
   });
   return { rows, next, sourceLanguage, ...(scan ? { scan } : {}) };
 }

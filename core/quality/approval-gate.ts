@@ -22,24 +22,38 @@ export async function qualitySettings(sql: AnySql, projectId: string): Promise<Q
   return row ? { sourceLanguage: row.source_language, blocking: row.quality_blocking } : null;
 }
 
-/** The source-language values of some keys (key id -> text). */
-export async function sourceValues(sql: AnySql, projectId: string, sourceLanguage: string, keyIds: readonly string[]): Promise<Map<string, string>> {
+/** What a key's values are judged against: its source-language text (null: none) and its character limit. */
+export type KeyReference = { value: string | null; maxLength: number | null };
+
+/**
+ * The references of some keys (key id -> source text and limit), by primary key: a key of another
+ * project (or none) has no entry, and its values are judged as if it had neither.
+ */
+export async function sourceValues(sql: AnySql, projectId: string, sourceLanguage: string, keyIds: readonly string[]): Promise<Map<string, KeyReference>> {
   if (keyIds.length === 0) return new Map();
-  const rows = await sql<{ key_id: string; value: string }[]>`
-    select key_id, value from translations
-    where project_id = ${projectId} and language = ${sourceLanguage} and key_id = any(${[...new Set(keyIds)]}::uuid[])`;
-  return new Map(rows.map((r) => [r.key_id, r.value]));
+  const rows = await sql<{ key_id: string; value: string | null; max_length: number | null }[]>`
+    select k.id as key_id, t.value, k.max_length
+    from translation_keys k
+    left join translations t on t.key_id = k.id and t.language = ${sourceLanguage}
+    where k.id = any(${[...new Set(keyIds)]}::uuid[]) and k.project_id = ${projectId}`;
+  return new Map(rows.map((r) => [r.key_id, { value: r.value, maxLength: r.max_length }]));
 }
 
 /** The values' warnings from the project's blocking checks; [] when none blocks (or none is chosen). */
-export function blockedValues(values: readonly JudgedValue[], sources: ReadonlyMap<string, string>, settings: QualitySettings): BlockedValue[] {
+export function blockedValues(values: readonly JudgedValue[], sources: ReadonlyMap<string, KeyReference>, settings: QualitySettings): BlockedValue[] {
   if (settings.blocking.length === 0) return [];
   const blocking = new Set(settings.blocking);
   return values.flatMap((value) =>
-    warningsOf({ text: value.value, language: value.language, source: sources.get(value.key_id) ?? null, sourceLanguage: settings.sourceLanguage })
+    warningsOf(judged(value, sources, settings.sourceLanguage))
       .filter((w) => blocking.has(w.check))
       .map((warning) => ({ ...value, warning })),
   );
+}
+
+/** The checks' input for one value, with its key's reference. */
+export function judged(value: { key_id: string; language: string; value: string }, sources: ReadonlyMap<string, KeyReference>, sourceLanguage: string) {
+  const ref = sources.get(value.key_id);
+  return { text: value.value, language: value.language, source: ref?.value ?? null, sourceLanguage, maxLength: ref?.maxLength ?? null };
 }
 
 /** Most issues one refusal lists; the message says how many there were. */

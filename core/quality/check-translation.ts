@@ -1,13 +1,14 @@
 // Quality checks of one value against its source (the same key's value in the project's source
 // language): what a translator's change could break in an app. Each check gives warnings; a project
 // may turn chosen checks into blocking errors for approval (docs/quality.md).
-import { branchOmissions, icuPlurals, isI18next, parseIcu, usesIcu, type IcuParse } from './icu.ts';
+import { branchOmissions, CHOICE_HEAD, icuPlurals, isI18next, parseIcu, usesIcu, type IcuParse } from './icu.ts';
 import { placeholderDifference, placeholders, usesPrintfPositions } from './placeholders.ts';
 import { scanTags } from './html-tags.ts';
 import { dropsFinalPeriod, edgeWhitespace, finalMark, hasWideCharacters, visibleWidth } from './text-edges.ts';
 import { pluralCategories as categoriesOf } from '../formats/plural/categories.ts';
+import { shownLength } from './max-length.ts';
 
-export const QUALITY_CHECKS = ['icu_syntax', 'placeholders', 'plurals', 'html_tags', 'whitespace', 'punctuation', 'length'] as const;
+export const QUALITY_CHECKS = ['icu_syntax', 'placeholders', 'plurals', 'html_tags', 'whitespace', 'punctuation', 'length', 'max_length'] as const;
 export type QualityCheck = (typeof QUALITY_CHECKS)[number];
 
 export type QualityWarning = { check: QualityCheck; message: string };
@@ -19,6 +20,8 @@ export type CheckInput = {
   /** The key's value in the source language; null when there is none (or this is the source). */
   source: string | null;
   sourceLanguage: string;
+  /** The key's character limit (core/keys/schemas.ts); null or absent: none. */
+  maxLength?: number | null | undefined;
 };
 
 /** A translation longer than this many times its source (and than LENGTH_SLACK more characters) is flagged. */
@@ -27,7 +30,7 @@ const LENGTH_SLACK = 15;
 
 /**
  * The warnings of a value as stored: a value in the source language is the source, judged alone
- * (only what needs no source, such as ICU syntax), never against itself.
+ * (only what needs no source, such as ICU syntax and the key's character limit), never against itself.
  */
 export function warningsOf(input: CheckInput): QualityWarning[] {
   return checkTranslation(input.language === input.sourceLanguage ? { ...input, source: null } : input);
@@ -98,6 +101,16 @@ export function checkTranslation(input: CheckInput): QualityWarning[] {
     if (to > from * LENGTH_RATIO && to > from + LENGTH_SLACK) {
       const wide = hasWideCharacters(source) || hasWideCharacters(text) ? ' (a CJK character counts as 2)' : '';
       warn('length', `${to} characters, more than ${LENGTH_RATIO} times the source's ${from}${wide}`);
+    }
+  }
+
+  // The key's own limit holds in every language, the source's included (a source that does not fit
+  // is the first thing to fix). Plain graphemes here, not columns: a limit is set in characters.
+  if (input.maxLength != null) {
+    const n = shownLength(text);
+    if (n > input.maxLength) {
+      const choice = CHOICE_HEAD.test(text) ? ' (its longest form)' : '';
+      warn('max_length', `${n} characters${choice}, over the key's limit of ${input.maxLength}`);
     }
   }
   return warnings;

@@ -37,7 +37,7 @@ const isLiteral = (el: MessageFormatElement) => el.type === 0;
 // A head, not a successful parse, decides, so that a broken plural (`… other {{count}}`, a brace
 // short) is still ICU and reported as such.
 const DOUBLE_BRACES = /\{\{[^{}]*\}\}/;
-const CHOICE_HEAD = /\{\s*[^\s{},]+\s*,\s*(?:plural|selectordinal|select)\s*,/;
+export const CHOICE_HEAD = /\{\s*[^\s{},]+\s*,\s*(?:plural|selectordinal|select)\s*,/;
 export const isI18next = (text: string) => DOUBLE_BRACES.test(text) && !CHOICE_HEAD.test(text);
 
 /**

@@ -34,7 +34,7 @@ export type KeysWithProblemsInput = Omit<KeyFilter, 'language'> & {
   maxScan?: number | undefined;
 };
 
-export type KeyWithProblems = Pick<KeyItem, 'id' | 'key' | 'group_name' | 'description' | 'tags'> & { warnings: QualityWarning[] };
+export type KeyWithProblems = Pick<KeyItem, 'id' | 'key' | 'group_name' | 'description' | 'tags' | 'max_length'> & { warnings: QualityWarning[] };
 
 export type KeysWithProblems = {
   keys: KeyWithProblems[];
@@ -78,9 +78,9 @@ export async function keysWithProblems(deps: Pick<Deps, 'sql'>, input: KeysWithP
       scanned++;
       const value = values[k.id]?.[language];
       if (!value) continue;
-      const warnings = warningsOf({ text: value.value, language, source: values[k.id]?.[sourceLanguage]?.value ?? null, sourceLanguage });
+      const warnings = warningsOf({ text: value.value, language, source: values[k.id]?.[sourceLanguage]?.value ?? null, sourceLanguage, maxLength: k.max_length });
       if (warnings.length === 0) continue;
-      found.push({ id: k.id, key: k.key, group_name: k.group_name, description: k.description, tags: k.tags, warnings });
+      found.push({ id: k.id, key: k.key, group_name: k.group_name, description: k.description, tags: k.tags, max_length: k.max_length, warnings });
       // One match more than the page: proof that a next page has something, resumed after the page's last key.
       if (found.length > input.limit) {
         const last = found[input.limit - 1]!;

@@ -34,7 +34,7 @@ export const putTranslation = useCase(
     const { projectId, keyId, language, actor } = input;
     let row = await write(deps, input, false);
     if (row.value === null && row.key_found && row.language_found && input.status === 'approved' && row.quality_blocking?.length) {
-      const sources = new Map(row.source_value === null ? [] : [[keyId, row.source_value]]);
+      const sources = new Map([[keyId, { value: row.source_value, maxLength: row.max_length }]]);
       const settings = { sourceLanguage: row.source_language!, blocking: row.quality_blocking };
       assertApprovable(blockedValues([{ key_id: keyId, language, value: input.value }], sources, settings), () => ['body', 'value']);
       row = await write(deps, input, true);
@@ -66,7 +66,7 @@ export const putTranslation = useCase(
         after,
       },
     ]);
-    const warnings = row.source_language === null ? [] : warningsOf({ text: row.value, language, source: row.source_value, sourceLanguage: row.source_language });
+    const warnings = row.source_language === null ? [] : warningsOf({ text: row.value, language, source: row.source_value, sourceLanguage: row.source_language, maxLength: row.max_length });
     return { key_id: keyId, language, value: row.value, status: row.status, project_id: row.project_id, version: Number(row.version), warnings };
   },
 );
@@ -160,7 +160,7 @@ async function conditionalWrite(
              coalesce((select s.text_rev from ${valueById(sql, keyId, sql`p.source_language`)} s where s.project_id = ${projectId}), 0) as source_rev
       from projects p where p.id = ${projectId}
     ), live_key as (
-      select k.id, k.project_id from ${keyById(sql, keyId)} k where k.project_id = ${projectId} and k.deleted_at is null
+      select k.id, k.project_id, k.max_length from ${keyById(sql, keyId)} k where k.project_id = ${projectId} and k.deleted_at is null
     ), registered as (
       select code from project_languages where project_id = ${projectId} and code = ${language}
     ), previous as (
@@ -181,7 +181,8 @@ async function conditionalWrite(
            written.project_id, written.value, written.status,
            (select id from event) as event_id, (select before from previous) as before,
            written.version::text as version, (select version from previous)::text as previous_version,
-           quality.source_language, quality.quality_blocking, quality.source_value
+           quality.source_language, quality.quality_blocking, quality.source_value,
+           (select max_length from live_key) as max_length
     from (select 1) as one left join written on true left join quality on true`;
   return row!;
 }

@@ -43,6 +43,8 @@ export type WrittenRow = {
   source_language: string | null;
   quality_blocking: QualityCheck[] | null;
   source_value: string | null;
+  /** The key's character limit (null: none, or no live key), for the warnings and the approval gate. */
+  max_length: number | null;
 };
 
 export type ValueWrites = StatementBatches<PlainWrite, WrittenRow>;
@@ -98,7 +100,7 @@ export async function writeValues(sql: Sql, items: PlainWrite[], lockTimeoutMs =
       from (select key_id, language from input order by key_id, language) i
       cross join lateral (select * from translations where key_id = i.key_id and language = i.language offset 0 for no key update) t
     ), checked as (
-      select i.*, p.source_language, p.quality_blocking, k.id as live_key, pl.code as registered,
+      select i.*, p.source_language, p.quality_blocking, k.id as live_key, k.max_length, pl.code as registered,
              prev.value as before_value, prev.status as before_status, prev.version as previous_version,
              src.value as source_value, coalesce(src.text_rev, 0) as source_rev
       from input i
@@ -132,7 +134,7 @@ export async function writeValues(sql: Sql, items: PlainWrite[], lockTimeoutMs =
            w.project_id, w.value, w.status, e.id::text as event_id,
            case when c.before_value is null then null else jsonb_build_object('value', c.before_value, 'status', c.before_status) end as before,
            w.version::text as version, c.previous_version::text as previous_version,
-           c.source_language, c.quality_blocking, c.source_value
+           c.source_language, c.quality_blocking, c.source_value, c.max_length
     from checked c
     left join written w on w.key_id = c.key_id and w.language = c.language
     left join event e on e.entity_id = c.entity_id

@@ -129,7 +129,9 @@ const routes = new Hono<AppEnv>()
       body: 'json',
       idempotent: true,
       summary: 'Create a key',
-      description: `Body: key, group_name (default Default), description, tags (up to ${TAGS_PER_KEY_MAX}; each 1 to 100 characters, no comma).`,
+      description:
+        `Body: key, group_name (default Default), description, tags (up to ${TAGS_PER_KEY_MAX}; each 1 to 100 characters, no comma), ` +
+        'max_length (the most characters a value of the key should have, 1 to 10000, or null for no limit: the quality check max_length).',
       responses: { 201: KeyRecord, 402: null, 409: null },
     }),
     requireJsonBody(),
@@ -139,7 +141,7 @@ const routes = new Hono<AppEnv>()
   )
   .patch(
     '/:key_id',
-    describe({ operationId: 'updateKey', tag, body: 'json', summary: "Change a key's group, description or tags (tags: the whole new set)", responses: { 200: UpdatedKey, 404: null } }),
+    describe({ operationId: 'updateKey', tag, body: 'json', summary: "Change a key's group, description, tags (the whole new set) or character limit (max_length, null for none)", responses: { 200: UpdatedKey, 404: null } }),
     validParams(KeyIdParam),
     requireJsonBody(),
     validBody(UpdateKeyInput),

@@ -125,7 +125,7 @@ export const PORTAL_JS = `
       },function(){out.className='saved error';out.textContent='Not saved: network error'});
   });
   // A value's quality warnings, from the save's answer (text only: never markup from the server).
-  var LABELS={icu_syntax:'ICU syntax',placeholders:'Placeholders',plurals:'Plurals',html_tags:'Tags',whitespace:'Whitespace',punctuation:'Punctuation',length:'Length'};
+  var LABELS={icu_syntax:'ICU syntax',placeholders:'Placeholders',plurals:'Plurals',html_tags:'Tags',whitespace:'Whitespace',punctuation:'Punctuation',length:'Length',max_length:'Character limit'};
   function el(tag,cls,text){var e=document.createElement(tag);if(cls)e.className=cls;if(text!=null)e.textContent=text;return e}
   function showWarnings(f,list){
     var box=f.querySelector('.quality');if(!box)return;box.textContent='';if(!list.length)return;

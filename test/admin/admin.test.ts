@@ -132,7 +132,7 @@ describe('restore', () => {
     expect((await t.call(p.apiKey, 'GET', '/v1/keys')).status).toBe(200);
     const restored = await t.admin('POST', `/projects/${p.projectId}/keys/${key.id}/restore`);
     expect(restored.status).toBe(200);
-    expect(await restored.json()).toEqual({ id: key.id, project_id: p.projectId, key: 'k', group_name: 'g', description: null, tags: [] });
+    expect(await restored.json()).toEqual({ id: key.id, project_id: p.projectId, key: 'k', group_name: 'g', description: null, tags: [], max_length: null });
     const [value] = await sql`select value from translations where key_id = ${key.id}`;
     expect(value!.value).toBe('Hallo');
     // A live key cannot be restored; a deleted one whose name is in use is a conflict.

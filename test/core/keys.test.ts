@@ -20,7 +20,7 @@ describe('createKey', () => {
     const since = await core.lastEventId();
     const publishedBefore = core.published.length;
     const key = await createKey(core.deps, { projectId: p.projectId, key: 'home.title', actor: p.actor });
-    expect(key).toEqual({ id: expect.any(String), project_id: p.projectId, key: 'home.title', group_name: 'Default', description: null, tags: [] });
+    expect(key).toEqual({ id: expect.any(String), project_id: p.projectId, key: 'home.title', group_name: 'Default', description: null, tags: [], max_length: null });
 
     const events = await core.events({ projectId: p.projectId }, since);
     expect(events).toEqual([
@@ -110,12 +110,12 @@ describe('updateKey', () => {
     const key = await createKey(core.deps, { projectId: p.projectId, key: 'k', description: 'old', actor: p.actor });
     const since = await core.lastEventId();
     const updated = await updateKey(core.deps, { projectId: p.projectId, keyId: key.id, group_name: 'Moved', actor: p.actor });
-    expect(updated).toEqual({ id: key.id, project_id: p.projectId, updated: true, group_name: 'Moved', tags: [] });
+    expect(updated).toEqual({ id: key.id, project_id: p.projectId, updated: true, group_name: 'Moved', tags: [], max_length: null });
     await updateKey(core.deps, { projectId: p.projectId, keyId: key.id, description: null, actor: p.actor });
     const events = await core.events({ projectId: p.projectId }, since);
     expect(events.map((e) => [e.type, e.entity_id, e.before, e.after])).toEqual([
-      ['key.updated', key.id, { group_name: 'Default', description: 'old', tags: [] }, { group_name: 'Moved', description: 'old', tags: [] }],
-      ['key.updated', key.id, { group_name: 'Moved', description: 'old', tags: [] }, { group_name: 'Moved', description: null, tags: [] }],
+      ['key.updated', key.id, { group_name: 'Default', description: 'old', tags: [], max_length: null }, { group_name: 'Moved', description: 'old', tags: [], max_length: null }],
+      ['key.updated', key.id, { group_name: 'Moved', description: 'old', tags: [], max_length: null }, { group_name: 'Moved', description: null, tags: [], max_length: null }],
     ]);
   });
 

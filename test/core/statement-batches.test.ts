@@ -142,7 +142,7 @@ describe('key creations without a key limit, batched', () => {
     }, 'translation_keys');
     expect(statements).toBeGreaterThan(0);
     expect(statements).toBeLessThan(names.length);
-    created.forEach((key, i) => expect(key).toEqual({ id: expect.any(String), project_id: p.projectId, key: names[i], group_name: 'batch', description: `d${i}`, tags: [] }));
+    created.forEach((key, i) => expect(key).toEqual({ id: expect.any(String), project_id: p.projectId, key: names[i], group_name: 'batch', description: `d${i}`, tags: [], max_length: null }));
     expect(new Set(created.map((k) => k.id)).size).toBe(names.length);
     const events = await core.events({ projectId: p.projectId }, since);
     expect(events.map((e) => e.entity_id).sort()).toEqual(created.map((k) => k.id).sort());
@@ -152,7 +152,7 @@ describe('key creations without a key limit, batched', () => {
   it('a name asked for twice in one burst is created once: one creation, one 409, the others untouched', async () => {
     const p = await core.newProject('team');
     const creations = createKeyCreations(core.deps.sql, { maxInFlight: 1 });
-    const item = (key: string) => ({ projectId: p.projectId, key, group_name: 'g', description: null, tags: [], actorType: 'api_key', actorId: p.apiKeyId });
+    const item = (key: string) => ({ projectId: p.projectId, key, group_name: 'g', description: null, tags: [], max_length: null, actorType: 'api_key', actorId: p.apiKeyId });
     const rows = await Promise.all(['a', 'b', 'twice', 'c', 'twice', 'd'].map((key) => creations.write(core.deps.sql, item(key))));
     expect(rows.map((r) => [r.key, r.created])).toEqual([['a', true], ['b', true], ['twice', true], ['c', true], [null, false], ['d', true]]);
     expect(rows.every((r) => r.unlimited)).toBe(true);

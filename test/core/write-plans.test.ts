@@ -145,7 +145,7 @@ describe('batched writes keep their generic plan', () => {
       await writeValues(deps.sql, [
         { projectId: p.projectId, keyId: key!.id, language: 'de', value: 'neu', status: 'review', gated: false, actorType: 'api_key', actorId: null },
       ]);
-      await insertKeys(deps.sql, [{ projectId: p.projectId, key: 'planned.key', group_name: 'planned', description: null, tags: [], actorType: 'api_key', actorId: null }]);
+      await insertKeys(deps.sql, [{ projectId: p.projectId, key: 'planned.key', group_name: 'planned', description: null, tags: [], max_length: null, actorType: 'api_key', actorId: null }]);
     } finally {
       options.debug = false;
     }

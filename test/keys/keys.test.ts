@@ -9,7 +9,7 @@ describe('keys', () => {
     const created = await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'home.title', group_name: 'home', description: 'Title' });
     expect(created.status).toBe(201);
     const key = await created.json();
-    expect(key).toEqual({ id: expect.any(String), project_id: p.projectId, key: 'home.title', group_name: 'home', description: 'Title', tags: [] });
+    expect(key).toEqual({ id: expect.any(String), project_id: p.projectId, key: 'home.title', group_name: 'home', description: 'Title', tags: [], max_length: null });
 
     const other = await (await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'login.button' })).json();
     expect(other.group_name).toBe('Default');
@@ -20,7 +20,7 @@ describe('keys', () => {
     expect(list.count).toBe(2);
     expect(list.keys.map((k: { key: string }) => k.key)).toEqual(['home.title', 'login.button']);
     const item = list.keys[0];
-    expect(Object.keys(item).sort()).toEqual(['created_at', 'description', 'group_name', 'id', 'key', 'tags', 'updated_at']);
+    expect(Object.keys(item).sort()).toEqual(['created_at', 'description', 'group_name', 'id', 'key', 'max_length', 'tags', 'updated_at']);
     expect(item.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
     const filtered = await (await t.call(p.apiKey, 'GET', '/v1/keys?group=home')).json();
@@ -29,7 +29,7 @@ describe('keys', () => {
 
     const patched = await t.call(p.apiKey, 'PATCH', `/v1/keys/${key.id}`, { group_name: 'landing', description: null });
     expect(patched.status).toBe(200);
-    expect(await patched.json()).toEqual({ id: key.id, project_id: p.projectId, updated: true, group_name: 'landing', tags: [] });
+    expect(await patched.json()).toEqual({ id: key.id, project_id: p.projectId, updated: true, group_name: 'landing', tags: [], max_length: null });
     const after = await (await t.call(p.apiKey, 'GET', '/v1/keys?group=landing')).json();
     expect(after.keys[0].description).toBeNull();
     expect(after.keys[0].updated_at >= after.keys[0].created_at).toBe(true);

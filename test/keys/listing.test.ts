@@ -145,7 +145,7 @@ describe('GET /v1/keys/{key_id}', () => {
     const item = await res.json();
     const fromList = (await list(p, '?search=home.title')).body.keys[0];
     expect(item).toEqual(fromList);
-    expect(Object.keys(item).sort()).toEqual(['created_at', 'description', 'group_name', 'id', 'key', 'tags', 'updated_at']);
+    expect(Object.keys(item).sort()).toEqual(['created_at', 'description', 'group_name', 'id', 'key', 'max_length', 'tags', 'updated_at']);
 
     expect((await t.call(p.apiKey, 'GET', `/v1/keys/${ids['home.title']!.toUpperCase()}`)).status).toBe(200);
     const unknown = await t.call(p.apiKey, 'GET', `/v1/keys/${crypto.randomUUID()}`);

@@ -60,6 +60,7 @@ const CHECK_LABELS: Record<QualityWarning['check'], string> = {
   whitespace: 'Whitespace',
   punctuation: 'Punctuation',
   length: 'Length',
+  max_length: 'Character limit',
 };
 export const warningLine = (w: QualityWarning) => `${CHECK_LABELS[w.check]}: ${w.message}`;
 
