@@ -42,12 +42,12 @@ async function entriesOf(sql: Sql, projectId: string, language: string, status: 
   const tagged = tag === undefined ? sql`` : sql`and k.tags @> array[${tag}]::text[]`;
   return group === undefined
     ? sql<Entry[]>`
-        select k.key, t.value, k.description, k.group_name as group
+        select k.key, t.value, k.description, k.group_name as group, k.max_length as "maxLength"
         from translations t join translation_keys k on k.id = t.key_id
         where t.project_id = ${projectId} and t.language = ${language} and k.deleted_at is null ${passes} ${tagged}
         order by k.key collate "C"`
     : sql<Entry[]>`
-        select k.key, t.value, k.description, k.group_name as group
+        select k.key, t.value, k.description, k.group_name as group, k.max_length as "maxLength"
         from translation_keys k
         join lateral (select * from translations where key_id = k.id and language = ${language} offset 0) t on true
         where k.project_id = ${projectId} and k.group_name = ${group} and k.deleted_at is null ${passes} ${tagged}
@@ -75,6 +75,24 @@ function withoutNamespace(entries: Entry[], namespace: string | undefined): Entr
   });
 }
 
+/** The source language's values by key, and the limits of the keys read with them. */
+function sourceOf(entries: Entry[]): { values: Map<string, string>; limits: Map<string, number> } {
+  const values = new Map<string, string>();
+  const limits = new Map<string, number>();
+  for (const e of entries) {
+    values.set(e.key, e.value);
+    if (e.maxLength != null) limits.set(e.key, e.maxLength);
+  }
+  return { values, limits };
+}
+
+/** Key -> character limit, of the keys a file writes (its own values and, for XLIFF, the source-only keys). */
+function limitsOf(entries: readonly Entry[], fromSource: ReadonlyMap<string, number> | undefined): Map<string, number> {
+  const limits = new Map(fromSource);
+  for (const e of entries) if (e.maxLength != null) limits.set(e.key, e.maxLength);
+  return limits;
+}
+
 export const exportFile = useCase(ExportCommand, async (deps: Pick<Deps, 'sql'>, input): Promise<ExportedFile> => {
   const { projectId, language, format, status, source } = input;
   const codec = FORMATS[format];
@@ -98,10 +116,10 @@ export const exportFile = useCase(ExportCommand, async (deps: Pick<Deps, 'sql'>,
   const sourceValues =
     source === undefined || !codec.needsSource
       ? undefined
-      : new Map(withoutNamespace(nothing ? [] : await entriesOf(deps.sql, projectId, source, 'all', group, tag), namespace).map((e) => [e.key, e.value]));
+      : sourceOf(withoutNamespace(nothing ? [] : await entriesOf(deps.sql, projectId, source, 'all', group, tag), namespace));
   let body: Uint8Array;
   try {
-    body = codec.serialize(entries, { language, ...(sourceValues && source ? { source: { language: source, values: sourceValues } } : {}) });
+    body = codec.serialize(entries, { language, ...(sourceValues && source ? { source: { language: source, values: sourceValues.values } } : {}), limits: limitsOf(read, sourceValues?.limits) });
   } catch (error) {
     // A stored key or value this format cannot carry (documented per format in docs/formats.md).
     if (error instanceof FormatError) {

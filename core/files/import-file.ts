@@ -481,7 +481,7 @@ async function runImport(
     // one per kind, would each lock in id order but not together).
     const keyUpdates = keyChanges(describe, tagging);
     const updated = keyUpdates.length
-      ? await sql<{ id: string; group_name: string; description: string | null; tags: string[] }[]>`
+      ? await sql<{ id: string; group_name: string; description: string | null; tags: string[]; max_length: number | null }[]>`
           with locked as materialized (
             select id, description, tags from translation_keys
             where id = any(${keyUpdates.map((u) => u.id)}::uuid[]) and deleted_at is null
@@ -495,7 +495,7 @@ async function runImport(
                       ${keyUpdates.map((u) => (u.tags === null ? null : joinTags(u.tags)))}::text[]) as d(id, description, tag_list)
           join locked on locked.id = d.id
           where k.id = d.id
-          returning k.id, k.group_name, locked.description, locked.tags`
+          returning k.id, k.group_name, locked.description, locked.tags, k.max_length`
       : [];
     const asRead = new Map(keyUpdates.map((u) => [u.id, u]));
     const sameAsRead = (now: { id: string; description: string | null; tags: string[] }) => {
@@ -564,7 +564,8 @@ async function runImport(
     }
     // Every key whose description or tags it changed: one key.updated each, with the old and the new
     // ones (inserted with the events above in the one statement at commit). A description changed is
-    // recorded as a PATCH of the key records it (group_name, description and tags); tags alone as a
+    // recorded as a PATCH of the key records it (group_name, description, tags and max_length, which
+    // no file changes); tags alone as a
     // bulk tag action records them (tags, and the key's name after); both in one event.
     for (const key of updated) {
       const change = asRead.get(key.id)!;
@@ -575,11 +576,12 @@ async function runImport(
         projectId,
         actor: input.actor,
         entity: { type: 'key', id: key.id },
-        before: { ...(described ? { group_name: key.group_name, description: key.description } : {}), tags: key.tags },
+        before: { ...(described ? { group_name: key.group_name, description: key.description } : {}), tags: key.tags, ...(described ? { max_length: key.max_length } : {}) },
         after: {
           ...(change.tags === null ? {} : { key: change.key }),
           ...(described ? { group_name: key.group_name, description: change.description } : {}),
           tags: change.tags ?? key.tags,
+          ...(described ? { max_length: key.max_length } : {}),
         },
       });
     }

@@ -24,6 +24,8 @@ export type Entry = {
   description?: string | null;
   /** Only formats that carry it (csv); otherwise the importer derives it. */
   group?: string;
+  /** Exports only: the key's character limit (null: none); XLIFF 1.2 writes it as maxwidth. */
+  maxLength?: number | null;
 };
 
 /** `isSource`: the file is imported into the project's source language (gettext: msgid is its text). */
@@ -33,6 +35,8 @@ export type SerializeContext = {
   language: string;
   /** Source language values by key (xliff and xliff2 need them; required there). */
   source?: { language: string; values: ReadonlyMap<string, string> };
+  /** Keys' character limits (key -> max_length), for formats that carry them (XLIFF 1.2's maxwidth). */
+  limits?: ReadonlyMap<string, number>;
 };
 
 export type ParsedFile = { entries: Entry[]; warnings: string[] };

@@ -88,6 +88,19 @@ describe('tms mcp', () => {
     expect(status).toHaveProperty('ready');
   });
 
+  it("creates a key with a character limit, and set_translation answers the max_length warning a longer value gets", async () => {
+    const key = jsonOf(await agent.callTool({ name: 'create_key', arguments: { key: 'button.ok', max_length: 5 } }));
+    expect(key).toMatchObject({ key: 'button.ok', max_length: 5 });
+    expect(jsonOf(await agent.callTool({ name: 'get_key', arguments: { key_id: key.id } })).max_length).toBe(5);
+    const written = jsonOf(await agent.callTool({ name: 'set_translation', arguments: { key_id: key.id, language: 'de', value: 'Einverstanden' } }));
+    expect(written.warnings).toEqual([{ check: 'max_length', message: "13 characters, over the key's limit of 5" }]);
+    // A limit the API refuses is refused before any call, by the tool's own schema.
+    const refused = await agent.callTool({ name: 'create_key', arguments: { key: 'button.no', max_length: 0 } });
+    expect(refused.isError).toBe(true);
+    expect((await t.call(p.apiKey, 'GET', '/v1/keys?search=button.no')).status).toBe(200);
+    expect((await (await t.call(p.apiKey, 'GET', '/v1/keys?search=button.no')).json()).keys).toEqual([]);
+  });
+
   it('writes over what it read only: set_translation with the version get_value returned is refused once someone else wrote', async () => {
     const key = jsonOf(await agent.callTool({ name: 'create_key', arguments: { key: 'home.typo' } }));
     await agent.callTool({ name: 'set_translation', arguments: { key_id: key.id, language: 'de', value: 'Wilkommen', status: 'approved' } });

@@ -197,6 +197,12 @@ describe('the words', () => {
     expect(change({ ...SAMPLES['key.created'], after: { key: 'home.title', group_name: 'home', description: null, tags: ['mobile', 'release-2.3'] } })).toBe(
       'in group home; tags: mobile, release-2.3',
     );
+    // A character limit set, changed, removed; events from before limits existed say nothing of them.
+    const limited = { ...SAMPLES['key.updated'], before: { group_name: 'home', description: null, tags: [], max_length: null }, after: { group_name: 'home', description: null, tags: [], max_length: 30 } };
+    expect(change(limited)).toBe('character limit: none → 30');
+    expect(change({ ...limited, before: { ...limited.before, max_length: 30 }, after: { ...limited.after, max_length: 24 } })).toBe('character limit: 30 → 24');
+    expect(change({ ...limited, before: { ...limited.before, max_length: 24 }, after: { ...limited.after, max_length: null } })).toBe('character limit: 24 → none');
+    expect(change({ ...SAMPLES['key.created'], after: { key: 'home.title', group_name: 'home', description: null, tags: [], max_length: 30 } })).toBe('in group home; character limit: 30');
     expect(what(SAMPLES['key.deleted'], {})).toBe('deleted key home.title');
     expect(change(SAMPLES['key.deleted'])).toBe('from group home, moved to the trash');
     expect(what(SAMPLES['key.restored'])).toBe('restored key home.title from the trash');

@@ -132,15 +132,23 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
     'create_key',
     {
       title: 'Create a key',
-      description: 'A new translation key in a group (default "Default"), with an optional description for translators and optional tags (at most 20).',
+      description:
+        'A new translation key in a group (default "Default"), with an optional description for translators, optional tags (at most 20) and an optional character limit.',
       inputSchema: {
         key: z.string().min(1),
         group_name: z.string().optional(),
         description: z.string().optional(),
         tags: z.array(z.string()).max(20).optional().describe('Labels across groups, e.g. ["mobile", "release-2.3"]'),
+        max_length: z
+          .number()
+          .int()
+          .min(1)
+          .max(10000)
+          .optional()
+          .describe('The most characters a value should have where the app shows it (a button, a notification); longer values get a max_length warning'),
       },
     },
-    tool(async (args: { key: string; group_name?: string; description?: string; tags?: string[] }) => text(await send('POST', '/v1/keys', args))),
+    tool(async (args: { key: string; group_name?: string; description?: string; tags?: string[]; max_length?: number }) => text(await send('POST', '/v1/keys', args))),
   );
   // Tags are the key's labels, not its text: adding and removing them on many keys at once is one
   // write (all or nothing), as the editor's selection does it.
@@ -194,7 +202,8 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
       title: 'Write a value',
       description:
         'Create or overwrite the value of a key in a language. status is draft unless given: writing an approved value without status "approved" makes it a draft again (apps stop getting it at the next publish). ' +
-        'version: the version get_value returned; the write is then refused (412) if the value changed since, instead of overwriting what someone else wrote.',
+        'version: the version get_value returned; the write is then refused (412) if the value changed since, instead of overwriting what someone else wrote. ' +
+        "The answer's warnings are the quality checks' (max_length: longer than the key's character limit, from get_key).",
       inputSchema: {
         key_id: z.string().uuid(),
         language: LANGUAGE,

@@ -21,7 +21,7 @@ import { elementsOf, readXml, textOf, type XmlElement } from '../xml/read-xml.ts
 import { inlineXml, joinPieces, readInline } from '../xml/inline-markup.ts';
 import { assertXmlChars, escapeXmlAttr, escapeXmlText, withoutNonXmlChars } from '../xml/escape-xml.ts';
 
-export type Unit = { key: string; source: string | null; target: string | null; description: string | undefined };
+export type Unit = { key: string; source: string | null; target: string | null; description: string | undefined; maxLength?: number | undefined };
 
 /** The units to write: this language's entries plus source-only keys, by key. */
 export function unitsToWrite(entries: readonly Entry[], ctx: SerializeContext): Unit[] {
@@ -33,6 +33,8 @@ export function unitsToWrite(entries: readonly Entry[], ctx: SerializeContext): 
   for (const [key, source] of ctx.source.values) if (!units.has(key)) units.set(key, { key, source, target: null, description: undefined });
   const list = [...units.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   for (const u of list) {
+    const limit = ctx.limits?.get(u.key);
+    if (limit !== undefined) u.maxLength = limit;
     assertXmlChars(u.key, u.key, 'key');
     if (u.source !== null) assertXmlChars(u.source, u.key, 'source value');
     if (u.target !== null) assertXmlChars(u.target, u.key);
@@ -158,7 +160,10 @@ function serialize(entries: readonly Entry[], ctx: SerializeContext): string {
     '    <body>',
   ];
   for (const u of units) {
-    lines.push(`      <trans-unit id="${escapeXmlAttr(u.key)}" datatype="html">`);
+    // A key's character limit, for the CAT tool to count against (XLIFF 1.2 section 2.5.2; a plural's
+    // ICU text is one unit here, while tms counts its longest branch: docs/formats.md).
+    const width = u.maxLength === undefined ? '' : ` maxwidth="${u.maxLength}" size-unit="char"`;
+    lines.push(`      <trans-unit id="${escapeXmlAttr(u.key)}" datatype="html"${width}>`);
     lines.push(`        <source>${inlineXml(u.source ?? '')}</source>`);
     // An empty value is marked translated: an empty <target> without a state is untranslated.
     if (u.target === '') lines.push(`        <target state="${EMPTY_TARGET_STATE}"></target>`);

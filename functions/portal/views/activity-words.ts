@@ -315,7 +315,13 @@ export function summarizeChange(e: EventLike): Part[] {
     case 'key.restored': {
       const description = clip(after.description);
       const tags = strings(after.tags);
-      return [`in group ${str(after.group_name) ?? '?'}`, ...(description ? [`; description: ${description}`] : []), ...(tags?.length ? [`; tags: ${list(tags)}`] : [])];
+      const limit = num(after.max_length);
+      return [
+        `in group ${str(after.group_name) ?? '?'}`,
+        ...(description ? [`; description: ${description}`] : []),
+        ...(tags?.length ? [`; tags: ${list(tags)}`] : []),
+        ...(limit !== null ? [`; character limit: ${limit}`] : []),
+      ];
     }
     case 'key.updated':
     case 'key.tagged': {
@@ -326,6 +332,8 @@ export function summarizeChange(e: EventLike): Part[] {
       // with the key's name in after.key): the whole set before and after, as the key shows them.
       const [tagsBefore, tagsAfter] = [list(strings(before.tags)), list(strings(after.tags))];
       if (tagsBefore !== tagsAfter) parts.push(`tags: ${tagsBefore} → ${tagsAfter}`);
+      // Events before migration 035 carry no limit: absent on both sides is no change.
+      if ((before.max_length ?? null) !== (after.max_length ?? null)) parts.push(`character limit: ${num(before.max_length) ?? 'none'} → ${num(after.max_length) ?? 'none'}`);
       return [parts.join('; ') || 'nothing changed'];
     }
     case 'key.deleted':
