@@ -4,6 +4,7 @@
 // with nothing written, while drafts over it are kept. Bad limits are 422s that write nothing.
 import { describe, expect, it } from 'vitest';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
+import { keysWithProblems } from '../../core/quality/keys-with-problems.ts';
 
 const t = useTestApp();
 const sql = () => t.runtime.deps.sql;
@@ -146,6 +147,18 @@ describe('the max_length check where values are written', () => {
       ['Ein langer Text ohne Grenze', 'draft'],
       ['Willkommen', 'draft'],
     ]);
+  });
+
+  it('lists a key over its limit under "has problems in" its language, and not once the limit is raised', async () => {
+    const p = await project();
+    const k = await json(await createKey(p, { key: 'banner', max_length: 6 }));
+    await json(await createKey(p, { key: 'fine', max_length: 20 }));
+    await json(await put(p, k.id, 'de', 'Sonderangebot'));
+    const scan = () => keysWithProblems(t.runtime.deps, { projectId: p.projectId, language: 'de', sourceLanguage: 'en', limit: 10 });
+    const found = await scan();
+    expect(found.keys.map((x) => [x.key, x.max_length, x.warnings.map((w) => w.check)])).toEqual([['banner', 6, ['max_length']]]);
+    await json(await t.call(p.apiKey, 'PATCH', `/v1/keys/${k.id}`, { max_length: 13 }));
+    expect((await scan()).keys).toEqual([]);
   });
 
   it('one project\'s limits never judge another\'s values', async () => {
