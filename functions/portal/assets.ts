@@ -35,7 +35,7 @@ form.inline{display:inline}.hint{color:var(--muted);font-weight:400;font-size:.9
 .table-scroll{overflow-x:auto;max-width:100%;position:relative}.table{width:100%;border-collapse:collapse;background:#fff}.table th,.table td{border-bottom:1px solid var(--line);padding:.5rem;text-align:left;vertical-align:top}
 .editor td{min-width:14rem;overflow-wrap:anywhere}.editor .keycell{width:15rem}.editor .value .row{flex-wrap:wrap;align-items:center;column-gap:.5rem;row-gap:.3rem;margin-top:.2rem}.editor td:first-child,.editor th:first-child{width:2.2rem;min-width:0}.nowrap{white-space:nowrap}.change{overflow-wrap:anywhere;font-size:.9rem}.bulk{margin-bottom:.6rem}meter{width:100%;height:1.2rem}.keycell{min-width:12rem;font-weight:400}.keyname{font-weight:600;display:block;word-break:break-all}
 .status-draft{color:var(--draft)}.status-review{color:var(--review)}.status-approved{color:var(--approved);font-weight:600}
-.saved{font-size:.85rem;color:var(--ok)}.saved.error{color:var(--danger)}
+.saved{font-size:.85rem;color:var(--ok)}.saved.error{color:var(--danger)}.counter{margin:.1rem 0 0;font-size:.85rem}.counter.over{color:var(--danger);font-weight:600}
 .field-error{color:var(--danger);font-weight:600;font-size:.9rem;margin:.2rem 0 0}[aria-invalid=true]{border-color:var(--danger);border-width:2px}
 .changes h3{font-size:1rem;margin:.6rem 0 0}.changes ul{margin:.2rem 0;overflow-wrap:anywhere}.changes p{margin:.3rem 0}
 .quality{margin-top:.3rem}.quality:empty{display:none}.warn-title{margin:0;font-weight:600;color:#7a4a00;font-size:.9rem}.warnings{margin:.1rem 0 0;padding-left:1.2rem;font-size:.85rem;color:#5a3600}
@@ -154,7 +154,7 @@ export const PORTAL_JS = `
       res.j.suggestions.forEach(function(s){
         var b=el('button','suggestion');b.type='button';var t=el('span',null,s.value);t.lang=ta.lang;t.dir=ta.dir;b.appendChild(t);
         b.appendChild(el('span','hint',Math.round(s.score*100)+' % '+(s.match==='exact'?'exact match':'similar')+', from '+s.origin.project_name+' / '+s.origin.key+', '+s.origin.updated_at.slice(0,10)));
-        b.addEventListener('click',function(){ta.value=s.value;ta.classList.remove('missing');box.hidden=true;a.setAttribute('aria-expanded','false');
+        b.addEventListener('click',function(){ta.value=s.value;countChars(ta);ta.classList.remove('missing');box.hidden=true;a.setAttribute('aria-expanded','false');
           var out=ta.form.querySelector('.saved');out.className='saved';out.textContent='Suggestion inserted, not saved yet';ta.focus()});
         var li=el('li');li.appendChild(b);ol.appendChild(li);
       });
@@ -166,6 +166,21 @@ export const PORTAL_JS = `
     if(e.key!=='Escape')return;var box=e.target.closest&&e.target.closest('.suggestions');if(!box)return;
     var a=document.querySelector('[aria-controls="'+box.id+'"]');box.hidden=true;if(a){a.setAttribute('aria-expanded','false');a.focus()}
   });
+  // A key's character limit: the count under a value follows its text as it is typed, in graphemes as
+  // the check counts them (an emoji or an accented letter once). A plural or select counts by its
+  // longest form, which only the save measures. The count is read with the field (aria-describedby),
+  // not announced at each key.
+  var graphemes=window.Intl&&Intl.Segmenter?new Intl.Segmenter(undefined,{granularity:'grapheme'}):null;
+  var CHOICE=/\\{\\s*[^\\s{},]+\\s*,\\s*(?:plural|selectordinal|select)\\s*,/;
+  function countChars(ta){
+    var max=Number(ta.getAttribute('data-max-length'));var out=document.getElementById(ta.id+'-len');if(!max||!out)return;
+    var text=ta.value;
+    if(CHOICE.test(text)){out.className='hint counter';out.textContent='\u2026 / '+max+' characters: the longest form is checked on save';return}
+    var n=graphemes?Array.from(graphemes.segment(text)).length:Array.from(text).length;
+    out.className=n>max?'hint counter over':'hint counter';
+    out.textContent=n+' / '+max+' characters'+(n>max?': '+(n-max)+' over':'');
+  }
+  document.addEventListener('input',function(e){var ta=e.target;if(ta&&ta.hasAttribute&&ta.hasAttribute('data-max-length'))countChars(ta)});
   // Ctrl/Cmd+Enter in a value saves it; translators keep their hands on the keyboard.
   document.addEventListener('keydown',function(e){
     if(e.key==='Enter'&&(e.ctrlKey||e.metaKey)&&e.target.form&&e.target.form.hasAttribute('data-inline')){e.preventDefault();e.target.form.requestSubmit()}

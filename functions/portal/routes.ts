@@ -48,7 +48,7 @@ import { createApiKey } from '../../core/accounts/create-api-key.ts';
 import { revokeApiKey } from '../../core/accounts/revoke-api-key.ts';
 import { createKey } from '../../core/keys/create-key.ts';
 import { deleteKey } from '../../core/keys/delete-key.ts';
-import { editKeyAsShown, sameTags } from '../../core/portal/key-edit.ts';
+import { editKeyAsShown, maxLengthOfForm, sameTags } from '../../core/portal/key-edit.ts';
 import { valueById } from '../../core/keys/by-id.ts';
 import { putTranslation } from '../../core/translations/put-translation.ts';
 import { getTranslation } from '../../core/translations/get-translation.ts';
@@ -618,8 +618,10 @@ const routes = new Hono<PortalEnv>()
       f.return_to,
       'new-key',
       'key',
-      () =>
-        createKey(c.get('deps'), {
+      () => {
+        // The Character limit field's text ("" or absent: none); anything but 1 to 10000 is refused at the field.
+        const maxLength = maxLengthOfForm(f.max_length);
+        return createKey(c.get('deps'), {
           projectId: a.projectId,
           actor: userActor(c),
           key: f.key ?? '',
@@ -627,8 +629,10 @@ const routes = new Hono<PortalEnv>()
           description: f.description ? f.description : null,
           // Typed as one text ("mobile, release-2.3"), as in the key's Edit form; blank: none.
           ...(newTags.length > 0 ? { tags: newTags } : {}),
-        }),
-      { key: f.key ?? '', group_name: f.group_name ?? '', description: f.description ?? '', tags: f.tags ?? '' },
+          ...(maxLength !== null ? { max_length: maxLength } : {}),
+        });
+      },
+      { key: f.key ?? '', group_name: f.group_name ?? '', description: f.description ?? '', tags: f.tags ?? '', max_length: f.max_length ?? '' },
     );
     if (created instanceof Response) return created;
     return back(c, f.return_to, `${P}/projects/${a.projectId}`);
@@ -651,14 +655,18 @@ const routes = new Hono<PortalEnv>()
     const tagsNow = f.tags === undefined ? undefined : splitTags(f.tags);
     const tagsWas = f.tags_was === undefined ? undefined : splitTags(f.tags_was);
     const tags = tagsNow === undefined || (tagsWas !== undefined && sameTags(tagsNow, tagsWas)) ? {} : { tags: { now: tagsNow, ...(tagsWas !== undefined ? { was: tagsWas } : {}) } };
-    const typed = Object.fromEntries(['group_name', 'description', 'tags'].flatMap((n) => (f[n] !== undefined ? [[n, f[n]!]] : [])));
+    // The character limit likewise ("" removes it): " 30 " is the 30 shown. Its text is checked by the use-case.
+    const maxNow = f.max_length;
+    const maxWas = f.max_length_was;
+    const maxLength = maxNow === undefined || (maxWas !== undefined && maxNow.trim() === maxWas.trim()) ? {} : { max_length: { now: maxNow, ...(maxWas !== undefined ? { was: maxWas } : {}) } };
+    const typed = Object.fromEntries(['group_name', 'description', 'tags', 'max_length'].flatMap((n) => (f[n] !== undefined ? [[n, f[n]!]] : [])));
     const updated = await orEditorError(
       c,
       a,
       f.return_to,
       `key-${keyId}`,
       'key',
-      () => editKeyAsShown(c.get('deps'), { projectId: a.projectId, keyId, actor: userActor(c), ...change('group_name'), ...change('description'), ...tags }),
+      () => editKeyAsShown(c.get('deps'), { projectId: a.projectId, keyId, actor: userActor(c), ...change('group_name'), ...change('description'), ...tags, ...maxLength }),
       typed,
     );
     if (updated instanceof Response) return updated;

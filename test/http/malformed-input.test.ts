@@ -463,6 +463,8 @@ type FormSpec = {
 };
 
 const VALUES_PATH = '/portal/projects/:project_id/keys/:key_id/values/:language';
+/** A key form's Character limit that is no whole number from 1 to 10000. */
+const MAX_LENGTH_REFUSED = ['abc', '0', '10001', '1.5', '1e3', '-1', '0x10', '1'.repeat(40), '\u0661', Buffer.from('%ff')];
 const FORMS: Record<string, FormSpec> = {
   '/portal/setup': { fields: { admin_token: ADMIN_TOKEN, email: 'x@example.com', password: PASSWORD, account_name: 'X', plan: 'team' }, required: ['admin_token', 'email', 'password'] },
   '/portal/sign-in': { fields: { email: 'owner@example.com', password: PASSWORD }, required: ['email', 'password'], costly: true },
@@ -475,15 +477,21 @@ const FORMS: Record<string, FormSpec> = {
   '/portal/accounts/:account_id/invites/:invite_id/revoke': { fields: {} },
   '/portal/accounts/:account_id/projects': { fields: { name: 'Another' }, required: ['name'], stored: { name: 200 } },
   '/portal/projects/:project_id/groups/:group_name/rename': { fields: { new_name: 'auth2' }, required: ['new_name'], stored: { new_name: 200 } },
-  // tags: as the key form's (one text, comma-separated, each tag's limit).
+  // tags: as the key form's (one text, comma-separated, each tag's limit). max_length: as the key form's.
   '/portal/projects/:project_id/keys': {
-    fields: { key: 'portal.new', group_name: 'portal', description: 'd', tags: 'release' },
+    fields: { key: 'portal.new', group_name: 'portal', description: 'd', tags: 'release', max_length: '30' },
     required: ['key'],
     stored: { key: 500, group_name: 200, description: 1000, tags: 100 },
-    refused: { tags: ['bell\u0007', Array.from({ length: 21 }, (_, i) => `t${i}`).join(','), Buffer.from('%ED%A0%80')] },
+    refused: { tags: ['bell\u0007', Array.from({ length: 21 }, (_, i) => `t${i}`).join(','), Buffer.from('%ED%A0%80')], max_length: MAX_LENGTH_REFUSED },
   },
   // tags: one text, comma-separated; its limit is one tag's (a longer text is refused as a tag too long).
-  '/portal/projects/:project_id/keys/:key_id': { fields: { group_name: 'auth', description: 'd', tags: 'release' }, required: ['group_name'], stored: { group_name: 200, description: 1000, tags: 100 } },
+  // max_length: the character limit's text, a whole number from 1 to 10000 (empty: none).
+  '/portal/projects/:project_id/keys/:key_id': {
+    fields: { group_name: 'auth', description: 'd', tags: 'release', max_length: '30' },
+    required: ['group_name'],
+    stored: { group_name: 200, description: 1000, tags: 100 },
+    refused: { max_length: MAX_LENGTH_REFUSED },
+  },
   '/portal/projects/:project_id/keys/:key_id/delete': { fields: {} },
   [VALUES_PATH]: { fields: { value: 'Hallo', status: 'draft' }, required: ['value'], mayBeEmpty: ['value'], choices: ['status'], stored: { value: 10_000 } },
   '/portal/projects/:project_id/translate': { fields: { language: 'de', group: 'auth' }, required: ['language'], choices: ['language'] },

@@ -20,6 +20,9 @@ import { ProjectNav } from './project-nav.tsx';
 import type { TranslateResult } from '../../../core/translate/translate-missing.ts';
 import { TranslateError, TranslateOutcome, Warnings } from './assistant-pages.tsx';
 import { textAttrs } from '../../../core/languages/text-direction.ts';
+import { shownLength } from '../../../core/quality/max-length.ts';
+import { CHOICE_HEAD } from '../../../core/quality/icu.ts';
+import { MAX_LENGTH_LIMIT } from '../../../core/keys/schemas.ts';
 
 export type EditorFilters = { languages: string[]; search?: string | undefined; group?: string | undefined; tag?: string | undefined; status?: string | undefined; missing?: string | undefined; outdated?: string | undefined; openComments?: string | undefined; problems?: string | undefined; cursor?: string | undefined };
 
@@ -71,6 +74,29 @@ function formLevelError(error: FormError | undefined, form: string, fields: stri
     </p>
   );
 }
+
+/** A key's character limit as its form shows it: "" for none. */
+const limitText = (maxLength: number | null) => (maxLength === null ? '' : String(maxLength));
+
+/**
+ * The count under a value whose key has a character limit, as the max_length check measures it
+ * (shownLength: graphemes, a plural or select by its longest form); over the limit it says by how
+ * much, in words (not only the colour). The portal's script keeps it up to date while typing.
+ */
+export function counterText(text: string, max: number): { text: string; over: boolean } {
+  const n = shownLength(text);
+  const longest = CHOICE_HEAD.test(text) ? ' (its longest form)' : '';
+  return { text: `${n} / ${max} characters${longest}${n > max ? `: ${n - max} over` : ''}`, over: n > max };
+}
+
+/** The Character limit field of the key forms: a number, empty for none. */
+const LimitInput: FC<{ value: string | undefined; error: ReturnType<typeof fieldError> }> = ({ value, error }) => (
+  <label>
+    Character limit <span class="hint">(optional: the most characters a value should have)</span>
+    <input name="max_length" type="number" min="1" max={String(MAX_LENGTH_LIMIT)} inputmode="numeric" value={value} {...error.attrs} />
+    {error.message}
+  </label>
+);
 
 /** A key's tags as its form shows them (and reads them back: a tag has no comma). */
 export const tagsText = (tags: readonly string[]) => tags.join(', ');
@@ -138,6 +164,7 @@ export const EditorView: FC<{
   const newKeyGroup = fieldError(formError, 'new-key', 'group_name');
   const newKeyDescription = fieldError(formError, 'new-key', 'description');
   const newKeyTags = fieldError(formError, 'new-key', 'tags');
+  const newKeyLimit = fieldError(formError, 'new-key', 'max_length');
   const renameTo = fieldError(formError, 'rename-group', 'new_name');
   const bulkAction = fieldError(formError, 'bulk', 'action');
   const bulkTag = fieldError(formError, 'bulk', 'tag');
@@ -299,7 +326,7 @@ export const EditorView: FC<{
           <form method="post" action={`${base}/keys`} class="row wrap">
             <CsrfField csrf={csrf} />
             <input type="hidden" name="return_to" value={here} />
-            {formLevelError(formError, 'new-key', ['key', 'group_name', 'description', 'tags'])}
+            {formLevelError(formError, 'new-key', ['key', 'group_name', 'description', 'tags', 'max_length'])}
             <label class="grow">
               Key name
               <input name="key" required maxlength={maxUnits(500)} placeholder="home.title" value={typed('new-key', 'key')} {...newKeyName.attrs} />
@@ -320,6 +347,7 @@ export const EditorView: FC<{
               <input name="tags" maxlength={maxUnits(2_100)} value={typed('new-key', 'tags')} {...newKeyTags.attrs} />
               {newKeyTags.message}
             </label>
+            <LimitInput value={typed('new-key', 'max_length')} error={newKeyLimit} />
             <button type="submit">Create key</button>
           </form>
         </details>
@@ -428,6 +456,7 @@ export const EditorView: FC<{
                         {row.description}
                       </p>
                     ) : null}
+                    {row.max_length !== null ? <p class="hint">{`Limit: ${row.max_length} ${row.max_length === 1 ? 'character' : 'characters'}`}</p> : null}
                     {may(access.role, 'keys.manage') ? (
                       <details open={formError?.form === `key-${row.id}`}>
                         <summary class="hint">
@@ -440,7 +469,8 @@ export const EditorView: FC<{
                           <input type="hidden" name="group_name_was" value={row.group_name} />
                           <input type="hidden" name="description_was" value={row.description ?? ''} />
                           <input type="hidden" name="tags_was" value={tagsText(row.tags)} />
-                          {formLevelError(formError, `key-${row.id}`, ['group_name', 'description', 'tags'])}
+                          <input type="hidden" name="max_length_was" value={limitText(row.max_length)} />
+                          {formLevelError(formError, `key-${row.id}`, ['group_name', 'description', 'tags', 'max_length'])}
                           <label>
                             Group
                             <input
@@ -469,6 +499,7 @@ export const EditorView: FC<{
                             />
                             {fieldError(formError, `key-${row.id}`, 'tags').message}
                           </label>
+                          <LimitInput value={typed(`key-${row.id}`, 'max_length') ?? limitText(row.max_length)} error={fieldError(formError, `key-${row.id}`, 'max_length')} />
                           <button type="submit" class="secondary" aria-label={`Save key ${row.key}`}>
                             Save key
                           </button>
@@ -496,6 +527,9 @@ export const EditorView: FC<{
                     // with; one refused because the value changed names the stored one, shown below.
                     const shown = value ? String(value.version) : 'none';
                     const version = refused && !refused.changed ? refused.version : shown;
+                    // The text the field shows, counted against the key's character limit (when it has one).
+                    const text = refused ? refused.value : (value?.value ?? '');
+                    const counter = row.max_length !== null ? counterText(text, row.max_length) : null;
                     return (
                       <td>
                         {/* The value as shown, for the bulk form: a status change applies to this version only. */}
@@ -520,12 +554,19 @@ export const EditorView: FC<{
                             // Not only a colour: a missing value and a stored empty text differ for everyone.
                             placeholder={value ? undefined : 'No value yet'}
                             // The key's description is the translator's context: read with the field.
-                            aria-describedby={`${id}-msg ${id}-q${value?.outdated ? ` ${id}-outdated` : ''}${row.description ? ` desc-${row.id}` : ''}`}
+                            // The count against the key's character limit too: read with the field, never announced while typing.
+                            aria-describedby={`${id}-msg ${id}-q${value?.outdated ? ` ${id}-outdated` : ''}${counter ? ` ${id}-len` : ''}${row.description ? ` desc-${row.id}` : ''}`}
+                            {...(row.max_length !== null ? { 'data-max-length': String(row.max_length) } : {})}
                             {...(refused ? { 'aria-invalid': 'true', autofocus: true } : {})}
                             {...textAttrs(l)}
                           >
-                            {refused ? refused.value : (value?.value ?? '')}
+                            {text}
                           </textarea>
+                          {counter ? (
+                            <p id={`${id}-len`} class={counter.over ? 'hint counter over' : 'hint counter'}>
+                              {counter.text}
+                            </p>
+                          ) : null}
                           <div class="row">
                             <label class="sr-only" for={`${id}-s`}>{`Status of ${row.key} in ${l}`}</label>
                             <select id={`${id}-s`} name="status" disabled={!editable} class={`status status-${value?.status ?? 'none'}`}>
