@@ -26,15 +26,17 @@ export async function qualitySettings(sql: AnySql, projectId: string): Promise<Q
 export type KeyReference = { value: string | null; maxLength: number | null };
 
 /**
- * The references of some keys (key id -> source text and limit), by primary key: a key of another
- * project (or none) has no entry, and its values are judged as if it had neither.
+ * The references of some keys (key id -> source text and limit), keys and values by their primary
+ * keys (the fenced lateral keeps a planner without statistics from scanning the language's values:
+ * docs/decisions.md, "No cliff without statistics"). A key of another project (or none) has no
+ * entry, and its values are judged as if it had neither.
  */
 export async function sourceValues(sql: AnySql, projectId: string, sourceLanguage: string, keyIds: readonly string[]): Promise<Map<string, KeyReference>> {
   if (keyIds.length === 0) return new Map();
   const rows = await sql<{ key_id: string; value: string | null; max_length: number | null }[]>`
     select k.id as key_id, t.value, k.max_length
     from translation_keys k
-    left join translations t on t.key_id = k.id and t.language = ${sourceLanguage}
+    left join lateral (select value from translations where key_id = k.id and language = ${sourceLanguage} offset 0) t on true
     where k.id = any(${[...new Set(keyIds)]}::uuid[]) and k.project_id = ${projectId}`;
   return new Map(rows.map((r) => [r.key_id, { value: r.value, maxLength: r.max_length }]));
 }

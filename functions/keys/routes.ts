@@ -16,6 +16,8 @@ import { BulkTagged, BulkTagInput, bulkTagKeys } from '../../core/keys/bulk-tag-
 import { BULK_MAX_KEYS } from '../../core/keys/key-selection.ts';
 import { TAGS_PER_KEY_MAX } from '../../core/keys/tags.ts';
 import { listTags, TagList } from '../../core/keys/list-tags.ts';
+import { deleteTag, renameTag, RenameTagInput, TagDeleted, TagRenamed } from '../../core/keys/project-tags.ts';
+import * as v from 'valibot';
 import { createKey } from '../../core/keys/create-key.ts';
 import { updateKey } from '../../core/keys/update-key.ts';
 import { deleteKey } from '../../core/keys/delete-key.ts';
@@ -25,6 +27,9 @@ import { commentRoutes } from './comment-routes.ts';
 import { respondJson } from '../http/response-headers.ts';
 
 const tag = 'Keys';
+
+// A path text that could never be a tag is on no key: core answers 404 for it (as for a group name).
+const TagParam = v.object({ tag: v.string() });
 
 const routes = new Hono<AppEnv>()
   .use('*', apiKeyAuth(), dailyQuota())
@@ -52,10 +57,43 @@ const routes = new Hono<AppEnv>()
       tag,
       input: false,
       summary: "The project's tags, each with how many live keys have it",
-      description: 'Tags in name order. Filter keys by one with GET /v1/keys?tag=...; change them with PATCH /v1/keys/{key_id} or POST /v1/keys/bulk-tags.',
+      description:
+        'Tags in name order. Filter keys by one with GET /v1/keys?tag=...; change them with PATCH /v1/keys/{key_id} or POST /v1/keys/bulk-tags; ' +
+        'rename or delete one on every key with PATCH or DELETE /v1/keys/tags/{tag}.',
       responses: { 200: TagList },
     }),
     async (c) => c.json(await listTags(c.get('deps'), { projectId: c.get('principal').projectId })),
+  )
+  .patch(
+    '/tags/:tag',
+    describe({
+      operationId: 'renameTag',
+      tag,
+      body: 'json',
+      summary: 'Rename a tag on every key that has it',
+      description:
+        'Body: name (the new tag, 1 to 100 characters, no comma). A key that already has the new name keeps it once. Keys in the trash are renamed too. ' +
+        "200 body: project_id, from, to, changed (live keys renamed). 404 when no live key has the tag (a retry after success: the old name is gone). Not content: no rebuild.",
+      responses: { 200: TagRenamed, 404: null },
+    }),
+    validParams(TagParam),
+    requireJsonBody(),
+    validBody(RenameTagInput),
+    async (c) => c.json(await renameTag(c.get('deps'), { ...keyScope(c), tag: c.req.valid('param').tag, name: c.req.valid('json').name })),
+  )
+  .delete(
+    '/tags/:tag',
+    describe({
+      operationId: 'deleteTag',
+      tag,
+      body: 'none',
+      summary: 'Take a tag off every key that has it',
+      description: 'Keys in the trash lose it too. 200 body: project_id, tag, changed (live keys changed). 404 when no live key has the tag. Deletes no key.',
+      responses: { 200: TagDeleted, 404: null },
+    }),
+    validParams(TagParam),
+    noBody(),
+    async (c) => c.json(await deleteTag(c.get('deps'), { ...keyScope(c), tag: c.req.valid('param').tag })),
   )
   .get(
     '/:key_id',

@@ -31,6 +31,7 @@ import { bulkSetStatus } from '../../core/keys/bulk-set-status.ts';
 import { bulkTagKeys } from '../../core/keys/bulk-tag-keys.ts';
 import { listTags } from '../../core/keys/list-tags.ts';
 import { splitTags } from '../../core/keys/tags.ts';
+import { deleteTag, renameTag } from '../../core/keys/project-tags.ts';
 import { listGroups } from '../../core/groups/list-groups.ts';
 import { renameGroup } from '../../core/groups/rename-group.ts';
 import { isExactTimestamp, listTrash, restoringShownDelete, type TrashCursor } from '../../core/portal/trash.ts';
@@ -192,6 +193,7 @@ const BULK_DONE: Record<string, (n: number) => string> = {
   draft: (n) => `${n} ${n === 1 ? 'value' : 'values'} set back to draft.`,
   tagged: (n) => (n > 0 ? `Tagged ${n} ${n === 1 ? 'key' : 'keys'}.` : 'Nothing changed: the selected keys already had that tag.'),
   untagged: (n) => (n > 0 ? `Removed the tag from ${n} ${n === 1 ? 'key' : 'keys'}.` : 'Nothing changed: none of the selected keys had that tag.'),
+  tagdeleted: (n) => `Deleted the tag: taken off ${n} ${n === 1 ? 'key' : 'keys'} (no key was deleted).`,
 };
 
 /**
@@ -249,10 +251,10 @@ async function keysStillThere<T>(c: C, a: ProjectAccess, keyIds: string[], work:
 
 /** The line a bulk action leaves on the editor (`done=<action>-<count>` from its redirect). */
 function bulkNotice(done: string | null): string | undefined {
-  const match = /^(deleted|approved|review|draft|tagged|untagged)-(\d{1,6})$/.exec(done ?? '');
+  const match = /^(deleted|approved|review|draft|tagged|untagged|tagdeleted)-(\d{1,6})$/.exec(done ?? '');
   if (!match) return undefined;
   const n = Number(match[2]);
-  if (n > 0 || match[1] === 'deleted' || match[1] === 'tagged' || match[1] === 'untagged') return BULK_DONE[match[1]!]!(n);
+  if (n > 0 || match[1] === 'deleted' || match[1] === 'tagged' || match[1] === 'untagged' || match[1] === 'tagdeleted') return BULK_DONE[match[1]!]!(n);
   return 'Nothing changed: the selected keys have no value in the shown languages you may edit, or their values already had that status (an approved value is changed only by a reviewer).';
 }
 
@@ -606,6 +608,39 @@ const routes = new Hono<PortalEnv>()
     const query = returnQuery(a, f.return_to);
     query.set('group', renamed.new_name);
     query.delete('cursor');
+    return c.redirect(`${P}/projects/${a.projectId}?${query}`, 303);
+  })
+  // A tag across the project (core/keys/project-tags.ts): renamed, or taken off every key. Tags are
+  // the key form's (keys.manage) and not published: nothing to build after.
+  .post('/projects/:project_id/tags/:tag/rename', async (c) => {
+    const a = await access(c, 'keys.manage');
+    const f = await form(c);
+    const renamed = await orEditorError(
+      c,
+      a,
+      f.return_to,
+      'rename-tag',
+      'name',
+      () => renameTag(c.get('deps'), { projectId: a.projectId, tag: c.req.param('tag'), name: f.name ?? '', actor: userActor(c) }),
+      { name: f.name ?? '' },
+    );
+    if (renamed instanceof Response) return renamed;
+    // Back to the same view, now filtered by the new name.
+    const query = returnQuery(a, f.return_to);
+    query.set('tag', renamed.to);
+    query.delete('cursor');
+    return c.redirect(`${P}/projects/${a.projectId}?${query}`, 303);
+  })
+  .post('/projects/:project_id/tags/:tag/delete', async (c) => {
+    const a = await access(c, 'keys.manage');
+    const f = await form(c);
+    const deleted = await orEditorError(c, a, f.return_to, 'delete-tag', 'tag', () => deleteTag(c.get('deps'), { projectId: a.projectId, tag: c.req.param('tag'), actor: userActor(c) }), {});
+    if (deleted instanceof Response) return deleted;
+    // The same view without the tag filter (no key has it now), saying what was done.
+    const query = returnQuery(a, f.return_to);
+    query.delete('tag');
+    query.delete('cursor');
+    query.set('done', `tagdeleted-${deleted.changed}`);
     return c.redirect(`${P}/projects/${a.projectId}?${query}`, 303);
   })
   .post('/projects/:project_id/keys', async (c) => {
@@ -1447,7 +1482,9 @@ async function orEditorError<T>(
     const error = toDomainError(thrown);
     // Not yours, gone, or down: the error page says so; there is no field to show it at.
     if (!(error instanceof AppError) || error.code === 'forbidden' || error.code === 'not_found' || error.code === 'dependency') throw thrown;
-    const loc = error.code === 'validation' ? error.issues?.[0]?.loc[0] : undefined;
+    // A use-case's own refusal names the API's place (['body', field]): the form's field is the second.
+    const at = error.code === 'validation' ? error.issues?.[0]?.loc : undefined;
+    const loc = at?.[0] === 'body' && typeof at[1] === 'string' ? at[1] : at?.[0];
     const named = typeof loc === 'string' ? ({ newName: 'new_name', key_ids: 'action' } as Record<string, string>)[loc] ?? loc : field;
     const message = error.code === 'validation' && error.issues?.length ? error.issues.map((i) => i.msg).join('; ') : error.message;
     return asErrorAnswer(await renderEditor(c, a, returnQuery(a, returnTo), { form, field: named, message, ...(values ? { values } : {}) }), error);

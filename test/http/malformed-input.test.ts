@@ -112,7 +112,7 @@ async function fixture(): Promise<Fixture> {
   const call = (method: string, path: string, body?: unknown) => t.call(apiKey, method, path, body);
   await ok(call('POST', '/v1/languages', { code: 'de' }));
   await ok(call('POST', '/v1/languages', { code: 'fr' }));
-  const key = await ok(call('POST', '/v1/keys', { key: 'auth.case', group_name: 'auth' }));
+  const key = await ok(call('POST', '/v1/keys', { key: 'auth.case', group_name: 'auth', tags: ['auth-tag'] }));
   const value = await ok(call('PUT', `/v1/keys/${key.id}/translations/de`, { value: 'Der Fall', status: 'approved' }));
   await ok(call('PUT', `/v1/keys/${key.id}/translations/fr`, { value: 'Le cas', status: 'approved' }));
   const deleted = await ok(call('POST', '/v1/keys', { key: 'gone.case', group_name: 'gone' }));
@@ -236,6 +236,7 @@ function paramValue(name: string, o: Operation): string {
     delivery_id: fx.deliveryId,
     comment_id: fx.commentId,
     build_id: fx.buildId,
+    tag: 'auth-tag',
   };
   const value = values[name];
   if (value === undefined) throw new Error(`no fixture value for path parameter {${name}} (${o.id}): add one`);
@@ -521,6 +522,8 @@ const FORMS: Record<string, FormSpec> = {
   },
   '/portal/projects/:project_id/trash/keys/:key_id/restore': { fields: {} },
   '/portal/projects/:project_id/trash/groups/:group_name/restore': { fields: {} },
+  '/portal/projects/:project_id/tags/:tag/rename': { fields: { name: 'auth-tag2' }, required: ['name'], stored: { name: 100 }, refused: { name: ['a,b', 'auth-tag'] } },
+  '/portal/projects/:project_id/tags/:tag/delete': { fields: {} },
   '/portal/projects/:project_id/api-keys': { fields: { kind: 'live', name: 'CI' }, choices: ['kind'], stored: { name: 100 } },
   '/portal/projects/:project_id/api-keys/:api_key_id/revoke': { fields: {} },
 };
@@ -539,6 +542,7 @@ function portalParam(name: string, route: string): string {
     api_key_id: fx.extraApiKeyId,
     comment_id: fx.commentId,
     token: 'not-an-invitation',
+    tag: 'auth-tag',
   };
   const value = values[name];
   if (value === undefined) throw new Error(`no fixture value for portal parameter :${name} (${route}): add one`);

@@ -24,6 +24,9 @@ const TABLE: Record<string, Outcome> = {
   'POST /v1/keys/bulk-status': { first: 200, retry: 200 },
   // The retry finds the tags already there: nothing changes, changed 0.
   'POST /v1/keys/bulk-tags': { first: 200, retry: 200 },
+  // The old name is gone after the first: the retry finds no key with it (as a group's rename).
+  'PATCH /v1/keys/tags/:tag': { first: 200, retry: 404 },
+  'DELETE /v1/keys/tags/:tag': { first: 200, retry: 404 },
   'PUT /v1/keys/:key_id/translations/:language': { first: 200, retry: 200, same: true },
   'DELETE /v1/keys/:key_id/translations/:language': { first: 204, retry: 404 },
   // Already up to date the second time: the same answer, nothing recorded again.
@@ -78,7 +81,7 @@ async function setUp() {
   // en first: it stays the source language, de is a target to translate into.
   await json(t.call(p.apiKey, 'POST', '/v1/languages', { code: 'en' }));
   await json(t.call(p.apiKey, 'POST', '/v1/languages', { code: 'de' }));
-  const key = await json(t.call(p.apiKey, 'POST', '/v1/keys', { key: 'auth.case', group_name: 'auth' }));
+  const key = await json(t.call(p.apiKey, 'POST', '/v1/keys', { key: 'auth.case', group_name: 'auth', tags: ['auth-tag'] }));
   await json(t.call(p.apiKey, 'PUT', `/v1/keys/${key.id}/translations/de`, { value: 'x' }));
   const gone = await json(t.call(p.apiKey, 'POST', '/v1/keys', { key: 'gone.case', group_name: 'gone' }));
   await json(t.call(p.apiKey, 'DELETE', '/v1/groups/gone'));
@@ -97,6 +100,7 @@ const BODY: Record<string, unknown> = {
   'POST /v1/keys/bulk-delete': { filter: { group: 'auth' } },
   'POST /v1/keys/bulk-status': { filter: { group: 'auth' }, languages: ['de'], status: 'approved' },
   'POST /v1/keys/bulk-tags': { filter: { group: 'auth' }, add: ['release-2.3'] },
+  'PATCH /v1/keys/tags/:tag': { name: 'auth-tag2' },
   'POST /v1/groups': { name: 'fresh' },
   'PATCH /v1/groups/:group_name': { new_name: 'auth2' },
   'POST /v1/languages': { code: 'fr' },
@@ -114,7 +118,7 @@ describe.each(writes)('$method $path', (route) => {
     const s = await setUp();
     const path = routeCases(mounted, route.id.includes(' /admin/') ? '/admin/v1/' : '/v1/', (name, id) => {
       const restore = id.endsWith('/restore');
-      return { key_id: restore ? s.goneId : s.keyId, group_name: restore ? 'gone' : 'auth', account_id: s.p.accountId, project_id: s.p.projectId, api_key_id: s.extraId, language: 'de', code: 'de', webhook_id: s.webhookId, delivery_id: s.deliveryId, comment_id: s.commentId }[name];
+      return { key_id: restore ? s.goneId : s.keyId, group_name: restore ? 'gone' : 'auth', account_id: s.p.accountId, project_id: s.p.projectId, api_key_id: s.extraId, language: 'de', code: 'de', webhook_id: s.webhookId, delivery_id: s.deliveryId, comment_id: s.commentId, tag: 'auth-tag' }[name];
     }).find((r) => r.id === route.id)!.path;
     const send = () =>
       route.id === 'POST /v1/import/:language'

@@ -43,7 +43,7 @@ async function fixture(): Promise<Fixture> {
   // en first: it stays the source language (with no values), de is a target to translate into.
   await ok(t.call(p.apiKey, 'POST', '/v1/languages', { code: 'en' }));
   await ok(t.call(p.apiKey, 'POST', '/v1/languages', { code: 'de' }));
-  const key = await ok(t.call(p.apiKey, 'POST', '/v1/keys', { key: 'auth.case', group_name: 'auth' }));
+  const key = await ok(t.call(p.apiKey, 'POST', '/v1/keys', { key: 'auth.case', group_name: 'auth', tags: ['auth-tag'] }));
   await ok(t.call(p.apiKey, 'PUT', `/v1/keys/${key.id}/translations/de`, { value: 'Wert' }));
   const deleted = await ok(t.call(p.apiKey, 'POST', '/v1/keys', { key: 'gone.case', group_name: 'gone' }));
   await ok(t.call(p.apiKey, 'DELETE', '/v1/groups/gone'));

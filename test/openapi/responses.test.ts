@@ -236,6 +236,11 @@ describe('every answer is one the document promises', () => {
     expect((await call('bulkTagKeys', { json: { key_ids: [randomUUID()], add: ['x'] } })).status).toBe(404);
     expect((await call('bulkTagKeys', { json: { filter: { group: 'bulk' } } })).status).toBe(422);
     expect((await call('listTags', {})).status).toBe(200);
+    expect((await call('renameTag', { params: { tag: 'release-2.3' }, json: { name: 'release-2.4' } })).status).toBe(200);
+    expect((await call('renameTag', { params: { tag: 'release-2.3' }, json: { name: 'release-2.4' } })).status).toBe(404);
+    expect((await call('renameTag', { params: { tag: 'mobile' }, json: { name: 'a,b' } })).status).toBe(422);
+    expect((await call('deleteTag', { params: { tag: 'release-2.4' } })).status).toBe(200);
+    expect((await call('deleteTag', { params: { tag: 'release-2.4' } })).status).toBe(404);
     expect((await call('bulkDeleteKeys', { json: { filter: { group: 'bulk' } } })).status).toBe(200);
     expect((await call('bulkDeleteKeys', { json: { key_ids: [randomUUID()] } })).status).toBe(404);
     expect((await call('bulkDeleteKeys', { json: {} })).status).toBe(422);

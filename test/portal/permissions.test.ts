@@ -186,6 +186,24 @@ const CASES: Case[] = [
       return { method: 'POST', path: `/portal/projects/${p.projectId}/groups/${group}/rename`, fields: { new_name: `r${unique()}` } };
     },
   },
+  {
+    name: 'rename a tag across the project',
+    permission: 'keys.manage',
+    request: async ({ p }) => {
+      const tag = `t${unique()}`;
+      await t.call(p.apiKey, 'POST', '/v1/keys', { key: `k.${unique()}`, tags: [tag] });
+      return { method: 'POST', path: `/portal/projects/${p.projectId}/tags/${tag}/rename`, fields: { name: `r${unique()}` } };
+    },
+  },
+  {
+    name: 'delete a tag across the project',
+    permission: 'keys.manage',
+    request: async ({ p }) => {
+      const tag = `t${unique()}`;
+      await t.call(p.apiKey, 'POST', '/v1/keys', { key: `k.${unique()}`, tags: [tag] });
+      return { method: 'POST', path: `/portal/projects/${p.projectId}/tags/${tag}/delete` };
+    },
+  },
   { name: 'delete a key', permission: 'keys.manage', request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/keys/${await newKey(p)}/delete` }) },
   { name: 'add a language', permission: 'languages.manage', request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/languages`, fields: { code: nextLanguage() } }) },
   {

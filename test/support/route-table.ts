@@ -23,6 +23,7 @@ const PARAMS: Record<string, string> = {
   webhook_id: KEY_ID,
   delivery_id: KEY_ID,
   comment_id: KEY_ID,
+  tag: 'auth-tag',
 };
 
 // Bodies that would succeed for a real project, so that "a valid key gets through" means something:
@@ -40,6 +41,7 @@ export const BODIES: Record<string, unknown> = {
   'POST /v1/keys/bulk-delete': { filter: { group: 'auth' } },
   'POST /v1/keys/bulk-status': { filter: { group: 'auth' }, languages: ['de'], status: 'approved' },
   'POST /v1/keys/bulk-tags': { filter: { group: 'auth' }, add: ['release-2.3'] },
+  'PATCH /v1/keys/tags/:tag': { name: 'auth-tag2' },
   'POST /v1/import/:language': { auth: { case: 'x' } },
   'POST /v1/translate/:language': {},
   'POST /admin/v1/accounts': { name: 'Acme', plan: 'team' },

@@ -166,6 +166,8 @@ export const EditorView: FC<{
   const newKeyTags = fieldError(formError, 'new-key', 'tags');
   const newKeyLimit = fieldError(formError, 'new-key', 'max_length');
   const renameTo = fieldError(formError, 'rename-group', 'new_name');
+  const renameTagTo = fieldError(formError, 'rename-tag', 'name');
+  const filteredTag = filters.tag ? tags.find((t) => t.name === filters.tag) : undefined;
   const bulkAction = fieldError(formError, 'bulk', 'action');
   const bulkTag = fieldError(formError, 'bulk', 'tag');
   // The tag filter's choices: the chosen tag stays listed (and chosen) when no live key has it any more.
@@ -257,6 +259,36 @@ export const EditorView: FC<{
           </button>
           {formLevelError(formError, 'rename-group', ['new_name'])}
         </form>
+      ) : null}
+
+      {may(access.role, 'keys.manage') && filteredTag ? (
+        // The tag filtered by, across the project (core/keys/project-tags.ts): renamed on every key
+        // that has it, or taken off them all. Beside the filter, as the group's rename is.
+        <div class="row wrap card" id="manage-tag">
+          <form method="post" action={`${base}/tags/${encodeURIComponent(filteredTag.name)}/rename`} class="row wrap grow">
+            <CsrfField csrf={csrf} />
+            <input type="hidden" name="return_to" value={here} />
+            <label class="grow">
+              {`Rename the tag ${filteredTag.name} to`}
+              <input name="name" required maxlength={maxUnits(100)} value={formError?.form === 'rename-tag' ? formError.values?.name : filteredTag.name} {...renameTagTo.attrs} />
+              {renameTagTo.message}
+            </label>
+            <button type="submit" class="secondary">
+              Rename tag
+            </button>
+            {formLevelError(formError, 'rename-tag', ['name'])}
+          </form>
+          <form
+            method="post"
+            action={`${base}/tags/${encodeURIComponent(filteredTag.name)}/delete`}
+            data-confirm={`Take the tag ${filteredTag.name} off its ${filteredTag.keys === 1 ? 'key' : `${filteredTag.keys} keys`}? No key is deleted.`}
+          >
+            <CsrfField csrf={csrf} />
+            <input type="hidden" name="return_to" value={here} />
+            <button type="submit" class="secondary">{`Delete tag (${filteredTag.keys === 1 ? '1 key' : `${filteredTag.keys} keys`})`}</button>
+            {formLevelError(formError, 'delete-tag', ['tag'])}
+          </form>
+        </div>
       ) : null}
 
       {translatable.length ? (
