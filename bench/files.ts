@@ -88,6 +88,31 @@ export async function measureFiles(
     );
     say(`import of ${STANDARD_SHAPE.keys} new keys (${Math.round(de.length / 1024)} KB): ${rows.at(-1)!.seconds} s`);
 
+    // A tag across the project (PATCH /v1/keys/tags/{tag}): every one of 10,000 keys renamed, one
+    // key.tagged each, in one transaction; renamed back and forth, then the tag deleted from them all.
+    rows.push(
+      await row('tag-rename-10k', STANDARD_SHAPE.keys, 0, '<2s', async () => {
+        const apiKey = await freshProject(http, adminToken, standard.accountId, ['de']);
+        const headers = { 'X-API-Key': apiKey };
+        await http.json('POST', '/v1/import/de?format=json&status=approved&tag=bench-a', 200, { headers, raw: de });
+        const runs: number[] = [];
+        const names = ['bench-a', 'bench-b'];
+        for (let i = 0; i < IMPORT_RUNS; i++) {
+          const [from, to] = [names[i % 2]!, names[(i + 1) % 2]!];
+          const started = performance.now();
+          const renamed = await http.json<{ changed: number }>('PATCH', `/v1/keys/tags/${from}`, 200, { headers, json: { name: to } });
+          runs.push(round3((performance.now() - started) / 1000));
+          if (renamed.changed !== STANDARD_SHAPE.keys) throw new Error(`renamed ${renamed.changed} keys, not ${STANDARD_SHAPE.keys}`);
+        }
+        const last = names[IMPORT_RUNS % 2]!;
+        const started = performance.now();
+        await http.json('DELETE', `/v1/keys/tags/${last}`, 200, { headers });
+        say(`tag deleted from ${STANDARD_SHAPE.keys} keys: ${round3((performance.now() - started) / 1000)} s`);
+        return { runs };
+      }, (r) => r.seconds < 2),
+    );
+    say(`tag renamed on ${STANDARD_SHAPE.keys} keys: ${rows.at(-1)!.seconds} s`);
+
     // The same 10,000 keys imported again with every text changed: each value is overwritten, and
     // the import records one translation.written per value (its previous text, for History).
     const changed = flatFile('de', 1, (i) => `${valueFor(i, 1, 'de')} (v2)`);
