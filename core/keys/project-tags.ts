@@ -87,11 +87,14 @@ async function retag(deps: Pick<Deps, 'sql' | 'events' | 'tx'>, projectId: strin
 /**
  * The keys with the tag, locked. The containment is checked on the project's keys as the tag filter
  * does (no index on tags: migration 031), and again on the locked rows: a key whose tags changed
- * while this waited for its lock is taken as it is now.
+ * while this waited for its lock is taken as it is now. FOR NO KEY UPDATE, as every multi-key write
+ * locks keys: FOR UPDATE would also block the lock a new value's foreign-key check takes on its key,
+ * and an import holding one of these keys while creating a value on another deadlocked with it
+ * (test/tags/project-tags-races.test.ts).
  */
 async function keysWithTag(sql: TransactionSql, projectId: string, tag: string) {
   return sql<{ id: string; key: string; tags: string[]; deleted: boolean }[]>`
     select id, key, tags, deleted_at is not null as deleted from translation_keys
     where project_id = ${projectId} and tags @> array[${tag}]::text[]
-    order by id for update`;
+    order by id for no key update`;
 }
