@@ -1,7 +1,8 @@
 // What is measured: each scenario names one request (or a stream of requests, for writes), the
 // status every response must have, its connection count and the issue's targets where one applies.
 import type { BenchProject } from './seed.ts';
-import { groupName, isApprovedEverywhere, keyName, STANDARD_SHAPE, valueFor } from './seed.ts';
+import { groupName, isApprovedEverywhere, keyName, SEED_WORDS, STANDARD_SHAPE, valueFor } from './seed.ts';
+import { forEachLimit } from './http.ts';
 import type { HttpClient } from './http.ts';
 import type { LoadRequest } from './measure.ts';
 import { encodeCursor } from '../core/keys/key-cursor.ts';
@@ -249,6 +250,27 @@ export const SCENARIOS: Scenario[] = [
         await context.http.json('PATCH', `${thread}/${first.id}`, 200, { headers, json: { resolved: true } });
       }
       return fixedGet(`/v1/keys?open_comments=${LANGUAGE}&limit=50`)(context);
+    },
+  },
+
+  // The glossary (docs/decisions.md, "Glossary"): 2,000 terms, 40 of them the seed's own words
+  // (each with German and French), the rest found in no text; the terms one key's source text
+  // holds, as the editor shows them under it and `tms mcp`'s get_glossary gives them.
+  {
+    name: 'glossary-key-terms',
+    family: 'live',
+    connections: 4,
+    expectedStatus: 200,
+    targets: [{ kind: 'p99', maxMs: 100 }],
+    prepare: async (context) => {
+      const headers = { 'X-API-Key': context.project.apiKey };
+      const terms = [
+        ...SEED_WORDS.map((word) => ({ term: word, translations: { de: `${word}-de`, fr: `${word}-fr` } })),
+        ...Array.from({ length: 2_000 - SEED_WORDS.length }, (_, i) => ({ term: `Feature ${i}`, description: 'A product term', translations: { de: `Funktion ${i}` } })),
+      ];
+      await forEachLimit(terms, 8, async (json) => void (await context.http.json('POST', '/v1/glossary', 201, { headers, json })));
+      const key = await findKey(context, KEY);
+      return fixedGet(`/v1/glossary?key_id=${key.id}`)(context);
     },
   },
 

@@ -18,7 +18,7 @@ const SEED_CONCURRENCY = 16;
 const DAILY_CALL_LIMIT = 2_000_000_000;
 
 // Short UI words: values read like real strings (3 to 6 words, ~35 characters on average).
-const WORDS = [
+export const SEED_WORDS = [
   'account', 'settings', 'save', 'cancel', 'welcome', 'back', 'your', 'profile', 'notifications', 'message',
   'delete', 'confirm', 'payment', 'order', 'search', 'results', 'empty', 'loading', 'error', 'retry',
   'sign', 'in', 'out', 'password', 'email', 'address', 'continue', 'shipping', 'total', 'items',
@@ -41,7 +41,7 @@ export function keyName(shape: ProjectShape, index: number): string {
 
 export function valueFor(index: number, languageIndex: number, language: string): string {
   const words: string[] = [];
-  for (let w = 0; w < 3 + (index % 4); w++) words.push(WORDS[(index * 7 + w * 13 + languageIndex * 5) % WORDS.length]!);
+  for (let w = 0; w < 3 + (index % 4); w++) words.push(SEED_WORDS[(index * 7 + w * 13 + languageIndex * 5) % SEED_WORDS.length]!);
   return `[${language}] ${words.join(' ')} #${index}`;
 }
 
@@ -185,7 +185,7 @@ export async function seedDirect(
         insert into translations (key_id, project_id, language, value, status)
         select c.id, ${created.projectId}::uuid, l.code,
           '[' || l.code || '] ' || array_to_string(array(
-            select (${WORDS}::text[])[1 + (n.i * 7 + w * 13 + (l.ord - 1)::int * 5) % ${WORDS.length}::int]
+            select (${SEED_WORDS}::text[])[1 + (n.i * 7 + w * 13 + (l.ord - 1)::int * 5) % ${SEED_WORDS.length}::int]
             from generate_series(0, 2 + n.i % 4) as w), ' ') || ' #' || n.i,
           case when (n.i + 3 * (l.ord - 1)::int) % 10 <> 9 then 'approved'
                when n.i % 2 = 1 then 'review' else 'draft' end

@@ -59,9 +59,10 @@ export const CATALOGUE = [
   { name: 'import', component: 'Import', dir: 'import', prefix: '/v1/import', ports: ['database', 'counters', 'queue'], budgetKb: 1000, purpose: 'File import (every format)' },
   { name: 'export', component: 'Export', dir: 'export', prefix: '/v1/export', ports: ['database', 'counters'], budgetKb: 600, purpose: 'File export (every format)' },
   { name: 'translate', component: 'Translate', dir: 'translate', prefix: '/v1/translate', ports: ['database', 'counters', 'queue', 'machineTranslation'], budgetKb: 800, purpose: 'Bulk translation: translation memory, then the configured machine translation provider' },
+  { name: 'glossary', component: 'Glossary', dir: 'glossary', prefix: '/v1/glossary', ports: ['database', 'counters'], budgetKb: 400, purpose: "The project's glossary terms" },
   { name: 'usage', component: 'Usage', dir: 'usage', prefix: '/v1/usage', ports: ['database', 'counters'], budgetKb: 300, purpose: 'Calls today and translation units this cycle' },
   { name: 'admin', component: 'Admin', dir: 'admin', prefix: '/admin/v1', ports: ['database', 'counters', 'queue', 'adminToken'], budgetKb: 830, purpose: 'Accounts, projects, API keys, webhooks (admin token)' },
-  { name: 'portal', component: 'Portal', dir: 'portal', prefix: '/portal', ports: ['database', 'counters', 'queue', 'objects', 'adminToken', 'machineTranslation'], budgetKb: 1320, purpose: 'The portal: pages for owners, developers, reviewers and translators' },
+  { name: 'portal', component: 'Portal', dir: 'portal', prefix: '/portal', ports: ['database', 'counters', 'queue', 'objects', 'adminToken', 'machineTranslation'], budgetKb: 1660, purpose: 'The portal: pages for owners, developers, reviewers and translators' },
   { name: 'builder', component: 'Builder', dir: 'builder', ports: ['database', 'objects', 'deadLetter', 'edge'], budgetKb: 890, purpose: 'Builds the cached files of one project per queue message' },
   { name: 'webhooks', component: 'Webhooks', dir: 'webhooks', ports: ['database', 'objects', 'webhooks'], budgetKb: 700, purpose: 'Sends webhook deliveries from their queue; every minute, turns the outbox into deliveries' },
 ] as const satisfies readonly CatalogueEntry[];

@@ -13,6 +13,7 @@ import { translationsGroup } from './translations/routes.ts';
 import { importGroup } from './import/routes.ts';
 import { exportGroup } from './export/routes.ts';
 import { usageGroup } from './usage/routes.ts';
+import { glossaryGroup } from './glossary/routes.ts';
 import { translateGroup } from './translate/routes.ts';
 import { portalGroup } from './portal/routes.ts';
 import { HTTP_FUNCTIONS, type HttpFunctionName } from './catalogue.ts';
@@ -30,6 +31,7 @@ const byName: Record<HttpFunctionName, RouteGroup> = {
   import: importGroup,
   export: exportGroup,
   translate: translateGroup,
+  glossary: glossaryGroup,
   usage: usageGroup,
   admin: adminGroup,
   portal: portalGroup,

@@ -43,6 +43,13 @@ export const EVENT_TYPES = [
   /** A comment was marked resolved, or open again (core/comments/resolve-comment.ts): nothing served changes. */
   'comment.resolved',
   'comment.reopened',
+  /**
+   * A glossary term was added, changed or deleted (core/glossary). Nothing served changes: no
+   * rebuild, no webhook.
+   */
+  'term.added',
+  'term.updated',
+  'term.deleted',
   'cache.rebuild_requested',
   'cache.built',
   /** A portal user joined an account (first-owner setup, an accepted invitation). */
@@ -66,7 +73,7 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export type EntityType = 'account' | 'project' | 'api_key' | 'key' | 'group' | 'language' | 'translation' | 'cache' | 'member' | 'webhook' | 'comment';
+export type EntityType = 'account' | 'project' | 'api_key' | 'key' | 'group' | 'language' | 'translation' | 'cache' | 'member' | 'webhook' | 'comment' | 'term';
 
 export type DomainEvent = {
   type: EventType;

@@ -3,8 +3,9 @@
 // keys of that page (core/translations/values-of-keys.ts), with their versions for the inline
 // edits' If-Match, and each value's quality warnings against the key's value in the project's
 // source language (read in the same values query), and how many comments each shown value has (one
-// grouped count for the page). With the "has problems" filter the page's keys come from the quality
-// scan instead (core/quality/keys-with-problems.ts), over the same filters.
+// grouped count for the page), and the glossary terms each key's source text holds (one statement for
+// the page: core/glossary/terms-in-texts.ts), which also judge its values (the glossary check). With the "has problems" filter the page's
+// keys come from the quality scan instead (core/quality/keys-with-problems.ts), over the same filters.
 // docs/portal.md, "How the editor stays fast".
 import type { Deps } from '../deps.ts';
 import { listKeys } from '../keys/list-keys.ts';
@@ -12,6 +13,8 @@ import type { KeyFilter } from '../keys/key-filter.ts';
 import { valuesOfKeys, type KeyValue } from '../translations/values-of-keys.ts';
 import { warningsOf, type QualityWarning } from '../quality/check-translation.ts';
 import { keysWithProblems } from '../quality/keys-with-problems.ts';
+import { termsInTexts } from '../glossary/terms-in-texts.ts';
+import type { GlossaryTerm } from '../glossary/schemas.ts';
 
 export const PAGE_SIZE = 50;
 
@@ -44,6 +47,8 @@ export type EditorRow = {
   comments: Record<string, number>;
   /** Language -> how many of those are not resolved, for those that have any open. */
   open_comments: Record<string, number>;
+  /** The glossary terms its source text holds (core/glossary/find-terms.ts: whole words, case as each term says), by spelling. */
+  glossary: GlossaryTerm[];
 };
 export type EditorPage = {
   rows: EditorRow[];
@@ -93,6 +98,9 @@ export async function editorPage(deps: Pick<Deps, 'sql'>, input: EditorPageInput
   const read = languages.includes(sourceLanguage) ? languages : [...languages, sourceLanguage];
   const keyIds = keys.map((k) => k.id);
   const [values, comments] = await Promise.all([valuesOfKeys(deps, { projectId, keyIds, languages: read }), commentCounts(deps, keyIds, languages)]);
+  // The glossary terms in the page's source texts: one statement for the page, none without a source text.
+  const sources = keys.flatMap((k) => values[k.id]?.[sourceLanguage]?.value ?? []);
+  const glossary = await termsInTexts(deps.sql, projectId, sources);
   const rows = keys.map((k) => {
     const of = values[k.id] ?? {};
     const source = of[sourceLanguage]?.value ?? null;
@@ -100,9 +108,9 @@ export async function editorPage(deps: Pick<Deps, 'sql'>, input: EditorPageInput
     const shown: Record<string, EditorValue> = {};
     for (const l of languages) {
       const value = of[l];
-      if (value) shown[l] = { ...value, warnings: warningsOf({ text: value.value, language: l, source, sourceLanguage, maxLength: k.max_length }) };
+      if (value) shown[l] = { ...value, warnings: warningsOf({ text: value.value, language: l, source, sourceLanguage, maxLength: k.max_length, terms: source === null ? undefined : glossary.get(source) }) };
     }
-    return { id: k.id, key: k.key, group_name: k.group_name, description: k.description, tags: k.tags, max_length: k.max_length, values: shown, source_rev: sourceRev, comments: comments.all[k.id] ?? {}, open_comments: comments.open[k.id] ?? {} };
+    return { id: k.id, key: k.key, group_name: k.group_name, description: k.description, tags: k.tags, max_length: k.max_length, values: shown, source_rev: sourceRev, comments: comments.all[k.id] ?? {}, open_comments: comments.open[k.id] ?? {}, glossary: source === null ? [] : (glossary.get(source) ?? []) };
   });
   return { rows, next, sourceLanguage, ...(scan ? { scan } : {}) };
 }

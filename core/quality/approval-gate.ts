@@ -4,7 +4,8 @@
 // the portal through the same use-cases) asks the same gate. docs/quality.md.
 import type { Sql, TransactionSql } from '../db/client.ts';
 import { validationError, type ValidationIssue } from '../errors.ts';
-import { warningsOf, type QualityCheck, type QualityWarning } from './check-translation.ts';
+import { warningsOf, type GlossaryTermUse, type QualityCheck, type QualityWarning } from './check-translation.ts';
+import { termsInTexts } from '../glossary/terms-in-texts.ts';
 
 type AnySql = Sql | TransactionSql;
 
@@ -22,8 +23,8 @@ export async function qualitySettings(sql: AnySql, projectId: string): Promise<Q
   return row ? { sourceLanguage: row.source_language, blocking: row.quality_blocking } : null;
 }
 
-/** What a key's values are judged against: its source-language text (null: none) and its character limit. */
-export type KeyReference = { value: string | null; maxLength: number | null };
+/** What a key's values are judged against: its source-language text (null: none), its character limit and the glossary terms its source holds. */
+export type KeyReference = { value: string | null; maxLength: number | null; terms?: readonly GlossaryTermUse[] };
 
 /**
  * The references of some keys (key id -> source text and limit), keys and values by their primary
@@ -38,7 +39,8 @@ export async function sourceValues(sql: AnySql, projectId: string, sourceLanguag
     from translation_keys k
     left join lateral (select value from translations where key_id = k.id and language = ${sourceLanguage} offset 0) t on true
     where k.id = any(${[...new Set(keyIds)]}::uuid[]) and k.project_id = ${projectId}`;
-  return new Map(rows.map((r) => [r.key_id, { value: r.value, maxLength: r.max_length }]));
+  const terms = await termsInTexts(sql, projectId, rows.map((r) => r.value));
+  return new Map(rows.map((r) => [r.key_id, { value: r.value, maxLength: r.max_length, terms: r.value === null ? [] : (terms.get(r.value) ?? []) }]));
 }
 
 /** The values' warnings from the project's blocking checks; [] when none blocks (or none is chosen). */
@@ -55,7 +57,7 @@ export function blockedValues(values: readonly JudgedValue[], sources: ReadonlyM
 /** The checks' input for one value, with its key's reference. */
 export function judged(value: { key_id: string; language: string; value: string }, sources: ReadonlyMap<string, KeyReference>, sourceLanguage: string) {
   const ref = sources.get(value.key_id);
-  return { text: value.value, language: value.language, source: ref?.value ?? null, sourceLanguage, maxLength: ref?.maxLength ?? null };
+  return { text: value.value, language: value.language, source: ref?.value ?? null, sourceLanguage, maxLength: ref?.maxLength ?? null, terms: ref?.terms };
 }
 
 /** Most issues one refusal lists; the message says how many there were. */

@@ -7,8 +7,9 @@ import { scanTags } from './html-tags.ts';
 import { dropsFinalPeriod, edgeWhitespace, finalMark, hasWideCharacters, visibleWidth } from './text-edges.ts';
 import { pluralCategories as categoriesOf } from '../formats/plural/categories.ts';
 import { shownLength } from './max-length.ts';
+import { fold } from '../glossary/fold.ts';
 
-export const QUALITY_CHECKS = ['icu_syntax', 'placeholders', 'plurals', 'html_tags', 'whitespace', 'punctuation', 'length', 'max_length'] as const;
+export const QUALITY_CHECKS = ['icu_syntax', 'placeholders', 'plurals', 'html_tags', 'whitespace', 'punctuation', 'length', 'max_length', 'glossary'] as const;
 export type QualityCheck = (typeof QUALITY_CHECKS)[number];
 
 export type QualityWarning = { check: QualityCheck; message: string };
@@ -22,7 +23,12 @@ export type CheckInput = {
   sourceLanguage: string;
   /** The key's character limit (core/keys/schemas.ts); null or absent: none. */
   maxLength?: number | null | undefined;
+  /** The glossary terms the source holds (core/glossary/terms-in-texts.ts); absent: none. */
+  terms?: readonly GlossaryTermUse[] | undefined;
 };
+
+/** What the glossary check reads of a term (core/glossary/schemas.ts). */
+export type GlossaryTermUse = { term: string; case_sensitive: boolean; translatable: boolean; translations: Readonly<Record<string, string>> };
 
 /** A translation longer than this many times its source (and than LENGTH_SLACK more characters) is flagged. */
 export const LENGTH_RATIO = 3;
@@ -101,6 +107,21 @@ export function checkTranslation(input: CheckInput): QualityWarning[] {
     if (to > from * LENGTH_RATIO && to > from + LENGTH_SLACK) {
       const wide = hasWideCharacters(source) || hasWideCharacters(text) ? ' (a CJK character counts as 2)' : '';
       warn('length', `${to} characters, more than ${LENGTH_RATIO} times the source's ${from}${wide}`);
+    }
+  }
+
+  // The glossary: a term of the source is said as agreed here. Found in the translation as written
+  // anywhere (no word edges): an inflected or compound form ("Übersichten", "Übersichtsseite")
+  // holds the agreed word, and a false warning costs a translator more than a missed one.
+  if (source !== null && input.terms?.length && text.trim() !== '') {
+    const holds = (needle: string, caseSensitive: boolean) => (caseSensitive ? text.normalize('NFC').includes(needle.normalize('NFC')) : fold(text).includes(fold(needle)));
+    for (const term of input.terms) {
+      if (!term.translatable) {
+        if (!holds(term.term, term.case_sensitive)) warn('glossary', `"${term.term}" stays as written (glossary), and this does not have it`);
+        continue;
+      }
+      const agreed = term.translations[input.language];
+      if (agreed !== undefined && !holds(agreed, term.case_sensitive)) warn('glossary', `The glossary says "${term.term}" is "${agreed}" in ${input.language}, and this does not use it`);
     }
   }
 

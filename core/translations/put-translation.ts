@@ -11,6 +11,7 @@ import { PutTranslationCommand, type IfMatch, type WrittenTranslation } from './
 import type { Sql } from '../db/client.ts';
 import { assertApprovable, blockedValues } from '../quality/approval-gate.ts';
 import { warningsOf } from '../quality/check-translation.ts';
+import { termsInTexts } from '../glossary/terms-in-texts.ts';
 import { ifMatchFailed, ifNoneMatchFailed, matchesIfMatch, unlessVersion, versionGuard } from './if-match.ts';
 import type { WrittenRow } from './value-writes.ts';
 import { keptSourceRevSql } from './outdated.ts';
@@ -33,8 +34,10 @@ export const putTranslation = useCase(
     assertOutsideTransaction(deps);
     const { projectId, keyId, language, actor } = input;
     let row = await write(deps, input, false);
+    // The glossary terms of the source, read only for a project that has a glossary (one statement more).
+    const terms = row.has_glossary && row.source_value ? ((await termsInTexts(deps.sql, projectId, [row.source_value])).get(row.source_value) ?? []) : [];
     if (row.value === null && row.key_found && row.language_found && input.status === 'approved' && row.quality_blocking?.length) {
-      const sources = new Map([[keyId, { value: row.source_value, maxLength: row.max_length }]]);
+      const sources = new Map([[keyId, { value: row.source_value, maxLength: row.max_length, terms }]]);
       const settings = { sourceLanguage: row.source_language!, blocking: row.quality_blocking };
       assertApprovable(blockedValues([{ key_id: keyId, language, value: input.value }], sources, settings), () => ['body', 'value']);
       row = await write(deps, input, true);
@@ -66,7 +69,7 @@ export const putTranslation = useCase(
         after,
       },
     ]);
-    const warnings = row.source_language === null ? [] : warningsOf({ text: row.value, language, source: row.source_value, sourceLanguage: row.source_language, maxLength: row.max_length });
+    const warnings = row.source_language === null ? [] : warningsOf({ text: row.value, language, source: row.source_value, sourceLanguage: row.source_language, maxLength: row.max_length, terms });
     return { key_id: keyId, language, value: row.value, status: row.status, project_id: row.project_id, version: Number(row.version), warnings };
   },
 );
@@ -157,7 +160,8 @@ async function conditionalWrite(
     with quality as (
       select p.source_language, p.quality_blocking,
              (select s.value from ${valueById(sql, keyId, sql`p.source_language`)} s where s.project_id = ${projectId}) as source_value,
-             coalesce((select s.text_rev from ${valueById(sql, keyId, sql`p.source_language`)} s where s.project_id = ${projectId}), 0) as source_rev
+             coalesce((select s.text_rev from ${valueById(sql, keyId, sql`p.source_language`)} s where s.project_id = ${projectId}), 0) as source_rev,
+             exists (select 1 from glossary_terms g where g.project_id = p.id) as has_glossary
       from projects p where p.id = ${projectId}
     ), live_key as (
       select k.id, k.project_id, k.max_length from ${keyById(sql, keyId)} k where k.project_id = ${projectId} and k.deleted_at is null
@@ -182,7 +186,7 @@ async function conditionalWrite(
            (select id from event) as event_id, (select before from previous) as before,
            written.version::text as version, (select version from previous)::text as previous_version,
            quality.source_language, quality.quality_blocking, quality.source_value,
-           (select max_length from live_key) as max_length
+           (select max_length from live_key) as max_length, quality.has_glossary
     from (select 1) as one left join written on true left join quality on true`;
   return row!;
 }

@@ -16,6 +16,11 @@ export const PERMISSIONS = {
    * is for whoever may edit the value's language (`mayEditLanguage`), as a value write is.
    */
   'comments.moderate': ['owner', 'developer'],
+  /**
+   * Add, change and delete the project's glossary terms (everyone sees them). Reviewers too: the
+   * agreed words of a language are a language lead's to keep, as in Lokalise and Crowdin.
+   */
+  'glossary.manage': ['owner', 'developer', 'reviewer'],
   /** Create, describe, delete keys; rename and delete groups. */
   'keys.manage': ['owner', 'developer'],
   /** Add and remove the project's languages. */

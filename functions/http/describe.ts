@@ -194,6 +194,7 @@ const TAGS = [
   { name: 'Cached translations', description: 'Reads from the last cache build: fast, with ETags and 304s, eventually consistent.' },
   { name: 'Files', description: 'Whole translation files in and out, in every supported format.' },
   { name: 'Comments', description: 'Conversations about the value of a key in one language: questions, review notes.' },
+  { name: 'Glossary', description: "The project's terms and how each is said in its languages: shown to translators beside the source texts that hold them." },
   { name: 'Translation memory', description: "Suggestions from the account's approved translations of the same or similar source texts." },
   { name: 'Machine translation', description: 'Bulk translation: translation memory first, then the configured provider.' },
   { name: 'Usage', description: "The account's API calls today and translation units this billing cycle." },

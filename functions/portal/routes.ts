@@ -93,6 +93,14 @@ import type { QualityCheck } from '../../core/quality/check-translation.ts';
 import { translateMissing, type TranslateResult } from '../../core/translate/translate-missing.ts';
 import { SuggestionsPage } from './views/assistant-pages.tsx';
 import { findOutcome, keepOutcome, type Outcome, type Place } from './outcomes.ts';
+import { listTerms } from '../../core/glossary/list-terms.ts';
+import { getTerm } from '../../core/glossary/get-term.ts';
+import { createTerm } from '../../core/glossary/create-term.ts';
+import { updateTerm } from '../../core/glossary/update-term.ts';
+import { deleteTerm } from '../../core/glossary/delete-term.ts';
+import { termNotFound } from '../../core/glossary/term-rows.ts';
+import type { GlossaryTerm } from '../../core/glossary/schemas.ts';
+import { GLOSSARY_PAGE, GlossaryPage, glossaryPath, translationField, type GlossaryDraft } from './views/glossary-page.tsx';
 
 type C = Context<PortalEnv>;
 
@@ -141,7 +149,7 @@ class AlreadyCreated extends Error {}
 async function createOnce<T>(
   c: C,
   submission: string | undefined,
-  kind: 'project' | 'api-key' | 'invite' | 'import' | 'comment',
+  kind: 'project' | 'api-key' | 'invite' | 'import' | 'comment' | 'term',
   /** The input that decides what is created: the same token with other input creates again. */
   input: unknown,
   work: (deps: Deps) => Promise<T>,
@@ -1120,6 +1128,81 @@ const routes = new Hono<PortalEnv>()
     return redirectWithOutcome(c, { project: a.projectId }, `${P}/projects/${a.projectId}/languages`, { notice: 'Quality settings saved.' });
   })
 
+  // The glossary (core/glossary): every member reads it; glossary.manage (owners, developers,
+  // reviewers) adds, edits and deletes terms, a member limited to some languages only those
+  // languages' translations. Each write answers 303 back to the page it came from (its search and
+  // page kept), saying what it did; a refusal shows that page again, the typed text kept and the
+  // message at its field. A term id that is not one of this project's terms is a 404.
+  .get('/projects/:project_id/glossary', async (c) => {
+    const a = await access(c, 'project.view');
+    const outcome = await outcomeFor(c, { project: a.projectId });
+    return renderGlossary(c, a, { q: c.req.query('q'), cursor: c.req.query('cursor'), notice: outcome?.notice });
+  })
+  .post('/projects/:project_id/glossary', async (c) => {
+    const a = await access(c, 'glossary.manage');
+    const f = await form(c);
+    const place = glossaryPlace(a, f.return_to);
+    // An empty translation field is no translation.
+    const translations = Object.fromEntries(typedTranslations(f).filter(([, text]) => text.trim() !== ''));
+    assertOwnTranslations(a, Object.keys(translations));
+    const command = {
+      term: f.term ?? '',
+      description: oneNewline(f.description ?? ''),
+      case_sensitive: f.case_sensitive === 'yes',
+      translatable: f.do_not_translate !== 'yes',
+      translations,
+    };
+    try {
+      // A double click (or the form sent again) adds the term once: the form's one-time token.
+      const outcome = await createOnce(
+        c,
+        f.submission,
+        'term',
+        { project: a.projectId, ...command },
+        (deps) => createTerm(deps, { projectId: a.projectId, actor: userActor(c), ...command }),
+        (term) => ({ id: term.id, term: term.term }),
+      );
+      const notice = 'replayed' in outcome ? `This form was already sent: the term ${outcome.replayed.term ?? ''} was added once.` : `Added the term ${outcome.created.term}.`;
+      return redirectWithOutcome(c, { project: a.projectId }, place.path, { notice });
+    } catch (thrown) {
+      const refused = termRefusal(thrown);
+      return asErrorAnswer(await renderGlossary(c, a, { ...place, error: `Not added: ${refused.message}`, draft: { form: 'new', values: f, problems: refused.problems } }), refused.error);
+    }
+  })
+  .post('/projects/:project_id/glossary/:term_id', async (c) => {
+    const a = await access(c, 'glossary.manage');
+    const termId = termIdParam(c);
+    const f = await form(c);
+    const place = glossaryPlace(a, f.return_to);
+    const deps = c.get('deps');
+    // Only what was changed from what the form showed (`*_was`): a colleague's change to another
+    // field, or another language, since the page was loaded stays.
+    const changes = termChanges(f);
+    assertOwnTranslations(a, Object.keys(changes.translations ?? {}));
+    try {
+      if (Object.keys(changes).length === 0) {
+        const term = await getTerm(deps, { projectId: a.projectId, termId });
+        return redirectWithOutcome(c, { project: a.projectId }, place.path, { notice: `Nothing to save: the term ${term.term} is as it was.` });
+      }
+      const term = await updateTerm(deps, { projectId: a.projectId, actor: userActor(c), termId, ...changes });
+      return redirectWithOutcome(c, { project: a.projectId }, place.path, { notice: `Saved the term ${term.term}.` });
+    } catch (thrown) {
+      const refused = termRefusal(thrown);
+      return asErrorAnswer(await renderGlossary(c, a, { ...place, error: `Not saved: ${refused.message}`, draft: { form: termId, values: f, problems: refused.problems } }), refused.error);
+    }
+  })
+  .post('/projects/:project_id/glossary/:term_id/delete', async (c) => {
+    const a = await access(c, 'glossary.manage');
+    const termId = termIdParam(c);
+    const f = await form(c);
+    const deps = c.get('deps');
+    const term = await getTerm(deps, { projectId: a.projectId, termId });
+    // Its translations go with it: a member limited to some languages deletes only a term translated in theirs.
+    assertOwnTranslations(a, Object.keys(term.translations));
+    await deleteTerm(deps, { projectId: a.projectId, termId, actor: userActor(c) });
+    return redirectWithOutcome(c, { project: a.projectId }, glossaryPlace(a, f.return_to).path, { notice: `Deleted the term ${term.term}.` });
+  })
+
   // Import (dry run first, then apply) and export: the files API's core functions.
   .get('/projects/:project_id/files', async (c) => {
     const a = await access(c, 'files.transfer');
@@ -1363,6 +1446,152 @@ async function renderMembers(c: C, inviteLink?: string, error?: string, notice?:
     c,
     MembersPage({ user, csrf: c.get('csrf'), accountId, accountName: membership.account_name, members, membersPage, inviteLink, error, notice, invites, activity, submission: randomUUID(), draft }),
     inviteLink ? 201 : 200,
+  );
+}
+
+/** A glossary term's id from the address, as stored (lower case); anything but a UUID is no term of the project (404). */
+function termIdParam(c: C): string {
+  const raw = c.req.param('term_id') ?? '';
+  if (!isUuid(raw)) throw termNotFound();
+  return raw.toLowerCase();
+}
+
+/** Line ends as one \n (a browser sends a textarea's as \r\n). */
+const oneNewline = (text: string) => text.replace(/\r\n?/g, '\n');
+
+/** The translation fields a glossary form sent (`translation_<code>`), by language code as typed. */
+const typedTranslations = (f: Record<string, string>): [string, string][] =>
+  Object.entries(f).flatMap(([name, text]) => {
+    const match = /^translation_(.+)$/.exec(name);
+    return match && !name.endsWith('_was') ? [[match[1]!, text] as [string, string]] : [];
+  });
+
+/** A membership limited to some languages writes only their translations (as a value's): 403 for another. */
+function assertOwnTranslations(a: ProjectAccess, codes: string[]): void {
+  const others = codes.map((code) => canonicalLanguageCode(code) ?? code).filter((code) => !mayEditLanguage(a, code));
+  if (others.length) throw new AppError('forbidden', `Your membership does not include ${[...new Set(others)].join(', ')}: its glossary translations are not yours to change`);
+}
+
+/**
+ * What an Edit form changes: each field the user changed from what it showed (`<name>_was`); a field
+ * the form did not send is left as it is. An emptied translation is removed (null); one that was
+ * empty and still is sends nothing. A checkbox sends `yes` only when ticked: its `_was` says the form
+ * showed it, so its absence is "not ticked".
+ */
+function termChanges(f: Record<string, string>) {
+  const changed = (now: string | undefined, was: string | undefined, same: (a: string, b: string) => boolean) => now !== undefined && (was === undefined || !same(now, was));
+  const trimmed = (a: string, b: string) => a.trim() === b.trim();
+  const flag = (name: string) => (f[name] === 'yes' ? true : f[`${name}_was`] !== undefined ? false : undefined);
+  const flagChanged = (name: string) => {
+    const now = flag(name);
+    return now !== undefined && (f[`${name}_was`] === undefined || now !== (f[`${name}_was`] === 'yes'));
+  };
+  const translations: Record<string, string | null> = {};
+  for (const [code, now] of typedTranslations(f)) {
+    const was = f[`${translationField(code)}_was`];
+    if (was !== undefined && now.trim() === was.trim()) continue;
+    translations[code] = now.trim() === '' ? null : now;
+  }
+  return {
+    ...(changed(f.term, f.term_was, trimmed) ? { term: f.term! } : {}),
+    ...(changed(f.description, f.description_was, (a, b) => oneNewline(a).trim() === oneNewline(b).trim()) ? { description: oneNewline(f.description!) } : {}),
+    ...(flagChanged('case_sensitive') ? { case_sensitive: flag('case_sensitive')! } : {}),
+    ...(flagChanged('do_not_translate') ? { translatable: !flag('do_not_translate')! } : {}),
+    ...(Object.keys(translations).length ? { translations } : {}),
+  };
+}
+
+/**
+ * A glossary write refused for its input (422) or a spelling the glossary has (409): the message,
+ * and the problems by the form's field (a translation's at `translation_<code>`, `translatable` at
+ * the Do not translate checkbox, the 409 at the term). Anything else is the error page's.
+ */
+function termRefusal(thrown: unknown): { error: AppError; message: string; problems: FieldProblems } {
+  const error = toDomainError(thrown);
+  if (!(error instanceof AppError) || (error.code !== 'validation' && error.code !== 'conflict')) throw thrown;
+  if (error.code === 'conflict') return { error, message: error.message, problems: { term: error.message } };
+  const problems: Record<string, string> = {};
+  for (const issue of error.issues ?? []) {
+    const loc = issue.loc.filter((part) => part !== 'body');
+    const at = loc.indexOf('translations');
+    const first = loc.find((part): part is string => typeof part === 'string');
+    const code = at >= 0 ? loc[at + 1] : undefined;
+    // A problem of no field of the form ("nothing to change") is said at the form's top.
+    const field = at >= 0 ? (typeof code === 'string' ? translationField(canonicalLanguageCode(code) ?? code) : 'translations') : first === 'translatable' ? 'do_not_translate' : (first ?? 'form');
+    problems[field] = problems[field] ? `${problems[field]}; ${issue.msg}` : issue.msg;
+  }
+  const message = error.issues?.length ? error.issues.map((i) => i.msg).join('; ') : error.message;
+  return { error, message, problems };
+}
+
+/**
+ * The glossary page a form came from (`return_to`: its search and page), to come back to: only a
+ * path of this project's glossary, else its first page.
+ */
+function glossaryPlace(a: ProjectAccess, returnTo: string | undefined): { path: string; q?: string | undefined; cursor?: string | undefined } {
+  const first = glossaryPath(a.projectId);
+  const path = portalPath(returnTo);
+  if (!path) return { path: first };
+  const url = new URL(path, 'http://portal.invalid');
+  if (url.pathname !== first) return { path: first };
+  const q = url.searchParams.get('q') ?? undefined;
+  const cursor = url.searchParams.get('cursor') ?? undefined;
+  return { path: glossaryPath(a.projectId, q, cursor), q, cursor };
+}
+
+/**
+ * The Glossary tab: a page of terms (100, by the core's cursor), searched by `q`, with the project's
+ * languages but the source as columns. A page link that is not one the page made shows the first
+ * page and says so; a search that cannot be one (too long, a NUL) is said at its field (422).
+ */
+async function renderGlossary(
+  c: C,
+  a: ProjectAccess,
+  view: { q?: string | undefined; cursor?: string | undefined; notice?: string | undefined; error?: string | undefined; draft?: GlossaryDraft },
+) {
+  const deps = c.get('deps');
+  const q = view.q?.trim() || undefined;
+  const badCursor = view.cursor !== undefined && view.cursor !== '' && (view.cursor.length > 4_000 || decodeCursor(view.cursor) === null);
+  const cursor = badCursor || !view.cursor ? undefined : view.cursor;
+  let searchProblem: string | undefined;
+  const listed = listTerms(deps, { projectId: a.projectId, limit: GLOSSARY_PAGE, ...(q !== undefined ? { q } : {}), ...(cursor !== undefined ? { cursor } : {}) }).catch((thrown: unknown) => {
+    const error = toDomainError(thrown);
+    if (!(error instanceof AppError) || error.code !== 'validation') throw thrown;
+    searchProblem = `Not searched: ${error.issues?.map((i) => i.msg).join('; ') ?? error.message}`;
+    return { terms: [] as GlossaryTerm[], count: 0, next_cursor: null };
+  });
+  const [list, languages, quality, cache] = await Promise.all([listed, listLanguages(deps, { projectId: a.projectId }), qualitySettings(deps.sql, a.projectId), cacheOf(c, a.projectId)]);
+  const sourceLanguage = quality?.sourceLanguage ?? 'en';
+  let terms = list.terms;
+  // A refused Edit of a term this page does not list (renamed out of the search meanwhile): shown first, with what was typed.
+  const draft = view.draft;
+  if (draft && draft.form !== 'new' && !terms.some((t) => t.id === draft.form)) {
+    const term = await getTerm(deps, { projectId: a.projectId, termId: draft.form }).catch(() => null);
+    if (term) terms = [term, ...terms];
+  }
+  const notice = badCursor ? 'That page link is not valid any more (or was changed): this is the first page.' : view.notice;
+  const status = view.draft ? 200 : searchProblem ? 422 : 200;
+  return page(
+    c,
+    GlossaryPage({
+      user: requireUser(c),
+      csrf: c.get('csrf'),
+      access: a,
+      cache,
+      notice,
+      error: view.error,
+      terms,
+      count: list.count,
+      next: list.next_cursor ?? null,
+      q,
+      cursor,
+      languages: languages.languages.map((l) => l.code).filter((code) => code !== sourceLanguage),
+      sourceLanguage,
+      submission: randomUUID(),
+      draft,
+      searchProblem,
+    }),
+    status,
   );
 }
 

@@ -55,7 +55,7 @@ describe('tms mcp', () => {
   it('lists its tools, each with an input schema', async () => {
     const { tools } = await agent.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ['add_comment', 'cache_status', 'create_key', 'export_file', 'get_key', 'get_translations', 'get_value', 'import_file', 'list_comments', 'list_keys', 'mark_up_to_date', 'publish', 'resolve_comment', 'set_translation', 'suggest_translations', 'tag_keys', 'translate_missing'].sort(),
+      ['add_comment', 'add_glossary_term', 'cache_status', 'create_key', 'export_file', 'get_glossary', 'get_key', 'get_translations', 'get_value', 'import_file', 'list_comments', 'list_keys', 'mark_up_to_date', 'publish', 'resolve_comment', 'set_translation', 'suggest_translations', 'tag_keys', 'translate_missing'].sort(),
     );
     for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
     expect(tools.find((tool) => tool.name === 'get_translations')!.annotations?.readOnlyHint).toBe(true);
@@ -194,6 +194,23 @@ describe('tms mcp', () => {
     expect(await byTag('mobile')).toEqual(['tags.one', 'tags.three', 'tags.two']);
     const exported = textOf(await agent.callTool({ name: 'export_file', arguments: { language: 'de', format: 'json', tag: 'mobile' } }));
     expect(JSON.parse(exported)).toEqual({ 'tags.three': 'Drei', 'tags.two': 'Zwei' });
+  });
+
+  it('reads the glossary terms of a key\'s source text, and adds terms', async () => {
+    const added = jsonOf(await agent.callTool({ name: 'add_glossary_term', arguments: { term: 'Workspace', translations: { de: 'Arbeitsbereich' } } }));
+    expect(added).toMatchObject({ term: 'Workspace', translatable: true, translations: { de: 'Arbeitsbereich' } });
+    await agent.callTool({ name: 'add_glossary_term', arguments: { term: 'Acme Cloud', translatable: false } });
+    const taken = await agent.callTool({ name: 'add_glossary_term', arguments: { term: 'workspace' } });
+    expect(taken.isError).toBe(true);
+    expect(textOf(taken)).toMatch(/409/);
+    const key = jsonOf(await agent.callTool({ name: 'create_key', arguments: { key: 'glossary.invite', group_name: 'glossary' } }));
+    await agent.callTool({ name: 'set_translation', arguments: { key_id: key.id, language: 'en', value: 'Invite people to your workspace on Acme Cloud', status: 'approved' } });
+    const found = jsonOf(await agent.callTool({ name: 'get_glossary', arguments: { key_id: key.id } }));
+    expect(found.terms.map((x: { term: string; translatable: boolean; translations: object }) => [x.term, x.translatable, x.translations])).toEqual([
+      ['Acme Cloud', false, {}],
+      ['Workspace', true, { de: 'Arbeitsbereich' }],
+    ]);
+    expect(jsonOf(await agent.callTool({ name: 'get_glossary', arguments: { q: 'arbeits' } })).terms.map((x: { term: string }) => x.term)).toEqual(['Workspace']);
   });
 
   it("answers the API's refusals as tool errors the agent can read", async () => {

@@ -29,6 +29,9 @@ import { addComment } from '../../core/comments/add-comment.ts';
 import { deleteComment } from '../../core/comments/delete-comment.ts';
 import { resolveComment } from '../../core/comments/resolve-comment.ts';
 import { importFile } from '../../core/files/import-file.ts';
+import { createTerm } from '../../core/glossary/create-term.ts';
+import { updateTerm } from '../../core/glossary/update-term.ts';
+import { deleteTerm } from '../../core/glossary/delete-term.ts';
 import { requestRebuild } from '../../core/cache/request-rebuild.ts';
 import { listKeys } from '../../core/keys/list-keys.ts';
 import { listLanguages } from '../../core/languages/list-languages.ts';
@@ -99,6 +102,18 @@ describe('every write records its events', () => {
       actor: user,
       run: (p, ids) => deleteComment(core.deps, { projectId: p.projectId, keyId: ids.key!, language: 'de', commentId: ids.comment!, actor: user }),
     },
+    {
+      name: 'createTerm',
+      types: ['term.added'],
+      run: async (p, ids) => (ids.term = (await createTerm(core.deps, { projectId: p.projectId, term: 'Dashboard', actor: p.actor })).id),
+    },
+    {
+      name: 'updateTerm',
+      types: ['term.updated'],
+      actor: user,
+      run: (p, ids) => updateTerm(core.deps, { projectId: p.projectId, termId: ids.term!, description: 'The start page', actor: user }),
+    },
+    { name: 'deleteTerm', types: ['term.deleted'], run: (p, ids) => deleteTerm(core.deps, { projectId: p.projectId, termId: ids.term!, actor: p.actor }) },
     {
       name: 'deleteTranslation',
       types: ['translation.deleted'],

@@ -69,6 +69,8 @@ type Fixture = {
   deliveryId: string;
   /** A comment on auth.case's de value (by the API key). */
   commentId: string;
+  /** A glossary term (Auth case, fr: Cas). */
+  termId: string;
   buildId: string;
   /** The ETag of auth.case's de value, as its GET gives it. */
   etag: string;
@@ -119,6 +121,7 @@ async function fixture(): Promise<Fixture> {
   await ok(call('DELETE', '/v1/groups/gone'));
   const extra = await ok(t.admin('POST', `/projects/${project.id}/api-keys`));
   const comment = await ok(call('POST', `/v1/keys/${key.id}/translations/de/comments`, { text: 'Formal?' }));
+  const term = await ok(call('POST', '/v1/glossary', { term: 'Auth case', translations: { fr: 'Cas' } }));
   await ok(call('POST', '/v1/cache/rebuild'));
   await t.runtime.rebuilds!.idle();
   const manifest = await ok(call('GET', '/v1/cached/manifest'));
@@ -153,6 +156,7 @@ async function fixture(): Promise<Fixture> {
     webhookId: webhook.webhookId,
     deliveryId: webhook.deliveryId,
     commentId: comment.id,
+    termId: term.id,
     buildId: manifest.build_id,
     etag: `"${value.version}"`,
     files,
@@ -235,6 +239,7 @@ function paramValue(name: string, o: Operation): string {
     webhook_id: fx.webhookId,
     delivery_id: fx.deliveryId,
     comment_id: fx.commentId,
+    term_id: fx.termId,
     build_id: fx.buildId,
     tag: 'auth-tag',
   };
@@ -522,6 +527,20 @@ const FORMS: Record<string, FormSpec> = {
   },
   '/portal/projects/:project_id/trash/keys/:key_id/restore': { fields: {} },
   '/portal/projects/:project_id/trash/groups/:group_name/restore': { fields: {} },
+  // The glossary: a term with its description, flags (yes, else not) and one field per translation.
+  '/portal/projects/:project_id/glossary': {
+    fields: { term: 'Portal term', description: 'd', case_sensitive: 'yes', translation_fr: 'Terme' },
+    required: ['term'],
+    stored: { term: 200, description: 1000, translation_fr: 200 },
+    refused: { term: ['bell\u0007', '   '], translation_fr: ['tab\tbed'] },
+  },
+  // Only what changed from `*_was` is written: each stored field is sent changed.
+  '/portal/projects/:project_id/glossary/:term_id': {
+    fields: { term: 'Auth case', term_was: 'Auth case', description: 'x', description_was: '', translation_fr: 'Cas', translation_fr_was: 'Cas' },
+    stored: { term: 200, description: 1000, translation_fr: 200 },
+    refused: { term: ['', 'bell\u0007'] },
+  },
+  '/portal/projects/:project_id/glossary/:term_id/delete': { fields: {} },
   '/portal/projects/:project_id/tags/:tag/rename': { fields: { name: 'auth-tag2' }, required: ['name'], stored: { name: 100 }, refused: { name: ['a,b', 'auth-tag'] } },
   '/portal/projects/:project_id/tags/:tag/delete': { fields: {} },
   '/portal/projects/:project_id/api-keys': { fields: { kind: 'live', name: 'CI' }, choices: ['kind'], stored: { name: 100 } },
@@ -541,6 +560,7 @@ function portalParam(name: string, route: string): string {
     group_name: restore ? 'gone' : 'auth',
     api_key_id: fx.extraApiKeyId,
     comment_id: fx.commentId,
+    term_id: fx.termId,
     token: 'not-an-invitation',
     tag: 'auth-tag',
   };

@@ -36,6 +36,10 @@ const TABLE: Record<string, Outcome> = {
   // Resolved the second time already: the same answer, nothing recorded again.
   'PATCH /v1/keys/:key_id/translations/:language/comments/:comment_id': { first: 200, retry: 200, same: true },
   'DELETE /v1/keys/:key_id/translations/:language/comments/:comment_id': { first: 204, retry: 404 },
+  // Without Idempotency-Key the spelling is taken by the first: the retry is a 409, as for a key.
+  'POST /v1/glossary': { first: 201, retry: 409 },
+  'PATCH /v1/glossary/:term_id': { first: 200, retry: 200, same: true },
+  'DELETE /v1/glossary/:term_id': { first: 204, retry: 404 },
   'POST /v1/groups': { first: 201, retry: 201, same: true },
   'PATCH /v1/groups/:group_name': { first: 200, retry: 404 },
   'DELETE /v1/groups/:group_name': { first: 204, retry: 404 },
@@ -88,7 +92,8 @@ async function setUp() {
   const extra = await json(t.call(undefined, 'POST', `/admin/v1/projects/${p.projectId}/api-keys`, undefined, ADMIN));
   const hook = await webhookFixture(t, p.projectId);
   const comment = await json(t.call(p.apiKey, 'POST', `/v1/keys/${key.id}/translations/de/comments`, { text: 'Formal or informal?' }));
-  return { p, keyId: key.id as string, goneId: gone.id as string, extraId: extra.id as string, commentId: comment.id as string, ...hook };
+  const term = await json(t.call(p.apiKey, 'POST', '/v1/glossary', { term: 'Auth case', translations: { de: 'Fall' } }));
+  return { p, termId: term.id as string, keyId: key.id as string, goneId: gone.id as string, extraId: extra.id as string, commentId: comment.id as string, ...hook };
 }
 
 const BODY: Record<string, unknown> = {
@@ -101,6 +106,8 @@ const BODY: Record<string, unknown> = {
   'POST /v1/keys/bulk-status': { filter: { group: 'auth' }, languages: ['de'], status: 'approved' },
   'POST /v1/keys/bulk-tags': { filter: { group: 'auth' }, add: ['release-2.3'] },
   'PATCH /v1/keys/tags/:tag': { name: 'auth-tag2' },
+  'POST /v1/glossary': { term: 'Fresh', translations: { de: 'Frisch' } },
+  'PATCH /v1/glossary/:term_id': { description: 'The case of a sign-in', translations: { de: 'Anmeldefall' } },
   'POST /v1/groups': { name: 'fresh' },
   'PATCH /v1/groups/:group_name': { new_name: 'auth2' },
   'POST /v1/languages': { code: 'fr' },
@@ -118,7 +125,7 @@ describe.each(writes)('$method $path', (route) => {
     const s = await setUp();
     const path = routeCases(mounted, route.id.includes(' /admin/') ? '/admin/v1/' : '/v1/', (name, id) => {
       const restore = id.endsWith('/restore');
-      return { key_id: restore ? s.goneId : s.keyId, group_name: restore ? 'gone' : 'auth', account_id: s.p.accountId, project_id: s.p.projectId, api_key_id: s.extraId, language: 'de', code: 'de', webhook_id: s.webhookId, delivery_id: s.deliveryId, comment_id: s.commentId, tag: 'auth-tag' }[name];
+      return { key_id: restore ? s.goneId : s.keyId, group_name: restore ? 'gone' : 'auth', account_id: s.p.accountId, project_id: s.p.projectId, api_key_id: s.extraId, language: 'de', code: 'de', webhook_id: s.webhookId, delivery_id: s.deliveryId, comment_id: s.commentId, tag: 'auth-tag', term_id: s.termId }[name];
     }).find((r) => r.id === route.id)!.path;
     const send = () =>
       route.id === 'POST /v1/import/:language'

@@ -30,7 +30,7 @@ function documentedBody(id: string): 'json' | 'file' | 'none' {
   return Object.values<any>(content).some((m) => m.schema?.format === 'binary') ? 'file' : 'json';
 }
 
-type Fixture = { p: TestProject; keyId: string; deletedKeyId: string; extraApiKeyId: string; webhookId: string; deliveryId: string; commentId: string };
+type Fixture = { p: TestProject; termId: string; keyId: string; deletedKeyId: string; extraApiKeyId: string; webhookId: string; deliveryId: string; commentId: string };
 
 /** A project where every write route's request, with the route table's sample body, would succeed. */
 async function fixture(): Promise<Fixture> {
@@ -49,7 +49,8 @@ async function fixture(): Promise<Fixture> {
   await ok(t.call(p.apiKey, 'DELETE', '/v1/groups/gone'));
   const extra = await ok(t.admin('POST', `/projects/${p.projectId}/api-keys`));
   const comment = await ok(t.call(p.apiKey, 'POST', `/v1/keys/${key.id}/translations/de/comments`, { text: 'Formal?' }));
-  return { p, keyId: key.id, deletedKeyId: deleted.id, extraApiKeyId: extra.id, commentId: comment.id, ...(await webhookFixture(t, p.projectId)) };
+  const term = await ok(t.call(p.apiKey, 'POST', '/v1/glossary', { term: 'Auth case' }));
+  return { p, termId: term.id, keyId: key.id, deletedKeyId: deleted.id, extraApiKeyId: extra.id, commentId: comment.id, ...(await webhookFixture(t, p.projectId)) };
 }
 
 function paramsOf(f: Fixture): ParamValues {
@@ -64,6 +65,7 @@ function paramsOf(f: Fixture): ParamValues {
       webhook_id: f.webhookId,
       delivery_id: f.deliveryId,
       comment_id: f.commentId,
+      term_id: f.termId,
     };
     return values[name];
   };

@@ -11,6 +11,7 @@ const USER = '99999999-8888-4777-8666-555555555555';
 const PROJECT = '12345678-1234-4234-8234-123456789abc';
 const WEBHOOK = 'abcdef01-2345-4678-9abc-def012345678';
 const COMMENT = 'c0c0c0c0-1111-4222-8333-444455556666';
+const TERM = 'deadbeef-1111-4222-8333-444455556666';
 const names: ActivityNames = { keys: { [KEY]: 'home.title' }, apiKeys: { [API_KEY]: 'CI' }, webhooks: { [WEBHOOK]: 'https://hooks.example.com/services/T01/B02/secret-token' } };
 
 const event = (type: string, entity: [string, string], before: unknown, after: unknown, actor: Partial<EventLike> = {}): EventLike => ({
@@ -68,6 +69,15 @@ const SAMPLES: Record<EventType, EventLike> = {
   // core/comments/resolve-comment.ts (the comment's author in `after`)
   'comment.resolved': event('comment.resolved', ['comment', COMMENT], null, { key_id: KEY, language: 'de', author_type: 'user', author_id: API_KEY }),
   'comment.reopened': event('comment.reopened', ['comment', COMMENT], null, { key_id: KEY, language: 'de', author_type: 'user', author_id: USER }),
+  // core/glossary/create-term.ts, update-term.ts (the spelling, and only the fields that changed), delete-term.ts
+  'term.added': event('term.added', ['term', TERM], null, { term: 'Dashboard', translations: { de: 'Übersicht', fr: 'Tableau de bord' } }),
+  'term.updated': event(
+    'term.updated',
+    ['term', TERM],
+    { term: 'Dashboard', description: '', translatable: true, translations: { de: 'Übersicht', fr: 'Tableau de bord' } },
+    { term: 'Dashboard', description: 'The start page', translatable: false, translations: { de: 'Startseite', es: 'Panel' } },
+  ),
+  'term.deleted': event('term.deleted', ['term', TERM], { term: 'Dashboard' }, null),
   // core/files/import-file.ts
   'translation.imported': event('translation.imported', ['language', 'de'], null, {
     format: 'json',
@@ -169,6 +179,23 @@ describe('the words', () => {
     expect(change(SAMPLES['comment.resolved'])).toBe('');
     // What was said is not recorded: a deleted comment is gone from Activity too.
     expect(change(SAMPLES['comment.added'])).toBe('');
+  });
+
+  it('glossary terms: added, changed (what changed, translations by language), renamed, deleted', () => {
+    expect(what(SAMPLES['term.added'])).toBe('added the glossary term Dashboard');
+    expect(change(SAMPLES['term.added'])).toBe('translations: de "Übersicht", fr "Tableau de bord"');
+    expect(summarizeChange(SAMPLES['term.added'])).toContainEqual({ text: 'Übersicht', language: 'de' });
+    expect(change({ ...SAMPLES['term.added'], after: { term: 'Acme', translations: {} } })).toBe('no translations yet');
+    expect(what(SAMPLES['term.updated'])).toBe('changed the glossary term Dashboard');
+    expect(change(SAMPLES['term.updated'])).toBe('description: none → The start page; do not translate: no → yes; de: "Übersicht" → "Startseite"; es: none → "Panel"; fr: "Tableau de bord" → none');
+    const renamed = event('term.updated', ['term', TERM], { term: 'Dashboard', case_sensitive: false }, { term: 'Overview', case_sensitive: true });
+    expect(what(renamed)).toBe('renamed the glossary term Dashboard to Overview');
+    expect(change(renamed)).toBe('case-sensitive: no → yes');
+    expect(change(event('term.updated', ['term', TERM], { term: 'Dashboard' }, { term: 'Overview' }))).toBe('');
+    expect(what(SAMPLES['term.deleted'])).toBe('deleted the glossary term Dashboard');
+    expect(change(SAMPLES['term.deleted'])).toBe('');
+    // Without a payload: by the start of its id.
+    expect(what({ ...SAMPLES['term.deleted'], before: null })).toBe('deleted the glossary term deadbeef');
   });
 
   it('imports and Translate missing: what ran, with its counts', () => {

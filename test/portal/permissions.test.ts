@@ -10,6 +10,7 @@ import { ROLES, type Role } from '../../core/users/schemas.ts';
 import { hashPassword } from '../../core/users/password.ts';
 import { createSession } from '../../core/users/sessions.ts';
 import { addComment } from '../../core/comments/add-comment.ts';
+import { createTerm } from '../../core/glossary/create-term.ts';
 import { PortalClient } from './support/portal-client.ts';
 
 const t = useTestApp();
@@ -22,6 +23,7 @@ const EXPECTED: Record<Permission, [boolean, boolean, boolean, boolean]> = {
   'values.edit': [Y, Y, Y, Y],
   'values.approve': [Y, Y, Y, N],
   'comments.moderate': [Y, Y, N, N],
+  'glossary.manage': [Y, Y, Y, N],
   'keys.manage': [Y, Y, N, N],
   'languages.manage': [Y, Y, N, N],
   'api_keys.manage': [Y, Y, N, N],
@@ -134,6 +136,25 @@ const CASES: Case[] = [
       const comment = await commented(p, id, { type: 'api_key', id: p.apiKeyId });
       return { method: 'POST', path: `/portal/projects/${p.projectId}/keys/${id}/values/de/comments/${comment}/delete` };
     },
+  },
+  { name: 'see the glossary', permission: 'project.view', request: async ({ p }) => ({ method: 'GET', path: `/portal/projects/${p.projectId}/glossary` }) },
+  {
+    name: 'add a glossary term',
+    permission: 'glossary.manage',
+    request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/glossary`, fields: { term: `Term ${unique()}`, description: 'A word', case_sensitive: 'yes' } }),
+  },
+  {
+    name: 'edit a glossary term',
+    permission: 'glossary.manage',
+    request: async ({ p }) => {
+      const term = await glossaryTerm(p);
+      return { method: 'POST', path: `/portal/projects/${p.projectId}/glossary/${term.id}`, fields: { term_was: term.term, term: `${term.term} 2`, description_was: '', description: 'Renamed' } };
+    },
+  },
+  {
+    name: 'delete a glossary term',
+    permission: 'glossary.manage',
+    request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/glossary/${(await glossaryTerm(p)).id}/delete` }),
   },
   { name: 'see import and export', permission: 'files.transfer', request: async ({ p }) => ({ method: 'GET', path: `/portal/projects/${p.projectId}/files` }) },
   {
@@ -266,6 +287,11 @@ async function valued(p: TestProject): Promise<string> {
 /** A comment on the key's de value by `actor`: its id. */
 async function commented(p: TestProject, keyId: string, actor: { type: 'user' | 'api_key'; id: string }): Promise<string> {
   return (await addComment(t.runtime.deps, { projectId: p.projectId, keyId, language: 'de', text: 'Is this the right tone?', actor })).id;
+}
+
+/** A glossary term of the project (through core: the portal's own form is a case above). */
+async function glossaryTerm(p: TestProject): Promise<{ id: string; term: string }> {
+  return createTerm(t.runtime.deps, { projectId: p.projectId, actor: { type: 'api_key', id: p.apiKeyId }, term: `Term ${unique()}` });
 }
 
 /** A fresh translator of the account, to be changed or removed. */

@@ -24,6 +24,7 @@ const PARAMS: Record<string, string> = {
   delivery_id: KEY_ID,
   comment_id: KEY_ID,
   tag: 'auth-tag',
+  term_id: KEY_ID,
 };
 
 // Bodies that would succeed for a real project, so that "a valid key gets through" means something:
@@ -43,6 +44,8 @@ export const BODIES: Record<string, unknown> = {
   'POST /v1/keys/bulk-tags': { filter: { group: 'auth' }, add: ['release-2.3'] },
   'PATCH /v1/keys/tags/:tag': { name: 'auth-tag2' },
   'POST /v1/import/:language': { auth: { case: 'x' } },
+  'POST /v1/glossary': { term: 'Auth new' },
+  'PATCH /v1/glossary/:term_id': { description: 'x' },
   'POST /v1/translate/:language': {},
   'POST /admin/v1/accounts': { name: 'Acme', plan: 'team' },
   'PATCH /admin/v1/accounts/:account_id': { plan: 'business' },

@@ -166,6 +166,35 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
     },
     tool(async (body: { key_ids: string[]; add?: string[]; remove?: string[] }) => text(await send('POST', '/v1/keys/bulk-tags', body))),
   );
+  // The glossary is what keeps a product's words the same everywhere: an agent translating a key
+  // asks for the terms its source text holds and uses their agreed translations.
+  server.registerTool(
+    'get_glossary',
+    {
+      title: 'Read the glossary',
+      description:
+        "The project's glossary terms with their agreed translations by language. Pass key_id to get the terms found in that key's source text: use their translations when translating it, and keep a term with translatable false as written. q finds terms by spelling or translation.",
+      inputSchema: { key_id: z.string().uuid().optional(), q: z.string().min(1).optional() },
+      annotations: { readOnlyHint: true },
+    },
+    tool(async (args: { key_id?: string; q?: string }) => text(await send('GET', `/v1/glossary${q(args)}`), 'pass q to find fewer terms, or key_id for one key')),
+  );
+  server.registerTool(
+    'add_glossary_term',
+    {
+      title: 'Add a glossary term',
+      description:
+        'A term the product uses (a feature, a brand) with its agreed translations, e.g. {"de": "Übersicht"}, in the project\'s languages other than its source. translatable false keeps it as written in every language. A spelling the glossary already has, in any case, is refused.',
+      inputSchema: {
+        term: z.string().min(1).max(200),
+        description: z.string().max(1000).optional(),
+        translatable: z.boolean().optional(),
+        case_sensitive: z.boolean().optional(),
+        translations: z.record(z.string(), z.string().min(1).max(200)).optional().describe('Language code → the agreed translation'),
+      },
+    },
+    tool(async (body: { term: string; description?: string; translatable?: boolean; case_sensitive?: boolean; translations?: Record<string, string> }) => text(await send('POST', '/v1/glossary', body))),
+  );
   server.registerTool(
     'get_translations',
     {

@@ -247,6 +247,16 @@ export function describeEvent(e: EventLike, names: ActivityNames = {}): Part[] {
       const verb = e.type === 'comment.resolved' ? 'resolved' : 'reopened';
       return [`${verb} ${own ? 'their' : 'a'} comment on `, keyName(value.keyId, names), ` (${value.language})`];
     }
+    case 'term.added':
+      return ['added the glossary term ', termName(e, after.term)];
+    case 'term.updated': {
+      // A new spelling is said in the sentence; what else changed, in the summary.
+      const [was, now] = [str(before.term), str(after.term)];
+      if (was && now && was !== now) return ['renamed the glossary term ', { name: was }, ' to ', { name: now }];
+      return ['changed the glossary term ', termName(e, after.term ?? before.term)];
+    }
+    case 'term.deleted':
+      return ['deleted the glossary term ', termName(e, before.term)];
     case 'cache.rebuild_requested':
       return ['asked to publish the translations (cache rebuild queued)'];
     case 'cache.built':
@@ -283,6 +293,38 @@ export function describeEvent(e: EventLike, names: ActivityNames = {}): Part[] {
   }
   // A type this version does not know (or a value event without its key): said by its type.
   return [e.type, ' ', { name: e.entity_id.length > 40 ? e.entity_id.slice(0, 8) : e.entity_id }];
+}
+
+/** A glossary term by its recorded spelling (events carry it), else by the start of its id. */
+const termName = (e: EventLike, recorded: unknown): Part => ({ name: str(recorded) ?? short(e.entity_id) });
+
+/** A term's translations, each in its own language: de "Übersicht", fr "Tableau de bord". */
+function termTranslations(x: unknown): Part[] {
+  const entries = Object.entries(payload(x)).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+  return entries.flatMap(([language, text], i) => [`${i ? ', ' : ''}${language} `, { text, language }]);
+}
+
+/**
+ * What a term.updated changed besides its spelling: the fields recorded (only those that changed:
+ * core/glossary/update-term.ts), a translation by language, added, changed or removed.
+ */
+function termChanges(before: Payload, after: Payload): Part[] {
+  const parts: Part[][] = [];
+  const yesNo = (x: unknown) => (x === true ? 'yes' : x === false ? 'no' : '?');
+  if ('description' in after || 'description' in before) parts.push([`description: ${clip(before.description) ?? 'none'} → ${clip(after.description) ?? 'none'}`]);
+  if ('case_sensitive' in after) parts.push([`case-sensitive: ${yesNo(before.case_sensitive)} → ${yesNo(after.case_sensitive)}`]);
+  // Recorded as translatable; the form's words are "do not translate".
+  const kept = (x: unknown) => yesNo(typeof x === 'boolean' ? !x : x);
+  if ('translatable' in after) parts.push([`do not translate: ${kept(before.translatable)} → ${kept(after.translatable)}`]);
+  if ('translations' in after || 'translations' in before) {
+    const [was, now] = [payload(before.translations), payload(after.translations)];
+    const languages = [...new Set([...Object.keys(was), ...Object.keys(now)])].sort().filter((l) => was[l] !== now[l]);
+    for (const language of languages) {
+      const side = (x: unknown): Part[] => (typeof x === 'string' ? [{ text: x, language }] : ['none']);
+      parts.push([`${language}: `, ...side(was[language]), ' → ', ...side(now[language])]);
+    }
+  }
+  return parts.flatMap((p, i) => (i ? ['; ', ...p] : p));
 }
 
 /** A value's text and status: "Hallo" (draft), the text in its own language and direction. */
@@ -379,6 +421,14 @@ export function summarizeChange(e: EventLike): Part[] {
       const units = num(after.translation_units) ? `; ${count(n('translation_units'), 'translation unit')}` : '';
       return [`${count(n('written'), 'value')} written${str(after.status) ? ` as ${after.status}` : ''}: ${sources.join(', ')}${units}`];
     }
+    case 'term.added': {
+      const translations = termTranslations(after.translations);
+      return translations.length ? ['translations: ', ...translations] : e.after ? ['no translations yet'] : [];
+    }
+    case 'term.updated':
+      return termChanges(before, after);
+    case 'term.deleted':
+      return [];
     case 'cache.rebuild_requested':
       return num(after.seq) === null ? [] : [`request ${after.seq}`];
     case 'cache.built':

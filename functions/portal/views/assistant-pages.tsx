@@ -61,6 +61,7 @@ const CHECK_LABELS: Record<QualityWarning['check'], string> = {
   punctuation: 'Punctuation',
   length: 'Length',
   max_length: 'Character limit',
+  glossary: 'Glossary',
 };
 export const warningLine = (w: QualityWarning) => `${CHECK_LABELS[w.check]}: ${w.message}`;
 

@@ -23,6 +23,7 @@ import { textAttrs } from '../../../core/languages/text-direction.ts';
 import { shownLength } from '../../../core/quality/max-length.ts';
 import { CHOICE_HEAD } from '../../../core/quality/icu.ts';
 import { MAX_LENGTH_LIMIT } from '../../../core/keys/schemas.ts';
+import { GlossaryHints, glossaryHintLines } from './glossary-page.tsx';
 
 export type EditorFilters = { languages: string[]; search?: string | undefined; group?: string | undefined; tag?: string | undefined; status?: string | undefined; missing?: string | undefined; outdated?: string | undefined; openComments?: string | undefined; problems?: string | undefined; cursor?: string | undefined };
 
@@ -178,6 +179,10 @@ export const EditorView: FC<{
   const statuses = TRANSLATION_STATUSES.filter((s) => s !== 'approved' || may(access.role, 'values.approve'));
   // "Translate missing" writes drafts: for the shown languages this member may edit, never the source.
   const translatable = may(access.role, 'values.edit') ? filters.languages.filter((l) => l !== page.sourceLanguage && mayEditLanguage(access, l)) : [];
+  // The glossary terms of each key's source text, with their translations in the shown languages:
+  // under the source text when its language is shown (else under the key), and read with each value's field.
+  const hintsOf = (row: EditorData['rows'][number]) => glossaryHintLines(row.glossary, filters.languages.filter((l) => l !== page.sourceLanguage));
+  const sourceShown = filters.languages.includes(page.sourceLanguage);
   return (
     <Layout title={`${access.projectName}: editor`} user={user} csrf={csrf} wide>
       <ProjectNav access={access} current="editor" csrf={csrf} cache={cache} here={here} />
@@ -489,6 +494,7 @@ export const EditorView: FC<{
                       </p>
                     ) : null}
                     {row.max_length !== null ? <p class="hint">{`Limit: ${row.max_length} ${row.max_length === 1 ? 'character' : 'characters'}`}</p> : null}
+                    {sourceShown ? null : <GlossaryHints id={`gl-${row.id}`} lines={hintsOf(row)} sourceLanguage={page.sourceLanguage} />}
                     {may(access.role, 'keys.manage') ? (
                       <details open={formError?.form === `key-${row.id}`}>
                         <summary class="hint">
@@ -587,7 +593,7 @@ export const EditorView: FC<{
                             placeholder={value ? undefined : 'No value yet'}
                             // The key's description is the translator's context: read with the field.
                             // The count against the key's character limit too: read with the field, never announced while typing.
-                            aria-describedby={`${id}-msg ${id}-q${value?.outdated ? ` ${id}-outdated` : ''}${counter ? ` ${id}-len` : ''}${row.description ? ` desc-${row.id}` : ''}`}
+                            aria-describedby={`${id}-msg ${id}-q${value?.outdated ? ` ${id}-outdated` : ''}${counter ? ` ${id}-len` : ''}${row.description ? ` desc-${row.id}` : ''}${l !== page.sourceLanguage && hintsOf(row).length ? ` gl-${row.id}` : ''}`}
                             {...(row.max_length !== null ? { 'data-max-length': String(row.max_length) } : {})}
                             {...(refused ? { 'aria-invalid': 'true', autofocus: true } : {})}
                             {...textAttrs(l)}
@@ -683,6 +689,7 @@ export const EditorView: FC<{
                           <Warnings id={`${id}-q`} warnings={value?.warnings ?? []} />
                           <div id={`${id}-sugg`} class="suggestions" hidden></div>
                         </form>
+                        {l === page.sourceLanguage ? <GlossaryHints id={`gl-${row.id}`} lines={hintsOf(row)} sourceLanguage={page.sourceLanguage} /> : null}
                       </td>
                     );
                   })}

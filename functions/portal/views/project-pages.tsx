@@ -386,6 +386,7 @@ const CHECK_LABELS: Record<(typeof QUALITY_CHECKS)[number], string> = {
   punctuation: 'Punctuation: ends like the source',
   length: 'Length: not over 3 times the source',
   max_length: "Character limit: within the key's limit, where it has one",
+  glossary: 'Glossary: the agreed translation of each glossary term in the source',
 };
 
 /** The project's source language and the quality checks that block approval (owners and developers change them). */
