@@ -18,9 +18,14 @@ export async function checkedTranslations<T extends string | null>(sql: Transact
     const code = canonicalLanguageCode(raw)!;
     const refuse = (msg: string) => validationError([{ loc: ['body', 'translations', raw], msg, type: 'value_error' }]);
     if (out.has(code)) throw refuse(`names ${code} twice (codes are compared in any casing)`);
+    // Removing a translation is always allowed: of a language the project no longer has (a no-op),
+    // or of one that has become the source language since it was written.
+    if (text === null) {
+      out.set(code, text);
+      continue;
+    }
     if (code === project?.source_language) throw refuse(`${code} is the project's source language: the term itself is its text`);
-    // Removing a translation of a language the project no longer has is a no-op, not an error.
-    if (!codes.has(code) && text !== null) throw refuse(`${code} is not one of the project's languages: add it first (POST /v1/languages)`);
+    if (!codes.has(code)) throw refuse(`${code} is not one of the project's languages: add it first (POST /v1/languages)`);
     out.set(code, text);
   }
   return out;
