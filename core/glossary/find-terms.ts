@@ -8,6 +8,9 @@ import { fold } from './fold.ts';
 export type MatchableTerm = { term: string; case_sensitive: boolean };
 
 const NO_SPACES = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const NO_SPACES_CLASS = '[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}]';
+/** A letter, mark or digit of a script written with spaces: what a word edge may not touch. */
+const SPACED_LETTER = `(?:(?!${NO_SPACES_CLASS})[\\p{L}\\p{M}\\p{N}])`;
 // Only syntax characters: in a `u` pattern an escaped `-` ("Wi-Fi") is a SyntaxError.
 const escape = (s: string) => s.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 
@@ -21,8 +24,10 @@ function patternOf(term: MatchableTerm): RegExp {
     // A word edge is needed only where the term's own edge is a letter or digit of a spaced script
     // ("C++" ends in "+": "C++ code" and "C++," both hold it).
     const edge = (c: string) => /[\p{L}\p{N}]/u.test(c) && !NO_SPACES.test(c);
-    const before = edge(chars[0]!) ? '(?<![\\p{L}\\p{M}\\p{N}])' : '';
-    const after = edge(chars[chars.length - 1]!) ? '(?![\\p{L}\\p{M}\\p{N}])' : '';
+    // A letter of a script without spaces is no word edge's neighbour either: "Acme Cloud" is found
+    // in "Acme Cloudにログイン" and "欢迎使用Acme Cloud服务", as Japanese and Chinese write it (found by review).
+    const before = edge(chars[0]!) ? `(?<!${SPACED_LETTER})` : '';
+    const after = edge(chars[chars.length - 1]!) ? `(?!${SPACED_LETTER})` : '';
     re = new RegExp(`${before}${escape(chars.join(''))}${after}`, term.case_sensitive ? 'u' : 'iu');
     // A bounded memo: the patterns of the terms one process matches (a project's glossary at most 10,000).
     if (patterns.size >= 20_000) patterns.clear();

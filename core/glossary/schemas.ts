@@ -1,7 +1,7 @@
 // A project's glossary: terms and how each is said in the project's languages (migration 036).
 // docs/decisions.md, "Glossary".
 import * as v from 'valibot';
-import { labelText, storableText, Uuid } from '../validation.ts';
+import { labelText, nfc, storableText, Uuid } from '../validation.ts';
 import { InProject, WriteInProject } from '../commands.ts';
 import { canonicalLanguageCode } from '../languages/language-code.ts';
 import { Cursor } from '../keys/key-cursor.ts';
@@ -12,7 +12,10 @@ export const TERM_DESCRIPTION_MAX_CHARS = 1_000;
 export const TERMS_PER_PROJECT_MAX = 10_000;
 export const TERMS_LIST_LIMIT_MAX = 500;
 
-const Term = labelText('term', TERM_MAX_CHARS);
+// In NFC before its length is checked: the limit is on what is stored, and NFC can lengthen a
+// text (U+0958 is two code points in NFC, U+1D160 three): a 200-character term would otherwise pass
+// here and break the database's check (a 5xx; found by review).
+const Term = v.pipe(v.string('term must be a string'), v.transform(nfc), labelText('term', TERM_MAX_CHARS));
 const Description = v.pipe(v.string('description must be a string'), v.trim(), storableText('description', TERM_DESCRIPTION_MAX_CHARS));
 const TermText = labelText('translation', TERM_MAX_CHARS);
 

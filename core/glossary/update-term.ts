@@ -14,6 +14,12 @@ const FIELDS = ['term', 'description', 'case_sensitive', 'translatable'] as cons
 export const updateTerm = useCase(UpdateTermCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<GlossaryTerm> => {
   const { projectId, actor, termId } = input;
   return transaction(deps, async (tx) => {
+    // Translations name languages: the project's row first, the lock a language's removal takes
+    // (and a create takes), so that a language checked below is not removed before its translation
+    // is written (a foreign-key failure, a 5xx; found by review).
+    if (input.translations !== undefined && Object.keys(input.translations).length > 0) {
+      await tx.sql`select 1 from projects where id = ${projectId} for no key update`;
+    }
     const [row] = await tx.sql<TermRow[]>`
       select ${termColumns(tx.sql)} from glossary_terms t where t.id = ${termId} and t.project_id = ${projectId} for no key update`;
     if (!row) throw termNotFound();

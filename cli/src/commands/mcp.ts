@@ -186,11 +186,12 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
       description:
         'A term the product uses (a feature, a brand) with its agreed translations, e.g. {"de": "Übersicht"}, in the project\'s languages other than its source. translatable false keeps it as written in every language. A spelling the glossary already has, in any case, is refused.',
       inputSchema: {
-        term: z.string().min(1).max(200),
-        description: z.string().max(1000).optional(),
+        // Lengths are the server's to judge: it counts characters, zod counts UTF-16 units.
+        term: z.string().min(1),
+        description: z.string().optional(),
         translatable: z.boolean().optional(),
         case_sensitive: z.boolean().optional(),
-        translations: z.record(z.string(), z.string().min(1).max(200)).optional().describe('Language code → the agreed translation'),
+        translations: z.record(z.string(), z.string().min(1)).optional().describe('Language code → the agreed translation'),
       },
     },
     tool(async (body: { term: string; description?: string; translatable?: boolean; case_sensitive?: boolean; translations?: Record<string, string> }) => text(await send('POST', '/v1/glossary', body))),

@@ -1,0 +1,87 @@
+// Glossary writes racing other writers (from a review, 2026-12-01), made exact on real Postgres (test/support/commit-in-another-backend.ts):
+// a separate backend commits what a concurrent request would, just before the service sends a statement.
+import { describe, expect, it } from 'vitest';
+import { usingRealPostgres } from '../support/test-database.ts';
+import { useTestApp, type TestProject } from '../support/test-app.ts';
+import { databaseUrl, onQuery } from '../support/commit-in-another-backend.ts';
+
+const t = useTestApp();
+const sql = () => t.runtime.deps.sql;
+
+async function json(res: Response) {
+  if (res.status >= 300) throw new Error(`${res.status} ${await res.text()}`);
+  return res.json();
+}
+async function project(languages = ['en', 'de', 'fr']): Promise<TestProject> {
+  const p = await t.newProject('team');
+  for (const code of languages) await json(await t.call(p.apiKey, 'POST', '/v1/languages', { code }));
+  return p;
+}
+async function racing(pattern: RegExp, statement: string, request: () => Promise<Response>): Promise<Response> {
+  const stop = onQuery(sql(), pattern, await databaseUrl(sql()), statement);
+  try {
+    return await request();
+  } finally {
+    stop();
+  }
+}
+// What DELETE /v1/languages/{code} does first (core/languages/remove-language.ts): the project row
+// FOR NO KEY UPDATE, the language row FOR UPDATE, then the delete (cascading to glossary translations).
+const removeLanguageSql = (p: TestProject, code: string) =>
+  `begin; select 1 from projects where id = '${p.projectId}' for no key update; ` +
+  `select 1 from project_languages where project_id = '${p.projectId}' and code = '${code}' for update; ` +
+  `delete from project_languages where project_id = '${p.projectId}' and code = '${code}'; commit;`;
+
+describe.runIf(usingRealPostgres())('glossary writes racing', () => {
+  it('PATCH of a translation holds off a removal of its language until it is written (a 5xx before: found by review)', async () => {
+    const p = await project();
+    const term = await json(await t.call(p.apiKey, 'POST', '/v1/glossary', { term: 'Dashboard' }));
+    // The removal, sent just before the translation's insert, waits for the project row the PATCH
+    // holds (and gives up after its 2 s lock_timeout): the PATCH writes, and de stays.
+    const res = await racing(/insert into glossary_term_translations/, removeLanguageSql(p, 'de'), () =>
+      t.call(p.apiKey, 'PATCH', `/v1/glossary/${term.id}`, { translations: { de: 'Übersicht' } }));
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect((await res.json()).translations).toEqual({ de: 'Übersicht' });
+    expect(await sql()`select 1 from project_languages where project_id = ${p.projectId} and code = 'de'`).toHaveLength(1);
+    // Removed afterwards, the language takes its glossary translation with it.
+    expect((await t.call(p.apiKey, 'DELETE', '/v1/languages/de')).status).toBe(200);
+    expect((await json(await t.call(p.apiKey, 'GET', `/v1/glossary/${term.id}`))).translations).toEqual({});
+  });
+
+  it('POST of a term with a translation while its language is removed: a 4xx, not a 500', async () => {
+    const p = await project();
+    const res = await racing(/insert into glossary_term_translations/, removeLanguageSql(p, 'de'), () =>
+      t.call(p.apiKey, 'POST', '/v1/glossary', { term: 'Dashboard', translations: { de: 'Übersicht' } }));
+    expect(res.status, await res.clone().text()).toBeLessThan(500);
+  });
+
+  it('a rename racing a create of the same spelling: 409, not a 500', async () => {
+    const p = await project();
+    const term = await json(await t.call(p.apiKey, 'POST', '/v1/glossary', { term: 'Old' }));
+    const res = await racing(/update glossary_terms set/, `insert into glossary_terms (project_id, term, term_folded) values ('${p.projectId}', 'New', 'new')`, () =>
+      t.call(p.apiKey, 'PATCH', `/v1/glossary/${term.id}`, { term: 'NEW' }));
+    expect(res.status, await res.clone().text()).toBe(409);
+  });
+
+  it('an update whose term is deleted just before: 404', async () => {
+    const p = await project();
+    const term = await json(await t.call(p.apiKey, 'POST', '/v1/glossary', { term: 'Gone' }));
+    const res = await racing(/from glossary_terms t where t\.id = .* for no key update/s, `delete from glossary_terms where id = '${term.id}'`, () =>
+      t.call(p.apiKey, 'PATCH', `/v1/glossary/${term.id}`, { description: 'x' }));
+    expect(res.status, await res.clone().text()).toBe(404);
+  });
+
+  it('concurrent creates of one spelling: one 201, the rest 409', async () => {
+    const p = await project();
+    const answers = await Promise.all(['Dash', 'dash', 'DASH', 'Dash', 'dAsh'].map((term) => t.call(p.apiKey, 'POST', '/v1/glossary', { term })));
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
+  });
+
+  it('concurrent PATCHes renaming two terms to one spelling: one 200, one 409', async () => {
+    const p = await project();
+    const a = await json(await t.call(p.apiKey, 'POST', '/v1/glossary', { term: 'A' }));
+    const b = await json(await t.call(p.apiKey, 'POST', '/v1/glossary', { term: 'B' }));
+    const answers = await Promise.all([a, b].map((x, i) => t.call(p.apiKey, 'PATCH', `/v1/glossary/${x.id}`, { term: i ? 'same' : 'SAME' })));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+  });
+});
