@@ -10,15 +10,20 @@ import type { GlossaryTerm } from './schemas.ts';
 
 type AnySql = Sql | TransactionSql;
 
-/** Above this many distinct texts, the whole glossary is read and matched here. */
+/**
+ * Above this many distinct texts, or this many characters in all, the whole glossary is read and
+ * matched here: PostgreSQL's narrowing costs every term a pass over all the texts, which a page of
+ * long texts against a large glossary would make seconds.
+ */
 const NARROWED_TEXTS_MAX = 50;
+const NARROWED_CHARS_MAX = 20_000;
 
 /** The terms each text holds, by text (a text holding none has no entry). */
 export async function termsInTexts(sql: AnySql, projectId: string, texts: readonly (string | null | undefined)[]): Promise<Map<string, GlossaryTerm[]>> {
   const found = new Map<string, GlossaryTerm[]>();
   const distinct = [...new Set(texts.filter((t): t is string => typeof t === 'string' && t !== ''))];
   if (distinct.length === 0) return found;
-  if (distinct.length > NARROWED_TEXTS_MAX) {
+  if (distinct.length > NARROWED_TEXTS_MAX || distinct.reduce((n, t) => n + t.length, 0) > NARROWED_CHARS_MAX) {
     const find = await glossaryFinder(sql, projectId);
     if (find) {
       for (const text of distinct) {

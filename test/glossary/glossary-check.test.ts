@@ -9,6 +9,7 @@ import { useTestApp, type TestProject } from '../support/test-app.ts';
 import { checkTranslation } from '../../core/quality/check-translation.ts';
 import { keysWithProblems } from '../../core/quality/keys-with-problems.ts';
 import { termFinder, termsIn } from '../../core/glossary/find-terms.ts';
+import { termsInTexts } from '../../core/glossary/terms-in-texts.ts';
 
 const t = useTestApp();
 const sql = () => t.runtime.deps.sql;
@@ -76,6 +77,19 @@ const block = (p: TestProject, checks: string[]) => t.admin('PATCH', `/projects/
 const importJson = (p: TestProject, file: Record<string, string>, status: string) =>
   t.app.request(`/v1/import/de?format=json&status=${status}`, { method: 'POST', headers: { 'X-API-Key': p.apiKey, 'Content-Type': 'application/json' }, body: JSON.stringify(file) });
 const glossaryWarnings = (warnings: { check: string; message: string }[]) => warnings.filter((w) => w.check === 'glossary').map((w) => w.message);
+
+describe('the terms of many texts or long ones', () => {
+  it('are the same whether PostgreSQL narrows the glossary (few, short texts) or it is read whole (long ones)', async () => {
+    const p = await project();
+    const short = ['Open the dashboard', 'Welcome to Acme Cloud', 'Nothing here'];
+    const long = [...short, `${'lorem ipsum '.repeat(2_000)}dashboard`];
+    const names = (m: Map<string, { term: string }[]>) => Object.fromEntries([...m].map(([text, terms]) => [text.slice(-30), terms.map((x) => x.term)]));
+    const few = await termsInTexts(sql(), p.projectId, short);
+    expect(names(few)).toEqual({ 'Open the dashboard': ['Dashboard'], 'Welcome to Acme Cloud': ['Acme Cloud'] });
+    const whole = await termsInTexts(sql(), p.projectId, long);
+    expect(names(whole)).toEqual({ ...names(few), [long[3]!.slice(-30)]: ['Dashboard'] });
+  });
+});
 
 describe('the glossary check where values are written', () => {
   it('warns in a PUT answer, and not when the translation uses the term', async () => {
