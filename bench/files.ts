@@ -1,5 +1,5 @@
-// File imports and exports, timed as a client sees them (POST /v1/import, GET /v1/export), and the
-// service's memory during a 10 MiB import. Fresh projects of the bench account take the imports, so
+// File imports and exports, timed as a client sees them (POST /v1/import, GET /v1/export, and the
+// glossary's), and the service's memory during a 10 MiB import. Fresh projects of the bench account take the imports, so
 // the standard project the other scenarios read is never changed.
 import { createHttpClient, type HttpClient } from './http.ts';
 import { createBenchProject, keyName, STANDARD_SHAPE, valueFor, type BenchProject } from './seed.ts';
@@ -49,6 +49,23 @@ async function timedImport(http: HttpClient, apiKey: string, language: string, f
   const started = performance.now();
   await http.json('POST', `/v1/import/${language}?format=json&status=approved`, 200, { headers: { 'X-API-Key': apiKey }, raw: file });
   return (performance.now() - started) / 1000;
+}
+
+const GLOSSARY_TERMS = 10_000;
+
+/** A glossary CSV of 10,000 terms, each with a description and its German and French. */
+function glossaryFile(): Buffer {
+  const lines = ['term,description,translatable,case_sensitive,de,fr'];
+  for (let i = 0; i < GLOSSARY_TERMS; i++) lines.push(`Term ${i} word,"What term ${i} means, in a sentence",true,false,Begriff ${i},Terme ${i}`);
+  return Buffer.from(`${lines.join('\r\n')}\r\n`);
+}
+
+async function timedGlossaryImport(http: HttpClient, apiKey: string, file: Buffer, created: number): Promise<number> {
+  const started = performance.now();
+  const answer = await http.json<{ terms_created: number }>('POST', '/v1/glossary/import?format=csv', 200, { headers: { 'X-API-Key': apiKey }, raw: file });
+  const seconds = (performance.now() - started) / 1000;
+  if (answer.terms_created !== created) throw new Error(`the glossary import created ${answer.terms_created} terms, not ${created}`);
+  return seconds;
 }
 
 async function row(name: string, entries: number, bytes: number, target: string, work: () => Promise<Partial<FileRow> & { runs: number[] }>, check: (r: FileRow) => boolean | null): Promise<FileRow> {
@@ -128,6 +145,46 @@ export async function measureFiles(
       }, (r) => r.seconds < (mode === 'postgres' ? 2 : 4)),
     );
     say(`re-import of ${STANDARD_SHAPE.keys} keys, every text changed: ${rows.at(-1)!.seconds} s`);
+
+    // A glossary file (POST /v1/glossary/import): 10,000 terms (the most a project keeps) with
+    // descriptions and two translations, as CSV, into a fresh project; the same file again (every
+    // term matched, nothing to write); then the glossary exported as CSV and as TBX.
+    const glossaryCsv = glossaryFile();
+    let glossaryKey = '';
+    rows.push(
+      await row('glossary-import-10k-csv', GLOSSARY_TERMS, glossaryCsv.length, '<2s (postgres), <4s (embedded)', async () => {
+        const runs: number[] = [];
+        for (let i = 0; i < IMPORT_RUNS; i++) {
+          glossaryKey = await freshProject(http, adminToken, standard.accountId, ['en', 'de', 'fr']);
+          runs.push(round3(await timedGlossaryImport(http, glossaryKey, glossaryCsv, GLOSSARY_TERMS)));
+        }
+        return { runs };
+      }, (r) => r.seconds < (mode === 'postgres' ? 2 : 4)),
+    );
+    rows.push(
+      await row('glossary-reimport-10k-csv', GLOSSARY_TERMS, glossaryCsv.length, '<1s (postgres), <2s (embedded)', async () => {
+        const runs: number[] = [];
+        for (let i = 0; i < IMPORT_RUNS; i++) runs.push(round3(await timedGlossaryImport(http, glossaryKey, glossaryCsv, 0)));
+        return { runs };
+      }, (r) => r.seconds < (mode === 'postgres' ? 1 : 2)),
+    );
+    for (const format of ['csv', 'tbx']) {
+      rows.push(
+        await row(`glossary-export-10k-${format}`, GLOSSARY_TERMS, 0, '<0.5s', async () => {
+          const runs: number[] = [];
+          let bytes = 0;
+          for (let i = 0; i < EXPORT_RUNS; i++) {
+            const started = performance.now();
+            const res = await http.send('GET', `/v1/glossary/export?format=${format}`, { headers: { 'X-API-Key': glossaryKey } });
+            if (res.status !== 200) throw new Error(`glossary export ${format}: ${res.status} ${res.body.toString('utf8').slice(0, 300)}`);
+            runs.push(round3((performance.now() - started) / 1000));
+            bytes = res.body.length;
+          }
+          return { runs, bytes };
+        }, (r) => r.seconds < 0.5),
+      );
+    }
+    say(`glossary of ${GLOSSARY_TERMS} terms: ${rows.slice(-4).map((r) => `${r.name} ${r.seconds}s`).join(', ')}`);
 
     // The same seed as the single-call one (10,000 keys x 3 languages), through three imports.
     let seedThroughImport: FilesReport['seedThroughImport'] = null;

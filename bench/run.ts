@@ -31,7 +31,7 @@ import { cpuMeter } from './cpu.ts';
 const USAGE = `usage: npx tsx bench/run.ts [--duration <s>] [--warmup <s>] [--only <substring>] [--large] [--profile] [--analyze-first]
   --duration  seconds measured per scenario, for the service and again for the ceiling (default 5)
   --warmup    seconds of unrecorded load before each measurement (default 1)
-  --only      run only the load scenarios whose name contains this (the 10,000-key rebuild always runs; "files" for imports and exports;
+  --only      run only the load scenarios whose name contains this (the 10,000-key rebuild always runs; "files" (or "glossary-files") for imports and exports, the glossary's too;
               "assistants" for translation memory and machine translation; "copy" for npm run copy-to-postgres, with DATABASE_URL)
   --large     also time the rebuild of 100,000 keys x 10 languages (needs DATABASE_URL)
   --profile   run the service with --cpu-prof; profiles go to bench/results/profiles/
@@ -332,7 +332,7 @@ async function main(): Promise<number> {
     }
     await runFamily('write');
     let fileReport: FilesReport | null = null;
-    if (!interrupted && (!options.only || ['files', 'import', 'export'].some((w) => w.includes(options.only!)))) {
+    if (!interrupted && (!options.only || ['files', 'import', 'export', 'glossary-files'].some((w) => w.includes(options.only!)))) {
       say('files: imports and exports...');
       fileReport = await measureFiles(mode, service, adminToken, project, seed.seconds, say);
     }

@@ -12,6 +12,7 @@ import { pull, PULL_HELP } from './commands/pull.ts';
 import { status, STATUS_HELP } from './commands/status.ts';
 import { publish, PUBLISH_HELP } from './commands/publish.ts';
 import { MCP_HELP } from './commands/mcp-help.ts';
+import { GLOSSARY_HELP, GLOSSARY_PULL_HELP, GLOSSARY_PUSH_HELP, glossaryPull, glossaryPullTarget, glossaryPush, glossaryPushUpload } from './commands/glossary.ts';
 import { checkProject } from './project.ts';
 import { apiKeyFrom, checkLanguages, checkRepeated, checkTag, isSecretFlag, oneLine, requestTimeoutMs, shown, withoutCredentials } from './flags.ts';
 
@@ -22,6 +23,8 @@ const HELP = `tms: push and pull translation files between this repository and a
   tms pull      download every translation into its mapped file (the source language on request)
   tms status    counts per language and status, cache state, calls and translation units
   tms publish   rebuild the cached files apps read (--wait to wait for it)
+  tms glossary  the glossary as a CSV or TBX file: \`tms glossary pull <file>\` writes it,
+                \`tms glossary push <file>\` imports one (--dry-run: change nothing)
   tms mcp       a Model Context Protocol server on stdio, for AI agents
 
 Options for every command: --api-key KEY (else TMS_API_KEY), --config FILE, --json, --help,
@@ -54,7 +57,12 @@ const COMMANDS: Record<string, { help: string; options: Options }> = {
   status: { help: STATUS_HELP, options: {} },
   publish: { help: PUBLISH_HELP, options: { wait: { type: 'boolean' }, timeout: { type: 'string' } } },
   mcp: { help: MCP_HELP, options: { server: { type: 'string' } } },
+  // `tms glossary pull|push <file>`: two words and a file, the only commands that take a positional.
+  'glossary pull': { help: GLOSSARY_PULL_HELP, options: { format: { type: 'string' } } },
+  'glossary push': { help: GLOSSARY_PUSH_HELP, options: { format: { type: 'string' }, 'dry-run': { type: 'boolean' } } },
 };
+/** The commands whose argument is a file: `tms glossary push glossary.csv`. */
+const TAKES_FILE = new Set(['glossary pull', 'glossary push']);
 
 /** Flags that contradict each other or the command: which one the user meant is a guess. */
 function checkConflicts(name: string, values: Record<string, unknown>): void {
@@ -98,12 +106,28 @@ function jsonError(io: Io, message: string, exitCode: number): void {
 export type Io = { cwd: string; env: NodeJS.ProcessEnv; stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream; stdin: NodeJS.ReadStream };
 
 export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: process.env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }): Promise<number> {
-  const [name, ...rest] = argv;
+  let [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(HELP + '\n');
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
-  const command = COMMANDS[name];
+  if (name === 'glossary') {
+    const [sub, ...after] = rest;
+    if (sub === 'pull' || sub === 'push') {
+      name = `glossary ${sub}`;
+      rest = after;
+    } else if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
+      io.stdout.write(GLOSSARY_HELP + '\n');
+      return sub === undefined ? EXIT.usage : EXIT.ok;
+    } else {
+      const why = sub.startsWith('-') ? `${shown(sub)} is not a command: options come after it (tms glossary push FILE ${sub})` : `unknown command ${shown(`glossary ${sub}`)}: glossary pull or glossary push`;
+      if (rest.includes('--json')) jsonError(io, why, EXIT.usage);
+      io.stderr.write(`tms glossary: ${why}\n\n${GLOSSARY_HELP}\n`);
+      return EXIT.usage;
+    }
+  }
+  // Only a command's own name (not "toString", not `tms "glossary pull"` as one word).
+  const command = Object.hasOwn(COMMANDS, name) && !argv[0]!.includes(' ') ? COMMANDS[name] : undefined;
   if (!command) {
     // `tms --json push`: the options of every command still come after it.
     const why = name.startsWith('-') ? `${shown(name)} is not a command: options come after the command (tms push ${name})` : `unknown command ${shown(name)}`;
@@ -113,10 +137,12 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
     return EXIT.usage;
   }
   let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  let positionals: string[];
   const options = { ...COMMON, ...command.options };
   try {
-    const parsed = parseArgs({ args: rest, options, strict: true, allowPositionals: false, tokens: true });
+    const parsed = parseArgs({ args: rest, options, strict: true, allowPositionals: TAKES_FILE.has(name), tokens: true });
     values = parsed.values;
+    positionals = parsed.positionals;
     checkRepeated(parsed.tokens, (option) => Boolean(options[option]?.multiple));
   } catch (error) {
     // The message on one line, first; the usage after it.
@@ -142,6 +168,9 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
     if (values.language !== undefined) values.language = checkLanguages(values.language as string[]);
     if (values.tag !== undefined) values.tag = checkTag(values.tag as string);
     if (name === 'init') return await init(ctx, values as Parameters<typeof init>[1]);
+    // The file and its format are checked (a file to push read) before the config and before any request.
+    const pullTarget = name === 'glossary pull' ? await glossaryPullTarget(io.cwd, positionals, values as { format?: string }) : undefined;
+    const pushUpload = name === 'glossary push' ? await glossaryPushUpload(io.cwd, positionals, values as { format?: string }) : undefined;
     // TMS_SERVER overrides the config's server, so it is held to the same rule (exit 2 when wrong);
     // an empty one, as a CI variable that is not set gives, is no override.
     const envServer = io.env.TMS_SERVER || undefined;
@@ -175,6 +204,10 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
         return await pull(ctx, config!, client, values as Parameters<typeof pull>[3]);
       case 'status':
         return await status(ctx, client);
+      case 'glossary pull':
+        return await glossaryPull(ctx, client, pullTarget!);
+      case 'glossary push':
+        return await glossaryPush(ctx, client, pushUpload!, values as { 'dry-run'?: boolean });
       default:
         return await publish(ctx, client, values as Parameters<typeof publish>[2]);
     }

@@ -37,12 +37,20 @@ const BULK_EVENTS: ReadonlySet<EventType> = new Set(['group.deleted', 'group.res
 /** An import is bulk from this many rows written; a smaller one waits for the counters' verdict. */
 const BULK_IMPORT_ROWS = 1_000;
 
-function isBulk(event: RecordedEvent): boolean {
-  if (BULK_EVENTS.has(event.type)) return true;
-  if (event.type !== 'translation.imported') return false;
+/** A glossary file's import writes these: the editor's and the checks' term lookups plan on them. */
+const GLOSSARY_TABLES = ['glossary_terms', 'glossary_term_translations'] as const;
+
+const rowsWritten = (event: RecordedEvent, fields: readonly string[]) => {
   const after = (event.after ?? {}) as Record<string, unknown>;
-  const rows = ['keys_created', 'values_created', 'values_updated'].reduce((sum, field) => sum + (Number(after[field]) || 0), 0);
-  return rows >= BULK_IMPORT_ROWS;
+  return fields.reduce((sum, field) => sum + (Number(after[field]) || 0), 0);
+};
+
+/** The tables a bulk change leaves to analyze at once, or null for a change that is not bulk. */
+function bulkTables(event: RecordedEvent): readonly string[] | null {
+  if (BULK_EVENTS.has(event.type)) return CONTENT_TABLES;
+  if (event.type === 'translation.imported') return rowsWritten(event, ['keys_created', 'values_created', 'values_updated']) >= BULK_IMPORT_ROWS ? CONTENT_TABLES : null;
+  if (event.type === 'glossary.imported') return rowsWritten(event, ['terms_created', 'terms_updated', 'translations_written']) >= BULK_IMPORT_ROWS ? GLOSSARY_TABLES : null;
+  return null;
 }
 
 /**
@@ -53,8 +61,11 @@ function isBulk(event: RecordedEvent): boolean {
  */
 const MAX_SHARE = 0.05;
 
-/** A run's work: the content tables unconditionally (bulk), and whether every table is looked at (sweep). */
-type Run = { bulk: boolean; sweep: boolean };
+/**
+ * A run's work: the tables to analyze unconditionally (bulk), whether the content tables' counters
+ * are looked at (check: not needed when bulk takes them all), and whether every table's are (sweep).
+ */
+type Run = { bulk: ReadonlySet<string>; check: boolean; sweep: boolean };
 
 /** autovacuum_analyze_threshold and autovacuum_analyze_scale_factor's defaults. */
 const THRESHOLD_ROWS = 50;
@@ -93,12 +104,14 @@ export function createStatisticsRefresher(options: { sql: Sql; log: Logger; minI
   const run = async (what: Run) => {
     lastRunAt = performance.now();
     try {
-      const due = what.bulk && !what.sweep ? [] : await tablesDue(what.sweep);
-      const tables = what.bulk ? [...new Set([...CONTENT_TABLES, ...due])] : due;
+      const bulk = what.bulk.size > 0;
+      const check = what.check && !CONTENT_TABLES.every((t) => what.bulk.has(t));
+      const due = check || what.sweep ? await tablesDue(what.sweep) : [];
+      const tables = [...new Set([...what.bulk, ...due])];
       if (tables.length === 0) return;
       const started = performance.now();
       await sql.unsafe(`analyze ${tables.map((t) => `"${t.replaceAll('"', '""')}"`).join(', ')}`);
-      const reason = what.bulk ? 'bulk' : what.sweep ? 'sweep' : 'check';
+      const reason = bulk ? 'bulk' : what.sweep ? 'sweep' : 'check';
       log.info('statistics refreshed', { tables, reason, ms: Math.round(performance.now() - started) });
     } catch (error) {
       log.warn('statistics refresh failed', { error: String(error) });
@@ -128,18 +141,20 @@ export function createStatisticsRefresher(options: { sql: Sql; log: Logger; minI
 
   return {
     subscriber(events) {
-      let kind: 'bulk' | 'check' | undefined;
+      const bulk = new Set(pending?.bulk);
+      let check = false;
       for (const event of events) {
-        if (isBulk(event)) kind = 'bulk';
-        else if (!kind && changesContent(event.type)) kind = 'check';
+        const tables = bulkTables(event);
+        if (tables) for (const t of tables) bulk.add(t);
+        else if (changesContent(event.type)) check = true;
       }
-      if (!kind) return;
-      pending = { bulk: kind === 'bulk' || !!pending?.bulk, sweep: !!pending?.sweep };
+      if (!check && bulk.size === (pending?.bulk.size ?? 0)) return;
+      pending = { bulk, check: check || !!pending?.check, sweep: !!pending?.sweep };
       schedule();
     },
     sweep() {
       if (closed) return;
-      pending = { bulk: !!pending?.bulk, sweep: true };
+      pending = { bulk: new Set(pending?.bulk), check: !!pending?.check, sweep: true };
       schedule();
     },
     async flush() {

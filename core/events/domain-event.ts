@@ -50,6 +50,8 @@ export const EVENT_TYPES = [
   'term.added',
   'term.updated',
   'term.deleted',
+  /** A glossary file was imported (core/glossary/import-glossary.ts): its counts, one event for the file. Nothing served changes. */
+  'glossary.imported',
   'cache.rebuild_requested',
   'cache.built',
   /** A portal user joined an account (first-owner setup, an accepted invitation). */

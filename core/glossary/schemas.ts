@@ -114,3 +114,39 @@ export const TermList = v.object({
   next_cursor: v.optional(v.nullable(v.string())),
 });
 export type TermList = v.InferOutput<typeof TermList>;
+
+/** The glossary's file formats (core/glossary/files): a spreadsheet's CSV, a term base's TBX. */
+export const GlossaryFormatName = v.picklist(['csv', 'tbx'], 'format must be csv or tbx');
+const dryRunFlag = v.pipe(v.picklist(['true', 'false'], 'dry_run must be true or false'), v.transform((s) => s === 'true'));
+
+/** POST /v1/glossary/import's query (unknown parameters refused, as the listing's). */
+export const ImportGlossaryQuery = v.strictObject({
+  format: v.optional(v.pipe(v.string('format must be given once'), GlossaryFormatName), 'csv'),
+  dry_run: v.optional(v.pipe(v.string('dry_run must be given once'), dryRunFlag), 'false'),
+});
+export const ExportGlossaryQuery = v.strictObject({
+  format: v.optional(v.pipe(v.string('format must be given once'), GlossaryFormatName), 'csv'),
+});
+
+export const ImportGlossaryCommand = v.object({ ...WriteInProject, format: GlossaryFormatName, dryRun: v.boolean(), body: v.instance(Uint8Array) });
+export const ExportGlossaryCommand = v.object({ ...InProject, format: GlossaryFormatName });
+
+export const GlossaryImportResult = v.object({
+  project_id: Uuid,
+  format: GlossaryFormatName,
+  /** true: what the import would do; nothing was written. */
+  dry_run: v.boolean(),
+  /** Terms of the file the glossary did not have (spellings compared in any case). */
+  terms_created: v.number(),
+  /** Terms it had whose spelling, description, flags or translations the file changes. */
+  terms_updated: v.number(),
+  /** Terms it had, the same as the file says. */
+  terms_unchanged: v.number(),
+  /** Translations added or changed, in all languages. */
+  translations_written: v.number(),
+  /** The project's languages the file's translations were read into. */
+  languages: v.array(v.string()),
+  /** Columns, languages and entries the import skipped, and why. */
+  warnings: v.array(v.string()),
+});
+export type GlossaryImportResult = v.InferOutput<typeof GlossaryImportResult>;

@@ -8,10 +8,24 @@ import { dailyQuota } from '../http/daily-quota.ts';
 import { describe } from '../http/describe.ts';
 import { idempotencyKey } from '../http/idempotency-key.ts';
 import { noBody, requireJsonBody, validBody, validParams, validQuery } from '../http/validate.ts';
-import { respondJson } from '../http/response-headers.ts';
+import { respond, respondJson } from '../http/response-headers.ts';
+import { MAX_BODY_BYTES, requestBodyLimit } from '../http/body-limit.ts';
 import { routeGroup } from '../http/route-group.ts';
 import { Uuid } from '../../core/validation.ts';
-import { CreateTermInput, GlossaryTerm, ListTermsQuery, TERM_MAX_CHARS, TermList, TERMS_PER_PROJECT_MAX, UpdateTermInput } from '../../core/glossary/schemas.ts';
+import {
+  CreateTermInput,
+  ExportGlossaryQuery,
+  GlossaryImportResult,
+  GlossaryTerm,
+  ImportGlossaryQuery,
+  ListTermsQuery,
+  TERM_MAX_CHARS,
+  TermList,
+  TERMS_PER_PROJECT_MAX,
+  UpdateTermInput,
+} from '../../core/glossary/schemas.ts';
+import { importGlossary } from '../../core/glossary/import-glossary.ts';
+import { exportGlossary } from '../../core/glossary/export-glossary.ts';
 import { listTerms } from '../../core/glossary/list-terms.ts';
 import { getTerm } from '../../core/glossary/get-term.ts';
 import { createTerm } from '../../core/glossary/create-term.ts';
@@ -21,8 +35,73 @@ import { deleteTerm } from '../../core/glossary/delete-term.ts';
 const tag = 'Glossary';
 const TermParam = v.object({ term_id: Uuid });
 
+/** A term base is a file: up to 10 MiB, as a translation file's import (AWS: see docs/deploy.md). */
+export const MAX_GLOSSARY_FILE_BYTES = 10 * 1024 * 1024;
+const GLOSSARY_MEDIA_TYPES = ['text/csv', 'application/x-tbx+xml', 'application/xml', 'text/xml', 'application/octet-stream'];
+
 const routes = new Hono<AppEnv>()
   .use('*', apiKeyAuth(), dailyQuota())
+  // The file routes first, with the files' body limit: a route's answer ends the chain, so the JSON
+  // routes' 1 MiB limit registered after them never applies to them.
+  .post(
+    '/import',
+    requestBodyLimit(MAX_GLOSSARY_FILE_BYTES),
+    describe({
+      operationId: 'importGlossary',
+      tag,
+      summary: 'Import a glossary file (CSV or TBX) into the glossary, all or nothing',
+      description:
+        'The body is the raw file, up to 10 MiB. format=csv (default): a header row with term (or the source language\'s code), ' +
+        'description, translatable, case_sensitive (yes/no, true/false, 1/0) and a column per language; other columns are ignored with ' +
+        'a warning. format=tbx: TBX 2008 (<martif>) or TBX 2019 (<tbx>), each entry\'s source-language term with its translations and ' +
+        'definition. A term is matched to the glossary\'s by its spelling in any case: new terms are added, known ones take what the file ' +
+        'gives; an empty cell changes nothing and nothing is removed. Languages the project does not have are skipped with a warning. ' +
+        'dry_run=true answers the same and writes nothing. A file that cannot be read, or a term over a field limit, is 422 and writes ' +
+        `nothing, as is a file that would take the glossary past ${TERMS_PER_PROJECT_MAX.toLocaleString('en-US')} terms. Recorded as one glossary.imported event; nothing served changes.`,
+      body: {
+        mediaTypes: GLOSSARY_MEDIA_TYPES,
+        maxBytes: MAX_GLOSSARY_FILE_BYTES,
+        description: 'The glossary file itself, in the format ?format names (any Content-Type is accepted).',
+      },
+      responses: { 200: GlossaryImportResult, 409: null },
+    }),
+    validQuery(ImportGlossaryQuery),
+    async (c) => {
+      const { format, dry_run } = c.req.valid('query');
+      const body = new Uint8Array(await c.req.arrayBuffer());
+      return c.json(await importGlossary(c.get('deps'), { ...keyScope(c), format, dryRun: dry_run, body }));
+    },
+  )
+  .get(
+    '/export',
+    describe({
+      operationId: 'exportGlossary',
+      tag,
+      summary: 'The whole glossary as a file: CSV or TBX',
+      description:
+        'format=csv (default): term, description, translatable, case_sensitive and a column per language of the project other than ' +
+        'its source, one row per term in the order of its spelling. format=tbx: TBX-Basic 2008, one termEntry per term with its ' +
+        'definition and a langSet per language; case_sensitive and do-not-translate terms carry x-caseSensitive and x-doNotTranslate ' +
+        'term notes. Either imports back unchanged (POST /v1/glossary/import).',
+      responses: {
+        200: {
+          description: 'The file, text/csv or application/x-tbx+xml (charset=utf-8), as an attachment',
+          content: { 'text/csv': { schema: { type: 'string' } }, 'application/x-tbx+xml': { schema: { type: 'string' } } },
+          headers: ['Cache-Control', 'Content-Disposition'],
+        },
+      },
+    }),
+    validQuery(ExportGlossaryQuery),
+    async (c) => {
+      const file = await exportGlossary(c.get('deps'), { projectId: c.get('principal').projectId, format: c.req.valid('query').format });
+      return respond(c, file.body as Uint8Array<ArrayBuffer>, 200, {
+        'Content-Type': file.contentType,
+        'Content-Disposition': `attachment; filename="${file.filename}"`,
+        'Cache-Control': 'private, no-cache',
+      });
+    },
+  )
+  .use('*', requestBodyLimit(MAX_BODY_BYTES))
   .get(
     '/',
     describe({
@@ -98,4 +177,4 @@ const routes = new Hono<AppEnv>()
     },
   );
 
-export const glossaryGroup = routeGroup('glossary', routes);
+export const glossaryGroup = routeGroup('glossary', routes, { maxBodyBytes: MAX_GLOSSARY_FILE_BYTES, limitsItsOwnBody: true });

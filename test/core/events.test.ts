@@ -32,6 +32,7 @@ import { importFile } from '../../core/files/import-file.ts';
 import { createTerm } from '../../core/glossary/create-term.ts';
 import { updateTerm } from '../../core/glossary/update-term.ts';
 import { deleteTerm } from '../../core/glossary/delete-term.ts';
+import { importGlossary } from '../../core/glossary/import-glossary.ts';
 import { requestRebuild } from '../../core/cache/request-rebuild.ts';
 import { listKeys } from '../../core/keys/list-keys.ts';
 import { listLanguages } from '../../core/languages/list-languages.ts';
@@ -114,6 +115,20 @@ describe('every write records its events', () => {
       run: (p, ids) => updateTerm(core.deps, { projectId: p.projectId, termId: ids.term!, description: 'The start page', actor: user }),
     },
     { name: 'deleteTerm', types: ['term.deleted'], run: (p, ids) => deleteTerm(core.deps, { projectId: p.projectId, termId: ids.term!, actor: p.actor }) },
+    {
+      // One event for the whole file, whatever its number of terms.
+      name: 'importGlossary',
+      types: ['glossary.imported'],
+      actor: user,
+      run: (p) =>
+        importGlossary(core.deps, {
+          projectId: p.projectId,
+          format: 'csv',
+          dryRun: false,
+          body: new TextEncoder().encode('term,description\nDashboard,The start page\nSettings,\n'),
+          actor: user,
+        }),
+    },
     {
       name: 'deleteTranslation',
       types: ['translation.deleted'],

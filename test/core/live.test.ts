@@ -163,6 +163,33 @@ describe('statistics refresh', () => {
     expect(afterMany.project_languages).toBe(afterBulk.project_languages);
   });
 
+  it('analyzes the glossary tables after a large glossary import, and only them; not after a small one', async () => {
+    const { deps } = core;
+    const p = await core.newProject('business');
+    const glossaryAnalyzed = async () => {
+      const rows = await deps.sql<{ relname: string; at: string | null }[]>`
+        select relname, greatest(last_analyze, last_autoanalyze)::text as at from pg_stat_user_tables
+        where schemaname = current_schema() and relname in ('glossary_terms', 'glossary_term_translations')`;
+      return Object.fromEntries(rows.map((r) => [r.relname, r.at]));
+    };
+    await reportCounters();
+    await deps.statistics.flush();
+    const content = await analyzedAt();
+    const before = await glossaryAnalyzed();
+    deps.statistics.subscriber([event('glossary.imported', p.projectId, { format: 'csv', terms_created: 20, terms_updated: 0, translations_written: 40 })]);
+    await deps.statistics.flush();
+    expect(await glossaryAnalyzed()).toEqual(before);
+    deps.statistics.subscriber([event('glossary.imported', p.projectId, { format: 'csv', terms_created: 600, terms_updated: 0, translations_written: 1200 })]);
+    await deps.statistics.flush();
+    const after = await glossaryAnalyzed();
+    for (const table of ['glossary_terms', 'glossary_term_translations']) {
+      expect(after[table], table).not.toBeNull();
+      expect(after[table], table).not.toBe(before[table]);
+    }
+    // Not a content change: the content tables are left to their counters.
+    expect(await analyzedAt()).toEqual(content);
+  });
+
   // The embedded database's periodic pass (core/create-runtime.ts): what autovacuum would analyze,
   // over every table, and nothing else. It used to ANALYZE everything, which on PGlite stops the
   // whole process (0.4-0.5 s for a 30,000-value project) at each start and every ten minutes.

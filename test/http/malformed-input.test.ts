@@ -75,6 +75,8 @@ type Fixture = {
   /** The ETag of auth.case's de value, as its GET gives it. */
   etag: string;
   files: Record<string, string>;
+  /** The fixture's glossary exported as csv and tbx. */
+  glossaryFiles: Record<string, string>;
   owner: PortalClient;
 };
 
@@ -131,6 +133,8 @@ async function fixture(): Promise<Fixture> {
     if (res.status !== 200) throw new Error(`export ${format}: ${res.status} ${await res.text()}`);
     files[format] = await res.text();
   }
+  const glossaryFiles: Record<string, string> = {};
+  for (const format of ['csv', 'tbx']) glossaryFiles[format] = await (await call('GET', `/v1/glossary/export?format=${format}`)).text();
   const webhook = await webhookFixture(t, project.id);
   await ok(t.admin('PATCH', `/projects/${project.id}/webhooks/${webhook.webhookId}`, { enabled: false }));
   // A translator, for the member forms.
@@ -160,6 +164,7 @@ async function fixture(): Promise<Fixture> {
     buildId: manifest.build_id,
     etag: `"${value.version}"`,
     files,
+    glossaryFiles,
     owner,
   };
 }
@@ -408,6 +413,49 @@ function importCases(): { cases: Case[]; dryRuns: Case[] } {
   return { cases, dryRuns };
 }
 
+/**
+ * Broken glossary files for POST /v1/glossary/import: cut, not UTF-8, with a NUL, compressed, or
+ * the other format's file: each a 4xx that writes nothing. A CSV cut between rows is still a CSV:
+ * those go as dry runs, which write nothing whatever they find.
+ */
+function glossaryImportCases(): { cases: Case[]; dryRuns: Case[] } {
+  const cases: Case[] = [];
+  const dryRuns: Case[] = [];
+  const file = (label: string, format: string, body: string | Buffer, invalid = true): Case => ({
+    label: `glossary ${format} file ${label}`,
+    query: invalid ? `format=${format}` : `format=${format}&dry_run=true`,
+    body,
+    headers: { 'Content-Type': 'application/octet-stream' },
+    invalid,
+  });
+  for (const [format, text] of Object.entries(fx.glossaryFiles)) {
+    const structured = format === 'tbx';
+    cases.push(file('cut in half', format, text.slice(0, Math.floor(text.length / 2)), structured));
+    cases.push(file('empty', format, ''));
+    cases.push(file('with an invalid UTF-8 byte', format, Buffer.concat([Buffer.from(text.slice(0, text.length - 20)), Buffer.from([0xff, 0xc3, 0x28]), Buffer.from(text.slice(text.length - 20))])));
+    cases.push(file('with a NUL', format, text.replace('Auth case', 'Auth\u0000case')));
+    cases.push(file('as gzip', format, Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x01, 0x02])));
+  }
+  cases.push(file('given the tbx file', 'csv', fx.glossaryFiles.tbx!));
+  cases.push(file('given the csv file', 'tbx', fx.glossaryFiles.csv!));
+  cases.push(file('given a translation file', 'csv', fx.files.json!));
+  cases.push(file('given an XLIFF file', 'tbx', fx.files.xliff!));
+  cases.push(file('over 10 MiB', 'csv', Buffer.alloc(10 * 1024 * 1024 + 1, 0x20)));
+  const drawn = fc.sample(
+    fc.oneof(
+      fc.tuple(fc.constantFrom('csv', 'tbx'), fc.uint8Array({ maxLength: 200 })).map(([format, bytes]) => ({ format, body: Buffer.from(bytes) })),
+      fc.tuple(fc.constantFrom('csv', 'tbx'), fc.nat(), fc.uint8Array({ minLength: 1, maxLength: 8 })).map(([format, at, bytes]) => {
+        const text = Buffer.from(fx.glossaryFiles[format]!);
+        const i = at % text.length;
+        return { format, body: Buffer.concat([text.subarray(0, i), Buffer.from(bytes), text.subarray(i)]) };
+      }),
+    ),
+    { seed: SEED, numRuns: 40 },
+  );
+  for (const [i, { format, body }] of drawn.entries()) dryRuns.push(file(`random #${i}`, format, body, false));
+  return { cases, dryRuns: [...dryRuns, ...cases.filter((c) => !c.invalid)] };
+}
+
 /** The writes whose JSON body may be left out (optionalJsonBody in functions/http/validate.ts). */
 const OPTIONAL_BODY = new Set(['createApiKey', 'inviteToAccount']);
 
@@ -439,6 +487,11 @@ describe.each(OPERATIONS)('$id: $method $path', (o) => {
     if (o.id === 'importFile') {
       const files = importCases();
       failures.push(...(await checkAll(target, files.cases)));
+      failures.push(...(await checkAll(target, files.dryRuns, { writesNothing: true })));
+    }
+    if (o.id === 'importGlossary') {
+      const files = glossaryImportCases();
+      failures.push(...(await checkAll(target, files.cases.filter((c) => c.invalid))));
       failures.push(...(await checkAll(target, files.dryRuns, { writesNothing: true })));
     }
     expect(failures).toEqual([]);

@@ -40,6 +40,7 @@ const TABLE: Record<string, Outcome> = {
   'POST /v1/glossary': { first: 201, retry: 409 },
   'PATCH /v1/glossary/:term_id': { first: 200, retry: 200, same: true },
   'DELETE /v1/glossary/:term_id': { first: 204, retry: 404 },
+  'POST /v1/glossary/import': { first: 200, retry: 200 },
   'POST /v1/groups': { first: 201, retry: 201, same: true },
   'PATCH /v1/groups/:group_name': { first: 200, retry: 404 },
   'DELETE /v1/groups/:group_name': { first: 204, retry: 404 },
@@ -130,6 +131,8 @@ describe.each(writes)('$method $path', (route) => {
     const send = () =>
       route.id === 'POST /v1/import/:language'
         ? t.call(s.p.apiKey, 'POST', `${path}?format=json&status=approved`, '{"auth.case": "z", "auth.other": "w"}', { 'Content-Type': 'application/json' })
+        : route.id === 'POST /v1/glossary/import'
+          ? t.call(s.p.apiKey, 'POST', `${path}?format=csv`, 'term,de\nAuth case,Anmeldefall\nFresh,Frisch\n', { 'Content-Type': 'text/csv' })
         : route.id.includes(' /admin/')
           ? t.call(undefined, route.method, path, BODY[route.id], ADMIN)
           : t.call(s.p.apiKey, route.method, path, BODY[route.id]);
@@ -145,6 +148,11 @@ describe.each(writes)('$method $path', (route) => {
       // The second import finds every value already there: nothing created, nothing charged.
       expect(JSON.parse(firstText)).toMatchObject({ keys_created: 1, values_created: 1, values_updated: 1, translation_units: 2 });
       expect(JSON.parse(retryText)).toMatchObject({ keys_created: 0, values_created: 0, values_updated: 0, values_unchanged: 2, translation_units: 0 });
+    }
+    if (route.id === 'POST /v1/glossary/import') {
+      // The file again finds its terms as it left them: nothing added or changed.
+      expect(JSON.parse(firstText)).toMatchObject({ terms_created: 1, terms_updated: 1, translations_written: 2 });
+      expect(JSON.parse(retryText)).toMatchObject({ terms_created: 0, terms_updated: 0, terms_unchanged: 2, translations_written: 0 });
     }
   });
 });

@@ -251,6 +251,13 @@ describe('every answer is one the document promises', () => {
     expect((await call('listGlossaryTerms', { query: { key_id: randomUUID() } })).status).toBe(404);
     expect((await call('listGlossaryTerms', { query: { limit: '0' } })).status).toBe(422);
     expect((await call('getGlossaryTerm', { params: { term_id: termId } })).status).toBe(200);
+    const glossaryCsv = { type: 'text/csv', body: 'term,description,fr-CA\nDashboard,The start page,Tableau de bord\n' };
+    expect((await call('importGlossary', { query: { dry_run: 'true' }, raw: glossaryCsv })).status).toBe(200);
+    expect((await call('importGlossary', { query: { format: 'csv' }, raw: glossaryCsv })).status).toBe(200);
+    expect((await call('importGlossary', { query: { format: 'tbx' }, raw: glossaryCsv })).status).toBe(422);
+    expect((await call('exportGlossary', {})).status).toBe(200);
+    expect((await call('exportGlossary', { query: { format: 'tbx' } })).status).toBe(200);
+    expect((await call('exportGlossary', { query: { format: 'xlsx' } })).status).toBe(422);
     expect((await call('getGlossaryTerm', { params: { term_id: randomUUID() } })).status).toBe(404);
     expect((await call('updateGlossaryTerm', { params: { term_id: termId }, json: { translations: { 'fr-CA': 'Accueil' } } })).status).toBe(200);
     expect((await call('createGlossaryTerm', { json: { term: 'Home' } })).status).toBe(201);

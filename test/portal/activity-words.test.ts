@@ -78,6 +78,8 @@ const SAMPLES: Record<EventType, EventLike> = {
     { term: 'Dashboard', description: 'The start page', translatable: false, translations: { de: 'Startseite', es: 'Panel' } },
   ),
   'term.deleted': event('term.deleted', ['term', TERM], { term: 'Dashboard' }, null),
+  // core/glossary/import-glossary.ts: one event per file, on the project
+  'glossary.imported': event('glossary.imported', ['project', PROJECT], null, { format: 'csv', terms_created: 12, terms_updated: 3, translations_written: 25 }),
   // core/files/import-file.ts
   'translation.imported': event('translation.imported', ['language', 'de'], null, {
     format: 'json',
@@ -193,6 +195,10 @@ describe('the words', () => {
     expect(change(renamed)).toBe('case-sensitive: no → yes');
     expect(change(event('term.updated', ['term', TERM], { term: 'Dashboard' }, { term: 'Overview' }))).toBe('');
     expect(what(SAMPLES['term.deleted'])).toBe('deleted the glossary term Dashboard');
+    expect(what(SAMPLES['glossary.imported'])).toBe('imported a glossary file (csv)');
+    expect(change(SAMPLES['glossary.imported'])).toBe('12 terms added, 3 changed, 25 translations written');
+    const one = event('glossary.imported', ['project', PROJECT], null, { format: 'tbx', terms_created: 1, terms_updated: 0, translations_written: 1 });
+    expect([what(one), change(one)]).toEqual(['imported a glossary file (tbx)', '1 term added, 0 changed, 1 translation written']);
     expect(change(SAMPLES['term.deleted'])).toBe('');
     // Without a payload: by the start of its id.
     expect(what({ ...SAMPLES['term.deleted'], before: null })).toBe('deleted the glossary term deadbeef');

@@ -45,6 +45,7 @@ export const BODIES: Record<string, unknown> = {
   'PATCH /v1/keys/tags/:tag': { name: 'auth-tag2' },
   'POST /v1/import/:language': { auth: { case: 'x' } },
   'POST /v1/glossary': { term: 'Auth new' },
+  'POST /v1/glossary/import': 'term,fr\nAuth new,Nouveau\n',
   'PATCH /v1/glossary/:term_id': { description: 'x' },
   'POST /v1/translate/:language': {},
   'POST /admin/v1/accounts': { name: 'Acme', plan: 'team' },

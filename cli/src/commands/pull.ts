@@ -166,7 +166,7 @@ function pluralSplit(jobs: FileJob[]): Map<FileJob, 'only' | 'none'> {
 }
 
 /** A file can go at `path`: it is not a folder, and the nearest existing folder above it is one. */
-async function checkWritable(root: string, path: string): Promise<void> {
+export async function checkWritable(root: string, path: string): Promise<void> {
   const target = resolve(root, path);
   const kind = await stat(target).catch(() => null);
   if (kind && !kind.isFile()) throw new CliError(`cannot write ${path}: ${kind.isDirectory() ? 'it is a folder' : 'it is not a regular file'}`, EXIT.failed);
@@ -181,14 +181,14 @@ async function checkWritable(root: string, path: string): Promise<void> {
 }
 
 /** A file to write: `real` is where its bytes go, `temporary` the file beside it they go to first. */
-type Staged = { path: string; real: string; temporary: string; bytes: Uint8Array; mode: number | undefined };
+export type Staged = { path: string; real: string; temporary: string; bytes: Uint8Array; mode: number | undefined };
 
 /**
  * Where a file's bytes go, and the mode it keeps. A symlinked file is written through its link:
  * renaming a temporary file over the link would replace the link with a copy. The link is followed
  * by hand, not with realpath, so that a link to a file not yet there is followed too.
  */
-async function stage(path: string, target: string, bytes: Uint8Array): Promise<Staged> {
+export async function stage(path: string, target: string, bytes: Uint8Array): Promise<Staged> {
   let real = target;
   for (let hops = 0; ; hops++) {
     if (hops === 40) throw pullError(`cannot write ${path}: too many levels of symbolic links; nothing was written`, []);
@@ -207,7 +207,7 @@ async function stage(path: string, target: string, bytes: Uint8Array): Promise<S
  * temporaries and the folders made for them are removed. A rename that fails after others succeeded
  * cannot be undone (the files before it are already replaced): the error then names them.
  */
-async function writeAll(files: Staged[]): Promise<void> {
+export async function writeAll(files: Staged[]): Promise<void> {
   const started: Staged[] = [];
   const madeFolders: string[] = [];
   for (const file of files) {

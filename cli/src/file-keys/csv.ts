@@ -2,7 +2,8 @@
 // and case, ',' ';' or tab (or Excel's `sep=` line), RFC 4180 quoting, a byte order mark.
 import { utf8 } from './text.ts';
 
-function rows(text: string, delimiter: string): string[][] {
+/** A CSV text's records (RFC 4180 quoting: a quoted field may hold the delimiter and line breaks); blank lines are skipped. */
+export function rows(text: string, delimiter: string): string[][] {
   const out: string[][] = [];
   let pos = 0;
   while (pos < text.length) {

@@ -13,11 +13,11 @@ import { sortedEntries } from '../entries/sorted-entries.ts';
 
 const COLUMNS = ['key', 'group', 'description', 'value'] as const;
 
-type Row = { fields: string[]; line: number };
+export type CsvRow = { fields: string[]; line: number };
 
-/** RFC 4180 records with the line each starts on. */
-function readRows(text: string, delimiter: string): Row[] {
-  const rows: Row[] = [];
+/** RFC 4180 records with the line each starts on (the glossary's CSV reads them too). */
+export function readCsvRows(text: string, delimiter: string): CsvRow[] {
+  const rows: CsvRow[] = [];
   let pos = 0;
   let line = 1;
   while (pos < text.length) {
@@ -68,19 +68,28 @@ function readRows(text: string, delimiter: string): Row[] {
   return rows;
 }
 
-function detectDelimiter(text: string): string {
+/** The delimiter whose split of the header line names one of `columns`; ',' when none does. */
+export function detectDelimiter(text: string, columns: readonly string[] = ['key']): string {
   const header = text.slice(0, text.search(/\r|\n|$/)).toLowerCase();
-  for (const d of [',', ';', '\t']) if (header.split(d).map((s) => s.trim().replace(/^"|"$/g, '')).includes('key')) return d;
+  for (const d of [',', ';', '\t']) if (header.split(d).some((s) => columns.includes(s.trim().replace(/^"|"$/g, '')))) return d;
   return ',';
 }
 
-function parse(body: Uint8Array): { entries: Entry[]; warnings: string[] } {
+/**
+ * The text of a CSV file and its delimiter: UTF-8 without its byte order mark, and Excel's hint
+ * line `sep=;` read (it is no record; a blank line keeps the line numbers).
+ */
+export function csvText(body: Uint8Array, columns: readonly string[]): { text: string; delimiter: string } {
   let text = decodeUtf8(body).replace(/^\uFEFF/, '');
-  // Excel's hint line, `sep=;`, names the delimiter; it is no record. It keeps the line numbers.
   const sep = /^sep=(.)(\r\n|\n|\r|$)/.exec(text);
-  const delimiter = sep ? (sep[1] ?? ',') : detectDelimiter(text);
+  const delimiter = sep ? (sep[1] ?? ',') : detectDelimiter(text, columns);
   if (sep) text = `\n${text.slice(sep[0].length)}`;
-  const [header, ...rows] = readRows(text, delimiter);
+  return { text, delimiter };
+}
+
+function parse(body: Uint8Array): { entries: Entry[]; warnings: string[] } {
+  const { text, delimiter } = csvText(body, ['key']);
+  const [header, ...rows] = readCsvRows(text, delimiter);
   if (header === undefined) throw new FormatError(['body'], 'the file is empty; expected the header key,group,description,value');
   const names = header.fields.map((f) => f.trim().toLowerCase());
   const index = (name: string) => names.indexOf(name);
@@ -108,7 +117,7 @@ function parse(body: Uint8Array): { entries: Entry[]; warnings: string[] } {
   return { entries, warnings };
 }
 
-const field = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
+export const csvField = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
 
 export const csvCodec: FormatCodec = {
   id: 'csv',
@@ -118,7 +127,7 @@ export const csvCodec: FormatCodec = {
   parse,
   serialize(entries) {
     const lines = [COLUMNS.join(',')];
-    for (const e of sortedEntries(entries)) lines.push([e.key, e.group ?? '', e.description ?? '', e.value].map(field).join(','));
+    for (const e of sortedEntries(entries)) lines.push([e.key, e.group ?? '', e.description ?? '', e.value].map(csvField).join(','));
     return encodeText(`${lines.join('\r\n')}\r\n`);
   },
 };

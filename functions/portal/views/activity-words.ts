@@ -257,6 +257,11 @@ export function describeEvent(e: EventLike, names: ActivityNames = {}): Part[] {
     }
     case 'term.deleted':
       return ['deleted the glossary term ', termName(e, before.term)];
+    case 'glossary.imported': {
+      // One event for the whole file (core/glossary/import-glossary.ts): its counts are the summary's.
+      const format = str(after.format);
+      return [`imported a glossary file${format ? ` (${format})` : ''}`];
+    }
     case 'cache.rebuild_requested':
       return ['asked to publish the translations (cache rebuild queued)'];
     case 'cache.built':
@@ -429,6 +434,11 @@ export function summarizeChange(e: EventLike): Part[] {
       return termChanges(before, after);
     case 'term.deleted':
       return [];
+    case 'glossary.imported': {
+      if (!e.after) return [];
+      const n = (field: string) => num(after[field]) ?? 0;
+      return [`${count(n('terms_created'), 'term')} added, ${n('terms_updated')} changed, ${count(n('translations_written'), 'translation')} written`];
+    }
     case 'cache.rebuild_requested':
       return num(after.seq) === null ? [] : [`request ${after.seq}`];
     case 'cache.built':

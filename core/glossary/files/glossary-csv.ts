@@ -1,0 +1,144 @@
+// A glossary as CSV, the shape spreadsheets and the hosted tools' glossary exports have: one row per
+// term, a `term` column (or one named by the source language's code), then `description`,
+// `translatable`, `case_sensitive` and a column per language. Reading takes the columns in any
+// order and letter case ("Case sensitive", "casesensitive"), a `do_not_translate` column as the
+// opposite of `translatable`, `definition` for `description`, the delimiter a spreadsheet chose, and
+// ignores (with a warning) columns it has no use for (Lokalise's `forbidden`, `tags`,
+// `de_description`) and languages the project does not have.
+import { FormatError } from '../../formats/format-error.ts';
+import { csvField, csvText, readCsvRows } from '../../formats/codecs/csv.ts';
+import { encodeText } from '../../formats/text/encode.ts';
+import { fold } from '../fold.ts';
+import type { GlossaryTerm } from '../schemas.ts';
+import {
+  descriptionProblem,
+  flagValue,
+  languageReader,
+  refusals,
+  looksLikeLanguageCode,
+  termProblem,
+  translationProblem,
+  type FileTerm,
+  type GlossaryFile,
+  type ProjectLanguages,
+} from './glossary-file.ts';
+
+type Role = 'term' | 'description' | 'case_sensitive' | 'translatable' | 'do_not_translate';
+const ROLES: Record<string, Role> = {
+  term: 'term',
+  description: 'description',
+  definition: 'description',
+  case_sensitive: 'case_sensitive',
+  casesensitive: 'case_sensitive',
+  translatable: 'translatable',
+  do_not_translate: 'do_not_translate',
+  donottranslate: 'do_not_translate',
+  non_translatable: 'do_not_translate',
+  nontranslatable: 'do_not_translate',
+};
+const columnName = (s: string) => s.trim().toLowerCase().replace(/[\s-]+/g, '_');
+
+export function readGlossaryCsv(body: Uint8Array, languages: ProjectLanguages): GlossaryFile {
+  const { text, delimiter } = csvText(body, ['term', languages.source.toLowerCase()]);
+  const [header, ...rows] = readCsvRows(text, delimiter);
+  if (header === undefined) throw new FormatError(['body'], 'the file is empty; expected a header such as term,description,translatable,case_sensitive,de');
+  const languageOf = languageReader(languages);
+  const roles = new Map<Role, number>();
+  const columns = new Map<string, number>(); // project language -> column
+  let sourceColumn: number | undefined;
+  const ignored: string[] = [];
+  const warnings: string[] = [];
+  header.fields.forEach((written, at) => {
+    const name = columnName(written);
+    const role = ROLES[name];
+    if (role !== undefined) {
+      if (roles.has(role)) throw new FormatError(['body', 'line', header.line], `the header has two ${role} columns (${header.fields[roles.get(role)!]} and ${written})`);
+      roles.set(role, at);
+      return;
+    }
+    if (!looksLikeLanguageCode(name)) {
+      ignored.push(written.trim() || `(column ${at + 1}, unnamed)`);
+      return;
+    }
+    const code = languageOf(name);
+    if (code === null) warnings.push(`column ${written.trim()}: not a language of the project, skipped (add it first to import its translations)`);
+    else if (code === languages.source) {
+      if (sourceColumn === undefined) sourceColumn = at;
+      else warnings.push(`column ${written.trim()}: a second column of the source language ${code}, skipped`);
+    } else if (columns.has(code)) warnings.push(`column ${written.trim()}: a second column of ${code}, skipped`);
+    else columns.set(code, at);
+  });
+  if (roles.has('translatable') && roles.has('do_not_translate')) {
+    throw new FormatError(['body', 'line', header.line], 'the header has both translatable and do_not_translate columns: keep one');
+  }
+  let termAt = roles.get('term');
+  if (termAt === undefined) termAt = sourceColumn;
+  else if (sourceColumn !== undefined) warnings.push(`column ${header.fields[sourceColumn]!.trim()}: the term column holds the source language's text, skipped`);
+  if (termAt === undefined) {
+    throw new FormatError(['body', 'line', header.line], `the header has no term column (expected term, or the source language's code ${languages.source})`);
+  }
+  if (ignored.length) warnings.push(`columns ignored: ${ignored.join(', ')}`);
+
+  const terms: FileTerm[] = [];
+  const refused = refusals();
+  const seen = new Map<string, number>();
+  const cell = (row: string[], at: number | undefined) => (at === undefined ? '' : (row[at] ?? '').trim());
+  for (const row of rows) {
+    const loc = ['body', 'line', row.line];
+    const refuse = (msg: string) => refused.refuse(loc, msg);
+    if (row.fields.length !== header.fields.length) {
+      throw new FormatError(loc, `expected ${header.fields.length} fields as in the header, found ${row.fields.length}`);
+    }
+    const term = cell(row.fields, termAt).normalize('NFC');
+    if (term === '') {
+      refuse('the row has no term (its term cell is empty)');
+      continue;
+    }
+    const bad = termProblem(term);
+    if (bad) {
+      refuse(bad);
+      continue;
+    }
+    const first = seen.get(fold(term));
+    if (first !== undefined) {
+      refuse(`term '${term}' appears twice (lines ${first} and ${row.line}; spellings are compared in any case)`);
+      continue;
+    }
+    seen.set(fold(term), row.line);
+    const entry: FileTerm = { term, loc, translations: new Map() };
+    const description = cell(row.fields, roles.get('description'));
+    if (description !== '') {
+      const wrong = descriptionProblem(description);
+      if (wrong) refuse(wrong);
+      entry.description = description;
+    }
+    for (const [role, invert] of [['case_sensitive', false], ['translatable', false], ['do_not_translate', true]] as const) {
+      const at = roles.get(role);
+      if (at === undefined) continue;
+      const flag = flagValue(cell(row.fields, at));
+      if (flag === null) refuse(`${header.fields[at]!.trim()} must be yes or no (or true, false, 1, 0, or empty), not '${cell(row.fields, at)}'`);
+      else if (flag !== undefined) {
+        if (role === 'case_sensitive') entry.caseSensitive = flag;
+        else entry.translatable = invert ? !flag : flag;
+      }
+    }
+    for (const [code, at] of columns) {
+      const text = cell(row.fields, at);
+      if (text === '') continue;
+      const wrong = translationProblem(text);
+      if (wrong) refuse(`${code}: ${wrong}`);
+      entry.translations.set(code, text);
+    }
+    terms.push(entry);
+  }
+  return { terms, warnings, issues: refused.issues() };
+}
+
+/** The header and rows an export writes: term, description, translatable, case_sensitive, then each language but the source. */
+export function writeGlossaryCsv(terms: readonly GlossaryTerm[], languages: readonly string[]): Uint8Array {
+  const lines = [['term', 'description', 'translatable', 'case_sensitive', ...languages].map(csvField).join(',')];
+  for (const t of terms) {
+    lines.push([t.term, t.description, String(t.translatable), String(t.case_sensitive), ...languages.map((code) => t.translations[code] ?? '')].map(csvField).join(','));
+  }
+  return encodeText(`${lines.join('\r\n')}\r\n`);
+}

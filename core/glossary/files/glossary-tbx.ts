@@ -1,0 +1,179 @@
+// A glossary as TBX (ISO 30042), the term-base exchange format of CAT tools and term bases
+// (Trados MultiTerm, memoQ, Phrase, Crowdin). Reading takes both editions: TBX 2008 (`<martif>`,
+// `<termEntry>`, `<langSet>`, `<tig>`/`<ntig>`) and TBX 2019 (`<tbx>`, `<conceptEntry>`,
+// `<langSec>`, `<termSec>`), in UTF-8 or UTF-16. Each entry's term in the project's source language
+// is the glossary's term, the first term of each other language its translation; the definition
+// (`<descrip type="definition">`, else a `<note>`) its description. Writing gives TBX-Basic 2008,
+// which every tool above reads; the two flags, which TBX has no standard category for, are
+// `x-caseSensitive` and `x-doNotTranslate` term notes, written only when set.
+import { FormatError } from '../../formats/format-error.ts';
+import { decodeUnicode } from '../../formats/text/decode-unicode.ts';
+import { encodeText } from '../../formats/text/encode.ts';
+import { escapeXmlAttr, escapeXmlText, withoutNonXmlChars } from '../../formats/xml/escape-xml.ts';
+import { elementsOf, readXml, type XmlElement } from '../../formats/xml/read-xml.ts';
+import { fold } from '../fold.ts';
+import type { GlossaryTerm } from '../schemas.ts';
+import {
+  descriptionProblem,
+  flagValue,
+  languageReader,
+  refusals,
+  termProblem,
+  translationProblem,
+  type FileTerm,
+  type GlossaryFile,
+  type ProjectLanguages,
+} from './glossary-file.ts';
+
+/** The name without a namespace prefix (`tbx:termEntry` is termEntry). */
+const local = (e: XmlElement) => e.name.slice(e.name.indexOf(':') + 1);
+const children = (e: XmlElement, ...names: string[]) => elementsOf(e).filter((c) => names.includes(local(c)));
+
+/** All the text inside an element, its inline markup (`<hi>`) read through, trimmed. */
+function allText(e: XmlElement): string {
+  let out = '';
+  for (const child of e.children) {
+    if (child.kind === 'text') out += child.text;
+    else if (child.kind === 'element') out += allText(child);
+  }
+  return out.trim();
+}
+/** A term's or a note's text: its runs of white space one space (a pretty-printed term spans lines). */
+const plainText = (e: XmlElement) => allText(e).replace(/\s+/g, ' ');
+
+/** The first descendant element named `name`, depth first (a term inside tig, ntig/termGrp or termSec). */
+function first(e: XmlElement, name: string, inside: readonly string[]): XmlElement[] {
+  const out: XmlElement[] = [];
+  for (const c of elementsOf(e)) {
+    if (local(c) === name) out.push(c);
+    else if (inside.includes(local(c))) out.push(...first(c, name, inside));
+  }
+  return out;
+}
+
+const TERM_HOLDERS = ['tig', 'ntig', 'termGrp', 'termSec'];
+
+/** The definition at an entry's or a language's level (inside a descripGrp too), else its note. */
+function definitionOf(e: XmlElement): string | undefined {
+  const descrips = [...children(e, 'descrip'), ...children(e, 'descripGrp').flatMap((g) => children(g, 'descrip'))];
+  const definition = descrips.find((d) => d.attrs.get('type') === 'definition');
+  // A description keeps its line breaks (the export writes them as they are).
+  const text = definition ? allText(definition) : children(e, 'note').map(allText).find((t) => t !== '');
+  return text === '' ? undefined : text;
+}
+
+export function readGlossaryTbx(body: Uint8Array, languages: ProjectLanguages): GlossaryFile {
+  const root = readXml(decodeUnicode(body));
+  const edition = local(root);
+  if (edition !== 'martif' && edition !== 'tbx') {
+    throw new FormatError(['body', 'line', root.line], `not a TBX file: its root element is <${root.name}>, expected <martif> (TBX 2008) or <tbx> (TBX 2019)`);
+  }
+  const entryName = edition === 'martif' ? 'termEntry' : 'conceptEntry';
+  const entries = children(root, 'text').flatMap((t) => children(t, 'body')).flatMap((b) => children(b, entryName));
+  const languageOf = languageReader(languages);
+  const terms: FileTerm[] = [];
+  const refused = refusals();
+  const seen = new Map<string, number>();
+  const skippedCodes = new Set<string>();
+  let withoutSource = 0;
+  let synonyms = 0;
+  for (const entry of entries) {
+    const loc = ['body', 'line', entry.line];
+    const refuse = (msg: string) => refused.refuse(loc, msg);
+    const byLanguage = new Map<string, { section: XmlElement; term: string }>();
+    for (const section of children(entry, 'langSet', 'langSec')) {
+      const written = section.attrs.get('xml:lang') ?? '';
+      const code = languageOf(written);
+      if (code === null) {
+        skippedCodes.add(written || '(none)');
+        continue;
+      }
+      if (byLanguage.has(code)) continue;
+      const found = first(section, 'term', TERM_HOLDERS).map(plainText).filter((t) => t !== '');
+      if (found.length === 0) continue;
+      if (found.length > 1) synonyms++;
+      byLanguage.set(code, { section, term: found[0]! });
+    }
+    const source = byLanguage.get(languages.source);
+    if (source === undefined) {
+      withoutSource++;
+      continue;
+    }
+    const term = source.term.normalize('NFC');
+    const bad = termProblem(term);
+    if (bad) {
+      refuse(bad);
+      continue;
+    }
+    const twice = seen.get(fold(term));
+    if (twice !== undefined) {
+      refuse(`term '${term}' appears twice (lines ${twice} and ${entry.line}; spellings are compared in any case)`);
+      continue;
+    }
+    seen.set(fold(term), entry.line);
+    const item: FileTerm = { term, loc, translations: new Map() };
+    const description = definitionOf(entry) ?? definitionOf(source.section);
+    if (description !== undefined) {
+      const wrong = descriptionProblem(description);
+      if (wrong) refuse(wrong);
+      item.description = description;
+    }
+    for (const note of first(source.section, 'termNote', TERM_HOLDERS)) {
+      const type = note.attrs.get('type');
+      if (type !== 'x-caseSensitive' && type !== 'x-doNotTranslate') continue;
+      const flag = flagValue(plainText(note));
+      if (flag === null) refuse(`the ${type} note must be yes or no, not '${plainText(note)}'`);
+      else if (flag !== undefined) {
+        if (type === 'x-caseSensitive') item.caseSensitive = flag;
+        else item.translatable = !flag;
+      }
+    }
+    for (const [code, { term: text }] of byLanguage) {
+      if (code === languages.source) continue;
+      const wrong = translationProblem(text);
+      if (wrong) refuse(`${code}: ${wrong}`);
+      item.translations.set(code, text);
+    }
+    terms.push(item);
+  }
+  const warnings: string[] = [];
+  if (entries.length === 0) warnings.push(`the file has no <${entryName}> entries`);
+  if (withoutSource) warnings.push(`${withoutSource} ${withoutSource === 1 ? 'entry has' : 'entries have'} no term in ${languages.source}, the project's source language: skipped`);
+  if (skippedCodes.size) warnings.push(`languages not in the project, skipped: ${[...skippedCodes].sort().join(', ')}`);
+  if (synonyms) warnings.push(`${synonyms} ${synonyms === 1 ? 'language section holds' : 'language sections hold'} more than one term: the first of each was read`);
+  return { terms, warnings, issues: refused.issues() };
+}
+
+/** TBX-Basic 2008: one termEntry per term, the source language's langSet first. */
+export function writeGlossaryTbx(terms: readonly GlossaryTerm[], source: string, languages: readonly string[], title: string): Uint8Array {
+  const out = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<!DOCTYPE martif SYSTEM "TBXcoreStructV02.dtd">',
+    `<martif type="TBX-Basic" xml:lang="${escapeXmlAttr(source)}">`,
+    '  <martifHeader>',
+    '    <fileDesc>',
+    `      <sourceDesc><p>${escapeXmlText(withoutNonXmlChars(title))}</p></sourceDesc>`,
+    '    </fileDesc>',
+    '  </martifHeader>',
+    '  <text>',
+    '    <body>',
+  ];
+  const tig = (text: string, notes: string[] = []) => [`        <tig>`, `          <term>${escapeXmlText(text)}</term>`, ...notes, `        </tig>`];
+  for (const t of terms) {
+    out.push(`      <termEntry id="t-${t.id}">`);
+    if (t.description !== '') out.push(`        <descrip type="definition">${escapeXmlText(withoutNonXmlChars(t.description))}</descrip>`);
+    const notes = [
+      ...(t.case_sensitive ? ['          <termNote type="x-caseSensitive">yes</termNote>'] : []),
+      ...(t.translatable ? [] : ['          <termNote type="x-doNotTranslate">yes</termNote>']),
+    ];
+    out.push(`        <langSet xml:lang="${escapeXmlAttr(source)}">`, ...tig(t.term, notes).map((l) => `  ${l}`), '        </langSet>');
+    for (const code of languages) {
+      const text = t.translations[code];
+      if (text === undefined) continue;
+      out.push(`        <langSet xml:lang="${escapeXmlAttr(code)}">`, ...tig(text).map((l) => `  ${l}`), '        </langSet>');
+    }
+    out.push('      </termEntry>');
+  }
+  out.push('    </body>', '  </text>', '</martif>');
+  return encodeText(out.join('\n'));
+}

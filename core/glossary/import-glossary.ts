@@ -1,0 +1,153 @@
+// POST /v1/glossary/import: a glossary file (CSV or TBX, files/) merged into the project's
+// glossary, all or nothing. A term of the file is matched to the glossary's by its spelling in any
+// case: a new one is added; a known one gets what the file gives (its spelling's case, a
+// description, a flag, a language's translation). What the file leaves empty stays as it is, and
+// nothing is removed: an import brings terms in, it does not mirror the file (docs/decisions.md,
+// "Glossary files"). A dry run answers the same and writes nothing. One glossary.imported event
+// with the counts, not one per term: a term base of 5,000 terms is one line of Activity.
+import type { Deps } from '../deps.ts';
+import { conflict, validationError } from '../errors.ts';
+import { transaction } from '../db/transaction.ts';
+import { useCase } from '../use-case.ts';
+import { FormatError } from '../formats/format-error.ts';
+import { fold } from './fold.ts';
+import { isTermTaken } from './term-writes.ts';
+import { readGlossaryCsv } from './files/glossary-csv.ts';
+import { readGlossaryTbx } from './files/glossary-tbx.ts';
+import type { FileTerm, GlossaryFile, ProjectLanguages } from './files/glossary-file.ts';
+import { ImportGlossaryCommand, TERMS_PER_PROJECT_MAX, type GlossaryImportResult } from './schemas.ts';
+
+type Stored = { id: string; term: string; term_folded: string; description: string; case_sensitive: boolean; translatable: boolean; translations: Record<string, string> };
+
+const READERS = { csv: readGlossaryCsv, tbx: readGlossaryTbx } as const;
+
+function readFile(format: keyof typeof READERS, body: Uint8Array, languages: ProjectLanguages): GlossaryFile {
+  let file: GlossaryFile;
+  try {
+    file = READERS[format](body, languages);
+  } catch (error) {
+    if (error instanceof FormatError) throw validationError([{ loc: error.loc, msg: error.msg, type: 'format_invalid' }]);
+    throw error;
+  }
+  if (file.issues.length) throw validationError(file.issues);
+  return file;
+}
+
+/** What the file changes of a stored term: the row's new fields and the translations to write. */
+function changesOf(file: FileTerm, stored: Stored) {
+  const row = {
+    term: file.term,
+    description: file.description ?? stored.description,
+    case_sensitive: file.caseSensitive ?? stored.case_sensitive,
+    translatable: file.translatable ?? stored.translatable,
+  };
+  const rowChanged = row.term !== stored.term || row.description !== stored.description || row.case_sensitive !== stored.case_sensitive || row.translatable !== stored.translatable;
+  const translations = [...file.translations].filter(([code, text]) => stored.translations[code] !== text);
+  return { row, rowChanged, translations };
+}
+
+export const importGlossary = useCase(ImportGlossaryCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<GlossaryImportResult> => {
+  const { projectId, actor, format, dryRun } = input;
+  return transaction(deps, async (tx) => {
+    // The project's row first, as a term's create and a language's removal take it: no term of the
+    // same spelling is added, and no language removed, between this read and the writes below.
+    const [project] = await tx.sql<{ source_language: string; codes: string[]; terms: number }[]>`
+      select p.source_language,
+             coalesce((select array_agg(l.code order by l.code) from project_languages l where l.project_id = p.id), '{}') as codes,
+             (select count(*)::int from glossary_terms g where g.project_id = p.id) as terms
+      from projects p where p.id = ${projectId}
+      ${dryRun ? tx.sql`` : tx.sql`for no key update`}`;
+    const languages: ProjectLanguages = { source: project!.source_language, codes: project!.codes };
+    const file = readFile(format, input.body, languages);
+    const folded = file.terms.map((t) => fold(t.term));
+    const stored = new Map(
+      (
+        await tx.sql<Stored[]>`
+          select t.id, t.term, t.term_folded, t.description, t.case_sensitive, t.translatable,
+                 coalesce((select jsonb_object_agg(x.language, x.text) from glossary_term_translations x where x.term_id = t.id), '{}'::jsonb) as translations
+          from glossary_terms t where t.project_id = ${projectId} and t.term_folded = any (${folded}::text[])`
+      ).map((s) => [s.term_folded, s]),
+    );
+    const created: FileTerm[] = [];
+    const updatedRows: { id: string; term: string; description: string; case_sensitive: boolean; translatable: boolean }[] = [];
+    /** [term id or the index of a created term, language, text]. */
+    const translations: { term: string | number; language: string; text: string }[] = [];
+    let unchanged = 0;
+    for (const [i, term] of file.terms.entries()) {
+      const known = stored.get(folded[i]!);
+      if (!known) {
+        translations.push(...[...term.translations].map(([language, text]) => ({ term: created.length, language, text })));
+        created.push(term);
+        continue;
+      }
+      const change = changesOf(term, known);
+      translations.push(...change.translations.map(([language, text]) => ({ term: known.id, language, text })));
+      // A term whose translations alone change is updated too: its row is written as it is, for its updated_at.
+      if (change.rowChanged || change.translations.length > 0) updatedRows.push({ id: known.id, ...change.row });
+      else unchanged++;
+    }
+    if (project!.terms + created.length > TERMS_PER_PROJECT_MAX) {
+      throw validationError([{
+        loc: ['body'],
+        msg: `the file adds ${created.length.toLocaleString('en-US')} terms to the glossary's ${project!.terms.toLocaleString('en-US')}: over ${TERMS_PER_PROJECT_MAX.toLocaleString('en-US')}, the most a project keeps`,
+        type: 'too_many',
+      }]);
+    }
+    const result: GlossaryImportResult = {
+      project_id: projectId,
+      format,
+      dry_run: dryRun,
+      terms_created: created.length,
+      terms_updated: updatedRows.length,
+      terms_unchanged: unchanged,
+      translations_written: translations.length,
+      languages: [...new Set(file.terms.flatMap((t) => [...t.translations.keys()]))].sort(),
+      warnings: file.warnings,
+    };
+    if (dryRun || (created.length === 0 && updatedRows.length === 0)) return result;
+
+    const ids = new Map<number, string>();
+    if (created.length) {
+      // Flags go as text: postgres.js serializes a boolean array parameter's text as false (value-writes.ts).
+      const rows = await tx.sql<{ id: string; term_folded: string }[]>`
+        insert into glossary_terms (project_id, term, term_folded, description, case_sensitive, translatable)
+        select ${projectId}, x.term, x.folded, x.description, x.case_sensitive, x.translatable
+        from unnest(${created.map((t) => t.term)}::text[], ${created.map((t) => fold(t.term))}::text[], ${created.map((t) => t.description ?? '')}::text[],
+                    ${created.map((t) => String(t.caseSensitive ?? false))}::text[]::bool[], ${created.map((t) => String(t.translatable ?? true))}::text[]::bool[])
+             as x(term, folded, description, case_sensitive, translatable)
+        returning id, term_folded`;
+      const byFolded = new Map(rows.map((r) => [r.term_folded, r.id]));
+      created.forEach((t, i) => ids.set(i, byFolded.get(fold(t.term))!));
+    }
+    if (updatedRows.length) {
+      await tx.sql`
+        update glossary_terms t set term = x.term, term_folded = x.folded, description = x.description,
+               case_sensitive = x.case_sensitive, translatable = x.translatable, updated_at = now()
+        from unnest(${updatedRows.map((r) => r.id)}::uuid[], ${updatedRows.map((r) => r.term)}::text[], ${updatedRows.map((r) => fold(r.term))}::text[],
+                    ${updatedRows.map((r) => r.description)}::text[], ${updatedRows.map((r) => String(r.case_sensitive))}::text[]::bool[], ${updatedRows.map((r) => String(r.translatable))}::text[]::bool[])
+             as x(id, term, folded, description, case_sensitive, translatable)
+        where t.id = x.id and t.project_id = ${projectId}`;
+    }
+    if (translations.length) {
+      const termIds = translations.map((t) => (typeof t.term === 'number' ? ids.get(t.term)! : t.term));
+      await tx.sql`
+        insert into glossary_term_translations (term_id, project_id, language, text, text_folded)
+        select x.term_id, ${projectId}, x.language, x.text, x.folded
+        from unnest(${termIds}::uuid[], ${translations.map((t) => t.language)}::text[], ${translations.map((t) => t.text)}::text[], ${translations.map((t) => fold(t.text))}::text[])
+             as x(term_id, language, text, folded)
+        on conflict (term_id, language) do update set text = excluded.text, text_folded = excluded.text_folded`;
+    }
+    tx.record({
+      type: 'glossary.imported',
+      projectId,
+      actor,
+      entity: { type: 'project', id: projectId },
+      after: { format, terms_created: result.terms_created, terms_updated: result.terms_updated, translations_written: result.translations_written },
+    });
+    return result;
+  }).catch((error: unknown) => {
+    // A term renamed (PATCH, which does not take the project's row) to a spelling of the file meanwhile.
+    if (isTermTaken(error)) throw conflict('A term of the file was added to the glossary while it was imported: import it again');
+    throw error;
+  });
+});
