@@ -5,6 +5,8 @@
 // nothing is removed: an import brings terms in, it does not mirror the file (docs/decisions.md,
 // "Glossary files"). A dry run answers the same and writes nothing. One glossary.imported event
 // with the counts, not one per term: a term base of 5,000 terms is one line of Activity.
+import { createHash } from 'node:crypto';
+import type * as v from 'valibot';
 import type { Deps } from '../deps.ts';
 import { conflict, validationError } from '../errors.ts';
 import { transaction } from '../db/transaction.ts';
@@ -46,7 +48,36 @@ function changesOf(file: FileTerm, stored: Stored) {
   return { row, rowChanged, translations };
 }
 
-export const importGlossary = useCase(ImportGlossaryCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<GlossaryImportResult> => {
+type ImportDeps = Pick<Deps, 'sql' | 'events' | 'tx'>;
+
+/**
+ * What an import would do, and a digest of the stored terms it compared the file with (their ids,
+ * spellings, descriptions, flags and translations): two previews with one digest and one result
+ * would write the same. The counts alone cannot say so: a translation a colleague changed from X to
+ * Y while the file says Z is one translation written either way.
+ */
+export type GlossaryImportPreview = { result: GlossaryImportResult; digest: string };
+
+export const importGlossary = useCase(ImportGlossaryCommand, (deps: ImportDeps, input) => runImport(deps, input));
+
+/** A dry run with the digest of what it compared: the portal's preview. */
+export const previewGlossaryImport = useCase(ImportGlossaryCommand, async (deps: ImportDeps, input): Promise<GlossaryImportPreview> => {
+  let preview: GlossaryImportPreview | undefined;
+  await runImport(deps, { ...input, dryRun: true }, (p) => {
+    preview = p;
+  });
+  return preview!;
+});
+
+/**
+ * The import, handing what it is about to do to `beforeWrite` once it has decided, with the terms
+ * it compared locked, and before it writes: the portal's Apply throws from it when that is not what
+ * its preview showed, so the check and the write come from one read.
+ */
+export const importGlossaryAsPreviewed = (deps: ImportDeps, input: v.InferInput<typeof ImportGlossaryCommand>, beforeWrite: (preview: GlossaryImportPreview) => void): Promise<GlossaryImportResult> =>
+  useCase(ImportGlossaryCommand, (d: ImportDeps, parsed) => runImport(d, { ...parsed, dryRun: false }, beforeWrite))(deps, input);
+
+async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportGlossaryCommand>, beforeWrite?: (preview: GlossaryImportPreview) => void): Promise<GlossaryImportResult> {
   const { projectId, actor, format, dryRun } = input;
   return transaction(deps, async (tx) => {
     // The project's row first, as a term's create and a language's removal take it: no term of the
@@ -65,9 +96,13 @@ export const importGlossary = useCase(ImportGlossaryCommand, async (deps: Pick<D
         await tx.sql<Stored[]>`
           select t.id, t.term, t.term_folded, t.description, t.case_sensitive, t.translatable,
                  coalesce((select jsonb_object_agg(x.language, x.text) from glossary_term_translations x where x.term_id = t.id), '{}'::jsonb) as translations
-          from glossary_terms t where t.project_id = ${projectId} and t.term_folded = any (${folded}::text[])`
+          from glossary_terms t where t.project_id = ${projectId} and t.term_folded = any (${folded}::text[])
+          order by t.term_folded collate "C"
+          ${dryRun ? tx.sql`` : tx.sql`for no key update of t`}`
       ).map((s) => [s.term_folded, s]),
     );
+    // Locked (a real import): a colleague's change of one of these terms waits for this import, and
+    // is not undone by the rows written below from this read.
     const created: FileTerm[] = [];
     const updatedRows: { id: string; term: string; description: string; case_sensitive: boolean; translatable: boolean }[] = [];
     /** [term id or the index of a created term, language, text]. */
@@ -104,6 +139,7 @@ export const importGlossary = useCase(ImportGlossaryCommand, async (deps: Pick<D
       languages: [...new Set(file.terms.flatMap((t) => [...t.translations.keys()]))].sort(),
       warnings: file.warnings,
     };
+    beforeWrite?.({ result, digest: digestOf(stored) });
     if (dryRun || (created.length === 0 && updatedRows.length === 0)) return result;
 
     const ids = new Map<number, string>();
@@ -150,4 +186,9 @@ export const importGlossary = useCase(ImportGlossaryCommand, async (deps: Pick<D
     if (isTermTaken(error)) throw conflict('A term of the file was added to the glossary while it was imported: import it again');
     throw error;
   });
-});
+}
+
+function digestOf(stored: ReadonlyMap<string, Stored>): string {
+  const rows = [...stored.values()].map((s) => [s.id, s.term, s.description, s.case_sensitive, s.translatable, Object.entries(s.translations).sort(([a], [b]) => (a < b ? -1 : 1))]);
+  return createHash('sha256').update(JSON.stringify(rows)).digest('base64url');
+}

@@ -101,6 +101,11 @@ import { deleteTerm } from '../../core/glossary/delete-term.ts';
 import { termNotFound } from '../../core/glossary/term-rows.ts';
 import type { GlossaryTerm } from '../../core/glossary/schemas.ts';
 import { GLOSSARY_PAGE, GlossaryPage, glossaryPath, translationField, type GlossaryDraft } from './views/glossary-page.tsx';
+import { importGlossaryAsPreviewed, previewGlossaryImport, type GlossaryImportPreview } from '../../core/glossary/import-glossary.ts';
+import { exportGlossary } from '../../core/glossary/export-glossary.ts';
+import type { GlossaryImportResult } from '../../core/glossary/schemas.ts';
+import { assertMayImportGlossary, fileProblemLines, glossaryFormatOf, glossaryPreviewFingerprint, GlossaryPreviewChanged, type GlossaryFormat } from './glossary-files.ts';
+import { importCounts, importedSentence, type GlossaryFilePreview, type GlossaryFilesDraft } from './views/glossary-files.tsx';
 
 type C = Context<PortalEnv>;
 
@@ -149,7 +154,7 @@ class AlreadyCreated extends Error {}
 async function createOnce<T>(
   c: C,
   submission: string | undefined,
-  kind: 'project' | 'api-key' | 'invite' | 'import' | 'comment' | 'term',
+  kind: 'project' | 'api-key' | 'invite' | 'import' | 'comment' | 'term' | 'glossary-import',
   /** The input that decides what is created: the same token with other input creates again. */
   input: unknown,
   work: (deps: Deps) => Promise<T>,
@@ -1138,6 +1143,76 @@ const routes = new Hono<PortalEnv>()
     const outcome = await outcomeFor(c, { project: a.projectId });
     return renderGlossary(c, a, { q: c.req.query('q'), cursor: c.req.query('cursor'), notice: outcome?.notice });
   })
+  // Glossary files (core/glossary/export-glossary.ts, import-glossary.ts): every member downloads
+  // the glossary; a member who may import (glossary.manage, every language) previews a file (the
+  // dry run) and applies it, as the Files page imports a translation file. Registered before the
+  // term routes: "import" is no term id.
+  .get('/projects/:project_id/glossary/export', async (c) => {
+    const a = await access(c, 'project.view');
+    // A format that is none is the use-case's 422, on the error page.
+    const file = await exportGlossary(c.get('deps'), { projectId: a.projectId, format: (c.req.query('format') ?? 'csv') as GlossaryFormat });
+    return c.body(file.body as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': file.contentType, 'Content-Disposition': `attachment; filename="${file.filename}"` });
+  })
+  .post('/projects/:project_id/glossary/import', async (c) => {
+    const a = await access(c, 'glossary.manage');
+    assertMayImportGlossary(a);
+    const body = await c.req.parseBody();
+    const text = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : '');
+    const apply = text('apply') === 'yes';
+    const file = body.file;
+    const filename = apply ? text('filename') : file instanceof File ? file.name : '';
+    const bytes = apply ? new Uint8Array(Buffer.from(text('file_base64'), 'base64')) : file instanceof File ? new Uint8Array(await file.arrayBuffer()) : new Uint8Array(0);
+    const chosen = text('format');
+    const deps = c.get('deps');
+    const here = glossaryPath(a.projectId);
+    try {
+      if (bytes.length === 0) throw new AppError('validation', 'Choose a file to import', { issues: [{ loc: ['file'], msg: 'Choose a file to import', type: 'missing' }] });
+      if (bytes.length > MAX_IMPORT_BYTES) throw new AppError('too_large', 'The file is larger than 10 MiB');
+      const format = glossaryFormatOf(chosen, filename);
+      const command = { projectId: a.projectId, actor: userActor(c), format, body: bytes };
+      if (!apply) {
+        const preview = await previewGlossaryImport(deps, { ...command, dryRun: true });
+        return renderGlossary(c, a, { filePreview: glossaryPreview(preview, filename, Buffer.from(bytes).toString('base64')) });
+      }
+      // Apply: once per preview (its one-time token, claimed in the import's transaction: Back to the
+      // preview and Apply again, or a double click, imports nothing the second time), and only when
+      // the import does what the preview showed: checked by the import itself once it has read the
+      // glossary (the project's row and the terms it compares locked) and before it writes; when it
+      // differs (a term added or changed since), nothing is written and this is the new preview.
+      const shown = text('preview');
+      const fileHash = createHash('sha256').update(bytes).digest('base64url');
+      const once = await createOnce(
+        c,
+        text('submission') || undefined,
+        'glossary-import',
+        { project: a.projectId, format, fileHash },
+        (tokenDeps) =>
+          importGlossaryAsPreviewed(tokenDeps, { ...command, dryRun: false }, (now) => {
+            if (glossaryPreviewFingerprint(now) !== shown) throw new GlossaryPreviewChanged(now);
+          }),
+        (result) => ({ result: JSON.stringify(result) }),
+      );
+      if ('replayed' in once) {
+        const first = JSON.parse(once.replayed.result ?? 'null') as GlossaryImportResult | null;
+        return redirectWithOutcome(c, { project: a.projectId }, here, { notice: glossaryOnceApplied(first) });
+      }
+      // Shown after a redirect: a reload of the answer to this POST must not import the file again.
+      return redirectWithOutcome(c, { project: a.projectId }, here, { notice: importedSentence(once.created) });
+    } catch (thrown) {
+      if (thrown instanceof GlossaryPreviewChanged) {
+        const preview = { ...glossaryPreview(thrown.preview, filename, text('file_base64')), notice: GLOSSARY_PREVIEW_CHANGED };
+        return asErrorAnswer(await renderGlossary(c, a, { filePreview: preview }), new AppError('precondition_failed', GLOSSARY_PREVIEW_CHANGED));
+      }
+      const error = toDomainError(thrown);
+      if (!(error instanceof AppError) || (error.code !== 'validation' && error.code !== 'conflict')) throw thrown;
+      // The file's problems at the file field (by its lines), the format's at the format select; the
+      // choice kept. A term added meanwhile under a spelling of the file (409) is said at the top.
+      const field = error.issues?.[0]?.loc[0] === 'format' ? 'format' : 'file';
+      const filesDraft: GlossaryFilesDraft = { format: chosen, ...(error.code === 'validation' ? { refusal: { field, lines: fileProblemLines(error) } } : {}) };
+      const said = error.code === 'validation' ? 'Not imported: nothing was written. The problems are listed at the form below.' : `Not imported: ${error.message}`;
+      return asErrorAnswer(await renderGlossary(c, a, { error: said, filesDraft }), error);
+    }
+  })
   .post('/projects/:project_id/glossary', async (c) => {
     const a = await access(c, 'glossary.manage');
     const f = await form(c);
@@ -1547,7 +1622,15 @@ function glossaryPlace(a: ProjectAccess, returnTo: string | undefined): { path: 
 async function renderGlossary(
   c: C,
   a: ProjectAccess,
-  view: { q?: string | undefined; cursor?: string | undefined; notice?: string | undefined; error?: string | undefined; draft?: GlossaryDraft },
+  view: {
+    q?: string | undefined;
+    cursor?: string | undefined;
+    notice?: string | undefined;
+    error?: string | undefined;
+    draft?: GlossaryDraft;
+    filePreview?: GlossaryFilePreview;
+    filesDraft?: GlossaryFilesDraft;
+  },
 ) {
   const deps = c.get('deps');
   const q = view.q?.trim() || undefined;
@@ -1590,6 +1673,8 @@ async function renderGlossary(
       submission: randomUUID(),
       draft,
       searchProblem,
+      filePreview: view.filePreview,
+      filesDraft: view.filesDraft,
     }),
     status,
   );
@@ -1923,6 +2008,23 @@ class PreviewChanged extends Error {
   }
 }
 
+/** A glossary import's preview to show: its Apply form carries the file, a new one-time token and what it shows. */
+const glossaryPreview = (preview: GlossaryImportPreview, filename: string, file: string): GlossaryFilePreview => ({
+  result: preview.result,
+  filename,
+  format: preview.result.format,
+  file,
+  submission: randomUUID(),
+  fingerprint: glossaryPreviewFingerprint(preview),
+});
+
+const GLOSSARY_PREVIEW_CHANGED =
+  'Nothing was imported: the glossary changed since the preview was made (terms added, changed or deleted meanwhile), so the import would not do what that preview showed. This is what it would do now: apply it if it is still right.';
+
+/** What a glossary import's Apply sent a second time answers (Back to its preview, a double click). */
+const glossaryOnceApplied = (first: GlossaryImportResult | null) =>
+  `This preview was already applied, and nothing was imported again${first ? ` (that import: ${importCounts(first)})` : ''}. To import the file again, preview it again.`;
+
 const IMPORT_PREVIEW_CHANGED =
   'Nothing was imported: the project changed since the preview was made (values saved, approved or created meanwhile), so the import would not do what that preview showed. This is what it would do now: apply it if it is still right.';
 
@@ -1966,10 +2068,12 @@ routes.onError(async (thrown, c) => {
     error instanceof AppError
       ? error.code === 'dependency'
         ? 'A dependency is unavailable; retry in a moment'
-        : // The only large body a portal form sends is an import's file.
-          error.code === 'too_large' && c.req.path.endsWith('/import')
-          ? 'The file is larger than 10 MiB, the most an import takes: split it, or import it in parts (a group at a time).'
-          : error.message
+        : // The only large body a portal form sends is an import's file (a translation file, or a glossary file).
+          error.code === 'too_large' && c.req.path.endsWith('/glossary/import')
+          ? 'The file is larger than 10 MiB, the most a glossary import takes: split it into several files and import each.'
+          : error.code === 'too_large' && c.req.path.endsWith('/import')
+            ? 'The file is larger than 10 MiB, the most an import takes: split it, or import it in parts (a group at a time).'
+            : error.message
       : error instanceof HTTPException
         ? error.message
         : 'Internal server error';

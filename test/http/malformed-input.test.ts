@@ -593,6 +593,9 @@ const FORMS: Record<string, FormSpec> = {
     stored: { term: 200, description: 1000, translation_fr: 200 },
     refused: { term: ['', 'bell\u0007'] },
   },
+  // A glossary file (multipart): its format, or '' for the one its name says; the fixture's JSON
+  // file read as CSV is refused whatever the other fields say.
+  '/portal/projects/:project_id/glossary/import': { fields: { format: 'csv' }, required: ['file'], choices: ['format'], file: 'file' },
   '/portal/projects/:project_id/glossary/:term_id/delete': { fields: {} },
   '/portal/projects/:project_id/tags/:tag/rename': { fields: { name: 'auth-tag2' }, required: ['name'], stored: { name: 100 }, refused: { name: ['a,b', 'auth-tag'] } },
   '/portal/projects/:project_id/tags/:tag/delete': { fields: {} },

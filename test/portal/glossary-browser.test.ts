@@ -2,8 +2,10 @@
 // form (its labels, the notice after the redirect), the refusal of a spelling the glossary has at
 // the term field (aria-invalid, described by the message, the typed text kept), a Delete that asks
 // first, and axe-core on the tab (the forms open) and on the editor with its glossary hints: no
-// serious or critical violation; at a phone's width the tab is no wider than the screen. Skipped,
-// with one line, without Chromium.
+// serious or critical violation; at a phone's width the tab is no wider than the screen. A CSV
+// file imported: refused at the file field (focused there), then previewed and applied; axe-core on
+// the refusal and the preview; at a phone's width neither is wider than the screen. Skipped, with
+// one line, without Chromium.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
@@ -126,6 +128,75 @@ describe.skipIf(!HAVE_BROWSER)('the Glossary tab in Chromium', () => {
       expect(await page.getByRole('list', { name: 'Glossary' }).count()).toBe(1);
       expect((await page.locator(`#v-${id}-de`).getAttribute('aria-describedby'))!.split(' ')).toContain(`gl-${id}`);
       expect(await seriousViolations(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('imports a CSV file: a bad one refused at the file field, then a preview, Apply, and the terms in the table; no serious axe violation', async () => {
+    const { p, base } = portal;
+    const context = await portal.signedIn();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${base}/portal/projects/${p.projectId}/glossary`);
+      const open = async () => {
+        await page.getByText('Import a glossary file', { exact: true }).click();
+        return page.getByRole('form', { name: 'Import a glossary file' });
+      };
+
+      // A bad file: the form comes back open, the problem by its line at the file field, focused there.
+      let form = await open();
+      await form.getByLabel('File (up to 10 MiB)', { exact: true }).setInputFiles({ name: 'terms.csv', mimeType: 'text/csv', buffer: Buffer.from(`term,de\nCheckout,Kasse\n${'x'.repeat(201)},Zu lang\n`) });
+      await form.getByRole('button', { name: 'Preview import' }).click();
+      await page.waitForLoadState();
+      form = page.getByRole('form', { name: 'Import a glossary file' });
+      const file = form.getByLabel('File (up to 10 MiB)', { exact: true });
+      expect(await file.getAttribute('aria-invalid')).toBe('true');
+      expect(await file.evaluate((el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)).toBe(true);
+      const problem = (await file.getAttribute('aria-describedby'))!.split(' ')[0]!;
+      expect(await page.locator(`#${problem}`).innerText()).toMatch(/^line 3: /);
+      expect(await seriousViolations(page)).toEqual([]);
+
+      // The right file: the preview says what it would do, and writes nothing until Apply.
+      await file.setInputFiles({
+        name: 'terms.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('term,description,de,fr,es\nCheckout,The payment page,Kasse,Paiement,Pago\nInvoice,,Rechnung,Facture,\n'),
+      });
+      await form.getByRole('button', { name: 'Preview import' }).click();
+      const preview = page.getByRole('region', { name: 'Preview: what importing terms.csv would do' });
+      await preview.waitFor();
+      expect(await preview.innerText()).toContain('Would add 2 terms, change 0, 0 unchanged; 4 translations in de, fr.');
+      expect(await preview.innerText()).toContain('column es: not a language of the project');
+      expect(await page.locator('tbody tr').filter({ hasText: 'Invoice' }).count()).toBe(0);
+      expect(await seriousViolations(page)).toEqual([]);
+
+      await preview.getByRole('button', { name: 'Apply this import' }).click();
+      await page.waitForURL(/outcome=/);
+      expect(await page.getByRole('status').filter({ hasText: 'Imported the glossary file (csv): 2 terms added' }).count()).toBe(1);
+      const row = page.locator('tbody tr').filter({ hasText: 'Invoice' });
+      expect(await row.locator('td').nth(1).innerText()).toBe('Rechnung');
+      expect(await row.locator('td').nth(2).innerText()).toBe('Facture');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('at 375 px the import form and its preview are no wider than the screen', async () => {
+    const { p, base } = portal;
+    const context = await portal.signedIn();
+    try {
+      const page = await context.newPage();
+      await page.setViewportSize({ width: 375, height: 800 });
+      await page.goto(`${base}/portal/projects/${p.projectId}/glossary`);
+      await page.getByText('Import a glossary file', { exact: true }).click();
+      const form = page.getByRole('form', { name: 'Import a glossary file' });
+      const wider = async () => Number(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'));
+      expect(await wider(), 'the import form overflows').toBeLessThanOrEqual(0);
+      await form.getByLabel('File (up to 10 MiB)', { exact: true }).setInputFiles({ name: 'more.csv', mimeType: 'text/csv', buffer: Buffer.from('term,de\nSubscription,Abonnement\n') });
+      await form.getByRole('button', { name: 'Preview import' }).click();
+      await page.getByRole('region', { name: 'Preview: what importing more.csv would do' }).waitFor();
+      expect(await wider(), 'the preview overflows').toBeLessThanOrEqual(0);
     } finally {
       await context.close();
     }

@@ -11,6 +11,8 @@ import { hashPassword } from '../../core/users/password.ts';
 import { createSession } from '../../core/users/sessions.ts';
 import { addComment } from '../../core/comments/add-comment.ts';
 import { createTerm } from '../../core/glossary/create-term.ts';
+import { previewGlossaryImport } from '../../core/glossary/import-glossary.ts';
+import { glossaryPreviewFingerprint } from '../../functions/portal/glossary-files.ts';
 import { PortalClient } from './support/portal-client.ts';
 
 const t = useTestApp();
@@ -155,6 +157,21 @@ const CASES: Case[] = [
     name: 'delete a glossary term',
     permission: 'glossary.manage',
     request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/glossary/${(await glossaryTerm(p)).id}/delete` }),
+  },
+  { name: 'download the glossary', permission: 'project.view', request: async ({ p }) => ({ method: 'GET', path: `/portal/projects/${p.projectId}/glossary/export?format=tbx` }) },
+  {
+    name: 'import a glossary file',
+    permission: 'glossary.manage',
+    request: async ({ p }) => {
+      // Apply names what its preview showed: the dry run's fingerprint, as the preview's form carries it.
+      const body = new TextEncoder().encode(`term,de\nTerm ${unique()},Begriff\n`);
+      const shown = await previewGlossaryImport(t.runtime.deps, { projectId: p.projectId, actor: { type: 'api_key', id: p.apiKeyId }, format: 'csv', dryRun: true, body });
+      return {
+        method: 'POST',
+        path: `/portal/projects/${p.projectId}/glossary/import`,
+        fields: { apply: 'yes', format: 'csv', file_base64: Buffer.from(body).toString('base64'), preview: glossaryPreviewFingerprint(shown) },
+      };
+    },
   },
   { name: 'see import and export', permission: 'files.transfer', request: async ({ p }) => ({ method: 'GET', path: `/portal/projects/${p.projectId}/files` }) },
   {

@@ -18,6 +18,7 @@ import { maxUnits } from './max-units.ts';
 import { clip } from '../../../core/formats/text/clip.ts';
 import { FieldProblem, problemAttrs, type FieldProblems } from './field-problems.tsx';
 import { ProjectNav } from './project-nav.tsx';
+import { GlossaryFiles, GlossaryImportPreview, type GlossaryFilePreview, type GlossaryFilesDraft } from './glossary-files.tsx';
 
 /** Terms a page of the tab lists (the core's `limit`; "Next page" leads on by its cursor). */
 export const GLOSSARY_PAGE = 100;
@@ -54,6 +55,10 @@ type Props = {
   draft?: GlossaryDraft | undefined;
   /** The search refused (too long, a NUL): said at its field. */
   searchProblem?: string | undefined;
+  /** A glossary file's import preview, shown first with its Apply form. */
+  filePreview?: GlossaryFilePreview | undefined;
+  /** The import form's choice and refusal, shown again. */
+  filesDraft?: GlossaryFilesDraft | undefined;
 };
 
 /** The address of a page of the tab: its search and cursor. */
@@ -183,7 +188,7 @@ const None: FC<{ label: string }> = ({ label }) => (
 );
 
 export const GlossaryPage: FC<Props> = (props) => {
-  const { user, csrf, access, cache, notice, error, terms, count, next, q, cursor, languages, sourceLanguage, submission, draft, searchProblem } = props;
+  const { user, csrf, access, cache, notice, error, terms, count, next, q, cursor, languages, sourceLanguage, submission, draft, searchProblem, filePreview, filesDraft } = props;
   const base = `${P}/projects/${access.projectId}`;
   const here = glossaryPath(access.projectId, q, cursor);
   const manage = may(access.role, 'glossary.manage');
@@ -197,6 +202,7 @@ export const GlossaryPage: FC<Props> = (props) => {
       <p class="hint">
         The project's agreed terms: how a feature, a brand or a word is said in each language. The editor shows the terms a key's source text holds beside it.
       </p>
+      {filePreview ? <GlossaryImportPreview access={access} csrf={csrf} preview={filePreview} /> : null}
 
       {manage ? (
         <details class="card" open={newDraft !== undefined}>
@@ -220,6 +226,7 @@ export const GlossaryPage: FC<Props> = (props) => {
           </form>
         </details>
       ) : null}
+      <GlossaryFiles access={access} csrf={csrf} draft={filesDraft} />
 
       <form method="get" action={`${base}/glossary`} class="filters" role="search" aria-label="Search the glossary">
         <label class="grow">
