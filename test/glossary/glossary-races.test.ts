@@ -71,6 +71,45 @@ describe.runIf(usingRealPostgres())('glossary writes racing', () => {
     expect(res.status, await res.clone().text()).toBe(404);
   });
 
+  // A glossary file's import (core/glossary/import-glossary.ts) rewrites the rows of the terms it
+  // changes from what it read: the terms are locked when read, so a colleague's change in between
+  // waits for the import (and here gives up after its 2 s lock_timeout, which the colleague is told)
+  // instead of committing and then being written over unseen. The colleague's transaction also
+  // leaves a mark, so the test knows whether it committed: without the lock it did, and its
+  // description was lost.
+  it("an import does not write over a colleague's change of a term it read", async () => {
+    const p = await project();
+    const term = await json(await t.call(p.apiKey, 'POST', '/v1/glossary', { term: 'Dashboard', description: 'Start page' }));
+    await sql()`create table if not exists race_marks (term_id uuid)`;
+    const colleague = `update glossary_terms set description = 'Changed meanwhile' where id = '${term.id}'; insert into race_marks values ('${term.id}')`;
+    const res = await racing(/update glossary_terms t set term = x\.term/, colleague, () =>
+      t.app.request('/v1/glossary/import?format=csv', { method: 'POST', headers: { 'X-API-Key': p.apiKey }, body: 'term,de\nDashboard,Übersicht\n' }));
+    expect(res.status, await res.clone().text()).toBe(200);
+    const after = await json(await t.call(p.apiKey, 'GET', `/v1/glossary/${term.id}`));
+    expect(after.translations).toEqual({ de: 'Übersicht' });
+    const committed = (await sql()`select 1 from race_marks where term_id = ${term.id}`).length > 0;
+    // Either the colleague waited and was refused (the import's description stays), or committed
+    // after the import (theirs stays): never committed and then lost.
+    expect({ committed, description: after.description }).toEqual({ committed: false, description: 'Start page' });
+  });
+
+  it('an import racing a removal of a language it writes: the removal waits, the import writes', async () => {
+    const p = await project();
+    const res = await racing(/insert into glossary_terms/, removeLanguageSql(p, 'de'), () =>
+      t.app.request('/v1/glossary/import?format=csv', { method: 'POST', headers: { 'X-API-Key': p.apiKey }, body: 'term,de\nDashboard,Übersicht\n' }));
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await sql()`select 1 from project_languages where project_id = ${p.projectId} and code = 'de'`).toHaveLength(1);
+  });
+
+  it('an import racing a rename onto one of its spellings: 409, nothing written', async () => {
+    const p = await project();
+    const term = await json(await t.call(p.apiKey, 'POST', '/v1/glossary', { term: 'Old' }));
+    const res = await racing(/insert into glossary_terms/, `update glossary_terms set term = 'Fresh', term_folded = 'fresh' where id = '${term.id}'`, () =>
+      t.app.request('/v1/glossary/import?format=csv', { method: 'POST', headers: { 'X-API-Key': p.apiKey }, body: 'term,de\nFresh,Frisch\nOther,Andere\n' }));
+    expect(res.status, await res.clone().text()).toBe(409);
+    expect((await json(await t.call(p.apiKey, 'GET', '/v1/glossary'))).terms.map((x: { term: string }) => x.term)).toEqual(['Fresh']);
+  });
+
   it('concurrent creates of one spelling: one 201, the rest 409', async () => {
     const p = await project();
     const answers = await Promise.all(['Dash', 'dash', 'DASH', 'Dash', 'dAsh'].map((term) => t.call(p.apiKey, 'POST', '/v1/glossary', { term })));
