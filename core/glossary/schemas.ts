@@ -12,12 +12,30 @@ export const TERM_DESCRIPTION_MAX_CHARS = 1_000;
 export const TERMS_PER_PROJECT_MAX = 10_000;
 export const TERMS_LIST_LIMIT_MAX = 500;
 
+/**
+ * U+FFFE and U+FFFF are no characters (Unicode's noncharacters, never text): XML cannot hold them, so
+ * a term or translation with one would make the glossary's TBX export a file no tool reads.
+ */
+export const noNoncharacters = (field: string) => v.check((s: string) => !/[\uFFFE\uFFFF]/.test(s), `${field} must not contain U+FFFE or U+FFFF, which are not characters`);
+
 // In NFC before its length is checked: the limit is on what is stored, and NFC can lengthen a
 // text (U+0958 is two code points in NFC, U+1D160 three): a 200-character term would otherwise pass
 // here and break the database's check (a 5xx; found by review).
-const Term = v.pipe(v.string('term must be a string'), v.transform(nfc), labelText('term', TERM_MAX_CHARS));
-const Description = v.pipe(v.string('description must be a string'), v.trim(), storableText('description', TERM_DESCRIPTION_MAX_CHARS));
-const TermText = labelText('translation', TERM_MAX_CHARS);
+const Term = v.pipe(v.string('term must be a string'), v.transform(nfc), labelText('term', TERM_MAX_CHARS), noNoncharacters('term'));
+/**
+ * A description: text with its line breaks and tabs. A vertical tab or form feed (PowerPoint's and
+ * Word's line break, pasted) is a line break; other control characters are refused: XML cannot hold
+ * them, and the TBX export would have to drop them (the term then read back as changed).
+ */
+export const TermDescription = v.pipe(
+  v.string('description must be a string'),
+  v.transform((s) => s.replace(/[\u000B\u000C]/g, '\n')),
+  v.trim(),
+  storableText('description', TERM_DESCRIPTION_MAX_CHARS),
+  v.check((s) => !/[\u0000-\u0008\u000E-\u001F\u007F]/.test(s), 'description must not contain control characters (line breaks and tabs are kept)'),
+);
+const Description = TermDescription;
+const TermText = v.pipe(labelText('translation', TERM_MAX_CHARS), noNoncharacters('translation'));
 
 /**
  * `{"de": "Übersicht", "fr": null}`: a language's translation, or null to remove it (PATCH). Codes

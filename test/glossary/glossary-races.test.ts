@@ -82,7 +82,7 @@ describe.runIf(usingRealPostgres())('glossary writes racing', () => {
     const term = await json(await t.call(p.apiKey, 'POST', '/v1/glossary', { term: 'Dashboard', description: 'Start page' }));
     await sql()`create table if not exists race_marks (term_id uuid)`;
     const colleague = `update glossary_terms set description = 'Changed meanwhile' where id = '${term.id}'; insert into race_marks values ('${term.id}')`;
-    const res = await racing(/update glossary_terms t set term = x\.term/, colleague, () =>
+    const res = await racing(/update glossary_terms t set term = x\.term/, colleague, async () =>
       t.app.request('/v1/glossary/import?format=csv', { method: 'POST', headers: { 'X-API-Key': p.apiKey }, body: 'term,de\nDashboard,Übersicht\n' }));
     expect(res.status, await res.clone().text()).toBe(200);
     const after = await json(await t.call(p.apiKey, 'GET', `/v1/glossary/${term.id}`));
@@ -95,7 +95,7 @@ describe.runIf(usingRealPostgres())('glossary writes racing', () => {
 
   it('an import racing a removal of a language it writes: the removal waits, the import writes', async () => {
     const p = await project();
-    const res = await racing(/insert into glossary_terms/, removeLanguageSql(p, 'de'), () =>
+    const res = await racing(/insert into glossary_terms/, removeLanguageSql(p, 'de'), async () =>
       t.app.request('/v1/glossary/import?format=csv', { method: 'POST', headers: { 'X-API-Key': p.apiKey }, body: 'term,de\nDashboard,Übersicht\n' }));
     expect(res.status, await res.clone().text()).toBe(200);
     expect(await sql()`select 1 from project_languages where project_id = ${p.projectId} and code = 'de'`).toHaveLength(1);
@@ -104,7 +104,7 @@ describe.runIf(usingRealPostgres())('glossary writes racing', () => {
   it('an import racing a rename onto one of its spellings: 409, nothing written', async () => {
     const p = await project();
     const term = await json(await t.call(p.apiKey, 'POST', '/v1/glossary', { term: 'Old' }));
-    const res = await racing(/insert into glossary_terms/, `update glossary_terms set term = 'Fresh', term_folded = 'fresh' where id = '${term.id}'`, () =>
+    const res = await racing(/insert into glossary_terms/, `update glossary_terms set term = 'Fresh', term_folded = 'fresh' where id = '${term.id}'`, async () =>
       t.app.request('/v1/glossary/import?format=csv', { method: 'POST', headers: { 'X-API-Key': p.apiKey }, body: 'term,de\nFresh,Frisch\nOther,Andere\n' }));
     expect(res.status, await res.clone().text()).toBe(409);
     expect((await json(await t.call(p.apiKey, 'GET', '/v1/glossary'))).terms.map((x: { term: string }) => x.term)).toEqual(['Fresh']);

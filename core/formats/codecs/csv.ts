@@ -68,10 +68,11 @@ export function readCsvRows(text: string, delimiter: string): CsvRow[] {
   return rows;
 }
 
-/** The delimiter whose split of the header line names one of `columns`; ',' when none does. */
-export function detectDelimiter(text: string, columns: readonly string[] = ['key']): string {
-  const header = text.slice(0, text.search(/\r|\n|$/)).toLowerCase();
-  for (const d of [',', ';', '\t']) if (header.split(d).some((s) => columns.includes(s.trim().replace(/^"|"$/g, '')))) return d;
+/** The delimiter whose split of the header line names one of `columns` (or a cell `columns` accepts); ',' when none does. */
+export function detectDelimiter(text: string, columns: readonly string[] | ((cell: string) => boolean) = ['key']): string {
+  const header = text.slice(0, text.search(/\r|\n|$/));
+  const names = typeof columns === 'function' ? columns : (cell: string) => columns.includes(cell.toLowerCase());
+  for (const d of [',', ';', '\t']) if (header.split(d).some((s) => names(s.trim().replace(/^"|"$/g, '')))) return d;
   return ',';
 }
 
@@ -79,7 +80,7 @@ export function detectDelimiter(text: string, columns: readonly string[] = ['key
  * The text of a CSV file and its delimiter: UTF-8 without its byte order mark, and Excel's hint
  * line `sep=;` read (it is no record; a blank line keeps the line numbers).
  */
-export function csvText(body: Uint8Array, columns: readonly string[]): { text: string; delimiter: string } {
+export function csvText(body: Uint8Array, columns: readonly string[] | ((cell: string) => boolean)): { text: string; delimiter: string } {
   let text = decodeUtf8(body).replace(/^\uFEFF/, '');
   const sep = /^sep=(.)(\r\n|\n|\r|$)/.exec(text);
   const delimiter = sep ? (sep[1] ?? ',') : detectDelimiter(text, columns);

@@ -11,9 +11,10 @@ import { encodeText } from '../../formats/text/encode.ts';
 import { fold } from '../fold.ts';
 import type { GlossaryTerm } from '../schemas.ts';
 import {
-  descriptionProblem,
   flagValue,
+  isIdentifier,
   languageReader,
+  readDescription,
   refusals,
   looksLikeLanguageCode,
   termProblem,
@@ -37,12 +38,16 @@ const ROLES: Record<string, Role> = {
   nontranslatable: 'do_not_translate',
 };
 const columnName = (s: string) => s.trim().toLowerCase().replace(/[\s-]+/g, '_');
+/** The role a header cell names, if any (own keys only: a column named "constructor" names none). */
+const roleOf = (cell: string): Role | undefined => (Object.hasOwn(ROLES, columnName(cell)) ? ROLES[columnName(cell)] : undefined);
 
 export function readGlossaryCsv(body: Uint8Array, languages: ProjectLanguages): GlossaryFile {
-  const { text, delimiter } = csvText(body, ['term', languages.source.toLowerCase()]);
+  const languageOf = languageReader(languages);
+  // The delimiter that splits the header into a term column: `term`, or the source language's
+  // code as the sheet writes it (en-US;de-DE, as a German Excel saves).
+  const { text, delimiter } = csvText(body, (cell) => roleOf(cell) === 'term' || languageOf(cell) === languages.source);
   const [header, ...rows] = readCsvRows(text, delimiter);
   if (header === undefined) throw new FormatError(['body'], 'the file is empty; expected a header such as term,description,translatable,case_sensitive,de');
-  const languageOf = languageReader(languages);
   const roles = new Map<Role, number>();
   const columns = new Map<string, number>(); // project language -> column
   let sourceColumn: number | undefined;
@@ -50,7 +55,7 @@ export function readGlossaryCsv(body: Uint8Array, languages: ProjectLanguages): 
   const warnings: string[] = [];
   header.fields.forEach((written, at) => {
     const name = columnName(written);
-    const role = ROLES[name];
+    const role = roleOf(written);
     if (role !== undefined) {
       if (roles.has(role)) throw new FormatError(['body', 'line', header.line], `the header has two ${role} columns (${header.fields[roles.get(role)!]} and ${written})`);
       roles.set(role, at);
@@ -66,7 +71,10 @@ export function readGlossaryCsv(body: Uint8Array, languages: ProjectLanguages): 
       if (sourceColumn === undefined) sourceColumn = at;
       else warnings.push(`column ${written.trim()}: a second column of the source language ${code}, skipped`);
     } else if (columns.has(code)) warnings.push(`column ${written.trim()}: a second column of ${code}, skipped`);
-    else columns.set(code, at);
+    else if (rows.some((r) => (r.fields[at] ?? '').trim() !== '') && rows.every((r) => (r.fields[at] ?? '').trim() === '' || isIdentifier(r.fields[at]!))) {
+      // A spreadsheet's "ID" column of row numbers, in a project that has Indonesian (id).
+      warnings.push(`column ${written.trim()}: holds only numbers or ids, read as the rows' identifiers, not ${code} translations: skipped`);
+    } else columns.set(code, at);
   });
   if (roles.has('translatable') && roles.has('do_not_translate')) {
     throw new FormatError(['body', 'line', header.line], 'the header has both translatable and do_not_translate columns: keep one');
@@ -108,9 +116,9 @@ export function readGlossaryCsv(body: Uint8Array, languages: ProjectLanguages): 
     const entry: FileTerm = { term, loc, translations: new Map() };
     const description = cell(row.fields, roles.get('description'));
     if (description !== '') {
-      const wrong = descriptionProblem(description);
-      if (wrong) refuse(wrong);
-      entry.description = description;
+      const read = readDescription(description);
+      if (read.problem !== undefined) refuse(read.problem);
+      else entry.description = read.text;
     }
     for (const [role, invert] of [['case_sensitive', false], ['translatable', false], ['do_not_translate', true]] as const) {
       const at = roles.get(role);

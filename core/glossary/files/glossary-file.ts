@@ -6,8 +6,8 @@ import * as v from 'valibot';
 import type { ValidationIssue } from '../../errors.ts';
 import type { FormatLoc } from '../../formats/format-error.ts';
 import { canonicalLanguageCode } from '../../languages/language-code.ts';
-import { storableText, labelText, nfc } from '../../validation.ts';
-import { TERM_DESCRIPTION_MAX_CHARS, TERM_MAX_CHARS } from '../schemas.ts';
+import { labelText, nfc } from '../../validation.ts';
+import { noNoncharacters, TermDescription, TERM_MAX_CHARS } from '../schemas.ts';
 
 export const GLOSSARY_FORMATS = ['csv', 'tbx'] as const;
 export type GlossaryFormat = (typeof GLOSSARY_FORMATS)[number];
@@ -46,18 +46,44 @@ export function refusals() {
   };
 }
 
+const languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+const scriptNames = new Intl.DisplayNames(['en'], { type: 'script', fallback: 'none' });
+const known = (names: Intl.DisplayNames, code: string) => {
+  try {
+    return names.of(code) !== undefined;
+  } catch {
+    return false;
+  }
+};
+
 /**
- * The project language a file's code names, or null. Codes compare in any casing and with '_' for
- * '-' (en_US, as Java and gettext write them). A regional code reads into the project's language
- * without region when the project has no such region (a term base's en-US is the project's en),
- * and a bare code into the project's only regional variant of it (de into de-DE).
+ * A file's column or section name as a language code: canonical, '_' read as '-' (en_US, as Java
+ * and gettext write them), and only a real language with a real region or script: `de_note` (a
+ * Lokalise-style notes column) is no code for German with a script "Note".
+ */
+function fileLanguageCode(written: string): string | null {
+  const code = canonicalLanguageCode(written.trim().replaceAll('_', '-'));
+  if (code === null) return null;
+  const [primary, sub] = code.split('-') as [string, string | undefined];
+  if (!known(languageNames, primary)) return null;
+  if (sub !== undefined && !(sub.length === 4 ? known(scriptNames, sub) : /^[A-Z]{2}$/.test(sub) && known(regionNames, sub))) return null;
+  return code;
+}
+
+/**
+ * The project language a file's code names, or null. A project's own code is read as written (in
+ * any casing). A regional code reads into the project's language without region when the project
+ * has no such region (a term base's en-US is the project's en), and a bare code into the project's
+ * only regional variant of it (de into de-DE).
  */
 export function languageReader(languages: ProjectLanguages): (written: string) => string | null {
   const codes = new Set([languages.source, ...languages.codes]);
   return (written) => {
-    const code = canonicalLanguageCode(written.trim().replaceAll('_', '-'));
+    const exact = canonicalLanguageCode(written.trim().replaceAll('_', '-'));
+    if (exact !== null && codes.has(exact)) return exact;
+    const code = fileLanguageCode(written);
     if (code === null) return null;
-    if (codes.has(code)) return code;
     const [primary] = code.split('-') as [string];
     if (code !== primary) return codes.has(primary) ? primary : null;
     const variants = [...codes].filter((c) => c.startsWith(`${primary}-`));
@@ -65,16 +91,23 @@ export function languageReader(languages: ProjectLanguages): (written: string) =
   };
 }
 
-export const looksLikeLanguageCode = (s: string) => canonicalLanguageCode(s.trim().replaceAll('_', '-')) !== null;
+export const looksLikeLanguageCode = (s: string) => fileLanguageCode(s) !== null;
 
-const Term = v.pipe(v.string(), v.transform(nfc), labelText('term', TERM_MAX_CHARS));
-const Description = v.pipe(v.string(), v.trim(), storableText('description', TERM_DESCRIPTION_MAX_CHARS));
-const TermText = labelText('translation', TERM_MAX_CHARS);
+/** Cells that say which row it is, not how a term is said: numbers, UUIDs (a spreadsheet's "ID" column, not Indonesian). */
+export const isIdentifier = (s: string) => /^(\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.test(s.trim());
+
+const Term = v.pipe(v.string(), v.transform(nfc), labelText('term', TERM_MAX_CHARS), noNoncharacters('term'));
+const Description = TermDescription;
+const TermText = v.pipe(labelText('translation', TERM_MAX_CHARS), noNoncharacters('translation'));
 
 /** The message of the first rule a text breaks, or null: the same rules as the API's fields. */
 const problem = (schema: v.GenericSchema<string, string>, text: string): string | null => v.safeParse(schema, text).issues?.[0]?.message ?? null;
 export const termProblem = (text: string) => problem(Term, text);
-export const descriptionProblem = (text: string) => problem(Description, text);
+/** A description as the API stores it (a pasted vertical tab a line break), or the rule it breaks. */
+export function readDescription(text: string): { text: string; problem?: undefined } | { problem: string } {
+  const result = v.safeParse(Description, text);
+  return result.success ? { text: result.output } : { problem: result.issues[0].message };
+}
 export const translationProblem = (text: string) => problem(TermText, text);
 
 /** A yes/no cell or note: yes, no, true, false, 1, 0, y, n in any case; empty is undefined; null for anything else. */

@@ -14,9 +14,9 @@ import { elementsOf, readXml, type XmlElement } from '../../formats/xml/read-xml
 import { fold } from '../fold.ts';
 import type { GlossaryTerm } from '../schemas.ts';
 import {
-  descriptionProblem,
   flagValue,
   languageReader,
+  readDescription,
   refusals,
   termProblem,
   translationProblem,
@@ -38,10 +38,15 @@ function allText(e: XmlElement): string {
   }
   return out.trim();
 }
-/** A term's or a note's text: its runs of white space one space (a pretty-printed term spans lines). */
-const plainText = (e: XmlElement) => allText(e).replace(/\s+/g, ' ');
+/**
+ * A term's or a note's text: a line break or tab with the spaces around it is one space, as a
+ * pretty-printed term spans lines. Other spaces are the term's own: two spaces, a no-break space in
+ * "Acme Cloud", an ideographic space all stay (collapsed, the export of such a term read back as
+ * another term).
+ */
+const plainText = (e: XmlElement) => allText(e).replace(/[ ]*[\t\r\n][ \t\r\n]*/g, ' ');
 
-/** The first descendant element named `name`, depth first (a term inside tig, ntig/termGrp or termSec). */
+/** The elements named `name` in `e`, looked for through the `inside` wrappers (a term in ntig's termGrp). */
 function first(e: XmlElement, name: string, inside: readonly string[]): XmlElement[] {
   const out: XmlElement[] = [];
   for (const c of elementsOf(e)) {
@@ -51,7 +56,15 @@ function first(e: XmlElement, name: string, inside: readonly string[]): XmlEleme
   return out;
 }
 
-const TERM_HOLDERS = ['tig', 'ntig', 'termGrp', 'termSec'];
+/** What holds one term of a language with its notes: tig, ntig (through its termGrp), termSec. */
+const TERM_HOLDERS = ['tig', 'ntig', 'termSec'];
+
+/** A language section's terms, each with the holder of its notes, in the order written (empty terms left out). */
+function termsOf(section: XmlElement): { term: string; holder: XmlElement }[] {
+  return children(section, ...TERM_HOLDERS)
+    .map((holder) => ({ term: first(holder, 'term', ['termGrp']).map(plainText).find((t) => t !== '') ?? '', holder }))
+    .filter((t) => t.term !== '');
+}
 
 /** The definition at an entry's or a language's level (inside a descripGrp too), else its note. */
 function definitionOf(e: XmlElement): string | undefined {
@@ -77,10 +90,12 @@ export function readGlossaryTbx(body: Uint8Array, languages: ProjectLanguages): 
   const skippedCodes = new Set<string>();
   let withoutSource = 0;
   let synonyms = 0;
+  /** Sections of a language an entry had already read (two de langSets; en-GB beside en). */
+  let sectionsAgain = 0;
   for (const entry of entries) {
     const loc = ['body', 'line', entry.line];
     const refuse = (msg: string) => refused.refuse(loc, msg);
-    const byLanguage = new Map<string, { section: XmlElement; term: string }>();
+    const byLanguage = new Map<string, { section: XmlElement; term: string; holder: XmlElement }>();
     for (const section of children(entry, 'langSet', 'langSec')) {
       const written = section.attrs.get('xml:lang') ?? '';
       const code = languageOf(written);
@@ -88,11 +103,14 @@ export function readGlossaryTbx(body: Uint8Array, languages: ProjectLanguages): 
         skippedCodes.add(written || '(none)');
         continue;
       }
-      if (byLanguage.has(code)) continue;
-      const found = first(section, 'term', TERM_HOLDERS).map(plainText).filter((t) => t !== '');
+      const found = termsOf(section);
       if (found.length === 0) continue;
+      if (byLanguage.has(code)) {
+        sectionsAgain++;
+        continue;
+      }
       if (found.length > 1) synonyms++;
-      byLanguage.set(code, { section, term: found[0]! });
+      byLanguage.set(code, { section, ...found[0]! });
     }
     const source = byLanguage.get(languages.source);
     if (source === undefined) {
@@ -114,11 +132,12 @@ export function readGlossaryTbx(body: Uint8Array, languages: ProjectLanguages): 
     const item: FileTerm = { term, loc, translations: new Map() };
     const description = definitionOf(entry) ?? definitionOf(source.section);
     if (description !== undefined) {
-      const wrong = descriptionProblem(description);
-      if (wrong) refuse(wrong);
-      item.description = description;
+      const read = readDescription(description);
+      if (read.problem !== undefined) refuse(read.problem);
+      else item.description = read.text;
     }
-    for (const note of first(source.section, 'termNote', TERM_HOLDERS)) {
+    // The notes of the term read, not of its synonyms.
+    for (const note of first(source.holder, 'termNote', ['termGrp'])) {
       const type = note.attrs.get('type');
       if (type !== 'x-caseSensitive' && type !== 'x-doNotTranslate') continue;
       const flag = flagValue(plainText(note));
@@ -140,6 +159,7 @@ export function readGlossaryTbx(body: Uint8Array, languages: ProjectLanguages): 
   if (entries.length === 0) warnings.push(`the file has no <${entryName}> entries`);
   if (withoutSource) warnings.push(`${withoutSource} ${withoutSource === 1 ? 'entry has' : 'entries have'} no term in ${languages.source}, the project's source language: skipped`);
   if (skippedCodes.size) warnings.push(`languages not in the project, skipped: ${[...skippedCodes].sort().join(', ')}`);
+  if (sectionsAgain) warnings.push(`${sectionsAgain} ${sectionsAgain === 1 ? 'entry has' : 'entries have'} a second section of one language (two langSets of de, or en-GB beside en): the first was read`);
   if (synonyms) warnings.push(`${synonyms} ${synonyms === 1 ? 'language section holds' : 'language sections hold'} more than one term: the first of each was read`);
   return { terms, warnings, issues: refused.issues() };
 }
