@@ -1,4 +1,4 @@
-// The helpers of test/glossary/glossary-files-cases.test.ts: a project, a glossary file in and out, the terms as listed.
+// The helpers of test/glossary/glossary-files(-cases).test.ts: a project, a glossary file in and out, the terms as listed.
 import type { TestApp, TestProject } from '../support/test-app.ts';
 
 export function helpers(t: TestApp) {

@@ -6,27 +6,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
+import { helpers } from './glossary-files-helpers.ts';
 
 const t = useTestApp();
 const sql = () => t.runtime.deps.sql;
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/glossary/${name}`, import.meta.url));
 
-async function json(res: Response) {
-  if (res.status >= 300) throw new Error(`${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-async function project(languages = ['en', 'de', 'fr']): Promise<TestProject> {
-  const p = await t.newProject('team');
-  for (const code of languages) await json(await t.call(p.apiKey, 'POST', '/v1/languages', { code }));
-  return p;
-}
-const importFile = (p: TestProject, body: string | Uint8Array, query = 'format=csv') =>
-  t.app.request(`/v1/glossary/import?${query}`, { method: 'POST', headers: { 'X-API-Key': p.apiKey, 'Content-Type': 'text/csv' }, body });
-const exportFile = (p: TestProject, format: string) => t.app.request(`/v1/glossary/export?format=${format}`, { headers: { 'X-API-Key': p.apiKey } });
-type Term = { term: string; description: string; case_sensitive: boolean; translatable: boolean; translations: Record<string, string> };
-const terms = async (p: TestProject): Promise<Term[]> =>
-  ((await json(await t.call(p.apiKey, 'GET', '/v1/glossary'))).terms as Term[]).map(({ term, description, case_sensitive, translatable, translations }) => ({ term, description, case_sensitive, translatable, translations }));
+const { json, project, importFile, exportFile, terms } = helpers(t);
 const glossaryEvents = async (p: TestProject) =>
   sql()<{ type: string; after: unknown }[]>`select type, after from domain_events where project_id = ${p.projectId} and (type like 'term.%' or type like 'glossary.%') order by id`;
 

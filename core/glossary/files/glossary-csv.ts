@@ -8,16 +8,15 @@
 import { FormatError } from '../../formats/format-error.ts';
 import { csvField, csvText, readCsvRows } from '../../formats/codecs/csv.ts';
 import { encodeText } from '../../formats/text/encode.ts';
-import { fold } from '../fold.ts';
 import type { GlossaryTerm } from '../schemas.ts';
 import {
+  describeTerm,
+  fileTerm,
   flagValue,
   isIdentifier,
   languageReader,
-  readDescription,
   refusals,
   looksLikeLanguageCode,
-  termProblem,
   translationProblem,
   type FileTerm,
   type GlossaryFile,
@@ -97,29 +96,15 @@ export function readGlossaryCsv(body: Uint8Array, languages: ProjectLanguages): 
     if (row.fields.length !== header.fields.length) {
       throw new FormatError(loc, `expected ${header.fields.length} fields as in the header, found ${row.fields.length}`);
     }
-    const term = cell(row.fields, termAt).normalize('NFC');
-    if (term === '') {
+    const written = cell(row.fields, termAt);
+    if (written === '') {
       refuse('the row has no term (its term cell is empty)');
       continue;
     }
-    const bad = termProblem(term);
-    if (bad) {
-      refuse(bad);
-      continue;
-    }
-    const first = seen.get(fold(term));
-    if (first !== undefined) {
-      refuse(`term '${term}' appears twice (lines ${first} and ${row.line}; spellings are compared in any case)`);
-      continue;
-    }
-    seen.set(fold(term), row.line);
-    const entry: FileTerm = { term, loc, translations: new Map() };
+    const entry = fileTerm(written, row.line, seen, refuse);
+    if (entry === null) continue;
     const description = cell(row.fields, roles.get('description'));
-    if (description !== '') {
-      const read = readDescription(description);
-      if (read.problem !== undefined) refuse(read.problem);
-      else entry.description = read.text;
-    }
+    if (description !== '') describeTerm(entry, description, refuse);
     for (const [role, invert] of [['case_sensitive', false], ['translatable', false], ['do_not_translate', true]] as const) {
       const at = roles.get(role);
       if (at === undefined) continue;

@@ -8,6 +8,7 @@ import type { FormatLoc } from '../../formats/format-error.ts';
 import { canonicalLanguageCode } from '../../languages/language-code.ts';
 import { labelText, nfc } from '../../validation.ts';
 import { noNoncharacters, TermDescription, TERM_MAX_CHARS } from '../schemas.ts';
+import { fold } from '../fold.ts';
 
 export const GLOSSARY_FORMATS = ['csv', 'tbx'] as const;
 export type GlossaryFormat = (typeof GLOSSARY_FORMATS)[number];
@@ -117,4 +118,32 @@ export function flagValue(text: string): boolean | undefined | null {
   if (['yes', 'true', '1', 'y'].includes(t)) return true;
   if (['no', 'false', '0', 'n'].includes(t)) return false;
   return null;
+}
+
+/**
+ * A term of the file, in NFC, checked as the API checks one and against the file's earlier terms
+ * (`seen`: each folded spelling's line): null, the reason given to `refuse`, when it cannot be one.
+ */
+export function fileTerm(written: string, line: number, seen: Map<string, number>, refuse: (msg: string) => void): FileTerm | null {
+  const term = written.normalize('NFC');
+  const bad = termProblem(term);
+  if (bad) {
+    refuse(bad);
+    return null;
+  }
+  const folded = fold(term);
+  const first = seen.get(folded);
+  if (first !== undefined) {
+    refuse(`term '${term}' appears twice (lines ${first} and ${line}; spellings are compared in any case)`);
+    return null;
+  }
+  seen.set(folded, line);
+  return { term, loc: ['body', 'line', line], translations: new Map() };
+}
+
+/** The entry's description from the file's text, as the API stores it, or its problem given to `refuse`. */
+export function describeTerm(entry: FileTerm, text: string, refuse: (msg: string) => void): void {
+  const read = readDescription(text);
+  if (read.problem !== undefined) refuse(read.problem);
+  else entry.description = read.text;
 }

@@ -11,14 +11,13 @@ import { decodeUnicode } from '../../formats/text/decode-unicode.ts';
 import { encodeText } from '../../formats/text/encode.ts';
 import { escapeXmlAttr, escapeXmlText, withoutNonXmlChars } from '../../formats/xml/escape-xml.ts';
 import { elementsOf, readXml, type XmlElement } from '../../formats/xml/read-xml.ts';
-import { fold } from '../fold.ts';
 import type { GlossaryTerm } from '../schemas.ts';
 import {
+  describeTerm,
+  fileTerm,
   flagValue,
   languageReader,
-  readDescription,
   refusals,
-  termProblem,
   translationProblem,
   type FileTerm,
   type GlossaryFile,
@@ -117,25 +116,10 @@ export function readGlossaryTbx(body: Uint8Array, languages: ProjectLanguages): 
       withoutSource++;
       continue;
     }
-    const term = source.term.normalize('NFC');
-    const bad = termProblem(term);
-    if (bad) {
-      refuse(bad);
-      continue;
-    }
-    const twice = seen.get(fold(term));
-    if (twice !== undefined) {
-      refuse(`term '${term}' appears twice (lines ${twice} and ${entry.line}; spellings are compared in any case)`);
-      continue;
-    }
-    seen.set(fold(term), entry.line);
-    const item: FileTerm = { term, loc, translations: new Map() };
+    const item = fileTerm(source.term, entry.line, seen, refuse);
+    if (item === null) continue;
     const description = definitionOf(entry) ?? definitionOf(source.section);
-    if (description !== undefined) {
-      const read = readDescription(description);
-      if (read.problem !== undefined) refuse(read.problem);
-      else item.description = read.text;
-    }
+    if (description !== undefined) describeTerm(item, description, refuse);
     // The notes of the term read, not of its synonyms.
     for (const note of first(source.holder, 'termNote', ['termGrp'])) {
       const type = note.attrs.get('type');
