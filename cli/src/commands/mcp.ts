@@ -173,7 +173,7 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
     {
       title: 'Read the glossary',
       description:
-        "The project's glossary terms with their agreed translations by language. Pass key_id to get the terms found in that key's source text: use their translations when translating it, and keep a term with translatable false as written. q finds terms by spelling or translation.",
+        "The project's glossary terms with their agreed translations by language. Pass key_id to get the terms found in that key's source text: use their translations when translating it, and keep a term with translatable false as written. Or q (not with key_id) to find terms by spelling or translation.",
       inputSchema: { key_id: z.string().uuid().optional(), q: z.string().min(1).optional() },
       annotations: { readOnlyHint: true },
     },
