@@ -78,7 +78,7 @@ describe('key names', () => {
         options.debug = false;
       }
       // Background workers (rebuild queue, webhooks, statistics) share the client: not the request's.
-      return statements.filter((q) => !/\bcache_state\b|\bwebhook_(outbox|deliveries)\b|^\s*analyze\b|auto_rebuild/i.test(q));
+      return statements.filter((q) => !/\bcache_state\b|\bwebhook_(outbox|deliveries)\b|\bpg_stat_user_tables\b|^\s*analyze\b|auto_rebuild/i.test(q));
     };
     const team = await t.newProject('team');
     expect(await count(team.apiKey, 'one.statement')).toHaveLength(1);
