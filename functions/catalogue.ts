@@ -60,6 +60,7 @@ export const CATALOGUE = [
   { name: 'export', component: 'Export', dir: 'export', prefix: '/v1/export', ports: ['database', 'counters'], budgetKb: 600, purpose: 'File export (every format)' },
   { name: 'translate', component: 'Translate', dir: 'translate', prefix: '/v1/translate', ports: ['database', 'counters', 'queue', 'machineTranslation'], budgetKb: 800, purpose: 'Bulk translation: translation memory, then the configured machine translation provider' },
   { name: 'glossary', component: 'Glossary', dir: 'glossary', prefix: '/v1/glossary', ports: ['database', 'counters'], budgetKb: 400, purpose: "The project's glossary terms" },
+  { name: 'screenshots', component: 'Screenshots', dir: 'screenshots', prefix: '/v1/screenshots', ports: ['database', 'counters', 'objects'], budgetKb: 700, purpose: 'Screenshots: images of the product linked to the keys they show' },
   { name: 'usage', component: 'Usage', dir: 'usage', prefix: '/v1/usage', ports: ['database', 'counters'], budgetKb: 300, purpose: 'Calls today and translation units this cycle' },
   { name: 'admin', component: 'Admin', dir: 'admin', prefix: '/admin/v1', ports: ['database', 'counters', 'queue', 'adminToken'], budgetKb: 830, purpose: 'Accounts, projects, API keys, webhooks (admin token)' },
   { name: 'portal', component: 'Portal', dir: 'portal', prefix: '/portal', ports: ['database', 'counters', 'queue', 'objects', 'adminToken', 'machineTranslation'], budgetKb: 1660, purpose: 'The portal: pages for owners, developers, reviewers and translators' },

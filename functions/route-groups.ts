@@ -14,6 +14,7 @@ import { importGroup } from './import/routes.ts';
 import { exportGroup } from './export/routes.ts';
 import { usageGroup } from './usage/routes.ts';
 import { glossaryGroup } from './glossary/routes.ts';
+import { screenshotsGroup } from './screenshots/routes.ts';
 import { translateGroup } from './translate/routes.ts';
 import { portalGroup } from './portal/routes.ts';
 import { HTTP_FUNCTIONS, type HttpFunctionName } from './catalogue.ts';
@@ -32,6 +33,7 @@ const byName: Record<HttpFunctionName, RouteGroup> = {
   export: exportGroup,
   translate: translateGroup,
   glossary: glossaryGroup,
+  screenshots: screenshotsGroup,
   usage: usageGroup,
   admin: adminGroup,
   portal: portalGroup,

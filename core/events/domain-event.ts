@@ -52,6 +52,13 @@ export const EVENT_TYPES = [
   'term.deleted',
   /** A glossary file was imported (core/glossary/import-glossary.ts): its counts, one event for the file. Nothing served changes. */
   'glossary.imported',
+  /**
+   * A screenshot was uploaded, renamed or linked to other keys, or deleted (core/screenshots).
+   * Nothing served changes: no rebuild, no webhook.
+   */
+  'screenshot.added',
+  'screenshot.updated',
+  'screenshot.deleted',
   'cache.rebuild_requested',
   'cache.built',
   /** A portal user joined an account (first-owner setup, an accepted invitation). */
@@ -75,7 +82,7 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export type EntityType = 'account' | 'project' | 'api_key' | 'key' | 'group' | 'language' | 'translation' | 'cache' | 'member' | 'webhook' | 'comment' | 'term';
+export type EntityType = 'account' | 'project' | 'api_key' | 'key' | 'group' | 'language' | 'translation' | 'cache' | 'member' | 'webhook' | 'comment' | 'term' | 'screenshot';
 
 export type DomainEvent = {
   type: EventType;
