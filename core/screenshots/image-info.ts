@@ -40,6 +40,11 @@ function png(b: Uint8Array): ImageReading {
  * allowed, as the standard allows them.
  */
 function jpeg(b: Uint8Array): ImageReading {
+  // The end-of-image marker closes the file (zero padding after it allowed): a JPEG cut short in
+  // transfer still has its frame header, and would show translators half a screen.
+  let end = b.length;
+  while (end > 2 && b[end - 1] === 0) end--;
+  if (b[end - 2] !== 0xff || b[end - 1] !== 0xd9) return { ok: false, reason: 'the JPEG file is cut short (it does not end with its end-of-image marker)' };
   const d = view(b);
   let at = 2;
   while (at + 4 <= b.length) {

@@ -7,6 +7,7 @@
 // is row for row what it was (test/support/malformed-input.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { ADMIN_TOKEN, useTestApp } from '../support/test-app.ts';
 import { BODIES, routeCases } from '../support/route-table.ts';
@@ -52,6 +53,8 @@ for (const group of allRouteGroups) mounted.route(group.prefix, group.routes);
 const PORTAL_POSTS = routeCases(mounted, '/portal/', () => 'x').filter((r) => r.method === 'POST').map((r) => r.id.slice('POST '.length));
 
 const PASSWORD = 'correct horse battery';
+const fixtureFile = (name: string) => readFileSync(new URL(`../fixtures/screenshots/${name}`, import.meta.url));
+const SCREENSHOT = new Uint8Array(fixtureFile('sign-in.png'));
 /** How many values fast-check draws for each path parameter, query parameter and JSON body. */
 const RANDOM_RUNS = { segment: 8, query: 8, body: 15 };
 
@@ -71,6 +74,8 @@ type Fixture = {
   commentId: string;
   /** A glossary term (Auth case, fr: Cas). */
   termId: string;
+  /** A screenshot (Chromium's PNG) showing auth.case. */
+  screenshotId: string;
   buildId: string;
   /** The ETag of auth.case's de value, as its GET gives it. */
   etag: string;
@@ -124,6 +129,7 @@ async function fixture(): Promise<Fixture> {
   const extra = await ok(t.admin('POST', `/projects/${project.id}/api-keys`));
   const comment = await ok(call('POST', `/v1/keys/${key.id}/translations/de/comments`, { text: 'Formal?' }));
   const term = await ok(call('POST', '/v1/glossary', { term: 'Auth case', translations: { fr: 'Cas' } }));
+  const screenshot = await ok(call('POST', `/v1/screenshots?key_id=${key.id}`, SCREENSHOT));
   await ok(call('POST', '/v1/cache/rebuild'));
   await t.runtime.rebuilds!.idle();
   const manifest = await ok(call('GET', '/v1/cached/manifest'));
@@ -161,6 +167,7 @@ async function fixture(): Promise<Fixture> {
     deliveryId: webhook.deliveryId,
     commentId: comment.id,
     termId: term.id,
+    screenshotId: screenshot.id,
     buildId: manifest.build_id,
     etag: `"${value.version}"`,
     files,
@@ -245,6 +252,7 @@ function paramValue(name: string, o: Operation): string {
     delivery_id: fx.deliveryId,
     comment_id: fx.commentId,
     term_id: fx.termId,
+    screenshot_id: fx.screenshotId,
     build_id: fx.buildId,
     tag: 'auth-tag',
   };
@@ -456,6 +464,42 @@ function glossaryImportCases(): { cases: Case[]; dryRuns: Case[] } {
   return { cases, dryRuns: [...dryRuns, ...cases.filter((c) => !c.invalid)] };
 }
 
+/**
+ * Images POST /v1/screenshots must refuse: cut short (each format, at random points too), not an
+ * image (SVG, a translation file, gzip, random bytes), without pixels, or over 4 MiB. Each a 4xx
+ * that writes nothing, the image's object included (the object store is no table: the listing of the
+ * project's screenshots is compared after).
+ */
+function screenshotImageCases(): Case[] {
+  const png = fixtureFile('sign-in.png');
+  const jpeg = fixtureFile('sign-in.jpg');
+  const webp = fixtureFile('sign-in.webp');
+  const image = (label: string, body: string | Buffer, contentType = 'image/png'): Case => ({ label: `screenshot ${label}`, body, headers: { 'Content-Type': contentType }, invalid: true });
+  const noPixels = Buffer.from(png);
+  noPixels.writeUInt32BE(0, 16);
+  const cases = [
+    image('empty', ''),
+    image('an SVG with a script', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', 'image/svg+xml'),
+    image('a translation file', fx.files.json!, 'application/json'),
+    image('as gzip', Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x01, 0x02])),
+    image('a GIF', Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1'), 'image/gif'),
+    image('a PNG of 0 x 260 pixels', noPixels),
+    image('a PNG signature alone', png.subarray(0, 8)),
+    image('a JPEG without its frame', Buffer.concat([jpeg.subarray(0, 2), Buffer.from([0xff, 0xd9])]), 'image/jpeg'),
+    image('a RIFF that is no WebP', Buffer.concat([Buffer.from('RIFF'), webp.subarray(4, 8), Buffer.from('WAVE'), webp.subarray(12)]), 'image/webp'),
+    image('over 4 MiB', Buffer.concat([png, Buffer.alloc(4 * 1024 * 1024)])),
+  ];
+  const drawn = fc.sample(
+    fc.oneof(
+      fc.uint8Array({ maxLength: 200 }).map((bytes) => ({ label: 'random bytes', body: Buffer.from(bytes) })),
+      fc.tuple(fc.constantFrom(['png', png], ['jpeg', jpeg], ['webp', webp] as const), fc.nat()).map(([[format, file], at]) => ({ label: `a ${format} cut`, body: file.subarray(0, 1 + (at % (file.length - 64))) })),
+    ),
+    { seed: SEED, numRuns: 30 },
+  );
+  for (const [i, { label, body }] of drawn.entries()) cases.push(image(`${label} #${i}`, body, 'application/octet-stream'));
+  return cases;
+}
+
 /** The writes whose JSON body may be left out (optionalJsonBody in functions/http/validate.ts). */
 const OPTIONAL_BODY = new Set(['createApiKey', 'inviteToAccount']);
 
@@ -488,6 +532,12 @@ describe.each(OPERATIONS)('$id: $method $path', (o) => {
       const files = importCases();
       failures.push(...(await checkAll(target, files.cases)));
       failures.push(...(await checkAll(target, files.dryRuns, { writesNothing: true })));
+    }
+    if (o.id === 'uploadScreenshot') {
+      const listed = async () => (await t.runtime.deps.objects.list(`projects/${fx.projectId}/screenshots/`)).length;
+      const before = await listed();
+      failures.push(...(await checkAll(target, screenshotImageCases())));
+      if ((await listed()) !== before) failures.push(`refused uploads left ${(await listed()) - before} images in the object store`);
     }
     if (o.id === 'importGlossary') {
       const files = glossaryImportCases();
@@ -617,6 +667,7 @@ function portalParam(name: string, route: string): string {
     api_key_id: fx.extraApiKeyId,
     comment_id: fx.commentId,
     term_id: fx.termId,
+    screenshot_id: fx.screenshotId,
     token: 'not-an-invitation',
     tag: 'auth-tag',
   };

@@ -8,10 +8,13 @@ import { useTestApp } from '../support/test-app.ts';
 import { routeCases } from '../support/route-table.ts';
 import { webhookFixture } from '../support/webhook-receiver.ts';
 import { allRouteGroups } from '../../functions/route-groups.ts';
+import { readFileSync } from 'node:fs';
 
 // Webhook endpoints on loopback are allowed, so that the fixture's endpoint sends nothing off this machine.
 const t = useTestApp({ env: { WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' } });
 const ADMIN = { Authorization: 'Bearer test-admin-token-0123456789' };
+const PNG = new Uint8Array(readFileSync(new URL('../fixtures/screenshots/sign-in.png', import.meta.url)));
+const uploadPng = async (apiKey: string, path: string) => t.app.request(path, { method: 'POST', headers: { 'X-API-Key': apiKey, 'Content-Type': 'image/png' }, body: PNG });
 
 type Outcome = { first: number; retry: number; same?: boolean };
 /** Each write, by route id: the first answer, the retried one, and whether the retry's body is the first's. */
@@ -41,6 +44,10 @@ const TABLE: Record<string, Outcome> = {
   'PATCH /v1/glossary/:term_id': { first: 200, retry: 200, same: true },
   'DELETE /v1/glossary/:term_id': { first: 204, retry: 404 },
   'POST /v1/glossary/import': { first: 200, retry: 200 },
+  // Another screenshot each time (the same image may show two states); Idempotency-Key makes a retry the same one.
+  'POST /v1/screenshots': { first: 201, retry: 201 },
+  'PATCH /v1/screenshots/:screenshot_id': { first: 200, retry: 200, same: true },
+  'DELETE /v1/screenshots/:screenshot_id': { first: 204, retry: 404 },
   'POST /v1/groups': { first: 201, retry: 201, same: true },
   'PATCH /v1/groups/:group_name': { first: 200, retry: 404 },
   'DELETE /v1/groups/:group_name': { first: 204, retry: 404 },
@@ -94,7 +101,8 @@ async function setUp() {
   const hook = await webhookFixture(t, p.projectId);
   const comment = await json(t.call(p.apiKey, 'POST', `/v1/keys/${key.id}/translations/de/comments`, { text: 'Formal or informal?' }));
   const term = await json(t.call(p.apiKey, 'POST', '/v1/glossary', { term: 'Auth case', translations: { de: 'Fall' } }));
-  return { p, termId: term.id as string, keyId: key.id as string, goneId: gone.id as string, extraId: extra.id as string, commentId: comment.id as string, ...hook };
+  const screenshot = await json(uploadPng(p.apiKey, `/v1/screenshots?key_id=${key.id}`));
+  return { p, screenshotId: screenshot.id as string, termId: term.id as string, keyId: key.id as string, goneId: gone.id as string, extraId: extra.id as string, commentId: comment.id as string, ...hook };
 }
 
 const BODY: Record<string, unknown> = {
@@ -109,6 +117,7 @@ const BODY: Record<string, unknown> = {
   'PATCH /v1/keys/tags/:tag': { name: 'auth-tag2' },
   'POST /v1/glossary': { term: 'Fresh', translations: { de: 'Frisch' } },
   'PATCH /v1/glossary/:term_id': { description: 'The case of a sign-in', translations: { de: 'Anmeldefall' } },
+  'PATCH /v1/screenshots/:screenshot_id': { name: 'Sign-in page' },
   'POST /v1/groups': { name: 'fresh' },
   'PATCH /v1/groups/:group_name': { new_name: 'auth2' },
   'POST /v1/languages': { code: 'fr' },
@@ -126,13 +135,15 @@ describe.each(writes)('$method $path', (route) => {
     const s = await setUp();
     const path = routeCases(mounted, route.id.includes(' /admin/') ? '/admin/v1/' : '/v1/', (name, id) => {
       const restore = id.endsWith('/restore');
-      return { key_id: restore ? s.goneId : s.keyId, group_name: restore ? 'gone' : 'auth', account_id: s.p.accountId, project_id: s.p.projectId, api_key_id: s.extraId, language: 'de', code: 'de', webhook_id: s.webhookId, delivery_id: s.deliveryId, comment_id: s.commentId, tag: 'auth-tag', term_id: s.termId }[name];
+      return { key_id: restore ? s.goneId : s.keyId, group_name: restore ? 'gone' : 'auth', account_id: s.p.accountId, project_id: s.p.projectId, api_key_id: s.extraId, language: 'de', code: 'de', webhook_id: s.webhookId, delivery_id: s.deliveryId, comment_id: s.commentId, tag: 'auth-tag', term_id: s.termId, screenshot_id: s.screenshotId }[name];
     }).find((r) => r.id === route.id)!.path;
     const send = () =>
       route.id === 'POST /v1/import/:language'
         ? t.call(s.p.apiKey, 'POST', `${path}?format=json&status=approved`, '{"auth.case": "z", "auth.other": "w"}', { 'Content-Type': 'application/json' })
         : route.id === 'POST /v1/glossary/import'
           ? t.call(s.p.apiKey, 'POST', `${path}?format=csv`, 'term,de\nAuth case,Anmeldefall\nFresh,Frisch\n', { 'Content-Type': 'text/csv' })
+        : route.id === 'POST /v1/screenshots'
+          ? uploadPng(s.p.apiKey, path)
         : route.id.includes(' /admin/')
           ? t.call(undefined, route.method, path, BODY[route.id], ADMIN)
           : t.call(s.p.apiKey, route.method, path, BODY[route.id]);

@@ -30,7 +30,7 @@ function documentedBody(id: string): 'json' | 'file' | 'none' {
   return Object.values<any>(content).some((m) => m.schema?.format === 'binary') ? 'file' : 'json';
 }
 
-type Fixture = { p: TestProject; termId: string; keyId: string; deletedKeyId: string; extraApiKeyId: string; webhookId: string; deliveryId: string; commentId: string };
+type Fixture = { p: TestProject; screenshotId: string; termId: string; keyId: string; deletedKeyId: string; extraApiKeyId: string; webhookId: string; deliveryId: string; commentId: string };
 
 /** A project where every write route's request, with the route table's sample body, would succeed. */
 async function fixture(): Promise<Fixture> {
@@ -50,7 +50,8 @@ async function fixture(): Promise<Fixture> {
   const extra = await ok(t.admin('POST', `/projects/${p.projectId}/api-keys`));
   const comment = await ok(t.call(p.apiKey, 'POST', `/v1/keys/${key.id}/translations/de/comments`, { text: 'Formal?' }));
   const term = await ok(t.call(p.apiKey, 'POST', '/v1/glossary', { term: 'Auth case' }));
-  return { p, termId: term.id, keyId: key.id, deletedKeyId: deleted.id, extraApiKeyId: extra.id, commentId: comment.id, ...(await webhookFixture(t, p.projectId)) };
+  const screenshot = await ok(t.call(p.apiKey, 'POST', `/v1/screenshots?key_id=${key.id}`, BODIES['POST /v1/screenshots']));
+  return { p, screenshotId: screenshot.id, termId: term.id, keyId: key.id, deletedKeyId: deleted.id, extraApiKeyId: extra.id, commentId: comment.id, ...(await webhookFixture(t, p.projectId)) };
 }
 
 function paramsOf(f: Fixture): ParamValues {
@@ -66,6 +67,7 @@ function paramsOf(f: Fixture): ParamValues {
       delivery_id: f.deliveryId,
       comment_id: f.commentId,
       term_id: f.termId,
+      screenshot_id: f.screenshotId,
     };
     return values[name];
   };

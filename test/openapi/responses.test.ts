@@ -2,6 +2,7 @@
 // document (by operationId, its path and auth taken from it), and every answer's status must be one
 // the operation documents, with the documented headers and a body valid against the documented
 // schema. Every operation must be called with a 2xx at least once, so a new route gets a call here.
+import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, useTestApp, type TestProject } from '../support/test-app.ts';
@@ -29,7 +30,7 @@ type Call = {
   /** A JSON body. */
   json?: unknown;
   /** A raw body with its Content-Type. */
-  raw?: { type: string; body: string };
+  raw?: { type: string; body: string | Uint8Array };
   headers?: Record<string, string>;
   /** The API key to send (default: the test project's); null for none. */
   apiKey?: string | null;
@@ -49,7 +50,7 @@ async function call(id: string, request: Call = {}): Promise<Response> {
   const headers: Record<string, string> = { ...request.headers };
   if (scheme === 'apiKey' && request.apiKey !== null) headers['X-API-Key'] = request.apiKey ?? p.apiKey;
   if (scheme === 'adminToken') headers.Authorization = `Bearer ${ADMIN_TOKEN}`;
-  let body: string | undefined;
+  let body: string | Uint8Array | undefined;
   if (request.json !== undefined) {
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(request.json);
@@ -265,6 +266,25 @@ describe('every answer is one the document promises', () => {
     expect((await call('updateGlossaryTerm', { params: { term_id: randomUUID() }, json: { term: 'x' } })).status).toBe(404);
     expect((await call('deleteGlossaryTerm', { params: { term_id: termId } })).status).toBe(204);
     expect((await call('deleteGlossaryTerm', { params: { term_id: termId } })).status).toBe(404);
+    const png = { type: 'image/png', body: new Uint8Array(readFileSync(new URL('../fixtures/screenshots/sign-in.png', import.meta.url))) };
+    const shot = await call('uploadScreenshot', { query: { name: 'Sign in', key_id: ids.title! }, raw: png });
+    expect(shot.status).toBe(201);
+    const screenshotId = (await shot.json()).id;
+    expect((await call('uploadScreenshot', { raw: { type: 'image/svg+xml', body: '<svg/>' } })).status).toBe(422);
+    expect((await call('listScreenshots', {})).status).toBe(200);
+    expect((await call('listScreenshots', { query: { key_id: ids.title!, limit: '1' } })).status).toBe(200);
+    expect((await call('listScreenshots', { query: { key_id: randomUUID() } })).status).toBe(404);
+    expect((await call('getScreenshot', { params: { screenshot_id: screenshotId } })).status).toBe(200);
+    expect((await call('getScreenshot', { params: { screenshot_id: randomUUID() } })).status).toBe(404);
+    const image = await call('getScreenshotImage', { params: { screenshot_id: screenshotId } });
+    expect(image.status).toBe(200);
+    expect((await call('getScreenshotImage', { params: { screenshot_id: screenshotId }, headers: { 'If-None-Match': image.headers.get('etag')! } })).status).toBe(304);
+    expect((await call('getScreenshotImage', { params: { screenshot_id: randomUUID() } })).status).toBe(404);
+    expect((await call('updateScreenshot', { params: { screenshot_id: screenshotId }, json: { keys: { [ids.title!]: { region: { x: 0, y: 0, width: 100, height: 20 } } } } })).status).toBe(200);
+    expect((await call('updateScreenshot', { params: { screenshot_id: screenshotId }, json: { keys: { [ids.title!]: { region: { x: 0, y: 0, width: 1000, height: 20 } } } } })).status).toBe(422);
+    expect((await call('updateScreenshot', { params: { screenshot_id: randomUUID() }, json: { name: 'x' } })).status).toBe(404);
+    expect((await call('deleteScreenshot', { params: { screenshot_id: screenshotId } })).status).toBe(204);
+    expect((await call('deleteScreenshot', { params: { screenshot_id: screenshotId } })).status).toBe(404);
     expect((await call('bulkDeleteKeys', { json: { filter: { group: 'bulk' } } })).status).toBe(200);
     expect((await call('bulkDeleteKeys', { json: { key_ids: [randomUUID()] } })).status).toBe(404);
     expect((await call('bulkDeleteKeys', { json: {} })).status).toBe(422);

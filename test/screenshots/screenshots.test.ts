@@ -147,6 +147,7 @@ describe('screenshots', () => {
     await refused(await upload(p, webp.subarray(0, webp.length - 100)), ['body'], /cut short/);
     const jpeg = fixture('sign-in.jpg');
     await refused(await upload(p, jpeg.subarray(0, 100)), ['body'], /JPEG file is cut short/);
+    await refused(await upload(p, jpeg.subarray(0, jpeg.length - 1000)), ['body'], /JPEG file is cut short/);
     await refused(await upload(p, PNG, `?key_id=${other.keys['auth.sign_in']}`), ['query', 'key_id', 0], /not a key of this project/);
     await refused(await upload(p, PNG, '?key_id=nope'), ['query', 'key_id', 0], /UUID/);
     await refused(await upload(p, PNG, '?name=%20%20'), ['query', 'name'], /at least 1 character/);

@@ -2,6 +2,7 @@
 // the shared auth cases (test/http/auth.test.ts): a route added to any group is covered without
 // anyone remembering to list it.
 import type { Hono } from 'hono';
+import { readFileSync } from 'node:fs';
 
 export type RouteCase = { method: string; path: string; body?: unknown; /** `METHOD /path/:param`, as Hono lists it. */ id: string };
 
@@ -25,6 +26,7 @@ const PARAMS: Record<string, string> = {
   comment_id: KEY_ID,
   tag: 'auth-tag',
   term_id: KEY_ID,
+  screenshot_id: KEY_ID,
 };
 
 // Bodies that would succeed for a real project, so that "a valid key gets through" means something:
@@ -47,6 +49,9 @@ export const BODIES: Record<string, unknown> = {
   'POST /v1/glossary': { term: 'Auth new' },
   'POST /v1/glossary/import': 'term,fr\nAuth new,Nouveau\n',
   'PATCH /v1/glossary/:term_id': { description: 'x' },
+  // A real screenshot (Chromium's PNG): the upload's body is the image itself.
+  'POST /v1/screenshots': new Uint8Array(readFileSync(new URL('../fixtures/screenshots/sign-in.png', import.meta.url))),
+  'PATCH /v1/screenshots/:screenshot_id': { name: 'Sign-in page' },
   'POST /v1/translate/:language': {},
   'POST /admin/v1/accounts': { name: 'Acme', plan: 'team' },
   'PATCH /admin/v1/accounts/:account_id': { plan: 'business' },

@@ -38,7 +38,8 @@ export function callerOf(app: Api): TestApp['call'] {
         ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
         ...headers,
       },
-      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      // A string or bytes (a file's) as they are; anything else as JSON.
+      ...(body === undefined ? {} : { body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body) }),
     });
 }
 
