@@ -48,7 +48,7 @@ export const NEVER_BUNDLED = ['zod', 'zod/*', 'zod-to-json-schema', 'zod-openapi
 // Budgets: each function's measured size (`npm run bundle:check`) plus about 25%, so that ordinary
 // growth passes and an SDK or a format library pulled in by accident fails. See docs/deploy.md.
 export const CATALOGUE = [
-  { name: 'health', component: 'Health', dir: 'health', prefix: '/health', extraRoutes: ['/openapi.json'], ports: ['database', 'counters'], budgetKb: 440, purpose: 'Health and the OpenAPI document; answers unrouted paths' },
+  { name: 'health', component: 'Health', dir: 'health', prefix: '/health', extraRoutes: ['/openapi.json'], ports: ['database', 'counters'], budgetKb: 565, purpose: 'Health and the OpenAPI document; answers unrouted paths' },
   { name: 'keys', component: 'Keys', dir: 'keys', prefix: '/v1/keys', ports: ['database', 'counters', 'queue'], budgetKb: 760, purpose: 'Keys, single values (PUT/DELETE /v1/keys/{id}/translations/{language}) and their comments' },
   { name: 'groups', component: 'Groups', dir: 'groups', prefix: '/v1/groups', ports: ['database', 'counters', 'queue'], budgetKb: 720, purpose: 'Groups' },
   { name: 'languages', component: 'Languages', dir: 'languages', prefix: '/v1/languages', ports: ['database', 'counters', 'queue'], budgetKb: 720, purpose: 'Project languages' },
@@ -60,7 +60,7 @@ export const CATALOGUE = [
   { name: 'export', component: 'Export', dir: 'export', prefix: '/v1/export', ports: ['database', 'counters'], budgetKb: 600, purpose: 'File export (every format)' },
   { name: 'translate', component: 'Translate', dir: 'translate', prefix: '/v1/translate', ports: ['database', 'counters', 'queue', 'machineTranslation'], budgetKb: 800, purpose: 'Bulk translation: translation memory, then the configured machine translation provider' },
   { name: 'glossary', component: 'Glossary', dir: 'glossary', prefix: '/v1/glossary', ports: ['database', 'counters'], budgetKb: 400, purpose: "The project's glossary terms" },
-  { name: 'screenshots', component: 'Screenshots', dir: 'screenshots', prefix: '/v1/screenshots', ports: ['database', 'counters', 'objects'], budgetKb: 700, purpose: 'Screenshots: images of the product linked to the keys they show' },
+  { name: 'screenshots', component: 'Screenshots', dir: 'screenshots', prefix: '/v1/screenshots', ports: ['database', 'counters', 'objects'], budgetKb: 965, purpose: 'Screenshots: images of the product linked to the keys they show' },
   { name: 'usage', component: 'Usage', dir: 'usage', prefix: '/v1/usage', ports: ['database', 'counters'], budgetKb: 300, purpose: 'Calls today and translation units this cycle' },
   { name: 'admin', component: 'Admin', dir: 'admin', prefix: '/admin/v1', ports: ['database', 'counters', 'queue', 'adminToken'], budgetKb: 830, purpose: 'Accounts, projects, API keys, webhooks (admin token)' },
   { name: 'portal', component: 'Portal', dir: 'portal', prefix: '/portal', ports: ['database', 'counters', 'queue', 'objects', 'adminToken', 'machineTranslation'], budgetKb: 1660, purpose: 'The portal: pages for owners, developers, reviewers and translators' },

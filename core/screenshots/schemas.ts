@@ -96,6 +96,8 @@ export const ScreenshotKey = v.object({
   region: v.nullable(v.object({ x: v.number(), y: v.number(), width: v.number(), height: v.number() })),
 });
 
+export type ScreenshotKey = v.InferOutput<typeof ScreenshotKey>;
+
 export const Screenshot = v.object({
   id: Uuid,
   name: v.string(),

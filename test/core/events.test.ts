@@ -33,6 +33,10 @@ import { createTerm } from '../../core/glossary/create-term.ts';
 import { updateTerm } from '../../core/glossary/update-term.ts';
 import { deleteTerm } from '../../core/glossary/delete-term.ts';
 import { importGlossary } from '../../core/glossary/import-glossary.ts';
+import { uploadScreenshot } from '../../core/screenshots/upload-screenshot.ts';
+import { updateScreenshot } from '../../core/screenshots/update-screenshot.ts';
+import { deleteScreenshot } from '../../core/screenshots/delete-screenshot.ts';
+import { readFileSync } from 'node:fs';
 import { requestRebuild } from '../../core/cache/request-rebuild.ts';
 import { listKeys } from '../../core/keys/list-keys.ts';
 import { listLanguages } from '../../core/languages/list-languages.ts';
@@ -115,6 +119,21 @@ describe('every write records its events', () => {
       run: (p, ids) => updateTerm(core.deps, { projectId: p.projectId, termId: ids.term!, description: 'The start page', actor: user }),
     },
     { name: 'deleteTerm', types: ['term.deleted'], run: (p, ids) => deleteTerm(core.deps, { projectId: p.projectId, termId: ids.term!, actor: p.actor }) },
+    {
+      name: 'uploadScreenshot',
+      types: ['screenshot.added'],
+      run: async (p, ids) =>
+        (ids.screenshot = (
+          await uploadScreenshot(core.deps, { projectId: p.projectId, body: new Uint8Array(readFileSync(new URL('../fixtures/screenshots/menu.webp', import.meta.url))), keyIds: [ids.key!], actor: p.actor })
+        ).id),
+    },
+    {
+      name: 'updateScreenshot',
+      types: ['screenshot.updated'],
+      actor: user,
+      run: (p, ids) => updateScreenshot(core.deps, { projectId: p.projectId, screenshotId: ids.screenshot!, keys: { [ids.key!]: { region: { x: 0, y: 0, width: 60, height: 20 } } }, actor: user }),
+    },
+    { name: 'deleteScreenshot', types: ['screenshot.deleted'], run: (p, ids) => deleteScreenshot(core.deps, { projectId: p.projectId, screenshotId: ids.screenshot!, actor: p.actor }) },
     {
       // One event for the whole file, whatever its number of terms.
       name: 'importGlossary',
