@@ -13,10 +13,13 @@ export const createTerm = useCase(CreateTermCommand, async (deps: Pick<Deps, 'sq
   const { projectId, actor, term } = input;
   return transaction(deps, async (tx) => {
     // The project's row, locked against other writers of its glossary, so that two creates cannot
-    // both pass the count below.
-    const [project] = await tx.sql<{ terms: number }[]>`
-      select (select count(*)::int from glossary_terms where project_id = p.id) as terms
-      from projects p where p.id = ${projectId} for no key update`;
+    // both pass the count below. The count is a statement of its own, sent with the lock: in READ
+    // COMMITTED a statement sees what was committed when it started, so a count inside the locking
+    // statement missed the create it had waited for (creates at 9,999 terms all passed).
+    const [, [project]] = await Promise.all([
+      tx.sql`select 1 from projects where id = ${projectId} for no key update`,
+      tx.sql<{ terms: number }[]>`select count(*)::int as terms from glossary_terms where project_id = ${projectId}`,
+    ]);
     if ((project?.terms ?? 0) >= TERMS_PER_PROJECT_MAX) {
       throw validationError([{ loc: ['body', 'term'], msg: `the glossary already has ${TERMS_PER_PROJECT_MAX.toLocaleString('en-US')} terms, the most a project keeps: delete some before adding more`, type: 'too_many' }]);
     }

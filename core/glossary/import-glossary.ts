@@ -81,13 +81,16 @@ async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportGlo
   const { projectId, actor, format, dryRun } = input;
   return transaction(deps, async (tx) => {
     // The project's row first, as a term's create and a language's removal take it: no term of the
-    // same spelling is added, and no language removed, between this read and the writes below.
-    const [project] = await tx.sql<{ source_language: string; codes: string[]; terms: number }[]>`
+    // same spelling is added, and no language removed, between this read and the writes below. What
+    // is read is a statement of its own, sent with the lock: in READ COMMITTED a statement sees what
+    // was committed when it started, and one that waited for the lock would read the languages and
+    // the count from before the removal or the create it waited for.
+    const read = tx.sql<{ source_language: string; codes: string[]; terms: number }[]>`
       select p.source_language,
              coalesce((select array_agg(l.code order by l.code) from project_languages l where l.project_id = p.id), '{}') as codes,
              (select count(*)::int from glossary_terms g where g.project_id = p.id) as terms
-      from projects p where p.id = ${projectId}
-      ${dryRun ? tx.sql`` : tx.sql`for no key update`}`;
+      from projects p where p.id = ${projectId}`;
+    const [project] = dryRun ? await read : (await Promise.all([tx.sql`select 1 from projects where id = ${projectId} for no key update`, read]))[1];
     const languages: ProjectLanguages = { source: project!.source_language, codes: project!.codes };
     const file = readFile(format, input.body, languages);
     const folded = file.terms.map((t) => fold(t.term));

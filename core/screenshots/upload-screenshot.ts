@@ -35,10 +35,14 @@ export const uploadScreenshot = useCase(
     try {
       return await transaction(deps, async (tx) => {
         // The project's row, locked against other uploads, so that two cannot both pass the count.
-        const [project] = await tx.sql<{ screenshots: number }[]>`
-          select (select count(*)::int from screenshots where project_id = p.id) as screenshots
-          from projects p where p.id = ${projectId} for no key update`;
-        if ((project?.screenshots ?? 0) >= SCREENSHOTS_PER_PROJECT_MAX) {
+        // The count is a statement of its own, sent with the lock (one round trip): in READ
+        // COMMITTED a statement sees what was committed when it started, so a count inside the
+        // locking statement would not see the upload it waited for (four uploads at 998 all passed).
+        const [, [counted]] = await Promise.all([
+          tx.sql`select 1 from projects where id = ${projectId} for no key update`,
+          tx.sql<{ screenshots: number }[]>`select count(*)::int as screenshots from screenshots where project_id = ${projectId}`,
+        ]);
+        if ((counted?.screenshots ?? 0) >= SCREENSHOTS_PER_PROJECT_MAX) {
           throw validationError([{ loc: ['body'], msg: `the project already has ${SCREENSHOTS_PER_PROJECT_MAX.toLocaleString('en-US')} screenshots, the most it keeps: delete some before adding more`, type: 'too_many' }]);
         }
         await tx.sql`

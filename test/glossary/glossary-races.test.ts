@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { usingRealPostgres } from '../support/test-database.ts';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
 import { databaseUrl, onQuery } from '../support/commit-in-another-backend.ts';
+import postgres from 'postgres';
 
 const t = useTestApp();
 const sql = () => t.runtime.deps.sql;
@@ -114,6 +115,38 @@ describe.runIf(usingRealPostgres())('glossary writes racing', () => {
     const p = await project();
     const answers = await Promise.all(['Dash', 'dash', 'DASH', 'Dash', 'dAsh'].map((term) => t.call(p.apiKey, 'POST', '/v1/glossary', { term })));
     expect(answers.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
+  });
+
+  // The limit and the languages are read in a statement of their own, after the project's lock is
+  // granted: a read inside the locking statement saw what was committed before it waited (found
+  // while building screenshots, 2026-12-01, where four uploads at 998 of 1,000 all passed).
+  it('concurrent creates at 9,999 terms: one more is kept, the others are refused', async () => {
+    const p = await project();
+    await sql()`insert into glossary_terms (project_id, term, term_folded) select ${p.projectId}, 'filler ' || i, 'filler ' || i from generate_series(1, 9999) as i`;
+    const answers = await Promise.all(['One', 'Two', 'Three'].map((term) => t.call(p.apiKey, 'POST', '/v1/glossary', { term })));
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 422, 422]);
+    const [counted] = await sql()<{ n: number }[]>`select count(*)::int as n from glossary_terms where project_id = ${p.projectId}`;
+    expect(counted!.n).toBe(10_000);
+  });
+
+  it('an import that waited for a language removal reads the languages as the removal left them', async () => {
+    const p = await project();
+    const other = postgres(await databaseUrl(sql()), { max: 1, onnotice: () => {} });
+    try {
+      let answer: Promise<Response> | undefined;
+      await other.begin(async (tx) => {
+        await tx.unsafe(removeLanguageSql(p, 'de').replace(/^begin; | commit;$/g, ''));
+        // The import starts while the removal holds the project row, and waits for it.
+        answer = Promise.resolve(t.app.request('/v1/glossary/import?format=csv', { method: 'POST', headers: { 'X-API-Key': p.apiKey }, body: 'term,de,fr\nDashboard,Übersicht,Tableau de bord\n' }));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      });
+      const res = await answer!;
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect((await res.json()).warnings.join(' ')).toMatch(/\bde\b/);
+      expect((await json(await t.call(p.apiKey, 'GET', '/v1/glossary'))).terms[0].translations).toEqual({ fr: 'Tableau de bord' });
+    } finally {
+      await other.end();
+    }
   });
 
   it('concurrent PATCHes renaming two terms to one spelling: one 200, one 409', async () => {
