@@ -6,6 +6,7 @@ import { forEachLimit } from './http.ts';
 import type { HttpClient } from './http.ts';
 import type { LoadRequest } from './measure.ts';
 import { encodeCursor } from '../core/keys/key-cursor.ts';
+import { screenshotPng } from './png.ts';
 
 export type Target =
   | { kind: 'ratio'; min: number }
@@ -69,6 +70,23 @@ async function findKey(context: ScenarioContext, name: string): Promise<{ key: s
   const item = found.keys[0];
   if (!item) throw new Error(`GET /v1/keys?search=${name}: no such key`);
   return item;
+}
+
+/** The project's 40 screenshots (uploaded once per project), the sample key's id and one screenshot showing it. */
+async function screenshots(context: ScenarioContext): Promise<{ keyId: string; screenshotId: string }> {
+  const headers = { 'X-API-Key': context.project.apiKey };
+  const key = await findKey(context, KEY);
+  const shown = await context.http.json<{ screenshots: { id: string }[] }>('GET', `/v1/screenshots?key_id=${key.id}`, 200, { headers });
+  if (shown.screenshots.length === 0) {
+    const png = screenshotPng();
+    const other = await findKey(context, keyName(STANDARD_SHAPE, SAMPLE_KEY_INDEX + 1));
+    await forEachLimit(Array.from({ length: 40 }, (_, i) => i), 4, async (i) => {
+      const linked = i % 2 === 0 ? `&key_id=${key.id}&key_id=${other.id}` : `&key_id=${other.id}`;
+      await context.http.json('POST', `/v1/screenshots?name=Screen%20${i}${linked}`, 201, { headers, raw: png });
+    });
+  }
+  const [first] = (await context.http.json<{ screenshots: { id: string }[] }>('GET', `/v1/screenshots?key_id=${key.id}&limit=1`, 200, { headers })).screenshots;
+  return { keyId: key.id, screenshotId: first!.id };
 }
 
 /** A fixed GET: the probe and the load are the same request. */
@@ -274,6 +292,34 @@ export const SCENARIOS: Scenario[] = [
       const key = await findKey(context, KEY);
       return fixedGet(`/v1/glossary?key_id=${key.id}`)(context);
     },
+  },
+
+  // Screenshots (docs/decisions.md, "Screenshots"): 40 phone-sized PNGs (1170 x 2532, 395 KB), every
+  // other one showing the sample key; a translator's page asks for those of one key, then each image
+  // (from the object store: the data directory or S3), then revalidates it.
+  {
+    name: 'screenshots-by-key',
+    family: 'live',
+    connections: 4,
+    expectedStatus: 200,
+    targets: [{ kind: 'p99', maxMs: 100 }],
+    prepare: async (context) => fixedGet(`/v1/screenshots?key_id=${(await screenshots(context)).keyId}`)(context),
+  },
+  {
+    name: 'screenshot-image',
+    family: 'live',
+    connections: 4,
+    expectedStatus: 200,
+    targets: [{ kind: 'p99', maxMs: 100 }],
+    prepare: async (context) => fixedGet(`/v1/screenshots/${(await screenshots(context)).screenshotId}/image`)(context),
+  },
+  {
+    name: 'screenshot-image-304',
+    family: 'live',
+    connections: 4,
+    expectedStatus: 304,
+    targets: [{ kind: 'p99', maxMs: 50 }],
+    prepare: async (context) => revalidation(`/v1/screenshots/${(await screenshots(context)).screenshotId}/image`)(context),
   },
 
   // Cached: prebuilt bytes from memory.
