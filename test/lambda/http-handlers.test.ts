@@ -401,6 +401,29 @@ describe('the cache over SQS and S3', () => {
   });
 });
 
+describe('screenshots in S3', () => {
+  it('an image uploaded base64-encoded through API Gateway is stored as sent, read back the same by both, and removed with its row', async () => {
+    const { readFileSync } = await import('node:fs');
+    const png = readFileSync(new URL('../fixtures/screenshots/sign-in.png', import.meta.url));
+    const uploaded = await invoke('screenshots', { method: 'POST', path: `/v1/screenshots?name=Sign%20in&key_id=${ids['home.title']}`, headers: withKey(p, { 'content-type': 'image/png' }), body: png, base64: true });
+    expect(uploaded.status).toBe(201);
+    const shot = uploaded.json() as { id: string; width: number; keys: { key: string }[] };
+    expect(shot).toMatchObject({ width: 390, keys: [{ key: 'home.title' }] });
+    const image = await same('screenshots', { method: 'GET', path: `/v1/screenshots/${shot.id}/image`, headers: withKey(p) });
+    expect(image.headers['content-type']).toBe('image/png');
+    expect(image.body.equals(png)).toBe(true);
+    const revalidated = await same('screenshots', { method: 'GET', path: `/v1/screenshots/${shot.id}/image`, headers: withKey(p, { 'if-none-match': image.headers['etag']! }) });
+    expect(revalidated.status).toBe(304);
+    await same('screenshots', { method: 'GET', path: `/v1/screenshots/${shot.id}`, headers: withKey(p) });
+    await same('screenshots', { method: 'GET', path: `/v1/screenshots?key_id=${ids['home.title']}`, headers: withKey(p) });
+    const objects = () => local.runtime.deps.objects.list(`projects/${p.projectId}/screenshots/`);
+    expect(await objects()).toEqual([`projects/${p.projectId}/screenshots/${shot.id}`]);
+    expect((await invoke('screenshots', { method: 'DELETE', path: `/v1/screenshots/${shot.id}`, headers: withKey(p) })).status).toBe(204);
+    expect(await objects()).toEqual([]);
+    await same('screenshots', { method: 'GET', path: `/v1/screenshots/${shot.id}/image`, headers: withKey(p) }); // 404
+  });
+});
+
 describe('paths API Gateway hands over decoded', () => {
   it('a key whose name holds ?, #, % and non-ASCII is read the same through every door', async () => {
     const key = 'faq.100% sure? #1 ünï 👋';
