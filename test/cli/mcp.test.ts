@@ -55,7 +55,7 @@ describe('tms mcp', () => {
   it('lists its tools, each with an input schema', async () => {
     const { tools } = await agent.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ['add_comment', 'add_glossary_term', 'cache_status', 'create_key', 'export_file', 'get_glossary', 'get_key', 'get_translations', 'get_value', 'import_file', 'list_comments', 'list_keys', 'mark_up_to_date', 'publish', 'resolve_comment', 'set_translation', 'suggest_translations', 'tag_keys', 'translate_missing'].sort(),
+      ['add_comment', 'add_glossary_term', 'cache_status', 'create_key', 'export_file', 'get_glossary', 'get_key', 'get_screenshots', 'get_translations', 'get_value', 'import_file', 'list_comments', 'list_keys', 'mark_up_to_date', 'publish', 'resolve_comment', 'set_translation', 'suggest_translations', 'tag_keys', 'translate_missing'].sort(),
     );
     for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
     expect(tools.find((tool) => tool.name === 'get_translations')!.annotations?.readOnlyHint).toBe(true);
@@ -211,6 +211,28 @@ describe('tms mcp', () => {
       ['Workspace', true, { de: 'Arbeitsbereich' }],
     ]);
     expect(jsonOf(await agent.callTool({ name: 'get_glossary', arguments: { q: 'arbeits' } })).terms.map((x: { term: string }) => x.term)).toEqual(['Workspace']);
+  });
+
+  it('shows an agent the screenshots of a key: their regions, then the images themselves', async () => {
+    const { readFileSync } = await import('node:fs');
+    const png = readFileSync(new URL('../fixtures/screenshots/sign-in.png', import.meta.url));
+    const webp = readFileSync(new URL('../fixtures/screenshots/menu.webp', import.meta.url));
+    const key = jsonOf(await agent.callTool({ name: 'create_key', arguments: { key: 'sign_in', group_name: 'auth' } }));
+    const upload = async (body: Buffer, name: string) => (await t.call(p.apiKey, 'POST', `/v1/screenshots?name=${name}&key_id=${key.id}`, new Uint8Array(body))).json();
+    const first = await upload(png, 'Sign-in');
+    await upload(webp, 'Menu');
+    await t.call(p.apiKey, 'PATCH', `/v1/screenshots/${first.id}`, { keys: { [key.id]: { region: { x: 10, y: 100, width: 80, height: 30 } } } });
+    const result = await agent.callTool({ name: 'get_screenshots', arguments: { key_id: key.id } });
+    const content = result.content as { type: string; text?: string; data?: string; mimeType?: string }[];
+    expect(content.map((c) => c.type)).toEqual(['text', 'image', 'image']);
+    const listed = JSON.parse(content[0]!.text!);
+    expect(listed.map((s: { name: string }) => s.name)).toEqual(['Sign-in', 'Menu']);
+    expect(listed[0].keys[0].region).toEqual({ x: 10, y: 100, width: 80, height: 30 });
+    expect(content[1]).toEqual({ type: 'image', mimeType: 'image/png', data: png.toString('base64') });
+    expect(content[2]).toEqual({ type: 'image', mimeType: 'image/webp', data: webp.toString('base64') });
+    const none = await agent.callTool({ name: 'get_screenshots', arguments: { key_id: '00000000-0000-4000-8000-000000000000' } });
+    expect(none.isError).toBe(true);
+    expect(textOf(none)).toMatch(/404/);
   });
 
   it("answers the API's refusals as tool errors the agent can read", async () => {

@@ -25,6 +25,12 @@ const STATUS = z.enum(['draft', 'review', 'approved']);
  */
 export const MAX_TOOL_TEXT_BYTES = 1024 * 1024;
 
+/**
+ * Most bytes of images one tool answer carries: base64 makes them 4/3 larger on the JSON-RPC line,
+ * which the SDK's stdio client drops over 10 MiB (see above): 6 MiB of images is 8 MiB there.
+ */
+export const MAX_TOOL_IMAGE_BYTES = 6 * 1024 * 1024;
+
 /** How to ask a tool for less when its answer is cut; the general hint for a tool without one of its own. */
 const LESS = 'ask for fewer values (a group, a status, fewer keys)';
 
@@ -178,6 +184,36 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
       annotations: { readOnlyHint: true },
     },
     tool(async (args: { key_id?: string; q?: string }) => text(await send('GET', `/v1/glossary${q(args)}`), 'pass q to find fewer terms, or key_id for one key')),
+  );
+  // A screenshot shows an agent (most read images) where a text appears and how much room it has:
+  // the images come as MCP image content, beside the list with each key's region in pixels.
+  server.registerTool(
+    'get_screenshots',
+    {
+      title: 'Screenshots of a key',
+      description:
+        "The screenshots that show a key (by id, from list_keys): each one's name, size and the keys it shows with their regions (x, y, width, height in pixels; null: somewhere on it), then the images themselves. Look at them before translating the key: where the text appears, what is next to it, how much room it has.",
+      inputSchema: { key_id: z.string().uuid() },
+      annotations: { readOnlyHint: true },
+    },
+    tool(async ({ key_id }: { key_id: string }) => {
+      const { screenshots } = (await send('GET', `/v1/screenshots${q({ key_id })}`)) as { screenshots: { id: string; name: string; content_type: string; bytes: number }[] };
+      const content: CallToolResult['content'] = [{ type: 'text', text: capText(JSON.stringify(screenshots)) }];
+      let budget = MAX_TOOL_IMAGE_BYTES;
+      const left: string[] = [];
+      for (const shot of screenshots) {
+        if (shot.bytes > budget) {
+          left.push(shot.name);
+          continue;
+        }
+        const res = await client.request('GET', `/v1/screenshots/${seg(shot.id)}/image`, {});
+        const bytes = Buffer.from(await res.arrayBuffer());
+        budget -= bytes.length;
+        content.push({ type: 'image', data: bytes.toString('base64'), mimeType: shot.content_type });
+      }
+      if (left.length > 0) content.push({ type: 'text', text: `[tms mcp: ${left.length} of the images are not included (${left.join(', ')}): an answer keeps its images under ${MAX_TOOL_IMAGE_BYTES} bytes, or the MCP client drops it. Their image_url reads them with the API key.]` });
+      return { content };
+    }),
   );
   server.registerTool(
     'add_glossary_term',
