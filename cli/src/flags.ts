@@ -13,8 +13,11 @@ export const shown = (value: string) => JSON.stringify(value.length > 60 ? `${wh
 /** Without a trailing half of a surrogate pair (JSON.stringify would show it as the text "\ud83d"). */
 const wholeCharacters = (cut: string) => (/[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut);
 
-/** Flags whose values are secrets (--api-key): an error names the flag, never the value (CI logs keep it). */
-export const isSecretFlag = (name: string) => /key|token|secret|password/i.test(name);
+/**
+ * Flags whose values are secrets (--api-key): an error names the flag, never the value (CI logs keep
+ * it). `--key` (tms screenshots: a translation key's name) is none.
+ */
+export const isSecretFlag = (name: string) => name !== 'key' && /key|token|secret|password/i.test(name);
 
 /**
  * A URL as an error may print it: any user:password@ replaced by ***@ (a URL that is refused for

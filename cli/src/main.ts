@@ -13,6 +13,7 @@ import { status, STATUS_HELP } from './commands/status.ts';
 import { publish, PUBLISH_HELP } from './commands/publish.ts';
 import { MCP_HELP } from './commands/mcp-help.ts';
 import { GLOSSARY_HELP, GLOSSARY_PULL_HELP, GLOSSARY_PUSH_HELP, glossaryPull, glossaryPullTarget, glossaryPush, glossaryPushUpload } from './commands/glossary.ts';
+import { SCREENSHOTS_DELETE_HELP, SCREENSHOTS_HELP, SCREENSHOTS_LIST_HELP, SCREENSHOTS_PUSH_HELP, screenshots, screenshotsRequest } from './commands/screenshots.ts';
 import { checkProject } from './project.ts';
 import { apiKeyFrom, checkLanguages, checkRepeated, checkTag, isSecretFlag, oneLine, requestTimeoutMs, shown, withoutCredentials } from './flags.ts';
 
@@ -25,6 +26,8 @@ const HELP = `tms: push and pull translation files between this repository and a
   tms publish   rebuild the cached files apps read (--wait to wait for it)
   tms glossary  the glossary as a CSV or TBX file: \`tms glossary pull <file>\` writes it,
                 \`tms glossary push <file>\` imports one (--dry-run: change nothing)
+  tms screenshots  images of the app's screens (from e2e tests), linked to the keys they show:
+                \`tms screenshots push <image>... --key K\` uploads them; \`list\`, \`delete <id>...\`
   tms mcp       a Model Context Protocol server on stdio, for AI agents
 
 Options for every command: --api-key KEY (else TMS_API_KEY), --config FILE, --json, --help,
@@ -57,12 +60,21 @@ const COMMANDS: Record<string, { help: string; options: Options }> = {
   status: { help: STATUS_HELP, options: {} },
   publish: { help: PUBLISH_HELP, options: { wait: { type: 'boolean' }, timeout: { type: 'string' } } },
   mcp: { help: MCP_HELP, options: { server: { type: 'string' } } },
-  // `tms glossary pull|push <file>`: two words and a file, the only commands that take a positional.
+  // `tms glossary pull|push <file>`: two words and a file.
   'glossary pull': { help: GLOSSARY_PULL_HELP, options: { format: { type: 'string' } } },
   'glossary push': { help: GLOSSARY_PUSH_HELP, options: { format: { type: 'string' }, 'dry-run': { type: 'boolean' } } },
+  // `tms screenshots push <image>... --key K`: keys by name, each --key one key.
+  'screenshots push': { help: SCREENSHOTS_PUSH_HELP, options: { key: { type: 'string', multiple: true }, name: { type: 'string' } } },
+  'screenshots list': { help: SCREENSHOTS_LIST_HELP, options: { key: { type: 'string' } } },
+  'screenshots delete': { help: SCREENSHOTS_DELETE_HELP, options: {} },
 };
-/** The commands whose argument is a file: `tms glossary push glossary.csv`. */
-const TAKES_FILE = new Set(['glossary pull', 'glossary push']);
+/** The commands that take arguments: a file (`tms glossary push glossary.csv`), images, ids. */
+const TAKES_ARGUMENTS = new Set(['glossary pull', 'glossary push', 'screenshots push', 'screenshots list', 'screenshots delete']);
+/** The commands of two words: the first word, its help, the second words and an example of options' place. */
+const GROUPS: Record<string, { help: string; subs: string[]; example: string }> = {
+  glossary: { help: GLOSSARY_HELP, subs: ['pull', 'push'], example: 'tms glossary push FILE' },
+  screenshots: { help: SCREENSHOTS_HELP, subs: ['push', 'list', 'delete'], example: 'tms screenshots push IMAGE' },
+};
 
 /** Flags that contradict each other or the command: which one the user meant is a guess. */
 function checkConflicts(name: string, values: Record<string, unknown>): void {
@@ -111,18 +123,22 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
     io.stdout.write(HELP + '\n');
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
-  if (name === 'glossary') {
+  const group = Object.hasOwn(GROUPS, name) ? GROUPS[name]! : undefined;
+  if (group) {
     const [sub, ...after] = rest;
-    if (sub === 'pull' || sub === 'push') {
-      name = `glossary ${sub}`;
+    if (sub !== undefined && group.subs.includes(sub)) {
+      name = `${name} ${sub}`;
       rest = after;
     } else if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
-      io.stdout.write(GLOSSARY_HELP + '\n');
+      io.stdout.write(group.help + '\n');
       return sub === undefined ? EXIT.usage : EXIT.ok;
     } else {
-      const why = sub.startsWith('-') ? `${shown(sub)} is not a command: options come after it (tms glossary push FILE ${sub})` : `unknown command ${shown(`glossary ${sub}`)}: glossary pull or glossary push`;
+      const subs = group.subs.map((s) => `${name} ${s}`);
+      const why = sub.startsWith('-')
+        ? `${shown(sub)} is not a command: options come after it (${group.example} ${sub})`
+        : `unknown command ${shown(`${name} ${sub}`)}: ${subs.slice(0, -1).join(', ')} or ${subs.at(-1)}`;
       if (rest.includes('--json')) jsonError(io, why, EXIT.usage);
-      io.stderr.write(`tms glossary: ${why}\n\n${GLOSSARY_HELP}\n`);
+      io.stderr.write(`tms ${name}: ${why}\n\n${group.help}\n`);
       return EXIT.usage;
     }
   }
@@ -140,7 +156,7 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
   let positionals: string[];
   const options = { ...COMMON, ...command.options };
   try {
-    const parsed = parseArgs({ args: rest, options, strict: true, allowPositionals: TAKES_FILE.has(name), tokens: true });
+    const parsed = parseArgs({ args: rest, options, strict: true, allowPositionals: TAKES_ARGUMENTS.has(name), tokens: true });
     values = parsed.values;
     positionals = parsed.positionals;
     checkRepeated(parsed.tokens, (option) => Boolean(options[option]?.multiple));
@@ -171,6 +187,10 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
     // The file and its format are checked (a file to push read) before the config and before any request.
     const pullTarget = name === 'glossary pull' ? await glossaryPullTarget(io.cwd, positionals, values as { format?: string }) : undefined;
     const pushUpload = name === 'glossary push' ? await glossaryPushUpload(io.cwd, positionals, values as { format?: string }) : undefined;
+    // Likewise every image to upload, before the key list is asked for and the first upload.
+    const shots = name.startsWith('screenshots ')
+      ? await screenshotsRequest(name.slice('screenshots '.length) as 'push' | 'list' | 'delete', io.cwd, positionals, values as { key?: string | string[]; name?: string })
+      : undefined;
     // TMS_SERVER overrides the config's server, so it is held to the same rule (exit 2 when wrong);
     // an empty one, as a CI variable that is not set gives, is no override.
     const envServer = io.env.TMS_SERVER || undefined;
@@ -208,6 +228,10 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
         return await glossaryPull(ctx, client, pullTarget!);
       case 'glossary push':
         return await glossaryPush(ctx, client, pushUpload!, values as { 'dry-run'?: boolean });
+      case 'screenshots push':
+      case 'screenshots list':
+      case 'screenshots delete':
+        return await screenshots(ctx, client, shots!);
       default:
         return await publish(ctx, client, values as Parameters<typeof publish>[2]);
     }

@@ -21,6 +21,12 @@ export const PERMISSIONS = {
    * agreed words of a language are a language lead's to keep, as in Lokalise and Crowdin.
    */
   'glossary.manage': ['owner', 'developer', 'reviewer'],
+  /**
+   * Upload, rename and delete the project's screenshots; link keys to them and mark where each is
+   * (everyone sees them). Reviewers too, as for the glossary: showing where a text appears is part
+   * of checking it; translators read them.
+   */
+  'screenshots.manage': ['owner', 'developer', 'reviewer'],
   /** Create, describe, delete keys; rename and delete groups. */
   'keys.manage': ['owner', 'developer'],
   /** Add and remove the project's languages. */

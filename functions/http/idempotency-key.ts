@@ -66,8 +66,13 @@ export const idempotencyKey = (): MiddlewareHandler<AppEnv> =>
     const key = `sha256:${createHash('sha256').update(token).digest('base64url')}`;
     const deps = c.get('deps');
     const scope = c.get('principal')?.projectId ?? 'admin';
-    const body = await c.req.text();
-    const fingerprint = createHash('sha256').update(`${c.req.method} ${c.req.path}\n${body}`).digest('base64url');
+    // The body as bytes: an upload's is an image, which text would decode lossily (and hand the
+    // handler the re-encoded, broken bytes, as Hono derives later reads from the first). The query
+    // is the request's too (an upload's name and keys); none, as on JSON writes, adds nothing, so
+    // those fingerprint as before.
+    const body = new Uint8Array(await c.req.arrayBuffer());
+    const search = new URL(c.req.url).search;
+    const fingerprint = createHash('sha256').update(`${c.req.method} ${c.req.path}${search}\n`).update(body).digest('base64url');
 
     const answerFor = (stored: StoredAnswer) => {
       if (stored.fingerprint !== fingerprint) throw reusedKey();

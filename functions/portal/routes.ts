@@ -106,6 +106,8 @@ import { exportGlossary } from '../../core/glossary/export-glossary.ts';
 import type { GlossaryImportResult } from '../../core/glossary/schemas.ts';
 import { assertMayImportGlossary, fileProblemLines, glossaryFormatOf, glossaryPreviewFingerprint, GlossaryPreviewChanged, type GlossaryFormat } from './glossary-files.ts';
 import { importCounts, importedSentence, type GlossaryFilePreview, type GlossaryFilesDraft } from './views/glossary-files.tsx';
+import { screenshotRoutes, screenshotsOfKey, type PortalKit } from './screenshots.ts';
+import { screenshotCounts } from '../../core/screenshots/screenshot-counts.ts';
 
 type C = Context<PortalEnv>;
 
@@ -154,7 +156,7 @@ class AlreadyCreated extends Error {}
 async function createOnce<T>(
   c: C,
   submission: string | undefined,
-  kind: 'project' | 'api-key' | 'invite' | 'import' | 'comment' | 'term' | 'glossary-import',
+  kind: 'project' | 'api-key' | 'invite' | 'import' | 'comment' | 'term' | 'glossary-import' | 'screenshot',
   /** The input that decides what is created: the same token with other input creates again. */
   input: unknown,
   work: (deps: Deps) => Promise<T>,
@@ -407,6 +409,9 @@ function publicOrigin(c: Context<PortalEnv>): string {
 
 /** File imports take up to 10 MiB, and the preview's "Apply" sends the file back base64-encoded (multipart, so not grown further). */
 const MAX_PORTAL_BODY_BYTES = Math.ceil((MAX_IMPORT_BYTES * 4) / 3) + 64 * 1024;
+
+/** The helpers the screenshots' routes (screenshots.ts) share with these: passed, so that neither file imports the other. */
+const kit: PortalKit = { access, page, createOnce, redirectWithOutcome, outcomeFor, asErrorAnswer, cacheOf };
 
 const routes = new Hono<PortalEnv>()
   .use('*', portalHeaders())
@@ -1278,6 +1283,10 @@ const routes = new Hono<PortalEnv>()
     return redirectWithOutcome(c, { project: a.projectId }, glossaryPlace(a, f.return_to).path, { notice: `Deleted the term ${term.term}.` });
   })
 
+  // Screenshots (core/screenshots): the tab, a screenshot's page and forms, and the image route the
+  // pages' <img> read (functions/portal/screenshots.ts).
+  .route('/projects/:project_id/screenshots', screenshotRoutes(kit))
+
   // Import (dry run first, then apply) and export: the files API's core functions.
   .get('/projects/:project_id/files', async (c) => {
     const a = await access(c, 'files.transfer');
@@ -1768,9 +1777,11 @@ async function renderEditor(
     problems: filters.problems && all.includes(filters.problems) ? filters.problems : undefined,
     cursor: filters.cursor,
   });
+  // How many screenshots show each key of the page: one grouped statement for the page.
+  const screenshots = await screenshotCounts(deps, { projectId: a.projectId, keyIds: data.rows.map((r) => r.id) });
   return page(
     c,
-    EditorView({ user: requireUser(c), csrf: c.get('csrf'), access: a, allLanguages: all, groups: groups.groups, tags: tags.tags, filters, page: data, cache, formError, notice: badCursor ? 'That page link is not valid any more (or was changed): this is the first page.' : bulkNotice(q.get('done')), machineTranslation: deps.translator !== null, ...outcome }),
+    EditorView({ user: requireUser(c), csrf: c.get('csrf'), access: a, allLanguages: all, groups: groups.groups, tags: tags.tags, filters, page: data, screenshots, cache, formError, notice: badCursor ? 'That page link is not valid any more (or was changed): this is the first page.' : bulkNotice(q.get('done')), machineTranslation: deps.translator !== null, ...outcome }),
     status,
   );
 }
@@ -1855,7 +1866,12 @@ async function renderHistory(c: C, a: ProjectAccess, notice?: string, refusal?: 
   const language = languageParam(c);
   const [key] = isUuid(keyId) ? await deps.sql<{ key: string }[]>`select key from translation_keys where id = ${keyId} and project_id = ${a.projectId}` : [];
   if (!key) throw new AppError('not_found', 'Key not found');
-  const [history, cache, comments] = await Promise.all([valueHistory(deps, a.projectId, keyId, language), cacheOf(c, a.projectId), commentsOf(deps, a, keyId, language)]);
+  const [history, cache, comments, screenshots] = await Promise.all([
+    valueHistory(deps, a.projectId, keyId, language),
+    cacheOf(c, a.projectId),
+    commentsOf(deps, a, keyId, language),
+    screenshotsOfKey(deps, a.projectId, keyId, key.key),
+  ]);
   const shown = [...history.items, ...history.items.flatMap((e) => (e.via ? [e.via] : [])), ...(history.unexplained?.source ? [history.unexplained.source] : [])];
   const { apiKeys } = await activityNames(deps, a.projectId, shown);
   return page(
@@ -1876,6 +1892,7 @@ async function renderHistory(c: C, a: ProjectAccess, notice?: string, refusal?: 
       error: refusal?.message,
       apiKeyNames: apiKeys,
       comments: comments && { list: comments, mayAdd: mayEditLanguage(a, language), moderator: may(a.role, 'comments.moderate'), draft, submission: randomUUID() },
+      screenshots,
     }),
     refusal ? statusOf(refusal.error.code) : 200,
   );
@@ -2068,12 +2085,15 @@ routes.onError(async (thrown, c) => {
     error instanceof AppError
       ? error.code === 'dependency'
         ? 'A dependency is unavailable; retry in a moment'
-        : // The only large body a portal form sends is an import's file (a translation file, or a glossary file).
+        : // The only large bodies a portal form sends are an import's file (a translation file, or a
+          // glossary file) and a screenshot (whose use-case refuses one over 4 MiB itself, at its field).
           error.code === 'too_large' && c.req.path.endsWith('/glossary/import')
           ? 'The file is larger than 10 MiB, the most a glossary import takes: split it into several files and import each.'
-          : error.code === 'too_large' && c.req.path.endsWith('/import')
-            ? 'The file is larger than 10 MiB, the most an import takes: split it, or import it in parts (a group at a time).'
-            : error.message
+          : error.code === 'too_large' && c.req.path.endsWith('/screenshots')
+            ? 'The image is larger than 4 MiB, the most a screenshot may be: save it as JPEG or WebP, or at a smaller size.'
+            : error.code === 'too_large' && c.req.path.endsWith('/import')
+              ? 'The file is larger than 10 MiB, the most an import takes: split it, or import it in parts (a group at a time).'
+              : error.message
       : error instanceof HTTPException
         ? error.message
         : 'Internal server error';

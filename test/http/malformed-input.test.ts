@@ -647,6 +647,19 @@ const FORMS: Record<string, FormSpec> = {
   // file read as CSV is refused whatever the other fields say.
   '/portal/projects/:project_id/glossary/import': { fields: { format: 'csv' }, required: ['file'], choices: ['format'], file: 'file' },
   '/portal/projects/:project_id/glossary/:term_id/delete': { fields: {} },
+  // A screenshot (multipart): the image, a name (empty: the file's), key names one per line. The
+  // fixture's "file" is a JSON file: no image, so every case is refused whatever else it holds.
+  '/portal/projects/:project_id/screenshots': { fields: { name: 'Home', keys: 'auth.case' }, required: ['file'], stored: { name: 200 }, file: 'file' },
+  '/portal/projects/:project_id/screenshots/:screenshot_id': { fields: { name: 'Sign-in page', name_was: 'Sign in' }, required: ['name'], stored: { name: 200 } },
+  '/portal/projects/:project_id/screenshots/:screenshot_id/keys': { fields: { keys: 'auth.case' }, required: ['keys'], refused: { keys: ['no.such.key', 'gone.case', Buffer.from('%ff')] } },
+  // A linked key's region: whole pixels inside the image (390 x 260), or do=clear / do=unlink.
+  '/portal/projects/:project_id/screenshots/:screenshot_id/keys/:key_id': {
+    fields: { do: 'region', x: '10', y: '20', width: '100', height: '30' },
+    required: ['do', 'x', 'y', 'width', 'height'],
+    choices: ['do'],
+    refused: { x: ['-1', 'abc', '1.5', '1e2', '391', '\u0661'], width: ['0', '381', '99999999999'], height: ['241'] },
+  },
+  '/portal/projects/:project_id/screenshots/:screenshot_id/delete': { fields: {} },
   '/portal/projects/:project_id/tags/:tag/rename': { fields: { name: 'auth-tag2' }, required: ['name'], stored: { name: 100 }, refused: { name: ['a,b', 'auth-tag'] } },
   '/portal/projects/:project_id/tags/:tag/delete': { fields: {} },
   '/portal/projects/:project_id/api-keys': { fields: { kind: 'live', name: 'CI' }, choices: ['kind'], stored: { name: 100 } },

@@ -12,6 +12,8 @@ const PROJECT = '12345678-1234-4234-8234-123456789abc';
 const WEBHOOK = 'abcdef01-2345-4678-9abc-def012345678';
 const COMMENT = 'c0c0c0c0-1111-4222-8333-444455556666';
 const TERM = 'deadbeef-1111-4222-8333-444455556666';
+const SHOT = '5c5c5c5c-1111-4222-8333-444455556666';
+const KEY2 = '22222222-2222-4333-8444-555555555555';
 const names: ActivityNames = { keys: { [KEY]: 'home.title' }, apiKeys: { [API_KEY]: 'CI' }, webhooks: { [WEBHOOK]: 'https://hooks.example.com/services/T01/B02/secret-token' } };
 
 const event = (type: string, entity: [string, string], before: unknown, after: unknown, actor: Partial<EventLike> = {}): EventLike => ({
@@ -80,6 +82,16 @@ const SAMPLES: Record<EventType, EventLike> = {
   'term.deleted': event('term.deleted', ['term', TERM], { term: 'Dashboard' }, null),
   // core/glossary/import-glossary.ts: one event per file, on the project
   'glossary.imported': event('glossary.imported', ['project', PROJECT], null, { format: 'csv', terms_created: 12, terms_updated: 3, translations_written: 25 }),
+  // core/screenshots/upload-screenshot.ts (the keys linked, by id), update-screenshot.ts (the name before; after, the name and
+  // the key ids linked, unlinked and moved, each only when some were), delete-screenshot.ts
+  'screenshot.added': event('screenshot.added', ['screenshot', SHOT], null, { name: 'Sign-in page', width: 390, height: 260, keys: [KEY, KEY2] }),
+  'screenshot.updated': event(
+    'screenshot.updated',
+    ['screenshot', SHOT],
+    { name: 'Sign-in' },
+    { name: 'Sign-in page', linked: [KEY, KEY2], unlinked: [WEBHOOK], moved: [COMMENT] },
+  ),
+  'screenshot.deleted': event('screenshot.deleted', ['screenshot', SHOT], { name: 'Sign-in page' }, null),
   // core/files/import-file.ts
   'translation.imported': event('translation.imported', ['language', 'de'], null, {
     format: 'json',
@@ -202,6 +214,26 @@ describe('the words', () => {
     expect(change(SAMPLES['term.deleted'])).toBe('');
     // Without a payload: by the start of its id.
     expect(what({ ...SAMPLES['term.deleted'], before: null })).toBe('deleted the glossary term deadbeef');
+  });
+
+  it('screenshots: uploaded (size, keys linked), changed (links counted, a rename), deleted', () => {
+    expect(what(SAMPLES['screenshot.added'])).toBe('uploaded the screenshot Sign-in page');
+    expect(describeEvent(SAMPLES['screenshot.added'])).toContainEqual({ name: 'Sign-in page' });
+    expect(change(SAMPLES['screenshot.added'])).toBe('390 × 260 px; linked to 2 keys');
+    expect(change({ ...SAMPLES['screenshot.added'], after: { name: 'Menu', width: 120, height: 80, keys: [] } })).toBe('120 × 80 px; no key linked yet');
+    expect(what(SAMPLES['screenshot.updated'])).toBe('changed the screenshot Sign-in page');
+    expect(change(SAMPLES['screenshot.updated'])).toBe('linked 2 keys, unlinked 1, moved 1 region; renamed from Sign-in');
+    const unlinked = event('screenshot.updated', ['screenshot', SHOT], { name: 'Menu' }, { name: 'Menu', unlinked: [KEY] });
+    expect([what(unlinked), change(unlinked)]).toEqual(['changed the screenshot Menu', 'unlinked 1 key']);
+    const moved = event('screenshot.updated', ['screenshot', SHOT], { name: 'Menu' }, { name: 'Menu', moved: [KEY, KEY2] });
+    expect(change(moved)).toBe('moved 2 regions');
+    const renamed = event('screenshot.updated', ['screenshot', SHOT], { name: 'Menu' }, { name: 'Main menu' });
+    expect([what(renamed), change(renamed)]).toEqual(['changed the screenshot Main menu', 'renamed from Menu']);
+    expect(what(SAMPLES['screenshot.deleted'])).toBe('deleted the screenshot Sign-in page');
+    expect(change(SAMPLES['screenshot.deleted'])).toBe('');
+    // Without a payload (an older event): by the start of its id.
+    expect(what({ ...SAMPLES['screenshot.deleted'], before: null })).toBe('deleted the screenshot 5c5c5c5c');
+    expect(change({ ...SAMPLES['screenshot.updated'], before: null, after: null })).toBe('');
   });
 
   it('imports and Translate missing: what ran, with its counts', () => {

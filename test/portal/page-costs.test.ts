@@ -9,6 +9,8 @@ import { useTestApp } from '../support/test-app.ts';
 import { counted, measure, rowsRead, seed, type Seeded } from './support/page-costs.ts';
 import { listKeys } from '../../core/keys/list-keys.ts';
 import { listTags } from '../../core/keys/list-tags.ts';
+import { uploadScreenshot } from '../../core/screenshots/upload-screenshot.ts';
+import { readFileSync } from 'node:fs';
 
 const t = useTestApp();
 
@@ -105,6 +107,25 @@ describe('statements per page', () => {
     expect(b.statements, `2 languages: ${a.statements} statements; 8 languages: ${b.statements}\n${b.sqls.join('\n')}`).toBe(a.statements);
     // Each language's count is still shown.
     expect(b.html).toMatch(/20 values/);
+  });
+});
+
+describe("the editor's screenshot counts", () => {
+  it('cost one grouped statement for the page, as many statements with screenshots on every key as with none', async () => {
+    const s = await seed(t, { keys: 60, groups: 2, languages: 2 });
+    const path = `${s.base}?lang=en&lang=de`;
+    const none = await measure(t, s.owner, path);
+    const png = new Uint8Array(readFileSync(new URL('../fixtures/screenshots/sign-in.png', import.meta.url)));
+    for (const name of ['Sign-in', 'Menu']) {
+      await uploadScreenshot(t.runtime.deps, { projectId: s.project.projectId, actor: { type: 'api_key', id: s.project.apiKeyId }, body: png, name, keyIds: s.keyIds });
+    }
+    const shown = await measure(t, s.owner, path);
+    expect(none.status).toBe(200);
+    expect(shown.status).toBe(200);
+    expect(shown.statements, `no screenshots: ${none.statements} statements; on every key: ${shown.statements}\n${shown.sqls.join('\n')}`).toBe(none.statements);
+    expect(shown.sqls.filter((q) => /from screenshot_keys/.test(q))).toHaveLength(1);
+    // Every key of the page (50) says it, linking to its screenshots.
+    expect(shown.html.match(/>2 screenshots<\/a>/g)).toHaveLength(50);
   });
 });
 

@@ -14,6 +14,8 @@ import { createTerm } from '../../core/glossary/create-term.ts';
 import { previewGlossaryImport } from '../../core/glossary/import-glossary.ts';
 import { glossaryPreviewFingerprint } from '../../functions/portal/glossary-files.ts';
 import { PortalClient } from './support/portal-client.ts';
+import { postMultipart, type FilePart } from './support/multipart.ts';
+import { uploadScreenshot } from '../../core/screenshots/upload-screenshot.ts';
 
 const t = useTestApp();
 
@@ -26,6 +28,7 @@ const EXPECTED: Record<Permission, [boolean, boolean, boolean, boolean]> = {
   'values.approve': [Y, Y, Y, N],
   'comments.moderate': [Y, Y, N, N],
   'glossary.manage': [Y, Y, Y, N],
+  'screenshots.manage': [Y, Y, Y, N],
   'keys.manage': [Y, Y, N, N],
   'languages.manage': [Y, Y, N, N],
   'api_keys.manage': [Y, Y, N, N],
@@ -48,7 +51,12 @@ it('the table in core is the table written here, and the one in docs/portal.md',
 
 type Fixture = { p: TestProject; keyId: string };
 /** `role`: the member who sends it (the stranger's request is built with none). */
-type Case = { name: string; permission: Permission; request: (f: Fixture, role?: Role) => Promise<{ method: 'GET' | 'POST'; path: string; fields?: Record<string, string | string[]> }> };
+type Case = {
+  name: string;
+  permission: Permission;
+  /** files: sent as the browser sends a form with a file field (multipart). */
+  request: (f: Fixture, role?: Role) => Promise<{ method: 'GET' | 'POST'; path: string; fields?: Record<string, string | string[]>; files?: Record<string, FilePart> }>;
+};
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${counter++}`;
@@ -172,6 +180,63 @@ const CASES: Case[] = [
         fields: { apply: 'yes', format: 'csv', file_base64: Buffer.from(body).toString('base64'), preview: glossaryPreviewFingerprint(shown) },
       };
     },
+  },
+  { name: 'see the screenshots', permission: 'project.view', request: async ({ p }) => ({ method: 'GET', path: `/portal/projects/${p.projectId}/screenshots` }) },
+  { name: 'see a screenshot', permission: 'project.view', request: async ({ p }) => ({ method: 'GET', path: `/portal/projects/${p.projectId}/screenshots/${(await screenshot(p)).id}` }) },
+  {
+    name: "see a screenshot's image",
+    permission: 'project.view',
+    request: async ({ p }) => ({ method: 'GET', path: `/portal/projects/${p.projectId}/screenshots/${(await screenshot(p)).id}/image` }),
+  },
+  {
+    name: 'upload a screenshot',
+    permission: 'screenshots.manage',
+    request: async ({ p }) => ({
+      method: 'POST',
+      path: `/portal/projects/${p.projectId}/screenshots`,
+      fields: { name: `Shot ${unique()}` },
+      files: { file: { name: 'sign-in.png', type: 'image/png', bytes: PNG } },
+    }),
+  },
+  {
+    name: 'rename a screenshot',
+    permission: 'screenshots.manage',
+    request: async ({ p }) => {
+      const shot = await screenshot(p);
+      return { method: 'POST', path: `/portal/projects/${p.projectId}/screenshots/${shot.id}`, fields: { name_was: shot.name, name: `${shot.name} 2` } };
+    },
+  },
+  {
+    name: 'link keys to a screenshot',
+    permission: 'screenshots.manage',
+    request: async ({ p }) => {
+      const name = `k.${unique()}`;
+      await t.call(p.apiKey, 'POST', '/v1/keys', { key: name });
+      return { method: 'POST', path: `/portal/projects/${p.projectId}/screenshots/${(await screenshot(p)).id}/keys`, fields: { keys: name } };
+    },
+  },
+  {
+    name: "mark a key's region on a screenshot",
+    permission: 'screenshots.manage',
+    request: async ({ p }) => {
+      const keyId = await newKey(p);
+      const shot = await screenshot(p, [keyId]);
+      return { method: 'POST', path: `/portal/projects/${p.projectId}/screenshots/${shot.id}/keys/${keyId}`, fields: { do: 'region', x: '10', y: '20', width: '100', height: '30' } };
+    },
+  },
+  {
+    name: 'unlink a key from a screenshot',
+    permission: 'screenshots.manage',
+    request: async ({ p }) => {
+      const keyId = await newKey(p);
+      const shot = await screenshot(p, [keyId]);
+      return { method: 'POST', path: `/portal/projects/${p.projectId}/screenshots/${shot.id}/keys/${keyId}`, fields: { do: 'unlink' } };
+    },
+  },
+  {
+    name: 'delete a screenshot',
+    permission: 'screenshots.manage',
+    request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/screenshots/${(await screenshot(p)).id}/delete` }),
   },
   { name: 'see import and export', permission: 'files.transfer', request: async ({ p }) => ({ method: 'GET', path: `/portal/projects/${p.projectId}/files` }) },
   {
@@ -311,6 +376,13 @@ async function glossaryTerm(p: TestProject): Promise<{ id: string; term: string 
   return createTerm(t.runtime.deps, { projectId: p.projectId, actor: { type: 'api_key', id: p.apiKeyId }, term: `Term ${unique()}` });
 }
 
+const PNG = new Uint8Array(readFileSync(new URL('../fixtures/screenshots/sign-in.png', import.meta.url)));
+
+/** A screenshot of the project (through core: the portal's own upload form is a case above), showing `keyIds`. */
+async function screenshot(p: TestProject, keyIds: string[] = []): Promise<{ id: string; name: string }> {
+  return uploadScreenshot(t.runtime.deps, { projectId: p.projectId, actor: { type: 'api_key', id: p.apiKeyId }, body: PNG, name: `Shot ${unique()}`, keyIds });
+}
+
 /** A fresh translator of the account, to be changed or removed. */
 async function memberId(accountId: string): Promise<string> {
   const [user] = await t.runtime.deps.sql<{ id: string }[]>`
@@ -345,18 +417,23 @@ beforeAll(async () => {
   clients.set('stranger', await member(elsewhere.accountId, 'owner'));
 });
 
+function send(client: PortalClient, method: 'GET' | 'POST', path: string, fields: Record<string, string | string[]> = {}, files?: Record<string, FilePart>) {
+  if (method === 'GET') return client.get(path);
+  if (files) return postMultipart(t.app, client, path, fields as Record<string, string>, files);
+  return client.post(path, fields);
+}
+
 describe.each(CASES)('$name ($permission)', (c) => {
   it.each(ROLES.map((role, i) => ({ role, allowed: EXPECTED[c.permission][i]! })))('$role: allowed $allowed', async ({ role, allowed }) => {
-    const { method, path, fields } = await c.request(fixture, role);
+    const { method, path, fields, files } = await c.request(fixture, role);
     const client = clients.get(role)!;
-    const res = method === 'GET' ? await client.get(path) : await client.post(path, fields ?? {});
+    const res = await send(client, method, path, fields, files);
     if (allowed) expect(res.status, res.text.slice(0, 300)).toBeLessThan(400);
     else expect(res.status).toBe(403);
   });
   it('a member of another account: 404', async () => {
-    const { method, path, fields } = await c.request(fixture);
-    const client = clients.get('stranger')!;
-    const res = method === 'GET' ? await client.get(path) : await client.post(path, fields ?? {});
+    const { method, path, fields, files } = await c.request(fixture);
+    const res = await send(clients.get('stranger')!, method, path, fields, files);
     expect(res.status).toBe(404);
   });
 });

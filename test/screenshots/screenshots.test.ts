@@ -173,6 +173,19 @@ describe('screenshots', () => {
     expect(await stored(p)).toBe(1);
   });
 
+  it('sent twice with one Idempotency-Key (a retry after a lost answer): one screenshot, the same answer', async () => {
+    const p = await project();
+    const first = await upload(p, PNG, '?name=Home', { 'Idempotency-Key': 'upload-1' });
+    const again = await upload(p, PNG, '?name=Home', { 'Idempotency-Key': 'upload-1' });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(await again.json()).toEqual(await first.json());
+    expect(await stored(p)).toBe(1);
+    // The same key with another image is the client's mistake, not a retry.
+    expect((await upload(p, fixture('sign-in.jpg'), '?name=Home', { 'Idempotency-Key': 'upload-1' })).status).toBe(422);
+    expect(await stored(p)).toBe(1);
+  });
+
   it('over 4 MiB is a 413 before it is read', async () => {
     const p = await project();
     const big = new Uint8Array(4 * 1024 * 1024 + 1);

@@ -1,5 +1,6 @@
-// The activity log (every write to the project, by whom and when) and one value's page: its
-// comments (core/comments) and its history with a one-click revert.
+// The activity log (every write to the project, by whom and when) and one value's page: the
+// screenshots that show its key (key-screenshots.tsx), its comments (core/comments) and its history
+// with a one-click revert.
 import type { FC } from 'hono/jsx';
 import type { ActivityItem, HistoryItem, ValueHistory } from '../../../core/portal/activity.ts';
 import { textAttrs } from '../../../core/languages/text-direction.ts';
@@ -11,6 +12,7 @@ import { actorLabel, describeEvent, summarizeChange, valueTarget, type ActivityN
 import { FieldProblem, problemAttrs } from './field-problems.tsx';
 import { maxUnits } from './max-units.ts';
 import { ProjectNav } from './project-nav.tsx';
+import { KeyScreenshotsSection, type KeyScreenshots } from './key-screenshots.tsx';
 
 type Common = { user: SessionUser; csrf: string; access: ProjectAccess; cache: { last_rebuilt_at: string | null; ready: boolean } };
 
@@ -253,6 +255,8 @@ export const HistoryPage: FC<
     apiKeyNames?: ActivityNames['apiKeys'];
     /** The value's comments; null when its slot takes none (its key deleted, its language no longer the project's). */
     comments: ShownComments | null;
+    /** The screenshots that show the key (the same in every language); null for a key in the trash. */
+    screenshots?: KeyScreenshots | null | undefined;
   }
 > = ({
   user,
@@ -269,6 +273,7 @@ export const HistoryPage: FC<
   error,
   apiKeyNames,
   comments,
+  screenshots,
 }) => {
   const base = `${P}/projects/${access.projectId}`;
   const { stored, unexplained, items } = history;
@@ -282,6 +287,7 @@ export const HistoryPage: FC<
       </h2>
       {notice ? <Notice kind="ok">{notice}</Notice> : null}
       {error ? <Notice kind="error">{error}</Notice> : null}
+      {screenshots ? <KeyScreenshotsSection projectId={access.projectId} shots={screenshots} /> : null}
       {comments ? <Comments csrf={csrf} user={user} action={`${base}/keys/${keyId}/values/${language}/comments`} language={language} comments={comments} /> : null}
       {comments ? <h3>History</h3> : null}
       {items.length === 0 && !stored ? <p class="empty">No recorded change of this value.</p> : null}

@@ -262,6 +262,13 @@ export function describeEvent(e: EventLike, names: ActivityNames = {}): Part[] {
       const format = str(after.format);
       return [`imported a glossary file${format ? ` (${format})` : ''}`];
     }
+    case 'screenshot.added':
+      return ['uploaded the screenshot ', screenshotName(e, after.name)];
+    case 'screenshot.updated':
+      // A rename is said in the summary ("renamed from …"): the sentence names it as it is now.
+      return ['changed the screenshot ', screenshotName(e, after.name ?? before.name)];
+    case 'screenshot.deleted':
+      return ['deleted the screenshot ', screenshotName(e, before.name)];
     case 'cache.rebuild_requested':
       return ['asked to publish the translations (cache rebuild queued)'];
     case 'cache.built':
@@ -298,6 +305,27 @@ export function describeEvent(e: EventLike, names: ActivityNames = {}): Part[] {
   }
   // A type this version does not know (or a value event without its key): said by its type.
   return [e.type, ' ', { name: e.entity_id.length > 40 ? e.entity_id.slice(0, 8) : e.entity_id }];
+}
+
+/** A screenshot by its recorded name (its events carry it), else by the start of its id. */
+const screenshotName = (e: EventLike, recorded: unknown): Part => ({ name: str(recorded) ?? short(e.entity_id) });
+
+/**
+ * What a screenshot.updated changed (core/screenshots/update-screenshot.ts records the key ids linked,
+ * unlinked and given another region, and the name before and after): "linked 2 keys, unlinked 1,
+ * moved 1 region; renamed from Sign-in". The keys are counted, not named: a screenshot shows up to
+ * a hundred, and the screenshot's page names them.
+ */
+function screenshotChanges(before: Payload, after: Payload): Part[] {
+  const n = (field: string) => strings(after[field])?.length ?? 0;
+  const links = [
+    n('linked') ? `linked ${count(n('linked'), 'key')}` : null,
+    n('unlinked') ? `unlinked ${n('linked') ? n('unlinked') : count(n('unlinked'), 'key')}` : null,
+    n('moved') ? `moved ${count(n('moved'), 'region')}` : null,
+  ].filter(Boolean);
+  const [was, now] = [str(before.name), str(after.name)];
+  const renamed = was && now && was !== now ? [`renamed from `, { name: was }] : [];
+  return [...(links.length ? [links.join(', ')] : []), ...(links.length && renamed.length ? ['; '] : []), ...renamed];
 }
 
 /** A glossary term by its recorded spelling (events carry it), else by the start of its id. */
@@ -439,6 +467,16 @@ export function summarizeChange(e: EventLike): Part[] {
       const n = (field: string) => num(after[field]) ?? 0;
       return [`${count(n('terms_created'), 'term')} added, ${n('terms_updated')} changed, ${count(n('translations_written'), 'translation')} written`];
     }
+    case 'screenshot.added': {
+      if (!e.after) return [];
+      const [width, height] = [num(after.width), num(after.height)];
+      const keys = strings(after.keys)?.length ?? 0;
+      return [`${width !== null && height !== null ? `${width} × ${height} px; ` : ''}${keys ? `linked to ${count(keys, 'key')}` : 'no key linked yet'}`];
+    }
+    case 'screenshot.updated':
+      return screenshotChanges(before, after);
+    case 'screenshot.deleted':
+      return [];
     case 'cache.rebuild_requested':
       return num(after.seq) === null ? [] : [`request ${after.seq}`];
     case 'cache.built':

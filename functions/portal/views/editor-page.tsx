@@ -120,6 +120,9 @@ const LanguageFilter: FC<{ label: string; name: string; languages: string[]; cho
 /** A value's comments, counted (with how many are open, when some are resolved): its link's words in the editor. */
 const commentCount = (n: number, open = 0) => `${n} ${n === 1 ? 'comment' : 'comments'}${open > 0 && open < n ? `, ${open} open` : open === 0 ? ', resolved' : ''}`;
 
+/** "1 screenshot", "3 screenshots": the link beside a key that screenshots show. */
+const screenshotCount = (n: number) => `${n} ${n === 1 ? 'screenshot' : 'screenshots'}`;
+
 export function editorQuery(f: EditorFilters, cursor?: string): string {
   const q = new URLSearchParams();
   for (const l of f.languages) q.append('lang', l);
@@ -155,8 +158,13 @@ export const EditorView: FC<{
   valueError?: ValueError | undefined;
   /** A machine translation provider is configured (else Translate missing fills from memory only). */
   machineTranslation?: boolean | undefined;
-}> = ({ user, csrf, access, allLanguages, groups, tags, filters, page, cache, notice, error, formError, translated, translateError, valueError, machineTranslation }) => {
+  /** Key id -> how many screenshots show it, for the page's keys that have any (core/screenshots/screenshot-counts.ts). */
+  screenshots?: Readonly<Record<string, number>> | undefined;
+}> = ({ user, csrf, access, allLanguages, groups, tags, filters, page, cache, notice, error, formError, translated, translateError, valueError, machineTranslation, screenshots = {} }) => {
   const base = `${P}/projects/${access.projectId}`;
+  // A key's screenshots are on its value's page: in the first shown language being translated (the
+  // source's when it is the only one shown); a key's screenshots are the same in every language.
+  const screenshotsLanguage = filters.languages.find((l) => l !== page.sourceLanguage) ?? filters.languages[0] ?? page.sourceLanguage;
   const here = `${base}?${editorQuery(filters, filters.cursor)}`;
   // A bulk status change touches only the shown languages the member may edit: say which.
   const editable = filters.languages.filter((l) => mayEditLanguage(access, l)).join(', ') || 'none of the shown languages';
@@ -494,6 +502,13 @@ export const EditorView: FC<{
                       </p>
                     ) : null}
                     {row.max_length !== null ? <p class="hint">{`Limit: ${row.max_length} ${row.max_length === 1 ? 'character' : 'characters'}`}</p> : null}
+                    {screenshots[row.id] ? (
+                      <p class="hint">
+                        <a href={`${base}/keys/${row.id}/values/${encodeURIComponent(screenshotsLanguage)}/history#screenshots`} aria-label={`${screenshotCount(screenshots[row.id]!)} of ${row.key}`}>
+                          {screenshotCount(screenshots[row.id]!)}
+                        </a>
+                      </p>
+                    ) : null}
                     {sourceShown ? null : <GlossaryHints id={`gl-${row.id}`} lines={hintsOf(row)} sourceLanguage={page.sourceLanguage} />}
                     {may(access.role, 'keys.manage') ? (
                       <details open={formError?.form === `key-${row.id}`}>

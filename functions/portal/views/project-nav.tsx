@@ -5,7 +5,7 @@ import type { ProjectAccess } from '../../../core/users/memberships.ts';
 import { may } from '../../../core/users/permissions.ts';
 import { CsrfField, P } from './layout.tsx';
 
-type Tab = 'editor' | 'languages' | 'glossary' | 'api-keys' | 'trash' | 'activity' | 'files' | 'usage';
+type Tab = 'editor' | 'languages' | 'glossary' | 'screenshots' | 'api-keys' | 'trash' | 'activity' | 'files' | 'usage';
 
 export const ProjectNav: FC<{
   access: ProjectAccess;
@@ -65,6 +65,7 @@ export const ProjectNav: FC<{
         {tab('editor', base, 'Editor')}
         {tab('languages', `${base}/languages`, 'Languages')}
         {tab('glossary', `${base}/glossary`, 'Glossary')}
+        {tab('screenshots', `${base}/screenshots`, 'Screenshots')}
         {may(access.role, 'api_keys.manage') ? tab('api-keys', `${base}/api-keys`, 'API keys') : null}
         {may(access.role, 'files.transfer') ? tab('files', `${base}/files`, 'Import / export') : null}
         {may(access.role, 'keys.manage') ? tab('trash', `${base}/trash`, 'Trash') : null}
