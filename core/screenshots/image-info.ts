@@ -26,11 +26,20 @@ const ascii = (b: Uint8Array, at: number, n: number) => (b.length < at + n ? '' 
 const found = (contentType: ScreenshotType, width: number, height: number): ImageReading =>
   width > 0 && height > 0 ? { ok: true, info: { contentType, width, height } } : { ok: false, reason: `the ${contentType.slice(6).toUpperCase()} image has no pixels (${width} x ${height})` };
 
-/** PNG: the header chunk (IHDR) comes first; the end chunk (IEND) last, or the file was cut short. */
+/**
+ * PNG: the header chunk (IHDR) first, then chunks, each its length, type, data and CRC, up to the
+ * end chunk (IEND): a file whose chunks run past its end was cut short. Bytes after IEND are allowed,
+ * as browsers allow them (some tools append metadata there).
+ */
 function png(b: Uint8Array): ImageReading {
-  if (b.length < 8 + 25 + 12 || ascii(b, 12, 4) !== 'IHDR') return { ok: false, reason: 'the PNG file is cut short or damaged (no IHDR header)' };
-  if (ascii(b, b.length - 8, 4) !== 'IEND') return { ok: false, reason: 'the PNG file is cut short (it does not end with IEND)' };
+  if (b.length < 8 + 25 || ascii(b, 12, 4) !== 'IHDR') return { ok: false, reason: 'the PNG file is cut short or damaged (no IHDR header)' };
   const d = view(b);
+  for (let at = 8; ; ) {
+    if (at + 12 > b.length) return { ok: false, reason: 'the PNG file is cut short (it does not end with IEND)' };
+    const length = d.getUint32(at);
+    if (ascii(b, at + 4, 4) === 'IEND') break;
+    at += 12 + length;
+  }
   return found('image/png', d.getUint32(16), d.getUint32(20));
 }
 
@@ -47,6 +56,7 @@ function jpeg(b: Uint8Array): ImageReading {
   if (b[end - 2] !== 0xff || b[end - 1] !== 0xd9) return { ok: false, reason: 'the JPEG file is cut short (it does not end with its end-of-image marker)' };
   const d = view(b);
   let at = 2;
+  let turned = false;
   while (at + 4 <= b.length) {
     if (b[at] !== 0xff) break;
     const marker = b[at + 1]!;
@@ -62,14 +72,44 @@ function jpeg(b: Uint8Array): ImageReading {
     if (marker === 0xd9 || marker === 0xda) break; // end of image, or scan data before any frame
     const length = d.getUint16(at + 2);
     if (length < 2) break;
+    if (marker === 0xe1 && turned === false) turned = exifTurnsSideways(b.subarray(at + 4, Math.min(b.length, at + 2 + length)));
     const isFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
     if (isFrame) {
       if (at + 9 > b.length) break;
-      return found('image/jpeg', d.getUint16(at + 7), d.getUint16(at + 5));
+      const width = d.getUint16(at + 7);
+      const height = d.getUint16(at + 5);
+      // Shown as browsers show it: turned by its Exif orientation, so regions match what people see.
+      return turned ? found('image/jpeg', height, width) : found('image/jpeg', width, height);
     }
     at += 2 + length;
   }
   return { ok: false, reason: 'the JPEG file is cut short or damaged (no frame header before its image data)' };
+}
+
+/**
+ * Whether a JPEG's Exif block (APP1: "Exif\0\0", then a TIFF header, II or MM) turns the image a
+ * quarter (orientations 5 to 8 of IFD0's Orientation tag, 0x0112): browsers draw such an image with
+ * its width and height swapped (CSS image-orientation: from-image, their default). Phones' camera
+ * JPEGs carry it; a malformed block is read as no turn.
+ */
+function exifTurnsSideways(app1: Uint8Array): boolean {
+  if (app1.length < 14 || ascii(app1, 0, 6) !== 'Exif\0\0') return false;
+  const tiff = app1.subarray(6);
+  const d = view(tiff);
+  const little = ascii(tiff, 0, 2) === 'II';
+  if (!little && ascii(tiff, 0, 2) !== 'MM') return false;
+  const ifd = d.getUint32(4, little);
+  if (ifd + 2 > tiff.length) return false;
+  const entries = d.getUint16(ifd, little);
+  for (let i = 0; i < entries; i++) {
+    const entry = ifd + 2 + i * 12;
+    if (entry + 12 > tiff.length) return false;
+    if (d.getUint16(entry, little) === 0x0112) {
+      const orientation = d.getUint16(entry + 8, little);
+      return orientation >= 5 && orientation <= 8;
+    }
+  }
+  return false;
 }
 
 /**

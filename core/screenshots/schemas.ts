@@ -50,7 +50,6 @@ const KeyIds = v.pipe(
   v.transform((x) => (Array.isArray(x) ? x : [x])),
   v.array(Uuid),
   v.check((ids) => ids.length <= KEYS_PER_SCREENSHOT_MAX, `key_id may be given at most ${KEYS_PER_SCREENSHOT_MAX} times`),
-  v.transform((ids) => [...new Set(ids)]),
 );
 
 /** POST /v1/screenshots's query: the body is the image itself. */

@@ -50,18 +50,23 @@ export async function changeLinks(
   const unknown = linking.filter((id) => !live.has(id));
   if (unknown.length > 0) throw validationError(unknown.map((id) => ({ loc: loc(id), msg: 'not a key of this project (or it is in the trash)', type: 'key_unknown' })));
 
-  const stored = new Map(
-    (await sql<{ key_id: string; x: number | null; y: number | null; w: number | null; h: number | null }[]>`
-      select key_id, region_x as x, region_y as y, region_width as w, region_height as h
-      from screenshot_keys where screenshot_id = ${screenshotId}`).map((r) => [r.key_id, r.x === null ? null : { x: r.x, y: r.y!, width: r.w!, height: r.h! }] as const),
-  );
+  const rows = await sql<{ key_id: string; live: boolean; x: number | null; y: number | null; w: number | null; h: number | null }[]>`
+    select l.key_id, k.deleted_at is null as live, l.region_x as x, l.region_y as y, l.region_width as w, l.region_height as h
+    from screenshot_keys l join translation_keys k on k.id = l.key_id
+    where l.screenshot_id = ${screenshotId}`;
+  const stored = new Map(rows.map((r) => [r.key_id, r.x === null ? null : { x: r.x, y: r.y!, width: r.w!, height: r.h! }] as const));
   const wanted = new Map(stored);
   for (const { keyId, link } of changes) {
     if (link === null) wanted.delete(keyId);
     else wanted.set(keyId, link.region === undefined ? (stored.get(keyId) ?? null) : link.region);
   }
-  if (wanted.size > KEYS_PER_SCREENSHOT_MAX) {
-    throw validationError([{ loc: input.tooManyLoc, msg: `a screenshot shows at most ${KEYS_PER_SCREENSHOT_MAX} keys: this would make it ${wanted.size}`, type: 'too_many' }]);
+  // The limit counts the keys a screenshot shows: links to keys in the trash are kept for their
+  // restore but hidden from every answer, so they do not count (found by review: 99 shown keys and
+  // a 100th refused). A restore may then leave a screenshot over the limit; nothing breaks.
+  const trashed = new Set(rows.filter((r) => !r.live).map((r) => r.key_id));
+  const shown = [...wanted.keys()].filter((id) => !trashed.has(id)).length;
+  if (shown > KEYS_PER_SCREENSHOT_MAX) {
+    throw validationError([{ loc: input.tooManyLoc, msg: `a screenshot shows at most ${KEYS_PER_SCREENSHOT_MAX} keys: this would make it ${shown}`, type: 'too_many' }]);
   }
   const unlinked = [...stored.keys()].filter((id) => !wanted.has(id));
   const linked = [...wanted.keys()].filter((id) => !stored.has(id));

@@ -53,7 +53,8 @@ export const uploadScreenshot = useCase(
           screenshotId: id,
           width,
           height,
-          changes: keyIds.map((keyId) => ({ keyId, link: {} })),
+          // Each key once; a refusal names the id where the query first gave it.
+          changes: [...new Set(keyIds)].map((keyId) => ({ keyId, link: {} })),
           loc: (keyId) => ['query', 'key_id', keyIds.indexOf(keyId)],
           tooManyLoc: ['query', 'key_id'],
         });

@@ -62,7 +62,9 @@ const routes = new Hono<AppEnv>()
       const { name, key_id } = c.req.valid('query');
       const body = new Uint8Array(await c.req.arrayBuffer());
       const created = await uploadScreenshot(c.get('deps'), { ...keyScope(c), body, ...(name !== undefined ? { name } : {}), keyIds: key_id ?? [] });
-      return respondJson(c, created, 201, { Location: `/v1/screenshots/${created.id}` });
+      // No Location, as no other create of the API sends one: a retry with the Idempotency-Key gets
+      // the stored body again, and the id is in it.
+      return respondJson(c, created, 201);
     },
   )
   .use('*', requestBodyLimit(MAX_BODY_BYTES))

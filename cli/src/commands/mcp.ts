@@ -197,8 +197,13 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
       annotations: { readOnlyHint: true },
     },
     tool(async ({ key_id }: { key_id: string }) => {
-      const { screenshots } = (await send('GET', `/v1/screenshots${q({ key_id })}`)) as { screenshots: { id: string; name: string; content_type: string; bytes: number }[] };
-      const content: CallToolResult['content'] = [{ type: 'text', text: capText(JSON.stringify(screenshots)) }];
+      // The first 20: more screens of one key tell an agent nothing new, and each image is large.
+      const { screenshots, count } = (await send('GET', `/v1/screenshots${q({ key_id, limit: 20 })}`)) as {
+        screenshots: { id: string; name: string; content_type: string; bytes: number }[];
+        count: number;
+      };
+      const more = count > screenshots.length ? `\n[tms mcp: the first ${screenshots.length} of ${count} screenshots showing this key]` : '';
+      const content: CallToolResult['content'] = [{ type: 'text', text: capText(JSON.stringify(screenshots) + more) }];
       let budget = MAX_TOOL_IMAGE_BYTES;
       const left: string[] = [];
       for (const shot of screenshots) {

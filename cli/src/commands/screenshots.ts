@@ -212,7 +212,9 @@ async function allScreenshots(client: Client, keyId: string | undefined): Promis
   let cursor: string | null | undefined;
   const seen = new Set<string>();
   do {
-    const query = new URLSearchParams({ limit: '500' });
+    // 100 a page: a page of 500 screenshots of 100 keys each is 7.5 MB of JSON, past the 6 MB a
+    // Lambda answers with (found by review).
+    const query = new URLSearchParams({ limit: '100' });
     if (keyId !== undefined) query.set('key_id', keyId);
     if (cursor) query.set('cursor', cursor);
     const page = await client.json<ScreenshotList>('GET', `/v1/screenshots?${query}`);
