@@ -32,7 +32,7 @@ function likelyMeant(name: string, keys: ServerKey[]): string {
  * The keys the names name (GET /v1/keys: every live key), each once, in the order given. A name no
  * key has is a usage error naming every such name, before anything is changed (`unchanged` says so).
  */
-export async function keysNamed(client: Client, names: string[], unchanged = ''): Promise<ServerKey[]> {
+export async function keysNamed(client: Client, names: string[], unchanged = '', flagOf: (name: string) => string = () => '--key'): Promise<ServerKey[]> {
   if (names.length === 0) return [];
   const keys = await serverKeys(client);
   const byName = new Map(keys.map((k) => [k.key, k]));
@@ -44,7 +44,7 @@ export async function keysNamed(client: Client, names: string[], unchanged = '')
     else if (!unknown.includes(name)) unknown.push(name);
   }
   if (unknown.length > 0) {
-    const listed = unknown.map((name) => `--key ${shown(name)}${likelyMeant(name.normalize('NFC'), keys)}`).join(', ');
+    const listed = unknown.map((name) => `${flagOf(name)} ${shown(name)}${likelyMeant(name.normalize('NFC'), keys)}`).join(', ');
     throw usageError(`${listed}: ${unknown.length === 1 ? 'no key of this project has this name' : 'no key of this project has these names'}${unchanged && `; ${unchanged}`}`);
   }
   return [...found.values()];

@@ -64,7 +64,7 @@ const COMMANDS: Record<string, { help: string; options: Options }> = {
   'glossary pull': { help: GLOSSARY_PULL_HELP, options: { format: { type: 'string' } } },
   'glossary push': { help: GLOSSARY_PUSH_HELP, options: { format: { type: 'string' }, 'dry-run': { type: 'boolean' } } },
   // `tms screenshots push <image>... --key K`: keys by name, each --key one key.
-  'screenshots push': { help: SCREENSHOTS_PUSH_HELP, options: { key: { type: 'string', multiple: true }, name: { type: 'string' } } },
+  'screenshots push': { help: SCREENSHOTS_PUSH_HELP, options: { key: { type: 'string', multiple: true }, region: { type: 'string', multiple: true }, name: { type: 'string' } } },
   'screenshots list': { help: SCREENSHOTS_LIST_HELP, options: { key: { type: 'string' } } },
   'screenshots delete': { help: SCREENSHOTS_DELETE_HELP, options: {} },
 };
@@ -189,7 +189,7 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
     const pushUpload = name === 'glossary push' ? await glossaryPushUpload(io.cwd, positionals, values as { format?: string }) : undefined;
     // Likewise every image to upload, before the key list is asked for and the first upload.
     const shots = name.startsWith('screenshots ')
-      ? await screenshotsRequest(name.slice('screenshots '.length) as 'push' | 'list' | 'delete', io.cwd, positionals, values as { key?: string | string[]; name?: string })
+      ? await screenshotsRequest(name.slice('screenshots '.length) as 'push' | 'list' | 'delete', io.cwd, positionals, values as { key?: string | string[]; region?: string[]; name?: string })
       : undefined;
     // TMS_SERVER overrides the config's server, so it is held to the same rule (exit 2 when wrong);
     // an empty one, as a CI variable that is not set gives, is no override.

@@ -52,10 +52,58 @@ const KeyIds = v.pipe(
   v.check((ids) => ids.length <= KEYS_PER_SCREENSHOT_MAX, `key_id may be given at most ${KEYS_PER_SCREENSHOT_MAX} times`),
 );
 
+/**
+ * `region=<key_id>:<x>,<y>,<width>,<height>`: a key and where it is, in one query parameter, so that
+ * an upload from CI (a test that knows each element's box) is one request that links and marks. The
+ * key is linked by it; naming it in key_id as well is allowed.
+ */
+const REGION_PARAM = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):(\d{1,6}),(\d{1,6}),(\d{1,6}),(\d{1,6})$/i;
+const REGION_FIELDS = ['x', 'y', 'width', 'height'] as const;
+const parseRegionParam = (s: string) => {
+  const [, keyId, ...numbers] = REGION_PARAM.exec(s)!;
+  return { keyId: keyId!.toLowerCase(), region: Object.fromEntries(REGION_FIELDS.map((f, i) => [f, Number(numbers[i])])) as Region };
+};
+// Checked field by field before the string is parsed (a refusal is at the parameter's field,
+// query.region.0.width, as a region outside the image is), and described as the string it is.
+const RegionParam = v.pipe(
+  v.string(),
+  v.regex(REGION_PARAM, 'region must be <key_id>:<x>,<y>,<width>,<height> in the image\'s pixels (region=9b2f…:24,80,200,40)'),
+  v.rawCheck(({ dataset, addIssue }) => {
+    // A check runs after the regex refused the string too: only a string of the shape is read.
+    if (!dataset.typed || !REGION_PARAM.test(dataset.value)) return;
+    const { region } = parseRegionParam(dataset.value);
+    for (const field of REGION_FIELDS) {
+      const min = field === 'x' || field === 'y' ? 0 : 1;
+      const value = region[field];
+      if (value >= min && value <= SCREENSHOT_MAX_SIDE) continue;
+      addIssue({
+        message: value < min ? `${field} must be at least ${min}` : `${field} must be at most ${SCREENSHOT_MAX_SIDE}`,
+        path: [{ type: 'object', origin: 'value', input: region, key: field, value }],
+      });
+    }
+  }),
+  v.transform(parseRegionParam),
+);
+const RegionParams = v.pipe(
+  v.union([v.string(), v.array(v.string())], 'region must be <key_id>:<x>,<y>,<width>,<height>'),
+  v.transform((x) => (Array.isArray(x) ? x : [x])),
+  v.array(RegionParam),
+  v.check((rs) => rs.length <= KEYS_PER_SCREENSHOT_MAX, `region may be given at most ${KEYS_PER_SCREENSHOT_MAX} times`),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const seen = new Set<string>();
+    dataset.value.forEach(({ keyId }, index) => {
+      if (seen.has(keyId)) addIssue({ message: 'a key has one region on a screenshot: this key\'s is given twice', path: [{ type: 'array', origin: 'value', input: dataset.value, key: index, value: dataset.value[index] }] });
+      seen.add(keyId);
+    });
+  }),
+);
+
 /** POST /v1/screenshots's query: the body is the image itself. */
 export const UploadScreenshotQuery = v.strictObject({
   name: v.optional(v.pipe(v.string('name must be given once'), ScreenshotName)),
   key_id: v.optional(KeyIds),
+  region: v.optional(RegionParams),
 });
 
 export const UpdateScreenshotInput = v.pipe(
@@ -81,6 +129,8 @@ export const UploadScreenshotCommand = v.object({
   body: v.instance(Uint8Array),
   name: v.optional(ScreenshotName),
   keyIds: v.optional(v.array(Uuid), []),
+  /** Keys linked with where they are (the query's region parameters), in the query's order. */
+  regions: v.optional(v.array(v.object({ keyId: Uuid, region: Region })), []),
 });
 export const UpdateScreenshotCommand = v.pipe(
   v.object({ ...WriteInProject, screenshotId: Uuid, name: v.optional(ScreenshotName), keys: v.optional(KeyLinks) }),

@@ -23,16 +23,27 @@ const sameRegion = (a: Region | null, b: Region | null) =>
  */
 export async function changeLinks(
   sql: TransactionSql,
-  input: { projectId: string; screenshotId: string; width: number; height: number; changes: LinkChange[]; loc: LinkLoc; tooManyLoc: (string | number)[] },
+  input: {
+    projectId: string;
+    screenshotId: string;
+    width: number;
+    height: number;
+    changes: LinkChange[];
+    loc: LinkLoc;
+    /** Where a region's field is in the request; by default under the key's entry (a PATCH's body). */
+    regionLoc?: (keyId: string, field: 'width' | 'height') => (string | number)[];
+    tooManyLoc: (string | number)[];
+  },
 ): Promise<LinkOutcome> {
   const { projectId, screenshotId, width, height, changes, loc } = input;
+  const regionLoc = input.regionLoc ?? ((keyId, field) => [...loc(keyId), 'region', field]);
   if (changes.length === 0) return { linked: [], unlinked: [], moved: [] };
   const outside = changes.flatMap(({ keyId, link }) => {
     const r = link?.region;
     if (!r) return [];
     return [
-      ...(r.x + r.width > width ? [{ loc: [...loc(keyId), 'region', 'width'], msg: `the region runs past the image's right edge: x + width must be at most ${width}`, type: 'region_outside' }] : []),
-      ...(r.y + r.height > height ? [{ loc: [...loc(keyId), 'region', 'height'], msg: `the region runs past the image's bottom edge: y + height must be at most ${height}`, type: 'region_outside' }] : []),
+      ...(r.x + r.width > width ? [{ loc: regionLoc(keyId, 'width'), msg: `the region runs past the image's right edge: x + width must be at most ${width}`, type: 'region_outside' }] : []),
+      ...(r.y + r.height > height ? [{ loc: regionLoc(keyId, 'height'), msg: `the region runs past the image's bottom edge: y + height must be at most ${height}`, type: 'region_outside' }] : []),
     ];
   });
   if (outside.length > 0) throw validationError(outside);

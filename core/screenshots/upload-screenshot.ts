@@ -16,7 +16,7 @@ const EXTENSION = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp
 export const uploadScreenshot = useCase(
   UploadScreenshotCommand,
   async (deps: Pick<Deps, 'sql' | 'events' | 'tx' | 'objects' | 'log' | 'clock'>, input): Promise<Screenshot> => {
-    const { projectId, actor, body, keyIds } = input;
+    const { projectId, actor, body, keyIds, regions } = input;
     if (body.length > SCREENSHOT_MAX_BYTES) {
       throw validationError([{ loc: ['body'], msg: `the image is ${body.length.toLocaleString('en-US')} bytes; at most ${SCREENSHOT_MAX_BYTES.toLocaleString('en-US')} (4 MiB) are taken`, type: 'too_large' }]);
     }
@@ -48,15 +48,23 @@ export const uploadScreenshot = useCase(
         await tx.sql`
           insert into screenshots (id, project_id, name, content_type, width, height, bytes, sha256)
           values (${id}, ${projectId}, ${name}, ${contentType}, ${width}, ${height}, ${body.length}, ${createHash('sha256').update(body).digest('hex')})`;
+        // Each key once, with its region when a region parameter gives one; a refusal names the
+        // parameter where the query first gave the key (its region parameter when it has one: a
+        // region outside the image is that parameter's fault).
+        const marked = new Map(regions.map((r, index) => [r.keyId, { region: r.region, index }]));
+        const loc = (keyId: string) => {
+          const mark = marked.get(keyId);
+          return mark ? ['query', 'region', mark.index] : ['query', 'key_id', keyIds.indexOf(keyId)];
+        };
         const { linked } = await changeLinks(tx.sql, {
           projectId,
           screenshotId: id,
           width,
           height,
-          // Each key once; a refusal names the id where the query first gave it.
-          changes: [...new Set(keyIds)].map((keyId) => ({ keyId, link: {} })),
-          loc: (keyId) => ['query', 'key_id', keyIds.indexOf(keyId)],
-          tooManyLoc: ['query', 'key_id'],
+          changes: [...new Set([...keyIds, ...marked.keys()])].map((keyId) => ({ keyId, link: marked.has(keyId) ? { region: marked.get(keyId)!.region } : {} })),
+          loc,
+          regionLoc: (keyId, field) => [...loc(keyId), field],
+          tooManyLoc: ['query', regions.length > 0 && keyIds.length === 0 ? 'region' : 'key_id'],
         });
         const [row] = await tx.sql<ScreenshotRow[]>`select ${screenshotColumns(tx.sql)} from screenshots s where s.id = ${id}`;
         const record = toScreenshot(row!);

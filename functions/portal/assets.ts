@@ -48,6 +48,9 @@ button.suggestion{display:block;width:100%;text-align:left;background:#fff;color
 .shot{position:relative;display:inline-block;max-width:100%;line-height:0;align-self:flex-start;outline:1px solid var(--line);background:#fff}.shot img{display:block;max-width:100%;width:auto;height:auto}.shot-thumb img{max-height:14rem}.shot-large img{max-height:36rem}
 .shot svg.regions{position:absolute;left:0;top:0;width:100%;height:100%;pointer-events:none;overflow:visible}.shot .halo{fill:none;stroke:#fff;stroke-width:6px;vector-effect:non-scaling-stroke}.shot .box{fill:rgba(214,20,90,.12);stroke:#c8104f;stroke-width:3px;vector-effect:non-scaling-stroke}
 .row.region-fields>label:not(.check){flex:1 1 5.5rem;max-width:8rem}.region-fields input{width:100%}
+/* Drawing a key's region (PORTAL_JS): touch-action only while drawing, so that a finger on the image scrolls the page otherwise; the box being drawn in the accent colour, dashed, apart from the saved ones. The live region stays shown when empty: one hidden (display:none) is not read when it fills. */
+button.draw[hidden]{display:none}button.draw[aria-pressed=true]{background:var(--accent);color:var(--accent-fg)}.region-form.drawing-for{outline:2px solid var(--accent);outline-offset:4px;border-radius:2px}
+.shot.drawing{touch-action:none;cursor:crosshair;user-select:none;-webkit-user-select:none;outline:2px solid var(--accent)}.shot .box.drawing{fill:rgba(31,87,195,.15);stroke:var(--accent);stroke-dasharray:6 3}.draw-status{margin:.4rem 0 0}
 .actions{align-items:center;gap:1rem}.secret{background:#fffbe6;border:1px solid #e8d48a;border-radius:8px;padding:1rem;margin:1rem 0}.danger-zone{border-color:var(--danger)}
 @media (max-width:40rem){main{padding:.8rem}.filters>label{flex:1 1 6.3rem}.filters>label.grow{flex-basis:100%}.filters>label select,.filters>label input{width:100%}details.card{padding:.5rem .8rem;margin:.5rem 0}.row{flex-wrap:wrap}h1{font-size:1.35rem}.row>label:not(.check){flex:1 1 12rem}.row>p{flex:1 1 14rem}.publish{justify-content:flex-start}
 .table td.nowrap{white-space:normal}
@@ -213,6 +216,71 @@ export const PORTAL_JS = `
   document.addEventListener('tms:saved',function(e){
     if(st&&(e.detail&&e.detail.status==='approved'||st.getAttribute('data-auto')==='true'))follow(15);
   });
+  // A key's region drawn on the screenshot's image (its page, for members who manage screenshots):
+  // a key form's "Draw on the image" makes it the one drawn for, and a drag on the image (pointer
+  // events: mouse, pen or finger) fills its four numbers, which Save region sends as typed ones
+  // would; nothing is saved before. The numbers stay the keyboard's way, and typing them moves the
+  // same preview box.
+  var SVG='http://www.w3.org/2000/svg',FIELDS=['x','y','width','height'];
+  var drawBtn=null,drag=null;
+  if(window.PointerEvent)document.querySelectorAll('[data-draw]').forEach(function(b){b.hidden=false});
+  function drawSay(text){var s=document.getElementById('draw-status');if(s)s.textContent=text}
+  function shotOf(b){return document.getElementById(b.getAttribute('data-draw'))}
+  // The image's own size: its width and height attributes, the stored size the regions are in.
+  function sizeOf(shot){var img=shot.querySelector('img');return{img:img,w:Number(img.getAttribute('width')),h:Number(img.getAttribute('height'))}}
+  // A point of the screen in the image's pixels (fractions), kept inside the image.
+  function toImage(shot,e){var z=sizeOf(shot),b=z.img.getBoundingClientRect();
+    return{x:Math.min(Math.max((e.clientX-b.left)*z.w/b.width,0),z.w),y:Math.min(Math.max((e.clientY-b.top)*z.h/b.height,0),z.h)}}
+  // The region between two points, in whole pixels as the server takes them, at least 1 × 1, inside the image.
+  function regionOf(shot,a,b){var z=sizeOf(shot),x=Math.min(Math.round(Math.min(a.x,b.x)),z.w-1),y=Math.min(Math.round(Math.min(a.y,b.y)),z.h-1);
+    return{x:x,y:y,width:Math.max(1,Math.round(Math.max(a.x,b.x))-x),height:Math.max(1,Math.round(Math.max(a.y,b.y))-y)}}
+  // The preview's halo and box, made on first use (with the SVG, when the image has no region yet); null removes them.
+  function preview(shot,r){
+    var svg=shot.querySelector('svg.regions'),z=sizeOf(shot),rects=shot.querySelectorAll('rect.drawing');
+    if(!r){for(var i=0;i<rects.length;i++)rects[i].remove();return}
+    if(!svg){svg=document.createElementNS(SVG,'svg');svg.setAttribute('class','regions');svg.setAttribute('viewBox','0 0 '+z.w+' '+z.h);svg.setAttribute('preserveAspectRatio','none');
+      svg.setAttribute('aria-hidden','true');svg.setAttribute('focusable','false');shot.appendChild(svg)}
+    if(!rects.length)rects=['halo drawing','box drawing'].map(function(c){var e=document.createElementNS(SVG,'rect');e.setAttribute('class',c);svg.appendChild(e);return e});
+    for(var j=0;j<rects.length;j++)FIELDS.forEach(function(n){rects[j].setAttribute(n,String(r[n]))});
+  }
+  function fieldsOf(f){return FIELDS.map(function(n){return f.querySelector('input[name='+n+']')})}
+  // The preview shows a form's four numbers while they make a region inside the image (as the server would take it).
+  function followFields(f){var b=f.querySelector('[data-draw]');if(!b)return;var shot=shotOf(b),z=sizeOf(shot);
+    var v=fieldsOf(f).map(function(i){return i.value===''?NaN:Number(i.value)});
+    var ok=v.every(function(n){return Number.isInteger(n)})&&v[0]>=0&&v[1]>=0&&v[2]>=1&&v[3]>=1&&v[0]+v[2]<=z.w&&v[1]+v[3]<=z.h;
+    preview(shot,ok?{x:v[0],y:v[1],width:v[2],height:v[3]}:null)}
+  function stopDrawing(){if(!drawBtn)return;var b=drawBtn;drawBtn=null;drag=null;
+    b.setAttribute('aria-pressed','false');b.form.classList.remove('drawing-for');shotOf(b).classList.remove('drawing');followFields(b.form)}
+  document.addEventListener('click',function(e){
+    var b=e.target.closest&&e.target.closest('[data-draw]');if(!b)return;
+    var again=drawBtn===b;stopDrawing();if(again){drawSay('Stopped drawing');return}
+    drawBtn=b;b.setAttribute('aria-pressed','true');b.form.classList.add('drawing-for');
+    var shot=shotOf(b);shot.classList.add('drawing');followFields(b.form);
+    // The image is above the keys' table: in sight, the drag can start.
+    shot.scrollIntoView({block:'nearest'});
+    drawSay('Drag on the image to mark where '+b.getAttribute('data-key-name')+' is (Escape stops drawing)');
+  });
+  document.addEventListener('keydown',function(e){if(e.key==='Escape'&&drawBtn){stopDrawing();drawSay('Stopped drawing')}});
+  document.addEventListener('input',function(e){var f=e.target.form;if(f&&f.classList.contains('region-form'))followFields(f)});
+  // Capture: the drag goes on when the pointer leaves the image (clamped to its edge), and ends where it is let go;
+  // one pointer at a time (a second finger does not start another).
+  document.addEventListener('pointerdown',function(e){
+    if(!drawBtn||drag||e.button!==0)return;var shot=shotOf(drawBtn);if(!shot.contains(e.target))return;
+    e.preventDefault();shot.setPointerCapture(e.pointerId);
+    var p=toImage(shot,e);drag={id:e.pointerId,from:p};preview(shot,regionOf(shot,p,p));
+  });
+  document.addEventListener('pointermove',function(e){if(drag&&e.pointerId===drag.id){var shot=shotOf(drawBtn);preview(shot,regionOf(shot,drag.from,toImage(shot,e)))}});
+  document.addEventListener('pointerup',function(e){
+    if(!drag||e.pointerId!==drag.id)return;
+    var shot=shotOf(drawBtn),r=regionOf(shot,drag.from,toImage(shot,e)),f=drawBtn.form,inputs=fieldsOf(f);drag=null;
+    // All four set before any input event, so that no listener sees half a region.
+    inputs.forEach(function(i){i.value=String(r[i.name])});inputs.forEach(function(i){i.dispatchEvent(new Event('input',{bubbles:true}))});
+    f.querySelector('button[value=region]').focus();
+    drawSay('Marked at '+r.x+', '+r.y+', '+r.width+' × '+r.height+' px — Save region to keep it');
+  });
+  document.addEventListener('pointercancel',function(e){if(drag&&e.pointerId===drag.id){drag=null;followFields(drawBtn.form)}});
+  // A mouse drag on an image would otherwise drag the image itself away.
+  document.addEventListener('dragstart',function(e){if(drawBtn&&shotOf(drawBtn).contains(e.target))e.preventDefault()});
 })();
 `;
 

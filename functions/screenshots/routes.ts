@@ -51,7 +51,9 @@ const routes = new Hono<AppEnv>()
       description:
         `The body is the image itself, up to 4 MiB and ${SCREENSHOT_MAX_SIDE.toLocaleString('en-US')} pixels a side; its format is read from its bytes ` +
         '(any Content-Type is accepted; SVG, GIF and other formats are a 422). name: shown to translators (default: "Screenshot" and the time). ' +
-        `key_id, up to ${KEYS_PER_SCREENSHOT_MAX} times: live keys of the project it shows (422 at the id otherwise); regions are set with PATCH. ` +
+        `key_id, up to ${KEYS_PER_SCREENSHOT_MAX} times: live keys of the project it shows (422 at the id otherwise). ` +
+        'region=<key_id>:<x>,<y>,<width>,<height>, once per key: links that key and marks where it is, in the image\'s pixels from its top left ' +
+        '(inside the image: 422 otherwise); PATCH changes regions later. ' +
         `At most ${SCREENSHOTS_PER_PROJECT_MAX.toLocaleString('en-US')} screenshots per project (422 beyond). Recorded as screenshot.added; nothing served changes.`,
       body: { mediaTypes: IMAGE_TYPES, maxBytes: SCREENSHOT_MAX_BYTES, description: 'The image file itself.' },
       responses: { 201: Screenshot },
@@ -59,9 +61,9 @@ const routes = new Hono<AppEnv>()
     validQuery(UploadScreenshotQuery),
     idempotencyKey(),
     async (c) => {
-      const { name, key_id } = c.req.valid('query');
+      const { name, key_id, region } = c.req.valid('query');
       const body = new Uint8Array(await c.req.arrayBuffer());
-      const created = await uploadScreenshot(c.get('deps'), { ...keyScope(c), body, ...(name !== undefined ? { name } : {}), keyIds: key_id ?? [] });
+      const created = await uploadScreenshot(c.get('deps'), { ...keyScope(c), body, ...(name !== undefined ? { name } : {}), keyIds: key_id ?? [], regions: region ?? [] });
       // No Location, as no other create of the API sends one: a retry with the Idempotency-Key gets
       // the stored body again, and the id is in it.
       return respondJson(c, created, 201);

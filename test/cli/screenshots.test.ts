@@ -115,6 +115,54 @@ describe('tms screenshots push', () => {
     expect((await screenshotsOf(p)).at(-1)).toMatchObject({ name: 'Sign in (dark)', keys: [] });
   });
 
+  it('--region links a key and marks where it is (a key name holding "=" too); a box outside the image is the server\'s 422 naming the flag', async () => {
+    const p = await newProject();
+    const odd = await served.t.call(p.apiKey, 'POST', '/v1/keys', { key: 'a=b', group_name: 'odd' });
+    expect(odd.status).toBe(201);
+    const oddId = ((await odd.json()) as { id: string }).id;
+    const dir = await repository();
+    const r = await tms(dir, ['push', 'shots/sign-in.png', '--key', 'forgot', '--region', 'sign_in=24,80,200,40', '--region', 'a=b=0, 0, 390, 20'], p.apiKey);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/: uploaded "sign-in\.png", 390x260, 3 keys \(a=b, forgot, sign_in\), id /);
+    const [shot] = await screenshotsOf(p);
+    expect(Object.fromEntries(shot!.keys.map((k) => [k.key_id, k.region]))).toEqual({
+      [p.keys.sign_in!]: { x: 24, y: 80, width: 200, height: 40 },
+      [oddId]: { x: 0, y: 0, width: 390, height: 20 },
+      [p.keys.forgot!]: null,
+    });
+
+    // Past the right edge (390 wide): only the server knows the image's size; nothing is kept.
+    const outside = await tms(dir, ['push', 'shots/sign-in.png', '--region', 'forgot=300,0,100,10'], p.apiKey);
+    expect(outside.code).toBe(1);
+    expect(outside.stderr).toBe(
+      'tms screenshots push: shots/sign-in.png was refused (422); nothing was uploaded:\n' +
+        '  --region "forgot=300,0,100,10": the region runs past the image\'s right edge: x + width must be at most 390\n',
+    );
+    expect(await screenshotsOf(p)).toHaveLength(1);
+  });
+
+  it('--region that is no box, given twice, with two images, or for a key the project lacks: exit 2 before any upload', async () => {
+    const p = await newProject();
+    const dir = await repository();
+    const refused = async (args: string[], stderr: string, apiKey = p.apiKey, env: Record<string, string> = { TMS_SERVER: NOWHERE }) => {
+      const r = await tms(dir, ['push', ...args], apiKey, env);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toBe(`tms screenshots push: ${stderr}\n`);
+    };
+    const shape = "give a key's name and its box in the image's pixels, --region home.title=X,Y,WIDTH,HEIGHT (--region home.title=24,80,200,40); nothing was uploaded";
+    await refused(['shots/sign-in.png', '--region', 'sign_in'], `--region "sign_in": ${shape}`);
+    await refused(['shots/sign-in.png', '--region', 'sign_in=1,2,3'], `--region "sign_in=1,2,3": ${shape}`);
+    await refused(['shots/sign-in.png', '--region', 'sign_in=-1,2,3,4'], `--region "sign_in=-1,2,3,4": ${shape}`);
+    await refused(['shots/sign-in.png', '--region', '=1,2,3,4'], `--region "=1,2,3,4": ${shape}`);
+    await refused(['shots/sign-in.png', '--region', 'sign_in=1,2,0,4'], `--region "sign_in=1,2,0,4": the box's width and height are at least 1 pixel; nothing was uploaded`);
+    await refused(['shots/sign-in.png', '--region', 'sign_in=1,20000,3,4'], `--region "sign_in=1,20000,3,4": an image is at most 16,384 pixels a side; nothing was uploaded`);
+    await refused(['shots/sign-in.png', '--region', 'sign_in=1,2,3,4', '--region', 'sign_in=5,6,7,8'], `--region given twice for "sign_in": a key has one place on a screenshot; nothing was uploaded`);
+    await refused(['shots/sign-in.png', 'shots/menu.webp', '--region', 'sign_in=1,2,3,4'], '--region marks a place on one image, but 2 images were given: push an image with its regions at a time; nothing was uploaded');
+    // A name the project lacks is found when the keys are read: the real server, still nothing uploaded.
+    await refused(['shots/sign-in.png', '--key', 'forgot', '--region', 'nope=1,2,3,4'], '--region "nope": no key of this project has this name; nothing was uploaded', p.apiKey, {});
+    expect(await screenshotsOf(p)).toEqual([]);
+  });
+
   it('a key no key of the project has: exit 2 naming it (and the key meant, for a group-and-name), nothing uploaded', async () => {
     const p = await newProject();
     const dir = await repository();
@@ -319,9 +367,10 @@ describe('tms screenshots list and delete', () => {
     ]);
     for (const r of [top, group, push, list, del]) expect(r.code).toBe(0);
     expect(top.stdout).toContain('`tms screenshots push <image>... --key K` uploads them');
-    expect(group.stdout).toContain('tms screenshots push <image> [<image>...] [--key K]... [--name N] [--json]');
+    expect(group.stdout).toContain('tms screenshots push <image> [<image>...] [--key K]... [--region K=X,Y,W,H]... [--name N] [--json]');
     expect(group.stdout).toContain('tms screenshots list [--key K] [--json]');
-    expect(push.stdout).toMatch(/^tms screenshots push <image> \[<image>\.\.\.\] \[--key K\]\.\.\. \[--name N\] \[--json\]\n/);
+    expect(push.stdout).toMatch(/^tms screenshots push <image> \[<image>\.\.\.\] \[--key K\]\.\.\. \[--region K=X,Y,W,H\]\.\.\. \[--name N\] \[--json\]\n/);
+    expect(push.stdout).toContain("boundingBox() times the device scale factor");
     expect(push.stdout).toContain('its full name as in the translation');
     expect(list.stdout).toMatch(/^tms screenshots list \[--key K\] \[--json\]\n/);
     expect(del.stdout).toMatch(/^tms screenshots delete <id> \[<id>\.\.\.\] \[--json\]\n/);

@@ -4,7 +4,9 @@
 // (at the desktop's width and at a phone's); a region outside the image refused at its field; the
 // key's value page with the image and the outline; a double-clicked Upload uploading once; Delete
 // asking first; axe-core on the tab, the screenshot's page and the value page: no serious or critical
-// violation; at 375 px no page wider than the screen. Skipped, with one line, without Chromium.
+// violation; at 375 px no page wider than the screen; a key's region drawn with the mouse on the
+// image (PORTAL_JS), filling the four numbers that Save region sends. Skipped, with one line,
+// without Chromium.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
@@ -126,6 +128,106 @@ describe.skipIf(!HAVE_BROWSER)('screenshots in Chromium', () => {
       await page.waitForURL(/\/screenshots\?outcome=/);
       expect(await page.getByRole('status').filter({ hasText: 'Deleted the screenshot Sign-in page.' }).count()).toBe(1);
       expect(await page.locator('.shot-card').count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('draws a key region on the image with the mouse (at the desktop width and at 375 px): the four numbers filled, saved by Save region only, outlined where dragged; Escape stops drawing; no serious axe violation', async () => {
+    const { t, p, base } = portal;
+    const { id: keyId } = (await json(await t.call(p.apiKey, 'POST', '/v1/keys', { key: 'home.title', group_name: 'home' }))) as { id: string };
+    const { uploadScreenshot } = await import('../../core/screenshots/upload-screenshot.ts');
+    const shot = await uploadScreenshot(t.runtime.deps, { projectId: p.projectId, actor: { type: 'api_key', id: p.apiKeyId }, body: new Uint8Array(PNG), name: 'Home', keyIds: [keyId] });
+    const stored = async () => (await t.runtime.deps.sql<{ x: number | null; y: number | null; w: number | null; h: number | null }[]>`
+      select region_x as x, region_y as y, region_width as w, region_height as h from screenshot_keys where screenshot_id = ${shot.id} and key_id = ${keyId}`)[0]!;
+    const context = await portal.signedIn();
+    try {
+      const page = await context.newPage();
+      const shotUrl = `${base}/portal/projects/${p.projectId}/screenshots/${shot.id}`;
+      await page.goto(shotUrl);
+      const where = () => page.getByRole('form', { name: 'Where home.title is' });
+      const draw = () => where().getByRole('button', { name: 'Draw on the image where home.title is' });
+      const said = () => page.locator('#draw-status').innerText();
+      const fields = async () => Promise.all([/^x/, /^y/, /^Width/, /^Height/].map(async (label) => Number(await where().getByLabel(label).inputValue())));
+
+      /** A drag over the shown image, from and to fractions of its size; the region it should make, in the image's pixels (390 × 260). */
+      async function dragOver(from: [number, number], to: [number, number]) {
+        const box = (await page.locator('main > .shot img').boundingBox())!;
+        const a = { x: box.x + from[0] * box.width, y: box.y + from[1] * box.height };
+        const b = { x: box.x + to[0] * box.width, y: box.y + to[1] * box.height };
+        await page.mouse.move(a.x, a.y);
+        await page.mouse.down();
+        await page.mouse.move(b.x, b.y, { steps: 6 });
+        await page.mouse.up();
+        const sx = 390 / box.width;
+        const sy = 260 / box.height;
+        const x = Math.round((Math.min(a.x, b.x) - box.x) * sx);
+        const y = Math.round((Math.min(a.y, b.y) - box.y) * sy);
+        return { shownWidth: box.width, x, y, width: Math.round((Math.max(a.x, b.x) - box.x) * sx) - x, height: Math.round((Math.max(a.y, b.y) - box.y) * sy) - y };
+      }
+
+      // Drawing mode: the button pressed, the form marked, the words said; axe finds nothing new.
+      expect(await draw().getAttribute('aria-pressed')).toBe('false');
+      await draw().click();
+      expect(await draw().getAttribute('aria-pressed')).toBe('true');
+      expect(await page.locator('main > .shot.drawing').count()).toBe(1);
+      expect(await said()).toContain('Drag on the image to mark where home.title is');
+      expect(await seriousViolations(page)).toEqual([]);
+
+      // Escape stops it: a drag then fills nothing.
+      await page.keyboard.press('Escape');
+      expect(await draw().getAttribute('aria-pressed')).toBe('false');
+      expect(await page.locator('main > .shot.drawing').count()).toBe(0);
+      expect(await said()).toBe('Stopped drawing');
+      await dragOver([0.2, 0.2], [0.6, 0.6]);
+      expect(await where().getByLabel(/^x/).inputValue()).toBe('');
+
+      // At the desktop's width: the drag fills the four numbers, in the image's pixels; focus on Save region.
+      await draw().click();
+      const wide = await dragOver([0.1, 0.3], [0.55, 0.45]);
+      expect(wide.shownWidth).toBe(390);
+      const [x, y, w, h] = await fields();
+      near(x!, wide.x, 1);
+      near(y!, wide.y, 1);
+      near(w!, wide.width, 1);
+      near(h!, wide.height, 1);
+      expect(await page.evaluate('document.activeElement && document.activeElement.textContent')).toBe('Save region of home.title');
+      expect(await said()).toBe(`Marked at ${x}, ${y}, ${w} × ${h} px — Save region to keep it`);
+      expect(await page.locator('main > .shot svg.regions rect.box.drawing').count()).toBe(1);
+      expect(await stored(), 'saved before Save region').toEqual({ x: null, y: null, w: null, h: null });
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/outcome=/);
+      expect(await page.getByRole('status').filter({ hasText: `Saved where home.title is: at ${x}, ${y}, ${w} × ${h} px.` }).count()).toBe(1);
+      expect(await page.getByRole('row', { name: /home\.title/ }).innerText()).toContain(`Outlined at ${x}, ${y}, ${w} × ${h} px`);
+      expect(await stored()).toEqual({ x, y, w, h });
+      const saved = await outlineInImagePixels(page, 'main > .shot', 390);
+      near(saved.x, wide.x);
+      near(saved.y, wide.y);
+      near(saved.width, wide.width);
+      near(saved.height, wide.height);
+
+      // At a phone's width, the image shown smaller, dragged from bottom right to top left.
+      await page.setViewportSize({ width: 375, height: 800 });
+      await page.goto(shotUrl);
+      await draw().click();
+      const narrow = await dragOver([0.9, 0.8], [0.4, 0.5]);
+      expect(narrow.shownWidth).toBeLessThan(390);
+      const [nx, ny, nw, nh] = await fields();
+      near(nx!, narrow.x, 1);
+      near(ny!, narrow.y, 1);
+      near(nw!, narrow.width, 1);
+      near(nh!, narrow.height, 1);
+      await where().getByRole('button', { name: 'Save region of home.title' }).click();
+      await page.waitForURL(/outcome=/);
+      expect(await stored()).toEqual({ x: nx, y: ny, w: nw, h: nh });
+      const onPhone = await outlineInImagePixels(page, 'main > .shot', 390);
+      near(onPhone.x, narrow.x, 4);
+      near(onPhone.y, narrow.y, 4);
+      near(onPhone.width, narrow.width, 4);
+      near(onPhone.height, narrow.height, 4);
+      // Typed numbers move the same preview box.
+      await where().getByLabel(/^Width/).fill('10');
+      expect(await page.locator('main > .shot rect.box.drawing').getAttribute('width')).toBe('10');
     } finally {
       await context.close();
     }

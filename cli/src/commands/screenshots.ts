@@ -14,7 +14,7 @@ import { checkKeyNames, keysNamed } from '../key-names.ts';
 
 const COMMON = 'Common: --api-key KEY (else TMS_API_KEY), --config FILE, --json, --wait-for-quota';
 
-export const SCREENSHOTS_PUSH_HELP = `tms screenshots push <image> [<image>...] [--key K]... [--name N] [--json]
+export const SCREENSHOTS_PUSH_HELP = `tms screenshots push <image> [<image>...] [--key K]... [--region K=X,Y,W,H]... [--name N] [--json]
 
 Uploads each image (POST /v1/screenshots) as a screenshot linked to the keys named with --key, and
 prints a line per image: its name, size in pixels, the keys linked and its id. Images are PNG, JPEG
@@ -24,6 +24,12 @@ have, is exit 2 naming it, and nothing is uploaded.
 --key K          link the key K (repeatable, at most 100): its full name as in the translation
                  files and \`tms push\`'s output (home.title), not its group: a key's name is unique
                  in the project
+--region K=X,Y,W,H
+                 link the key K and mark where it is on the image: a box X, Y pixels from the
+                 image's top left, W wide and H high (a test's element box: Playwright's
+                 boundingBox() times the device scale factor); repeatable, once per key, only
+                 with one image. The box must lie inside the image (else the server's 422, and
+                 nothing is uploaded)
 --name N         the screenshot's name, shown to translators; only with one image (by default
                  each is named after its file: sign-in.png)
 With --json: {screenshots: [...]}, each as the API answers it (id, name, width, height, keys, ...).
@@ -71,10 +77,12 @@ type Screenshot = {
 } & Record<string, unknown>;
 type ScreenshotList = { project_id: string; screenshots: Screenshot[]; count: number; next_cursor?: string | null };
 type Issue = { loc?: unknown; msg?: unknown };
+/** A --region: a key's name and its box in the image's pixels. */
+type KeyRegion = { key: string; x: number; y: number; width: number; height: number };
 
 /** What a screenshots command was asked, checked before the config is read and any request. */
 export type ScreenshotsRequest =
-  | { command: 'push'; images: ImageFile[]; keys: string[]; name?: string }
+  | { command: 'push'; images: ImageFile[]; keys: string[]; regions: KeyRegion[]; name?: string }
   | { command: 'list'; key?: string }
   | { command: 'delete'; ids: string[] };
 
@@ -90,12 +98,37 @@ function nameProblem(name: string): string | undefined {
   return undefined;
 }
 
+/** The largest side the server takes (core/screenshots/schemas.ts, SCREENSHOT_MAX_SIDE). */
+const SIDE_MAX = 16_384;
+
+/**
+ * `--region K=X,Y,W,H` values: the key's name before the last `=` (a key's name may hold one), four
+ * whole numbers of pixels after it. Each key once; checked before any request.
+ */
+function checkRegions(values: string[]): KeyRegion[] {
+  const regions: KeyRegion[] = [];
+  for (const value of values) {
+    const at = value.lastIndexOf('=');
+    const key = at < 0 ? '' : value.slice(0, at);
+    const numbers = at < 0 ? [] : value.slice(at + 1).split(',').map((n) => n.trim());
+    if (key === '' || numbers.length !== 4 || !numbers.every((n) => /^\d{1,6}$/.test(n))) {
+      throw usageError(`--region ${shown(value)}: give a key's name and its box in the image's pixels, --region home.title=X,Y,WIDTH,HEIGHT (--region home.title=24,80,200,40); nothing was uploaded`);
+    }
+    const [x, y, width, height] = numbers.map(Number) as [number, number, number, number];
+    if (width < 1 || height < 1) throw usageError(`--region ${shown(value)}: the box's width and height are at least 1 pixel; nothing was uploaded`);
+    if (Math.max(x, y, width, height) > SIDE_MAX) throw usageError(`--region ${shown(value)}: an image is at most ${SIDE_MAX.toLocaleString('en-US')} pixels a side; nothing was uploaded`);
+    if (regions.some((r) => r.key.normalize('NFC') === key.normalize('NFC'))) throw usageError(`--region given twice for ${shown(key)}: a key has one place on a screenshot; nothing was uploaded`);
+    regions.push({ key, x, y, width, height });
+  }
+  return regions;
+}
+
 /** The arguments of `tms screenshots <command>`, and for push every image file, read. */
 export async function screenshotsRequest(
   command: 'push' | 'list' | 'delete',
   cwd: string,
   positionals: string[],
-  flags: { key?: string | string[]; name?: string },
+  flags: { key?: string | string[]; region?: string[]; name?: string },
 ): Promise<ScreenshotsRequest> {
   if (command === 'list') {
     if (positionals.length > 0) throw usageError(`${positionals.map(shown).join(', ')}: list takes no arguments; --key K lists the screenshots of one key`);
@@ -110,8 +143,11 @@ export async function screenshotsRequest(
   }
   if (positionals.length === 0) throw usageError('name the image files: tms screenshots push shots/sign-in.png [--key K]...');
   const keys = checkKeyNames(flags.key as string[] | undefined);
-  const distinct = new Set(keys.map((k) => k.normalize('NFC'))).size;
-  if (distinct > KEYS_MAX) throw usageError(`--key given for ${distinct} keys: a screenshot shows at most ${KEYS_MAX}; nothing was uploaded`);
+  const regions = checkRegions(flags.region ?? []);
+  // A box is a place on one image: the same box on several screens is rarely where the text is.
+  if (regions.length > 0 && positionals.length > 1) throw usageError(`--region marks a place on one image, but ${positionals.length} images were given: push an image with its regions at a time; nothing was uploaded`);
+  const distinct = new Set([...keys, ...regions.map((r) => r.key)].map((k) => k.normalize('NFC'))).size;
+  if (distinct > KEYS_MAX) throw usageError(`--key and --region name ${distinct} keys: a screenshot shows at most ${KEYS_MAX}; nothing was uploaded`);
   if (flags.name !== undefined) {
     if (positionals.length > 1) throw usageError(`--name names one screenshot, but ${positionals.length} images were given: push them one at a time, or leave --name out (each is then named after its file)`);
     const problem = nameProblem(flags.name);
@@ -123,7 +159,7 @@ export async function screenshotsRequest(
     const problem = nameProblem(basename(image.path));
     if (problem) throw usageError(`${image.path}: its file name cannot name the screenshot (${problem}): rename the file, or push it alone with --name; nothing was uploaded`);
   }
-  return { command, images, keys, ...(flags.name === undefined ? {} : { name: flags.name.trim() }) };
+  return { command, images, keys, regions, ...(flags.name === undefined ? {} : { name: flags.name.trim() }) };
 }
 
 export async function screenshots(ctx: Context, client: Client, request: ScreenshotsRequest): Promise<number> {
@@ -135,10 +171,14 @@ export async function screenshots(ctx: Context, client: Client, request: Screens
 const keysShown = (shot: Screenshot) => (shot.keys.length === 0 ? 'no keys' : `${plural(shot.keys.length, 'key')} (${shot.keys.map((k) => k.key).join(', ')})`);
 
 /** One refusal of an upload, said in the user's terms: the --key it came from, the file, the name. */
-function refusal(issue: Issue, image: ImageFile, keyNames: string[], name: string): string {
+function refusal(issue: Issue, image: ImageFile, keyNames: string[], regions: KeyRegion[], name: string): string {
   const loc = Array.isArray(issue.loc) ? (issue.loc as unknown[]) : [];
   const msg = typeof issue.msg === 'string' ? issue.msg : JSON.stringify(issue.msg);
   if (loc[0] === 'query' && loc[1] === 'key_id' && typeof loc[2] === 'number' && keyNames[loc[2]] !== undefined) return `--key ${shown(keyNames[loc[2]]!)}: ${msg}`;
+  if (loc[0] === 'query' && loc[1] === 'region' && typeof loc[2] === 'number' && regions[loc[2]] !== undefined) {
+    const r = regions[loc[2]]!;
+    return `--region ${shown(`${r.key}=${r.x},${r.y},${r.width},${r.height}`)}: ${msg}`;
+  }
   if (loc[0] === 'query' && loc[1] === 'name') return `the name ${shown(name)}: ${msg}`;
   if (loc.length === 0 || (loc.length === 1 && loc[0] === 'body')) return `${image.path}: ${msg}`;
   return `${loc.join('.')}: ${msg}`;
@@ -146,7 +186,12 @@ function refusal(issue: Issue, image: ImageFile, keyNames: string[], name: strin
 
 async function push(ctx: Context, client: Client, request: Extract<ScreenshotsRequest, { command: 'push' }>) {
   const { images } = request;
-  const keys = await keysNamed(client, request.keys, 'nothing was uploaded');
+  // One read of the project's keys for both flags; an unknown name is said with the flag it came in.
+  const named = new Set(request.keys.map((k) => k.normalize('NFC')));
+  const found = await keysNamed(client, [...request.keys, ...request.regions.map((r) => r.key)], 'nothing was uploaded', (n) => (named.has(n.normalize('NFC')) ? '--key' : '--region'));
+  const keys = found.filter((k) => named.has(k.key));
+  // Each --region's key id, in the order given (a 422 names the region parameter by its index).
+  const regionIds = request.regions.map((r) => found.find((k) => k.key === r.key.normalize('NFC'))!.id);
   const uploaded: Screenshot[] = [];
   // What happened to the images, after a failure at `image`: what a rerun would do again.
   const sofar = (image: ImageFile) => {
@@ -161,6 +206,7 @@ async function push(ctx: Context, client: Client, request: Extract<ScreenshotsRe
         const name = request.name ?? basename(image.path);
         const query = new URLSearchParams({ name });
         for (const key of keys) query.append('key_id', key.id);
+        request.regions.forEach((r, i) => query.append('region', `${regionIds[i]}:${r.x},${r.y},${r.width},${r.height}`));
         const res = await client
           .request('POST', `/v1/screenshots?${query}`, {
             body: image.body,
@@ -186,7 +232,7 @@ async function push(ctx: Context, client: Client, request: Extract<ScreenshotsRe
           } catch {
             // Not the API's envelope: shown as it is.
           }
-          const issues = Array.isArray(detail) ? (detail as Issue[]).map((issue) => refusal(issue, image, keyNamesOf(keys), name)) : [`${image.path}: ${String(detail)}`];
+          const issues = Array.isArray(detail) ? (detail as Issue[]).map((issue) => refusal(issue, image, keyNamesOf(keys), request.regions, name)) : [`${image.path}: ${String(detail)}`];
           throw new CliError(`${image.path} was refused (422); ${sofar(image)}:\n${issues.map((i) => `  ${i}`).join('\n')}`, EXIT.failed);
         }
         const shot = (await res.json()) as Screenshot;

@@ -37,10 +37,10 @@ export const regionWords = (r: Region) => `at ${r.x}, ${r.y}, ${r.width} × ${r.
 /**
  * The image with the regions outlined. `size`: a thumbnail of the tab's grid, or the larger image of
  * a key's page and of the screenshot's own page. `alt` names the image; the regions are said in the
- * text around it.
+ * text around it. `id`: for the screenshot's page, whose key forms draw a region on it (PORTAL_JS).
  */
-export const ShotImage: FC<{ projectId: string; shot: Screenshot; regions: Region[]; alt: string; size: 'thumb' | 'large' }> = ({ projectId, shot, regions, alt, size }) => (
-  <span class={`shot shot-${size}`}>
+export const ShotImage: FC<{ projectId: string; shot: Screenshot; regions: Region[]; alt: string; size: 'thumb' | 'large'; id?: string }> = ({ projectId, shot, regions, alt, size, id }) => (
+  <span class={`shot shot-${size}`} id={id}>
     <img src={screenshotImagePath(projectId, shot.id)} alt={alt} width={String(shot.width)} height={String(shot.height)} loading="lazy" decoding="async" />
     {regions.length ? (
       <svg class="regions" viewBox={`0 0 ${shot.width} ${shot.height}`} preserveAspectRatio="none" aria-hidden="true" focusable="false">

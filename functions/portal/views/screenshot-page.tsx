@@ -1,8 +1,9 @@
 // One screenshot's page (core/screenshots): the image with every linked key's region outlined, and
 // the keys it shows with where each is. Members with screenshots.manage rename it, link more keys (by
 // name), mark, change or clear a key's region (four numbers, in the image's pixels from its top left
-// corner), unlink a key, and delete the screenshot (asked first). A refused form comes back with what
-// was typed and the message at its field, as the glossary's forms do.
+// corner; with JavaScript also drawn on the image, which fills the four numbers), unlink a key, and
+// delete the screenshot (asked first). A refused form comes back with what was typed and the message
+// at its field, as the glossary's forms do.
 import type { FC } from 'hono/jsx';
 import type { SessionUser } from '../../../core/users/schemas.ts';
 import type { ProjectAccess } from '../../../core/users/memberships.ts';
@@ -23,6 +24,9 @@ export type ScreenshotDraft = { form: string; values: Record<string, string>; pr
 
 export const keyFormId = (keyId: string) => `key-${keyId}`;
 const REGION_FIELDS = ['x', 'y', 'width', 'height'] as const;
+/** The large image, on which PORTAL_JS draws a key's region, and the live region that says how. */
+const SHOT_ID = 'shot-image';
+const DRAW_STATUS_ID = 'draw-status';
 
 type Props = {
   user: SessionUser;
@@ -71,6 +75,10 @@ const KeyForm: FC<{ csrf: string; projectId: string; shot: Screenshot; link: Scr
         <FieldProblem problems={problems} form={form} name={field} />
       ))}
       <div class="row wrap">
+        {/* Shown by PORTAL_JS, which draws the region with the pointer: without it the numbers above do. */}
+        <button type="button" class="secondary draw" data-draw={SHOT_ID} data-key-name={link.key} aria-pressed="false" hidden>
+          Draw on the image<span class="sr-only">{` where ${link.key} is`}</span>
+        </button>
         <button type="submit" name="do" value="region" class="secondary">
           Save region<span class="sr-only">{` of ${link.key}`}</span>
         </button>
@@ -105,7 +113,9 @@ export const ScreenshotPage: FC<Props> = ({ user, csrf, access, cache, notice, e
       <p class="hint">
         {sizeWords(shot)} · uploaded {when(shot.created_at)} · <a href={screenshotImagePath(access.projectId, shot.id)}>Full image</a>
       </p>
-      <ShotImage projectId={access.projectId} shot={shot} regions={shot.keys.flatMap((k) => (k.region ? [k.region] : []))} alt={`Screenshot: ${shot.name}`} size="large" />
+      <ShotImage projectId={access.projectId} shot={shot} regions={shot.keys.flatMap((k) => (k.region ? [k.region] : []))} alt={`Screenshot: ${shot.name}`} size="large" id={SHOT_ID} />
+      {/* Empty until a key's "Draw on the image" is pressed: a live region must be on the page before it speaks. */}
+      {manage && shot.keys.length ? <p id={DRAW_STATUS_ID} class="hint draw-status" role="status"></p> : null}
 
       <h3 id="keys-title">{`Keys it shows (${shot.keys.length})`}</h3>
       {shot.keys.length === 0 ? (
