@@ -2,9 +2,22 @@
 // CliError whose message says what happened and what to do next, with the exit code for it.
 import { CliError, EXIT } from './errors.ts';
 
+/** A request's body and headers, the statuses its caller handles, and its advice when an answer is lost. */
+export type RequestInit = {
+  body?: Uint8Array;
+  headers?: Record<string, string>;
+  accept?: number[];
+  /**
+   * What to do when a write's answer is lost (a timeout, a connection broken after it went out):
+   * by default, run the command again, as a push changes nothing twice; a write that does not
+   * repeat safely (an upload makes a new screenshot each time) says its own.
+   */
+  ifLost?: string;
+};
+
 export type Client = {
   /** `accept`: statuses the caller handles itself (e.g. 404 for a language without values). */
-  request(method: string, path: string, init?: { body?: Uint8Array; headers?: Record<string, string>; accept?: number[] }): Promise<Response>;
+  request(method: string, path: string, init?: RequestInit): Promise<Response>;
   json<T>(method: string, path: string): Promise<T>;
 };
 
@@ -71,9 +84,11 @@ const NOT_REACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNR
  * nothing happened. A timeout or a connection broken after the request went out: the server may
  * have done it (an import applied, its answer lost), and saying "cannot reach" was wrong.
  */
-function transportError(error: unknown, where: { server: string; what: string; method: string; timeoutMs: number; serverFrom: string }): CliError {
+const RUN_AGAIN = 'the server may have applied it: run the command again (a push of the same files changes nothing twice)';
+
+function transportError(error: unknown, where: { server: string; what: string; method: string; timeoutMs: number; serverFrom: string; ifLost: string | undefined }): CliError {
   const { server, what, method, timeoutMs, serverFrom } = where;
-  const maybeDone = method === 'GET' ? '' : '; the server may have applied it: run the command again (a push of the same files changes nothing twice)';
+  const maybeDone = method === 'GET' ? '' : `; ${where.ifLost ?? RUN_AGAIN}`;
   if ((error as { name?: string }).name === 'TimeoutError') {
     return new CliError(`${what}: no answer from ${server} within ${timeoutMs / 1000} s${maybeDone}. Set TMS_TIMEOUT (seconds) to wait longer.`, EXIT.failed);
   }
@@ -129,7 +144,7 @@ export function createClient(server: string, apiKey: string, retry: RetryOptions
   const scale = retry.delayScale ?? 1;
   const timeoutMs = retry.timeoutMs ?? 120_000;
   const serverFrom = retry.serverFrom ?? '"server" in tms.config.json';
-  const send = async (method: string, path: string, init: { body?: Uint8Array; headers?: Record<string, string> }) => {
+  const send = async (method: string, path: string, init: RequestInit) => {
     // One deadline for the request and its answer's body (read by the caller through the same
     // signal): a server that accepts the connection and never answers held a CI job for 5 minutes.
     const signal = AbortSignal.timeout(timeoutMs);
@@ -147,15 +162,15 @@ export function createClient(server: string, apiKey: string, retry: RetryOptions
         await res.arrayBuffer().catch(() => undefined);
         throw redirected(res, { server, path, what: `${method} ${path}`, serverFrom });
       }
-      return guardBody(res, (error) => transportError(error, { server, what: `${method} ${path}`, method, timeoutMs, serverFrom }));
+      return guardBody(res, (error) => transportError(error, { server, what: `${method} ${path}`, method, timeoutMs, serverFrom, ifLost: init.ifLost }));
     } catch (error) {
       if (error instanceof CliError) throw error;
-      throw transportError(error, { server, what: `${method} ${path}`, method, timeoutMs, serverFrom });
+      throw transportError(error, { server, what: `${method} ${path}`, method, timeoutMs, serverFrom, ifLost: init.ifLost });
     }
   };
   // The spec's retry guidance (section 7): 500 once after 1-2 s; 503 three times with exponential
   // backoff; 429 only when asked to wait for the quota's reset; nothing else is retried.
-  const sendWithRetries = async (method: string, path: string, init: { body?: Uint8Array; headers?: Record<string, string>; accept?: number[] }) => {
+  const sendWithRetries = async (method: string, path: string, init: RequestInit) => {
     let res = await send(method, path, init);
     for (let attempt = 0; ; attempt++) {
       let wait: number | null = null;

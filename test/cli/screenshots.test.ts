@@ -258,6 +258,30 @@ describe('tms screenshots push', () => {
     expect((await screenshotsOf(p)).map((s) => s.name)).toEqual(['menu.webp']);
   });
 
+  it('an answer lost after the upload went out: exit 1 saying the server may have stored it and to look before pushing again (not "run it again")', async () => {
+    // A server that takes the whole request and then drops the connection, and one that never answers.
+    const dropping: Server = createServer((req) => req.on('end', () => req.socket.destroy()).resume());
+    const silent: Server = createServer(() => {});
+    for (const server of [dropping, silent]) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const dir = await repository();
+      const url = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const advice = 'the server may have stored it: see tms screenshots list before pushing shots/menu.webp again (each upload is a new screenshot)';
+      const dropped = await tms(dir, ['push', 'shots/sign-in.png', 'shots/menu.webp'], 'key_live_x', { TMS_SERVER: url(dropping) });
+      expect(dropped.code).toBe(1);
+      expect(dropped.stderr).toMatch(/^tms screenshots push: shots\/sign-in\.png: POST \/v1\/screenshots\?name=sign-in\.png: the connection to http:\/\/127\.0\.0\.1:\d+ broke before the answer came \([^)]+\); the server may have stored it: see tms screenshots list before pushing shots\/sign-in\.png again \(each upload is a new screenshot\)\. Nothing was uploaded \(1 more image not sent\)\.\n$/);
+      const timedOut = await tms(dir, ['push', 'shots/menu.webp'], 'key_live_x', { TMS_SERVER: url(silent), TMS_TIMEOUT: '1' });
+      expect(timedOut.code).toBe(1);
+      expect(timedOut.stderr).toContain(`within 1 s; ${advice}. Set TMS_TIMEOUT (seconds) to wait longer.`);
+      expect(timedOut.stderr).not.toContain('run the command again');
+    } finally {
+      for (const server of [dropping, silent]) {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    }
+  });
+
   it('a 503 after the server stored the image: the client retries with the same Idempotency-Key, and one screenshot is made', async () => {
     const p = await newProject();
     // A proxy that passes each request on, and for the first upload hides the server's answer

@@ -214,13 +214,12 @@ async function push(ctx: Context, client: Client, request: Extract<ScreenshotsRe
             // so a screenshot the server stored before failing to answer is answered, not stored twice.
             headers: { 'Content-Type': image.type, 'Idempotency-Key': randomUUID() },
             accept: [422],
+            // Not the client's "run it again" (a push changes nothing twice): every upload is a new screenshot.
+            ifLost: `the server may have stored it: see tms screenshots list before pushing ${image.path} again (each upload is a new screenshot)`,
           })
           .catch((error: unknown) => {
             if (error instanceof CliError) {
-              // The client's advice for a lost answer (run again: a push changes nothing twice) is
-              // wrong here: every upload is a new screenshot.
-              const lost = error.message.replace(/; the server may have applied it: run the command again \([^)]*\)/, `; the server may have stored it: see tms screenshots list before pushing ${image.path} again (each upload is a new screenshot)`);
-              error.message = /[.?]$/.test(lost) ? `${image.path}: ${lost} ${sentence(sofar(image))}.` : `${image.path}: ${lost}; ${sofar(image)}`;
+              error.message = /[.?]$/.test(error.message) ? `${image.path}: ${error.message} ${sentence(sofar(image))}.` : `${image.path}: ${error.message}; ${sofar(image)}`;
             }
             throw error;
           });
