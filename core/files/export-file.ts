@@ -15,6 +15,7 @@ import type { Sql } from '../db/client.ts';
 import type { StatusFilter } from '../translations/schemas.ts';
 import { ExportCommand } from './schemas.ts';
 import { mayNameTag } from '../keys/tags.ts';
+import { pseudoLocalize } from './pseudo-localize.ts';
 
 /** How many of a file's refused entries an export's 422 names (then "and N more"). */
 const REFUSALS_LISTED = 100;
@@ -101,6 +102,12 @@ export const exportFile = useCase(ExportCommand, async (deps: Pick<Deps, 'sql'>,
   }
   if (!(await registered(deps.sql, projectId, language))) throw languageNotRegistered(language);
   if (source !== undefined && !(await registered(deps.sql, projectId, source))) throw languageNotRegistered(source);
+  const { pseudo } = input;
+  // A pseudo-language's file goes where the app keeps that language's: one of the project's own
+  // languages would have its translations written over by a pull.
+  if (pseudo !== undefined && (pseudo === language || pseudo === source || (await registered(deps.sql, projectId, pseudo)))) {
+    throw validationError([{ loc: ['query', 'pseudo'], msg: `${pseudo} is a language of this project: a pseudo-language needs a code of its own (en-XA, qps-Ploc), or its file would replace that language's`, type: 'value_error' }]);
+  }
   const { namespace } = input;
   if (namespace !== undefined && input.group !== undefined && input.group !== namespace) {
     throw validationError([{ loc: ['query', 'group'], msg: `group and namespace name different groups ('${input.group}', '${namespace}'): give one`, type: 'value_error' }]);
@@ -112,14 +119,15 @@ export const exportFile = useCase(ExportCommand, async (deps: Pick<Deps, 'sql'>,
   const read = withoutNamespace(nothing ? [] : await entriesOf(deps.sql, projectId, language, status, group, tag), namespace);
   // iOS keeps a language's plurals in .stringsdict and its other strings in .strings: the two files
   // split the keys by this language's value, so each key is in exactly one of them.
-  const entries = input.plurals === 'all' ? read : read.filter((e) => hasPlural(e.value) === (input.plurals === 'only'));
+  const chosen = input.plurals === 'all' ? read : read.filter((e) => hasPlural(e.value) === (input.plurals === 'only'));
+  const entries = pseudo === undefined ? chosen : chosen.map((e) => ({ ...e, value: pseudoLocalize(e.value, language) }));
   const sourceValues =
     source === undefined || !codec.needsSource
       ? undefined
       : sourceOf(withoutNamespace(nothing ? [] : await entriesOf(deps.sql, projectId, source, 'all', group, tag), namespace));
   let body: Uint8Array;
   try {
-    body = codec.serialize(entries, { language, ...(sourceValues && source ? { source: { language: source, values: sourceValues.values } } : {}), limits: limitsOf(read, sourceValues?.limits) });
+    body = codec.serialize(entries, { language: pseudo ?? language, ...(sourceValues && source ? { source: { language: source, values: sourceValues.values } } : {}), limits: limitsOf(read, sourceValues?.limits) });
   } catch (error) {
     // A stored key or value this format cannot carry (documented per format in docs/formats.md).
     if (error instanceof FormatError) {
@@ -130,5 +138,5 @@ export const exportFile = useCase(ExportCommand, async (deps: Pick<Deps, 'sql'>,
     throw error;
   }
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
-  return { body, etag, contentType: codec.contentType, filename: `${language}.${codec.extension}` };
+  return { body, etag, contentType: codec.contentType, filename: `${pseudo ?? language}.${codec.extension}` };
 });

@@ -60,6 +60,8 @@ export const ExportQuery = v.object({
   plurals: v.optional(PluralsFilter, 'all'),
   /** Only the keys with this tag (exact, case kept). */
   tag: v.optional(TagFilter),
+  /** The file of a pseudo-language with this code: the language's values pseudo-localized (core/files/pseudo-localize.ts). */
+  pseudo: v.optional(LanguageCode),
 });
 
 export const ImportCommand = v.object({
@@ -91,6 +93,7 @@ export const ExportCommand = v.object({
   source: v.optional(LanguageCode),
   plurals: v.optional(PluralsFilter, 'all'),
   tag: v.optional(TagFilter),
+  pseudo: v.optional(LanguageCode),
 });
 
 export const ImportResult = v.object({

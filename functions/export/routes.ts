@@ -25,7 +25,9 @@ const EXPORT_DESCRIPTION = [
   'namespace=G (only group G, its keys named without the G. prefix: an i18next namespace file);',
   'source (the source language: required by xliff and xliff2); plurals=only (only the keys whose value in this language holds an ICU plural)',
   'or plurals=none (only the others), so that an ios-stringsdict file and an ios-strings file of one language split the keys;',
-  'tag (only the keys with that tag, exact and case kept; with the other filters; a text that could never be a tag gives an empty file). The bytes are the same whenever the data is the same:',
+  'tag (only the keys with that tag, exact and case kept; with the other filters; a text that could never be a tag gives an empty file);',
+  'pseudo=CODE (the file of a pseudo-language CODE, such as en-XA, that is no language of the project: this language\'s values with every letter accented,',
+  'lengthened as translations run, between brackets; placeholders, tags and ICU syntax kept; to find hard-coded, cut and overflowing texts). The bytes are the same whenever the data is the same:',
   'the strong ETag lets a client revalidate with If-None-Match (304, no body, not counted against the daily quota).',
   'A language (or source) not registered is 404; a value the format cannot carry, or xliff without source, is 422.',
 ].join(' ');
@@ -64,6 +66,7 @@ const routes = new Hono<AppEnv>()
         ...(query.source === undefined ? {} : { source: query.source }),
         plurals: query.plurals,
         ...(query.tag === undefined ? {} : { tag: query.tag }),
+        ...(query.pseudo === undefined ? {} : { pseudo: query.pseudo }),
       });
       // Live data: the client may keep it, but must revalidate (cheaply: 304) before each use.
       const headers: Record<string, string> = { ETag: file.etag, 'Cache-Control': 'private, no-cache' };

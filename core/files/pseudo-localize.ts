@@ -1,0 +1,71 @@
+// Pseudo-localization: a language's values made to look translated while staying readable, so that
+// a team sees, before any translator has worked, which texts of its app are not translatable
+// (hard-coded: they stay plain), which are cut or overflow (translations run longer: each text is
+// lengthened as translations typically are), and which break on letters outside ASCII (each letter
+// is an accented one). As Android's en-XA, Microsoft's qps-ploc and Phrase's and Crowdin's
+// pseudo-languages do. Placeholders, HTML tags, ICU syntax (plural and select branches are each
+// pseudo-localized, their structure kept), i18next nesting, entities, escapes and URLs are kept as
+// they are, by the same masking machine translation uses (core/translate/protect.ts), so the value
+// still formats in the app.
+import { protect } from '../translate/protect.ts';
+
+// One code point for each ASCII letter, so that a text's length in characters only grows by the
+// filler (a character limit then judges what a translation's length would be).
+const ACCENTED: Record<string, string> = Object.fromEntries(
+  [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'].map((c, i) => [c, [...'ÅƁÇÐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŢÛṼŴẊÝŽåƀçðéƒĝĥîĵķļṁñöþǫŕšţûṽŵẋýž'][i]!]),
+);
+
+// Kept as written inside a text: the masks of placeholders and tags, i18next's `$t(key)` nesting,
+// HTML entities, backslash escapes (`\n` written out), and web and mail addresses.
+const KEPT = /<x id="\d+"\/>|\$t\([^()]*\)|&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);|\\./g;
+const ADDRESS = /\b(?:https?:\/\/|www\.)\S+|[\w.+-]+@[\w-]+\.[\w.-]+/g;
+
+/** Letters a filler adds: the words of Android's pseudo-locale, recognisably not a translation. */
+const FILLER = ' one two three four five six seven eight nine ten';
+
+/**
+ * How much longer a translation of a text of `letters` letters runs, as localization guides
+ * (IBM's) put it: short texts grow most ("OK" becomes "Aceptar").
+ */
+function growth(letters: number): number {
+  const share = letters <= 10 ? 1 : letters <= 20 ? 0.8 : letters <= 30 ? 0.6 : letters <= 50 ? 0.4 : 0.3;
+  return Math.ceil(letters * share);
+}
+
+function pseudoText(text: string): string {
+  let letters = 0;
+  let out = '';
+  let at = 0;
+  const keep = new RegExp(`${KEPT.source}|${ADDRESS.source}`, 'g');
+  const accent = (part: string) =>
+    part.replace(/[A-Za-z]/g, (c) => {
+      letters++;
+      return ACCENTED[c]!;
+    });
+  for (const m of text.matchAll(keep)) {
+    out += accent(text.slice(at, m.index)) + m[0];
+    at = m.index + m[0].length;
+  }
+  out += accent(text.slice(at));
+  if (letters === 0) return out;
+  const extra = growth(letters);
+  let filler = '';
+  while (filler.length < extra) filler += FILLER;
+  // Not ending on a space the filler cut at: a trailing space is a quality warning of its own.
+  return out + filler.slice(0, extra).trimEnd();
+}
+
+/**
+ * The value pseudo-localized: every text of it (each ICU branch on its own) accented and lengthened,
+ * everything an app reads as syntax kept, and the whole between brackets, so that a text cut at
+ * either end shows it. `language` is the value's own: its plural branches are kept as they are.
+ * An empty value stays empty (a file's "no text yet").
+ */
+export function pseudoLocalize(value: string, language: string): string {
+  if (value === '') return value;
+  const masked = protect(value);
+  const restored = masked.restore(masked.segments.map(pseudoText), language);
+  // Every mask is put back once (pseudoText keeps them): null would be a bug, and the plain value
+  // is then still a usable text.
+  return `[${restored ?? value}]`;
+}

@@ -1,0 +1,117 @@
+// Pseudo-localized exports (`GET /v1/export/{language}?pseudo=en-XA`, docs/decisions.md,
+// "Pseudo-localization"): every text accented and lengthened between brackets, everything an app
+// reads as syntax kept, so that the file still formats (checked with intl-messageformat and i18next
+// themselves), and in every format a file that its own import reads back as those values.
+import i18next from 'i18next';
+import { IntlMessageFormat } from 'intl-messageformat';
+import { describe, expect, it } from 'vitest';
+import { FORMATS } from '../../core/formats/index.ts';
+import type { FormatId } from '../../core/formats/types.ts';
+import { pseudoLocalize } from '../../core/files/pseudo-localize.ts';
+import { placeholders } from '../../core/quality/placeholders.ts';
+import { parseIcu } from '../../core/quality/icu.ts';
+import { useTestApp } from '../support/test-app.ts';
+import { body, project } from '../translations/helpers.ts';
+
+const t = useTestApp();
+
+// English source texts as apps hold them: ICU, i18next, printf, HTML, entities, an address, a newline.
+const VALUES: Record<string, string> = {
+  'home.save': 'Save',
+  'home.greeting': 'Hello {name}, you have {count, plural, one {# new message} other {# new messages}}',
+  'home.welcome': 'Welcome <b>{{user}}</b>! See $t(home.help)',
+  'home.help': 'Help is at https://example.com/help or help@example.com',
+  'home.files': '%1$s of %2$d files',
+  'home.quote': 'Tom & Jerry said "hi" \\ then left',
+  'home.lines': 'Line one\nLine two',
+  'home.empty_ok': 'OK',
+};
+
+async function seeded() {
+  const p = await project(t, ['en', 'de']);
+  const file = FORMATS.json.serialize(Object.entries(VALUES).map(([key, value]) => ({ key, value })), { language: 'en' });
+  const res = await t.app.request('/v1/import/en?format=json&status=approved', { method: 'POST', headers: { 'X-API-Key': p.apiKey }, body: file });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return p;
+}
+
+describe('pseudo-localized export', () => {
+  it('accents and lengthens every text between brackets, keeping placeholders, tags, ICU and addresses', async () => {
+    const p = await seeded();
+    const res = await p.get('/v1/export/en?format=json&pseudo=en-XA');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="en-XA.json"');
+    const file = (await res.json()) as Record<string, string>;
+    expect(Object.keys(file).sort()).toEqual(Object.keys(VALUES).sort());
+    expect(file['home.save']).toBe('[Šåṽé one]');
+    expect(file['home.empty_ok']).toBe('[ÖĶ o]');
+    expect(file['home.files']).toBe('[%1$s öƒ %2$d ƒîļéš one tw]');
+    expect(file['home.help']).toBe('[Ĥéļþ îš åţ https://example.com/help öŕ help@example.com one two t]');
+    expect(file['home.lines']).toBe('[Ļîñé öñé\nĻîñé ţŵö one two thr]');
+    for (const [key, source] of Object.entries(VALUES)) {
+      const pseudo = file[key]!;
+      expect(pseudo.startsWith('[') && pseudo.endsWith(']'), key).toBe(true);
+      // The same placeholders, and longer: by at least 30% of its words' letters (kept addresses
+      // and placeholders are not lengthened).
+      expect(placeholders(pseudo, parseIcu(pseudo)), key).toEqual(placeholders(source, parseIcu(source)));
+      const letters = source.replace(/https?:\/\/\S+|\S+@\S+|\{[^{}]*\}|%\d\$\w|\$t\([^)]*\)|<[^>]*>/g, '').replace(/[^A-Za-z]/g, '').length;
+      expect([...pseudo].length - [...source].length, key).toBeGreaterThanOrEqual(Math.ceil(letters * 0.3));
+      expect(pseudo, key).toBe(pseudoLocalize(source, 'en'));
+    }
+    // ICU still formats, each plural branch pseudo-localized.
+    const greeting = new IntlMessageFormat(file['home.greeting']!, 'en');
+    expect(greeting.format({ name: 'Ada', count: 1 })).toBe('[Ĥéļļö Ada, ýöû ĥåṽé 1 ñéŵ ṁéššåĝé one two t one two t]');
+    expect(greeting.format({ name: 'Ada', count: 3 })).toBe('[Ĥéļļö Ada, ýöû ĥåṽé 3 ñéŵ ṁéššåĝéš one two one two t]');
+  });
+
+  it('an i18next file that i18next itself interpolates and nests', async () => {
+    const p = await seeded();
+    const res = await p.get('/v1/export/en?format=i18next&pseudo=en-XA');
+    expect(res.status).toBe(200);
+    const i18n = i18next.createInstance();
+    await i18n.init({ lng: 'en-XA', resources: { 'en-XA': { translation: await res.json() } }, interpolation: { escapeValue: false } });
+    expect(i18n.t('home.welcome', { user: 'Ada' })).toBe(`[Ŵéļçöṁé <b>Ada</b>! Šéé ${pseudoLocalize(VALUES['home.help']!, 'en')} one two t]`);
+  });
+
+  it('a code of the project, a bad code, and the ETag of the pseudo file', async () => {
+    const p = await seeded();
+    for (const code of ['en', 'de', 'DE']) {
+      const res = await p.get(`/v1/export/en?format=json&pseudo=${code}`);
+      expect(res.status, code).toBe(422);
+      expect((await body(res)).detail[0]).toMatchObject({ loc: ['query', 'pseudo'], msg: expect.stringContaining('is a language of this project') });
+    }
+    const bad = await p.get('/v1/export/en?format=json&pseudo=not_a_code');
+    expect(bad.status).toBe(422);
+    expect((await body(bad)).detail[0].loc).toEqual(['query', 'pseudo']);
+    // Its own strong ETag: a revalidation is a 304, and it differs from the plain file's.
+    const first = await p.get('/v1/export/en?format=json&pseudo=qps-ploc');
+    expect(first.headers.get('content-disposition')).toBe('attachment; filename="qps-Ploc.json"');
+    const etag = first.headers.get('etag')!;
+    expect(etag).not.toBe((await p.get('/v1/export/en?format=json')).headers.get('etag'));
+    const again = await t.app.request('/v1/export/en?format=json&pseudo=qps-ploc', { headers: { 'X-API-Key': p.apiKey, 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+  });
+
+  describe.each(Object.keys(FORMATS) as FormatId[])('%s', (format) => {
+    it('is a file that the same format imports back as the pseudo-localized values', async () => {
+      const p = await seeded();
+      const needsSource = FORMATS[format].needsSource ? '&source=en' : '';
+      const res = await p.get(`/v1/export/en?format=${format}${needsSource}&pseudo=en-XA`);
+      expect(res.status, await res.clone().text()).toBe(200);
+      const file = new Uint8Array(await res.arrayBuffer());
+      // Into a project whose own language is en-XA, as an app's repository holds the file.
+      const other = await project(t, ['en', 'en-XA']);
+      if (needsSource) {
+        const en = FORMATS.json.serialize(Object.entries(VALUES).map(([key, value]) => ({ key, value })), { language: 'en' });
+        expect((await t.app.request('/v1/import/en?format=json&status=approved', { method: 'POST', headers: { 'X-API-Key': other.apiKey }, body: en })).status).toBe(200);
+      }
+      const imported = await t.app.request(`/v1/import/en-XA?format=${format}&status=approved`, { method: 'POST', headers: { 'X-API-Key': other.apiKey }, body: file });
+      expect(imported.status, await imported.clone().text()).toBe(200);
+      const back = (await (await other.get('/v1/export/en-XA?format=json')).json()) as Record<string, string>;
+      const expected = Object.fromEntries(Object.entries(VALUES).map(([key, value]) => [key, pseudoLocalize(value, 'en')]));
+      // A PO file names its keys by their English text (msgctxt keeps the key): compared by value.
+      if (FORMATS[format].keysAreText) expect(Object.values(back).sort()).toEqual(Object.values(expected).sort());
+      else expect(back).toEqual(expected);
+    });
+  });
+});
