@@ -57,7 +57,9 @@ const KeyIds = v.pipe(
  * an upload from CI (a test that knows each element's box) is one request that links and marks. The
  * key is linked by it; naming it in key_id as well is allowed.
  */
-const REGION_PARAM = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):(\d{1,6}),(\d{1,6}),(\d{1,6}),(\d{1,6})$/i;
+// Written out in both cases, not with the i flag: the pattern is the OpenAPI document's too, where
+// flags do not travel. Up to 9 digits, so that a number out of range is said at its field.
+const REGION_PARAM = /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}):(\d{1,9}),(\d{1,9}),(\d{1,9}),(\d{1,9})$/;
 const REGION_FIELDS = ['x', 'y', 'width', 'height'] as const;
 const parseRegionParam = (s: string) => {
   const [, keyId, ...numbers] = REGION_PARAM.exec(s)!;

@@ -267,15 +267,18 @@ export const PORTAL_JS = `
   document.addEventListener('pointerdown',function(e){
     if(!drawBtn||drag||e.button!==0)return;var shot=shotOf(drawBtn);if(!shot.contains(e.target))return;
     e.preventDefault();shot.setPointerCapture(e.pointerId);
-    var p=toImage(shot,e);drag={id:e.pointerId,from:p};preview(shot,regionOf(shot,p,p));
+    var p=toImage(shot,e);drag={id:e.pointerId,from:p,x:e.clientX,y:e.clientY};preview(shot,regionOf(shot,p,p));
   });
   document.addEventListener('pointermove',function(e){if(drag&&e.pointerId===drag.id){var shot=shotOf(drawBtn);preview(shot,regionOf(shot,drag.from,toImage(shot,e)))}});
   document.addEventListener('pointerup',function(e){
     if(!drag||e.pointerId!==drag.id)return;
-    var shot=shotOf(drawBtn),r=regionOf(shot,drag.from,toImage(shot,e)),f=drawBtn.form,inputs=fieldsOf(f);drag=null;
+    var shot=shotOf(drawBtn),r=regionOf(shot,drag.from,toImage(shot,e)),f=drawBtn.form,inputs=fieldsOf(f),moved=Math.max(Math.abs(e.clientX-drag.x),Math.abs(e.clientY-drag.y));drag=null;
+    // A click or a tap (found by review): no box was drawn, and the key's numbers stay as they were.
+    if(moved<4){followFields(f);drawSay('Drag across the text to mark where '+drawBtn.getAttribute('data-key-name')+' is (a click marks nothing)');return}
     // All four set before any input event, so that no listener sees half a region.
     inputs.forEach(function(i){i.value=String(r[i.name])});inputs.forEach(function(i){i.dispatchEvent(new Event('input',{bubbles:true}))});
-    f.querySelector('button[value=region]').focus();
+    // Without scrolling: the image, and the box just drawn, stay in sight to draw again (found by review).
+    f.querySelector('button[value=region]').focus({preventScroll:true});
     drawSay('Marked at '+r.x+', '+r.y+', '+r.width+' × '+r.height+' px — Save region to keep it');
   });
   document.addEventListener('pointercancel',function(e){if(drag&&e.pointerId===drag.id){drag=null;followFields(drawBtn.form)}});

@@ -70,6 +70,8 @@ describe('regions on upload', () => {
     await refused(`?region=nope:1,2,3,4`, ['query', 'region', 0], /<key_id>:<x>,<y>,<width>,<height>/);
     await refused(`?region=${sign_in}:0,0,0,10`, ['query', 'region', 0, 'width'], /width must be at least 1/);
     await refused(`?region=${sign_in}:0,20000,10,10`, ['query', 'region', 0, 'y'], /y must be at most 16384/);
+    // Seven digits too (found by review: a shape message, not the field's).
+    await refused(`?region=${sign_in}:0,0,1000000,10`, ['query', 'region', 0, 'width'], /width must be at most 16384/);
     // One region per key; a key of another project, or one in the trash.
     await refused(`?region=${sign_in}:0,0,10,10&region=${sign_in}:5,5,10,10`, ['query', 'region', 1], /given twice/);
     await refused(`?region=${sign_in}:0,0,10,10&region=${other.keys.sign_in}:0,0,10,10`, ['query', 'region', 1], /not a key of this project/);
@@ -91,5 +93,15 @@ describe('regions on upload', () => {
     const fits = await upload(p, `?${[...keyIds, ...regions.slice(1)].join('&')}`);
     expect(fits.status).toBe(201);
     expect((await fits.json()).keys.filter((k: { region: unknown }) => k.region !== null)).toHaveLength(40);
+  });
+
+  it('are described by a pattern that takes key ids in either case, as the server does (found by review)', async () => {
+    const spec = JSON.parse(readFileSync(new URL('../../functions/lambda/openapi.json', import.meta.url), 'utf8'));
+    const param = spec.paths['/v1/screenshots'].post.parameters.find((x: { name?: string }) => x.name === 'region');
+    const p = await project();
+    const value = `${p.keys.sign_in!.toUpperCase()}:1,2,3,4`;
+    expect(new RegExp(param.schema.items.pattern).test(value)).toBe(true);
+    expect(new RegExp(param.schema.items.pattern).test(value.toLowerCase())).toBe(true);
+    expect((await upload(p, `?region=${value}`)).status).toBe(201);
   });
 });

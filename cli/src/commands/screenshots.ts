@@ -52,7 +52,8 @@ ${COMMON}`;
 
 export const SCREENSHOTS_HELP = `tms screenshots: screenshots of the app's screens, linked to the keys they show
 
-  tms screenshots push <image>...   upload images (PNG, JPEG, WebP), --key K for each key shown
+  tms screenshots push <image>...   upload images (PNG, JPEG, WebP), --key K for each key shown,
+                                    --region K=X,Y,W,H for where one is
   tms screenshots list              the project's screenshots (--key K: those showing K)
   tms screenshots delete <id>...    delete screenshots
 
@@ -111,7 +112,7 @@ function checkRegions(values: string[]): KeyRegion[] {
     const at = value.lastIndexOf('=');
     const key = at < 0 ? '' : value.slice(0, at);
     const numbers = at < 0 ? [] : value.slice(at + 1).split(',').map((n) => n.trim());
-    if (key === '' || numbers.length !== 4 || !numbers.every((n) => /^\d{1,6}$/.test(n))) {
+    if (key === '' || numbers.length !== 4 || !numbers.every((n) => /^\d{1,9}$/.test(n))) {
       throw usageError(`--region ${shown(value)}: give a key's name and its box in the image's pixels, --region home.title=X,Y,WIDTH,HEIGHT (--region home.title=24,80,200,40); nothing was uploaded`);
     }
     const [x, y, width, height] = numbers.map(Number) as [number, number, number, number];
