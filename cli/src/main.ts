@@ -56,7 +56,7 @@ const COMMANDS: Record<string, { help: string; options: Options }> = {
       tag: { type: 'string' },
     },
   },
-  pull: { help: PULL_HELP, options: { language: { type: 'string', multiple: true }, status: { type: 'string' }, 'include-source': { type: 'boolean' }, tag: { type: 'string' } } },
+  pull: { help: PULL_HELP, options: { language: { type: 'string', multiple: true }, status: { type: 'string' }, 'include-source': { type: 'boolean' }, tag: { type: 'string' }, pseudo: { type: 'string' } } },
   status: { help: STATUS_HELP, options: {} },
   publish: { help: PUBLISH_HELP, options: { wait: { type: 'boolean' }, timeout: { type: 'string' } } },
   mcp: { help: MCP_HELP, options: { server: { type: 'string' } } },

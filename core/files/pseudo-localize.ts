@@ -7,6 +7,7 @@
 // pseudo-localized, their structure kept), i18next nesting, entities, escapes and URLs are kept as
 // they are, by the same masking machine translation uses (core/translate/protect.ts), so the value
 // still formats in the app.
+import { isPluralElement, isSelectElement, parse } from '@formatjs/icu-messageformat-parser';
 import { protect } from '../translate/protect.ts';
 
 // One code point for each ASCII letter, so that a text's length in characters only grows by the
@@ -56,9 +57,35 @@ function pseudoText(text: string): string {
 }
 
 /**
+ * A value that is one plural or select argument and nothing else, with each branch's text between
+ * brackets; null for any other value. Brackets around the argument would make it text with an
+ * argument in it, and the formats that write a plural their own way (i18next's `_one`/`_other`
+ * keys, Android's <plurals>, .stringsdict) write only a value that is exactly one plural
+ * (core/formats/plural/icu-plural.ts, readIcuPlural): found when i18next showed the ICU source.
+ */
+function bracketBranches(value: string): string | null {
+  if (!value.startsWith('{') || !value.endsWith('}')) return null;
+  let elements;
+  try {
+    elements = parse(value, { ignoreTag: true, requiresOtherClause: true, captureLocation: true });
+  } catch {
+    return null;
+  }
+  const [only] = elements;
+  if (elements.length !== 1 || !only || !(isPluralElement(only) || isSelectElement(only))) return null;
+  // Each branch's `{...}`, from the last so that earlier offsets stay right.
+  const branches = Object.values(only.options)
+    .map((option) => option.location!)
+    .sort((a, b) => b.start.offset - a.start.offset);
+  let out = value;
+  for (const { start, end } of branches) out = `${out.slice(0, start.offset + 1)}[${out.slice(start.offset + 1, end.offset - 1)}]${out.slice(end.offset - 1)}`;
+  return out;
+}
+
+/**
  * The value pseudo-localized: every text of it (each ICU branch on its own) accented and lengthened,
- * everything an app reads as syntax kept, and the whole between brackets, so that a text cut at
- * either end shows it. `language` is the value's own: its plural branches are kept as they are.
+ * everything an app reads as syntax kept, and the whole between brackets (each branch's text, for a
+ * value that is one plural or select), so that a text cut at either end shows it. `language` is the value's own: its plural branches are kept as they are.
  * An empty value stays empty (a file's "no text yet").
  */
 export function pseudoLocalize(value: string, language: string): string {
@@ -67,5 +94,6 @@ export function pseudoLocalize(value: string, language: string): string {
   const restored = masked.restore(masked.segments.map(pseudoText), language);
   // Every mask is put back once (pseudoText keeps them): null would be a bug, and the plain value
   // is then still a usable text.
-  return `[${restored ?? value}]`;
+  const pseudo = restored ?? value;
+  return bracketBranches(pseudo) ?? `[${pseudo}]`;
 }

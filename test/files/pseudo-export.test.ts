@@ -25,6 +25,8 @@ const VALUES: Record<string, string> = {
   'home.quote': 'Tom & Jerry said "hi" \\ then left',
   'home.lines': 'Line one\nLine two',
   'home.empty_ok': 'OK',
+  // One plural and nothing else: the formats write it their own way (i18next's _one/_other keys).
+  'home.count': '{count, plural, one {# file} other {# files}}',
 };
 
 async function seeded() {
@@ -48,9 +50,11 @@ describe('pseudo-localized export', () => {
     expect(file['home.files']).toBe('[%1$s öƒ %2$d ƒîļéš one tw]');
     expect(file['home.help']).toBe('[Ĥéļþ îš åţ https://example.com/help öŕ help@example.com one two t]');
     expect(file['home.lines']).toBe('[Ļîñé öñé\nĻîñé ţŵö one two thr]');
+    // Each branch between brackets, so that the value stays one plural.
+    expect(file['home.count']).toBe('{count, plural, one {[# ƒîļé one]} other {[# ƒîļéš one]}}');
     for (const [key, source] of Object.entries(VALUES)) {
       const pseudo = file[key]!;
-      expect(pseudo.startsWith('[') && pseudo.endsWith(']'), key).toBe(true);
+      expect(key === 'home.count' || (pseudo.startsWith('[') && pseudo.endsWith(']')), key).toBe(true);
       // The same placeholders, and longer: by at least 30% of its words' letters (kept addresses
       // and placeholders are not lengthened).
       expect(placeholders(pseudo, parseIcu(pseudo)), key).toEqual(placeholders(source, parseIcu(source)));
@@ -71,6 +75,9 @@ describe('pseudo-localized export', () => {
     const i18n = i18next.createInstance();
     await i18n.init({ lng: 'en-XA', resources: { 'en-XA': { translation: await res.json() } }, interpolation: { escapeValue: false } });
     expect(i18n.t('home.welcome', { user: 'Ada' })).toBe(`[Ŵéļçöṁé <b>Ada</b>! Šéé ${pseudoLocalize(VALUES['home.help']!, 'en')} one two t]`);
+    // The plural as i18next's own keys (found when i18next showed the ICU source instead).
+    expect(i18n.t('home.count', { count: 1 })).toBe('[1 ƒîļé one]');
+    expect(i18n.t('home.count', { count: 2 })).toBe('[2 ƒîļéš one]');
   });
 
   it('a code of the project, a bad code, and the ETag of the pseudo file', async () => {

@@ -11,17 +11,18 @@
 // pushes the source, pulls and runs `git diff --exit-code` could never pass.
 import { chmod, mkdir, readFile, readlink, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
-import type { FileMapping, LoadedConfig } from '../config-file.ts';
+import { canonicalLanguage, LANGUAGE, type FileMapping, type LoadedConfig } from '../config-file.ts';
 import type { Client } from '../client.ts';
 import type { Context } from '../context.ts';
 import { etagOf } from '../etag.ts';
 import { fileJobs, hasGroups, iosPairs, mayNameGroup, type FileJob } from '../file-jobs.ts';
 import { needsSource } from '../formats.ts';
-import { languagesFor, projectTags, serverKeys, type ServerKey } from '../project.ts';
+import { languagesFor, projectTags, registeredLanguages, serverKeys, type ServerKey } from '../project.ts';
 import { CliError, EXIT, usageError } from '../errors.ts';
+import { shown } from '../flags.ts';
 import { tagOrigin, tagsOfMappings } from '../tag.ts';
 
-export const PULL_HELP = `tms pull [--language L]... [--status approved|review|draft|all] [--tag T] [--include-source] [--json]
+export const PULL_HELP = `tms pull [--language L]... [--status approved|review|draft|all] [--tag T] [--include-source] [--pseudo P] [--json]
 
 Writes each translation's file (default: every language of the project but the source language)
 to its mapped path, creating folders, through a temporary file renamed into place. Unchanged files
@@ -32,17 +33,40 @@ are left as they are (same bytes, same mtime); the local file's ETag spares the 
                     a tag no key of the project has is refused (exit 2), nothing written. A
                     mapping's "tag" in the config does this for its files
 --include-source    also write the source language's files (they hold only what the server stores)
+--pseudo P          write only the files of the pseudo-language P (en-XA, qps-ploc: a code that is no
+                    language of the project), made from the source language's values with every
+                    letter accented, lengthened as translations run and between brackets, the
+                    placeholders kept: run the app in P to see texts left untranslated, cut or
+                    overflowing before any translator has worked
 Common: --api-key KEY (else TMS_API_KEY), --config FILE, --json, --wait-for-quota`;
 
 const STATUSES = ['approved', 'review', 'draft', 'all'];
 
-export async function pull(ctx: Context, config: LoadedConfig, client: Client, flags: { language?: string[]; status?: string; 'include-source'?: boolean; tag?: string }) {
+/**
+ * The pseudo-language --pseudo names, checked: a language code that is no language of the project
+ * (its files would be written over that language's), while the source language, whose values it is
+ * made from, is one.
+ */
+async function pseudoLanguage(client: Client, flags: { pseudo?: string; language?: string[]; 'include-source'?: boolean }, source: string): Promise<string | undefined> {
+  if (flags.pseudo === undefined) return undefined;
+  if (!LANGUAGE.test(flags.pseudo)) throw usageError(`--pseudo ${shown(flags.pseudo)}: not a language code (en-XA, qps-ploc); nothing was written`);
+  if (flags.language?.length || flags['include-source']) throw usageError(`--pseudo writes only the pseudo-language's files, made from the source language (${source}): not with --language or --include-source`);
+  const code = canonicalLanguage(flags.pseudo);
+  const registered = await registeredLanguages(client);
+  if (registered.includes(code)) throw usageError(`--pseudo ${code}: a language of this project; a pseudo-language needs a code of its own (en-XA, qps-ploc), or its files would replace ${code}'s; nothing was written`);
+  if (!registered.includes(source)) throw usageError(`--pseudo: the source language ${source} (sourceLanguage in the config) is not a language of this project (it has ${registered.join(', ') || 'none'}), and the pseudo-language is made from it`);
+  return code;
+}
+
+export async function pull(ctx: Context, config: LoadedConfig, client: Client, flags: { language?: string[]; status?: string; 'include-source'?: boolean; tag?: string; pseudo?: string }) {
   const status = flags.status ?? 'approved';
   if (!STATUSES.includes(status)) throw usageError(`--status must be one of ${STATUSES.join(', ')}`);
   const chosen = Boolean(flags.language?.length);
   const source = config.sourceLanguage;
   const includeSource = Boolean(flags['include-source']);
-  let languages = await languagesFor(client, flags.language, { sourceLanguage: config.sourceLanguage, line: ctx.out.line });
+  const pseudo = await pseudoLanguage(client, flags, source);
+  // A pseudo-language's files go where the config puts that language's; the server makes them from the source's values.
+  let languages = pseudo !== undefined ? [pseudo] : await languagesFor(client, flags.language, { sourceLanguage: config.sourceLanguage, line: ctx.out.line });
   // Each mapping's tag: --tag, else the mapping's own (one project, several apps).
   const tags = tagsOfMappings(config.files, flags.tag, config.file);
   await refuseUnknownTags(client, tags, flags.tag !== undefined);
@@ -84,7 +108,8 @@ export async function pull(ctx: Context, config: LoadedConfig, client: Client, f
       const plurals = split.get(job);
       if (plurals !== undefined) query.set('plurals', plurals);
       if (needsSource(mapping.format)) query.set('source', config.sourceLanguage);
-      const res = await client.request('GET', `/v1/export/${encodeURIComponent(language)}?${query}`, {
+      if (pseudo !== undefined) query.set('pseudo', pseudo);
+      const res = await client.request('GET', `/v1/export/${encodeURIComponent(pseudo === undefined ? language : source)}?${query}`, {
         headers: local ? { 'If-None-Match': etagOf(local) } : {},
       });
       const bytes = res.status === 304 ? null : new Uint8Array(await res.arrayBuffer());
@@ -104,7 +129,7 @@ export async function pull(ctx: Context, config: LoadedConfig, client: Client, f
     results.push({ path, language, format: mapping.format, ...(tag === undefined ? {} : { tag }), state, downloaded });
   }
   for (const f of skipped) ctx.out.line(`${f.path} (${f.language}, ${f.format}): skipped (${f.reason})`);
-  ctx.out.result({ status, ...(flags.tag === undefined ? {} : { tag: flags.tag }), files: results, skipped });
+  ctx.out.result({ status, ...(flags.tag === undefined ? {} : { tag: flags.tag }), ...(pseudo === undefined ? {} : { pseudo: { language: pseudo, from: source } }), files: results, skipped });
   return 0;
 }
 
