@@ -69,6 +69,7 @@ describe('the README walk-through', () => {
     expect(result.stdout).toContain('{"key":"home.title","group":"home","language":"de","value":"Willkommen","status":"approved"}');
     expect(result.stdout).toMatch(/\b304\n/); // the revalidation's status, printed with -w
     expect(result.stdout).toContain('<string name="home.title">Willkommen</string>');
+    expect(result.stdout).toContain('  "home.title": "[Ŵîļļķöṁṁéñ one two t]"');
   }, 90_000);
 
   it('stops at once, saying why, when the data dir holds no admin token', async () => {
