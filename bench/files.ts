@@ -222,6 +222,9 @@ export async function measureFiles(
       // The .strings half of an iOS pair (`tms pull` with a .stringsdict mapped beside it): every
       // value read is checked for a plural, and only the others written.
       { name: 'export-ios-strings-split', path: '/v1/export/de?format=ios-strings&plurals=none', entries: STANDARD_SHAPE.keys },
+      // A pseudo-language made from the English values (`tms pull --pseudo en-XA`): every value
+      // masked as machine translation masks it, accented, lengthened, put back together.
+      { name: 'export-json-pseudo', path: '/v1/export/en?format=json&pseudo=en-XA', entries: STANDARD_SHAPE.keys },
     ];
     for (const { name, path, entries } of exports) {
       rows.push(
