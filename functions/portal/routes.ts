@@ -1379,8 +1379,10 @@ const routes = new Hono<PortalEnv>()
     // XLIFF carries the source text beside each value: the chosen source language, else the
     // project's (the API asks for ?source=; the form offers it, defaulting to the project's).
     const source = isFormatId(format) && FORMATS[format].needsSource ? c.req.query('source') || (await qualitySettings(deps.sql, a.projectId))?.sourceLanguage : undefined;
-    // The form's "Every key" is a blank tag: no filter (the API refuses a blank ?tag=).
+    // The form's "Every key" is a blank tag: no filter (the API refuses a blank ?tag=); a blank
+    // pseudo-language is none.
     const tag = c.req.query('tag');
+    const pseudo = c.req.query('pseudo')?.trim();
     const file = await exportFile(deps, {
       projectId: a.projectId,
       language: c.req.query('language') ?? '',
@@ -1388,6 +1390,7 @@ const routes = new Hono<PortalEnv>()
       status: (c.req.query('status') ?? 'approved') as 'approved',
       ...(source ? { source } : {}),
       ...(tag !== undefined && tag.trim() !== '' ? { tag } : {}),
+      ...(pseudo ? { pseudo } : {}),
     });
     return c.body(file.body as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': file.contentType, 'Content-Disposition': `attachment; filename="${file.filename}"` });
   })
