@@ -127,7 +127,7 @@ export const exportFile = useCase(ExportCommand, async (deps: Pick<Deps, 'sql'>,
       : sourceOf(withoutNamespace(nothing ? [] : await entriesOf(deps.sql, projectId, source, 'all', group, tag), namespace));
   let body: Uint8Array;
   try {
-    body = codec.serialize(entries, { language: pseudo ?? language, ...(sourceValues && source ? { source: { language: source, values: sourceValues.values } } : {}), limits: limitsOf(read, sourceValues?.limits) });
+    body = codec.serialize(entries, { language: pseudo ?? language, ...(pseudo === undefined ? {} : { plurals: language }), ...(sourceValues && source ? { source: { language: source, values: sourceValues.values } } : {}), limits: limitsOf(read, sourceValues?.limits) });
   } catch (error) {
     // A stored key or value this format cannot carry (documented per format in docs/formats.md).
     if (error instanceof FormatError) {

@@ -16,10 +16,17 @@ const ACCENTED: Record<string, string> = Object.fromEntries(
   [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'].map((c, i) => [c, [...'ÅƁÇÐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŢÛṼŴẊÝŽåƀçðéƒĝĥîĵķļṁñöþǫŕšţûṽŵẋýž'][i]!]),
 );
 
-// Kept as written inside a text: the masks of placeholders and tags, i18next's `$t(key)` nesting,
-// HTML entities, backslash escapes (`\n` written out), and web and mail addresses.
-const KEPT = /<x id="\d+"\/>|\$t\([^()]*\)|&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);|\\./g;
-const ADDRESS = /\b(?:https?:\/\/|www\.)\S+|[\w.+-]+@[\w-]+\.[\w.-]+/g;
+// Kept as written inside a text: the masks of placeholders and tags; printf conversions the masks
+// leave (Java's and Android's `%,d`, `%n`, `%b`, `%S`, `%3$tB`, Python's `%r`, Ruby's
+// `%<amount>.2f` after its mask; an accented conversion makes Java's Formatter throw, found by
+// review); i18next's `$t(key)` nesting; HTML entities; backslash escapes (`\n` written out); web and
+// mail addresses. Neither an escape nor an address runs into a mask (`https://x.y/{path}`,
+// `C:\{dir}`): a broken mask left the whole value plain, as if hard-coded. A mail address starts
+// where its run of characters does, so that a long token is not rescanned from each of its
+// characters (quadratic, found by review).
+const KEPT =
+  /%(?:<x id="\d+"\/>)?(?:\(\w+\))?(?:\d+\$)?[-#+0,(']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:[tT][A-Za-z]|[A-Za-z%])|<x id="\d+"\/>|\$t\([^()]*\)|&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);|\\[^<]/g;
+const ADDRESS = /\b(?:https?:\/\/|www\.)[^\s<]+|(?<![\w.+-])[\w.+-]+@[\w-]+\.[\w.-]+/g;
 
 /** Letters a filler adds: the words of Android's pseudo-locale, recognisably not a translation. */
 const FILLER = ' one two three four five six seven eight nine ten';
@@ -34,26 +41,30 @@ function growth(letters: number): number {
 }
 
 function pseudoText(text: string): string {
+  // The text's trailing white space stays at its end, after the filler (an app joins on it).
+  const trailing = /\s*$/.exec(text)![0];
+  const body = text.slice(0, text.length - trailing.length);
   let letters = 0;
   let out = '';
   let at = 0;
   const keep = new RegExp(`${KEPT.source}|${ADDRESS.source}`, 'g');
+  // ASCII letters accented; every letter, in any script, counted for the lengthening.
   const accent = (part: string) =>
-    part.replace(/[A-Za-z]/g, (c) => {
+    part.replace(/\p{L}/gu, (c) => {
       letters++;
-      return ACCENTED[c]!;
+      return ACCENTED[c] ?? c;
     });
-  for (const m of text.matchAll(keep)) {
-    out += accent(text.slice(at, m.index)) + m[0];
+  for (const m of body.matchAll(keep)) {
+    out += accent(body.slice(at, m.index)) + m[0];
     at = m.index + m[0].length;
   }
-  out += accent(text.slice(at));
-  if (letters === 0) return out;
+  out += accent(body.slice(at));
+  if (letters === 0) return out + trailing;
   const extra = growth(letters);
   let filler = '';
   while (filler.length < extra) filler += FILLER;
   // Not ending on a space the filler cut at: a trailing space is a quality warning of its own.
-  return out + filler.slice(0, extra).trimEnd();
+  return out + filler.slice(0, extra).trimEnd() + trailing;
 }
 
 /**
@@ -95,5 +106,9 @@ export function pseudoLocalize(value: string, language: string): string {
   // Every mask is put back once (pseudoText keeps them): null would be a bug, and the plain value
   // is then still a usable text.
   const pseudo = restored ?? value;
-  return bracketBranches(pseudo) ?? `[${pseudo}]`;
+  const branches = bracketBranches(pseudo);
+  if (branches !== null) return branches;
+  // The brackets inside the value's leading and trailing white space, which the app joins on.
+  const [, lead, inner, trail] = /^(\s*)([\s\S]*?)(\s*)$/.exec(pseudo)!;
+  return inner === '' ? pseudo : `${lead}[${inner}]${trail}`;
 }

@@ -37,6 +37,11 @@ export type SerializeContext = {
   source?: { language: string; values: ReadonlyMap<string, string> };
   /** Keys' character limits (key -> max_length), for formats that carry them (XLIFF 1.2's maxwidth). */
   limits?: ReadonlyMap<string, number>;
+  /**
+   * The language whose plural rules the file's plurals follow, when not `language`'s: a
+   * pseudo-language's file (`qps-ploc`, which no plural table knows) follows its source's.
+   */
+  plurals?: string;
 };
 
 export type ParsedFile = { entries: Entry[]; warnings: string[] };

@@ -167,6 +167,6 @@ export const i18nextCodec: FormatCodec = {
     return parse(flattenJson(readJson(decodeUtf8(body))), ctx.language);
   },
   serialize(entries, ctx) {
-    return encodeText(serialize(entries, ctx.language));
+    return encodeText(serialize(entries, ctx.plurals ?? ctx.language));
   },
 };

@@ -278,5 +278,5 @@ export const iosStringsdictCodec: FormatCodec = {
   contentType: 'application/xml; charset=utf-8',
   needsSource: false,
   parse: (body, ctx) => parse(body, ctx.language),
-  serialize: (entries, ctx) => encodeText(serialize(entries, ctx.language)),
+  serialize: (entries, ctx) => encodeText(serialize(entries, ctx.plurals ?? ctx.language)),
 };

@@ -224,8 +224,8 @@ function fileForms(entries: readonly Entry[], language: string) {
   return needed ? large : standard;
 }
 
-function serialize(entries: readonly Entry[], language: string): string {
-  const standard = fileForms(entries, language);
+function serialize(entries: readonly Entry[], language: string, pluralLanguage = language): string {
+  const standard = fileForms(entries, pluralLanguage);
   const lines = [
     'msgid ""',
     'msgstr ""',
@@ -264,5 +264,5 @@ export const poCodec: FormatCodec = {
   needsSource: false,
   keysAreText: true,
   parse: (body, ctx) => parse(body, ctx.language, ctx.isSource === true),
-  serialize: (entries, ctx) => encodeText(serialize(entries, ctx.language)),
+  serialize: (entries, ctx) => encodeText(serialize(entries, ctx.language, ctx.plurals)),
 };

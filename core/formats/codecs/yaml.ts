@@ -299,16 +299,16 @@ function toYaml(branch: Branch<YamlLeaf>): YAMLMap {
   return map;
 }
 
-function serialize(entries: readonly Entry[], language: string): string {
+function serialize(entries: readonly Entry[], language: string, pluralLanguage = language): string {
   const items: [string, YamlLeaf][] = sortedEntries(entries).map((e) => {
     const native = pluralToNative(e.value, RAILS_DIALECT, 'count');
     if (native === null || native.ordinal) return [e.key, e.value];
     // Every category of the language: the i18n gem before 1.13 raises for a count whose category
     // is missing instead of using `other`.
-    const all = withEveryCategory(native.forms, language, false);
+    const all = withEveryCategory(native.forms, pluralLanguage, false);
     const forms: [string, string][] = [];
     for (const selector of [...all.keys()].sort(compareSelectors)) {
-      const name = selectorToNative(selector, language, true);
+      const name = selectorToNative(selector, pluralLanguage, true);
       if (name === null) return [e.key, e.value];
       forms.push([name, all.get(selector) ?? '']);
     }
@@ -329,5 +329,5 @@ export const yamlCodec: FormatCodec = {
   contentType: 'application/yaml; charset=utf-8',
   needsSource: false,
   parse: (body, ctx) => parse(body, ctx.language),
-  serialize: (entries, ctx) => encodeText(serialize(entries, ctx.language)),
+  serialize: (entries, ctx) => encodeText(serialize(entries, ctx.language, ctx.plurals)),
 };
