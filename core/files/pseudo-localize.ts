@@ -42,8 +42,9 @@ function growth(letters: number): number {
 
 function pseudoText(text: string): string {
   // The text's trailing white space stays at its end, after the filler (an app joins on it).
-  const trailing = /\s*$/.exec(text)![0];
-  const body = text.slice(0, text.length - trailing.length);
+  // (trimEnd, not a regex: `\s*$` is retried from every character of every run of spaces.)
+  const body = text.trimEnd();
+  const trailing = text.slice(body.length);
   let letters = 0;
   let out = '';
   let at = 0;
@@ -96,8 +97,9 @@ function bracketBranches(value: string): string | null {
 /**
  * The value pseudo-localized: every text of it (each ICU branch on its own) accented and lengthened,
  * everything an app reads as syntax kept, and the whole between brackets (each branch's text, for a
- * value that is one plural or select), so that a text cut at either end shows it. `language` is the value's own: its plural branches are kept as they are.
- * An empty value stays empty (a file's "no text yet").
+ * value that is one plural or select), so that a text cut at either end shows it. `language` is the
+ * value's own: its plural branches are kept as they are. An empty value stays empty (a file's "no
+ * text yet").
  */
 export function pseudoLocalize(value: string, language: string): string {
   if (value === '') return value;
@@ -109,6 +111,8 @@ export function pseudoLocalize(value: string, language: string): string {
   const branches = bracketBranches(pseudo);
   if (branches !== null) return branches;
   // The brackets inside the value's leading and trailing white space, which the app joins on.
-  const [, lead, inner, trail] = /^(\s*)([\s\S]*?)(\s*)$/.exec(pseudo)!;
-  return inner === '' ? pseudo : `${lead}[${inner}]${trail}`;
+  const inner = pseudo.trim();
+  if (inner === '') return pseudo;
+  const lead = pseudo.length - pseudo.trimStart().length;
+  return `${pseudo.slice(0, lead)}[${inner}]${pseudo.slice(lead + inner.length)}`;
 }
