@@ -8,7 +8,34 @@
 // they are, by the same masking machine translation uses (core/translate/protect.ts), so the value
 // still formats in the app.
 import { isPluralElement, isSelectElement, parse } from '@formatjs/icu-messageformat-parser';
+import { pluralCategories, pluralRules } from '../formats/plural/categories.ts';
+import { textDirection } from '../languages/text-direction.ts';
 import { protect } from '../translate/protect.ts';
+
+/**
+ * How a pseudo-language's texts are made: `accents` (en-XA, qps-Ploc: accented, lengthened,
+ * bracketed), or `bidi` for a right-to-left pseudo-language (Android's ar-XB): each word of the
+ * source's text forced right-to-left between Unicode's bidirectional controls, so that an app
+ * running in it shows its layout mirrored and every translatable text written backwards, while a
+ * hard-coded text reads the right way round.
+ */
+export type PseudoMethod = 'accents' | 'bidi';
+
+/**
+ * The language whose plural rules a pseudo-language's file follows: the pseudo-language's own when
+ * the runtime knows them and they have every category of the language it is made from (an app
+ * running in ar-XB picks Arabic's zero, two, few and many, and i18next and gettext need a form for
+ * each: the codecs fill them with `other`'s text), else that language's (qps-Ploc, which no plural
+ * table knows; en-XA made from Russian, whose few and many English has no use for).
+ */
+export function pseudoPlurals(pseudo: string, from: string): string {
+  if (pluralRules(pseudo) === null) return from;
+  const own = pluralCategories(pseudo);
+  return pluralCategories(from).every((c) => own.includes(c)) ? pseudo : from;
+}
+
+/** The method a pseudo-language's code asks for: `bidi` for a code of a right-to-left script (ar-XB, he-XB, fa-XB). */
+export const pseudoMethod = (code: string): PseudoMethod => (textDirection(code) === 'rtl' ? 'bidi' : 'accents');
 
 // One code point for each ASCII letter, so that a text's length in characters only grows by the
 // filler (a character limit then judges what a translation's length would be).
@@ -68,6 +95,27 @@ function pseudoText(text: string): string {
   return out + filler.slice(0, extra).trimEnd() + trailing;
 }
 
+// Android's pseudo-locale ar-XB (aapt2's PseudoMethodBidi): a right-to-left mark, a right-to-left
+// override, the word, a pop of the override, a right-to-left mark. Only words are overridden: white
+// space between them stays outside, so that lines still break, and what KEPT and ADDRESS match
+// (placeholders' masks, printf conversions, entities, escapes, URLs) is never reversed: an
+// overridden `%1$s` would still format, but its value would read backwards, as if it were text.
+const RLM = '\u200f';
+const RLO = '\u202e';
+const PDF = '\u202c';
+const bidiWords = (part: string) => part.replace(/[^\s]+/g, (word) => `${RLM}${RLO}${word}${PDF}${RLM}`);
+
+function bidiText(text: string): string {
+  let out = '';
+  let at = 0;
+  const keep = new RegExp(`${KEPT.source}|${ADDRESS.source}`, 'g');
+  for (const m of text.matchAll(keep)) {
+    out += bidiWords(text.slice(at, m.index)) + m[0];
+    at = m.index + m[0].length;
+  }
+  return out + bidiWords(text.slice(at));
+}
+
 /**
  * A value that is one plural or select argument and nothing else, with each branch's text between
  * brackets; null for any other value. Brackets around the argument would make it text with an
@@ -97,17 +145,19 @@ function bracketBranches(value: string): string | null {
 /**
  * The value pseudo-localized: every text of it (each ICU branch on its own) accented and lengthened,
  * everything an app reads as syntax kept, and the whole between brackets (each branch's text, for a
- * value that is one plural or select), so that a text cut at either end shows it. `language` is the
- * value's own: its plural branches are kept as they are. An empty value stays empty (a file's "no
- * text yet").
+ * value that is one plural or select), so that a text cut at either end shows it. With `bidi`, each
+ * word of every text forced right-to-left instead, with no brackets and no lengthening (as Android's
+ * ar-XB: it tests mirroring, en-XA tests length). `language` is the value's own: its plural branches
+ * are kept as they are. An empty value stays empty (a file's "no text yet").
  */
-export function pseudoLocalize(value: string, language: string): string {
+export function pseudoLocalize(value: string, language: string, method: PseudoMethod = 'accents'): string {
   if (value === '') return value;
   const masked = protect(value);
-  const restored = masked.restore(masked.segments.map(pseudoText), language);
-  // Every mask is put back once (pseudoText keeps them): null would be a bug, and the plain value
-  // is then still a usable text.
+  const restored = masked.restore(masked.segments.map(method === 'bidi' ? bidiText : pseudoText), language);
+  // Every mask is put back once (pseudoText and bidiText keep them): null would be a bug, and the
+  // plain value is then still a usable text.
   const pseudo = restored ?? value;
+  if (method === 'bidi') return pseudo;
   const branches = bracketBranches(pseudo);
   if (branches !== null) return branches;
   // The brackets inside the value's leading and trailing white space, which the app joins on.

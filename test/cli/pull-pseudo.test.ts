@@ -77,6 +77,18 @@ describe('tms pull --pseudo', () => {
       ['unchanged', false],
       ['unchanged', false],
     ]);
+
+    // A right-to-left pseudo-language beside it: each word forced right-to-left, and Arabic's every
+    // plural key, so that i18next in ar-XB finds a form for 3 (`few`) too.
+    const rtl = await runTms(['pull', '--pseudo', 'ar-XB'], { cwd: dir, apiKey: p.apiKey });
+    expect(rtl.code, rtl.stderr).toBe(0);
+    expect(rtl.stdout).toBe('public/locales/ar-XB/home.json (ar-XB, i18next): created\npublic/locales/ar-XB/settings.json (ar-XB, i18next): created\n');
+    const arHome = JSON.parse(await readFile(join(dir, 'public/locales/ar-XB/home.json'), 'utf8'));
+    expect(Object.keys(arHome).sort()).toEqual(['cart_few', 'cart_many', 'cart_one', 'cart_other', 'cart_two', 'cart_zero', 'title']);
+    const ar = i18next.createInstance();
+    await ar.init({ lng: 'ar-XB', fallbackLng: false, ns: ['home'], resources: { 'ar-XB': { home: arHome } }, interpolation: { escapeValue: false } });
+    expect(ar.t('home:title', { name: 'Ada' })).toBe('\u200f\u202eWelcome,\u202c\u200f Ada\u200f\u202e!\u202c\u200f');
+    expect(ar.t('home:cart', { count: 3 })).toBe('3 \u200f\u202eitems\u202c\u200f');
   });
 
   it('a code of the project, no code, or with --language or --include-source: exit 2, nothing written', async () => {

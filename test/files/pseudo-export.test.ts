@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { FORMATS } from '../../core/formats/index.ts';
 import type { FormatId } from '../../core/formats/types.ts';
 import { pseudoLocalize } from '../../core/files/pseudo-localize.ts';
+import { sayTheSame } from '../../core/formats/plural/every-category.ts';
 import { placeholders } from '../../core/quality/placeholders.ts';
 import { parseIcu } from '../../core/quality/icu.ts';
 import { useTestApp } from '../support/test-app.ts';
@@ -99,6 +100,62 @@ describe('pseudo-localized export', () => {
     expect(again.status).toBe(304);
   });
 
+  describe('a right-to-left pseudo-language (ar-XB)', () => {
+    const RLO_WORD = (w: string) => `\u200f\u202e${w}\u202c\u200f`;
+    const bidiControls = /[\u200f\u202e\u202c]/g;
+
+    it('forces each word right-to-left, without accents, lengthening or brackets, and keeps all that is not text', async () => {
+      const p = await seeded();
+      const res = await p.get('/v1/export/en?format=json&pseudo=ar-xb');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-disposition')).toBe('attachment; filename="ar-XB.json"');
+      const file = (await res.json()) as Record<string, string>;
+      expect(file['home.save']).toBe(RLO_WORD('Save'));
+      expect(file['home.files']).toBe(`%1$s ${RLO_WORD('of')} %2$d ${RLO_WORD('files')}`);
+      expect(file['home.help']).toBe(`${['Help', 'is', 'at'].map(RLO_WORD).join(' ')} https://example.com/help ${RLO_WORD('or')} help@example.com`);
+      expect(file['home.lines']).toBe(`${RLO_WORD('Line')} ${RLO_WORD('one')}\n${RLO_WORD('Line')} ${RLO_WORD('two')}`);
+      expect(file['home.count']).toBe(`{count, plural, one {# ${RLO_WORD('file')}} other {# ${RLO_WORD('files')}}}`);
+      for (const [key, source] of Object.entries(VALUES)) {
+        // Only the controls were added: without them, the source exactly.
+        expect(file[key]!.replace(bidiControls, ''), key).toBe(source);
+        expect(file[key], key).not.toBe(source);
+        expect(placeholders(file[key]!, parseIcu(file[key]!)), key).toEqual(placeholders(source, parseIcu(source)));
+      }
+      // ICU formats it with Arabic's plural rules: 3 is `few`, which the value leaves to `other`.
+      const greeting = new IntlMessageFormat(file['home.greeting']!, 'ar-XB');
+      expect(greeting.format({ name: 'Ada', count: 3 })).toBe(`${RLO_WORD('Hello')} Ada${RLO_WORD(',')} ${['you', 'have'].map(RLO_WORD).join(' ')} ${new Intl.NumberFormat('ar-XB').format(3)} ${['new', 'messages'].map(RLO_WORD).join(' ')}`);
+    });
+
+    it('an i18next file with every plural key Arabic picks, which i18next itself reads right-to-left', async () => {
+      const p = await seeded();
+      const res = await p.get('/v1/export/en?format=i18next&pseudo=ar-XB');
+      expect(res.status).toBe(200);
+      const json = (await res.json()) as Record<string, Record<string, string>>;
+      // zero, two, few and many with other's text: i18next does not fall back to _other by itself.
+      expect(Object.keys(json.home!).filter((k) => k.startsWith('count_')).sort()).toEqual(['count_few', 'count_many', 'count_one', 'count_other', 'count_two', 'count_zero']);
+      const i18n = i18next.createInstance();
+      await i18n.init({ lng: 'ar-XB', fallbackLng: false, resources: { 'ar-XB': { translation: json } }, interpolation: { escapeValue: false } });
+      expect(i18n.dir()).toBe('rtl');
+      expect(i18n.t('home.count', { count: 1 })).toBe(`1 ${RLO_WORD('file')}`);
+      for (const count of [0, 2, 3, 11, 100]) expect(i18n.t('home.count', { count }), String(count)).toBe(`${count} ${RLO_WORD('files')}`);
+      expect(i18n.t('home.welcome', { user: 'Ada' })).toBe(`${RLO_WORD('Welcome')} <b>Ada</b>${RLO_WORD('!')} ${RLO_WORD('See')} ${file(VALUES['home.help']!)}`);
+      function file(source: string) {
+        return pseudoLocalize(source, 'en', 'bidi');
+      }
+    });
+
+    it('a PO file with Arabic\'s six plural forms', async () => {
+      const p = await seeded();
+      const res = await p.get('/v1/export/en?format=po&pseudo=ar-XB');
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(text).toMatch(/"Plural-Forms: nplurals=6;/);
+      expect(text).toMatch(/"Language: ar[-_]XB\\n"/);
+      // Slot 1 is `one`; zero, two, few, many and other all say other's text.
+      expect(text).toContain(['msgid "home.count"', 'msgid_plural "home.count"', ...[0, 1, 2, 3, 4, 5].map((i) => `msgstr[${i}] "%d ${RLO_WORD(i === 1 ? 'file' : 'files')}"`)].join('\n'));
+    });
+  });
+
   describe.each(Object.keys(FORMATS) as FormatId[])('%s', (format) => {
     it('is a file that the same format imports back as the pseudo-localized values', async () => {
       const p = await seeded();
@@ -119,6 +176,26 @@ describe('pseudo-localized export', () => {
       // A PO file names its keys by their English text (msgctxt keeps the key): compared by value.
       if (FORMATS[format].keysAreText) expect(Object.values(back).sort()).toEqual(Object.values(expected).sort());
       else expect(back).toEqual(expected);
+    });
+
+    it('is, for ar-XB, a file that the same format imports back as the right-to-left values', async () => {
+      const p = await seeded();
+      const needsSource = FORMATS[format].needsSource ? '&source=en' : '';
+      const res = await p.get(`/v1/export/en?format=${format}${needsSource}&pseudo=ar-XB`);
+      expect(res.status, await res.clone().text()).toBe(200);
+      const other = await project(t, ['en', 'ar-XB']);
+      if (needsSource) {
+        const en = FORMATS.json.serialize(Object.entries(VALUES).map(([key, value]) => ({ key, value })), { language: 'en' });
+        expect((await t.app.request('/v1/import/en?format=json&status=approved', { method: 'POST', headers: { 'X-API-Key': other.apiKey }, body: en })).status).toBe(200);
+      }
+      const imported = await t.app.request(`/v1/import/ar-XB?format=${format}&status=approved`, { method: 'POST', headers: { 'X-API-Key': other.apiKey }, body: new Uint8Array(await res.arrayBuffer()) });
+      expect(imported.status, await imported.clone().text()).toBe(200);
+      const back = (await (await other.get('/v1/export/ar-XB?format=json')).json()) as Record<string, string>;
+      const expected = Object.values(VALUES).map((value) => pseudoLocalize(value, 'en', 'bidi'));
+      // A plural comes back with Arabic's every category (other's text in those the source lacks).
+      const got = Object.values(back);
+      expect(got.length).toBe(expected.length);
+      for (const value of expected) expect(got.some((g) => sayTheSame(g, value, 'ar-XB')), value).toBe(true);
     });
   });
 });

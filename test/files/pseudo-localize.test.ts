@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FORMATS } from '../../core/formats/index.ts';
-import { pseudoLocalize } from '../../core/files/pseudo-localize.ts';
+import { pseudoLocalize, pseudoMethod, pseudoPlurals } from '../../core/files/pseudo-localize.ts';
 import { checkTranslation } from '../../core/quality/check-translation.ts';
 import { useTestApp } from '../support/test-app.ts';
 import { project } from '../translations/helpers.ts';
@@ -75,5 +75,41 @@ describe('pseudo-localization where values meet their formatters', () => {
     // It was "Plural-Forms: nplurals=1; plural=0;" and msgstr "{count, plural, one {[# ƒîļé one]} ...}",
     // a plain string that ngettext() never finds as a plural: the file follows the source's rules.
     expect(ploc).toContain('msgid_plural "files"');
+  });
+
+  describe('right-to-left (ar-XB)', () => {
+    const bidi = (value: string) => pseudoLocalize(value, 'en', 'bidi');
+    const word = (w: string) => `\u200f\u202e${w}\u202c\u200f`;
+
+    it('is the method of a code of a right-to-left script, and accents are every other code\'s', () => {
+      expect(['ar-XB', 'he-XB', 'fa-XB', 'ur-XB', 'ckb-XB'].map(pseudoMethod)).toEqual(['bidi', 'bidi', 'bidi', 'bidi', 'bidi']);
+      expect(['en-XA', 'qps-Ploc', 'de-XA', 'ja-XA'].map(pseudoMethod)).toEqual(['accents', 'accents', 'accents', 'accents']);
+    });
+
+    it('keeps white space outside the overrides, and Java\'s conversions, entities, escapes and addresses not reversed', () => {
+      expect(bidi(' Name: ')).toBe(` ${word('Name:')} `);
+      expect(bidi('%,d items%n')).toBe(`%,d ${word('items')}%n`);
+      expect(bidi('Tom &amp; Jerry')).toBe(`${word('Tom')} &amp; ${word('Jerry')}`);
+      expect(bidi('Mail help@example.com or www.example.com/{id}')).toBe(`${word('Mail')} help@example.com ${word('or')} www.example.com/{id}`);
+      expect(bidi('Line\\nNext')).toBe(`${word('Line')}\\n${word('Next')}`);
+      // No white space changed: the quality check's edge warnings stay quiet.
+      for (const source of ['Name: ', 'Hello\n', ' or']) {
+        expect(checkTranslation({ text: bidi(source), source, language: 'ar-XB', sourceLanguage: 'en' }).filter((w) => w.check === 'whitespace')).toEqual([]);
+      }
+    });
+
+    it('keeps a select and its branches, and leaves a value without words as it is', () => {
+      expect(bidi('{g, select, female {She left} other {They left}}')).toBe(`{g, select, female {${word('She')} ${word('left')}} other {${word('They')} ${word('left')}}}`);
+      expect(bidi('{count}')).toBe('{count}');
+      expect(bidi('')).toBe('');
+    });
+
+    it('follows the pseudo-language\'s plural rules only when they hold every category of its source\'s', () => {
+      expect(pseudoPlurals('ar-XB', 'en')).toBe('ar-XB'); // Arabic has all six
+      expect(pseudoPlurals('ar-XB', 'ru')).toBe('ar-XB');
+      expect(pseudoPlurals('en-XA', 'en')).toBe('en-XA');
+      expect(pseudoPlurals('en-XA', 'ru')).toBe('ru'); // English has no few or many
+      expect(pseudoPlurals('qps-Ploc', 'de')).toBe('de'); // no plural table knows qps
+    });
   });
 });

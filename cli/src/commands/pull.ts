@@ -37,7 +37,8 @@ are left as they are (same bytes, same mtime); the local file's ETag spares the 
                     language of the project), made from the source language's values with every
                     letter accented, lengthened as translations run and between brackets, the
                     placeholders kept: run the app in P to see texts left untranslated, cut or
-                    overflowing before any translator has worked
+                    overflowing before any translator has worked; a right-to-left code (ar-XB)
+                    forces each word right-to-left instead, to test a mirrored layout
 Common: --api-key KEY (else TMS_API_KEY), --config FILE, --json, --wait-for-quota`;
 
 const STATUSES = ['approved', 'review', 'draft', 'all'];

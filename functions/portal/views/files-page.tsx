@@ -307,7 +307,7 @@ export const FilesPage: FC<
         </label>
         {/* A pseudo-language's file (core/files/pseudo-localize.ts), to test the app before anyone translates. */}
         <label>
-          Pseudo-language <span class="hint">(optional: a code that is no language of the project, such as en-XA; every text accented, lengthened and bracketed)</span>
+          Pseudo-language <span class="hint">(optional: a code that is no language of the project, such as en-XA: every text accented, lengthened and bracketed; ar-XB: every word right-to-left)</span>
           <input name="pseudo" placeholder="en-XA" autocomplete="off" spellcheck={false} maxlength={8} />
         </label>
         <button type="submit">Download</button>
