@@ -15,7 +15,7 @@ import type { Sql } from '../db/client.ts';
 import type { StatusFilter } from '../translations/schemas.ts';
 import { ExportCommand } from './schemas.ts';
 import { mayNameTag } from '../keys/tags.ts';
-import { pseudoLocalize, pseudoMethod, pseudoPlurals } from './pseudo-localize.ts';
+import { pseudoFile } from './pseudo-localize.ts';
 
 /** How many of a file's refused entries an export's 422 names (then "and N more"). */
 const REFUSALS_LISTED = 100;
@@ -120,15 +120,15 @@ export const exportFile = useCase(ExportCommand, async (deps: Pick<Deps, 'sql'>,
   // iOS keeps a language's plurals in .stringsdict and its other strings in .strings: the two files
   // split the keys by this language's value, so each key is in exactly one of them.
   const chosen = input.plurals === 'all' ? read : read.filter((e) => hasPlural(e.value) === (input.plurals === 'only'));
-  const method = pseudo === undefined ? undefined : pseudoMethod(pseudo);
-  const entries = method === undefined ? chosen : chosen.map((e) => ({ ...e, value: pseudoLocalize(e.value, language, method) }));
+  const made = pseudo === undefined ? undefined : pseudoFile(chosen.map((e) => e.value), language, pseudo);
+  const entries = made === undefined ? chosen : chosen.map((e, i) => ({ ...e, value: made.values[i]! }));
   const sourceValues =
     source === undefined || !codec.needsSource
       ? undefined
       : sourceOf(withoutNamespace(nothing ? [] : await entriesOf(deps.sql, projectId, source, 'all', group, tag), namespace));
   let body: Uint8Array;
   try {
-    body = codec.serialize(entries, { language: pseudo ?? language, ...(pseudo === undefined ? {} : { plurals: pseudoPlurals(pseudo, language) }), ...(sourceValues && source ? { source: { language: source, values: sourceValues.values } } : {}), limits: limitsOf(read, sourceValues?.limits) });
+    body = codec.serialize(entries, { language: pseudo ?? language, ...(made === undefined ? {} : { plurals: made.plurals }), ...(sourceValues && source ? { source: { language: source, values: sourceValues.values } } : {}), limits: limitsOf(read, sourceValues?.limits) });
   } catch (error) {
     // A stored key or value this format cannot carry (documented per format in docs/formats.md).
     if (error instanceof FormatError) {

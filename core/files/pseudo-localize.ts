@@ -9,6 +9,7 @@
 // still formats in the app.
 import { isPluralElement, isSelectElement, parse } from '@formatjs/icu-messageformat-parser';
 import { pluralCategories, pluralRules } from '../formats/plural/categories.ts';
+import { buildIcuPlural, readIcuPlural } from '../formats/plural/icu-plural.ts';
 import { textDirection } from '../languages/text-direction.ts';
 import { protect } from '../translate/protect.ts';
 
@@ -34,6 +35,52 @@ export function pseudoPlurals(pseudo: string, from: string): string {
   return pluralCategories(from).every((c) => own.includes(c)) ? pseudo : from;
 }
 
+/**
+ * A pseudo-language's file: its values made from the language `from`'s, and the plural rules it
+ * follows (pseudoPlurals). i18next's `_zero`, Rails' `zero:` and .stringsdict's `zero` are the
+ * formats' `=0` in a language without a zero category, and the category itself in one that has it:
+ * under Arabic's rules a plural with `=0` could not be written as the format's own plural and went
+ * out as ICU text, which i18next showed as it is (found by review). Where the pseudo-language's
+ * `zero` is 0 and nothing else (Arabic, Welsh), `=0` is written as `zero`, which says the same
+ * there; where it is more (Latvian's 10, 11-19, 20...), the file keeps its source's rules.
+ */
+export function pseudoFile(values: readonly string[], from: string, pseudo: string): { values: string[]; plurals: string } {
+  const method = pseudoMethod(pseudo);
+  let pseudoValues = values.map((value) => pseudoLocalize(value, from, method));
+  let plurals = pseudoPlurals(pseudo, from);
+  if (plurals === pseudo && pluralCategories(pseudo).includes('zero') && !pluralCategories(from).includes('zero')) {
+    const exactZero = (value: string) => readIcuPlural(value)?.options.has('=0') ?? false;
+    if (zeroIsOnlyNought(pseudo)) pseudoValues = pseudoValues.map((value) => (exactZero(value) ? zeroAsCategory(value) : value));
+    else if (pseudoValues.some(exactZero)) plurals = from;
+  }
+  return { values: pseudoValues, plurals };
+}
+
+/** Whether a language's `zero` category holds 0 and no other count (sampled as CLDR's rules are written: integers, decimals, large numbers). */
+function zeroIsOnlyNought(language: string): boolean {
+  const rules = pluralRules(language);
+  if (rules === null || rules.select(0) !== 'zero') return false;
+  const samples = [...Array.from({ length: 300 }, (_, n) => n + 1), 0.1, 0.5, 1.5, 10.5, 1000, 10_000, 100_000, 1_000_000];
+  return samples.every((n) => rules.select(n) !== 'zero');
+}
+
+/** A value that is one cardinal plural with `=0` and no `zero`, with `=0` renamed `zero` (its forms kept as written). */
+function zeroAsCategory(value: string): string {
+  let elements;
+  try {
+    elements = parse(value, { ignoreTag: true, requiresOtherClause: true, captureLocation: true });
+  } catch {
+    return value;
+  }
+  const [only] = elements;
+  if (elements.length !== 1 || !only || !isPluralElement(only) || only.pluralType === 'ordinal' || only.offset !== 0) return value;
+  if (!Object.hasOwn(only.options, '=0') || Object.hasOwn(only.options, 'zero')) return value;
+  const forms = new Map(
+    Object.entries(only.options).map(([selector, option]) => [selector === '=0' ? 'zero' : selector, value.slice(option.location!.start.offset + 1, option.location!.end.offset - 1)]),
+  );
+  return buildIcuPlural(only.value, false, forms);
+}
+
 /** The method a pseudo-language's code asks for: `bidi` for a code of a right-to-left script (ar-XB, he-XB, fa-XB). */
 export const pseudoMethod = (code: string): PseudoMethod => (textDirection(code) === 'rtl' ? 'bidi' : 'accents');
 
@@ -47,12 +94,14 @@ const ACCENTED: Record<string, string> = Object.fromEntries(
 // leave (Java's and Android's `%,d`, `%n`, `%b`, `%S`, `%3$tB`, Python's `%r`, Ruby's
 // `%<amount>.2f` after its mask; an accented conversion makes Java's Formatter throw, found by
 // review); i18next's `$t(key)` nesting; HTML entities; backslash escapes (`\n` written out); web and
-// mail addresses. Neither an escape nor an address runs into a mask (`https://x.y/{path}`,
+// mail addresses. The width starts with 1-9, as protect.ts's does: a width of `\d+` after flags that
+// take `0` too was retried over every split of a run of zeros (`%000…`, quadratic, found by review).
+// Neither an escape nor an address runs into a mask (`https://x.y/{path}`,
 // `C:\{dir}`): a broken mask left the whole value plain, as if hard-coded. A mail address starts
 // where its run of characters does, so that a long token is not rescanned from each of its
 // characters (quadratic, found by review).
 const KEPT =
-  /%(?:<x id="\d+"\/>)?(?:\(\w+\))?(?:\d+\$)?[-#+0,(']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:[tT][A-Za-z]|[A-Za-z%])|<x id="\d+"\/>|\$t\([^()]*\)|&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);|\\[^<]/g;
+  /%(?:<x id="\d+"\/>)?(?:\(\w+\))?(?:\d+\$)?[-#+0,(']*(?:[1-9]\d*|\*)?(?:\.(?:\d+|\*))?(?:[tT][A-Za-z]|[A-Za-z%])|<x id="\d+"\/>|\$t\([^()]*\)|&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);|\\[^<]/g;
 const ADDRESS = /\b(?:https?:\/\/|www\.)[^\s<]+|(?<![\w.+-])[\w.+-]+@[\w-]+\.[\w.-]+/g;
 
 /** Letters a filler adds: the words of Android's pseudo-locale, recognisably not a translation. */
@@ -104,11 +153,15 @@ const RLM = '\u200f';
 const RLO = '\u202e';
 const PDF = '\u202c';
 const bidiWords = (part: string) => part.replace(/[^\s]+/g, (word) => `${RLM}${RLO}${word}${PDF}${RLM}`);
+// An apostrophe next to a mask stays next to it: in ICU, `'{name}'` and `'#'` are quoted literal
+// text, and an override's controls between the apostrophe and the brace ended the quote (the
+// argument was formatted, `'{a b}'` no longer parsed: found by review). Elsewhere it is harmless.
+const QUOTED_MASK = /'?<x id="\d+"\/>'?/;
 
 function bidiText(text: string): string {
   let out = '';
   let at = 0;
-  const keep = new RegExp(`${KEPT.source}|${ADDRESS.source}`, 'g');
+  const keep = new RegExp(`${QUOTED_MASK.source}|${KEPT.source}|${ADDRESS.source}`, 'g');
   for (const m of text.matchAll(keep)) {
     out += bidiWords(text.slice(at, m.index)) + m[0];
     at = m.index + m[0].length;

@@ -56,11 +56,12 @@ function isIcuSource(value: string): boolean {
 
 // Placeholders outside ICU plurals/selects: simple ICU arguments (with their format), i18next's
 // double braces, printf conversions, HTML tags (open, close, self-closing), react-i18next's
-// numbered components (`<0>`, `</0>`, `<1/>`) and, in a plural, `#`. printf as in
+// numbered components (`<0>`, `</0>`, `<1/>`) and, in a plural, `#`. A tag's name may have a prefix:
+// Android's `<xliff:g id="user">` around a placeholder was translated as text. printf as in
 // quality/placeholders.ts: the width starts with 1-9 (linear on runs of zeros), and there is no space
 // flag, so the word after a plain percent sign ("50% off") is translated, not cut off as `% o`.
 const PLACEHOLDER =
-  /\{\{[^{}]*\}\}|\{[^{}]*\}|%(?:\([A-Za-z_]\w*\))?(?:\d+\$)?[-+0#']*(?:[1-9]\d*|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[@sdifuFxXoeEgGcpaA]|<\/?[A-Za-z][\w.-]*(?:\s[^<>]*?)?\/?>|<\/?\d+\s*\/?>/g;
+  /\{\{[^{}]*\}\}|\{[^{}]*\}|%(?:\([A-Za-z_]\w*\))?(?:\d+\$)?[-+0#']*(?:[1-9]\d*|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[@sdifuFxXoeEgGcpaA]|<\/?[A-Za-z][\w.:-]*(?:\s[^<>]*?)?\/?>|<\/?\d+\s*\/?>/g;
 const POUND = /#/g;
 
 function tokenize(text: string, inPlural: boolean, tokens: (string | Nested)[]): string {

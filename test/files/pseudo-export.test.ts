@@ -144,6 +144,36 @@ describe('pseudo-localized export', () => {
       }
     });
 
+    it('a plural with =0 is i18next\'s, Rails\' and iOS\'s own plural, and i18next picks each form (it was ICU text: found by review)', async () => {
+      const p = await project(t, ['en', 'de']);
+      const file = FORMATS.json.serialize([{ key: 'cart', value: '{count, plural, =0 {Your cart is empty} one {# item} other {# items}}' }], { language: 'en' });
+      expect((await t.app.request('/v1/import/en?format=json&status=approved', { method: 'POST', headers: { 'X-API-Key': p.apiKey }, body: file })).status).toBe(200);
+      const json = (await (await p.get('/v1/export/en?format=i18next&pseudo=ar-XB')).json()) as Record<string, string>;
+      const i18n = i18next.createInstance();
+      await i18n.init({ lng: 'ar-XB', fallbackLng: false, resources: { 'ar-XB': { translation: json } }, interpolation: { escapeValue: false } });
+      expect(i18n.t('cart', { count: 0 })).toBe(['Your', 'cart', 'is', 'empty'].map(RLO_WORD).join(' '));
+      expect(i18n.t('cart', { count: 1 })).toBe(`1 ${RLO_WORD('item')}`);
+      for (const count of [2, 3, 11, 100]) expect(i18n.t('cart', { count })).toBe(`${count} ${RLO_WORD('items')}`);
+      for (const format of ['yaml', 'ios-stringsdict']) {
+        const text = await (await p.get(`/v1/export/en?format=${format}&pseudo=ar-XB`)).text();
+        expect(text, format).not.toContain('{count, plural');
+      }
+    });
+
+    it('an Android file keeps <xliff:g> an element in both pseudo-languages (it was written as escaped text: found by review)', async () => {
+      const p = await project(t, ['en', 'de']);
+      const xml = `<?xml version="1.0" encoding="utf-8"?>
+<resources xmlns:xliff="urn:oasis:names:tc:xliff:document:1.2">
+    <string name="welcome">Hello <xliff:g id="user" example="Ada">%1$s</xliff:g>, welcome</string>
+</resources>`;
+      expect((await t.app.request('/v1/import/en?format=android&status=approved', { method: 'POST', headers: { 'X-API-Key': p.apiKey }, body: xml })).status).toBe(200);
+      for (const pseudo of ['ar-XB', 'en-XA']) {
+        const out = await (await p.get(`/v1/export/en?format=android&pseudo=${pseudo}`)).text();
+        expect(out, pseudo).not.toContain('&lt;xliff:g');
+        expect(out, pseudo).toContain('<xliff:g id="user" example="Ada">%1$s</xliff:g>');
+      }
+    });
+
     it('a PO file with Arabic\'s six plural forms', async () => {
       const p = await seeded();
       const res = await p.get('/v1/export/en?format=po&pseudo=ar-XB');

@@ -7,9 +7,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { IntlMessageFormat } from 'intl-messageformat';
 import { describe, expect, it } from 'vitest';
 import { FORMATS } from '../../core/formats/index.ts';
-import { pseudoLocalize, pseudoMethod, pseudoPlurals } from '../../core/files/pseudo-localize.ts';
+import { pseudoFile, pseudoLocalize, pseudoMethod, pseudoPlurals } from '../../core/files/pseudo-localize.ts';
 import { checkTranslation } from '../../core/quality/check-translation.ts';
 import { useTestApp } from '../support/test-app.ts';
 import { project } from '../translations/helpers.ts';
@@ -98,6 +99,18 @@ describe('pseudo-localization where values meet their formatters', () => {
       }
     });
 
+    it('keeps ICU\'s quoted text quoted: no override between an apostrophe and the brace or # it quotes (found by review)', () => {
+      const strip = (s: unknown) => String(s).replace(/[\u200f\u202e\u202c]/g, '');
+      const format = (message: string, args: Record<string, unknown>) => new IntlMessageFormat(message, 'en').format(args);
+      for (const [source, args] of [
+        ["Type '{name}' to continue", { name: 'Ada' }], // Type {name} to continue (it printed Ada)
+        ["{n, plural, one {'#'# item} other {'#'# items}}", { n: 3 }], // #3 items (it printed '3'3)
+        ["Use '{a b}' literally", {}], // Use {a b} literally (it did not parse)
+      ] as const) {
+        expect(strip(format(bidi(source), args)), source).toBe(format(source, args));
+      }
+    });
+
     it('keeps a select and its branches, and leaves a value without words as it is', () => {
       expect(bidi('{g, select, female {She left} other {They left}}')).toBe(`{g, select, female {${word('She')} ${word('left')}} other {${word('They')} ${word('left')}}}`);
       expect(bidi('{count}')).toBe('{count}');
@@ -110,6 +123,18 @@ describe('pseudo-localization where values meet their formatters', () => {
       expect(pseudoPlurals('en-XA', 'en')).toBe('en-XA');
       expect(pseudoPlurals('en-XA', 'ru')).toBe('ru'); // English has no few or many
       expect(pseudoPlurals('qps-Ploc', 'de')).toBe('de'); // no plural table knows qps
+    });
+
+    it('writes =0 as the zero category where it means 0 alone (Arabic), and keeps the source\'s rules where it means more (Latvian)', () => {
+      const cart = '{count, plural, =0 {Your cart is empty} one {# item} other {# items}}';
+      const ar = pseudoFile([cart, 'Save'], 'en', 'ar-XB');
+      expect(ar.plurals).toBe('ar-XB');
+      expect(ar.values[0]).toBe(`{count, plural, zero {${['Your', 'cart', 'is', 'empty'].map(word).join(' ')}} one {# ${word('item')}} other {# ${word('items')}}}`);
+      // lv-XA: Latvian's zero is 0, 10-20, 30... : =0 is no category there.
+      const lv = pseudoFile([cart], 'en', 'lv-XA');
+      expect(lv.plurals).toBe('en');
+      expect(lv.values[0]).toContain('=0 {');
+      expect(pseudoFile(['Save'], 'en', 'lv-XA').plurals).toBe('lv-XA');
     });
   });
 });

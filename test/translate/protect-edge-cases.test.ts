@@ -63,3 +63,12 @@ describe('protect(): react-i18next numbered components', () => {
     expect(protect('Use x<1 and y>2').segments).toEqual(['Use x<1 and y>2']);
   });
 });
+
+describe('protect(): tags with a prefixed name', () => {
+  it("Android's <xliff:g> around a placeholder is kept as a tag, not sent (and pseudo-localized) as text (found by review)", () => {
+    const value = 'Hello <xliff:g id="user" example="Ada">%1$s</xliff:g>, welcome';
+    const p = protect(value);
+    expect(p.segments.join(' ')).not.toContain('xliff');
+    expect(machine(value, 'de')).toBe('Hallo <xliff:g id="user" example="Ada">%1$s</xliff:g>, Willkommen');
+  });
+});
