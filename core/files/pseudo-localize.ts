@@ -7,7 +7,7 @@
 // pseudo-localized, their structure kept), i18next nesting, entities, escapes and URLs are kept as
 // they are, by the same masking machine translation uses (core/translate/protect.ts), so the value
 // still formats in the app.
-import { isPluralElement, isSelectElement, parse } from '@formatjs/icu-messageformat-parser';
+import { isPluralElement, isSelectElement, parse, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { pluralCategories, pluralRules } from '../formats/plural/categories.ts';
 import { buildIcuPlural, readIcuPlural } from '../formats/plural/icu-plural.ts';
 import { textDirection } from '../languages/text-direction.ts';
@@ -64,16 +64,21 @@ function zeroIsOnlyNought(language: string): boolean {
   return samples.every((n) => rules.select(n) !== 'zero');
 }
 
+/** The value's one ICU element, with its options' places in it, when it is one and nothing else. */
+function onlyArgument(value: string): MessageFormatElement | null {
+  if (!value.startsWith('{') || !value.endsWith('}')) return null;
+  try {
+    const elements = parse(value, { ignoreTag: true, requiresOtherClause: true, captureLocation: true });
+    return elements.length === 1 ? elements[0]! : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A value that is one cardinal plural with `=0` and no `zero`, with `=0` renamed `zero` (its forms kept as written). */
 function zeroAsCategory(value: string): string {
-  let elements;
-  try {
-    elements = parse(value, { ignoreTag: true, requiresOtherClause: true, captureLocation: true });
-  } catch {
-    return value;
-  }
-  const [only] = elements;
-  if (elements.length !== 1 || !only || !isPluralElement(only) || only.pluralType === 'ordinal' || only.offset !== 0) return value;
+  const only = onlyArgument(value);
+  if (!only || !isPluralElement(only) || only.pluralType === 'ordinal' || only.offset !== 0) return value;
   if (!Object.hasOwn(only.options, '=0') || Object.hasOwn(only.options, 'zero')) return value;
   const forms = new Map(
     Object.entries(only.options).map(([selector, option]) => [selector === '=0' ? 'zero' : selector, value.slice(option.location!.start.offset + 1, option.location!.end.offset - 1)]),
@@ -177,15 +182,8 @@ function bidiText(text: string): string {
  * (core/formats/plural/icu-plural.ts, readIcuPlural): found when i18next showed the ICU source.
  */
 function bracketBranches(value: string): string | null {
-  if (!value.startsWith('{') || !value.endsWith('}')) return null;
-  let elements;
-  try {
-    elements = parse(value, { ignoreTag: true, requiresOtherClause: true, captureLocation: true });
-  } catch {
-    return null;
-  }
-  const [only] = elements;
-  if (elements.length !== 1 || !only || !(isPluralElement(only) || isSelectElement(only))) return null;
+  const only = onlyArgument(value);
+  if (!only || !(isPluralElement(only) || isSelectElement(only))) return null;
   // Each branch's `{...}`, from the last so that earlier offsets stay right.
   const branches = Object.values(only.options)
     .map((option) => option.location!)
