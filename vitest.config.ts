@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 // runtime, built from the environment, at module level (one per cold start, as on AWS), and two
 // webhook files replace node:dns/promises with vi.mock, which a module already loaded by an earlier
 // file in the same worker would not see (and a later file would).
-const ISOLATED = ['test/lambda/**/*.test.ts', 'test/webhooks/attempt-deadline.test.ts', 'test/webhooks/registration-deadline.test.ts'];
+export const ISOLATED = ['test/lambda/**/*.test.ts', 'test/webhooks/attempt-deadline.test.ts', 'test/webhooks/registration-deadline.test.ts'];
 
 // Workers are the run's (root) setting; the rest each project's. Each project runs the global setup
 // once, so each has its migrated template (a few seconds).
