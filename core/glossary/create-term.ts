@@ -25,8 +25,8 @@ export const createTerm = useCase(CreateTermCommand, async (deps: Pick<Deps, 'sq
     }
     const translations = await checkedTranslations(tx.sql, projectId, input.translations);
     const [created] = await tx.sql<{ id: string }[]>`
-      insert into glossary_terms (project_id, term, term_folded, description, case_sensitive, translatable)
-      values (${projectId}, ${term.normalize('NFC')}, ${fold(term)}, ${input.description}, ${input.case_sensitive}, ${input.translatable})
+      insert into glossary_terms (project_id, term, term_folded, description, case_sensitive, translatable, forbidden)
+      values (${projectId}, ${term.normalize('NFC')}, ${fold(term)}, ${input.description}, ${input.case_sensitive}, ${input.translatable}, ${input.forbidden})
       on conflict do nothing
       returning id`;
     if (!created) throw termTaken(term);

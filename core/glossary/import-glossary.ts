@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type * as v from 'valibot';
 import type { Deps } from '../deps.ts';
-import { conflict, validationError } from '../errors.ts';
+import { conflict, validationError, type ValidationIssue } from '../errors.ts';
 import { transaction } from '../db/transaction.ts';
 import { useCase } from '../use-case.ts';
 import { FormatError } from '../formats/format-error.ts';
@@ -16,10 +16,10 @@ import { fold } from './fold.ts';
 import { isTermTaken } from './term-writes.ts';
 import { readGlossaryCsv } from './files/glossary-csv.ts';
 import { readGlossaryTbx } from './files/glossary-tbx.ts';
-import type { FileTerm, GlossaryFile, ProjectLanguages } from './files/glossary-file.ts';
-import { ImportGlossaryCommand, TERMS_PER_PROJECT_MAX, type GlossaryImportResult } from './schemas.ts';
+import { ISSUES_LISTED, type FileTerm, type GlossaryFile, type ProjectLanguages } from './files/glossary-file.ts';
+import { FORBIDDEN_KEPT, ImportGlossaryCommand, TERMS_PER_PROJECT_MAX, type GlossaryImportResult } from './schemas.ts';
 
-type Stored = { id: string; term: string; term_folded: string; description: string; case_sensitive: boolean; translatable: boolean; translations: Record<string, string> };
+type Stored = { id: string; term: string; term_folded: string; description: string; case_sensitive: boolean; translatable: boolean; forbidden: boolean; translations: Record<string, string> };
 
 const READERS = { csv: readGlossaryCsv, tbx: readGlossaryTbx } as const;
 
@@ -42,8 +42,10 @@ function changesOf(file: FileTerm, stored: Stored) {
     description: file.description ?? stored.description,
     case_sensitive: file.caseSensitive ?? stored.case_sensitive,
     translatable: file.translatable ?? stored.translatable,
+    forbidden: file.forbidden ?? stored.forbidden,
   };
-  const rowChanged = row.term !== stored.term || row.description !== stored.description || row.case_sensitive !== stored.case_sensitive || row.translatable !== stored.translatable;
+  const rowChanged =
+    row.term !== stored.term || row.description !== stored.description || row.case_sensitive !== stored.case_sensitive || row.translatable !== stored.translatable || row.forbidden !== stored.forbidden;
   const translations = [...file.translations].filter(([code, text]) => stored.translations[code] !== text);
   return { row, rowChanged, translations };
 }
@@ -97,7 +99,7 @@ async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportGlo
     const stored = new Map(
       (
         await tx.sql<Stored[]>`
-          select t.id, t.term, t.term_folded, t.description, t.case_sensitive, t.translatable,
+          select t.id, t.term, t.term_folded, t.description, t.case_sensitive, t.translatable, t.forbidden,
                  coalesce((select jsonb_object_agg(x.language, x.text) from glossary_term_translations x where x.term_id = t.id), '{}'::jsonb) as translations
           from glossary_terms t where t.project_id = ${projectId} and t.term_folded = any (${folded}::text[])
           order by t.term_folded collate "C"
@@ -107,7 +109,9 @@ async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportGlo
     // Locked (a real import): a colleague's change of one of these terms waits for this import, and
     // is not undone by the rows written below from this read.
     const created: FileTerm[] = [];
-    const updatedRows: { id: string; term: string; description: string; case_sensitive: boolean; translatable: boolean }[] = [];
+    const updatedRows: { id: string; term: string; description: string; case_sensitive: boolean; translatable: boolean; forbidden: boolean }[] = [];
+    /** A file's flag against a stored term's other one (forbidden and kept as written): refused at its line, as the API refuses it. */
+    const clashes: ValidationIssue[] = [];
     /** [term id or the index of a created term, language, text]. */
     const translations: { term: string | number; language: string; text: string }[] = [];
     let unchanged = 0;
@@ -119,11 +123,15 @@ async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportGlo
         continue;
       }
       const change = changesOf(term, known);
+      if (change.row.forbidden && !change.row.translatable) {
+        clashes.push({ loc: term.loc, msg: `${FORBIDDEN_KEPT} (the glossary's '${known.term}' is ${known.forbidden ? 'forbidden' : 'kept as written'})`, type: 'entry_invalid' });
+      }
       translations.push(...change.translations.map(([language, text]) => ({ term: known.id, language, text })));
       // A term whose translations alone change is updated too: its row is written as it is, for its updated_at.
       if (change.rowChanged || change.translations.length > 0) updatedRows.push({ id: known.id, ...change.row });
       else unchanged++;
     }
+    if (clashes.length) throw validationError(clashes.slice(0, ISSUES_LISTED));
     if (project!.terms + created.length > TERMS_PER_PROJECT_MAX) {
       throw validationError([{
         loc: ['body'],
@@ -149,11 +157,12 @@ async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportGlo
     if (created.length) {
       // Flags go as text: postgres.js serializes a boolean array parameter's text as false (value-writes.ts).
       const rows = await tx.sql<{ id: string; term_folded: string }[]>`
-        insert into glossary_terms (project_id, term, term_folded, description, case_sensitive, translatable)
-        select ${projectId}, x.term, x.folded, x.description, x.case_sensitive, x.translatable
+        insert into glossary_terms (project_id, term, term_folded, description, case_sensitive, translatable, forbidden)
+        select ${projectId}, x.term, x.folded, x.description, x.case_sensitive, x.translatable, x.forbidden
         from unnest(${created.map((t) => t.term)}::text[], ${created.map((t) => fold(t.term))}::text[], ${created.map((t) => t.description ?? '')}::text[],
-                    ${created.map((t) => String(t.caseSensitive ?? false))}::text[]::bool[], ${created.map((t) => String(t.translatable ?? true))}::text[]::bool[])
-             as x(term, folded, description, case_sensitive, translatable)
+                    ${created.map((t) => String(t.caseSensitive ?? false))}::text[]::bool[], ${created.map((t) => String(t.translatable ?? true))}::text[]::bool[],
+                    ${created.map((t) => String(t.forbidden ?? false))}::text[]::bool[])
+             as x(term, folded, description, case_sensitive, translatable, forbidden)
         returning id, term_folded`;
       const byFolded = new Map(rows.map((r) => [r.term_folded, r.id]));
       created.forEach((t, i) => ids.set(i, byFolded.get(fold(t.term))!));
@@ -161,10 +170,11 @@ async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportGlo
     if (updatedRows.length) {
       await tx.sql`
         update glossary_terms t set term = x.term, term_folded = x.folded, description = x.description,
-               case_sensitive = x.case_sensitive, translatable = x.translatable, updated_at = now()
+               case_sensitive = x.case_sensitive, translatable = x.translatable, forbidden = x.forbidden, updated_at = now()
         from unnest(${updatedRows.map((r) => r.id)}::uuid[], ${updatedRows.map((r) => r.term)}::text[], ${updatedRows.map((r) => fold(r.term))}::text[],
-                    ${updatedRows.map((r) => r.description)}::text[], ${updatedRows.map((r) => String(r.case_sensitive))}::text[]::bool[], ${updatedRows.map((r) => String(r.translatable))}::text[]::bool[])
-             as x(id, term, folded, description, case_sensitive, translatable)
+                    ${updatedRows.map((r) => r.description)}::text[], ${updatedRows.map((r) => String(r.case_sensitive))}::text[]::bool[], ${updatedRows.map((r) => String(r.translatable))}::text[]::bool[],
+                    ${updatedRows.map((r) => String(r.forbidden))}::text[]::bool[])
+             as x(id, term, folded, description, case_sensitive, translatable, forbidden)
         where t.id = x.id and t.project_id = ${projectId}`;
     }
     if (translations.length) {
@@ -192,6 +202,6 @@ async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportGlo
 }
 
 function digestOf(stored: ReadonlyMap<string, Stored>): string {
-  const rows = [...stored.values()].map((s) => [s.id, s.term, s.description, s.case_sensitive, s.translatable, Object.entries(s.translations).sort(([a], [b]) => (a < b ? -1 : 1))]);
+  const rows = [...stored.values()].map((s) => [s.id, s.term, s.description, s.case_sensitive, s.translatable, s.forbidden, Object.entries(s.translations).sort(([a], [b]) => (a < b ? -1 : 1))]);
   return createHash('sha256').update(JSON.stringify(rows)).digest('base64url');
 }

@@ -9,7 +9,7 @@ import type { GlossaryTerm } from './schemas.ts';
 export type TermRow = GlossaryTerm & { term_folded: string };
 
 export const termColumns = (sql: Sql | TransactionSql): postgres.Fragment =>
-  sql`t.id, t.term, t.term_folded, t.description, t.case_sensitive, t.translatable,
+  sql`t.id, t.term, t.term_folded, t.description, t.case_sensitive, t.translatable, t.forbidden,
       coalesce((select jsonb_object_agg(x.language, x.text) from glossary_term_translations x where x.term_id = t.id), '{}'::jsonb) as translations,
       ${isoUtc(sql, 't.created_at')} as created_at, ${isoUtc(sql, 't.updated_at')} as updated_at`;
 
@@ -23,6 +23,7 @@ export function toTerm(row: TermRow): GlossaryTerm {
     description: row.description,
     case_sensitive: row.case_sensitive,
     translatable: row.translatable,
+    forbidden: row.forbidden,
     translations,
     created_at: row.created_at,
     updated_at: row.updated_at,

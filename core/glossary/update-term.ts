@@ -7,9 +7,10 @@ import { useCase } from '../use-case.ts';
 import { fold } from './fold.ts';
 import { termColumns, termNotFound, toTerm, type TermRow } from './term-rows.ts';
 import { checkedTranslations, isTermTaken, termTaken, writeTranslations } from './term-writes.ts';
-import { UpdateTermCommand, type GlossaryTerm } from './schemas.ts';
+import { validationError } from '../errors.ts';
+import { FORBIDDEN_KEPT, UpdateTermCommand, type GlossaryTerm } from './schemas.ts';
 
-const FIELDS = ['term', 'description', 'case_sensitive', 'translatable'] as const;
+const FIELDS = ['term', 'description', 'case_sensitive', 'translatable', 'forbidden'] as const;
 
 export const updateTerm = useCase(UpdateTermCommand, async (deps: Pick<Deps, 'sql' | 'events' | 'tx'>, input): Promise<GlossaryTerm> => {
   const { projectId, actor, termId } = input;
@@ -24,6 +25,10 @@ export const updateTerm = useCase(UpdateTermCommand, async (deps: Pick<Deps, 'sq
       select ${termColumns(tx.sql)} from glossary_terms t where t.id = ${termId} and t.project_id = ${projectId} for no key update`;
     if (!row) throw termNotFound();
     const before = toTerm(row);
+    const translatable = input.translatable ?? before.translatable;
+    const forbidden = input.forbidden ?? before.forbidden;
+    // One flag of the PATCH against the term's other (both in one PATCH: the schema refused it).
+    if (forbidden && !translatable) throw validationError([{ loc: ['body', input.forbidden === undefined ? 'translatable' : 'forbidden'], msg: FORBIDDEN_KEPT, type: 'value_error' }]);
     const translations = await checkedTranslations(tx.sql, projectId, input.translations ?? {});
     const term = input.term?.normalize('NFC') ?? before.term;
     await tx.sql`
@@ -31,7 +36,7 @@ export const updateTerm = useCase(UpdateTermCommand, async (deps: Pick<Deps, 'sq
         term = ${term}, term_folded = ${fold(term)},
         description = ${input.description ?? before.description},
         case_sensitive = ${input.case_sensitive ?? before.case_sensitive},
-        translatable = ${input.translatable ?? before.translatable}
+        translatable = ${translatable}, forbidden = ${forbidden}
       where id = ${termId}`;
     await writeTranslations(tx.sql, projectId, termId, translations);
     const [written] = await tx.sql<TermRow[]>`select ${termColumns(tx.sql)} from glossary_terms t where t.id = ${termId}`;

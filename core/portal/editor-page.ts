@@ -14,6 +14,7 @@ import { valuesOfKeys, type KeyValue } from '../translations/values-of-keys.ts';
 import { warningsOf, type QualityWarning } from '../quality/check-translation.ts';
 import { keysWithProblems } from '../quality/keys-with-problems.ts';
 import { termsInTexts } from '../glossary/terms-in-texts.ts';
+import { readForbiddenWords } from '../glossary/forbidden-words.ts';
 import type { GlossaryTerm } from '../glossary/schemas.ts';
 
 export const PAGE_SIZE = 50;
@@ -100,7 +101,7 @@ export async function editorPage(deps: Pick<Deps, 'sql'>, input: EditorPageInput
   const [values, comments] = await Promise.all([valuesOfKeys(deps, { projectId, keyIds, languages: read }), commentCounts(deps, keyIds, languages)]);
   // The glossary terms in the page's source texts: one statement for the page, none without a source text.
   const sources = keys.flatMap((k) => values[k.id]?.[sourceLanguage]?.value ?? []);
-  const glossary = await termsInTexts(deps.sql, projectId, sources);
+  const [glossary, forbidden] = await Promise.all([termsInTexts(deps.sql, projectId, sources), readForbiddenWords(deps.sql, projectId, sourceLanguage)]);
   const rows = keys.map((k) => {
     const of = values[k.id] ?? {};
     const source = of[sourceLanguage]?.value ?? null;
@@ -108,7 +109,7 @@ export async function editorPage(deps: Pick<Deps, 'sql'>, input: EditorPageInput
     const shown: Record<string, EditorValue> = {};
     for (const l of languages) {
       const value = of[l];
-      if (value) shown[l] = { ...value, warnings: warningsOf({ text: value.value, language: l, source, sourceLanguage, maxLength: k.max_length, terms: source === null ? undefined : glossary.get(source) }) };
+      if (value) shown[l] = { ...value, warnings: warningsOf({ text: value.value, language: l, source, sourceLanguage, maxLength: k.max_length, terms: source === null ? undefined : glossary.get(source), forbidden }) };
     }
     return { id: k.id, key: k.key, group_name: k.group_name, description: k.description, tags: k.tags, max_length: k.max_length, values: shown, source_rev: sourceRev, comments: comments.all[k.id] ?? {}, open_comments: comments.open[k.id] ?? {}, glossary: source === null ? [] : (glossary.get(source) ?? []) };
   });

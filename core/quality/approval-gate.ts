@@ -6,6 +6,7 @@ import type { Sql, TransactionSql } from '../db/client.ts';
 import { validationError, type ValidationIssue } from '../errors.ts';
 import { warningsOf, type GlossaryTermUse, type QualityCheck, type QualityWarning } from './check-translation.ts';
 import { termsInTexts } from '../glossary/terms-in-texts.ts';
+import { readForbiddenWords, type ForbiddenWords } from '../glossary/forbidden-words.ts';
 
 type AnySql = Sql | TransactionSql;
 
@@ -24,7 +25,7 @@ export async function qualitySettings(sql: AnySql, projectId: string): Promise<Q
 }
 
 /** What a key's values are judged against: its source-language text (null: none), its character limit and the glossary terms its source holds. */
-export type KeyReference = { value: string | null; maxLength: number | null; terms?: readonly GlossaryTermUse[] };
+export type KeyReference = { value: string | null; maxLength: number | null; terms?: readonly GlossaryTermUse[]; forbidden?: ForbiddenWords | undefined };
 
 /**
  * The references of some keys (key id -> source text and limit), keys and values by their primary
@@ -34,13 +35,16 @@ export type KeyReference = { value: string | null; maxLength: number | null; ter
  */
 export async function sourceValues(sql: AnySql, projectId: string, sourceLanguage: string, keyIds: readonly string[]): Promise<Map<string, KeyReference>> {
   if (keyIds.length === 0) return new Map();
-  const rows = await sql<{ key_id: string; value: string | null; max_length: number | null }[]>`
-    select k.id as key_id, t.value, k.max_length
-    from translation_keys k
-    left join lateral (select value from translations where key_id = k.id and language = ${sourceLanguage} offset 0) t on true
-    where k.id = any(${[...new Set(keyIds)]}::uuid[]) and k.project_id = ${projectId}`;
+  const [rows, forbidden] = await Promise.all([
+    sql<{ key_id: string; value: string | null; max_length: number | null }[]>`
+      select k.id as key_id, t.value, k.max_length
+      from translation_keys k
+      left join lateral (select value from translations where key_id = k.id and language = ${sourceLanguage} offset 0) t on true
+      where k.id = any(${[...new Set(keyIds)]}::uuid[]) and k.project_id = ${projectId}`,
+    readForbiddenWords(sql, projectId, sourceLanguage),
+  ]);
   const terms = await termsInTexts(sql, projectId, rows.map((r) => r.value));
-  return new Map(rows.map((r) => [r.key_id, { value: r.value, maxLength: r.max_length, terms: r.value === null ? [] : (terms.get(r.value) ?? []) }]));
+  return new Map(rows.map((r) => [r.key_id, { value: r.value, maxLength: r.max_length, terms: r.value === null ? [] : (terms.get(r.value) ?? []), forbidden }]));
 }
 
 /** The values' warnings from the project's blocking checks; [] when none blocks (or none is chosen). */
@@ -57,7 +61,7 @@ export function blockedValues(values: readonly JudgedValue[], sources: ReadonlyM
 /** The checks' input for one value, with its key's reference. */
 export function judged(value: { key_id: string; language: string; value: string }, sources: ReadonlyMap<string, KeyReference>, sourceLanguage: string) {
   const ref = sources.get(value.key_id);
-  return { text: value.value, language: value.language, source: ref?.value ?? null, sourceLanguage, maxLength: ref?.maxLength ?? null, terms: ref?.terms };
+  return { text: value.value, language: value.language, source: ref?.value ?? null, sourceLanguage, maxLength: ref?.maxLength ?? null, terms: ref?.terms, forbidden: ref?.forbidden };
 }
 
 /** Most issues one refusal lists; the message says how many there were. */

@@ -8,8 +8,9 @@ import { dropsFinalPeriod, edgeWhitespace, finalMark, hasWideCharacters, visible
 import { pluralCategories as categoriesOf } from '../formats/plural/categories.ts';
 import { shownLength } from './max-length.ts';
 import { fold } from '../glossary/fold.ts';
+import type { ForbiddenWords } from '../glossary/forbidden-words.ts';
 
-export const QUALITY_CHECKS = ['icu_syntax', 'placeholders', 'plurals', 'html_tags', 'whitespace', 'punctuation', 'length', 'max_length', 'glossary'] as const;
+export const QUALITY_CHECKS = ['icu_syntax', 'placeholders', 'plurals', 'html_tags', 'whitespace', 'punctuation', 'length', 'max_length', 'glossary', 'forbidden_terms'] as const;
 export type QualityCheck = (typeof QUALITY_CHECKS)[number];
 
 export type QualityWarning = { check: QualityCheck; message: string };
@@ -25,10 +26,12 @@ export type CheckInput = {
   maxLength?: number | null | undefined;
   /** The glossary terms the source holds (core/glossary/terms-in-texts.ts); absent: none. */
   terms?: readonly GlossaryTermUse[] | undefined;
+  /** The project's forbidden words (core/glossary/forbidden-words.ts); absent: none. Judged in every language, the source's included. */
+  forbidden?: ForbiddenWords | undefined;
 };
 
 /** What the glossary check reads of a term (core/glossary/schemas.ts). */
-export type GlossaryTermUse = { term: string; case_sensitive: boolean; translatable: boolean; translations: Readonly<Record<string, string>> };
+export type GlossaryTermUse = { term: string; case_sensitive: boolean; translatable: boolean; forbidden?: boolean; translations: Readonly<Record<string, string>> };
 
 /** A translation longer than this many times its source (and than LENGTH_SLACK more characters) is flagged. */
 export const LENGTH_RATIO = 3;
@@ -116,12 +119,22 @@ export function checkTranslation(input: CheckInput): QualityWarning[] {
   if (source !== null && input.terms?.length && text.trim() !== '') {
     const holds = (needle: string, caseSensitive: boolean) => (caseSensitive ? text.normalize('NFC').includes(needle.normalize('NFC')) : fold(text).includes(fold(needle)));
     for (const term of input.terms) {
+      // A forbidden term's translation is a word not to use: the forbidden_terms check's, below.
+      if (term.forbidden) continue;
       if (!term.translatable) {
         if (!holds(term.term, term.case_sensitive)) warn('glossary', `"${term.term}" stays as written (glossary), and this does not have it`);
         continue;
       }
       const agreed = term.translations[input.language];
       if (agreed !== undefined && !holds(agreed, term.case_sensitive)) warn('glossary', `The glossary says "${term.term}" is "${agreed}" in ${input.language}, and this does not use it`);
+    }
+  }
+
+  // Forbidden words, in every language: the source's own value too (a writer's word the product does
+  // not use is the first thing to fix), each reported once.
+  if (input.forbidden !== undefined) {
+    for (const use of input.forbidden(text, input.language)) {
+      warn('forbidden_terms', use.word === use.term ? `"${use.word}" is a forbidden term (glossary): do not use it` : `"${use.word}" is forbidden in ${input.language} (glossary, the term "${use.term}"): do not use it`);
     }
   }
 

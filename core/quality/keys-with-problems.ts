@@ -14,6 +14,7 @@ import type { KeyItem } from '../keys/schemas.ts';
 import { valuesOfKeys } from '../translations/values-of-keys.ts';
 import { warningsOf, type QualityWarning } from './check-translation.ts';
 import { glossaryFinder } from '../glossary/terms-in-texts.ts';
+import { readForbiddenWords } from '../glossary/forbidden-words.ts';
 
 /** Keys read per query (the listing's largest page, and values-of-keys' largest batch). */
 export const PROBLEM_SCAN_CHUNK = 500;
@@ -55,8 +56,9 @@ export async function keysWithProblems(deps: Pick<Deps, 'sql'>, input: KeysWithP
   const found: KeyWithProblems[] = [];
   let cursor = input.cursor;
   let scanned = 0;
-  // The glossary once per page, indexed (only translations are checked against it).
-  const findTerms = language === sourceLanguage ? null : await glossaryFinder(deps.sql, projectId);
+  // The glossary once per page, indexed (only translations are checked against its agreed words;
+  // forbidden words in every language).
+  const [findTerms, forbidden] = await Promise.all([language === sourceLanguage ? null : glossaryFinder(deps.sql, projectId), readForbiddenWords(deps.sql, projectId, sourceLanguage)]);
   for (;;) {
     const page = await listKeys(deps, {
       projectId,
@@ -83,7 +85,7 @@ export async function keysWithProblems(deps: Pick<Deps, 'sql'>, input: KeysWithP
       if (!value) continue;
       const source = values[k.id]?.[sourceLanguage]?.value ?? null;
       const terms = findTerms && source !== null ? findTerms(source) : undefined;
-      const warnings = warningsOf({ text: value.value, language, source, sourceLanguage, maxLength: k.max_length, terms });
+      const warnings = warningsOf({ text: value.value, language, source, sourceLanguage, maxLength: k.max_length, terms, forbidden });
       if (warnings.length === 0) continue;
       found.push({ id: k.id, key: k.key, group_name: k.group_name, description: k.description, tags: k.tags, max_length: k.max_length, warnings });
       // One match more than the page: proof that a next page has something, resumed after the page's last key.

@@ -12,6 +12,7 @@ import type { Sql } from '../db/client.ts';
 import { assertApprovable, blockedValues } from '../quality/approval-gate.ts';
 import { warningsOf } from '../quality/check-translation.ts';
 import { termsInTexts } from '../glossary/terms-in-texts.ts';
+import { readForbiddenWords } from '../glossary/forbidden-words.ts';
 import { ifMatchFailed, ifNoneMatchFailed, matchesIfMatch, unlessVersion, versionGuard } from './if-match.ts';
 import type { WrittenRow } from './value-writes.ts';
 import { keptSourceRevSql } from './outdated.ts';
@@ -34,10 +35,15 @@ export const putTranslation = useCase(
     assertOutsideTransaction(deps);
     const { projectId, keyId, language, actor } = input;
     let row = await write(deps, input, false);
-    // The glossary terms of the source, read only for a project that has a glossary (one statement more).
-    const terms = row.has_glossary && row.source_value ? ((await termsInTexts(deps.sql, projectId, [row.source_value])).get(row.source_value) ?? []) : [];
+    // The glossary terms of the source, and the project's forbidden words, read only for a project
+    // that has them (a statement more each, sent together).
+    const [found, forbidden] = await Promise.all([
+      row.has_glossary && row.source_value ? termsInTexts(deps.sql, projectId, [row.source_value]) : undefined,
+      row.has_forbidden && row.source_language ? readForbiddenWords(deps.sql, projectId, row.source_language) : undefined,
+    ]);
+    const terms = (row.source_value && found?.get(row.source_value)) || [];
     if (row.value === null && row.key_found && row.language_found && input.status === 'approved' && row.quality_blocking?.length) {
-      const sources = new Map([[keyId, { value: row.source_value, maxLength: row.max_length, terms }]]);
+      const sources = new Map([[keyId, { value: row.source_value, maxLength: row.max_length, terms, forbidden }]]);
       const settings = { sourceLanguage: row.source_language!, blocking: row.quality_blocking };
       assertApprovable(blockedValues([{ key_id: keyId, language, value: input.value }], sources, settings), () => ['body', 'value']);
       row = await write(deps, input, true);
@@ -69,7 +75,7 @@ export const putTranslation = useCase(
         after,
       },
     ]);
-    const warnings = row.source_language === null ? [] : warningsOf({ text: row.value, language, source: row.source_value, sourceLanguage: row.source_language, maxLength: row.max_length, terms });
+    const warnings = row.source_language === null ? [] : warningsOf({ text: row.value, language, source: row.source_value, sourceLanguage: row.source_language, maxLength: row.max_length, terms, forbidden });
     return { key_id: keyId, language, value: row.value, status: row.status, project_id: row.project_id, version: Number(row.version), warnings };
   },
 );
@@ -161,7 +167,8 @@ async function conditionalWrite(
       select p.source_language, p.quality_blocking,
              (select s.value from ${valueById(sql, keyId, sql`p.source_language`)} s where s.project_id = ${projectId}) as source_value,
              coalesce((select s.text_rev from ${valueById(sql, keyId, sql`p.source_language`)} s where s.project_id = ${projectId}), 0) as source_rev,
-             exists (select 1 from glossary_terms g where g.project_id = p.id) as has_glossary
+             exists (select 1 from glossary_terms g where g.project_id = p.id) as has_glossary,
+             exists (select 1 from glossary_terms g where g.project_id = p.id and g.forbidden) as has_forbidden
       from projects p where p.id = ${projectId}
     ), live_key as (
       select k.id, k.project_id, k.max_length from ${keyById(sql, keyId)} k where k.project_id = ${projectId} and k.deleted_at is null
@@ -186,7 +193,7 @@ async function conditionalWrite(
            (select id from event) as event_id, (select before from previous) as before,
            written.version::text as version, (select version from previous)::text as previous_version,
            quality.source_language, quality.quality_blocking, quality.source_value,
-           (select max_length from live_key) as max_length, quality.has_glossary
+           (select max_length from live_key) as max_length, quality.has_glossary, quality.has_forbidden
     from (select 1) as one left join written on true left join quality on true`;
   return row!;
 }

@@ -86,8 +86,8 @@ describe('tms glossary push and pull', () => {
     expect(csv.stdout).toBe('out/glossary.csv: 3 terms written\n');
     const pulled = await readFile(join(dir, 'out/glossary.csv'));
     expect(pulled).toEqual(await exported(p, 'csv'));
-    expect(pulled.toString('utf8').split(/\r?\n/)[0]).toBe('term,description,translatable,case_sensitive,de');
-    expect(pulled.toString('utf8')).toContain('Dashboard,The start page after sign-in,true,false,Übersicht');
+    expect(pulled.toString('utf8').split(/\r?\n/)[0]).toBe('term,description,translatable,case_sensitive,forbidden,de');
+    expect(pulled.toString('utf8')).toContain('Dashboard,The start page after sign-in,true,false,false,Übersicht');
     // No temporary left beside it.
     expect(await readdir(join(dir, 'out'))).toEqual(['glossary.csv']);
 

@@ -211,6 +211,11 @@ describe('tms mcp', () => {
       ['Workspace', true, { de: 'Arbeitsbereich' }],
     ]);
     expect(jsonOf(await agent.callTool({ name: 'get_glossary', arguments: { q: 'arbeits' } })).terms.map((x: { term: string }) => x.term)).toEqual(['Workspace']);
+    // A forbidden word: the agent adds it, and a value that uses it is answered with the warning.
+    const banned = jsonOf(await agent.callTool({ name: 'add_glossary_term', arguments: { term: 'Space', forbidden: true, translations: { de: 'Raum' } } }));
+    expect(banned).toMatchObject({ term: 'Space', forbidden: true });
+    const written = jsonOf(await agent.callTool({ name: 'set_translation', arguments: { key_id: key.id, language: 'de', value: 'Lade Leute in deinen Raum auf Acme Cloud ein' } }));
+    expect(written.warnings.map((w: { check: string }) => w.check)).toEqual(['glossary', 'forbidden_terms']);
   });
 
   it('shows an agent the screenshots of a key: their regions, then the images themselves', async () => {

@@ -78,7 +78,7 @@ describe('glossary import (CSV)', () => {
     expect(answer).toMatchObject({ terms_created: 3, translations_written: 4, languages: ['de', 'fr'] });
     expect(answer.warnings).toEqual([
       'column ja: not a language of the project, skipped (add it first to import its translations)',
-      'columns ignored: forbidden, tags, de_description',
+      'columns ignored: tags, de_description',
     ]);
     expect(await terms(p)).toEqual([
       { term: 'Acme Cloud', description: 'Our product', case_sensitive: true, translatable: false, translations: {} },
@@ -139,8 +139,8 @@ describe('glossary export', () => {
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="glossary.csv"');
     const text = await res.text();
-    expect(text.split('\r\n')[0]).toBe('term,description,translatable,case_sensitive,de,fr');
-    expect(text).toContain('"Quote ""this"", please","Line one\nline two; & <tags>",true,false,,Citez « ceci »\r\n');
+    expect(text.split('\r\n')[0]).toBe('term,description,translatable,case_sensitive,forbidden,de,fr');
+    expect(text).toContain('"Quote ""this"", please","Line one\nline two; & <tags>",true,false,false,,Citez « ceci »\r\n');
     const q = await project();
     expect(await json(await importFile(q, text))).toMatchObject({ terms_created: 4, warnings: [] });
     expect(await terms(q)).toEqual(await terms(p));
@@ -163,7 +163,7 @@ describe('glossary export', () => {
 
   it('of an empty glossary is a header alone, and an empty TBX body', async () => {
     const p = await project();
-    expect(await (await exportFile(p, 'csv')).text()).toBe('term,description,translatable,case_sensitive,de,fr\r\n');
+    expect(await (await exportFile(p, 'csv')).text()).toBe('term,description,translatable,case_sensitive,forbidden,de,fr\r\n');
     expect(await (await exportFile(p, 'tbx')).text()).toContain('<body>\n    </body>');
   });
 });
@@ -237,7 +237,7 @@ describe('glossary files and projects', () => {
     const b = await project();
     await json(await importFile(a, CSV));
     expect(await terms(b)).toEqual([]);
-    expect(await (await exportFile(b, 'csv')).text()).toBe('term,description,translatable,case_sensitive,de,fr\r\n');
+    expect(await (await exportFile(b, 'csv')).text()).toBe('term,description,translatable,case_sensitive,forbidden,de,fr\r\n');
     expect(await (await exportFile(a, 'csv')).text()).toContain('Dashboard');
   });
 });

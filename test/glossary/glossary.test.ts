@@ -42,6 +42,7 @@ describe('glossary terms', () => {
       description: 'The start page after sign-in',
       case_sensitive: false,
       translatable: true,
+      forbidden: false,
       translations: { de: 'Übersicht', fr: 'Tableau de bord' },
       created_at: expect.stringMatching(/Z$/),
       updated_at: expect.stringMatching(/Z$/),

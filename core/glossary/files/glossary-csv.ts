@@ -1,14 +1,14 @@
 // A glossary as CSV, the shape spreadsheets and the hosted tools' glossary exports have: one row per
 // term, a `term` column (or one named by the source language's code), then `description`,
-// `translatable`, `case_sensitive` and a column per language. Reading takes the columns in any
-// order and letter case ("Case sensitive", "casesensitive"), a `do_not_translate` column as the
-// opposite of `translatable`, `definition` for `description`, the delimiter a spreadsheet chose, and
-// ignores (with a warning) columns it has no use for (Lokalise's `forbidden`, `tags`,
-// `de_description`) and languages the project does not have.
+// `translatable`, `case_sensitive`, `forbidden` and a column per language. Reading takes the columns
+// in any order and letter case ("Case sensitive", "casesensitive"), a `do_not_translate` column as
+// the opposite of `translatable`, `definition` for `description`, the delimiter a spreadsheet chose,
+// and ignores (with a warning) columns it has no use for (Lokalise's `tags`, `de_description`) and
+// languages the project does not have.
 import { FormatError } from '../../formats/format-error.ts';
 import { csvField, csvText, readCsvRows } from '../../formats/codecs/csv.ts';
 import { encodeText } from '../../formats/text/encode.ts';
-import type { GlossaryTerm } from '../schemas.ts';
+import { FORBIDDEN_KEPT, type GlossaryTerm } from '../schemas.ts';
 import {
   describeTerm,
   fileTerm,
@@ -23,7 +23,7 @@ import {
   type ProjectLanguages,
 } from './glossary-file.ts';
 
-type Role = 'term' | 'description' | 'case_sensitive' | 'translatable' | 'do_not_translate';
+type Role = 'term' | 'description' | 'case_sensitive' | 'translatable' | 'do_not_translate' | 'forbidden';
 const ROLES: Record<string, Role> = {
   term: 'term',
   description: 'description',
@@ -35,6 +35,7 @@ const ROLES: Record<string, Role> = {
   donottranslate: 'do_not_translate',
   non_translatable: 'do_not_translate',
   nontranslatable: 'do_not_translate',
+  forbidden: 'forbidden',
 };
 const columnName = (s: string) => s.trim().toLowerCase().replace(/[\s-]+/g, '_');
 /** The role a header cell names, if any (own keys only: a column named "constructor" names none). */
@@ -105,16 +106,18 @@ export function readGlossaryCsv(body: Uint8Array, languages: ProjectLanguages): 
     if (entry === null) continue;
     const description = cell(row.fields, roles.get('description'));
     if (description !== '') describeTerm(entry, description, refuse);
-    for (const [role, invert] of [['case_sensitive', false], ['translatable', false], ['do_not_translate', true]] as const) {
+    for (const [role, invert] of [['case_sensitive', false], ['translatable', false], ['do_not_translate', true], ['forbidden', false]] as const) {
       const at = roles.get(role);
       if (at === undefined) continue;
       const flag = flagValue(cell(row.fields, at));
       if (flag === null) refuse(`${header.fields[at]!.trim()} must be yes or no (or true, false, 1, 0, or empty), not '${cell(row.fields, at)}'`);
       else if (flag !== undefined) {
         if (role === 'case_sensitive') entry.caseSensitive = flag;
+        else if (role === 'forbidden') entry.forbidden = flag;
         else entry.translatable = invert ? !flag : flag;
       }
     }
+    if (entry.forbidden === true && entry.translatable === false) refuse(FORBIDDEN_KEPT);
     for (const [code, at] of columns) {
       const text = cell(row.fields, at);
       if (text === '') continue;
@@ -127,11 +130,11 @@ export function readGlossaryCsv(body: Uint8Array, languages: ProjectLanguages): 
   return { terms, warnings, issues: refused.issues() };
 }
 
-/** The header and rows an export writes: term, description, translatable, case_sensitive, then each language but the source. */
+/** The header and rows an export writes: term, description, translatable, case_sensitive, forbidden, then each language but the source. */
 export function writeGlossaryCsv(terms: readonly GlossaryTerm[], languages: readonly string[]): Uint8Array {
-  const lines = [['term', 'description', 'translatable', 'case_sensitive', ...languages].map(csvField).join(',')];
+  const lines = [['term', 'description', 'translatable', 'case_sensitive', 'forbidden', ...languages].map(csvField).join(',')];
   for (const t of terms) {
-    lines.push([t.term, t.description, String(t.translatable), String(t.case_sensitive), ...languages.map((code) => t.translations[code] ?? '')].map(csvField).join(','));
+    lines.push([t.term, t.description, String(t.translatable), String(t.case_sensitive), String(t.forbidden), ...languages.map((code) => t.translations[code] ?? '')].map(csvField).join(','));
   }
   return encodeText(`${lines.join('\r\n')}\r\n`);
 }

@@ -20,6 +20,8 @@ export type FileTerm = {
   description?: string;
   caseSensitive?: boolean;
   translatable?: boolean;
+  /** A word not to use (schemas.ts). */
+  forbidden?: boolean;
   /** Project language code → text: only the project's languages other than its source. */
   translations: Map<string, string>;
 };

@@ -3,15 +3,19 @@
 // `<termEntry>`, `<langSet>`, `<tig>`/`<ntig>`) and TBX 2019 (`<tbx>`, `<conceptEntry>`,
 // `<langSec>`, `<termSec>`), in UTF-8 or UTF-16. Each entry's term in the project's source language
 // is the glossary's term, the first term of each other language its translation; the definition
-// (`<descrip type="definition">`, else a `<note>`) its description. Writing gives TBX-Basic 2008,
-// which every tool above reads; the two flags, which TBX has no standard category for, are
+// (`<descrip type="definition">`, else a `<note>`) its description. A term whose administrative
+// status says not to use it (deprecated, superseded, forbidden) is read apart: the entry's first
+// such term in the source language is a forbidden term, with the first such term of each other
+// language as its translations, beside the entry's term to use (docs/decisions.md, "Forbidden
+// terms"). Writing gives TBX-Basic 2008, which every tool above reads; a forbidden term's terms carry
+// the status deprecatedTerm-admn-sts; the two flags, which TBX has no standard category for, are
 // `x-caseSensitive` and `x-doNotTranslate` term notes, written only when set.
 import { FormatError } from '../../formats/format-error.ts';
 import { decodeUnicode } from '../../formats/text/decode-unicode.ts';
 import { encodeText } from '../../formats/text/encode.ts';
 import { escapeXmlAttr, escapeXmlText, withoutNonXmlChars } from '../../formats/xml/escape-xml.ts';
 import { elementsOf, readXml, type XmlElement } from '../../formats/xml/read-xml.ts';
-import type { GlossaryTerm } from '../schemas.ts';
+import { FORBIDDEN_KEPT, type GlossaryTerm } from '../schemas.ts';
 import {
   describeTerm,
   fileTerm,
@@ -58,10 +62,30 @@ function first(e: XmlElement, name: string, inside: readonly string[]): XmlEleme
 /** What holds one term of a language with its notes: tig, ntig (through its termGrp), termSec. */
 const TERM_HOLDERS = ['tig', 'ntig', 'termSec'];
 
-/** A language section's terms, each with the holder of its notes, in the order written (empty terms left out). */
-function termsOf(section: XmlElement): { term: string; holder: XmlElement }[] {
+/**
+ * Whether a term's administrative status (TBX-Basic's `administrativeStatus`, TBX 2008's older
+ * `normativeAuthorization`) says not to use it: deprecatedTerm-admn-sts and supersededTerm-admn-sts
+ * in TBX-Basic's picklist, and the plain words term bases write (deprecated, superseded, forbidden,
+ * notRecommended, obsolete). Preferred and admitted terms, and a term without a status, are to use.
+ */
+function avoided(holder: XmlElement): boolean {
+  return first(holder, 'termNote', ['termGrp']).some((note) => {
+    const type = note.attrs.get('type');
+    if (type !== 'administrativeStatus' && type !== 'normativeAuthorization') return false;
+    const status = plainText(note).toLowerCase().replace(/-admn-sts$/, '').replace(/[\s_-]+/g, '');
+    return ['deprecatedterm', 'deprecated', 'supersededterm', 'superseded', 'forbidden', 'forbiddenterm', 'notrecommended', 'obsolete'].includes(status);
+  });
+}
+
+type SectionTerm = { term: string; holder: XmlElement; avoided: boolean };
+
+/** Whether the term has an administrative status at all (a file that says "preferred" says it is not forbidden). */
+const hasStatus = (holder: XmlElement) => first(holder, 'termNote', ['termGrp']).some((n) => ['administrativeStatus', 'normativeAuthorization'].includes(n.attrs.get('type') ?? ''));
+
+/** A language section's terms, each with the holder of its notes and its standing, in the order written (empty terms left out). */
+function termsOf(section: XmlElement): SectionTerm[] {
   return children(section, ...TERM_HOLDERS)
-    .map((holder) => ({ term: first(holder, 'term', ['termGrp']).map(plainText).find((t) => t !== '') ?? '', holder }))
+    .map((holder) => ({ term: first(holder, 'term', ['termGrp']).map(plainText).find((t) => t !== '') ?? '', holder, avoided: avoided(holder) }))
     .filter((t) => t.term !== '');
 }
 
@@ -89,12 +113,14 @@ export function readGlossaryTbx(body: Uint8Array, languages: ProjectLanguages): 
   const skippedCodes = new Set<string>();
   let withoutSource = 0;
   let synonyms = 0;
+  /** Entries with a term not to use in some language but none in the source language. */
+  let avoidedWithoutSource = 0;
   /** Sections of a language an entry had already read (two de langSets; en-GB beside en). */
   let sectionsAgain = 0;
   for (const entry of entries) {
     const loc = ['body', 'line', entry.line];
     const refuse = (msg: string) => refused.refuse(loc, msg);
-    const byLanguage = new Map<string, { section: XmlElement; term: string; holder: XmlElement }>();
+    const byLanguage = new Map<string, { section: XmlElement; terms: SectionTerm[] }>();
     for (const section of children(entry, 'langSet', 'langSec')) {
       const written = section.attrs.get('xml:lang') ?? '';
       const code = languageOf(written);
@@ -108,36 +134,51 @@ export function readGlossaryTbx(body: Uint8Array, languages: ProjectLanguages): 
         sectionsAgain++;
         continue;
       }
-      if (found.length > 1) synonyms++;
-      byLanguage.set(code, { section, ...found[0]! });
+      // Synonyms: more than one term of one standing (a term to use beside one not to use is none).
+      if (found.filter((t) => t.avoided).length > 1 || found.filter((t) => !t.avoided).length > 1) synonyms++;
+      byLanguage.set(code, { section, terms: found });
     }
     const source = byLanguage.get(languages.source);
     if (source === undefined) {
       withoutSource++;
       continue;
     }
-    const item = fileTerm(source.term, entry.line, seen, refuse);
-    if (item === null) continue;
-    const description = definitionOf(entry) ?? definitionOf(source.section);
-    if (description !== undefined) describeTerm(item, description, refuse);
-    // The notes of the term read, not of its synonyms.
-    for (const note of first(source.holder, 'termNote', ['termGrp'])) {
-      const type = note.attrs.get('type');
-      if (type !== 'x-caseSensitive' && type !== 'x-doNotTranslate') continue;
-      const flag = flagValue(plainText(note));
-      if (flag === null) refuse(`the ${type} note must be yes or no, not '${plainText(note)}'`);
-      else if (flag !== undefined) {
-        if (type === 'x-caseSensitive') item.caseSensitive = flag;
-        else item.translatable = !flag;
+    // The term to use and the term not to use, each with the other languages' terms of its standing.
+    for (const avoid of [false, true]) {
+      const term = source.terms.find((t) => t.avoided === avoid);
+      if (term === undefined) {
+        // Words not to use in other languages, with none in the source to hang them on.
+        if (avoid && [...byLanguage].some(([code, s]) => code !== languages.source && s.terms.some((t) => t.avoided))) avoidedWithoutSource++;
+        continue;
       }
+      const item = fileTerm(term.term, entry.line, seen, refuse);
+      if (item === null) continue;
+      const description = definitionOf(entry) ?? definitionOf(source.section);
+      if (description !== undefined) describeTerm(item, description, refuse);
+      // A status read is a flag the file gives: preferred or admitted is a term to use.
+      if (avoid || hasStatus(term.holder)) item.forbidden = avoid;
+      // The notes of the term read, not of its synonyms.
+      for (const note of first(term.holder, 'termNote', ['termGrp'])) {
+        const type = note.attrs.get('type');
+        if (type !== 'x-caseSensitive' && type !== 'x-doNotTranslate') continue;
+        const flag = flagValue(plainText(note));
+        if (flag === null) refuse(`the ${type} note must be yes or no, not '${plainText(note)}'`);
+        else if (flag !== undefined) {
+          if (type === 'x-caseSensitive') item.caseSensitive = flag;
+          else item.translatable = !flag;
+        }
+      }
+      if (item.forbidden === true && item.translatable === false) refuse(FORBIDDEN_KEPT);
+      for (const [code, section] of byLanguage) {
+        if (code === languages.source) continue;
+        const text = section.terms.find((t) => t.avoided === avoid)?.term;
+        if (text === undefined) continue;
+        const wrong = translationProblem(text);
+        if (wrong) refuse(`${code}: ${wrong}`);
+        item.translations.set(code, text);
+      }
+      terms.push(item);
     }
-    for (const [code, { term: text }] of byLanguage) {
-      if (code === languages.source) continue;
-      const wrong = translationProblem(text);
-      if (wrong) refuse(`${code}: ${wrong}`);
-      item.translations.set(code, text);
-    }
-    terms.push(item);
   }
   const warnings: string[] = [];
   if (entries.length === 0) warnings.push(`the file has no <${entryName}> entries`);
@@ -145,6 +186,7 @@ export function readGlossaryTbx(body: Uint8Array, languages: ProjectLanguages): 
   if (skippedCodes.size) warnings.push(`languages not in the project, skipped: ${[...skippedCodes].sort().join(', ')}`);
   if (sectionsAgain) warnings.push(`${sectionsAgain} ${sectionsAgain === 1 ? 'entry has' : 'entries have'} a second section of one language (two langSets of de, or en-GB beside en): the first was read`);
   if (synonyms) warnings.push(`${synonyms} ${synonyms === 1 ? 'language section holds' : 'language sections hold'} more than one term: the first of each was read`);
+  if (avoidedWithoutSource) warnings.push(`${avoidedWithoutSource} ${avoidedWithoutSource === 1 ? 'entry has' : 'entries have'} terms marked not to use (deprecated) in other languages but none in ${languages.source}: those terms were skipped, since a forbidden term is kept under its spelling in the source language`);
   return { terms, warnings, issues: refused.issues() };
 }
 
@@ -163,10 +205,13 @@ export function writeGlossaryTbx(terms: readonly GlossaryTerm[], source: string,
     '    <body>',
   ];
   const tig = (text: string, notes: string[] = []) => [`        <tig>`, `          <term>${escapeXmlText(text)}</term>`, ...notes, `        </tig>`];
+  const DEPRECATED = '          <termNote type="administrativeStatus">deprecatedTerm-admn-sts</termNote>';
   for (const t of terms) {
     out.push(`      <termEntry id="t-${t.id}">`);
     if (t.description !== '') out.push(`        <descrip type="definition">${escapeXmlText(withoutNonXmlChars(t.description))}</descrip>`);
+    const status = t.forbidden ? [DEPRECATED] : [];
     const notes = [
+      ...status,
       ...(t.case_sensitive ? ['          <termNote type="x-caseSensitive">yes</termNote>'] : []),
       ...(t.translatable ? [] : ['          <termNote type="x-doNotTranslate">yes</termNote>']),
     ];
@@ -174,7 +219,7 @@ export function writeGlossaryTbx(terms: readonly GlossaryTerm[], source: string,
     for (const code of languages) {
       const text = t.translations[code];
       if (text === undefined) continue;
-      out.push(`        <langSet xml:lang="${escapeXmlAttr(code)}">`, ...tig(text).map((l) => `  ${l}`), '        </langSet>');
+      out.push(`        <langSet xml:lang="${escapeXmlAttr(code)}">`, ...tig(text, status).map((l) => `  ${l}`), '        </langSet>');
     }
     out.push('      </termEntry>');
   }

@@ -62,6 +62,7 @@ const CHECK_LABELS: Record<QualityWarning['check'], string> = {
   length: 'Length',
   max_length: 'Character limit',
   glossary: 'Glossary',
+  forbidden_terms: 'Forbidden term',
 };
 export const warningLine = (w: QualityWarning) => `${CHECK_LABELS[w.check]}: ${w.message}`;
 

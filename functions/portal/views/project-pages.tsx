@@ -387,6 +387,7 @@ const CHECK_LABELS: Record<(typeof QUALITY_CHECKS)[number], string> = {
   length: 'Length: not over 3 times the source',
   max_length: "Character limit: within the key's limit, where it has one",
   glossary: 'Glossary: the agreed translation of each glossary term in the source',
+  forbidden_terms: "Forbidden terms: none of the glossary's forbidden words, in the source language too",
 };
 
 /** The project's source language and the quality checks that block approval (owners and developers change them). */
