@@ -1230,6 +1230,7 @@ const routes = new Hono<PortalEnv>()
       description: oneNewline(f.description ?? ''),
       case_sensitive: f.case_sensitive === 'yes',
       translatable: f.do_not_translate !== 'yes',
+      forbidden: f.forbidden === 'yes',
       translations,
     };
     try {
@@ -1584,6 +1585,7 @@ function termChanges(f: Record<string, string>) {
     ...(changed(f.description, f.description_was, (a, b) => oneNewline(a).trim() === oneNewline(b).trim()) ? { description: oneNewline(f.description!) } : {}),
     ...(flagChanged('case_sensitive') ? { case_sensitive: flag('case_sensitive')! } : {}),
     ...(flagChanged('do_not_translate') ? { translatable: !flag('do_not_translate')! } : {}),
+    ...(flagChanged('forbidden') ? { forbidden: flag('forbidden')! } : {}),
     ...(Object.keys(translations).length ? { translations } : {}),
   };
 }
@@ -1591,7 +1593,8 @@ function termChanges(f: Record<string, string>) {
 /**
  * A glossary write refused for its input (422) or a spelling the glossary has (409): the message,
  * and the problems by the form's field (a translation's at `translation_<code>`, `translatable` at
- * the Do not translate checkbox, the 409 at the term). Anything else is the error page's.
+ * the Do not translate checkbox, `forbidden` at the Forbidden checkbox, the 409 at the term).
+ * Anything else is the error page's.
  */
 function termRefusal(thrown: unknown): { error: AppError; message: string; problems: FieldProblems } {
   const error = toDomainError(thrown);
@@ -1604,6 +1607,7 @@ function termRefusal(thrown: unknown): { error: AppError; message: string; probl
     const first = loc.find((part): part is string => typeof part === 'string');
     const code = at >= 0 ? loc[at + 1] : undefined;
     // A problem of no field of the form ("nothing to change") is said at the form's top.
+    // (`forbidden` is its own field's name, as `term` and `description` are.)
     const field = at >= 0 ? (typeof code === 'string' ? translationField(canonicalLanguageCode(code) ?? code) : 'translations') : first === 'translatable' ? 'do_not_translate' : (first ?? 'form');
     problems[field] = problems[field] ? `${problems[field]}; ${issue.msg}` : issue.msg;
   }

@@ -4,8 +4,9 @@
 // first, and axe-core on the tab (the forms open) and on the editor with its glossary hints: no
 // serious or critical violation; at a phone's width the tab is no wider than the screen. A CSV
 // file imported: refused at the file field (focused there), then previewed and applied; axe-core on
-// the refusal and the preview; at a phone's width neither is wider than the screen. Skipped, with
-// one line, without Chromium.
+// the refusal and the preview; at a phone's width neither is wider than the screen. A term added
+// with Forbidden ticked shows its "Forbidden: do not use" badge. Skipped, with one line, without
+// Chromium.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
@@ -197,6 +198,27 @@ describe.skipIf(!HAVE_BROWSER)('the Glossary tab in Chromium', () => {
       await form.getByRole('button', { name: 'Preview import' }).click();
       await page.getByRole('region', { name: 'Preview: what importing more.csv would do' }).waitFor();
       expect(await wider(), 'the preview overflows').toBeLessThanOrEqual(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('adds a forbidden term (Forbidden ticked in the Add form): its row says "Forbidden: do not use", its translation "(do not use)"', async () => {
+    const { p, base } = portal;
+    const context = await portal.signedIn();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${base}/portal/projects/${p.projectId}/glossary`);
+      await page.getByText('Add a term', { exact: true }).click();
+      const add = page.getByRole('form', { name: 'Add a term' });
+      await add.getByLabel('Term').fill('Login');
+      await add.getByLabel('de (German)').fill('Einloggen');
+      await add.getByLabel('Forbidden (a word not to use)').check();
+      await add.getByRole('button', { name: 'Add term' }).click();
+      await page.waitForURL(/outcome=/);
+      const row = page.locator('tbody tr').filter({ hasText: 'Login' });
+      expect(await row.locator('th').innerText()).toContain('Forbidden: do not use');
+      expect(await row.locator('td').nth(1).innerText()).toBe('Einloggen (do not use)');
     } finally {
       await context.close();
     }

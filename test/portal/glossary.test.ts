@@ -5,7 +5,8 @@
 // translation removed); refusals at their field with what was typed kept, never a 5xx and never half
 // a change; who may (glossary.manage, a limited membership's own languages); another project's term
 // is a 404; the hints under a key's source text (whole words, case as the term says, one statement
-// for the page); and the Activity line.
+// for the page); forbidden terms (the Forbidden checkbox, its badge, refused with Do not translate at
+// its field, the editor's "do not use" hint and the Forbidden term warning); and the Activity line.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
 import type { PortalClient } from './support/portal-client.ts';
@@ -15,7 +16,7 @@ import { counted } from './support/page-costs.ts';
 import { createTerm } from '../../core/glossary/create-term.ts';
 import { updateTerm } from '../../core/glossary/update-term.ts';
 import { getTerm } from '../../core/glossary/get-term.ts';
-import type { GlossaryTerm } from '../../core/glossary/schemas.ts';
+import { FORBIDDEN_KEPT, type GlossaryTerm } from '../../core/glossary/schemas.ts';
 
 const t = useTestApp();
 let p: TestProject;
@@ -31,7 +32,7 @@ const termRow = async (id: string) => (await t.runtime.deps.sql<{ n: number }[]>
 const termsOf = async (project: TestProject = p) =>
   t.runtime.deps.sql<{ term: string }[]>`select term from glossary_terms where project_id = ${project.projectId} order by term_folded collate "C"`;
 const stored = (id: string, project: TestProject = p): Promise<GlossaryTerm> => getTerm(t.runtime.deps, { projectId: project.projectId, termId: id });
-const add = (term: string, more: Partial<Pick<GlossaryTerm, 'description' | 'case_sensitive' | 'translatable' | 'translations'>> = {}, project: TestProject = p) =>
+const add = (term: string, more: Partial<Pick<GlossaryTerm, 'description' | 'case_sensitive' | 'translatable' | 'forbidden' | 'translations'>> = {}, project: TestProject = p) =>
   createTerm(t.runtime.deps, { projectId: project.projectId, actor: apiActor(project), term, ...more });
 
 /** The fields a browser sends with the form posting to `action`: its inputs and textareas, checkboxes only when ticked. */
@@ -409,8 +410,13 @@ describe('glossary hints in the editor', () => {
     const measured = await counted(t, () => dev.get(`/portal/projects/${project.projectId}?lang=en&lang=de`));
     const html = measured.result.text;
     expect(measured.result.status).toBe(200);
-    // One statement reads the glossary for the whole page.
-    expect(measured.statements.filter((s) => /from glossary_terms/.test(s))).toHaveLength(1);
+    // One statement reads the terms of the page's source texts; and one index probe reads the
+    // project's forbidden terms (readForbiddenWords, for the forbidden_terms check): never one per key.
+    const probe = /from glossary_terms t where t\.project_id = \$\d+ and t\.forbidden\b/;
+    const termsOfTexts = (statements: string[]) => statements.filter((s) => /from glossary_terms/.test(s) && !probe.test(s));
+    const forbiddenProbes = (statements: string[]) => statements.filter((s) => probe.test(s));
+    expect(termsOfTexts(measured.statements)).toHaveLength(1);
+    expect(forbiddenProbes(measured.statements)).toHaveLength(1);
     const hints = (id: string) => {
       const block = new RegExp(`<div class="hint changes" id="gl-${id}">([^]*?)</div>`).exec(html)?.[1];
       return block === undefined ? null : decode(block.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim());
@@ -435,8 +441,128 @@ describe('glossary hints in the editor', () => {
     const keyCell = await dev.get(`/portal/projects/${project.projectId}?lang=de&q=a.open`);
     expect(keyCell.text).toMatch(/<th scope="row" class="keycell">[^]*?<div class="hint changes" id="gl-[^"]+">[^]*?<\/th>/);
 
-    // A project without terms, or a page without source texts, sends no glossary statement at all.
+    // A page without source texts reads no terms of texts; only the forbidden terms' index probe.
     const empty = await counted(t, () => owner.get(`/portal/projects/${p.projectId}?lang=de`));
-    expect(empty.statements.filter((s) => /from glossary_terms/.test(s))).toHaveLength(0);
+    expect(termsOfTexts(empty.statements)).toHaveLength(0);
+    expect(forbiddenProbes(empty.statements)).toHaveLength(1);
+  });
+});
+
+describe('forbidden terms', () => {
+  it('adds a forbidden term from the form (Forbidden ticked): stored forbidden; its row says so in words, and its translations are words not to use', async () => {
+    const term = unique('Login');
+    const page = await owner.get(glossary());
+    const form = formOf(page.text, glossary());
+    expect(form).toMatch(/<label><input type="checkbox" name="forbidden" value="yes"\/> Forbidden \(a word not to use\) <span class="hint">/);
+    const res = await owner.post(glossary(), { ...browserFields(page.text, glossary()), term, translation_de: 'Einloggen', forbidden: 'yes' });
+    expect(res.status).toBe(303);
+    expect((await owner.follow(res)).text).toContain(`Added the term ${term}.`);
+    const [row] = await t.runtime.deps.sql<{ id: string }[]>`select id from glossary_terms where project_id = ${p.projectId} and term = ${term}`;
+    expect(await stored(row!.id)).toMatchObject({ term, forbidden: true, translatable: true, translations: { de: 'Einloggen' } });
+    // The API says it too.
+    const listed = (await (await t.call(p.apiKey, 'GET', `/v1/glossary?q=${encodeURIComponent(term)}`)).json()) as { terms: GlossaryTerm[] };
+    expect(listed.terms.map((x) => [x.term, x.forbidden])).toEqual([[term, true]]);
+
+    const shown = await owner.get(`${glossary()}?q=${encodeURIComponent(term)}`);
+    expect(rows(shown.text)).toEqual([[`${term} Forbidden: do not use`, '—no description', 'Einloggen (do not use)', '—no translation']]);
+    expect(shown.text).toContain('<span class="badge warn">Forbidden: do not use</span>');
+    // Its Edit form shows the box ticked, and what it showed.
+    const edit = formOf(shown.text, `${glossary()}/${row!.id}`);
+    expect(edit).toMatch(/name="forbidden" value="yes" checked=""/);
+    expect(edit).toContain('name="forbidden_was" value="yes"');
+    // A term that is not forbidden has no such badge, and the box unticked (the form added without it stores false).
+    const plain = unique('Logout');
+    await owner.post(glossary(), { ...browserFields(page.text, glossary()), term: plain, submission: crypto.randomUUID() });
+    const plainPage = await owner.get(`${glossary()}?q=${encodeURIComponent(plain)}`);
+    expect(rows(plainPage.text)).toEqual([[plain, '—no description', '—no translation', '—no translation']]);
+    const [plainRow] = await t.runtime.deps.sql<{ forbidden: boolean }[]>`select forbidden from glossary_terms where project_id = ${p.projectId} and term = ${plain}`;
+    expect(plainRow!.forbidden).toBe(false);
+  });
+
+  it('Forbidden with Do not translate is refused (422) at the Forbidden box, what was typed kept, nothing written; so is ticking either against the other', async () => {
+    const page = await owner.get(glossary());
+    const before = (await termsOf()).length;
+    const term = unique('Signin');
+    const res = await owner.post(glossary(), { ...browserFields(page.text, glossary()), term, translation_de: 'Anmelden', forbidden: 'yes', do_not_translate: 'yes' });
+    expect(res.status).toBe(422);
+    const form = formOf(res.text, glossary());
+    expect(form).toMatch(/<input type="checkbox" name="forbidden" value="yes" checked="" aria-invalid="true" aria-describedby="problem-term-new-forbidden"\/>/);
+    expect(decode(/<p class="field-error" id="problem-term-new-forbidden">([^<]*)<\/p>/.exec(form)?.[1] ?? '')).toBe(FORBIDDEN_KEPT);
+    expect(form).toMatch(/<input type="checkbox" name="do_not_translate" value="yes" checked=""/);
+    expect(form).toContain(`value="${term}"`);
+    expect(form).toMatch(/name="translation_de"[^>]*value="Anmelden"/);
+    expect(res.text).toContain('role="alert">Not added: a forbidden term cannot also be kept as written');
+    expect((await termsOf()).length).toBe(before);
+
+    // Edit: Forbidden ticked on a term kept as written is refused at the box; Do not translate ticked
+    // on a forbidden term, at that box. Nothing written either time.
+    const kept = await add(unique('Brand'), { translatable: false });
+    const banned = await add(unique('Hit'), { forbidden: true, translations: { de: 'Treffer' } });
+    const now = await owner.get(glossary());
+    for (const [term, fields, field] of [
+      [kept, { forbidden: 'yes' }, 'forbidden'],
+      [banned, { do_not_translate: 'yes', description: 'typed' }, 'do_not_translate'],
+    ] as const) {
+      const action = `${glossary()}/${term.id}`;
+      const refused = await owner.post(action, { ...browserFields(now.text, action), ...fields });
+      expect(refused.status, field).toBe(422);
+      const edit = formOf(refused.text, action);
+      expect(edit).toContain(`aria-describedby="problem-term-${term.id}-${field}"`);
+      expect(decode(new RegExp(`<p class="field-error" id="problem-term-${term.id}-${field}">([^<]*)</p>`).exec(edit)?.[1] ?? '')).toBe(FORBIDDEN_KEPT);
+    }
+    expect(await stored(kept.id)).toMatchObject({ translatable: false, forbidden: false });
+    expect(await stored(banned.id)).toMatchObject({ translatable: true, forbidden: true, description: '' });
+  });
+
+  it('Edit ticks and unticks Forbidden, only when changed from what the page showed: a colleague’s change of it stays', async () => {
+    const term = await add(unique('Signup'), { translations: { de: 'Registrieren' } });
+    const action = `${glossary()}/${term.id}`;
+    const page = await owner.get(glossary());
+    const fields = browserFields(page.text, action);
+    expect(fields.forbidden).toBeUndefined();
+    expect(fields.forbidden_was).toBe('no');
+    expect(await owner.post(action, { ...fields, forbidden: 'yes' })).toMatchObject({ status: 303 });
+    expect((await stored(term.id)).forbidden).toBe(true);
+
+    // The page shows it forbidden; a colleague un-forbids it since; this form changes the description only.
+    const shown = browserFields((await owner.get(glossary())).text, action);
+    expect(shown).toMatchObject({ forbidden: 'yes', forbidden_was: 'yes' });
+    await updateTerm(t.runtime.deps, { projectId: p.projectId, actor: apiActor(), termId: term.id, forbidden: false });
+    expect((await owner.post(action, { ...shown, description: 'Create an account' })).status).toBe(303);
+    expect(await stored(term.id)).toMatchObject({ description: 'Create an account', forbidden: false });
+
+    // Forbidden again, then unticked from a page that shows it ticked.
+    await updateTerm(t.runtime.deps, { projectId: p.projectId, actor: apiActor(), termId: term.id, forbidden: true });
+    const untick = browserFields((await owner.get(glossary())).text, action);
+    delete untick.forbidden;
+    expect((await owner.post(action, untick)).status).toBe(303);
+    expect(await stored(term.id)).toMatchObject({ forbidden: false, description: 'Create an account', translations: { de: 'Registrieren' } });
+  });
+
+  it('the editor says a forbidden term of the source is not to use (nor its translations), and warns "Forbidden term" at a value using one', async () => {
+    const project = await t.newProject('team');
+    for (const code of ['en', 'de']) expect((await t.call(project.apiKey, 'POST', '/v1/languages', { code })).status).toBe(201);
+    const dev = await signedInMember(t, project.accountId, 'developer');
+    await add('Login', { forbidden: true, translations: { de: 'Einloggen' }, description: 'Say "Sign in"' }, project);
+    await add('Account', { translations: { de: 'Konto' } }, project);
+    const { id } = (await (await t.call(project.apiKey, 'POST', '/v1/keys', { key: 'auth.login' })).json()) as { id: string };
+    expect((await t.call(project.apiKey, 'PUT', `/v1/keys/${id}/translations/en`, { value: 'Login to your Account' })).status).toBe(200);
+    expect((await t.call(project.apiKey, 'PUT', `/v1/keys/${id}/translations/de`, { value: 'Jetzt Einloggen in dein Konto' })).status).toBe(200);
+
+    const page = await dev.get(`/portal/projects/${project.projectId}?lang=en&lang=de`);
+    expect(page.status).toBe(200);
+    const block = new RegExp(`<div class="hint changes" id="gl-${id}">([^]*?)</div>`).exec(page.text)?.[1] ?? '';
+    const lines = [...block.matchAll(/<li[^>]*>([^]*?)<\/li>/g)].map((m) => decode(m[1]!.replace(/<[^>]+>/g, '')));
+    expect(lines).toEqual(['Account → Konto (de)', 'Login: forbidden, do not use; de: Einloggen (do not use) — Say "Sign in"']);
+    expect(block).toContain('<strong lang="en" dir="ltr">Login</strong>: forbidden, do not use; de: <span lang="de" dir="ltr">Einloggen</span> (do not use)');
+    // Never as an agreed translation to use.
+    expect(block).not.toMatch(/Login<\/strong> →/);
+
+    const warnings = (language: string) => {
+      const list = new RegExp(`id="v-${id}-${language}-q" class="quality">([^]*?)</div>`).exec(page.text)?.[1] ?? '';
+      return [...list.matchAll(/<li>([^<]*)<\/li>/g)].map((m) => decode(m[1]!));
+    };
+    expect(warnings('de')).toEqual(['Forbidden term: "Einloggen" is forbidden in de (glossary, the term "Login"): do not use it']);
+    expect(warnings('en')).toEqual(['Forbidden term: "Login" is a forbidden term (glossary): do not use it']);
   });
 });

@@ -187,8 +187,9 @@ export const EditorView: FC<{
   const statuses = TRANSLATION_STATUSES.filter((s) => s !== 'approved' || may(access.role, 'values.approve'));
   // "Translate missing" writes drafts: for the shown languages this member may edit, never the source.
   const translatable = may(access.role, 'values.edit') ? filters.languages.filter((l) => l !== page.sourceLanguage && mayEditLanguage(access, l)) : [];
-  // The glossary terms of each key's source text, with their translations in the shown languages:
-  // under the source text when its language is shown (else under the key), and read with each value's field.
+  // The glossary terms of each key's source text, with their translations in the shown languages (a
+  // forbidden term's said as words not to use: glossary-page.tsx, GlossaryHints): under the source
+  // text when its language is shown (else under the key), and read with each value's field.
   const hintsOf = (row: EditorData['rows'][number]) => glossaryHintLines(row.glossary, filters.languages.filter((l) => l !== page.sourceLanguage));
   const sourceShown = filters.languages.includes(page.sourceLanguage);
   return (

@@ -4,7 +4,9 @@
 // reviewers) add, edit and delete terms. A translator's or reviewer's membership limited to some
 // languages edits only those languages' translations (the others are read-only in the forms, and a
 // change to one is refused with 403), as in the editor. A refused form comes back with what was typed
-// and the message at the field it is about (aria-invalid, aria-describedby), as the editor's do.
+// and the message at the field it is about (aria-invalid, aria-describedby), as the editor's do. A
+// forbidden term (a word the product must not use) is said in words: a badge on its row, "(do not
+// use)" beside its translations, and "forbidden: do not use" in the editor's hints.
 import type { FC } from 'hono/jsx';
 import type { SessionUser } from '../../../core/users/schemas.ts';
 import type { ProjectAccess } from '../../../core/users/memberships.ts';
@@ -73,7 +75,7 @@ export function glossaryPath(projectId: string, q?: string, cursor?: string): st
 const formId = (form: string) => `term-${form}`;
 
 /** The field names the forms show (a problem of another field is said at the top of its form). */
-const shownFields = (languages: string[]) => ['term', 'description', 'case_sensitive', 'do_not_translate', ...languages.map(translationField)];
+const shownFields = (languages: string[]) => ['term', 'description', 'case_sensitive', 'do_not_translate', 'forbidden', ...languages.map(translationField)];
 
 /** Problems about no field of the form, and the draft's own message: said at the form's top. */
 const FormLevel: FC<{ draft: GlossaryDraft | undefined; form: string; languages: string[] }> = ({ draft, form, languages }) => {
@@ -96,7 +98,7 @@ const FormLevel: FC<{ draft: GlossaryDraft | undefined; form: string; languages:
  */
 const TermFields: FC<{
   form: string;
-  values: { term: string; description: string; caseSensitive: boolean; doNotTranslate: boolean; translations: Record<string, string> };
+  values: { term: string; description: string; caseSensitive: boolean; doNotTranslate: boolean; forbidden: boolean; translations: Record<string, string> };
   problems: FieldProblems | undefined;
   access: ProjectAccess;
   languages: string[];
@@ -127,6 +129,11 @@ const TermFields: FC<{
         <span class="hint">(kept as written in every language: a brand, a product name)</span>
       </label>
       <FieldProblem problems={problems} form={id} name="do_not_translate" />
+      <label>
+        <input type="checkbox" name="forbidden" value="yes" checked={values.forbidden} {...problemAttrs(problems, id, 'forbidden')} /> Forbidden (a word not to use){' '}
+        <span class="hint">{`(not in the ${sourceLanguage} texts, nor its translations below in theirs: the words to avoid)`}</span>
+      </label>
+      <FieldProblem problems={problems} form={id} name="forbidden" />
       {languages.length ? (
         <fieldset class="stack">
           <legend>Translations <span class="hint">(optional; empty: none)</span></legend>
@@ -157,6 +164,7 @@ function typedValues(values: Record<string, string>, languages: string[]) {
     description: values.description ?? '',
     caseSensitive: values.case_sensitive === 'yes',
     doNotTranslate: values.do_not_translate === 'yes',
+    forbidden: values.forbidden === 'yes',
     translations: Object.fromEntries(languages.map((l) => [l, values[translationField(l)] ?? ''])),
   };
 }
@@ -176,6 +184,12 @@ const Badges: FC<{ term: GlossaryTerm }> = ({ term }) => (
         <span class="badge warn">do not translate</span>
       </>
     )}
+    {term.forbidden ? (
+      <>
+        {' '}
+        <span class="badge warn">Forbidden: do not use</span>
+      </>
+    ) : null}
   </>
 );
 
@@ -200,7 +214,7 @@ export const GlossaryPage: FC<Props> = (props) => {
       {error ? <Notice kind="error">{error}</Notice> : null}
       <h2>Glossary</h2>
       <p class="hint">
-        The project's agreed terms: how a feature, a brand or a word is said in each language. The editor shows the terms a key's source text holds beside it.
+        The project's agreed terms: how a feature, a brand or a word is said in each language, and the words not to use (forbidden terms). The editor shows the terms a key's source text holds beside it.
       </p>
       {filePreview ? <GlossaryImportPreview access={access} csrf={csrf} preview={filePreview} /> : null}
 
@@ -214,7 +228,7 @@ export const GlossaryPage: FC<Props> = (props) => {
             <FormLevel draft={draft} form="new" languages={languages} />
             <TermFields
               form="new"
-              values={newDraft ? typedValues(newDraft.values, languages) : { term: '', description: '', caseSensitive: false, doNotTranslate: false, translations: {} }}
+              values={newDraft ? typedValues(newDraft.values, languages) : { term: '', description: '', caseSensitive: false, doNotTranslate: false, forbidden: false, translations: {} }}
               problems={newDraft?.problems}
               access={access}
               languages={languages}
@@ -287,7 +301,14 @@ export const GlossaryPage: FC<Props> = (props) => {
                     {languages.map((l) => (
                       <td>
                         {term.translations[l] !== undefined ? (
-                          <span {...textAttrs(l)}>{term.translations[l]}</span>
+                          term.forbidden ? (
+                            // A forbidden term's translation is the word not to use in that language.
+                            <>
+                              <span {...textAttrs(l)}>{term.translations[l]}</span> <span class="hint">(do not use)</span>
+                            </>
+                          ) : (
+                            <span {...textAttrs(l)}>{term.translations[l]}</span>
+                          )
                         ) : term.translatable ? (
                           <None label="no translation" />
                         ) : (
@@ -309,6 +330,7 @@ export const GlossaryPage: FC<Props> = (props) => {
                             <input type="hidden" name="description_was" value={was('description', term.description)} />
                             <input type="hidden" name="case_sensitive_was" value={was('case_sensitive', term.case_sensitive ? 'yes' : 'no')} />
                             <input type="hidden" name="do_not_translate_was" value={was('do_not_translate', term.translatable ? 'no' : 'yes')} />
+                            <input type="hidden" name="forbidden_was" value={was('forbidden', term.forbidden ? 'yes' : 'no')} />
                             {languages.map((l) => (
                               <input type="hidden" name={`${translationField(l)}_was`} value={was(translationField(l), term.translations[l] ?? '')} />
                             ))}
@@ -318,7 +340,7 @@ export const GlossaryPage: FC<Props> = (props) => {
                               values={
                                 own
                                   ? typedValues(own.values, languages)
-                                  : { term: term.term, description: term.description, caseSensitive: term.case_sensitive, doNotTranslate: !term.translatable, translations: term.translations }
+                                  : { term: term.term, description: term.description, caseSensitive: term.case_sensitive, doNotTranslate: !term.translatable, forbidden: term.forbidden, translations: term.translations }
                               }
                               problems={own?.problems}
                               access={access}
@@ -367,20 +389,24 @@ type HintLine = { term: GlossaryTerm; said: string[] };
 
 /**
  * The editor's hint lines for a key's terms: each term with its translations in the shown languages
- * (a term with none there is left out), and each term not to translate. Empty: no hint.
+ * (a term with none there is left out), each term not to translate, and each forbidden term (with
+ * its translations in the shown languages, the words not to use there; shown even with none: the
+ * source itself uses it). Empty: no hint.
  */
 export function glossaryHintLines(terms: readonly GlossaryTerm[], languages: readonly string[]): HintLine[] {
   return terms.flatMap((term) => {
-    if (!term.translatable) return [{ term, said: [] }];
     const said = languages.filter((l) => term.translations[l] !== undefined);
+    if (term.forbidden) return [{ term, said }];
+    if (!term.translatable) return [{ term, said: [] }];
     return said.length ? [{ term, said }] : [];
   });
 }
 
 /**
  * Under a key's source text in the editor: "Glossary: Dashboard → Übersicht (de)", "Acme: do not
- * translate", one line a term, with a short description beside it. `id`: the value fields of the row
- * are described by it (read with the field being translated).
+ * translate", "Login: forbidden, do not use; de: Einloggen (do not use)", one line a term, with a
+ * short description beside it. `id`: the value fields of the row are described by it (read with the
+ * field being translated).
  */
 export const GlossaryHints: FC<{ id: string; lines: HintLine[]; sourceLanguage: string }> = ({ id, lines, sourceLanguage }) =>
   lines.length === 0 ? null : (
@@ -392,14 +418,27 @@ export const GlossaryHints: FC<{ id: string; lines: HintLine[]; sourceLanguage: 
           return (
             <li {...(description !== term.description && term.description ? { title: term.description } : {})}>
               <strong {...textAttrs(sourceLanguage)}>{term.term}</strong>
-              {term.translatable
-                ? said.map((l, i) => (
+              {term.forbidden ? (
+                // A word not to use, in the source and (its translations) in each shown language: never an agreed word.
+                <>
+                  {': forbidden, do not use'}
+                  {said.map((l) => (
                     <>
-                      {i === 0 ? ' → ' : ', '}
-                      <span {...textAttrs(l)}>{term.translations[l]}</span> ({l})
+                      {`; ${l}: `}
+                      <span {...textAttrs(l)}>{term.translations[l]}</span> (do not use)
                     </>
-                  ))
-                : ': do not translate'}
+                  ))}
+                </>
+              ) : term.translatable ? (
+                said.map((l, i) => (
+                  <>
+                    {i === 0 ? ' → ' : ', '}
+                    <span {...textAttrs(l)}>{term.translations[l]}</span> ({l})
+                  </>
+                ))
+              ) : (
+                ': do not translate'
+              )}
               {description ? ` — ${description}` : null}
             </li>
           );
