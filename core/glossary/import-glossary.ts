@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type * as v from 'valibot';
 import type { Deps } from '../deps.ts';
-import { conflict, validationError, type ValidationIssue } from '../errors.ts';
+import { conflict, validationError } from '../errors.ts';
 import { transaction } from '../db/transaction.ts';
 import { useCase } from '../use-case.ts';
 import { FormatError } from '../formats/format-error.ts';
@@ -16,8 +16,8 @@ import { fold } from './fold.ts';
 import { isTermTaken } from './term-writes.ts';
 import { readGlossaryCsv } from './files/glossary-csv.ts';
 import { readGlossaryTbx } from './files/glossary-tbx.ts';
-import { ISSUES_LISTED, type FileTerm, type GlossaryFile, type ProjectLanguages } from './files/glossary-file.ts';
-import { FORBIDDEN_KEPT, ImportGlossaryCommand, TERMS_PER_PROJECT_MAX, type GlossaryImportResult } from './schemas.ts';
+import type { FileTerm, GlossaryFile, ProjectLanguages } from './files/glossary-file.ts';
+import { ImportGlossaryCommand, TERMS_PER_PROJECT_MAX, type GlossaryImportResult } from './schemas.ts';
 
 type Stored = { id: string; term: string; term_folded: string; description: string; case_sensitive: boolean; translatable: boolean; forbidden: boolean; translations: Record<string, string> };
 
@@ -110,8 +110,7 @@ async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportGlo
     // is not undone by the rows written below from this read.
     const created: FileTerm[] = [];
     const updatedRows: { id: string; term: string; description: string; case_sensitive: boolean; translatable: boolean; forbidden: boolean }[] = [];
-    /** A file's flag against a stored term's other one (forbidden and kept as written): refused at its line, as the API refuses it. */
-    const clashes: ValidationIssue[] = [];
+
     /** [term id or the index of a created term, language, text]. */
     const translations: { term: string | number; language: string; text: string }[] = [];
     let unchanged = 0;
@@ -123,15 +122,11 @@ async function runImport(deps: ImportDeps, input: v.InferOutput<typeof ImportGlo
         continue;
       }
       const change = changesOf(term, known);
-      if (change.row.forbidden && !change.row.translatable) {
-        clashes.push({ loc: term.loc, msg: `${FORBIDDEN_KEPT} (the glossary's '${known.term}' is ${known.forbidden ? 'forbidden' : 'kept as written'})`, type: 'entry_invalid' });
-      }
       translations.push(...change.translations.map(([language, text]) => ({ term: known.id, language, text })));
       // A term whose translations alone change is updated too: its row is written as it is, for its updated_at.
       if (change.rowChanged || change.translations.length > 0) updatedRows.push({ id: known.id, ...change.row });
       else unchanged++;
     }
-    if (clashes.length) throw validationError(clashes.slice(0, ISSUES_LISTED));
     if (project!.terms + created.length > TERMS_PER_PROJECT_MAX) {
       throw validationError([{
         loc: ['body'],

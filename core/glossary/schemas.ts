@@ -54,12 +54,6 @@ const Translations = (allowNull: boolean) =>
     v.check((r) => Object.keys(r).length <= 100, 'translations name at most 100 languages'),
   );
 
-/**
- * A forbidden term is a word not to use, in the source language and, through its translations, in
- * each language: it is translated, so it cannot also be one kept as written (a brand).
- */
-export const FORBIDDEN_KEPT = 'a forbidden term cannot also be kept as written (translatable false): a forbidden term is a word not to use, and its translations are the words not to use in each language';
-
 const CreateTermFields = v.strictObject({
   term: Term,
   description: v.optional(Description, ''),
@@ -68,8 +62,7 @@ const CreateTermFields = v.strictObject({
   forbidden: v.optional(v.boolean('forbidden must be true or false'), false),
   translations: v.optional(Translations(false), {}),
 });
-const notForbiddenAndKept = (o: { forbidden?: boolean | undefined; translatable?: boolean | undefined }) => !(o.forbidden === true && o.translatable === false);
-export const CreateTermInput = v.pipe(CreateTermFields, v.forward(v.check((o) => notForbiddenAndKept(o), FORBIDDEN_KEPT), ['forbidden']));
+export const CreateTermInput = CreateTermFields;
 
 export const UpdateTermInput = v.pipe(
   v.strictObject({
@@ -82,8 +75,6 @@ export const UpdateTermInput = v.pipe(
     translations: v.optional(Translations(true)),
   }),
   v.check((o) => Object.keys(o).length > 0, 'Nothing to change: send term, description, case_sensitive, translatable, forbidden or translations'),
-  // Both in one PATCH: refused here; one of them against the term's other flag: update-term.ts.
-  v.forward(v.check((o) => notForbiddenAndKept(o), FORBIDDEN_KEPT), ['forbidden']),
 );
 
 const Limit = v.pipe(v.number(), v.integer('limit must be an integer'), v.minValue(1, 'limit must be 1 to 500'), v.maxValue(TERMS_LIST_LIMIT_MAX, 'limit must be 1 to 500'));
@@ -113,14 +104,10 @@ export const ListTermsCommand = v.pipe(
 );
 export const TermCommand = v.object({ ...InProject, termId: Uuid });
 export const DeleteTermCommand = v.object({ ...WriteInProject, termId: Uuid });
-export const CreateTermCommand = v.pipe(
-  v.object({ ...WriteInProject, ...CreateTermFields.entries }),
-  v.forward(v.check((o) => notForbiddenAndKept(o), FORBIDDEN_KEPT), ['forbidden']),
-);
+export const CreateTermCommand = v.object({ ...WriteInProject, ...CreateTermFields.entries });
 export const UpdateTermCommand = v.pipe(
   v.object({ ...WriteInProject, termId: Uuid, ...UpdateTermInput.entries }),
   v.check((o) => ['term', 'description', 'case_sensitive', 'translatable', 'forbidden', 'translations'].some((f) => (o as Record<string, unknown>)[f] !== undefined), 'Nothing to change: send term, description, case_sensitive, translatable, forbidden or translations'),
-  v.forward(v.check((o) => notForbiddenAndKept(o), FORBIDDEN_KEPT), ['forbidden']),
 );
 
 export const GlossaryTerm = v.object({
@@ -133,7 +120,8 @@ export const GlossaryTerm = v.object({
   translatable: v.boolean(),
   /**
    * true: a word not to use. The term must not appear in the source language's values, nor its
-   * translation in a language's values (the quality check forbidden_terms).
+   * translation in a language's values (the quality check forbidden_terms); with translatable false,
+   * the term as written in no language's values (a competitor's name).
    */
   forbidden: v.boolean(),
   /** How the term is said in each language that has an agreed translation. */

@@ -7,8 +7,7 @@ import { useCase } from '../use-case.ts';
 import { fold } from './fold.ts';
 import { termColumns, termNotFound, toTerm, type TermRow } from './term-rows.ts';
 import { checkedTranslations, isTermTaken, termTaken, writeTranslations } from './term-writes.ts';
-import { validationError } from '../errors.ts';
-import { FORBIDDEN_KEPT, UpdateTermCommand, type GlossaryTerm } from './schemas.ts';
+import { UpdateTermCommand, type GlossaryTerm } from './schemas.ts';
 
 const FIELDS = ['term', 'description', 'case_sensitive', 'translatable', 'forbidden'] as const;
 
@@ -27,8 +26,6 @@ export const updateTerm = useCase(UpdateTermCommand, async (deps: Pick<Deps, 'sq
     const before = toTerm(row);
     const translatable = input.translatable ?? before.translatable;
     const forbidden = input.forbidden ?? before.forbidden;
-    // One flag of the PATCH against the term's other (both in one PATCH: the schema refused it).
-    if (forbidden && !translatable) throw validationError([{ loc: ['body', input.forbidden === undefined ? 'translatable' : 'forbidden'], msg: FORBIDDEN_KEPT, type: 'value_error' }]);
     const translations = await checkedTranslations(tx.sql, projectId, input.translations ?? {});
     const term = input.term?.normalize('NFC') ?? before.term;
     await tx.sql`

@@ -8,7 +8,18 @@ export type TranslateRequest = {
   /** Language codes as the project registers them (BCP 47: de, pt-BR, zh-Hant). */
   from: string;
   to: string;
+  /**
+   * The project's glossary over these texts (core/translate/glossary-for-texts.ts): each term found
+   * in them with how it is said in `to` (a term kept as written: itself). DeepL gets it as a glossary
+   * of its own, a chat model in its instructions; LibreTranslate has no such thing.
+   */
+  glossary?: readonly GlossaryEntry[];
+  /** Words of `to` the glossary forbids: a chat model is told not to use them (DeepL cannot be). */
+  avoid?: readonly string[];
 };
+
+/** A glossary term as a provider takes it: the source phrase and the phrase to use for it in `to`. */
+export type GlossaryEntry = { source: string; target: string };
 
 export interface MachineTranslator {
   readonly provider: 'deepl' | 'openai' | 'libretranslate';

@@ -25,7 +25,17 @@ export async function qualitySettings(sql: AnySql, projectId: string): Promise<Q
 }
 
 /** What a key's values are judged against: its source-language text (null: none), its character limit and the glossary terms its source holds. */
-export type KeyReference = { value: string | null; maxLength: number | null; terms?: readonly GlossaryTermUse[]; forbidden?: ForbiddenWords | undefined };
+export type KeyReference = { value: string | null; maxLength: number | null; terms?: readonly GlossaryTermUse[] };
+
+/**
+ * The references of the keys judged, by key id, and the project's forbidden words, which judge every
+ * value whatever its key: a value of a key an import is about to create has no reference, and its
+ * forbidden words are still judged (found by review: an import of new keys skipped them).
+ */
+export type References = ReadonlyMap<string, KeyReference> & { readonly forbidden?: ForbiddenWords | undefined };
+
+/** References of `refs`, with the project's forbidden words. */
+export const references = (refs: Iterable<readonly [string, KeyReference]>, forbidden: ForbiddenWords | undefined): References => Object.assign(new Map(refs), { forbidden });
 
 /**
  * The references of some keys (key id -> source text and limit), keys and values by their primary
@@ -33,22 +43,23 @@ export type KeyReference = { value: string | null; maxLength: number | null; ter
  * docs/decisions.md, "No cliff without statistics"). A key of another project (or none) has no
  * entry, and its values are judged as if it had neither.
  */
-export async function sourceValues(sql: AnySql, projectId: string, sourceLanguage: string, keyIds: readonly string[]): Promise<Map<string, KeyReference>> {
-  if (keyIds.length === 0) return new Map();
+export async function sourceValues(sql: AnySql, projectId: string, sourceLanguage: string, keyIds: readonly string[]): Promise<References> {
   const [rows, forbidden] = await Promise.all([
-    sql<{ key_id: string; value: string | null; max_length: number | null }[]>`
-      select k.id as key_id, t.value, k.max_length
-      from translation_keys k
-      left join lateral (select value from translations where key_id = k.id and language = ${sourceLanguage} offset 0) t on true
-      where k.id = any(${[...new Set(keyIds)]}::uuid[]) and k.project_id = ${projectId}`,
+    keyIds.length === 0
+      ? []
+      : sql<{ key_id: string; value: string | null; max_length: number | null }[]>`
+          select k.id as key_id, t.value, k.max_length
+          from translation_keys k
+          left join lateral (select value from translations where key_id = k.id and language = ${sourceLanguage} offset 0) t on true
+          where k.id = any(${[...new Set(keyIds)]}::uuid[]) and k.project_id = ${projectId}`,
     readForbiddenWords(sql, projectId, sourceLanguage),
   ]);
   const terms = await termsInTexts(sql, projectId, rows.map((r) => r.value));
-  return new Map(rows.map((r) => [r.key_id, { value: r.value, maxLength: r.max_length, terms: r.value === null ? [] : (terms.get(r.value) ?? []), forbidden }]));
+  return references(rows.map((r) => [r.key_id, { value: r.value, maxLength: r.max_length, terms: r.value === null ? [] : (terms.get(r.value) ?? []) }] as const), forbidden);
 }
 
 /** The values' warnings from the project's blocking checks; [] when none blocks (or none is chosen). */
-export function blockedValues(values: readonly JudgedValue[], sources: ReadonlyMap<string, KeyReference>, settings: QualitySettings): BlockedValue[] {
+export function blockedValues(values: readonly JudgedValue[], sources: References, settings: QualitySettings): BlockedValue[] {
   if (settings.blocking.length === 0) return [];
   const blocking = new Set(settings.blocking);
   return values.flatMap((value) =>
@@ -59,9 +70,9 @@ export function blockedValues(values: readonly JudgedValue[], sources: ReadonlyM
 }
 
 /** The checks' input for one value, with its key's reference. */
-export function judged(value: { key_id: string; language: string; value: string }, sources: ReadonlyMap<string, KeyReference>, sourceLanguage: string) {
+export function judged(value: { key_id: string; language: string; value: string }, sources: References, sourceLanguage: string) {
   const ref = sources.get(value.key_id);
-  return { text: value.value, language: value.language, source: ref?.value ?? null, sourceLanguage, maxLength: ref?.maxLength ?? null, terms: ref?.terms, forbidden: ref?.forbidden };
+  return { text: value.value, language: value.language, source: ref?.value ?? null, sourceLanguage, maxLength: ref?.maxLength ?? null, terms: ref?.terms, forbidden: sources.forbidden };
 }
 
 /** Most issues one refusal lists; the message says how many there were. */

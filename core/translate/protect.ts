@@ -60,8 +60,10 @@ function isIcuSource(value: string): boolean {
 // Android's `<xliff:g id="user">` around a placeholder was translated as text. printf as in
 // quality/placeholders.ts: the width starts with 1-9 (linear on runs of zeros), and there is no space
 // flag, so the word after a plain percent sign ("50% off") is translated, not cut off as `% o`.
+// i18next's nesting, `$t(key)` or `$t(key, {"count": {{count}}})`, names another key: kept whole
+// (quality/placeholders.ts reads it as a placeholder too), not translated, and no use of a word.
 const PLACEHOLDER =
-  /\{\{[^{}]*\}\}|\{[^{}]*\}|%(?:\([A-Za-z_]\w*\))?(?:\d+\$)?[-+0#']*(?:[1-9]\d*|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[@sdifuFxXoeEgGcpaA]|<\/?[A-Za-z][\w.:-]*(?:\s[^<>]*?)?\/?>|<\/?\d+\s*\/?>/g;
+  /\$t\([^()]*\)|\{\{[^{}]*\}\}|\{[^{}]*\}|%(?:\([A-Za-z_]\w*\))?(?:\d+\$)?[-+0#']*(?:[1-9]\d*|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[@sdifuFxXoeEgGcpaA]|<\/?[A-Za-z][\w.:-]*(?:\s[^<>]*?)?\/?>|<\/?\d+\s*\/?>/g;
 const POUND = /#/g;
 
 function tokenize(text: string, inPlural: boolean, tokens: (string | Nested)[]): string {

@@ -37,5 +37,19 @@ export async function postJson(
   }
 }
 
+/**
+ * DELETE of a resource the adapter made (DeepL's glossary of one call): best effort, never thrown,
+ * since the call's translations are already in hand; a failure is reported as false.
+ */
+export async function deleteQuietly(fetchFn: ProviderFetch, url: string, headers: Record<string, string>, timeoutMs: number): Promise<boolean> {
+  try {
+    const response = await fetchFn(url, { method: 'DELETE', headers, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    await response.body?.cancel();
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
 /** `de-AT` -> `de`: the primary subtag, which every provider knows. */
 export const primary = (code: string) => code.split('-')[0]!.toLowerCase();

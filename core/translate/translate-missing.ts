@@ -24,6 +24,7 @@ import { chargeUnits } from '../units/translation-units.ts';
 import { ProviderError } from '../ports/machine-translator.ts';
 import { checkTranslation } from '../quality/check-translation.ts';
 import { protect } from './protect.ts';
+import { machineGlossary, type MachineGlossary } from './glossary-for-texts.ts';
 import { batches, batchLimits } from './batches.ts';
 import { listedKeyIds } from '../webhooks/listed-keys.ts';
 import { keptSourceRevSql } from '../translations/outdated.ts';
@@ -153,8 +154,10 @@ export const translateMissing = useCase(
       return { ...base, dry_run: true, translated: fromMemory.length + toProvider.length, from_memory: fromMemory.length, from_provider: toProvider.length, translation_units: atMost, skipped };
     }
 
+    // The glossary's terms in the texts sent, and the language's forbidden words: given to the provider.
+    const glossary = toProvider.length ? await machineGlossary(deps.sql, projectId, toProvider.map((r) => r.source!), language) : null;
     const { translations: machine, unfinished } = toProvider.length
-      ? await machineTranslate(deps, toProvider, source, language, skipped)
+      ? await machineTranslate(deps, toProvider, source, language, skipped, glossary!)
       : { translations: new Map<string, string>(), unfinished: 0 };
     // Each translation is of the source text read above: written against it (core/translations/
     // outdated.ts), so a source changed while the provider worked leaves it outdated.
@@ -280,6 +283,7 @@ async function machineTranslate(
   from: string,
   to: string,
   skipped: TranslateResult['skipped'],
+  glossary: MachineGlossary,
 ): Promise<{ translations: Map<string, string>; unfinished: number }> {
   const translator = deps.translator!;
   // Each distinct source text is translated once, however many keys share it.
@@ -294,7 +298,9 @@ async function machineTranslate(
       // A later batch starts only while a whole provider call still fits in the time limit: on
       // Lambda the function would otherwise be cut off with the provider's (paid) work lost.
       if (limit > 0 && translated.length > 0 && performance.now() - started + deps.config.MT_TIMEOUT_MS > limit) break;
-      translated.push(...(await translator.translate({ texts, from, to })));
+      const entries = glossary.entriesFor(texts);
+      const said = { ...(entries.length ? { glossary: entries } : {}), ...(glossary.avoid.length ? { avoid: glossary.avoid } : {}) };
+      translated.push(...(await translator.translate({ texts, from, to, ...said })));
     }
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;

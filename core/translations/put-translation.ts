@@ -9,7 +9,7 @@ import { keyById, valueById } from '../keys/by-id.ts';
 import { languageNotRegistered } from '../languages/remove-language.ts';
 import { PutTranslationCommand, type IfMatch, type WrittenTranslation } from './schemas.ts';
 import type { Sql } from '../db/client.ts';
-import { assertApprovable, blockedValues } from '../quality/approval-gate.ts';
+import { assertApprovable, blockedValues, references } from '../quality/approval-gate.ts';
 import { warningsOf } from '../quality/check-translation.ts';
 import { termsInTexts } from '../glossary/terms-in-texts.ts';
 import { readForbiddenWords } from '../glossary/forbidden-words.ts';
@@ -39,11 +39,13 @@ export const putTranslation = useCase(
     // that has them (a statement more each, sent together).
     const [found, forbidden] = await Promise.all([
       row.has_glossary && row.source_value ? termsInTexts(deps.sql, projectId, [row.source_value]) : undefined,
-      row.has_forbidden && row.source_language ? readForbiddenWords(deps.sql, projectId, row.source_language) : undefined,
+      // Narrowed to the forbidden words this value (or, for an approval the gate judges, the value
+      // asked for) could hold.
+      row.has_forbidden && row.source_language ? readForbiddenWords(deps.sql, projectId, row.source_language, [row.value ?? input.value]) : undefined,
     ]);
     const terms = (row.source_value && found?.get(row.source_value)) || [];
     if (row.value === null && row.key_found && row.language_found && input.status === 'approved' && row.quality_blocking?.length) {
-      const sources = new Map([[keyId, { value: row.source_value, maxLength: row.max_length, terms, forbidden }]]);
+      const sources = references([[keyId, { value: row.source_value, maxLength: row.max_length, terms }]], forbidden);
       const settings = { sourceLanguage: row.source_language!, blocking: row.quality_blocking };
       assertApprovable(blockedValues([{ key_id: keyId, language, value: input.value }], sources, settings), () => ['body', 'value']);
       row = await write(deps, input, true);

@@ -2,8 +2,9 @@
 // Its spelling must not appear in the source language's values, nor its translation in a language's
 // values: the quality check forbidden_terms warns wherever values are judged (a PUT's answer, an
 // import, the problems filter), blocks approval where a project makes it blocking, and judges the
-// source language too. A forbidden term is never also kept as written. Glossary files carry the flag:
-// CSV's `forbidden` column, TBX's administrative status (deprecatedTerm-admn-sts).
+// source language too. A forbidden term kept as written (a competitor's name) is the word not to use
+// in every language. Glossary files carry the flag: CSV's `forbidden` column, TBX's administrative
+// status (deprecatedTerm-admn-sts).
 import { describe, expect, it } from 'vitest';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
 import { checkTranslation } from '../../core/quality/check-translation.ts';
@@ -14,7 +15,7 @@ import { helpers } from './glossary-files-helpers.ts';
 const t = useTestApp();
 const { sql, json, project, importFile, exportFile } = helpers(t);
 
-const login = { term: 'Login', case_sensitive: false, translations: { de: 'Einloggen', fr: 'Loguer' } };
+const login = { term: 'Login', case_sensitive: false, translatable: true, translations: { de: 'Einloggen', fr: 'Loguer' } };
 const forbidden = forbiddenWords([login], 'en')!;
 const found = (text: string, language: string) =>
   checkTranslation({ text, language, source: language === 'en' ? null : 'Sign in', sourceLanguage: 'en', forbidden }).filter((w) => w.check === 'forbidden_terms').map((w) => w.message);
@@ -34,16 +35,29 @@ describe('the forbidden_terms check', () => {
     expect(found('Einloggen', 'it')).toEqual([]);
   });
 
-  it('reads only the words a translator wrote: placeholders, tags and ICU syntax are no use of a word', () => {
+  it('reads only the words a translator wrote: placeholders, tags, ICU syntax and addresses are no use of a word', () => {
     expect(found('Hello {login}, welcome', 'en')).toEqual([]);
     expect(found('Hello {{login}}', 'en')).toEqual([]);
     expect(found('<a href="/login">Sign in</a>', 'en')).toEqual([]);
+    // Found by review: i18next's nesting names another key; an address's path and a mailbox are not words.
+    expect(found('Click $t(common.login) to continue', 'en')).toEqual([]);
+    expect(found('Open https://example.com/login or www.example.com/login', 'en')).toEqual([]);
+    expect(found('Write to login@example.com', 'en')).toEqual([]);
+    expect(found('Login at https://example.com', 'en')).toHaveLength(1);
     expect(found('{count, plural, one {# login attempt} other {# attempts}}', 'en')).toHaveLength(1);
     expect(found('{count, plural, one {# Versuch} other {Einloggen: # Versuche}}', 'de')).toHaveLength(1);
   });
 
+  it('a term kept as written forbids its spelling in every language', () => {
+    const rival = forbiddenWords([{ term: 'Crowdin', case_sensitive: false, translatable: false, translations: {} }], 'en')!;
+    const checks = (text: string, language: string) => checkTranslation({ text, language, source: null, sourceLanguage: 'en', forbidden: rival }).map((w) => w.message);
+    expect(checks('Switch from Crowdin', 'en')).toEqual(['"Crowdin" is a forbidden term (glossary): do not use it']);
+    expect(checks('Wechseln Sie von Crowdin', 'de')).toEqual(['"Crowdin" is a forbidden term (glossary): do not use it']);
+    expect(checks('Crowdin からの移行', 'ja')).toHaveLength(1);
+  });
+
   it('honours a case-sensitive term', () => {
-    const strict = forbiddenWords([{ term: 'SSO', case_sensitive: true, translations: {} }], 'en')!;
+    const strict = forbiddenWords([{ term: 'SSO', case_sensitive: true, translatable: true, translations: {} }], 'en')!;
     const messages = (text: string) => checkTranslation({ text, language: 'en', source: null, sourceLanguage: 'en', forbidden: strict }).map((w) => w.check);
     expect(messages('Use SSO')).toEqual(['forbidden_terms']);
     expect(messages('Use sso')).toEqual([]);
@@ -71,34 +85,29 @@ const put = (p: TestProject, keyId: string, language: string, value: string, sta
 const checks = (warnings: { check: string }[]) => warnings.map((w) => w.check);
 
 describe('forbidden terms through the API', () => {
-  it('are created, listed and changed with the flag, never together with translatable false', async () => {
+  it('are created, listed and changed with the flag, kept as written or not', async () => {
     const p = await project(['en', 'de']);
     const created = await json(await t.call(p.apiKey, 'POST', '/v1/glossary', { term: 'Login', forbidden: true }));
     expect(created).toMatchObject({ term: 'Login', forbidden: true, translatable: true });
     const plain = await json(await t.call(p.apiKey, 'POST', '/v1/glossary', { term: 'Dashboard' }));
     expect(plain.forbidden).toBe(false);
-    const both = await t.call(p.apiKey, 'POST', '/v1/glossary', { term: 'Acme', forbidden: true, translatable: false });
-    expect(both.status).toBe(422);
-    expect((await both.json()).detail[0].loc).toEqual(['body', 'forbidden']);
-    // A PATCH's flag against the term's other one: refused at the field the PATCH sent.
-    const kept = await t.call(p.apiKey, 'PATCH', `/v1/glossary/${created.id}`, { translatable: false });
-    expect(kept.status).toBe(422);
-    expect((await kept.json()).detail[0].loc).toEqual(['body', 'translatable']);
+    const rival = await json(await t.call(p.apiKey, 'POST', '/v1/glossary', { term: 'Crowdin', forbidden: true, translatable: false }));
+    expect(rival).toMatchObject({ forbidden: true, translatable: false });
+    for (const bad of [{ forbidden: 'yes' }, { forbidden: null }, { forbidden: 1 }]) {
+      const res = await t.call(p.apiKey, 'PATCH', `/v1/glossary/${created.id}`, bad);
+      expect(res.status).toBe(422);
+      expect((await res.json()).detail[0].loc).toEqual(['body', 'forbidden']);
+    }
     const brand = await json(await t.call(p.apiKey, 'POST', '/v1/glossary', { term: 'Acme', translatable: false }));
-    const made = await t.call(p.apiKey, 'PATCH', `/v1/glossary/${brand.id}`, { forbidden: true });
-    expect(made.status).toBe(422);
-    expect((await made.json()).detail[0].loc).toEqual(['body', 'forbidden']);
-    const bothPatch = await t.call(p.apiKey, 'PATCH', `/v1/glossary/${plain.id}`, { forbidden: true, translatable: false });
-    expect(bothPatch.status).toBe(422);
-    // Both changed together the right way round is fine.
-    expect(await json(await t.call(p.apiKey, 'PATCH', `/v1/glossary/${brand.id}`, { forbidden: true, translatable: true }))).toMatchObject({ forbidden: true, translatable: true });
+    expect(await json(await t.call(p.apiKey, 'PATCH', `/v1/glossary/${brand.id}`, { forbidden: true }))).toMatchObject({ forbidden: true, translatable: false });
+    expect(await json(await t.call(p.apiKey, 'PATCH', `/v1/glossary/${brand.id}`, { forbidden: false, translatable: true }))).toMatchObject({ forbidden: false, translatable: true });
     const updated = await json(await t.call(p.apiKey, 'PATCH', `/v1/glossary/${created.id}`, { forbidden: false }));
     expect(updated.forbidden).toBe(false);
     const events = await sql()<{ before: unknown; after: unknown }[]>`
       select before, after from domain_events where project_id = ${p.projectId} and type = 'term.updated' and entity_id = ${created.id}`;
     expect(events).toEqual([{ before: { term: 'Login', forbidden: true }, after: { term: 'Login', forbidden: false } }]);
     const stored = await sql()<{ term: string; forbidden: boolean }[]>`select term, forbidden from glossary_terms where project_id = ${p.projectId} order by term`;
-    expect(stored).toEqual([{ term: 'Acme', forbidden: true }, { term: 'Dashboard', forbidden: false }, { term: 'Login', forbidden: false }]);
+    expect(stored).toEqual([{ term: 'Acme', forbidden: false }, { term: 'Crowdin', forbidden: true }, { term: 'Dashboard', forbidden: false }, { term: 'Login', forbidden: false }]);
   });
 
   it("warn in a PUT's answer, in the source language and in a translation, and not where the value avoids them", async () => {
@@ -118,6 +127,20 @@ describe('forbidden terms through the API', () => {
     const q = await project(['en', 'de']);
     const other = await keyWith(q, 'cta', 'Sign in');
     expect((await json(await put(q, other, 'de', 'Einloggen'))).warnings).toEqual([]);
+  });
+
+  it('a PUT reads only the forbidden words its value could hold, and finds them among hundreds', async () => {
+    const p = await project(['en', 'de']);
+    const csv = ['term,forbidden,de', ...Array.from({ length: 300 }, (_, i) => `Banned ${i},yes,Verboten${i}`), 'Login,yes,Einloggen'].join('\n');
+    await json(await importFile(p, csv));
+    const k = await keyWith(p, 'cta', 'Sign in');
+    const warned = async (language: string, value: string) => checks((await json(await put(p, k, language, value))).warnings).filter((c) => c === 'forbidden_terms').length;
+    expect(await warned('de', 'Jetzt einloggen')).toBe(1);
+    expect(await warned('de', 'Verboten7 und Verboten250')).toBe(2);
+    // "Verboten1" is inside "Verboten12" as text (the narrowing's strpos), but not as a word.
+    expect(await warned('de', 'Verboten12')).toBe(1);
+    expect(await warned('de', 'Jetzt anmelden')).toBe(0);
+    expect(await warned('en', 'Banned 42 here')).toBe(1);
   });
 
   it('as a blocking check refuse approval by PUT, bulk status and import, writing nothing', async () => {
@@ -145,6 +168,21 @@ describe('forbidden terms through the API', () => {
     const stored = await sql()<{ value: string; status: string }[]>`select value, status from translations where key_id = ${k} and language = 'de'`;
     expect(stored).toEqual([{ value: 'Einloggen', status: 'draft' }]);
     expect((await json(await put(p, k, 'de', 'Anmelden', 'approved'))).status).toBe('approved');
+  });
+
+  it('judge the values of keys an import creates, and block their approval (found by review)', async () => {
+    const p = await withTerms();
+    const importValues = (language: string, body: Record<string, string>, query = '') =>
+      t.app.request(`/v1/import/${language}?format=json${query}`, { method: 'POST', headers: { 'X-API-Key': p.apiKey, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const en = await json(await importValues('en', { 'auth.cta': 'Login to continue' }));
+    expect(checks(en.quality_warnings.values)).toEqual(['forbidden_terms']);
+    const de = await json(await importValues('de', { 'auth.other': 'Zum Fortfahren einloggen' }));
+    expect(checks(de.quality_warnings.values)).toEqual(['forbidden_terms']);
+    await json(await t.admin('PATCH', `/projects/${p.projectId}`, { quality_blocking: ['forbidden_terms'] }));
+    const refused = await importValues('en', { 'auth.new': 'Login now' }, '&status=approved');
+    expect(refused.status).toBe(422);
+    const keys = await sql()<{ key: string }[]>`select key from translation_keys where project_id = ${p.projectId} order by key`;
+    expect(keys.map((k) => k.key)).toEqual(['auth.cta', 'auth.other']);
   });
 
   it("are listed in an import's warnings and found by the problems filter, in the source language too", async () => {
@@ -185,20 +223,12 @@ describe('forbidden terms in glossary files', () => {
     expect(again).toMatchObject({ terms_created: 0, terms_updated: 0, terms_unchanged: 3 });
   });
 
-  it('CSV: forbidden and do-not-translate on one row, or against the stored term, is a 422 at its line and writes nothing', async () => {
+  it("CSV: a Lokalise row both forbidden and non-translatable is a competitor's name, forbidden in every language", async () => {
     const p = await project(['en', 'de']);
-    const both = await importFile(p, 'term,forbidden,do_not_translate\nLogin,yes,yes\n');
-    expect(both.status).toBe(422);
-    expect((await both.json()).detail[0]).toMatchObject({ loc: ['body', 'line', 2] });
-    await json(await t.call(p.apiKey, 'POST', '/v1/glossary', { term: 'Acme', translatable: false }));
-    const clash = await importFile(p, 'term,forbidden,de\nNew term,no,Neu\nacme,yes,\n');
-    expect(clash.status).toBe(422);
-    const detail = (await clash.json()).detail;
-    expect(detail).toHaveLength(1);
-    expect(detail[0].loc).toEqual(['body', 'line', 3]);
-    expect(detail[0].msg).toContain("the glossary's 'Acme' is kept as written");
-    const stored = await sql()<{ term: string }[]>`select term from glossary_terms where project_id = ${p.projectId}`;
-    expect(stored).toEqual([{ term: 'Acme' }]);
+    const answer = await json(await importFile(p, 'term;description;translatable;forbidden;de\nCrowdin;A competitor;no;yes;\n'));
+    expect(answer).toMatchObject({ terms_created: 1, warnings: [] });
+    const k = await keyWith(p, 'switch', 'Switch to us');
+    expect(checks((await json(await put(p, k, 'de', 'Wechseln Sie von Crowdin'))).warnings)).toEqual(['forbidden_terms']);
     const bad = await importFile(p, 'term,forbidden\nLogin,maybe\n');
     expect(bad.status).toBe(422);
     expect((await bad.json()).detail[0].msg).toContain('forbidden must be yes or no');
@@ -247,13 +277,28 @@ describe('forbidden terms in glossary files', () => {
     expect(again).toMatchObject({ terms_created: 0, terms_updated: 0, terms_unchanged: 3, warnings: [] });
   });
 
-  it('TBX: a forbidden term with a do-not-translate note is refused at its entry', async () => {
+  it('TBX: a term base as one writes it: a forbidden word in several entries, one kept as written, terms to use without a source term', async () => {
     const p = await project(['en', 'de']);
     const tbx = `<?xml version="1.0"?><martif xml:lang="en"><text><body>
-<termEntry><langSet xml:lang="en"><tig><term>Acme</term><termNote type="administrativeStatus">forbidden</termNote><termNote type="x-doNotTranslate">yes</termNote></tig></langSet></termEntry>
+<termEntry><langSet xml:lang="en"><tig><term>Crowdin</term><termNote type="administrativeStatus">forbidden</termNote><termNote type="x-doNotTranslate">yes</termNote></tig></langSet></termEntry>
+<termEntry><langSet xml:lang="en"><tig><term>Sign in</term></tig><tig><term>Login</term><termNote type="administrativeStatus">deprecatedTerm-admn-sts</termNote></tig></langSet></termEntry>
+<termEntry><langSet xml:lang="en"><tig><term>Sign-in page</term></tig><tig><term>Login</term><termNote type="administrativeStatus">deprecatedTerm-admn-sts</termNote></tig></langSet></termEntry>
+<termEntry><langSet xml:lang="en"><tig><term>Logon</term><termNote type="administrativeStatus">supersededTerm-admn-sts</termNote></tig></langSet>
+  <langSet xml:lang="de"><tig><term>Anmelden</term><termNote type="administrativeStatus">preferredTerm-admn-sts</termNote></tig></langSet></termEntry>
 </body></text></martif>`;
-    const res = await importFile(p, tbx, 'format=tbx');
-    expect(res.status).toBe(422);
-    expect((await res.json()).detail[0].msg).toContain('a forbidden term cannot also be kept as written');
+    const answer = await json(await importFile(p, tbx, 'format=tbx'));
+    expect(answer.terms_created).toBe(5);
+    expect(answer.warnings).toEqual([
+      expect.stringContaining('1 entry has terms to use in other languages but only terms marked not to use in en'),
+      expect.stringContaining('1 term marked not to use is in more than one entry: each was read from its first entry'),
+    ]);
+    const listed = (await json(await t.call(p.apiKey, 'GET', '/v1/glossary'))).terms.map((x: { term: string; forbidden: boolean; translatable: boolean }) => [x.term, x.forbidden, x.translatable]);
+    expect(listed).toEqual([
+      ['Crowdin', true, false],
+      ['Login', true, true],
+      ['Logon', true, true],
+      ['Sign in', false, true],
+      ['Sign-in page', false, true],
+    ]);
   });
 });

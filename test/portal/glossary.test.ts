@@ -5,8 +5,9 @@
 // translation removed); refusals at their field with what was typed kept, never a 5xx and never half
 // a change; who may (glossary.manage, a limited membership's own languages); another project's term
 // is a 404; the hints under a key's source text (whole words, case as the term says, one statement
-// for the page); forbidden terms (the Forbidden checkbox, its badge, refused with Do not translate at
-// its field, the editor's "do not use" hint and the Forbidden term warning); and the Activity line.
+// for the page); forbidden terms (the Forbidden checkbox, its badge, with Do not translate a word not
+// to use in any language, the editor's "do not use" hint and the Forbidden term warning); and the
+// Activity line.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
 import type { PortalClient } from './support/portal-client.ts';
@@ -16,7 +17,7 @@ import { counted } from './support/page-costs.ts';
 import { createTerm } from '../../core/glossary/create-term.ts';
 import { updateTerm } from '../../core/glossary/update-term.ts';
 import { getTerm } from '../../core/glossary/get-term.ts';
-import { FORBIDDEN_KEPT, type GlossaryTerm } from '../../core/glossary/schemas.ts';
+import type { GlossaryTerm } from '../../core/glossary/schemas.ts';
 
 const t = useTestApp();
 let p: TestProject;
@@ -479,39 +480,51 @@ describe('forbidden terms', () => {
     expect(plainRow!.forbidden).toBe(false);
   });
 
-  it('Forbidden with Do not translate is refused (422) at the Forbidden box, what was typed kept, nothing written; so is ticking either against the other', async () => {
+  it('Forbidden with Do not translate ticked on the Add form saves the term forbidden and kept as written: not to use in any language, each column says so', async () => {
     const page = await owner.get(glossary());
-    const before = (await termsOf()).length;
-    const term = unique('Signin');
-    const res = await owner.post(glossary(), { ...browserFields(page.text, glossary()), term, translation_de: 'Anmelden', forbidden: 'yes', do_not_translate: 'yes' });
-    expect(res.status).toBe(422);
-    const form = formOf(res.text, glossary());
-    expect(form).toMatch(/<input type="checkbox" name="forbidden" value="yes" checked="" aria-invalid="true" aria-describedby="problem-term-new-forbidden"\/>/);
-    expect(decode(/<p class="field-error" id="problem-term-new-forbidden">([^<]*)<\/p>/.exec(form)?.[1] ?? '')).toBe(FORBIDDEN_KEPT);
-    expect(form).toMatch(/<input type="checkbox" name="do_not_translate" value="yes" checked=""/);
-    expect(form).toContain(`value="${term}"`);
-    expect(form).toMatch(/name="translation_de"[^>]*value="Anmelden"/);
-    expect(res.text).toContain('role="alert">Not added: a forbidden term cannot also be kept as written');
-    expect((await termsOf()).length).toBe(before);
+    const form = formOf(page.text, glossary());
+    // The box's hint says what both together mean (and has no "term": the term field is the one labelled so).
+    const hint = decode(/name="forbidden"[^>]*\/> Forbidden \(a word not to use\) <span class="hint">([^<]*)<\/span>/.exec(form)?.[1] ?? '');
+    expect(hint).toBe('(not to appear: this word in en texts, its translations below in theirs; with Do not translate, this word in every language)');
+    expect(hint).not.toMatch(/term/i);
+    const term = unique('Crowdin');
+    const res = await owner.post(glossary(), { ...browserFields(page.text, glossary()), term, forbidden: 'yes', do_not_translate: 'yes' });
+    expect(res.status).toBe(303);
+    expect((await owner.follow(res)).text).toContain(`Added the term ${term}.`);
+    const [row] = await t.runtime.deps.sql<{ id: string }[]>`select id from glossary_terms where project_id = ${p.projectId} and term = ${term}`;
+    expect(await stored(row!.id)).toMatchObject({ term, forbidden: true, translatable: false, translations: {} });
 
-    // Edit: Forbidden ticked on a term kept as written is refused at the box; Do not translate ticked
-    // on a forbidden term, at that box. Nothing written either time.
+    // Its row: both badges, and each language's column says the spelling kept there is not to use either.
+    const shown = await owner.get(`${glossary()}?q=${encodeURIComponent(term)}`);
+    expect(rows(shown.text)).toEqual([[`${term} do not translate Forbidden: do not use`, '—no description', 'as written (do not use)', 'as written (do not use)']]);
+    // Its Edit form shows both boxes ticked, and what it showed.
+    const edit = formOf(shown.text, `${glossary()}/${row!.id}`);
+    expect(edit).toMatch(/name="forbidden" value="yes" checked=""/);
+    expect(edit).toMatch(/name="do_not_translate" value="yes" checked=""/);
+    expect(edit).toContain('name="forbidden_was" value="yes"');
+    expect(edit).toContain('name="do_not_translate_was" value="yes"');
+    // A term kept as written but not forbidden still says only "as written".
+    const kept = await add(unique('Acme'), { translatable: false });
+    expect(rows((await owner.get(`${glossary()}?q=${encodeURIComponent(kept.term)}`)).text)).toEqual([[`${kept.term} do not translate`, '—no description', 'as written', 'as written']]);
+  });
+
+  it('Edit ticks Forbidden on a term kept as written, and Do not translate on a forbidden term: each saves, the other flag kept', async () => {
     const kept = await add(unique('Brand'), { translatable: false });
     const banned = await add(unique('Hit'), { forbidden: true, translations: { de: 'Treffer' } });
     const now = await owner.get(glossary());
-    for (const [term, fields, field] of [
-      [kept, { forbidden: 'yes' }, 'forbidden'],
-      [banned, { do_not_translate: 'yes', description: 'typed' }, 'do_not_translate'],
+    for (const [term, fields] of [
+      [kept, { forbidden: 'yes' }],
+      [banned, { do_not_translate: 'yes', description: 'typed' }],
     ] as const) {
       const action = `${glossary()}/${term.id}`;
-      const refused = await owner.post(action, { ...browserFields(now.text, action), ...fields });
-      expect(refused.status, field).toBe(422);
-      const edit = formOf(refused.text, action);
-      expect(edit).toContain(`aria-describedby="problem-term-${term.id}-${field}"`);
-      expect(decode(new RegExp(`<p class="field-error" id="problem-term-${term.id}-${field}">([^<]*)</p>`).exec(edit)?.[1] ?? '')).toBe(FORBIDDEN_KEPT);
+      const res = await owner.post(action, { ...browserFields(now.text, action), ...fields });
+      expect(res.status, term.term).toBe(303);
+      expect((await owner.follow(res)).text).toContain(`Saved the term ${term.term}`);
     }
-    expect(await stored(kept.id)).toMatchObject({ translatable: false, forbidden: false });
-    expect(await stored(banned.id)).toMatchObject({ translatable: true, forbidden: true, description: '' });
+    expect(await stored(kept.id)).toMatchObject({ translatable: false, forbidden: true });
+    expect(await stored(banned.id)).toMatchObject({ translatable: false, forbidden: true, description: 'typed', translations: { de: 'Treffer' } });
+    const shown = await owner.get(`${glossary()}?q=${encodeURIComponent(kept.term)}`);
+    expect(rows(shown.text)).toEqual([[`${kept.term} do not translate Forbidden: do not use`, '—no description', 'as written (do not use)', 'as written (do not use)']]);
   });
 
   it('Edit ticks and unticks Forbidden, only when changed from what the page showed: a colleague’s change of it stays', async () => {
@@ -564,5 +577,33 @@ describe('forbidden terms', () => {
     };
     expect(warnings('de')).toEqual(['Forbidden term: "Einloggen" is forbidden in de (glossary, the term "Login"): do not use it']);
     expect(warnings('en')).toEqual(['Forbidden term: "Login" is a forbidden term (glossary): do not use it']);
+  });
+
+  it('a forbidden term kept as written is not to use in any language: the editor says so, and warns "Forbidden term" at a German value with its spelling', async () => {
+    const project = await t.newProject('team');
+    for (const code of ['en', 'de', 'fr']) expect((await t.call(project.apiKey, 'POST', '/v1/languages', { code })).status).toBe(201);
+    const dev = await signedInMember(t, project.accountId, 'developer');
+    await add('Crowdin', { forbidden: true, translatable: false, description: 'A competitor' }, project);
+    const { id } = (await (await t.call(project.apiKey, 'POST', '/v1/keys', { key: 'promo.switch' })).json()) as { id: string };
+    expect((await t.call(project.apiKey, 'PUT', `/v1/keys/${id}/translations/en`, { value: 'Switch from Crowdin' })).status).toBe(200);
+    expect((await t.call(project.apiKey, 'PUT', `/v1/keys/${id}/translations/de`, { value: 'Wechseln Sie von Crowdin' })).status).toBe(200);
+    expect((await t.call(project.apiKey, 'PUT', `/v1/keys/${id}/translations/fr`, { value: 'Quittez votre ancien outil' })).status).toBe(200);
+
+    const page = await dev.get(`/portal/projects/${project.projectId}?lang=en&lang=de&lang=fr`);
+    expect(page.status).toBe(200);
+    const block = new RegExp(`<div class="hint changes" id="gl-${id}">([^]*?)</div>`).exec(page.text)?.[1] ?? '';
+    const lines = [...block.matchAll(/<li[^>]*>([^]*?)<\/li>/g)].map((m) => decode(m[1]!.replace(/<[^>]+>/g, '')));
+    // Not the source language only, and never "do not translate" as a word to keep.
+    expect(lines).toEqual(['Crowdin: forbidden in every language, do not use — A competitor']);
+    expect(block).toContain('<strong lang="en" dir="ltr">Crowdin</strong>: forbidden in every language, do not use');
+
+    const warnings = (language: string) => {
+      const list = new RegExp(`id="v-${id}-${language}-q" class="quality">([^]*?)</div>`).exec(page.text)?.[1] ?? '';
+      return [...list.matchAll(/<li>([^<]*)<\/li>/g)].map((m) => decode(m[1]!));
+    };
+    // Its spelling is the word not to use in German as in English; a value without it has no warning.
+    expect(warnings('de')).toEqual(['Forbidden term: "Crowdin" is a forbidden term (glossary): do not use it']);
+    expect(warnings('en')).toEqual(['Forbidden term: "Crowdin" is a forbidden term (glossary): do not use it']);
+    expect(warnings('fr')).toEqual([]);
   });
 });

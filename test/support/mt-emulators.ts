@@ -3,6 +3,9 @@
 // service checks (authentication, the request's shape, batch limits) and answers in the real
 // service's shape. The "translation" is deterministic: known words from a tiny dictionary, other
 // words upper-cased, and every <x id="n"/> tag kept where it was, as DeepL's XML handling keeps it.
+// DeepL's glossaries (POST /v2/glossaries, DELETE /v2/glossaries/{id}, glossary_id on a translation)
+// are kept as DeepL keeps them, and a glossary's phrases are used for its source phrases, as are a
+// chat request's "glossary" phrases (an obliging model).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -19,11 +22,29 @@ export function fakeTranslate(text: string, to: string): string {
     .join('');
 }
 
-export type EmulatorCall = { provider: 'deepl' | 'openai' | 'libretranslate'; headers: IncomingMessage['headers']; body: any };
+/** A glossary's source phrases (whole words, any case) translated as its phrases, the rest as fakeTranslate does. */
+export function translateWithGlossary(text: string, to: string, entries: readonly (readonly [string, string])[]): string {
+  const kept: string[] = [];
+  let marked = text;
+  for (const [source, target] of [...entries].sort((a, b) => b[0].length - a[0].length)) {
+    const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${source.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'giu');
+    marked = marked.replace(pattern, () => `\u0001${kept.push(target) - 1}\u0001`);
+  }
+  return fakeTranslate(marked, to).replace(/\u0001(\d+)\u0001/g, (_, i: string) => kept[Number(i)]!);
+}
+
+/** DeepL's glossary languages (v2): a pair of two of these; others answer 400. */
+const DEEPL_GLOSSARY_LANGUAGES = new Set(['da', 'de', 'en', 'es', 'fr', 'it', 'ja', 'ko', 'nb', 'nl', 'pl', 'pt', 'ru', 'sv', 'zh']);
+
+export type EmulatedGlossary = { name: string; source_lang: string; target_lang: string; entries: [string, string][] };
+
+export type EmulatorCall = { provider: 'deepl' | 'openai' | 'libretranslate'; path: string; method: string; headers: IncomingMessage['headers']; body: any };
 
 export type MtEmulator = {
   url: string;
   calls: EmulatorCall[];
+  /** DeepL glossaries that exist now (made and not deleted), by id. */
+  glossaries: Map<string, EmulatedGlossary>;
   /** The next `count` requests answer `status` (DeepL's 456 quota, 429, 500...). */
   failNext(status: number, count?: number): void;
   /** The model (or service) drops every <x/> tag from now on: a placeholder lost in translation. */
@@ -37,11 +58,13 @@ export const EMULATOR_KEYS = { deepl: 'emulated-deepl-key:fx', openai: 'sk-emula
 
 export async function startMtEmulator(): Promise<MtEmulator> {
   const calls: EmulatorCall[] = [];
+  const glossaries = new Map<string, EmulatedGlossary>();
+  let made = 0;
   let failures: { status: number; count: number } | null = null;
   let dropping = false;
   let lateBy = 0;
-  const out = (text: string, to: string) => {
-    const t = fakeTranslate(text, to);
+  const out = (text: string, to: string, entries: readonly (readonly [string, string])[] = []) => {
+    const t = entries.length ? translateWithGlossary(text, to, entries) : fakeTranslate(text, to);
     return dropping ? t.replace(/<x\s+id="\d+"\s*\/>/g, '') : t;
   };
 
@@ -49,19 +72,24 @@ export async function startMtEmulator(): Promise<MtEmulator> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     let body: any;
+    const raw = Buffer.concat(chunks).toString('utf8');
     try {
-      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      body = req.method === 'DELETE' && raw === '' ? null : JSON.parse(raw);
     } catch {
       return send(res, 400, { message: 'Invalid JSON' });
     }
-    const provider = req.url === '/v2/translate' ? 'deepl' : req.url === '/v1/chat/completions' ? 'openai' : req.url === '/translate' ? 'libretranslate' : null;
-    if (!provider || req.method !== 'POST') return send(res, 404, { message: 'Not found' });
-    calls.push({ provider, headers: req.headers, body });
+    const path = req.url ?? '';
+    const glossaryPath = /^\/v2\/glossaries(?:\/([^/]+))?$/.exec(path);
+    const provider = path === '/v2/translate' || glossaryPath ? 'deepl' : path === '/v1/chat/completions' ? 'openai' : path === '/translate' ? 'libretranslate' : null;
+    const allowed = glossaryPath ? (glossaryPath[1] ? 'DELETE' : 'POST') : 'POST';
+    if (!provider || req.method !== allowed) return send(res, 404, { message: 'Not found' });
+    calls.push({ provider, path, method: req.method, headers: req.headers, body });
     if (lateBy > 0) await new Promise((resolve) => setTimeout(resolve, lateBy));
     if (failures && failures.count > 0) {
       failures.count--;
       return send(res, failures.status, { message: 'emulated failure' });
     }
+    if (glossaryPath) return glossaryPath[1] ? deleteGlossary(req, res, decodeURIComponent(glossaryPath[1])) : createGlossary(req, res, body);
     if (provider === 'deepl') return deepl(req, res, body);
     if (provider === 'openai') return openai(req, res, body);
     return libre(res, body);
@@ -73,7 +101,44 @@ export async function startMtEmulator(): Promise<MtEmulator> {
     if (typeof body.target_lang !== 'string' || body.target_lang === 'EN' || body.target_lang === 'PT') return send(res, 400, { message: "Value for 'target_lang' not supported." });
     if (body.tag_handling !== 'xml') return send(res, 400, { message: 'emulator: tags would not be kept without tag_handling=xml' });
     const to = body.target_lang.toLowerCase();
-    send(res, 200, { translations: body.text.map((t: string) => ({ detected_source_language: String(body.source_lang ?? 'EN'), text: out(t, to) })) });
+    let entries: [string, string][] = [];
+    if (body.glossary_id !== undefined) {
+      const glossary = glossaries.get(String(body.glossary_id));
+      if (!glossary) return send(res, 404, { message: 'Glossary not found' });
+      if (typeof body.source_lang !== 'string') return send(res, 400, { message: "Use of a glossary requires the 'source_lang' parameter to be specified" });
+      if (glossary.source_lang !== body.source_lang.toLowerCase() || glossary.target_lang !== to.split('-')[0]) {
+        return send(res, 400, { message: "Language pair of the glossary doesn't match the language pair of the request" });
+      }
+      entries = glossary.entries;
+    }
+    send(res, 200, { translations: body.text.map((t: string) => ({ detected_source_language: String(body.source_lang ?? 'EN'), text: out(t, to, entries) })) });
+  }
+
+  function createGlossary(req: IncomingMessage, res: ServerResponse, body: any) {
+    if (req.headers.authorization !== `DeepL-Auth-Key ${EMULATOR_KEYS.deepl}`) return send(res, 403, { message: 'Wrong endpoint or authentication' });
+    const { name, source_lang, target_lang, entries, entries_format } = body ?? {};
+    if (typeof name !== 'string' || name === '' || typeof entries !== 'string' || entries_format !== 'tsv') return send(res, 400, { message: 'Missing or invalid argument' });
+    const pair = [String(source_lang).toLowerCase(), String(target_lang).toLowerCase()] as const;
+    if (!DEEPL_GLOSSARY_LANGUAGES.has(pair[0]) || !DEEPL_GLOSSARY_LANGUAGES.has(pair[1]) || pair[0] === pair[1]) return send(res, 400, { message: 'Unsupported glossary source and target language pair' });
+    const parsed: [string, string][] = [];
+    for (const line of entries.split(/\r?\n/)) {
+      if (line === '') continue;
+      const cells = line.split('\t');
+      if (cells.length !== 2 || cells.some((c) => c === '' || c !== c.trim())) return send(res, 400, { message: `Invalid glossary entries provided: ${JSON.stringify(line)}` });
+      if (parsed.some(([s]) => s === cells[0])) return send(res, 400, { message: `Invalid glossary entries provided: duplicate source ${JSON.stringify(cells[0])}` });
+      parsed.push([cells[0]!, cells[1]!]);
+    }
+    if (parsed.length === 0) return send(res, 400, { message: 'Invalid glossary entries provided: none' });
+    const id = `emulated-glossary-${++made}`;
+    glossaries.set(id, { name, source_lang: pair[0], target_lang: pair[1], entries: parsed });
+    send(res, 201, { glossary_id: id, ready: true, name, source_lang: pair[0], target_lang: pair[1], creation_time: new Date().toISOString(), entry_count: parsed.length });
+  }
+
+  function deleteGlossary(req: IncomingMessage, res: ServerResponse, id: string) {
+    if (req.headers.authorization !== `DeepL-Auth-Key ${EMULATOR_KEYS.deepl}`) return send(res, 403, { message: 'Wrong endpoint or authentication' });
+    if (!glossaries.delete(id)) return send(res, 404, { message: 'Glossary not found' });
+    res.writeHead(204);
+    res.end();
   }
 
   function openai(req: IncomingMessage, res: ServerResponse, body: any) {
@@ -86,7 +151,8 @@ export async function startMtEmulator(): Promise<MtEmulator> {
       return send(res, 400, { error: { message: 'emulator: the user message is not the JSON the adapter promised' } });
     }
     if (!body.model || !Array.isArray(request.texts)) return send(res, 400, { error: { message: 'model and texts required' } });
-    const content = JSON.stringify({ translations: request.texts.map((t: string) => out(t, String(request.to))) });
+    const entries = request.glossary && typeof request.glossary === 'object' ? (Object.entries(request.glossary) as [string, string][]) : [];
+    const content = JSON.stringify({ translations: request.texts.map((t: string) => out(t, String(request.to), entries)) });
     send(res, 200, {
       id: 'chatcmpl-emulated',
       object: 'chat.completion',
@@ -112,6 +178,7 @@ export async function startMtEmulator(): Promise<MtEmulator> {
   return {
     url: `http://127.0.0.1:${port}`,
     calls,
+    glossaries,
     failNext(status, count = 1) {
       failures = { status, count };
     },

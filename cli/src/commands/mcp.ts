@@ -179,7 +179,7 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
     {
       title: 'Read the glossary',
       description:
-        "The project's glossary terms with their agreed translations by language. Pass key_id to get the terms found in that key's source text: use their translations when translating it, and keep a term with translatable false as written. A term with forbidden true is a word not to use: neither it nor its translation in your language may appear in a value (say it another way; its description often says how). Or q (not with key_id) to find terms by spelling or translation.",
+        "The project's glossary terms with their agreed translations by language. Pass key_id to get the terms found in that key's source text: use their translations when translating it, and keep a term with translatable false as written. A term with forbidden true is a word not to use: neither it nor its translation in your language (the term itself when translatable is false) may appear in a value (say it another way; its description often says how). Or q (not with key_id) to find terms by spelling or translation.",
       inputSchema: { key_id: z.string().uuid().optional(), q: z.string().min(1).optional() },
       annotations: { readOnlyHint: true },
     },
@@ -225,7 +225,7 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
     {
       title: 'Add a glossary term',
       description:
-        'A term the product uses (a feature, a brand) with its agreed translations, e.g. {"de": "Übersicht"}, in the project\'s languages other than its source. translatable false keeps it as written in every language. forbidden true makes it a word not to use, its translations the words not to use in each language (not with translatable false). A spelling the glossary already has, in any case, is refused.',
+        'A term the product uses (a feature, a brand) with its agreed translations, e.g. {"de": "Übersicht"}, in the project\'s languages other than its source. translatable false keeps it as written in every language. forbidden true makes it a word not to use, its translations the words not to use in each language (with translatable false: the term itself, in every language). A spelling the glossary already has, in any case, is refused.',
       inputSchema: {
         // Lengths are the server's to judge: it counts characters, zod counts UTF-16 units.
         term: z.string().min(1),

@@ -8,7 +8,7 @@
 import { FormatError } from '../../formats/format-error.ts';
 import { csvField, csvText, readCsvRows } from '../../formats/codecs/csv.ts';
 import { encodeText } from '../../formats/text/encode.ts';
-import { FORBIDDEN_KEPT, type GlossaryTerm } from '../schemas.ts';
+import type { GlossaryTerm } from '../schemas.ts';
 import {
   describeTerm,
   fileTerm,
@@ -117,7 +117,6 @@ export function readGlossaryCsv(body: Uint8Array, languages: ProjectLanguages): 
         else entry.translatable = invert ? !flag : flag;
       }
     }
-    if (entry.forbidden === true && entry.translatable === false) refuse(FORBIDDEN_KEPT);
     for (const [code, at] of columns) {
       const text = cell(row.fields, at);
       if (text === '') continue;

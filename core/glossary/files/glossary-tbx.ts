@@ -15,7 +15,8 @@ import { decodeUnicode } from '../../formats/text/decode-unicode.ts';
 import { encodeText } from '../../formats/text/encode.ts';
 import { escapeXmlAttr, escapeXmlText, withoutNonXmlChars } from '../../formats/xml/escape-xml.ts';
 import { elementsOf, readXml, type XmlElement } from '../../formats/xml/read-xml.ts';
-import { FORBIDDEN_KEPT, type GlossaryTerm } from '../schemas.ts';
+import type { GlossaryTerm } from '../schemas.ts';
+import { fold } from '../fold.ts';
 import {
   describeTerm,
   fileTerm,
@@ -115,6 +116,10 @@ export function readGlossaryTbx(body: Uint8Array, languages: ProjectLanguages): 
   let synonyms = 0;
   /** Entries with a term not to use in some language but none in the source language. */
   let avoidedWithoutSource = 0;
+  /** Entries with a term to use in some language but only terms not to use in the source language. */
+  let usedWithoutSource = 0;
+  /** Terms not to use read already from an earlier entry. */
+  let avoidedAgain = 0;
   /** Sections of a language an entry had already read (two de langSets; en-GB beside en). */
   let sectionsAgain = 0;
   for (const entry of entries) {
@@ -147,8 +152,17 @@ export function readGlossaryTbx(body: Uint8Array, languages: ProjectLanguages): 
     for (const avoid of [false, true]) {
       const term = source.terms.find((t) => t.avoided === avoid);
       if (term === undefined) {
-        // Words not to use in other languages, with none in the source to hang them on.
-        if (avoid && [...byLanguage].some(([code, s]) => code !== languages.source && s.terms.some((t) => t.avoided))) avoidedWithoutSource++;
+        // Terms of one standing in other languages, with none of it in the source to hang them on.
+        if ([...byLanguage].some(([code, s]) => code !== languages.source && s.terms.some((t) => t.avoided === avoid))) {
+          if (avoid) avoidedWithoutSource++;
+          else usedWithoutSource++;
+        }
+        continue;
+      }
+      // A word not to use is often deprecated in several concepts ("Login" under "Sign in" and under
+      // "Sign-in page"): read once, from its first entry, not refused as a term written twice.
+      if (avoid && seen.has(fold(term.term))) {
+        avoidedAgain++;
         continue;
       }
       const item = fileTerm(term.term, entry.line, seen, refuse);
@@ -168,7 +182,6 @@ export function readGlossaryTbx(body: Uint8Array, languages: ProjectLanguages): 
           else item.translatable = !flag;
         }
       }
-      if (item.forbidden === true && item.translatable === false) refuse(FORBIDDEN_KEPT);
       for (const [code, section] of byLanguage) {
         if (code === languages.source) continue;
         const text = section.terms.find((t) => t.avoided === avoid)?.term;
@@ -187,6 +200,8 @@ export function readGlossaryTbx(body: Uint8Array, languages: ProjectLanguages): 
   if (sectionsAgain) warnings.push(`${sectionsAgain} ${sectionsAgain === 1 ? 'entry has' : 'entries have'} a second section of one language (two langSets of de, or en-GB beside en): the first was read`);
   if (synonyms) warnings.push(`${synonyms} ${synonyms === 1 ? 'language section holds' : 'language sections hold'} more than one term: the first of each was read`);
   if (avoidedWithoutSource) warnings.push(`${avoidedWithoutSource} ${avoidedWithoutSource === 1 ? 'entry has' : 'entries have'} terms marked not to use (deprecated) in other languages but none in ${languages.source}: those terms were skipped, since a forbidden term is kept under its spelling in the source language`);
+  if (usedWithoutSource) warnings.push(`${usedWithoutSource} ${usedWithoutSource === 1 ? 'entry has' : 'entries have'} terms to use in other languages but only terms marked not to use in ${languages.source}: those terms were skipped (add the entry's ${languages.source} term to use to import them)`);
+  if (avoidedAgain) warnings.push(`${avoidedAgain} ${avoidedAgain === 1 ? 'term' : 'terms'} marked not to use ${avoidedAgain === 1 ? 'is' : 'are'} in more than one entry: each was read from its first entry`);
   return { terms, warnings, issues: refused.issues() };
 }
 

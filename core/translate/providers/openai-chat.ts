@@ -12,6 +12,8 @@ const SYSTEM = [
   'Answer only JSON: {"translations": [string, ...]} with exactly one translation per text, in the same order.',
   'Keep every tag of the form <x id="N"/> exactly as it is, once, where it belongs in the translated sentence.',
   'Keep the tone and length of a user interface; do not add explanations.',
+  'The JSON may also have "glossary": {source phrase: phrase to use}: translate each source phrase with its phrase to use (inflected as the sentence needs; one equal to its source phrase stays as written).',
+  'And "avoid": [word, ...]: words of the target language the product does not use; never use them, say it another way.',
 ].join(' ');
 
 /**
@@ -30,7 +32,7 @@ export function openAiChatTranslator(options: OpenAiChatOptions): MachineTransla
     provider: 'openai',
     batchSize: 20,
     batchBytes: OPENAI_BATCH_BYTES,
-    async translate({ texts, from, to }) {
+    async translate({ texts, from, to, glossary, avoid }) {
       if (texts.length === 0) return [];
       const answer = (await postJson(
         'openai',
@@ -43,7 +45,16 @@ export function openAiChatTranslator(options: OpenAiChatOptions): MachineTransla
           response_format: { type: 'json_object' },
           messages: [
             { role: 'system', content: SYSTEM },
-            { role: 'user', content: JSON.stringify({ from, to, texts }) },
+            {
+              role: 'user',
+              content: JSON.stringify({
+                from,
+                to,
+                texts,
+                ...(glossary?.length ? { glossary: Object.fromEntries(glossary.map((e) => [e.source, e.target])) } : {}),
+                ...(avoid?.length ? { avoid } : {}),
+              }),
+            },
           ],
         },
         options.timeoutMs ?? 60_000,

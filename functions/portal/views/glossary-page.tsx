@@ -6,7 +6,9 @@
 // change to one is refused with 403), as in the editor. A refused form comes back with what was typed
 // and the message at the field it is about (aria-invalid, aria-describedby), as the editor's do. A
 // forbidden term (a word the product must not use) is said in words: a badge on its row, "(do not
-// use)" beside its translations, and "forbidden: do not use" in the editor's hints.
+// use)" beside its translations, and "forbidden: do not use" in the editor's hints. One also kept as
+// written (a competitor's name) is the word not to use in every language: "as written (do not use)"
+// in each language's column, "forbidden in every language, do not use" in the hints.
 import type { FC } from 'hono/jsx';
 import type { SessionUser } from '../../../core/users/schemas.ts';
 import type { ProjectAccess } from '../../../core/users/memberships.ts';
@@ -131,7 +133,8 @@ const TermFields: FC<{
       <FieldProblem problems={problems} form={id} name="do_not_translate" />
       <label>
         <input type="checkbox" name="forbidden" value="yes" checked={values.forbidden} {...problemAttrs(problems, id, 'forbidden')} /> Forbidden (a word not to use){' '}
-        <span class="hint">{`(not in the ${sourceLanguage} texts, nor its translations below in theirs: the words to avoid)`}</span>
+        {/* No "term" in the hint: the term field is the one labelled so. */}
+        <span class="hint">{`(not to appear: this word in ${sourceLanguage} texts, its translations below in theirs; with Do not translate, this word in every language)`}</span>
       </label>
       <FieldProblem problems={problems} form={id} name="forbidden" />
       {languages.length ? (
@@ -300,7 +303,10 @@ export const GlossaryPage: FC<Props> = (props) => {
                     <td>{term.description ? term.description : <None label="no description" />}</td>
                     {languages.map((l) => (
                       <td>
-                        {term.translations[l] !== undefined ? (
+                        {term.forbidden && !term.translatable ? (
+                          // Kept as written and forbidden: the word not to use here is the term itself.
+                          <span class="hint">as written (do not use)</span>
+                        ) : term.translations[l] !== undefined ? (
                           term.forbidden ? (
                             // A forbidden term's translation is the word not to use in that language.
                             <>
@@ -391,12 +397,13 @@ type HintLine = { term: GlossaryTerm; said: string[] };
  * The editor's hint lines for a key's terms: each term with its translations in the shown languages
  * (a term with none there is left out), each term not to translate, and each forbidden term (with
  * its translations in the shown languages, the words not to use there; shown even with none: the
- * source itself uses it). Empty: no hint.
+ * source itself uses it; one kept as written is the word not to use in every language, so without
+ * translations). Empty: no hint.
  */
 export function glossaryHintLines(terms: readonly GlossaryTerm[], languages: readonly string[]): HintLine[] {
   return terms.flatMap((term) => {
     const said = languages.filter((l) => term.translations[l] !== undefined);
-    if (term.forbidden) return [{ term, said }];
+    if (term.forbidden) return [{ term, said: term.translatable ? said : [] }];
     if (!term.translatable) return [{ term, said: [] }];
     return said.length ? [{ term, said }] : [];
   });
@@ -404,7 +411,8 @@ export function glossaryHintLines(terms: readonly GlossaryTerm[], languages: rea
 
 /**
  * Under a key's source text in the editor: "Glossary: Dashboard → Übersicht (de)", "Acme: do not
- * translate", "Login: forbidden, do not use; de: Einloggen (do not use)", one line a term, with a
+ * translate", "Login: forbidden, do not use; de: Einloggen (do not use)", "Crowdin: forbidden in every
+ * language, do not use" (a forbidden term kept as written), one line a term, with a
  * short description beside it. `id`: the value fields of the row are described by it (read with the
  * field being translated).
  */
@@ -418,7 +426,10 @@ export const GlossaryHints: FC<{ id: string; lines: HintLine[]; sourceLanguage: 
           return (
             <li {...(description !== term.description && term.description ? { title: term.description } : {})}>
               <strong {...textAttrs(sourceLanguage)}>{term.term}</strong>
-              {term.forbidden ? (
+              {term.forbidden && !term.translatable ? (
+                // Kept as written: the term itself is the word not to use, in the source and every language.
+                ': forbidden in every language, do not use'
+              ) : term.forbidden ? (
                 // A word not to use, in the source and (its translations) in each shown language: never an agreed word.
                 <>
                   {': forbidden, do not use'}
