@@ -16,6 +16,12 @@ export type TranslateRequest = {
   glossary?: readonly GlossaryEntry[];
   /** Words of `to` the glossary forbids: a chat model is told not to use them (DeepL cannot be). */
   avoid?: readonly string[];
+  /**
+   * One note per text, or null: what the text is, from its key (its description, its character
+   * limit). A chat model reads them to choose its words ("Open" a button's verb or a status); they
+   * are never translated. DeepL's `context` is one per request, so it and LibreTranslate take none.
+   */
+  notes?: readonly (string | null)[];
 };
 
 /** A glossary term as a provider takes it: the source phrase and the phrase to use for it in `to`. */

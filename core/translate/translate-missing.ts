@@ -71,7 +71,7 @@ export const TranslateResult = v.object({
 export type TranslateResult = v.InferOutput<typeof TranslateResult>;
 
 /** version: the target value's as read (null: none), the only one the write may replace. */
-type Candidate = { key_id: string; key: string; source: string | null; version: string | null; source_rev: string };
+type Candidate = { key_id: string; key: string; source: string | null; version: string | null; source_rev: string; description: string | null; max_length: number | null };
 
 export const translateMissing = useCase(
   TranslateCommand,
@@ -95,7 +95,8 @@ export const translateMissing = useCase(
       if (found!.missing.length) throw notFound(`Keys not found in this project: ${found!.missing.slice(0, 10).join(', ')}`);
     }
     const rows = await deps.sql<Candidate[]>`
-      select k.id as key_id, k.key, s.value as source, t.version::text as version, coalesce(s.text_rev, 0)::text as source_rev
+      select k.id as key_id, k.key, s.value as source, t.version::text as version, coalesce(s.text_rev, 0)::text as source_rev,
+             k.description, k.max_length
       from translation_keys k
       left join translations s on s.key_id = k.id and s.language = ${source}
       left join translations t on t.key_id = k.id and t.language = ${language}
@@ -290,6 +291,13 @@ async function machineTranslate(
   const bySource = new Map<string, ReturnType<typeof protect>>();
   for (const r of rows) if (!bySource.has(r.source!)) bySource.set(r.source!, protect(r.source!));
   const segments = [...bySource.values()].flatMap((p) => p.segments);
+  // Each segment's note, from the first key of its source text that says something of itself.
+  const noteOf = new Map<string, string>();
+  for (const r of rows) if (!noteOf.has(r.source!)) {
+    const note = keyNote(r, bySource.get(r.source!)!.segments.length);
+    if (note !== null) noteOf.set(r.source!, note);
+  }
+  const notes = [...bySource].flatMap(([text, p]) => p.segments.map(() => noteOf.get(text) ?? null));
   const translated: string[] = [];
   const limit = deps.config.MT_TIME_LIMIT_MS;
   const started = performance.now();
@@ -299,7 +307,12 @@ async function machineTranslate(
       // Lambda the function would otherwise be cut off with the provider's (paid) work lost.
       if (limit > 0 && translated.length > 0 && performance.now() - started + deps.config.MT_TIMEOUT_MS > limit) break;
       const entries = glossary.entriesFor(texts);
-      const said = { ...(entries.length ? { glossary: entries } : {}), ...(glossary.avoid.length ? { avoid: glossary.avoid } : {}) };
+      const batchNotes = notes.slice(translated.length, translated.length + texts.length);
+      const said = {
+        ...(entries.length ? { glossary: entries } : {}),
+        ...(glossary.avoid.length ? { avoid: glossary.avoid } : {}),
+        ...(batchNotes.some((n) => n !== null) ? { notes: batchNotes } : {}),
+      };
       translated.push(...(await translator.translate({ texts, from, to, ...said })));
     }
   } catch (error) {
@@ -336,3 +349,23 @@ async function machineTranslate(
   }
   return { translations: out, unfinished };
 }
+
+/** A note's most characters: a description is up to 1,000, and a model's context is not the place for all of it. */
+export const NOTE_MAX_CHARS = 300;
+
+/**
+ * What a key says of its text, for a chat model: its description (shortened to NOTE_MAX_CHARS) and
+ * its character limit, which holds for the whole value and so is said only of a value sent as one
+ * segment. Null when the key says nothing.
+ */
+function keyNote(row: Candidate, segments: number): string | null {
+  const parts: string[] = [];
+  const description = row.description?.trim();
+  if (description) {
+    const chars = [...description];
+    parts.push(chars.length > NOTE_MAX_CHARS ? `${chars.slice(0, NOTE_MAX_CHARS - 1).join('')}…` : description);
+  }
+  if (row.max_length !== null && segments === 1) parts.push(`At most ${row.max_length} characters.`);
+  return parts.length ? parts.join(' ') : null;
+}
+

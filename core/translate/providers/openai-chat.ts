@@ -14,6 +14,7 @@ const SYSTEM = [
   'Keep the tone and length of a user interface; do not add explanations.',
   'The JSON may also have "glossary": {source phrase: phrase to use}: translate each source phrase with its phrase to use (inflected as the sentence needs; one equal to its source phrase stays as written).',
   'And "avoid": [word, ...]: words of the target language the product does not use; never use them, say it another way.',
+  'And "notes": one per text, or null: what the text is and where it shows (from the developers); use them to choose the words and the length, never translate them or put them in a translation.',
 ].join(' ');
 
 /**
@@ -32,7 +33,7 @@ export function openAiChatTranslator(options: OpenAiChatOptions): MachineTransla
     provider: 'openai',
     batchSize: 20,
     batchBytes: OPENAI_BATCH_BYTES,
-    async translate({ texts, from, to, glossary, avoid }) {
+    async translate({ texts, from, to, glossary, avoid, notes }) {
       if (texts.length === 0) return [];
       const answer = (await postJson(
         'openai',
@@ -53,6 +54,7 @@ export function openAiChatTranslator(options: OpenAiChatOptions): MachineTransla
                 texts,
                 ...(glossary?.length ? { glossary: Object.fromEntries(glossary.map((e) => [e.source, e.target])) } : {}),
                 ...(avoid?.length ? { avoid } : {}),
+                ...(notes?.some((n) => n !== null) ? { notes } : {}),
               }),
             },
           ],
