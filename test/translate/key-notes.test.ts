@@ -2,21 +2,20 @@
 // in machine translation"): POST /v1/translate sends, beside each text, a note from its key, its
 // description and its character limit, and the glossary's terms and forbidden words, all in the
 // OpenAI chat-completions request the emulator checks (test/support/mt-emulators.ts).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
-import { EMULATOR_KEYS, startMtEmulator, type EmulatorCall, type MtEmulator } from '../support/mt-emulators.ts';
+import { describe, expect, it } from 'vitest';
+import { withEmulatedMtApp, type StartedApp } from '../support/deepl-test-app.ts';
+import { EMULATOR_KEYS, type EmulatorCall, type MtEmulator } from '../support/mt-emulators.ts';
 import { NOTE_MAX_CHARS } from '../../core/translate/translate-missing.ts';
 
 let emulator: MtEmulator;
-let t: TestApp & { close(): Promise<void> };
-beforeAll(async () => {
-  emulator = await startMtEmulator();
-  t = await startTestApp({ env: { OPENAI_MODEL: 'emulated-model', OPENAI_BASE_URL: `${emulator.url}/v1`, OPENAI_API_KEY: EMULATOR_KEYS.openai } });
-});
-afterAll(async () => {
-  await t?.close();
-  await emulator?.close();
-});
+let t: StartedApp;
+withEmulatedMtApp(
+  (app, emu) => {
+    t = app;
+    emulator = emu;
+  },
+  (emu) => ({ OPENAI_MODEL: 'emulated-model', OPENAI_BASE_URL: `${emu.url}/v1`, OPENAI_API_KEY: EMULATOR_KEYS.openai }),
+);
 
 async function json(res: Response) {
   if (res.status >= 300) throw new Error(`${res.status} ${await res.text()}`);
