@@ -34,7 +34,8 @@ export async function machineGlossary(sql: Sql | TransactionSql, projectId: stri
   return {
     entriesFor(texts) {
       const seen = new Set<GlossaryTerm>();
-      for (const text of texts) for (const term of find(text)) seen.add(term);
+      // The texts are protected: a placeholder's `<x id="0"/>` is no use of a term "ID" or "X".
+      for (const text of texts) for (const term of find(text.replace(/<x id="\d+"\/>/g, ' '))) seen.add(term);
       return ordered.filter((t) => seen.has(t)).map((t) => entryOf(t, to)!);
     },
     avoid: [...new Set(forbidden.flatMap((t) => (t.translatable ? (t.translations[to] ?? []) : [t.term])))].slice(0, AVOID_MAX),

@@ -60,9 +60,9 @@ describe('the adapters with a glossary', () => {
     // The glossary is made; the translation that follows fails.
     const made = emulator.calls.length;
     emulator.failNext(500, 2);
-    // The first failure is the glossary's own: a 500 is not "no glossaries for this pair".
+    // The first failure is the glossary's own (translated without one), the second the translation's.
     expect(await deepl.translate({ texts: ['Dashboard'], from: 'en', to: 'de', glossary }).catch((e) => e)).toMatchObject({ status: 500 });
-    expect(emulator.calls.slice(made).map((c) => c.path)).toEqual(['/v2/glossaries']);
+    expect(emulator.calls.slice(made).map((c) => c.path)).toEqual(['/v2/glossaries', '/v2/translate']);
     emulator.failNext(0, 0);
     const original = emulator.calls.length;
     const failing = deeplTranslator({ apiKey: EMULATOR_KEYS.deepl, url: emulator.url, fetch: (async (url: string | URL | Request, init?: RequestInit) => (String(url).endsWith('/v2/translate') ? new Response('{}', { status: 503 }) : fetch(url, init))) as typeof fetch });
@@ -139,5 +139,44 @@ describe('POST /v1/translate with a glossary', () => {
     // Another project's glossary is not this one's.
     expect(emulator.calls.slice(from).map((c) => c.path)).toEqual(['/v2/translate']);
     expect((await json(await t.call(q.apiKey, 'GET', `/v1/keys/${k.id}/translations/de`))).value).toBe('Hallo DASHBOARD');
+  });
+});
+
+describe('a DeepL glossary that cannot be made (found by review)', () => {
+  const deepl = () => deeplTranslator({ apiKey: EMULATOR_KEYS.deepl, url: emulator.url });
+
+  it('an account at its glossary limit (456) or rate (429), or a failing glossary endpoint, translates without one', async () => {
+    for (const status of [456, 429, 500]) {
+      const before = emulator.calls.length;
+      emulator.failNext(status);
+      expect(await deepl().translate({ texts: ['Save the dashboard'], from: 'en', to: 'de', glossary })).toEqual(['Speichern THE DASHBOARD']);
+      expect(emulator.calls.slice(before).map((c) => c.path)).toEqual(['/v2/glossaries', '/v2/translate']);
+    }
+    // A refused key is the call's failure: the translation would be refused too.
+    const wrong = deeplTranslator({ apiKey: 'wrong', url: emulator.url });
+    expect(await wrong.translate({ texts: ['Save'], from: 'en', to: 'de', glossary }).catch((e) => e)).toMatchObject({ status: 403 });
+  });
+
+  it('entries DeepL would refuse are left out, the others kept', async () => {
+    const before = emulator.calls.length;
+    const odd = [
+      { source: 'Don\u0092t save', target: 'Nicht speichern' },
+      { source: 'Sign\u2028in', target: 'Anmelden' },
+      { source: 'Dashboard', target: 'Übersicht' },
+      { source: 'x'.repeat(300), target: 'ü'.repeat(600) },
+    ];
+    expect(await deepl().translate({ texts: ['Save the dashboard'], from: 'en', to: 'de', glossary: odd })).toEqual(['Speichern THE Übersicht']);
+    expect(emulator.calls[before]!.body.entries).toBe('Dashboard\tÜbersicht');
+  });
+
+  it("a placeholder's protected tag is no use of a term named like it", async () => {
+    const p = await t.newProject('team');
+    for (const code of ['en', 'de']) await json(await t.call(p.apiKey, 'POST', '/v1/languages', { code }));
+    await json(await t.call(p.apiKey, 'POST', '/v1/glossary', { term: 'ID', translatable: false }));
+    await json(await t.call(p.apiKey, 'POST', '/v1/glossary', { term: 'X', translations: { de: 'Ix' } }));
+    await source(p, 'a', 'Hello {name}');
+    const before = emulator.calls.length;
+    await json(await t.call(p.apiKey, 'POST', '/v1/translate/de', {}));
+    expect(emulator.calls.slice(before).map((c) => c.path)).toEqual(['/v2/translate']);
   });
 });

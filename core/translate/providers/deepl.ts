@@ -38,7 +38,12 @@ export function deeplTranslator(options: DeeplOptions): MachineTranslator {
       if (texts.length === 0) return [];
       const auth = { authorization: `DeepL-Auth-Key ${options.apiKey}` };
       const timeoutMs = options.timeoutMs ?? 10_000;
-      const glossaryId = glossary?.length ? await createGlossary(fetchFn, base, auth, from, to, glossary, timeoutMs) : null;
+      // One deadline for the glossary and the translation: a call with a glossary takes no longer
+      // than one without (MT_TIME_LIMIT_MS counts one MT_TIMEOUT_MS a batch; found by review).
+      const deadline = performance.now() + timeoutMs;
+      const left = () => Math.max(1, Math.round(deadline - performance.now()));
+      // The glossary gets half of it at most: one that does not come in time is done without.
+      const glossaryId = glossary?.length ? await createGlossary(fetchFn, base, auth, from, to, glossary, Math.round(timeoutMs / 2)) : null;
       let answer: { translations?: { text?: unknown }[] };
       try {
         answer = (await postJson(
@@ -54,10 +59,11 @@ export function deeplTranslator(options: DeeplOptions): MachineTranslator {
             ignore_tags: ['x'],
             ...(glossaryId === null ? {} : { glossary_id: glossaryId }),
           },
-          timeoutMs,
+          left(),
         )) as { translations?: { text?: unknown }[] };
       } finally {
-        if (glossaryId !== null) await deleteQuietly(fetchFn, `${base}/v2/glossaries/${encodeURIComponent(glossaryId)}`, auth, timeoutMs);
+        // At least half a second for the delete, even when the translation used the deadline up.
+        if (glossaryId !== null) await deleteQuietly(fetchFn, `${base}/v2/glossaries/${encodeURIComponent(glossaryId)}`, auth, Math.max(500, left()));
       }
       const out = answer.translations?.map((t) => t.text);
       if (!out || out.length !== texts.length || out.some((t) => typeof t !== 'string')) {
@@ -70,8 +76,11 @@ export function deeplTranslator(options: DeeplOptions): MachineTranslator {
 
 /**
  * A DeepL glossary of the entries (TSV: a tab between source and target, one entry a line), or null
- * when DeepL has no glossaries for the language pair (it answers 400): the texts are then translated
- * without one, as before. Any other refusal (the key, the quota) is the call's failure.
+ * when DeepL will not make one: a language pair it has no glossaries for (400), an account at its
+ * glossary limit or rate (456, 429; a Free account keeps few), a failure of the glossary endpoint.
+ * The texts are then translated without one, as before: a glossary helps a translation, its absence
+ * should not cost it (found by review). A refused key (401, 403) is the call's failure: the
+ * translation would be refused as well.
  */
 async function createGlossary(
   fetchFn: ProviderFetch,
@@ -82,12 +91,13 @@ async function createGlossary(
   entries: readonly GlossaryEntry[],
   timeoutMs: number,
 ): Promise<string | null> {
-  // DeepL refuses an entry with a tab or line break, leading or trailing spaces, or a source twice;
-  // glossary terms have none of these (core/glossary/schemas.ts), but a provider's 400 would lose
-  // the whole call: such an entry is left out here instead.
+  // DeepL refuses an entry with a control character (C0 or C1), a Unicode line or paragraph
+  // separator, leading or trailing white space, more than 1,024 UTF-8 bytes, or a source twice. A
+  // glossary term may hold a C1 control (a cp1252 apostrophe read as Latin-1) or a pasted U+2028
+  // (review), and one refused entry loses the glossary of the whole request: left out here instead.
   const seen = new Set<string>();
   const lines = entries.filter((e) => {
-    const clean = (s: string) => s !== '' && s === s.trim() && !/[\t\r\n]/.test(s);
+    const clean = (s: string) => s !== '' && s === s.trim() && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(s) && new TextEncoder().encode(s).length <= 1024;
     if (!clean(e.source) || !clean(e.target) || seen.has(e.source)) return false;
     seen.add(e.source);
     return true;
@@ -105,7 +115,7 @@ async function createGlossary(
     if (typeof made.glossary_id !== 'string' || made.glossary_id === '') throw new ProviderError('deepl', 0, 'deepl answered no glossary_id for a new glossary');
     return made.glossary_id;
   } catch (error) {
-    if (error instanceof ProviderError && error.status === 400) return null;
+    if (error instanceof ProviderError && error.status !== 401 && error.status !== 403) return null;
     throw error;
   }
 }
