@@ -24,6 +24,12 @@ export type TranslateRequest = {
   notes?: readonly (string | null)[];
 };
 
+/**
+ * The share of its timeout a provider may spend beyond the translation on a request's glossary, in
+ * all (DeepL: a quarter to make it, a quarter to delete it). MT_TIME_LIMIT_MS counts it per batch.
+ */
+export const GLOSSARY_EXTRA_TIMEOUT = 0.5;
+
 /** A glossary term as a provider takes it: the source phrase and the phrase to use for it in `to`. */
 export type GlossaryEntry = { source: string; target: string };
 
@@ -36,7 +42,11 @@ export interface MachineTranslator {
    * bounded by tokens): a batch closes at whichever of the two limits comes first.
    */
   readonly batchBytes: number;
-  /** One translation per text, in order. Rejects with ProviderError when the provider fails. */
+  /**
+   * One translation per text, in order, within the provider's timeout; a request with a `glossary`
+   * may take up to GLOSSARY_EXTRA_TIMEOUT more of it (DeepL makes and deletes a glossary of its
+   * own). Rejects with ProviderError when the provider fails.
+   */
   translate(request: TranslateRequest): Promise<string[]>;
 }
 

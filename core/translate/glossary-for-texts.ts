@@ -12,7 +12,7 @@ import { readForbiddenTerms } from '../glossary/forbidden-words.ts';
 import type { GlossaryTerm } from '../glossary/schemas.ts';
 
 /** Most forbidden words one call names: a provider's instructions are not a term base. */
-export const AVOID_MAX = 100;
+export const AVOID_MAX = 50;
 
 export type MachineGlossary = {
   /** The entries for one batch of (protected) texts: the terms found in them, each once, in the glossary's order. */

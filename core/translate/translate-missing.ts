@@ -21,7 +21,7 @@ import { LanguageCode } from '../languages/language-code.ts';
 import { languageNotRegistered } from '../languages/remove-language.ts';
 import { lockProject } from '../projects/lock-project.ts';
 import { chargeUnits } from '../units/translation-units.ts';
-import { ProviderError } from '../ports/machine-translator.ts';
+import { GLOSSARY_EXTRA_TIMEOUT, ProviderError } from '../ports/machine-translator.ts';
 import { checkTranslation } from '../quality/check-translation.ts';
 import { protect } from './protect.ts';
 import { machineGlossary, type MachineGlossary } from './glossary-for-texts.ts';
@@ -305,8 +305,9 @@ async function machineTranslate(
     for (const texts of batches(segments, batchLimits(translator))) {
       // A later batch starts only while a whole provider call still fits in the time limit: on
       // Lambda the function would otherwise be cut off with the provider's (paid) work lost.
-      if (limit > 0 && translated.length > 0 && performance.now() - started + deps.config.MT_TIMEOUT_MS > limit) break;
       const entries = glossary.entriesFor(texts);
+      const callMs = deps.config.MT_TIMEOUT_MS * (entries.length ? 1 + GLOSSARY_EXTRA_TIMEOUT : 1);
+      if (limit > 0 && translated.length > 0 && performance.now() - started + callMs > limit) break;
       const batchNotes = notes.slice(translated.length, translated.length + texts.length);
       const said = {
         ...(entries.length ? { glossary: entries } : {}),

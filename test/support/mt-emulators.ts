@@ -36,7 +36,7 @@ export function translateWithGlossary(text: string, to: string, entries: readonl
 /** DeepL's glossary languages (v2): a pair of two of these; others answer 400. */
 const DEEPL_GLOSSARY_LANGUAGES = new Set(['da', 'de', 'en', 'es', 'fr', 'it', 'ja', 'ko', 'nb', 'nl', 'pl', 'pt', 'ru', 'sv', 'zh']);
 
-export type EmulatedGlossary = { name: string; source_lang: string; target_lang: string; entries: [string, string][] };
+export type EmulatedGlossary = { name: string; source_lang: string; target_lang: string; entries: [string, string][]; creation_time: string };
 
 export type EmulatorCall = { provider: 'deepl' | 'openai' | 'libretranslate'; path: string; method: string; headers: IncomingMessage['headers']; body: any };
 
@@ -45,6 +45,8 @@ export type MtEmulator = {
   calls: EmulatorCall[];
   /** DeepL glossaries that exist now (made and not deleted), by id. */
   glossaries: Map<string, EmulatedGlossary>;
+  /** Most glossaries the account keeps (a Free account: 1); past it, a new one is a 456. Default: 1,000. */
+  glossaryLimit(n: number): void;
   /** The next `count` requests answer `status` (DeepL's 456 quota, 429, 500...). */
   failNext(status: number, count?: number): void;
   /** The model (or service) drops every <x/> tag from now on: a placeholder lost in translation. */
@@ -60,6 +62,7 @@ export async function startMtEmulator(): Promise<MtEmulator> {
   const calls: EmulatorCall[] = [];
   const glossaries = new Map<string, EmulatedGlossary>();
   let made = 0;
+  let glossaryMax = 1_000;
   let failures: { status: number; count: number } | null = null;
   let dropping = false;
   let lateBy = 0;
@@ -74,22 +77,25 @@ export async function startMtEmulator(): Promise<MtEmulator> {
     let body: any;
     const raw = Buffer.concat(chunks).toString('utf8');
     try {
-      body = req.method === 'DELETE' && raw === '' ? null : JSON.parse(raw);
+      body = (req.method === 'DELETE' || req.method === 'GET') && raw === '' ? null : JSON.parse(raw);
     } catch {
       return send(res, 400, { message: 'Invalid JSON' });
     }
     const path = req.url ?? '';
     const glossaryPath = /^\/v2\/glossaries(?:\/([^/]+))?$/.exec(path);
     const provider = path === '/v2/translate' || glossaryPath ? 'deepl' : path === '/v1/chat/completions' ? 'openai' : path === '/translate' ? 'libretranslate' : null;
-    const allowed = glossaryPath ? (glossaryPath[1] ? 'DELETE' : 'POST') : 'POST';
-    if (!provider || req.method !== allowed) return send(res, 404, { message: 'Not found' });
-    calls.push({ provider, path, method: req.method, headers: req.headers, body });
+    const allowed = glossaryPath ? (glossaryPath[1] ? ['DELETE'] : ['POST', 'GET']) : ['POST'];
+    if (!provider || !allowed.includes(req.method ?? '')) return send(res, 404, { message: 'Not found' });
+    calls.push({ provider, path, method: req.method ?? 'POST', headers: req.headers, body });
     if (lateBy > 0) await new Promise((resolve) => setTimeout(resolve, lateBy));
     if (failures && failures.count > 0) {
       failures.count--;
       return send(res, failures.status, { message: 'emulated failure' });
     }
-    if (glossaryPath) return glossaryPath[1] ? deleteGlossary(req, res, decodeURIComponent(glossaryPath[1])) : createGlossary(req, res, body);
+    if (glossaryPath) {
+      if (glossaryPath[1]) return deleteGlossary(req, res, decodeURIComponent(glossaryPath[1]));
+      return req.method === 'GET' ? listGlossaries(req, res) : createGlossary(req, res, body);
+    }
     if (provider === 'deepl') return deepl(req, res, body);
     if (provider === 'openai') return openai(req, res, body);
     return libre(res, body);
@@ -102,7 +108,7 @@ export async function startMtEmulator(): Promise<MtEmulator> {
     if (body.tag_handling !== 'xml') return send(res, 400, { message: 'emulator: tags would not be kept without tag_handling=xml' });
     const to = body.target_lang.toLowerCase();
     let entries: [string, string][] = [];
-    if (body.glossary_id !== undefined) {
+    if (body?.glossary_id !== undefined) {
       const glossary = glossaries.get(String(body.glossary_id));
       if (!glossary) return send(res, 404, { message: 'Glossary not found' });
       if (typeof body.source_lang !== 'string') return send(res, 400, { message: "Use of a glossary requires the 'source_lang' parameter to be specified" });
@@ -129,9 +135,18 @@ export async function startMtEmulator(): Promise<MtEmulator> {
       parsed.push([cells[0]!, cells[1]!]);
     }
     if (parsed.length === 0) return send(res, 400, { message: 'Invalid glossary entries provided: none' });
+    if (glossaries.size >= glossaryMax) return send(res, 456, { message: 'Quota exceeded. The maximum amount of glossaries has been reached.' });
     const id = `emulated-glossary-${++made}`;
-    glossaries.set(id, { name, source_lang: pair[0], target_lang: pair[1], entries: parsed });
-    send(res, 201, { glossary_id: id, ready: true, name, source_lang: pair[0], target_lang: pair[1], creation_time: new Date().toISOString(), entry_count: parsed.length });
+    const creation_time = new Date().toISOString();
+    glossaries.set(id, { name, source_lang: pair[0], target_lang: pair[1], entries: parsed, creation_time });
+    send(res, 201, { glossary_id: id, ready: true, name, source_lang: pair[0], target_lang: pair[1], creation_time, entry_count: parsed.length });
+  }
+
+  function listGlossaries(req: IncomingMessage, res: ServerResponse) {
+    if (req.headers.authorization !== `DeepL-Auth-Key ${EMULATOR_KEYS.deepl}`) return send(res, 403, { message: 'Wrong endpoint or authentication' });
+    send(res, 200, {
+      glossaries: [...glossaries].map(([glossary_id, g]) => ({ glossary_id, name: g.name, ready: true, source_lang: g.source_lang, target_lang: g.target_lang, creation_time: g.creation_time, entry_count: g.entries.length })),
+    });
   }
 
   function deleteGlossary(req: IncomingMessage, res: ServerResponse, id: string) {
@@ -179,6 +194,9 @@ export async function startMtEmulator(): Promise<MtEmulator> {
     url: `http://127.0.0.1:${port}`,
     calls,
     glossaries,
+    glossaryLimit(n) {
+      glossaryMax = n;
+    },
     failNext(status, count = 1) {
       failures = { status, count };
     },

@@ -150,7 +150,9 @@ describe('a DeepL glossary that cannot be made (found by review)', () => {
       const before = emulator.calls.length;
       emulator.failNext(status);
       expect(await deepl().translate({ texts: ['Save the dashboard'], from: 'en', to: 'de', glossary })).toEqual(['Speichern THE DASHBOARD']);
-      expect(emulator.calls.slice(before).map((c) => c.path)).toEqual(['/v2/glossaries', '/v2/translate']);
+      // A full account (456) is first looked over for glossaries of ours left behind: none here.
+      const listed = status === 456 ? ['GET /v2/glossaries'] : [];
+      expect(emulator.calls.slice(before).map((c) => `${c.method} ${c.path}`)).toEqual(['POST /v2/glossaries', ...listed, 'POST /v2/translate']);
     }
     // A refused key is the call's failure: the translation would be refused too.
     const wrong = deeplTranslator({ apiKey: 'wrong', url: emulator.url });
@@ -178,5 +180,47 @@ describe('a DeepL glossary that cannot be made (found by review)', () => {
     const before = emulator.calls.length;
     await json(await t.call(p.apiKey, 'POST', '/v1/translate/de', {}));
     expect(emulator.calls.slice(before).map((c) => c.path)).toEqual(['/v2/translate']);
+  });
+});
+
+describe("DeepL glossaries of ours left behind (found by review)", () => {
+  const deepl = () => deeplTranslator({ apiKey: EMULATOR_KEYS.deepl, url: emulator.url });
+
+  it('an account whose one glossary is an old one of ours gets it swept, then the request its glossary', async () => {
+    emulator.glossaryLimit(1);
+    try {
+      const leftBehind = 'emulated-left-behind';
+      emulator.glossaries.set(leftBehind, { name: 'tms machine translation', source_lang: 'en', target_lang: 'de', entries: [['a', 'b']], creation_time: new Date(Date.now() - 60 * 60_000).toISOString() });
+      expect(await deepl().translate({ texts: ['Save the dashboard'], from: 'en', to: 'de', glossary })).toEqual(['Speichern THE Übersicht']);
+      expect(emulator.glossaries.has(leftBehind)).toBe(false);
+      expect(emulator.glossaries.size).toBe(0);
+      // The account's own glossary, or one of ours still young (a request in flight), is never swept:
+      // the request is translated without a glossary.
+      const own = { name: "The team's own", source_lang: 'en', target_lang: 'de', entries: [['a', 'b']] as [string, string][], creation_time: new Date(Date.now() - 60 * 60_000).toISOString() };
+      emulator.glossaries.set('emulated-own', own);
+      expect(await deepl().translate({ texts: ['Save the dashboard'], from: 'en', to: 'de', glossary })).toEqual(['Speichern THE DASHBOARD']);
+      expect([...emulator.glossaries.keys()]).toEqual(['emulated-own']);
+      emulator.glossaries.clear();
+      emulator.glossaries.set('emulated-young', { ...own, name: 'tms machine translation', creation_time: new Date().toISOString() });
+      expect(await deepl().translate({ texts: ['Save the dashboard'], from: 'en', to: 'de', glossary })).toEqual(['Speichern THE DASHBOARD']);
+      expect([...emulator.glossaries.keys()]).toEqual(['emulated-young']);
+    } finally {
+      emulator.glossaryLimit(1_000);
+      emulator.glossaries.clear();
+    }
+  });
+
+  it('a slow glossary endpoint never shortens the translation: done without, the translation within its own timeout', async () => {
+    // Creation answers after the glossary's share of the timeout (a quarter of 2 s): done without.
+    const slow = deeplTranslator({
+      apiKey: EMULATOR_KEYS.deepl,
+      url: emulator.url,
+      timeoutMs: 2000,
+      fetch: (async (url: string | URL | Request, init?: RequestInit) => {
+        if (String(url).endsWith('/v2/glossaries') && init?.method === 'POST') await new Promise((resolve) => setTimeout(resolve, 900));
+        return fetch(url, init);
+      }) as typeof fetch,
+    });
+    expect(await slow.translate({ texts: ['Save the dashboard'], from: 'en', to: 'de', glossary })).toEqual(['Speichern THE DASHBOARD']);
   });
 });

@@ -3,7 +3,7 @@
 // DeepL glossary of them (POST /v2/glossaries), translates with it and deletes it: DeepL glossaries
 // are immutable and an account keeps at most 1,000, so one is made for the call's own terms rather
 // than kept in step with the project's (docs/decisions.md, "The glossary in machine translation").
-import { ProviderError, type GlossaryEntry, type MachineTranslator } from '../../ports/machine-translator.ts';
+import { GLOSSARY_EXTRA_TIMEOUT, ProviderError, type GlossaryEntry, type MachineTranslator } from '../../ports/machine-translator.ts';
 import { deleteQuietly, postJson, primary, type ProviderFetch } from '../provider-http.ts';
 
 export type DeeplOptions = { apiKey: string; url?: string; fetch?: ProviderFetch; timeoutMs?: number };
@@ -38,12 +38,12 @@ export function deeplTranslator(options: DeeplOptions): MachineTranslator {
       if (texts.length === 0) return [];
       const auth = { authorization: `DeepL-Auth-Key ${options.apiKey}` };
       const timeoutMs = options.timeoutMs ?? 10_000;
-      // One deadline for the glossary and the translation: a call with a glossary takes no longer
-      // than one without (MT_TIME_LIMIT_MS counts one MT_TIMEOUT_MS a batch; found by review).
-      const deadline = performance.now() + timeoutMs;
-      const left = () => Math.max(1, Math.round(deadline - performance.now()));
-      // The glossary gets half of it at most: one that does not come in time is done without.
-      const glossaryId = glossary?.length ? await createGlossary(fetchFn, base, auth, from, to, glossary, Math.round(timeoutMs / 2)) : null;
+      // The translation has the whole timeout; making and deleting the glossary a quarter of it
+      // each (GLOSSARY_EXTRA_TIMEOUT, which MT_TIME_LIMIT_MS counts). A glossary that does not come
+      // in time is done without, and never shortens the translation (found by review: a slow DeepL
+      // made the translation time out).
+      const sideMs = Math.max(250, Math.round((timeoutMs * GLOSSARY_EXTRA_TIMEOUT) / 2));
+      const glossaryId = glossary?.length ? await createGlossary(fetchFn, base, auth, from, to, glossary, sideMs) : null;
       let answer: { translations?: { text?: unknown }[] };
       try {
         answer = (await postJson(
@@ -59,11 +59,10 @@ export function deeplTranslator(options: DeeplOptions): MachineTranslator {
             ignore_tags: ['x'],
             ...(glossaryId === null ? {} : { glossary_id: glossaryId }),
           },
-          left(),
+          timeoutMs,
         )) as { translations?: { text?: unknown }[] };
       } finally {
-        // At least half a second for the delete, even when the translation used the deadline up.
-        if (glossaryId !== null) await deleteQuietly(fetchFn, `${base}/v2/glossaries/${encodeURIComponent(glossaryId)}`, auth, Math.max(500, left()));
+        if (glossaryId !== null) await deleteQuietly(fetchFn, `${base}/v2/glossaries/${encodeURIComponent(glossaryId)}`, auth, sideMs);
       }
       const out = answer.translations?.map((t) => t.text);
       if (!out || out.length !== texts.length || out.some((t) => typeof t !== 'string')) {
@@ -103,19 +102,45 @@ async function createGlossary(
     return true;
   });
   if (lines.length === 0) return null;
-  try {
-    const made = (await postJson(
-      'deepl',
-      fetchFn,
-      `${base}/v2/glossaries`,
-      auth,
-      { name: `tms ${primary(from)}-${primary(to)}`, source_lang: primary(from), target_lang: primary(to), entries: lines.map((e) => `${e.source}\t${e.target}`).join('\n'), entries_format: 'tsv' },
-      timeoutMs,
-    )) as { glossary_id?: unknown };
-    if (typeof made.glossary_id !== 'string' || made.glossary_id === '') throw new ProviderError('deepl', 0, 'deepl answered no glossary_id for a new glossary');
-    return made.glossary_id;
-  } catch (error) {
-    if (error instanceof ProviderError && error.status !== 401 && error.status !== 403) return null;
-    throw error;
+  const body = { name: GLOSSARY_NAME, source_lang: primary(from), target_lang: primary(to), entries: lines.map((e) => `${e.source}\t${e.target}`).join('\n'), entries_format: 'tsv' };
+  const started = performance.now();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const made = (await postJson('deepl', fetchFn, `${base}/v2/glossaries`, auth, body, timeoutMs)) as { glossary_id?: unknown };
+      if (typeof made.glossary_id !== 'string' || made.glossary_id === '') throw new ProviderError('deepl', 0, 'deepl answered no glossary_id for a new glossary');
+      return made.glossary_id;
+    } catch (error) {
+      if (!(error instanceof ProviderError) || error.status === 401 || error.status === 403) throw error;
+      // The account's glossaries are all taken (a Free account keeps one): glossaries of ours left
+      // behind (a creation we stopped waiting for, a delete DeepL refused) are swept, once.
+      const budget = timeoutMs - (performance.now() - started);
+      if (error.status !== 456 || attempt > 0 || budget < 100 || !(await sweepLeftBehind(fetchFn, base, auth, Math.round(budget)))) return null;
+    }
   }
+}
+
+/** The name of every glossary this adapter makes: how the sweep knows its own. */
+const GLOSSARY_NAME = 'tms machine translation';
+/** A glossary of ours older than this is left behind (a request's own lives for one call, seconds). */
+const LEFT_BEHIND_MS = 10 * 60_000;
+
+/** Deletes our glossaries older than LEFT_BEHIND_MS; true when one was. Never the account's others. */
+async function sweepLeftBehind(fetchFn: ProviderFetch, base: string, auth: Record<string, string>, timeoutMs: number): Promise<boolean> {
+  let listed: { glossaries?: { glossary_id?: unknown; name?: unknown; creation_time?: unknown }[] };
+  try {
+    const response = await fetchFn(`${base}/v2/glossaries`, { headers: { accept: 'application/json', ...auth }, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    if (!response.ok) {
+      await response.body?.cancel();
+      return false;
+    }
+    listed = (await response.json()) as typeof listed;
+  } catch {
+    return false;
+  }
+  const stale = (listed.glossaries ?? []).filter(
+    (g) => g.name === GLOSSARY_NAME && typeof g.glossary_id === 'string' && typeof g.creation_time === 'string' && Date.now() - Date.parse(g.creation_time) > LEFT_BEHIND_MS,
+  );
+  let swept = false;
+  for (const g of stale) swept = (await deleteQuietly(fetchFn, `${base}/v2/glossaries/${encodeURIComponent(g.glossary_id as string)}`, auth, timeoutMs)) || swept;
+  return swept;
 }
