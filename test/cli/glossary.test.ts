@@ -236,6 +236,6 @@ describe('tms glossary usage errors (exit 2, before any request)', () => {
     expect(glossary.stdout).toContain('tms glossary push <file> [--format csv|tbx] [--dry-run]');
     expect(pull.stdout).toMatch(/^tms glossary pull <file> \[--format csv\|tbx\] \[--json\]/);
     expect(push.stdout).toMatch(/^tms glossary push <file> \[--format csv\|tbx\] \[--dry-run\] \[--json\]/);
-    expect(push.stdout).toContain('term,description,translatable,case_sensitive,de');
+    expect(push.stdout).toContain('term,description,translatable,case_sensitive,forbidden,de');
   });
 });

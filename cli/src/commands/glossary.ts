@@ -31,7 +31,8 @@ nothing and no term is removed. Prints the terms added, changed and unchanged, t
 written and each warning; a file the server cannot take is exit 1 with its lines
 ("glossary.csv line 12: ..."), nothing imported.
 CSV: a header row with term (or the source language's code), description, translatable,
-case_sensitive, forbidden and a column per language (term,description,translatable,case_sensitive,forbidden,de).
+case_sensitive, forbidden and a column per language
+(term,description,translatable,case_sensitive,forbidden,de).
 --format F       csv or tbx; by default the file's extension says (.csv, .tbx)
 --dry-run        say what the import would do; change nothing
 ${COMMON}`;
