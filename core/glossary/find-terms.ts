@@ -2,8 +2,9 @@
 // `?key_id=`. A term is found as a whole word: "Dashboard" in "Open the dashboard." but not in
 // "Dashboards" or "dashboarding", so that "Page" is not found in every "Homepage". Scripts written
 // without spaces between words (Han, Kana, Thai, Lao, Khmer, Myanmar) have no such edge: a term in
-// them is found wherever it occurs. Case is folded unless the term is case_sensitive.
-import { fold } from './fold.ts';
+// them is found wherever it occurs. Case is folded unless the term is case_sensitive. A no-break
+// space or `&nbsp;` is a space (fold.ts).
+import { fold, spaced } from './fold.ts';
 
 export type MatchableTerm = { term: string; case_sensitive: boolean };
 
@@ -20,7 +21,7 @@ function patternOf(term: MatchableTerm): RegExp {
   const id = `${term.case_sensitive ? 's' : 'i'}${term.term}`;
   let re = patterns.get(id);
   if (!re) {
-    const chars = [...term.term.normalize('NFC')];
+    const chars = [...spaced(term.term.normalize('NFC'))];
     // A word edge is needed only where the term's own edge is a letter or digit of a spaced script
     // ("C++" ends in "+": "C++ code" and "C++," both hold it).
     const edge = (c: string) => /[\p{L}\p{N}]/u.test(c) && !NO_SPACES.test(c);
@@ -39,10 +40,10 @@ function patternOf(term: MatchableTerm): RegExp {
 /** The terms found in `text`, in the order given. */
 export function termsIn<T extends MatchableTerm>(text: string, terms: readonly T[]): T[] {
   if (terms.length === 0 || text === '') return [];
-  const nfc = text.normalize('NFC');
+  const nfc = spaced(text.normalize('NFC'));
   const folded = fold(text);
   // A cheap substring test first (most terms are in no text), the word edges only for the rest.
-  return terms.filter((t) => (t.case_sensitive ? nfc.includes(t.term.normalize('NFC')) : folded.includes(fold(t.term))) && patternOf(t).test(nfc));
+  return terms.filter((t) => (t.case_sensitive ? nfc.includes(spaced(t.term.normalize('NFC'))) : folded.includes(fold(t.term))) && patternOf(t).test(nfc));
 }
 
 // Spaced-script word characters: what a word of a spaced script is made of (no Han, Kana, Thai...).

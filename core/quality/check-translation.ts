@@ -7,7 +7,7 @@ import { scanTags } from './html-tags.ts';
 import { dropsFinalPeriod, edgeWhitespace, finalMark, hasWideCharacters, visibleWidth } from './text-edges.ts';
 import { pluralCategories as categoriesOf } from '../formats/plural/categories.ts';
 import { shownLength } from './max-length.ts';
-import { fold } from '../glossary/fold.ts';
+import { fold, spaced } from '../glossary/fold.ts';
 import type { ForbiddenWords } from '../glossary/forbidden-words.ts';
 
 export const QUALITY_CHECKS = ['icu_syntax', 'placeholders', 'plurals', 'html_tags', 'whitespace', 'punctuation', 'length', 'max_length', 'glossary', 'forbidden_terms'] as const;
@@ -117,7 +117,7 @@ export function checkTranslation(input: CheckInput): QualityWarning[] {
   // anywhere (no word edges): an inflected or compound form ("Übersichten", "Übersichtsseite")
   // holds the agreed word, and a false warning costs a translator more than a missed one.
   if (source !== null && input.terms?.length && text.trim() !== '') {
-    const holds = (needle: string, caseSensitive: boolean) => (caseSensitive ? text.normalize('NFC').includes(needle.normalize('NFC')) : fold(text).includes(fold(needle)));
+    const holds = (needle: string, caseSensitive: boolean) => (caseSensitive ? spaced(text.normalize('NFC')).includes(spaced(needle.normalize('NFC'))) : fold(text).includes(fold(needle)));
     for (const term of input.terms) {
       // A forbidden term's translation is a word not to use: the forbidden_terms check's, below.
       if (term.forbidden) continue;
