@@ -13,6 +13,8 @@ import { iosStringsdictCodec } from './codecs/ios-stringsdict.ts';
 import { arbCodec } from './codecs/arb.ts';
 import { yamlCodec } from './codecs/yaml.ts';
 import { csvCodec } from './codecs/csv.ts';
+import { propertiesCodec } from './codecs/properties.ts';
+import { resxCodec } from './codecs/resx.ts';
 
 export { FormatError } from './format-error.ts';
 export type { Entry, FormatCodec, FormatId, ParseContext, ParsedFile, SerializeContext } from './types.ts';
@@ -30,6 +32,8 @@ export const FORMATS: Record<FormatId, FormatCodec> = {
   arb: arbCodec,
   yaml: yamlCodec,
   csv: csvCodec,
+  properties: propertiesCodec,
+  resx: resxCodec,
 };
 
 export const isFormatId = (s: string): s is FormatId => Object.hasOwn(FORMATS, s);

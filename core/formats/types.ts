@@ -13,7 +13,9 @@ export type FormatId =
   | 'ios-stringsdict'
   | 'arb'
   | 'yaml'
-  | 'csv';
+  | 'csv'
+  | 'properties'
+  | 'resx';
 
 export type Entry = {
   /** The full key name. */

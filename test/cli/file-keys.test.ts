@@ -30,6 +30,8 @@ describe('the CLI reads the keys the server reads', () => {
     ['xliff', 'messages.de.xlf', 'de'],
     ['xliff2', 'messages.de.xlf2', 'de'],
     ['csv', 'sheet.csv', 'de'],
+    ['resx', 'Strings.de.resx', 'de'],
+    ['properties', 'messages_de.properties', 'de'],
   ];
   it.each(FIXTURES)('%s: %s', async (format, file, language) => {
     const body = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'formats', file));

@@ -33,6 +33,8 @@ const BROKEN: Record<FormatId, string> = {
   arb: '{"a": 1}',
   yaml: 'de:\n  a: [unclosed\n',
   csv: 'key,group,description,value\n"a,b,c,"unterminated\n',
+  properties: 'a=x\nb=\\u00zz\n',
+  resx: '<root><data name="a"><value>x</value></data',
 };
 
 const ids = Object.keys(FORMATS) as FormatId[];

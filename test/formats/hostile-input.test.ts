@@ -80,6 +80,9 @@ const CUT: Record<FormatId, [string, number]> = {
   'ios-stringsdict': ['<plist>\n<dict>\n<key>a</key>\n<string>x</str', 4],
   yaml: ['de:\n  a: x\n  b: "y', 3],
   csv: ['key,value\na,x\nb,"y', 3],
+  // A .properties file cut anywhere else still reads (a shorter value): cut inside an escape.
+  properties: ['a=x\nb=y\\u00', 2],
+  resx: ['<root>\n  <data name="a"><value>x</value></data>\n  <data name="b"><value>y</val', 3],
 };
 
 /** A file of each format with a key twice, and where the refusal points. */
@@ -96,6 +99,8 @@ const DUPLICATE: Record<FormatId, [string, (string | number)[]]> = {
   'ios-stringsdict': ['<plist><dict>\n<key>a</key><string>x</string>\n<key>a</key><string>y</string>\n</dict></plist>', ['body', 'line', 3]],
   yaml: ['de:\n  a: x\n  a: y\n', ['body', 'line', 3]],
   csv: ['key,value\na,x\na,y\n', ['body', 'line', 3]],
+  properties: ['a=x\na=y\n', ['body', 'line', 2]],
+  resx: ['<root>\n<data name="a"><value>x</value></data>\n<data name="a"><value>y</value></data>\n</root>', ['body', 'line', 3]],
 };
 
 describe.each(FORMAT_IDS)('%s: located refusals', (format) => {
@@ -110,6 +115,14 @@ describe.each(FORMAT_IDS)('%s: located refusals', (format) => {
       const text = '"a" = "x";\n"b" = "?";\n';
       const body = new Uint8Array([0xff, 0xfe, ...[...text].flatMap((c) => (c === '?' ? [0x00, 0xd8] : [c.charCodeAt(0), 0]))]);
       expect(formatErrorOf(format, body)?.loc).toEqual(['body', 'line', 2]);
+      return;
+    }
+    // Bytes that are not UTF-8 are ISO-8859-1 to Java 9+'s PropertyResourceBundle, so no byte is
+    // invalid in a .properties file: 0xFF is ÿ.
+    if (format === 'properties') {
+      const body = utf8('a=x\nb=y?\n');
+      body[body.length - 2] = 0xff;
+      expect(FORMATS.properties.parse(body, { language: 'de' }).entries).toEqual([{ key: 'a', value: 'x' }, { key: 'b', value: 'yÿ' }]);
       return;
     }
     const [text] = DUPLICATE[format];
@@ -138,6 +151,7 @@ describe('files built to exhaust the reader', () => {
     ['xliff', `<xliff version="1.2">${'<group>'.repeat(deep)}`],
     ['xliff2', `<xliff version="2.0">${'<group>'.repeat(deep)}`],
     ['ios-stringsdict', `<plist>${'<dict>'.repeat(deep)}`],
+    ['resx', `<root>${'<data>'.repeat(deep)}`],
     ['yaml', `de: ${'['.repeat(deep)}`],
     ['yaml', `de:\n${Array.from({ length: 600 }, (_, i) => `${' '.repeat(i + 2)}k${i}:`).join('\n')} v\n`],
   ];

@@ -134,7 +134,7 @@ async function fixture(): Promise<Fixture> {
   await t.runtime.rebuilds!.idle();
   const manifest = await ok(call('GET', '/v1/cached/manifest'));
   const files: Record<string, string> = {};
-  for (const format of ['json', 'json-nested', 'i18next', 'xliff', 'xliff2', 'po', 'android', 'ios-strings', 'ios-stringsdict', 'arb', 'yaml', 'csv']) {
+  for (const format of ['json', 'json-nested', 'i18next', 'xliff', 'xliff2', 'po', 'android', 'ios-strings', 'ios-stringsdict', 'arb', 'yaml', 'csv', 'properties', 'resx']) {
     const res = await call('GET', `/v1/export/de?format=${format}&status=all&source=fr`);
     if (res.status !== 200) throw new Error(`export ${format}: ${res.status} ${await res.text()}`);
     files[format] = await res.text();
@@ -376,6 +376,8 @@ function importCases(): { cases: Case[]; dryRuns: Case[] } {
     yaml: (text) => `${text}\n    broken: "unterminated`,
     csv: (text) => `${text}"broken.key,unterminated\n`,
     'ios-strings': (text) => `${text}\n"broken.key" = "unterminated`,
+    // A .properties file cut anywhere is a shorter file; a malformed escape is what Java refuses.
+    properties: (text) => `${text}\nbroken.key=\\u00zz`,
   };
   for (const [format, text] of Object.entries(fx.files)) {
     const structured = !(format in broken);
@@ -384,10 +386,11 @@ function importCases(): { cases: Case[]; dryRuns: Case[] } {
     if (!structured) cases.push(file('with an unterminated string', format, broken[format]!(text)));
     // An empty catalog is a file gettext and Xcode accept, and Rails' loader reads as nothing:
     // nothing to import (docs/formats.md). Every other format has a structure to refuse.
-    const emptyIsAFile = ['po', 'ios-strings', 'yaml'].includes(format);
+    const emptyIsAFile = ['po', 'ios-strings', 'yaml', 'properties'].includes(format);
     cases.push(file('empty', format, '', !emptyIsAFile));
     cases.push(file('blank', format, ' \n', !emptyIsAFile));
-    cases.push(file('with an invalid UTF-8 byte', format, Buffer.concat([Buffer.from(text.slice(0, text.length - 20)), Buffer.from([0xff, 0xc3, 0x28]), Buffer.from(text.slice(text.length - 20))])));
+    // Not UTF-8 is ISO-8859-1 to Java's PropertyResourceBundle: a .properties file has no invalid byte.
+    cases.push(file('with an invalid UTF-8 byte', format, Buffer.concat([Buffer.from(text.slice(0, text.length - 20)), Buffer.from([0xff, 0xc3, 0x28]), Buffer.from(text.slice(text.length - 20))]), format !== 'properties'));
     cases.push(file('with a NUL', format, text.replace('Der Fall', 'Der\u0000Fall')));
     if (format !== 'ios-strings') cases.push(file('as UTF-16', format, Buffer.from(`\ufeff${text}`, 'utf16le')));
     cases.push(file('as gzip', format, Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x01, 0x02])));

@@ -33,6 +33,8 @@ const DEFAULT_PATHS: Record<string, string> = {
   arb: 'lib/l10n/app_{language}.arb',
   yaml: 'config/locales/{language}.yml',
   csv: 'translations/{language}.csv',
+  properties: 'src/main/resources/messages_{language}.properties',
+  resx: 'Resources/Strings.{language}.resx',
 };
 
 function parseFile(spec: string) {

@@ -9,6 +9,8 @@ import { poKeys } from './po.ts';
 import { stringsKeys } from './strings.ts';
 import { androidKeys, stringsdictKeys, xliff2Keys, xliffKeys } from './xml.ts';
 import { yamlKeys } from './yaml.ts';
+import { propertiesKeys } from './properties.ts';
+import { resxKeys } from './resx.ts';
 
 /** A key the file names, with its group where the format carries one (csv). */
 export type FileKey = { key: string; group?: string };
@@ -42,6 +44,10 @@ export async function keysOf(format: string, body: Uint8Array, language: string)
       return named(await yamlKeys(body, language));
     case 'csv':
       return csvKeys(body);
+    case 'properties':
+      return named(propertiesKeys(body));
+    case 'resx':
+      return named(resxKeys(body));
     default:
       throw new Error(`unknown format ${format}`);
   }

@@ -208,6 +208,9 @@ export const FORMAT_LIMITS: Record<FormatId, Limits> = {
   arb: { carriesDescription: true, key: (k) => !k.startsWith('@') },
   yaml: { carriesDescription: false, pluralsHaveEveryCategory: true },
   csv: { carriesDescription: true, carriesGroup: true, description: (d) => d !== '' },
+  // A comment line ends at a CR; a description of only whitespace, # and ! is written as none.
+  properties: { carriesDescription: true, description: (d) => !d.includes('\r') && /[^\s#!]/.test(d) },
+  resx: { carriesDescription: true, key: xmlChars, value: xmlChars, description: (d) => xmlChars(d) && d !== '' },
 };
 
 /** An Android <string-array>: its items are the keys name[0], name[1], ... without gaps. */
