@@ -29,9 +29,16 @@ function wordsOf(text: string): string {
     .join('\n');
 }
 
-/** The word a forbidden term forbids in `language`: its spelling in the source language or when kept as written, else its translation there. */
+/** `en-GB` beside the source `en`, or `en` beside `en-US`: one language in another region. */
+const sameLanguage = (a: string, b: string) => a.split('-')[0]!.toLowerCase() === b.split('-')[0]!.toLowerCase();
+
+/**
+ * The word a forbidden term forbids in `language`: its spelling in the source language or when kept
+ * as written, else its translation there. A regional variant of the source language without a
+ * translation of its own forbids the spelling: "Login" not used in en is not used in en-GB either.
+ */
 const wordIn = (t: ForbiddenTerm, language: string, sourceLanguage: string): string | undefined =>
-  language === sourceLanguage || !t.translatable ? t.term : t.translations[language];
+  language === sourceLanguage || !t.translatable ? t.term : (t.translations[language] ?? (sameLanguage(language, sourceLanguage) ? t.term : undefined));
 
 /** A finder over a project's forbidden terms; undefined when it has none. One index per language, built when first asked. */
 export function forbiddenWords(terms: readonly ForbiddenTerm[], sourceLanguage: string): ForbiddenWords | undefined {

@@ -56,6 +56,16 @@ describe('the forbidden_terms check', () => {
     expect(checks('Crowdin からの移行', 'ja')).toHaveLength(1);
   });
 
+  it("a regional variant of the source language forbids the source spelling, unless the term has its own translation there", () => {
+    const terms = forbiddenWords([login, { term: 'Color', case_sensitive: false, translatable: true, translations: { 'en-GB': 'Colour' } }], 'en')!;
+    const words = (text: string, language: string) => terms(text, language).map((w) => w.word);
+    expect(words('Login to continue', 'en-GB')).toEqual(['Login']);
+    expect(words('Login to continue', 'EN-au')).toEqual(['Login']);
+    expect(words('Pick a colour, not a color', 'en-GB')).toEqual(['Colour']);
+    // Another language is still judged by its own translations only.
+    expect(words('Login', 'de-AT')).toEqual([]);
+  });
+
   it('honours a case-sensitive term', () => {
     const strict = forbiddenWords([{ term: 'SSO', case_sensitive: true, translatable: true, translations: {} }], 'en')!;
     const messages = (text: string) => checkTranslation({ text, language: 'en', source: null, sourceLanguage: 'en', forbidden: strict }).map((w) => w.check);
