@@ -3,7 +3,6 @@
 // java.util.Properties.load's grammar, malformed input and encodings; and Java itself
 // (Properties.load and PropertyResourceBundle, test/formats/support/ReadProperties.java) reading the
 // fixture, those corners and what tms writes, which must be what tms reads.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,9 +13,9 @@ import { FormatError } from '../../core/formats/format-error.ts';
 import type { Entry } from '../../core/formats/types.ts';
 import { propertiesKeys } from '../../cli/src/file-keys/properties.ts';
 import { byKey, description, isValidKey, key, value } from './support/arbitraries.ts';
+import { hasJava, readWithJava, type JavaRead } from './support/java.ts';
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'formats', 'messages_de.properties');
-const READER = join(import.meta.dirname, 'support', 'ReadProperties.java');
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const parse = (body: string | Uint8Array) => propertiesCodec.parse(typeof body === 'string' ? utf8(body) : body, { language: 'de' });
@@ -263,17 +262,7 @@ describe('encodings', () => {
   });
 });
 
-/** `java` that can run a single-file source program (a JDK 11+: the launcher needs jdk.compiler). */
-const hasJava = (() => {
-  try {
-    return execFileSync('java', ['--list-modules'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).includes('jdk.compiler');
-  } catch {
-    return false;
-  }
-})();
 if (!hasJava) console.log('Java .properties tests skipped: no JDK 11+ `java` on the PATH (apt-get install -y openjdk-17-jdk-headless)');
-
-type JavaRead = { properties: Record<string, string>; bundle: Record<string, string> };
 
 /** Hostile entries the arbitraries give (a fixed seed), and the cases a writer is most likely to get wrong. */
 function hostileEntries(): Entry[] {
@@ -310,8 +299,7 @@ describe.skipIf(!hasJava)('Java reads what tms reads (Properties.load and Proper
     dir = mkdtempSync(join(tmpdir(), 'tms-properties-'));
     for (const [name, body] of Object.entries(files)) writeFileSync(join(dir, `${name}.properties`), body);
     const paths = Object.keys(files).map((name) => join(dir, `${name}.properties`));
-    const out = execFileSync('java', [READER, ...paths], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
-    const byPath = JSON.parse(out) as Record<string, JavaRead>;
+    const byPath = readWithJava(paths);
     read = Object.fromEntries(Object.keys(files).map((name) => [name, byPath[join(dir, `${name}.properties`)] as JavaRead]));
   }, 60_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

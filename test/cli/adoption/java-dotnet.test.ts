@@ -3,12 +3,12 @@
 // beside Strings.de.resx, as IntelliJ and Visual Studio write them. Each is pushed, pulled into a
 // clean directory (the default language's file through `languagePaths`), and pushed again; Java
 // itself reads the pulled .properties files (skipped where no JDK is installed).
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, keys, noChange, report, scenario, serveTestApp, values, type Scenario } from './support.ts';
 import type { ServedApp } from '../support/served-app.ts';
+import { hasJava, readWithJava } from '../../formats/support/java.ts';
 
 const EN_PROPERTIES = `# Notely web app
 # Default messages (English)
@@ -60,13 +60,6 @@ const DE_RESX = resx([
 const PROPERTIES_FILES = { 'src/main/resources/messages.properties': EN_PROPERTIES, 'src/main/resources/messages_de.properties': DE_PROPERTIES };
 const RESX_FILES = { 'Notely/Resources/Strings.resx': EN_RESX, 'Notely/Resources/Strings.de.resx': DE_RESX };
 
-const hasJava = (() => {
-  try {
-    return execFileSync('java', ['--list-modules'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).includes('jdk.compiler');
-  } catch {
-    return false;
-  }
-})();
 if (!hasJava) console.log('Java reading pulled .properties skipped: no JDK 11+ `java` on the PATH');
 
 let app: ServedApp;
@@ -110,9 +103,8 @@ describe('Spring Boot messages.properties', () => {
   });
 
   it.skipIf(!hasJava)('Java reads the pulled files to the project\'s values', async () => {
-    const reader = join(import.meta.dirname, '..', '..', 'formats', 'support', 'ReadProperties.java');
     const paths = ['messages.properties', 'messages_de.properties'].map((f) => join(java.clean, 'src/main/resources', f));
-    const read = JSON.parse(execFileSync('java', [reader, ...paths], { encoding: 'utf8', timeout: 60_000 })) as Record<string, { properties: Record<string, string>; bundle: Record<string, string> }>;
+    const read = readWithJava(paths);
     expect(read[paths[0]!]!.bundle).toEqual(await values(app, java.project, 'en'));
     expect(read[paths[1]!]!.bundle).toEqual(await values(app, java.project, 'de'));
     expect(read[paths[1]!]!.properties).toEqual(await values(app, java.project, 'de'));
