@@ -66,7 +66,72 @@ const PLACEHOLDER =
   /\$t\([^()]*\)|\{\{[^{}]*\}\}|\{[^{}]*\}|%(?:\([A-Za-z_]\w*\))?(?:\d+\$)?[-+0#']*(?:[1-9]\d*|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[@sdifuFxXoeEgGcpaA]|<\/?[A-Za-z][\w.:-]*(?:\s[^<>]*?)?\/?>|<\/?\d+\s*\/?>/g;
 const POUND = /#/g;
 
+/**
+ * Java MessageFormat's choice argument, `{0,choice,0#no files|1#one file|1<{0} files}` (a Java or
+ * Spring .properties value): ICU has no such argument, so the parser above does not take it apart,
+ * and only its inner `{0}` was masked; "choice" and the limits went to translation and
+ * pseudo-localization, and Java's MessageFormat then refused the value (found by review). Its syntax
+ * (the head with the first limit, each `|limit#`, the closing brace) is kept as a placeholder is, and
+ * its texts are translated. A choice that does not read as one (no limit, no closing brace) is text.
+ */
+const CHOICE_HEAD = /\{\s*\d+\s*,\s*choice\s*,/g;
+const CHOICE_LIMIT = /\s*-?(?:\d+(?:\.\d+)?|\u221E)\s*[#<\u2264]/y;
+
+type Part = { text: string; syntax: boolean };
+
+/** `text` as its choice arguments' syntax and the texts between, in order. */
+function choiceParts(text: string): Part[] {
+  const parts: Part[] = [];
+  let at = 0;
+  for (const head of text.matchAll(CHOICE_HEAD)) {
+    if (head.index < at) continue;
+    const syntax = choiceSyntax(text, head.index, head[0].length);
+    if (syntax === null) continue;
+    parts.push({ text: text.slice(at, head.index), syntax: false });
+    let from = head.index;
+    for (const [start, end] of syntax) {
+      if (start > from) parts.push({ text: text.slice(from, start), syntax: false });
+      parts.push({ text: text.slice(start, end), syntax: true });
+      from = end;
+    }
+    at = from;
+  }
+  parts.push({ text: text.slice(at), syntax: false });
+  return parts.filter((p) => p.text !== '');
+}
+
+/** The syntax ranges of the choice starting at `start` (its head `length` long), or null when it is no choice. */
+function choiceSyntax(text: string, start: number, length: number): [number, number][] | null {
+  const limitAt = (i: number) => {
+    CHOICE_LIMIT.lastIndex = i;
+    return CHOICE_LIMIT.exec(text) ? CHOICE_LIMIT.lastIndex : -1;
+  };
+  const first = limitAt(start + length);
+  if (first === -1) return null;
+  const ranges: [number, number][] = [[start, first]];
+  let depth = 1;
+  for (let i = first; i < text.length; i++) {
+    const c = text[i];
+    if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return [...ranges, [i, i + 1]];
+    else if (c === '|' && depth === 1) {
+      const end = limitAt(i + 1);
+      if (end === -1) return null;
+      ranges.push([i, end]);
+      i = end - 1;
+    }
+  }
+  return null;
+}
+
 function tokenize(text: string, inPlural: boolean, tokens: (string | Nested)[]): string {
+  if (!text.includes('choice')) return tokenizePlain(text, inPlural, tokens);
+  return choiceParts(text)
+    .map((p) => (p.syntax ? token(tokens, p.text) : tokenizePlain(p.text, inPlural, tokens)))
+    .join('');
+}
+
+function tokenizePlain(text: string, inPlural: boolean, tokens: (string | Nested)[]): string {
   const masked = text.replace(/%%/g, '\u0000');
   const replaced = masked.replace(PLACEHOLDER, (m) => token(tokens, m));
   return (inPlural ? replaced.replace(POUND, (m) => token(tokens, m)) : replaced).replace(/\u0000/g, '%%');

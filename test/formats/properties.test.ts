@@ -36,7 +36,11 @@ function refusal(body: string | Uint8Array): FormatError {
 }
 
 /** A description as it comes back: carriage returns as line breaks, and none of only whitespace, # and ! (see the codec's header). */
-const asWritten = (d: string | null | undefined) => (d == null || !/[^\s#!]/.test(d) ? undefined : d.replace(/\r\n?/g, '\n'));
+/** A description as it reads back: CRs as line breaks, without the blank lines that frame it; none when nothing is left. */
+const asWritten = (d: string | null | undefined) => {
+  if (d == null || !/[^\s#!]/.test(d)) return undefined;
+  return d.replace(/\r\n?/g, '\n').replace(/^(?:[ \t\f]*\n)+|(?:\n[ \t\f]*)+$/g, '');
+};
 
 /** The corners of Properties.load's grammar in one file: separators, escapes, continuations, mixed line ends. */
 const CORNERS = 'a = 1\r\nb:2\rc\t\f 3\nd==4\ne = : 5\nf\n\\\nh=x\\\r\n   y\\\n\tz\ni=x\\\n\nj=\\\\\n\\#k=x\n  \t  l = \\ \\ two\nm=\\a\\b\\x\\{\\uD83D\\uDE00\nn=x\\\n#still value\n   ! comment\no=x\\u\\\n  00e4\nz=last\\';
@@ -121,7 +125,7 @@ describe('writing', () => {
     expect(byKey(parse(write(entries)).entries)).toEqual(byKey(entries));
   });
 
-  it('descriptions: a carriage return comes back as a line break; one of only whitespace, # and ! is written as none', () => {
+  it('descriptions: a carriage return comes back as a line break, blank lines around one are dropped, and one of only whitespace, # and ! is written as none', () => {
     const entries = [
       { key: 'crlf', value: 'x', description: 'one\r\ntwo\rthree' },
       { key: 'blank', value: 'x', description: '  \n ' },
@@ -135,7 +139,7 @@ describe('writing', () => {
         { key: 'blank', value: 'x' },
         { key: 'hashes', value: 'x' },
         { key: 'empty', value: 'x' },
-        { key: 'kept', value: 'x', description: '\n # not a banner\n##x\n' },
+        { key: 'kept', value: 'x', description: ' # not a banner\n##x' },
       ]),
     );
   });
@@ -164,6 +168,23 @@ describe('round trip', () => {
       { numRuns: 300 },
     );
   }, 60_000);
+});
+
+describe('comments that are no description (found by review)', () => {
+  it('blank comment lines framing a description are not part of it', () => {
+    expect(parse('#\n# Title of the main screen\n#   \n!\nhome.title=Willkommen\n').entries).toEqual([
+      { key: 'home.title', value: 'Willkommen', description: 'Title of the main screen' },
+    ]);
+    expect(parse('# one\n#\n# two\nk=v\n').entries[0]?.description).toBe('one\n\ntwo');
+  });
+
+  it("Properties.store's header (its comments and date, right above the first pair) is no description", () => {
+    expect(parse('#Messages of the app\n#Wed Dec 02 10:16:54 UTC 2026\ngreeting=Hallo\nbye=Tschüss\n').entries).toEqual([
+      { key: 'greeting', value: 'Hallo' },
+      { key: 'bye', value: 'Tschüss' },
+    ]);
+    expect(parse('#Tue Jan 07 09:05:00 GMT+01:00 2025\ngreeting=Hallo\n').entries).toEqual([{ key: 'greeting', value: 'Hallo' }]);
+  });
 });
 
 describe('the grammar of Properties.load', () => {

@@ -100,7 +100,8 @@ describe('round trip', () => {
         value: value.filter(xmlChars),
         description: description.filter((d) => d === undefined || (xmlChars(d) && d !== '')),
       }),
-      { maxLength: 12, selector: (e) => e.key },
+      // .NET's names ignore case: Title and title cannot both be written.
+      { maxLength: 12, selector: (e) => e.key.toUpperCase() },
     )
     .map((list) => list.map(({ key: k, value: v, description: d }): Entry => (d === undefined ? { key: k, value: v } : { key: k, value: v, description: d })));
 
@@ -152,6 +153,25 @@ describe('round trip', () => {
   it('an empty description is written as none', () => {
     expect(text(serialize([{ key: 'e', value: 'x', description: '' }]))).toMatch(/<data name="e" xml:space="preserve">\n {4}<value>x<\/value>\n {2}<\/data>/);
     expect(parse(serialize([{ key: 'e', value: 'x', description: '' }])).entries).toEqual([{ key: 'e', value: 'x' }]);
+  });
+});
+
+describe(".NET's names ignore case (found by review)", () => {
+  it('a file with Title and title is refused, naming both lines, as a name twice is', () => {
+    const error = refusal(resx([data('Title', '<value>Titel</value>'), data('title', '<value>Überschrift</value>')].join('\n')));
+    expect(error.loc).toEqual(['body', 'line', 4]);
+    expect(error.msg).toBe('Title and title are one resource to .NET, whose names ignore case (lines 3 and 4)');
+    // Upper-cased one character at a time, as OrdinalIgnoreCase: "straße" and "STRASSE" are two names.
+    expect(parse(resx([data('straße', '<value>a</value>'), data('STRASSE', '<value>b</value>')].join('\n'))).entries).toHaveLength(2);
+  });
+
+  it('export refuses keys that differ only in case, naming them', () => {
+    const error = exportRefusal([
+      { key: 'Home.Title', value: 'Titel' },
+      { key: 'home.title', value: 'Überschrift' },
+    ]);
+    expect(error.loc).toEqual(['body', 'home.title']);
+    expect(error.msg).toMatch(/^Home\.Title and home\.title are one resource to \.NET/);
   });
 });
 

@@ -29,25 +29,31 @@ function logicalLines(text: string): string[] {
   const natural = text.split(/\r\n|\r|\n/);
   if (natural.at(-1) === '') natural.pop();
   const lines: string[] = [];
-  let current: string | null = null;
+  // Pieces joined once per logical line: cutting a growing string per continued line is quadratic.
+  let pieces: string[] | null = null;
+  let length = 0;
   for (let i = 0; i < natural.length; i++) {
     const s = (natural[i] ?? '').replace(/^[ \t\f]+/, '');
-    if (current === null && (s === '' || s[0] === '#' || s[0] === '!')) continue;
-    if (current !== null && s === '') {
-      lines.push(current);
-      current = null;
+    if (pieces === null && (s === '' || s[0] === '#' || s[0] === '!')) continue;
+    if (pieces !== null && s === '') {
+      lines.push(pieces.join(''));
+      pieces = null;
       continue;
     }
-    current = (current ?? '') + s;
-    if (oddBackslashes(s)) {
-      current = current.slice(0, -1);
-      if (i < natural.length - 1) {
-        if (current === '') current = null;
-        continue;
-      }
+    if (pieces === null) {
+      pieces = [];
+      length = 0;
     }
-    lines.push(current);
-    current = null;
+    const continued = oddBackslashes(s);
+    const piece = continued ? s.slice(0, -1) : s;
+    pieces.push(piece);
+    length += piece.length;
+    if (continued && i < natural.length - 1) {
+      if (length === 0) pieces = null;
+      continue;
+    }
+    lines.push(pieces.join(''));
+    pieces = null;
   }
   return lines;
 }

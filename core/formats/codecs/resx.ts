@@ -8,8 +8,9 @@
 // A <data> with a `type` other than System.String (in any spelling: `System.String, mscorlib, ...`)
 // or with a `mimetype` is not text: an image, a file reference (ResXFileRef: its text is in another
 // file), a serialized object, or the ResXNullRef that Visual Studio's Resource Explorer writes for a
-// value left untranslated. Those are skipped with a warning naming them. A name twice refuses the
-// file (MSBuild keeps the first with a warning, MSB3568); a name with a control character is
+// value left untranslated. Those are skipped with a warning naming them. A name twice, in any case
+// (.NET's names ignore case), refuses the file (MSBuild keeps the first with a warning, MSB3568), and
+// export refuses keys that differ only in case; a name with a control character is
 // skipped with a warning (no tms key can hold one).
 //
 // Text is read exactly as written: Visual Studio writes xml:space="preserve", and a value without
@@ -167,6 +168,13 @@ const HEADER = [
 
 /** `System.String`, bare or assembly-qualified (`System.String, mscorlib, Version=4.0.0.0, ...`). */
 const STRING_TYPE = /^\s*System\.String\s*(,|$)/;
+/**
+ * A resource name as .NET compares names: ordinal, ignoring case (MSBuild's GenerateResource keeps
+ * the first of `Title` and `title` with warning MSB3568; ResourceWriter refuses the second). Each
+ * character upper-cased alone, as OrdinalIgnoreCase does: "ß" stays "ß".
+ */
+const dotnetName = (name: string) => [...name].map((c) => (c.toUpperCase().length === c.length ? c.toUpperCase() : c)).join('');
+
 /** How many skipped resources a warning names; it counts them all. */
 const NAMED = 10;
 
@@ -212,11 +220,20 @@ function parse(body: Uint8Array) {
   const seen = new Map<string, number>();
   const nonString: string[] = [];
   const controlCharacters: SkippedKey[] = [];
+  const named = new Map<string, string>();
   for (const data of elementsOf(root).filter((el) => el.name === 'data')) {
     const name = nameOf(data);
-    const first = seen.get(name);
-    if (first !== undefined) throw new FormatError(['body', 'line', data.line], `${name} appears twice (lines ${first} and ${data.line})`);
-    seen.set(name, data.line);
+    const folded = dotnetName(name);
+    const first = seen.get(folded);
+    if (first !== undefined) {
+      const other = named.get(folded)!;
+      throw new FormatError(
+        ['body', 'line', data.line],
+        other === name ? `${name} appears twice (lines ${first} and ${data.line})` : `${other} and ${name} are one resource to .NET, whose names ignore case (lines ${first} and ${data.line})`,
+      );
+    }
+    seen.set(folded, data.line);
+    named.set(folded, name);
     if (!isString(data)) nonString.push(name);
     else if (hasControlCharacters(name)) controlCharacters.push({ key: name, line: data.line });
     else {
@@ -243,7 +260,21 @@ function dataXml(entry: Entry): string[] {
   ];
 }
 
-const serialize = (entries: readonly Entry[]) => [HEADER, ...sortedEntries(entries).flatMap(dataXml), '</root>'].join('\n');
+/** Keys that differ only in case cannot both be written: .NET would keep one of them (found by review). */
+function assertDistinctNames(entries: readonly Entry[]): void {
+  const byName = new Map<string, string>();
+  for (const entry of entries) {
+    const other = byName.get(dotnetName(entry.key));
+    if (other !== undefined) throw new FormatError(['body', entry.key], `${other} and ${entry.key} are one resource to .NET, whose names ignore case: rename one of them`);
+    byName.set(dotnetName(entry.key), entry.key);
+  }
+}
+
+function serialize(entries: readonly Entry[]): string {
+  const sorted = sortedEntries(entries);
+  assertDistinctNames(sorted);
+  return [HEADER, ...sorted.flatMap(dataXml), '</root>'].join('\n');
+}
 
 export const resxCodec: FormatCodec = {
   id: 'resx',

@@ -208,8 +208,9 @@ export const FORMAT_LIMITS: Record<FormatId, Limits> = {
   arb: { carriesDescription: true, key: (k) => !k.startsWith('@') },
   yaml: { carriesDescription: false, pluralsHaveEveryCategory: true },
   csv: { carriesDescription: true, carriesGroup: true, description: (d) => d !== '' },
-  // A comment line ends at a CR; a description of only whitespace, # and ! is written as none.
-  properties: { carriesDescription: true, description: (d) => !d.includes('\r') && /[^\s#!]/.test(d) },
+  // A comment line ends at a CR; blank lines framing a description are dropped, and a description of
+  // only whitespace, # and ! is written as none.
+  properties: { carriesDescription: true, description: (d) => !d.includes('\r') && /[^\s#!]/.test(d) && !/^[ \t\f]*(\n|$)|\n[ \t\f]*$/.test(d) },
   resx: { carriesDescription: true, key: xmlChars, value: xmlChars, description: (d) => xmlChars(d) && d !== '' },
 };
 
@@ -259,7 +260,8 @@ function entriesOf(format: FormatId, language: string, maxLength: number): fc.Ar
     group: limits.carriesGroup ? fc.option(groupName, { nil: undefined }) : fc.constant(undefined),
   });
   return fc
-    .uniqueArray(entry, { maxLength, selector: (e) => (format === 'android' ? e.key.replaceAll('.', '_') : e.key) })
+    // One resource to the platform: a.b and a_b on Android, Title and title in .NET.
+    .uniqueArray(entry, { maxLength, selector: (e) => (format === 'android' ? e.key.replaceAll('.', '_') : format === 'resx' ? e.key.toUpperCase() : e.key) })
     .map((list) =>
       list.map((e) => {
         const out: Entry = { key: e.key, value: e.value };

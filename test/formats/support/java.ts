@@ -20,3 +20,9 @@ export function readWithJava(paths: readonly string[]): Record<string, JavaRead>
   const reader = join(import.meta.dirname, 'ReadProperties.java');
   return JSON.parse(execFileSync('java', [reader, ...paths], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 })) as Record<string, JavaRead>;
 }
+
+/** Each message of a .properties file formatted by Java's MessageFormat with the arguments (3, "x"), or "ERROR: …". */
+export function formatWithJava(path: string): Record<string, string> {
+  const formatter = join(import.meta.dirname, 'FormatMessages.java');
+  return JSON.parse(execFileSync('java', [formatter, path], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 })) as Record<string, string>;
+}
