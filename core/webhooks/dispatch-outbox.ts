@@ -164,7 +164,7 @@ async function immediateData(deps: DispatchDeps, sql: TransactionSql, row: Outbo
   if (row.webhook_type === 'language.added' || row.webhook_type === 'language.removed') {
     return { project_id: row.project_id, language: row.entity_id, actor: actorOf(row) };
   }
-  if (row.webhook_type === 'comment.added') return commentData(sql, row);
+  if (row.webhook_type === 'comment.added' || row.webhook_type === 'comment.resolved') return commentData(sql, row);
   // cache.rebuilt: the build's languages with their immutable URLs and ETags, from its index.
   const buildId = typeof row.after?.['build_id'] === 'string' ? row.after['build_id'] : undefined;
   if (!buildId) return undefined;
@@ -198,6 +198,8 @@ async function immediateData(deps: DispatchDeps, sql: TransactionSql, row: Outbo
  * who asked what about which text. A comment deleted before it was sent is not announced (deleted
  * means gone: core/comments/add-comment.ts); nor is one whose key is in the trash. Read in the
  * dispatch's transaction (`sql`): the embedded database has one connection, which it holds.
+ * comment.resolved: the same, with who resolved it and when; not sent when it was opened again
+ * before it went out (it is open, as comment.added said).
  */
 async function commentData(sql: TransactionSql, row: OutboxRow): Promise<unknown> {
   if (!UUID.test(row.entity_id)) return undefined;
@@ -206,6 +208,7 @@ async function commentData(sql: TransactionSql, row: OutboxRow): Promise<unknown
     from value_comments c join translation_keys k on k.id = c.key_id and k.deleted_at is null ${commentAuthors(sql)}
     where c.id = ${row.entity_id} and c.project_id = ${row.project_id}`;
   if (!comment) return undefined;
+  if (row.webhook_type === 'comment.resolved' && comment.resolved_at === null) return undefined;
   const { key, group_name, ...shown } = comment;
   return { project_id: row.project_id, comment: { ...toComment(shown), key, group: group_name } };
 }

@@ -75,3 +75,52 @@ describe('comment.added', () => {
     expect(left!.n).toBe(0);
   });
 });
+
+describe('comment.resolved', () => {
+  const resolve = (p: TestProject, keyId: string, commentId: string, resolved: boolean) =>
+    t.call(p.apiKey, 'PATCH', `/v1/keys/${keyId}/translations/de/comments/${commentId}`, { resolved });
+
+  it('is sent when a comment is resolved, with who resolved it and when; a comment.added subscriber hears only the comment', async () => {
+    const { p, keyId } = await projectWithKey();
+    const resolvedHook = await hook(p, ['comment.resolved']);
+    const addedHook = await hook(p, ['comment.added']);
+    const [apiKey] = await t.runtime.deps.sql<{ id: string }[]>`select id::text from api_keys where project_id = ${p.projectId}`;
+    const created = (await ok(await comment(p, keyId, 'Is "Kasse" right here?'), 201)) as { id: string };
+    const resolved = (await ok(await resolve(p, keyId, created.id, true), 200)) as { resolved_at: string };
+    const [event] = await waitFor(() => resolvedHook.accepted().length >= 1 && resolvedHook.accepted(), 5_000, 'comment.resolved');
+    expect(event!.verified).toMatchObject({
+      type: 'comment.resolved',
+      data: {
+        project_id: p.projectId,
+        comment: { id: created.id, key: 'cart.checkout', group: 'cart', language: 'de', text: 'Is "Kasse" right here?', resolved_at: resolved.resolved_at, resolved_by: { type: 'api_key', id: apiKey!.id, name: null } },
+      },
+    });
+    await waitFor(() => addedHook.accepted().length >= 1, 5_000, 'comment.added');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(addedHook.accepted().map((r) => r.verified!.type)).toEqual(['comment.added']);
+    expect(resolvedHook.accepted()).toHaveLength(1);
+  });
+
+  it('a comment reopened before its resolution was sent is not announced; resolving it again is', async () => {
+    const { p, keyId } = await projectWithKey();
+    const receiver = await hook(p, ['comment.resolved']);
+    const created = (await ok(await comment(p, keyId, 'Formal or informal?'), 201)) as { id: string };
+    // Resolved and reopened in one transaction: the outbox row commits, the comment is open when sent.
+    await transaction(t.runtime.deps, async (tx) => {
+      await tx.sql`update value_comments set resolved_at = now(), resolved_by_type = 'user', resolved_by_id = ${crypto.randomUUID()} where id = ${created.id}`;
+      await tx.sql`insert into domain_events (project_id, type, actor_type, actor_id, entity_type, entity_id, after)
+        values (${p.projectId}, 'comment.resolved', 'system', null, 'comment', ${created.id}, '{}'::jsonb)`;
+      await tx.sql`update value_comments set resolved_at = null, resolved_by_type = null, resolved_by_id = null where id = ${created.id}`;
+    });
+    const outbox = async () => (await t.runtime.deps.sql<{ n: number }[]>`select count(*)::int as n from webhook_outbox where project_id = ${p.projectId}`)[0]!.n;
+    const drained = async () => (await outbox()) === 0;
+    for (let i = 0; i < 100 && !(await drained()); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await outbox()).toBe(0);
+    expect(receiver.received).toEqual([]);
+    await ok(await resolve(p, keyId, created.id, true), 200);
+    await waitFor(() => receiver.accepted().length >= 1, 5_000, 'the second resolution');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.accepted()).toHaveLength(1);
+    expect((receiver.accepted()[0]!.verified!.data.comment as { resolved_by: { type: string } }).resolved_by.type).toBe('api_key');
+  });
+});
