@@ -26,7 +26,7 @@ export type FilesReport = {
   seedThroughImport: { seconds: number; singleCallSeconds: number; speedup: number } | null;
 };
 
-const EXPORT_FORMATS = ['json', 'json-nested', 'i18next', 'xliff', 'xliff2', 'po', 'android', 'ios-strings', 'ios-stringsdict', 'arb', 'yaml', 'csv', 'properties', 'resx'];
+const EXPORT_FORMATS = ['json', 'json-nested', 'i18next', 'xliff', 'xliff2', 'po', 'android', 'ios-strings', 'ios-stringsdict', 'arb', 'yaml', 'csv', 'properties', 'resx', 'xlsx'];
 const IMPORT_RUNS = 3;
 const EXPORT_RUNS = 5;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

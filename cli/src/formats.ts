@@ -1,7 +1,7 @@
 // The file formats the server speaks, as a list (test/cli checks it against the server's), so that
 // commands start without loading any reader. The CLI reads files itself only to know their keys
 // (`push --remove-unused`), with the small readers of ./file-keys/.
-export const FORMAT_IDS = ['json', 'json-nested', 'i18next', 'xliff', 'xliff2', 'po', 'android', 'ios-strings', 'ios-stringsdict', 'arb', 'yaml', 'csv', 'properties', 'resx'];
+export const FORMAT_IDS = ['json', 'json-nested', 'i18next', 'xliff', 'xliff2', 'po', 'android', 'ios-strings', 'ios-stringsdict', 'arb', 'yaml', 'csv', 'properties', 'resx', 'xlsx'];
 
 /** Formats whose export carries the source language's text (XLIFF's <source>). */
 const NEEDS_SOURCE = new Set(['xliff', 'xliff2']);

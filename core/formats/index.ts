@@ -15,6 +15,7 @@ import { yamlCodec } from './codecs/yaml.ts';
 import { csvCodec } from './codecs/csv.ts';
 import { propertiesCodec } from './codecs/properties.ts';
 import { resxCodec } from './codecs/resx.ts';
+import { xlsxCodec } from './codecs/xlsx.ts';
 
 export { FormatError } from './format-error.ts';
 export type { Entry, FormatCodec, FormatId, ParseContext, ParsedFile, SerializeContext } from './types.ts';
@@ -34,6 +35,7 @@ export const FORMATS: Record<FormatId, FormatCodec> = {
   csv: csvCodec,
   properties: propertiesCodec,
   resx: resxCodec,
+  xlsx: xlsxCodec,
 };
 
 export const isFormatId = (s: string): s is FormatId => Object.hasOwn(FORMATS, s);

@@ -15,16 +15,17 @@ export type FormatId =
   | 'yaml'
   | 'csv'
   | 'properties'
-  | 'resx';
+  | 'resx'
+  | 'xlsx';
 
 export type Entry = {
   /** The full key name. */
   key: string;
   /** The stored value; a plural is one ICU MessageFormat string. */
   value: string;
-  /** The comment or note the format carries (ARB @key.description, PO extracted comment, XLIFF note, Android/iOS comment, CSV column). */
+  /** The comment or note the format carries (ARB @key.description, PO extracted comment, XLIFF note, Android/iOS comment, CSV and xlsx columns). */
   description?: string | null;
-  /** Only formats that carry it (csv); otherwise the importer derives it. */
+  /** Only formats that carry it (csv, xlsx); otherwise the importer derives it. */
   group?: string;
   /** Exports only: the key's character limit (null: none); XLIFF 1.2 writes it as maxwidth. */
   maxLength?: number | null;

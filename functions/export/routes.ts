@@ -13,12 +13,15 @@ import { ExportQuery } from '../../core/files/schemas.ts';
 import { exportFile } from '../../core/files/export-file.ts';
 import { FORMATS } from '../../core/formats/index.ts';
 
-// Each format's media type; JSON formats are objects (flat or nested by format), the others text.
+// Each format's media type; JSON formats are objects (flat or nested by format), the text formats
+// (those with a charset) text, and an Excel workbook bytes.
+const fileSchema = (contentType: string, type: string) =>
+  type === 'application/json' ? { type: 'object', additionalProperties: true } : contentType.includes('charset=') ? { type: 'string' } : { type: 'string', format: 'binary' };
 const FILE_CONTENT = Object.fromEntries(
-  [...new Set(Object.values(FORMATS).map((f) => f.contentType.split(';')[0]!))].map((type) => [
-    type,
-    { schema: type === 'application/json' ? { type: 'object', additionalProperties: true } : { type: 'string' } },
-  ]),
+  Object.values(FORMATS).map((f) => {
+    const type = f.contentType.split(';')[0]!;
+    return [type, { schema: fileSchema(f.contentType, type) }];
+  }),
 );
 const EXPORT_DESCRIPTION = [
   'Query: format (default json); status (default approved; all for every status); group (only that group);',
@@ -44,7 +47,7 @@ const routes = new Hono<AppEnv>()
       headers: ['IfNoneMatch'],
       responses: {
         200: {
-          description: 'The file, in the media type of its format (charset=utf-8), as an attachment',
+          description: 'The file, in the media type of its format (charset=utf-8, except xlsx: a workbook is bytes), as an attachment',
           content: FILE_CONTENT,
           headers: ['ETag', 'Cache-Control', 'Content-Disposition'],
         },

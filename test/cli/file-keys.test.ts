@@ -10,6 +10,7 @@ import { FORMATS } from '../../core/formats/index.ts';
 import type { FormatId } from '../../core/formats/types.ts';
 import { keysOf } from '../../cli/src/file-keys/index.ts';
 import { entriesFor } from '../formats/support/arbitraries.ts';
+import { MAIN, RELATIONSHIPS, sheetOf, workbookOf } from '../formats/support/workbook-parts.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const sorted = (keys: Iterable<string>) => [...keys].sort();
@@ -47,7 +48,7 @@ describe('the CLI reads the keys the server reads', () => {
     expect(extra.length).toBeLessThanOrEqual(2);
   });
 
-  it('every format, on generated files with hostile keys and values (csv groups too)', async () => {
+  it('every format, on generated files with hostile keys and values (csv and xlsx groups too)', async () => {
     for (const format of Object.keys(FORMATS) as FormatId[]) {
       await fc.assert(
         fc.asyncProperty(fc.constantFrom('en', 'de', 'ru', 'ar', 'ja'), fc.gen(), async (language, gen) => {
@@ -56,7 +57,7 @@ describe('the CLI reads the keys the server reads', () => {
           const body = FORMATS[format].serialize(entries, { language, source });
           const read = await keysOf(format, body, language);
           expect(sorted(read.map((k) => k.key)), format).toEqual(sorted(serverKeys(format, body, language)));
-          if (format === 'csv') expect(read.map((k) => k.group)).toEqual(FORMATS.csv.parse(body, { language }).entries.map((e) => e.group));
+          if (format === 'csv' || format === 'xlsx') expect(read.map((k) => k.group)).toEqual(FORMATS[format].parse(body, { language }).entries.map((e) => e.group));
         }),
         { numRuns: 40 },
       );
@@ -73,6 +74,19 @@ describe('the CLI reads the keys the server reads', () => {
       ['po', 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgctxt "menu"\nmsgid ""\n"Op"\n"en"\nmsgstr "Öffnen"\n\nmsgid "a\\\\b\\"\\101"\nmsgstr "x"\n\n#~ msgid "gone"\n#~ msgstr "weg"\n', 'de'],
       ['ios-strings', new Uint8Array([0xff, 0xfe, ...new Uint8Array(new Uint16Array([...'/* c */\n"a\\"b" = "x";\nplain = "y";\n"k\\U00e9";\n'].map((c) => c.charCodeAt(0))).buffer)]), 'de'],
       ['csv', 'sep=;\nKEY;Value;group\n"a;b";"x\ny";g\nc;d;\n', 'de'],
+      // The first worksheet in workbook order (not the first part), columns in another order, cells
+      // without references, shared strings with runs and phonetic runs, escapes, empty rows.
+      [
+        'xlsx',
+        workbookOf({
+          'xl/workbook.xml': `<workbook xmlns="${MAIN}" xmlns:r="${RELATIONSHIPS}"><sheets><sheet name="Keys" sheetId="2" r:id="rId3"/><sheet name="de" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+          'xl/_rels/workbook.xml.rels': `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${RELATIONSHIPS}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId3" Type="${RELATIONSHIPS}/worksheet" Target="/xl/worksheets/sheet2.xml"/><Relationship Id="rId2" Type="${RELATIONSHIPS}/sharedStrings" Target="sharedStrings.xml"/></Relationships>`,
+          'xl/sharedStrings.xml': `<sst xmlns="${MAIN}"><si><t>Key</t></si><si><r><t>home.</t></r><r><rPr><b/></rPr><t>title</t></r><rPh sb="0" eb="1"><t>ほーむ</t></rPh></si><si><t>_x005F_x0041_</t></si></sst>`,
+          'xl/worksheets/sheet1.xml': sheetOf([['value', 'key'], ['x', 'other']]),
+          'xl/worksheets/sheet2.xml': `<worksheet xmlns="${MAIN}"><sheetData><row r="2"><c t="inlineStr"><is><t>VALUE</t></is></c><c t="inlineStr"><is><t>group</t></is></c><c t="s"><v>0</v></c></row><row r="3"/><row r="5"><c r="C5" t="s"><v>1</v></c></row><row><c t="inlineStr"><is><t>y</t></is></c><c t="inlineStr"><is><t>g</t></is></c><c t="s"><v>2</v></c></row><row r="9"><c r="C9"><v>42</v></c></row></sheetData></worksheet>`,
+        }),
+        'de',
+      ],
       ['android', '<resources><!-- <string name="commented">x</string> --><string name="a&amp;b">x</string><string-array name="arr"><item>1</item><item><![CDATA[<b>]]></item></string-array></resources>', 'de'],
       // Product variants: the default is the key; the tablet's array has an item more that is not read.
       ['android', '<resources><string name="tip" product="tablet">T</string><string name="tip">t</string><string-array name="d"><item>1</item></string-array><string-array name="d" product="tablet"><item>1</item><item>2</item></string-array></resources>', 'de'],

@@ -20,7 +20,7 @@ const ENTRIES: Entry[] = [
 ];
 
 // A file each format's parser must refuse: truncated, or the wrong shape altogether.
-const BROKEN: Record<FormatId, string> = {
+const BROKEN: Record<FormatId, string | Uint8Array> = {
   json: '{"a": "1", "b": ',
   'json-nested': '{"a": {"b": 1}}',
   i18next: '{"a": ',
@@ -35,7 +35,11 @@ const BROKEN: Record<FormatId, string> = {
   csv: 'key,group,description,value\n"a,b,c,"unterminated\n',
   properties: 'a=x\nb=\\u00zz\n',
   resx: '<root><data name="a"><value>x</value></data',
+  xlsx: FORMATS.xlsx.serialize([{ key: 'a', value: 'x' }], { language: 'de' }).slice(0, 200),
 };
+
+/** Bodies compared as text, a binary format's (no charset: xlsx) as base64: as strict as bytes, with a readable diff. */
+const asText = (format: FormatId, body: Uint8Array) => Buffer.from(body).toString(FORMATS[format].contentType.includes('charset=') ? 'utf8' : 'base64');
 
 const ids = Object.keys(FORMATS) as FormatId[];
 
@@ -52,8 +56,8 @@ describe.each(ids)('%s', (format) => {
   it('imports a file it wrote, exports the same bytes, and re-imports with no change', async () => {
     const p = await project(t, ['de', 'en']);
     const source = new Map(ENTRIES.map((e) => [e.key, `EN ${e.key}`]));
-    // A format that carries groups (csv) exports the group each key landed in: the part before the dot.
-    const entries = format === 'csv' ? ENTRIES.map((e) => ({ ...e, group: e.key.split('.')[0]! })) : ENTRIES;
+    // A format that carries groups (csv, xlsx) exports the group each key landed in: the part before the dot.
+    const entries = format === 'csv' || format === 'xlsx' ? ENTRIES.map((e) => ({ ...e, group: e.key.split('.')[0]! })) : ENTRIES;
     const file = codec.serialize(entries, { language: 'de', source: { language: 'en', values: source } });
     // XLIFF carries the source side: give the project the same English values first.
     if (codec.needsSource) {
@@ -74,8 +78,10 @@ describe.each(ids)('%s', (format) => {
 
     const exported = await p.get(`/v1/export/de${query()}`);
     expect(exported.status, await exported.clone().text()).toBe(200);
+    // The codec's media type as it is: `; charset=utf-8` belongs to the text formats only.
+    expect(exported.headers.get('content-type')).toBe(codec.contentType);
     const bytes = new Uint8Array(await exported.arrayBuffer());
-    expect(Buffer.from(bytes).toString('utf8')).toBe(Buffer.from(file).toString('utf8'));
+    expect(asText(format, bytes)).toBe(asText(format, file));
 
     const again = await upload(p.apiKey, bytes, '&status=approved');
     expect(await body(again)).toMatchObject({ keys_created: 0, values_created: 0, values_updated: 0, translation_units: 0 });

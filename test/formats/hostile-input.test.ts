@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { FORMATS, FormatError } from '../../core/formats/index.ts';
 import type { FormatId } from '../../core/formats/types.ts';
 import { entriesFor } from './support/arbitraries.ts';
+import { tableWorkbook, workbookOf } from './support/workbook-parts.ts';
 
 const RUNS = Number(process.env.FORMAT_RUNS ?? 100);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -18,8 +19,9 @@ const TIMEOUT = Math.max(30_000, RUNS * 500);
 const FORMAT_IDS = Object.keys(FORMATS) as FormatId[];
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
-/** At most this many lines: readers end a line at LF, CRLF or a lone CR (XML and CSV do). */
-const linesIn = (body: Uint8Array) => body.reduce((n, b) => n + (b === 0x0a || b === 0x0d ? 1 : 0), 1);
+const bytesOf = (file: string | Uint8Array) => (typeof file === 'string' ? utf8(file) : file);
+/** At most this many lines: readers end a line at LF, CRLF or a lone CR (XML and CSV do). A workbook's lines are its sheet's rows, at most Excel's 1,048,576. */
+const linesIn = (format: FormatId, body: Uint8Array) => (format === 'xlsx' ? 1_048_576 : body.reduce((n, b) => n + (b === 0x0a || b === 0x0d ? 1 : 0), 1));
 
 /** The FormatError a parse throws, or undefined if the body was read; anything else fails the test. */
 function formatErrorOf(format: FormatId, body: Uint8Array): FormatError | undefined {
@@ -41,7 +43,7 @@ function readsOrSaysWhere(format: FormatId, body: Uint8Array): void {
   if (error.loc[1] === 'line') {
     expect(error.loc).toHaveLength(3);
     expect(error.loc[2]).toBeGreaterThanOrEqual(1);
-    expect(error.loc[2]).toBeLessThanOrEqual(linesIn(body));
+    expect(error.loc[2]).toBeLessThanOrEqual(linesIn(format, body));
   }
 }
 
@@ -66,8 +68,11 @@ describe.each(FORMAT_IDS)('%s', (format) => {
   }, TIMEOUT);
 });
 
-/** A file of each format with its second entry cut short at the end, and the line that names. */
-const CUT: Record<FormatId, [string, number]> = {
+/**
+ * A file of each format with its second entry cut short at the end, and the line that names. A
+ * workbook cut short has lost the ZIP directory at its end: it is refused whole, as ['body'].
+ */
+const CUT: Record<FormatId, [string, number] | [Uint8Array, ['body']]> = {
   json: ['{\n  "a": "x",\n  "b": "y', 3],
   'json-nested': ['{\n  "a": {\n    "b": "y', 3],
   i18next: ['{\n  "a": "x",\n  "b_one": "y', 3],
@@ -83,10 +88,11 @@ const CUT: Record<FormatId, [string, number]> = {
   // A .properties file cut anywhere else still reads (a shorter value): cut inside an escape.
   properties: ['a=x\nb=y\\u00', 2],
   resx: ['<root>\n  <data name="a"><value>x</value></data>\n  <data name="b"><value>y</val', 3],
+  xlsx: [FORMATS.xlsx.serialize([{ key: 'a', value: 'x' }, { key: 'b', value: 'y' }], { language: 'de' }).slice(0, -30), ['body']],
 };
 
-/** A file of each format with a key twice, and where the refusal points. */
-const DUPLICATE: Record<FormatId, [string, (string | number)[]]> = {
+/** A file of each format with a key twice, and where the refusal points (in a workbook, the sheet's row). */
+const DUPLICATE: Record<FormatId, [string | Uint8Array, (string | number)[]]> = {
   json: ['{\n  "a": "x",\n  "a": "y"\n}', ['body', 'a']],
   'json-nested': ['{\n  "a": {\n    "b": "x"\n  },\n  "a.b": "y"\n}', ['body', 'a.b']],
   i18next: ['{\n  "a": {\n    "b": "x",\n    "b": "y"\n  }\n}', ['body', 'a', 'b']],
@@ -101,12 +107,13 @@ const DUPLICATE: Record<FormatId, [string, (string | number)[]]> = {
   csv: ['key,value\na,x\na,y\n', ['body', 'line', 3]],
   properties: ['a=x\na=y\n', ['body', 'line', 2]],
   resx: ['<root>\n<data name="a"><value>x</value></data>\n<data name="a"><value>y</value></data>\n</root>', ['body', 'line', 3]],
+  xlsx: [tableWorkbook([['key', 'value'], ['a', 'x'], ['a', 'y']]), ['body', 'line', 3]],
 };
 
 describe.each(FORMAT_IDS)('%s: located refusals', (format) => {
   it('a file cut inside its last entry names that line', () => {
-    const [text, line] = CUT[format];
-    expect(formatErrorOf(format, utf8(text))?.loc).toEqual(['body', 'line', line]);
+    const [file, where] = CUT[format];
+    expect(formatErrorOf(format, bytesOf(file))?.loc).toEqual(typeof where === 'number' ? ['body', 'line', where] : where);
   });
 
   it('a byte that is not valid in the encoding names its line', () => {
@@ -125,7 +132,15 @@ describe.each(FORMAT_IDS)('%s: located refusals', (format) => {
       expect(FORMATS.properties.parse(body, { language: 'de' }).entries).toEqual([{ key: 'a', value: 'x' }, { key: 'b', value: 'yÿ' }]);
       return;
     }
-    const [text] = DUPLICATE[format];
+    // A workbook's parts are UTF-8: a byte that is not is refused naming the part and its line
+    // there, which is no line of the file uploaded.
+    if (format === 'xlsx') {
+      const error = formatErrorOf(format, workbookOf({ 'xl/sharedStrings.xml': new Uint8Array([...utf8('<sst>\n<si><t>'), 0xff, ...utf8('</t></si></sst>')]) }));
+      expect(error?.loc).toEqual(['body']);
+      expect(error?.msg).toBe('xl/sharedStrings.xml: file is not valid UTF-8 (line 2)');
+      return;
+    }
+    const [text] = DUPLICATE[format] as [string, unknown];
     const at = text.indexOf('\n') + 3;
     const body = utf8(text);
     body[at] = 0xff;
@@ -133,8 +148,8 @@ describe.each(FORMAT_IDS)('%s: located refusals', (format) => {
   });
 
   it('a key twice is refused, never resolved silently, with both places named', () => {
-    const [text, loc] = DUPLICATE[format];
-    const error = formatErrorOf(format, utf8(text));
+    const [file, loc] = DUPLICATE[format];
+    const error = formatErrorOf(format, bytesOf(file));
     expect(error?.loc).toEqual(loc);
     expect(error?.msg).toMatch(/\b\d+ and \d+\b/);
   });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
+import { zipSync } from 'fflate';
 import { ADMIN_TOKEN, useTestApp } from '../support/test-app.ts';
 import { BODIES, routeCases } from '../support/route-table.ts';
 import { webhookFixture } from '../support/webhook-receiver.ts';
@@ -79,7 +80,8 @@ type Fixture = {
   buildId: string;
   /** The ETag of auth.case's de value, as its GET gives it. */
   etag: string;
-  files: Record<string, string>;
+  /** The fixture's de values exported in every format, as the bytes the export answers. */
+  files: Record<string, Buffer>;
   /** The fixture's glossary exported as csv and tbx. */
   glossaryFiles: Record<string, string>;
   owner: PortalClient;
@@ -133,11 +135,11 @@ async function fixture(): Promise<Fixture> {
   await ok(call('POST', '/v1/cache/rebuild'));
   await t.runtime.rebuilds!.idle();
   const manifest = await ok(call('GET', '/v1/cached/manifest'));
-  const files: Record<string, string> = {};
-  for (const format of ['json', 'json-nested', 'i18next', 'xliff', 'xliff2', 'po', 'android', 'ios-strings', 'ios-stringsdict', 'arb', 'yaml', 'csv', 'properties', 'resx']) {
+  const files: Record<string, Buffer> = {};
+  for (const format of ['json', 'json-nested', 'i18next', 'xliff', 'xliff2', 'po', 'android', 'ios-strings', 'ios-stringsdict', 'arb', 'yaml', 'csv', 'properties', 'resx', 'xlsx']) {
     const res = await call('GET', `/v1/export/de?format=${format}&status=all&source=fr`);
     if (res.status !== 200) throw new Error(`export ${format}: ${res.status} ${await res.text()}`);
-    files[format] = await res.text();
+    files[format] = Buffer.from(await res.arrayBuffer());
   }
   const glossaryFiles: Record<string, string> = {};
   for (const format of ['csv', 'tbx']) glossaryFiles[format] = await (await call('GET', `/v1/glossary/export?format=${format}`)).text();
@@ -366,6 +368,28 @@ function headerCases(o: Operation): Case[] {
   return cases;
 }
 
+/**
+ * Broken workbooks (xlsx, whose file is bytes, not text): cut, empty, damaged inside, an .xls, a
+ * ZIP archive of something else, compressed otherwise. Each a 4xx that writes nothing.
+ */
+function workbookCases(bytes: Buffer, file: (label: string, format: string, body: string | Buffer) => Case): Case[] {
+  // A byte of the sheet's deflated data changed: its CRC-32 no longer matches.
+  const damaged = Buffer.from(bytes);
+  const sheet = Buffer.from('xl/worksheets/sheet1.xml');
+  const at = bytes.indexOf(sheet) + sheet.length + 10;
+  damaged.writeUInt8(damaged.readUInt8(at) ^ 0xff, at);
+  return [
+    file('cut in half', 'xlsx', bytes.subarray(0, Math.floor(bytes.length / 2))),
+    file('cut before its last byte', 'xlsx', bytes.subarray(0, bytes.length - 1)),
+    file('with a byte changed inside', 'xlsx', damaged),
+    file('empty', 'xlsx', ''),
+    file('blank', 'xlsx', ' \n'),
+    file('as an Excel 97-2003 .xls', 'xlsx', Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, ...bytes.subarray(8, 600)])),
+    file('as a ZIP archive without a workbook', 'xlsx', Buffer.from(zipSync({ 'word/document.xml': new TextEncoder().encode('<w:document/>') }))),
+    file('as gzip', 'xlsx', Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x01, 0x02])),
+  ];
+}
+
 /** Broken files for POST /v1/import/{language}: truncated, in another format, not UTF-8, empty, too large. */
 function importCases(): { cases: Case[]; dryRuns: Case[] } {
   const cases: Case[] = [];
@@ -379,7 +403,12 @@ function importCases(): { cases: Case[]; dryRuns: Case[] } {
     // A .properties file cut anywhere is a shorter file; a malformed escape is what Java refuses.
     properties: (text) => `${text}\nbroken.key=\\u00zz`,
   };
-  for (const [format, text] of Object.entries(fx.files)) {
+  for (const [format, bytes] of Object.entries(fx.files)) {
+    if (format === 'xlsx') {
+      cases.push(...workbookCases(bytes, file));
+      continue;
+    }
+    const text = bytes.toString('utf8');
     const structured = !(format in broken);
     cases.push(file('cut in half', format, text.slice(0, Math.floor(text.length / 2)), structured));
     cases.push(file('cut before its last character', format, text.slice(0, text.trimEnd().length - 1), structured));
@@ -400,6 +429,7 @@ function importCases(): { cases: Case[]; dryRuns: Case[] } {
     ['json', 'android'], ['json', 'xliff'], ['json', 'po'], ['json', 'csv'], ['json', 'ios-strings'],
     ['android', 'json'], ['xliff', 'json'], ['po', 'json'], ['csv', 'json'], ['yaml', 'json'],
     ['xliff', 'po'], ['android', 'xliff'], ['xliff2', 'xliff'], ['xliff', 'xliff2'], ['json', 'yaml'], ['po', 'android'], ['csv', 'ios-stringsdict'],
+    ['xlsx', 'csv'], ['csv', 'xlsx'], ['json', 'xlsx'], ['xlsx', 'json'],
   ];
   for (const [format, other] of wrong) cases.push(file(`given the ${other} file`, format, fx.files[other]!));
   cases.push(file('over 10 MiB', 'json', Buffer.alloc(10 * 1024 * 1024 + 1, 0x20)));

@@ -35,6 +35,7 @@ const DEFAULT_PATHS: Record<string, string> = {
   csv: 'translations/{language}.csv',
   properties: 'src/main/resources/messages_{language}.properties',
   resx: 'Resources/Strings.{language}.resx',
+  xlsx: 'translations/{language}.xlsx',
 };
 
 function parseFile(spec: string) {

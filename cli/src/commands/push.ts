@@ -360,7 +360,8 @@ async function pushFiles(ctx: Context, client: Client, plan: PushPlan, done: Pus
   const answers = new Map(done.files.map((r) => [r.path, r]));
   try {
     // After a real push every key of the files is on the server, in its group; a dry run sees the
-    // keys as they are, and places the keys it would create by their name (or csv's group column).
+    // keys as they are, and places the keys it would create by their name (or the group column of
+    // csv and xlsx).
     unused = unusedKeys(
       sources.map((s) => ({ ...s, answer: answers.get(s.path)! })),
       (onServer = await serverKeys(client)),

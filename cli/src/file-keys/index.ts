@@ -11,8 +11,9 @@ import { androidKeys, stringsdictKeys, xliff2Keys, xliffKeys } from './xml.ts';
 import { yamlKeys } from './yaml.ts';
 import { propertiesKeys } from './properties.ts';
 import { resxKeys } from './resx.ts';
+import { xlsxKeys } from './xlsx.ts';
 
-/** A key the file names, with its group where the format carries one (csv). */
+/** A key the file names, with its group where the format carries one (csv, xlsx). */
 export type FileKey = { key: string; group?: string };
 
 const named = (keys: string[]): FileKey[] => keys.map((key) => ({ key }));
@@ -48,6 +49,8 @@ export async function keysOf(format: string, body: Uint8Array, language: string)
       return named(propertiesKeys(body));
     case 'resx':
       return named(resxKeys(body));
+    case 'xlsx':
+      return xlsxKeys(body);
     default:
       throw new Error(`unknown format ${format}`);
   }

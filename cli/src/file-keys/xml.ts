@@ -1,10 +1,11 @@
 // Keys of the XML formats, from a small XML reader that keeps elements, their attributes and
 // their text (comments, processing instructions and the DOCTYPE are skipped, CDATA is text):
 // Android resources (`name`; `name[0]`, `name[1]`... for string-array items), XLIFF 1.2
-// (`<trans-unit id>`), XLIFF 2.0 (`<unit id>`) and Apple's .stringsdict (the top-level plist keys).
+// (`<trans-unit id>`), XLIFF 2.0 (`<unit id>`) and Apple's .stringsdict (the top-level plist keys);
+// the parts of an Excel workbook are read with it too (./xlsx.ts).
 import { utf8 } from './text.ts';
 
-type Element = { name: string; attrs: Map<string, string>; children: (Element | string)[] };
+export type Element = { name: string; attrs: Map<string, string>; children: (Element | string)[] };
 
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
@@ -16,7 +17,7 @@ function decode(raw: string): string {
   });
 }
 
-function readXml(input: string): Element {
+export function readXml(input: string): Element {
   const text = input.replace(/\r\n?/g, '\n');
   let pos = 0;
   const NAME = /[^\s/>=]+/y;
@@ -90,8 +91,8 @@ function readXml(input: string): Element {
   return element();
 }
 
-const elements = (el: Element) => el.children.filter((c): c is Element => typeof c !== 'string');
-const textOf = (el: Element): string => el.children.map((c) => (typeof c === 'string' ? c : textOf(c))).join('');
+export const elements = (el: Element) => el.children.filter((c): c is Element => typeof c !== 'string');
+export const textOf = (el: Element): string => el.children.map((c) => (typeof c === 'string' ? c : textOf(c))).join('');
 const parse = (body: Uint8Array) => readXml(utf8(body));
 
 export function androidKeys(body: Uint8Array): string[] {

@@ -1,17 +1,16 @@
 // CSV (RFC 4180) with the header key,group,description,value. Reading accepts the columns in any
 // order and any letter case, the delimiter a spreadsheet chose (',' or ';' or a tab, found from the
-// header or an Excel `sep=` line), CRLF or LF line ends and a byte order mark; `key` and `value` are required, other
-// columns are ignored with a warning. An empty group or description cell means none; a row of empty
-// cells is skipped as a blank line is. Writing
+// header or an Excel `sep=` line), CRLF or LF line ends and a byte order mark; the table's rules
+// (`key` and `value` required, other columns ignored with a warning, an empty group or description
+// cell meaning none) are xlsx's too: table/read-table.ts. A row of empty cells is skipped as a blank
+// line is, and a row with more or fewer fields than the header is refused at its line. Writing
 // quotes a field only when it must (a delimiter, quote, CR or LF in it) and ends rows with CRLF.
-import type { Entry, FormatCodec } from '../types.ts';
+import type { FormatCodec, ParsedFile } from '../types.ts';
 import { FormatError } from '../format-error.ts';
 import { decodeUtf8 } from '../text/decode.ts';
 import { encodeText } from '../text/encode.ts';
-import { makeEntry } from '../entries/make-entry.ts';
 import { sortedEntries } from '../entries/sorted-entries.ts';
-
-const COLUMNS = ['key', 'group', 'description', 'value'] as const;
+import { readTable, TABLE_COLUMNS, type TableRow } from '../table/read-table.ts';
 
 export type CsvRow = { fields: string[]; line: number };
 
@@ -88,34 +87,19 @@ export function csvText(body: Uint8Array, columns: readonly string[] | ((cell: s
   return { text, delimiter };
 }
 
-function parse(body: Uint8Array): { entries: Entry[]; warnings: string[] } {
+/** The rows under the header, each refused at its line unless it has as many fields as the header. */
+function* sameWidth(rows: readonly CsvRow[], width: number): Generator<TableRow> {
+  for (const row of rows) {
+    if (row.fields.length !== width) throw new FormatError(['body', 'line', row.line], `expected ${width} fields as in the header, found ${row.fields.length}`);
+    yield { line: row.line, cell: (column) => row.fields[column] ?? '' };
+  }
+}
+
+function parse(body: Uint8Array): ParsedFile {
   const { text, delimiter } = csvText(body, ['key']);
   const [header, ...rows] = readCsvRows(text, delimiter);
-  if (header === undefined) throw new FormatError(['body'], 'the file is empty; expected the header key,group,description,value');
-  const names = header.fields.map((f) => f.trim().toLowerCase());
-  const index = (name: string) => names.indexOf(name);
-  for (const name of ['key', 'value']) {
-    if (index(name) === -1) throw new FormatError(['body', 'line', header.line], `the header has no ${name} column (expected key,group,description,value)`);
-  }
-  const warnings: string[] = [];
-  const unknown = names.filter((n) => !(COLUMNS as readonly string[]).includes(n));
-  if (unknown.length) warnings.push(`columns ignored: ${unknown.join(', ')}`);
-  const [keyAt, groupAt, descriptionAt, valueAt] = COLUMNS.map(index) as [number, number, number, number];
-  const seen = new Map<string, number>();
-  const entries = rows.map((row) => {
-    if (row.fields.length !== names.length) {
-      throw new FormatError(['body', 'line', row.line], `expected ${names.length} fields as in the header, found ${row.fields.length}`);
-    }
-    const key = row.fields[keyAt] ?? '';
-    if (key === '') throw new FormatError(['body', 'line', row.line], 'the row has no key (its key cell is empty)');
-    const first = seen.get(key);
-    if (first !== undefined) throw new FormatError(['body', 'line', row.line], `key '${key}' appears twice (lines ${first} and ${row.line})`);
-    seen.set(key, row.line);
-    const group = groupAt === -1 ? '' : (row.fields[groupAt] ?? '');
-    const description = descriptionAt === -1 ? '' : (row.fields[descriptionAt] ?? '');
-    return makeEntry(key, row.fields[valueAt] ?? '', ['body', 'line', row.line], description === '' ? undefined : description, group === '' ? undefined : group);
-  });
-  return { entries, warnings };
+  if (header === undefined) throw new FormatError(['body'], `the file is empty; expected the header ${TABLE_COLUMNS.join(',')}`);
+  return readTable({ line: header.line, names: header.fields }, sameWidth(rows, header.fields.length), 'lines');
 }
 
 export const csvField = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
@@ -127,7 +111,7 @@ export const csvCodec: FormatCodec = {
   needsSource: false,
   parse,
   serialize(entries) {
-    const lines = [COLUMNS.join(',')];
+    const lines = [TABLE_COLUMNS.join(',')];
     for (const e of sortedEntries(entries)) lines.push([e.key, e.group ?? '', e.description ?? '', e.value].map(csvField).join(','));
     return encodeText(`${lines.join('\r\n')}\r\n`);
   },

@@ -212,6 +212,8 @@ export const FORMAT_LIMITS: Record<FormatId, Limits> = {
   // only whitespace, # and ! is written as none.
   properties: { carriesDescription: true, description: (d) => !d.includes('\r') && /[^\s#!]/.test(d) && !/^[ \t\f]*(\n|$)|\n[ \t\f]*$/.test(d) },
   resx: { carriesDescription: true, key: xmlChars, value: xmlChars, description: (d) => xmlChars(d) && d !== '' },
+  // Characters XML cannot hold are written as SpreadsheetML's _xHHHH_ escapes: only an empty description is none, as in csv.
+  xlsx: { carriesDescription: true, carriesGroup: true, description: (d) => d !== '' },
 };
 
 /** An Android <string-array>: its items are the keys name[0], name[1], ... without gaps. */

@@ -1,0 +1,45 @@
+// The table the spreadsheet formats share (csv, xlsx): a header row naming the columns key, group,
+// description and value in any order and letter case, then one row per key. `key` and `value` are
+// required; other columns are ignored with one warning naming them (a blank header cell names no
+// column). An empty group or description cell means none; a row with text but no key is refused
+// at its line, and so is a key twice, naming both. The readers hand over only rows with some text
+// (a row of empty cells is no row, as a blank line is none) and say how they count them: lines of
+// a CSV file, rows of a sheet. The location is ['body', 'line', N] either way, so that the portal
+// and the CLI show a sheet's row as they show a file's line.
+import type { Entry, ParsedFile } from '../types.ts';
+import { FormatError } from '../format-error.ts';
+import { makeEntry } from '../entries/make-entry.ts';
+
+/** The columns, in the order export writes them. */
+export const TABLE_COLUMNS = ['key', 'group', 'description', 'value'] as const;
+
+export type TableHeader = { line: number; names: readonly string[] };
+/** A row with some text: its line, and its cell in a column (0-based; '' where it has none). */
+export type TableRow = { line: number; cell: (column: number) => string };
+
+/** The entries of the rows under `header`; `unit` names what the numbers count, in messages. */
+export function readTable(header: TableHeader, rows: Iterable<TableRow>, unit: 'lines' | 'rows'): ParsedFile {
+  const names = header.names.map((n) => n.trim().toLowerCase());
+  const index = (name: string) => names.indexOf(name);
+  for (const name of ['key', 'value']) {
+    if (index(name) === -1) throw new FormatError(['body', 'line', header.line], `the header has no ${name} column (expected ${TABLE_COLUMNS.join(',')})`);
+  }
+  const warnings: string[] = [];
+  const unknown = names.filter((n) => n !== '' && !(TABLE_COLUMNS as readonly string[]).includes(n));
+  if (unknown.length) warnings.push(`columns ignored: ${unknown.join(', ')}`);
+  const [keyAt, groupAt, descriptionAt, valueAt] = TABLE_COLUMNS.map(index) as [number, number, number, number];
+  const seen = new Map<string, number>();
+  const entries: Entry[] = [];
+  for (const row of rows) {
+    const at = ['body', 'line', row.line];
+    const key = row.cell(keyAt);
+    if (key === '') throw new FormatError(at, 'the row has no key (its key cell is empty)');
+    const first = seen.get(key);
+    if (first !== undefined) throw new FormatError(at, `key '${key}' appears twice (${unit} ${first} and ${row.line})`);
+    seen.set(key, row.line);
+    const group = groupAt === -1 ? '' : row.cell(groupAt);
+    const description = descriptionAt === -1 ? '' : row.cell(descriptionAt);
+    entries.push(makeEntry(key, row.cell(valueAt), at, description === '' ? undefined : description, group === '' ? undefined : group));
+  }
+  return { entries, warnings };
+}
