@@ -2,6 +2,7 @@
 // glossary's), and the service's memory during a 10 MiB import. Fresh projects of the bench account take the imports, so
 // the standard project the other scenarios read is never changed.
 import { createHttpClient, type HttpClient } from './http.ts';
+import { FORMATS } from '../core/formats/index.ts';
 import { createBenchProject, keyName, STANDARD_SHAPE, valueFor, type BenchProject } from './seed.ts';
 import { readMemory, resetPeakMemory, type ServiceProcess } from './server-process.ts';
 
@@ -45,9 +46,9 @@ async function freshProject(http: HttpClient, adminToken: string, accountId: str
   return project.apiKey;
 }
 
-async function timedImport(http: HttpClient, apiKey: string, language: string, file: Buffer): Promise<number> {
+async function timedImport(http: HttpClient, apiKey: string, language: string, file: Buffer, format = 'json'): Promise<number> {
   const started = performance.now();
-  await http.json('POST', `/v1/import/${language}?format=json&status=approved`, 200, { headers: { 'X-API-Key': apiKey }, raw: file });
+  await http.json('POST', `/v1/import/${language}?format=${format}&status=approved`, 200, { headers: { 'X-API-Key': apiKey }, raw: file });
   return (performance.now() - started) / 1000;
 }
 
@@ -118,6 +119,21 @@ export async function measureFiles(
       }, (r) => r.seconds < (mode === 'postgres' ? 1.5 : 3)),
     );
     say(`import of ${STANDARD_SHAPE.keys} new keys (${Math.round(de.length / 1024)} KB): ${rows.at(-1)!.seconds} s`);
+
+    // The same 10,000 keys as an Excel workbook (the archive unpacked, the sheet read in batches):
+    // what a spreadsheet costs beside the JSON row above.
+    const entries = Object.entries(JSON.parse(de.toString('utf8')) as Record<string, string>).map(([key, value]) => ({ key, value }));
+    const sheet = Buffer.from(FORMATS.xlsx.serialize(entries, { language: 'de' }));
+    rows.push(
+      await row('import-10k-new-xlsx', STANDARD_SHAPE.keys, sheet.length, '<3s (postgres), <6s (embedded)', async () => {
+        const runs: number[] = [];
+        for (let i = 0; i < IMPORT_RUNS; i++) {
+          const apiKey = await freshProject(http, adminToken, standard.accountId, ['de']);
+          runs.push(round3(await timedImport(http, apiKey, 'de', sheet, 'xlsx')));
+        }
+        return { runs };
+      }, (r) => r.seconds < (mode === 'postgres' ? 3 : 6)),
+    );
 
     // The same import into a project whose glossary forbids 1,000 words (the check forbidden_terms
     // judges each of the 10,000 values; three of the words are in a fifth of them): what forbidden
