@@ -465,7 +465,7 @@ describe('hostile and malformed files', () => {
     const twice = refusal(tableWorkbook([[], [], ['Key', 'Value'], ['a', 'x'], ['b', 'y'], ['a', 'z']]));
     expect(twice).toMatchObject({ loc: ['body', 'line', 6], msg: "key 'a' appears twice (rows 4 and 6)" });
     expect(refusal(tableWorkbook([[], ['name', 'value'], ['a', 'x']]))).toMatchObject({ loc: ['body', 'line', 2], msg: 'the header has no key column (expected key,group,description,value)' });
-    expect(refusal(tableWorkbook([['key', 'text']]))).toMatchObject({ loc: ['body', 'line', 1], msg: 'the header has no value column (expected key,group,description,value)' });
+    expect(refusal(tableWorkbook([['key', 'text']]))).toMatchObject({ loc: ['body', 'line', 1], msg: 'the header has no value column, nor one named de (expected key,group,description,value, or key and a column per language)' });
     expect(refusal(tableWorkbook([['key', 'value'], [null, 'orphan']]))).toMatchObject({ loc: ['body', 'line', 2], msg: 'the row has no key (its key cell is empty)' });
     expect(refusal(tableWorkbook([]))).toMatchObject({ loc: ['body'], msg: 'the first worksheet ("de") is empty; expected the header row key, group, description, value' });
   });

@@ -5,7 +5,7 @@
 // cell meaning none) are xlsx's too: table/read-table.ts. A row of empty cells is skipped as a blank
 // line is, and a row with more or fewer fields than the header is refused at its line. Writing
 // quotes a field only when it must (a delimiter, quote, CR or LF in it) and ends rows with CRLF.
-import type { FormatCodec, ParsedFile } from '../types.ts';
+import type { FormatCodec, ParseContext, ParsedFile } from '../types.ts';
 import { FormatError } from '../format-error.ts';
 import { decodeUtf8 } from '../text/decode.ts';
 import { encodeText } from '../text/encode.ts';
@@ -95,11 +95,11 @@ function* sameWidth(rows: readonly CsvRow[], width: number): Generator<TableRow>
   }
 }
 
-function parse(body: Uint8Array): ParsedFile {
+function parse(body: Uint8Array, ctx: ParseContext): ParsedFile {
   const { text, delimiter } = csvText(body, ['key']);
   const [header, ...rows] = readCsvRows(text, delimiter);
   if (header === undefined) throw new FormatError(['body'], `the file is empty; expected the header ${TABLE_COLUMNS.join(',')}`);
-  return readTable({ line: header.line, names: header.fields }, sameWidth(rows, header.fields.length), 'lines');
+  return readTable({ line: header.line, names: header.fields }, sameWidth(rows, header.fields.length), 'lines', ctx.language);
 }
 
 export const csvField = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s);

@@ -13,7 +13,7 @@
 // `&#13;`, so every text comes back exactly. An Excel cell holds at most 32,767 characters: a longer text (no stored
 // value is: values are at most 10,000 characters, but a pseudo-language's lengthened one may be)
 // refuses the export, naming the key, rather than write a file Excel would cut.
-import type { Entry, FormatCodec, ParsedFile } from '../types.ts';
+import type { Entry, FormatCodec, ParseContext, ParsedFile } from '../types.ts';
 import { FormatError, throwAll } from '../format-error.ts';
 import { sortedEntries } from '../entries/sorted-entries.ts';
 import { readTable, TABLE_COLUMNS, type TableRow } from '../table/read-table.ts';
@@ -36,13 +36,13 @@ function cellText(row: SheetRow, column: number): string {
   throw new FormatError(['body', 'line', row.row], `cell ${columnName(column)}${row.row} ${cell.problem}`);
 }
 
-function parse(body: Uint8Array): ParsedFile {
+function parse(body: Uint8Array, ctx: ParseContext): ParsedFile {
   const sheet = readFirstSheet(body);
   const { value: header } = sheet.rows.next();
   if (header === undefined) throw new FormatError(['body'], `the first worksheet (${JSON.stringify(sheet.name)}) is empty; expected the header row ${TABLE_COLUMNS.join(', ')}`);
   const width = Math.max(...header.cells.keys()) + 1;
   const names = Array.from({ length: width }, (_, column) => cellText(header, column));
-  return readTable({ line: header.row, names }, tableRows(sheet.rows), 'rows');
+  return readTable({ line: header.row, names }, tableRows(sheet.rows), 'rows', ctx.language);
 }
 
 /** The rows under the header, read one by one as the table takes them. */
