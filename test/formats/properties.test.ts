@@ -14,6 +14,7 @@ import type { Entry } from '../../core/formats/types.ts';
 import { propertiesKeys } from '../../cli/src/file-keys/properties.ts';
 import { byKey, description, isValidKey, key, value } from './support/arbitraries.ts';
 import { hasJava, readWithJava, type JavaRead } from './support/java.ts';
+import { refusalOf } from './support/refusal.ts';
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'formats', 'messages_de.properties');
 
@@ -25,15 +26,7 @@ const pairs = (entries: readonly Entry[]) => Object.fromEntries(entries.map((e) 
 const latin1 = (bytes: Uint8Array) => String.fromCharCode(...bytes);
 
 /** The FormatError a parse throws; anything else fails the test. */
-function refusal(body: string | Uint8Array): FormatError {
-  try {
-    parse(body);
-  } catch (error) {
-    if (error instanceof FormatError) return error;
-    throw error;
-  }
-  throw new Error('the file was read');
-}
+const refusal = (body: string | Uint8Array): FormatError => refusalOf(() => parse(body));
 
 /** A description as it comes back: carriage returns as line breaks, and none of only whitespace, # and ! (see the codec's header). */
 /** A description as it reads back: CRs as line breaks, without the blank lines that frame it; none when nothing is left. */

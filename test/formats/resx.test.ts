@@ -12,6 +12,7 @@ import { FormatError } from '../../core/formats/format-error.ts';
 import type { Entry } from '../../core/formats/types.ts';
 import { resxKeys } from '../../cli/src/file-keys/resx.ts';
 import { byKey, description, isValidKey, key, value } from './support/arbitraries.ts';
+import { refusalOf } from './support/refusal.ts';
 
 const FIXTURE = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'formats', 'Strings.de.resx'));
 const RUNS = Number(process.env.FORMAT_RUNS ?? 300);
@@ -26,15 +27,7 @@ const resx = (inner: string) => `<?xml version="1.0" encoding="utf-8"?>\n<root>\
 const data = (name: string, inner: string, attrs = ' xml:space="preserve"') => `  <data name="${name}"${attrs}>${inner}</data>`;
 
 /** The FormatError parsing throws; anything else (or nothing) fails the test. */
-function refusal(body: string | Uint8Array, read: (body: string | Uint8Array) => unknown = parse): FormatError {
-  try {
-    read(body);
-  } catch (error) {
-    if (error instanceof FormatError) return error;
-    throw error;
-  }
-  throw new Error('expected a FormatError');
-}
+const refusal = (body: string | Uint8Array, read: (body: string | Uint8Array) => unknown = parse): FormatError => refusalOf(() => read(body));
 const exportRefusal = (entries: Entry[]) => refusal('', () => serialize(entries));
 
 // XML 1.0 cannot hold these (xml/escape-xml.ts): FORMAT_LIMITS names this limit `xmlChars`.

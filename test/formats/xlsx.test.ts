@@ -20,6 +20,7 @@ import { crc32 } from '../../core/formats/zip/crc32.ts';
 import { xlsxKeys } from '../../cli/src/file-keys/xlsx.ts';
 import { byKey, description, entriesFor, groupName, key, value } from './support/arbitraries.ts';
 import { BASE_PARTS, deflatedZeros, MAIN, RELATIONSHIPS, rawZip, sheetOf, tableWorkbook, workbookOf } from './support/workbook-parts.ts';
+import { refusalOf } from './support/refusal.ts';
 import { useTestApp } from '../support/test-app.ts';
 import { body as json, project } from '../translations/helpers.ts';
 
@@ -37,15 +38,7 @@ const base64 = (body: Uint8Array) => Buffer.from(body).toString('base64');
 const partOf = (body: Uint8Array, name: string) => new TextDecoder().decode(unzipSync(body)[name]);
 
 /** The FormatError a parse throws; anything else (or nothing) fails the test. */
-function refusal(body: Uint8Array, read: (body: Uint8Array) => unknown = parse): FormatError {
-  try {
-    read(body);
-  } catch (error) {
-    if (error instanceof FormatError) return error;
-    throw error;
-  }
-  throw new Error('expected a FormatError');
-}
+const refusal = (body: Uint8Array, read: (body: Uint8Array) => unknown = parse): FormatError => refusalOf(() => read(body));
 
 const hasOpenpyxl = spawnSync(PYTHON, ['-c', 'import openpyxl']).status === 0;
 if (!hasOpenpyxl) console.log(`openpyxl writing and reading workbooks skipped: ${PYTHON} cannot import openpyxl (Debian: apt install python3-openpyxl)`);
