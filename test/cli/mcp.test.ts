@@ -165,6 +165,17 @@ describe('tms mcp', () => {
     expect(jsonOf(await agent.callTool({ name: 'list_keys', arguments: { open_comments: 'de' } })).keys.map((k: { key: string }) => k.key)).not.toContain('cart.pay');
   });
 
+  it('offers every text format to import and export, and not xlsx, whose bytes a tool\'s text would corrupt (found by review)', async () => {
+    const { tools } = await agent.listTools();
+    for (const name of ['import_file', 'export_file']) {
+      const format = (tools.find((tool) => tool.name === name)!.inputSchema.properties as Record<string, { enum?: string[] }>).format!;
+      expect(format.enum, name).toContain('properties');
+      expect(format.enum, name).not.toContain('xlsx');
+    }
+    const refused = await agent.callTool({ name: 'export_file', arguments: { language: 'de', format: 'xlsx' } });
+    expect(refused.isError).toBe(true);
+  });
+
   it('exports xliff and xliff2 with the source language they need (as pull sends it)', async () => {
     for (const format of ['xliff', 'xliff2']) {
       const result = await agent.callTool({ name: 'export_file', arguments: { language: 'de', format, source: 'en', status: 'all' } });

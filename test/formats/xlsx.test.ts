@@ -7,6 +7,7 @@
 // files built to break the reader (zip bombs among them), and the file through HTTP.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -262,6 +263,16 @@ describe('a workbook in the shape Excel 2016 writes', () => {
     expect(parse(excelWorkbook())).toEqual({ entries: expected, warnings: ['columns ignored: reviewer'] });
   });
 
+  it('a shared-string cell without a value is empty to the CLI, as to the server (found by review)', () => {
+    const inline = (ref: string, text: string) => `<c r="${ref}" t="inlineStr"><is><t>${text}</t></is></c>`;
+    const body = workbookOf({
+      'xl/sharedStrings.xml': `<sst xmlns="${MAIN}"><si><t>key</t></si><si><t>value</t></si><si><t>group</t></si></sst>`,
+      'xl/worksheets/sheet1.xml': `<worksheet xmlns="${MAIN}"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c></row><row r="2">${inline('A2', 'a')}${inline('B2', 'x')}<c r="C2" t="s"/></row></sheetData></worksheet>`,
+    });
+    expect(parse(body).entries).toEqual([{ key: 'a', value: 'x' }]);
+    expect(xlsxKeys(body)).toEqual([{ key: 'a' }]);
+  });
+
   it('the CLI reads the same keys and groups', () => {
     expect(xlsxKeys(excelWorkbook())).toEqual(expected.map((e) => (e.group ? { key: e.key, group: e.group } : { key: e.key })));
   });
@@ -405,10 +416,36 @@ describe('hostile and malformed files', () => {
     const error = refusal(declaring(workbook, 'xl/worksheets/sheet1.xml', 0xfffffffe));
     expect(error).toMatchObject({ loc: ['body'], msg: 'xl/worksheets/sheet1.xml unpacks to 4096.0 MiB: an import unpacks at most 32.0 MiB of a workbook' });
     expect(performance.now() - started).toBeLessThan(200);
-    // The limit is on all the parts read together: 20 MiB of shared strings, then a 20 MiB sheet.
-    const padding = `<!--${'x'.repeat(20 * 1024 * 1024)}-->`;
+    // The limit is on all the parts read together: 20 MiB of shared strings, then a 20 MiB sheet (of
+    // text that does not compress much: below the limit on how many times a part unpacks).
+    const padding = `<!--${randomBytes(15 * 1024 * 1024).toString('base64')}-->`;
     const parts = { 'xl/sharedStrings.xml': `<sst>${padding}</sst>`, 'xl/worksheets/sheet1.xml': `<worksheet>${padding}<sheetData/></worksheet>` };
     expect(refusal(workbookOf(parts)).msg).toBe('xl/worksheets/sheet1.xml unpacks to 20.0 MiB: an import unpacks at most 32.0 MiB of a workbook');
+  });
+
+  it('a zip bomb within the budget: a part that unpacks to more than 100 times its packed size is refused (found by review)', () => {
+    // 37 KB of 500 rows of 16,384 empty cells unpack to 32 MiB, and took 8 to 17 s to read.
+    const inline = (ref: string, text: string) => `<c r="${ref}" t="inlineStr"><is><t>${text}</t></is></c>`;
+    const rows = `<row>${inline('A1', 'key')}${inline('B1', 'value')}</row>${`<row>${'<c/>'.repeat(16_384)}</row>`.repeat(500)}`;
+    const bomb = workbookOf({ 'xl/worksheets/sheet1.xml': `<worksheet xmlns="${MAIN}"><sheetData>${rows}</sheetData></worksheet>` });
+    expect(bomb.length).toBeLessThan(40_000);
+    expect(refusal(bomb)).toMatchObject({ loc: ['body'], msg: expect.stringMatching(/^xl\/worksheets\/sheet1\.xml unpacks to \d+ times its packed size; a workbook's parts unpack at most 100 times/) });
+    // A real workbook's parts unpack 11 to 19 times: 10,000 keys with descriptions read.
+    const real = serialize(Array.from({ length: 10_000 }, (_, i) => ({ key: `group${i % 50}.key_${i}`, value: `Wert ${i}`, description: `What key ${i} is for` })));
+    expect(parse(real).entries).toHaveLength(10_000);
+  }, 60_000);
+
+  it('a header cell holding an error is no column name; a hidden first sheet is named in the refusal (found by review)', () => {
+    const inline = (ref: string, text: string) => `<c r="${ref}" t="inlineStr"><is><t>${text}</t></is></c>`;
+    const withError = workbookOf({
+      'xl/worksheets/sheet1.xml': `<worksheet xmlns="${MAIN}"><sheetData><row r="1">${inline('A1', 'key')}${inline('B1', 'value')}<c r="C1" t="e"><v>#REF!</v></c></row><row r="2">${inline('A2', 'a')}${inline('B2', 'x')}</row></sheetData></worksheet>`,
+    });
+    expect(parse(withError)).toEqual({ entries: [{ key: 'a', value: 'x' }], warnings: [] });
+    const hidden = workbookOf({
+      'xl/workbook.xml': `<workbook xmlns="${MAIN}" xmlns:r="${RELATIONSHIPS}"><sheets><sheet name="Instructions" sheetId="1" state="hidden" r:id="rId1"/></sheets></workbook>`,
+      'xl/worksheets/sheet1.xml': `<worksheet xmlns="${MAIN}"><sheetData><row r="1">${inline('A1', 'Read me first')}</row></sheetData></worksheet>`,
+    });
+    expect(refusal(hidden)).toMatchObject({ loc: ['body', 'line', 1], msg: 'the first worksheet, "Instructions" (hidden): the header has no key column (expected key,group,description,value)' });
   });
 
   it('a zip bomb: a part that inflates past its declared size is refused at the first step past it, not inflated whole', () => {
@@ -454,13 +491,13 @@ describe('hostile and malformed files', () => {
     expect(parse(ignored)).toEqual({ entries: [{ key: 'a', value: 'x' }], warnings: ['columns ignored: notes'] });
   });
 
-  it('a key twice is refused naming both rows; a missing key or value column, naming the header row', () => {
+  it('a key twice is refused naming both rows; a missing key or value column, naming the header row and its sheet', () => {
     const twice = refusal(tableWorkbook([[], [], ['Key', 'Value'], ['a', 'x'], ['b', 'y'], ['a', 'z']]));
     expect(twice).toMatchObject({ loc: ['body', 'line', 6], msg: "key 'a' appears twice (rows 4 and 6)" });
-    expect(refusal(tableWorkbook([[], ['name', 'value'], ['a', 'x']]))).toMatchObject({ loc: ['body', 'line', 2], msg: 'the header has no key column (expected key,group,description,value)' });
-    expect(refusal(tableWorkbook([['key', 'text']]))).toMatchObject({ loc: ['body', 'line', 1], msg: 'the header has no value column, nor one named de (expected key,group,description,value, or key and a column per language)' });
+    expect(refusal(tableWorkbook([[], ['name', 'value'], ['a', 'x']]))).toMatchObject({ loc: ['body', 'line', 2], msg: 'the first worksheet, "de": the header has no key column (expected key,group,description,value)' });
+    expect(refusal(tableWorkbook([['key', 'text']]))).toMatchObject({ loc: ['body', 'line', 1], msg: 'the first worksheet, "de": the header has no value column, nor one named de (expected key,group,description,value, or key and a column per language)' });
     expect(refusal(tableWorkbook([['key', 'value'], [null, 'orphan']]))).toMatchObject({ loc: ['body', 'line', 2], msg: 'the row has no key (its key cell is empty)' });
-    expect(refusal(tableWorkbook([]))).toMatchObject({ loc: ['body'], msg: 'the first worksheet ("de") is empty; expected the header row key, group, description, value' });
+    expect(refusal(tableWorkbook([]))).toMatchObject({ loc: ['body'], msg: 'the first worksheet, "de", is empty; expected the header row key, group, description, value' });
   });
 
   it('a shared string index out of range, a cell outside its row, rows out of order: refused at the row', () => {
@@ -474,7 +511,8 @@ describe('hostile and malformed files', () => {
   });
 
   it('XML that is wrong inside a part is refused naming the part; nesting and huge rows are refused, not followed', () => {
-    const sheet = (data: string) => workbookOf({ 'xl/worksheets/sheet1.xml': `<worksheet xmlns="${MAIN}"><sheetData>${data}</sheetData></worksheet>` });
+    // Stored, not deflated: repeated markup would unpack past the reader's ratio before its XML is read.
+    const sheet = (data: string) => workbookOf({ 'xl/worksheets/sheet1.xml': `<worksheet xmlns="${MAIN}"><sheetData>${data}</sheetData></worksheet>` }, { stored: true });
     expect(refusal(sheet(`${sheetRow(1, ['key', 'value'])}<row r="2"><c><v>1</c></row>`)).msg).toMatch(/^xl\/worksheets\/sheet1\.xml, in its first rows: invalid XML: <\/c> does not close <v>/);
     expect(refusal(sheet(`<row r="1">${'<c><is>'.repeat(100_000)}`)).msg).toMatch(/^xl\/worksheets\/sheet1\.xml, in its first rows: invalid XML: <row> is not closed/);
     expect(refusal(sheet(`<row r="1"><c t="inlineStr"><is>${'<r>'.repeat(1000)}${'</r>'.repeat(1000)}</is></c></row>`)).msg).toMatch(/nested more than 256 levels deep/);

@@ -12,6 +12,9 @@ import { CliError } from '../errors.ts';
 import type { Client } from '../client.ts';
 import { FORMAT_IDS } from '../formats.ts';
 
+/** The formats an agent exchanges as text: a workbook (xlsx) is bytes, which a tool's text content would corrupt. */
+const TEXT_FORMAT_IDS = FORMAT_IDS.filter((f) => f !== 'xlsx');
+
 export { MCP_HELP } from './mcp-help.ts';
 
 const LANGUAGE = z.string().regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,4})?$/, 'a language code such as de or pt-BR').describe('Language code, e.g. "de" or "pt-BR"');
@@ -374,10 +377,10 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
     'import_file',
     {
       title: 'Import a file',
-      description: `Import a translation file's content for one language (formats: ${FORMAT_IDS.join(', ')}); dry_run shows what would change.`,
+      description: `Import a translation file's content for one language (formats: ${TEXT_FORMAT_IDS.join(', ')}); dry_run shows what would change.`,
       inputSchema: {
         language: LANGUAGE,
-        format: z.enum(FORMAT_IDS as [string, ...string[]]),
+        format: z.enum(TEXT_FORMAT_IDS as [string, ...string[]]),
         content: z.string().describe('The file as text'),
         status: STATUS.optional(),
         conflict: z.enum(['overwrite', 'keep', 'fail']).optional(),
@@ -393,10 +396,10 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
     'export_file',
     {
       title: 'Export a file',
-      description: `A language as a translation file (formats: ${FORMAT_IDS.join(', ')}; xliff and xliff2 need source, the language of the source text); group exports one group, tag only the keys with that tag.`,
+      description: `A language as a translation file (formats: ${TEXT_FORMAT_IDS.join(', ')}; xliff and xliff2 need source, the language of the source text); group exports one group, tag only the keys with that tag.`,
       inputSchema: {
         language: LANGUAGE,
-        format: z.enum(FORMAT_IDS as [string, ...string[]]),
+        format: z.enum(TEXT_FORMAT_IDS as [string, ...string[]]),
         status: z.enum(['approved', 'draft', 'review', 'all']).optional(),
         source: LANGUAGE.optional().describe('xliff, xliff2: the source language, written beside each translation'),
         // The API's own filter (GET /v1/export/{language}?group=): the way to export a language too

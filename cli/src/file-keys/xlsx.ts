@@ -49,7 +49,8 @@ function cellText(c: Element, strings: readonly string[]): string {
   if (type === 'inlineStr') return named(c, 'is').map(richText).join('');
   const v = named(c, 'v')[0];
   const value = v ? textOf(v) : '';
-  if (type === 's') return strings[Number(value)] ?? '';
+  // No <v> is an empty cell, as the server reads it (Number('') would be the first string).
+  if (type === 's') return value.trim() === '' ? '' : (strings[Number(value)] ?? '');
   if (type === 'str') return unescape(value);
   if (type === 'b') return value.trim() === '1' ? 'TRUE' : 'FALSE';
   return value;

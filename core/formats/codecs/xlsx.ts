@@ -38,11 +38,23 @@ function cellText(row: SheetRow, column: number): string {
 
 function parse(body: Uint8Array, ctx: ParseContext): ParsedFile {
   const sheet = readFirstSheet(body);
+  // Named in the header's refusals: a hidden first sheet ("Instructions") is read, not the tab the
+  // user sees, and a message about "row 1" alone sent them to the wrong sheet (found by review).
+  const which = `the first worksheet, ${JSON.stringify(sheet.name)}${sheet.hidden ? ' (hidden)' : ''}`;
   const { value: header } = sheet.rows.next();
-  if (header === undefined) throw new FormatError(['body'], `the first worksheet (${JSON.stringify(sheet.name)}) is empty; expected the header row ${TABLE_COLUMNS.join(', ')}`);
+  if (header === undefined) throw new FormatError(['body'], `${which}, is empty; expected the header row ${TABLE_COLUMNS.join(', ')}`);
   const width = Math.max(...header.cells.keys()) + 1;
-  const names = Array.from({ length: width }, (_, column) => cellText(header, column));
-  return readTable({ line: header.row, names }, tableRows(sheet.rows), 'rows', ctx.language);
+  // A header cell holding an error (#REF!) names no column, as a blank one: refused only where the table reads it.
+  const names = Array.from({ length: width }, (_, column) => {
+    const cell = header.cells.get(column) ?? '';
+    return typeof cell === 'string' ? cell : '';
+  });
+  try {
+    return readTable({ line: header.row, names }, tableRows(sheet.rows), 'rows', ctx.language);
+  } catch (error) {
+    if (error instanceof FormatError && error.loc[2] === header.row && error.msg.startsWith('the header')) throw new FormatError(error.loc, `${which}: ${error.msg}`);
+    throw error;
+  }
 }
 
 /** The rows under the header, read one by one as the table takes them. */

@@ -27,19 +27,19 @@ const refuse = (msg: string): never => {
 };
 
 /** The name and part of the first <sheet> that is a worksheet. */
-function firstWorksheet(workbook: string, rels: ReadonlyMap<string, Relationship>): { name: string; part: string } {
+function firstWorksheet(workbook: string, rels: ReadonlyMap<string, Relationship>): { name: string; part: string; hidden: boolean } {
   let sheets = 0;
   for (const sheet of partElements(WORKBOOK, workbook, 'sheet')) {
     sheets++;
     // r:id, whatever prefix the relationships namespace has.
     const id = [...sheet.attrs].find(([name]) => name.endsWith(':id'))?.[1];
     const rel = id === undefined ? undefined : rels.get(id);
-    if (rel?.type === 'worksheet') return { name: sheet.attrs.get('name') ?? '', part: rel.part };
+    if (rel?.type === 'worksheet') return { name: sheet.attrs.get('name') ?? '', part: rel.part, hidden: (sheet.attrs.get('state') ?? 'visible') !== 'visible' };
   }
   return refuse(sheets ? `${WORKBOOK} names no worksheet (only chart sheets, or sheets without a relationship)` : `${WORKBOOK} has no sheets`);
 }
 
-export function readFirstSheet(body: Uint8Array): { name: string; rows: Generator<SheetRow> } {
+export function readFirstSheet(body: Uint8Array): { name: string; hidden: boolean; rows: Generator<SheetRow> } {
   if (OLE2.every((byte, i) => body[i] === byte)) refuse('the file is an Excel 97-2003 .xls file; save it as .xlsx (a workbook saved with a password is such a file too: save it without one)');
   // "PK": a local file header, or the end record of an empty archive.
   if (body[0] !== 0x50 || body[1] !== 0x4b) refuse('the file is not an .xlsx workbook (an .xlsx file is a ZIP archive, and this is none)');
@@ -60,5 +60,5 @@ export function readFirstSheet(body: Uint8Array): { name: string; rows: Generato
   const sst = part(stringsPart);
   const strings = sst === undefined ? [] : sharedStrings(stringsPart, sst);
   const worksheet = part(sheet.part) ?? refuse(`the workbook's first worksheet, ${sheet.part}, is missing`);
-  return { name: sheet.name, rows: sheetRows(sheet.part, worksheet, strings) };
+  return { name: sheet.name, hidden: sheet.hidden, rows: sheetRows(sheet.part, worksheet, strings) };
 }

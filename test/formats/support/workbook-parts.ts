@@ -25,13 +25,17 @@ export const BASE_PARTS: Record<string, string> = {
   'xl/_rels/workbook.xml.rels': `<Relationships xmlns="${PACKAGE}"><Relationship Id="rId1" Type="${RELATIONSHIPS}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${RELATIONSHIPS}/sharedStrings" Target="sharedStrings.xml"/></Relationships>`,
 };
 
-/** A workbook of these parts over BASE_PARTS (a part given as null is left out). */
-export function workbookOf(parts: Record<string, string | Uint8Array | null>): Uint8Array {
+/**
+ * A workbook of these parts over BASE_PARTS (a part given as null is left out). `stored`: the parts
+ * not deflated, for XML that would unpack to more than the reader's ratio allows (repeated markup
+ * that tests the XML reader's own limits).
+ */
+export function workbookOf(parts: Record<string, string | Uint8Array | null>, options: { stored?: boolean } = {}): Uint8Array {
   const files: Record<string, Uint8Array> = {};
   for (const [name, part] of Object.entries({ ...BASE_PARTS, ...parts })) {
     if (part !== null) files[name] = typeof part === 'string' ? new TextEncoder().encode(part) : part;
   }
-  return zipSync(files, { mtime: new Date(1980, 0, 1) });
+  return zipSync(files, { mtime: new Date(1980, 0, 1), ...(options.stored ? { level: 0 } : {}) });
 }
 
 /** A workbook whose first sheet holds these rows of inline strings. */
