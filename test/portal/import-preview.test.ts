@@ -315,3 +315,27 @@ describe('a file the import form refuses', () => {
     expect(noneHtml).toMatch(/<select name="language"[^>]*>[\s\S]*?<option value="fr" selected="">/);
   });
 });
+
+describe('an Excel workbook', () => {
+  it('previews and applies as bytes (the Apply form carries them as base64): a sheet with a column per language', async () => {
+    const { tableWorkbook } = await import('../formats/support/workbook-parts.ts');
+    const p = await project(t, ['en', 'de']);
+    const session = await ownerOf(p);
+    const workbook = tableWorkbook([
+      ['key', 'en', 'de'],
+      ['home.title', 'Welcome', 'Willkommen'],
+      ['home.cta', 'Start', ''],
+    ]);
+    const form = new FormData();
+    form.set('_csrf', session.csrf);
+    for (const [k, v] of Object.entries({ language: 'de', format: 'xlsx', status: 'draft', conflict: 'overwrite', group: 'Default' })) form.set(k, v);
+    form.set('file', new File([workbook], 'sheet.xlsx', { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }));
+    const res = await t.app.request(`http://localhost/portal/projects/${p.projectId}/import`, { method: 'POST', headers: { Cookie: session.cookie, Origin: 'http://localhost' }, body: form });
+    const shown = await res.text();
+    expect(res.status, shown.slice(0, 300)).toBe(200);
+    expect(textOf(shown)).toContain('1 row has no text in the de column: skipped (not translated yet)');
+    const sent = await apply(session, p, shown);
+    expect(sent.status, sent.text.slice(0, 300)).toBe(303);
+    expect((await body(await p.get('/v1/translations/de?status=all'))).translations).toEqual({ 'home.title': { value: 'Willkommen', status: 'draft', group: 'home' } });
+  });
+});
