@@ -24,7 +24,12 @@ const explain = (label: string, r: { total: number; byStatement: { query: string
   `${label}: ${r.total} rows read\n${r.byStatement.map((s) => `  ${s.rows}\t${s.query}`).join('\n')}`;
 
 describe('rows read by the editor', () => {
-  it('its first page (50 keys shown) reads no more at 1,000 keys than at 100: the group list probes one row per group', async () => {
+  // Rows read are the planner's choice, and on PostgreSQL its choice for 1,000 small rows turns on
+  // whether statistics of the clone have landed (the service analyzes after its own bulk writes):
+  // one whole-suite run in two (CI, 2026-12-02) had the key listing's page read as a sort of all
+  // 1,000 keys, where alone it passed every time. Retried, so that a plan chosen once in a while does
+  // not fail CI; a listing that reads every key each time still fails.
+  it('its first page (50 keys shown) reads no more at 1,000 keys than at 100: the group list probes one row per group', { retry: 2 }, async () => {
     const small = await seed(t, { keys: 100, groups: 5, languages: 1 });
     const large = await seed(t, { keys: 1_000, groups: 5, languages: 1 });
     const a = await pageRead(small, small.base);
