@@ -15,6 +15,7 @@ import { exportGroup } from './export/routes.ts';
 import { usageGroup } from './usage/routes.ts';
 import { glossaryGroup } from './glossary/routes.ts';
 import { screenshotsGroup } from './screenshots/routes.ts';
+import { tasksGroup } from './tasks/routes.ts';
 import { translateGroup } from './translate/routes.ts';
 import { portalGroup } from './portal/routes.ts';
 import { HTTP_FUNCTIONS, type HttpFunctionName } from './catalogue.ts';
@@ -34,6 +35,7 @@ const byName: Record<HttpFunctionName, RouteGroup> = {
   translate: translateGroup,
   glossary: glossaryGroup,
   screenshots: screenshotsGroup,
+  tasks: tasksGroup,
   usage: usageGroup,
   admin: adminGroup,
   portal: portalGroup,

@@ -59,6 +59,16 @@ export const EVENT_TYPES = [
   'screenshot.added',
   'screenshot.updated',
   'screenshot.deleted',
+  /**
+   * A task was created, changed, closed (done or canceled), opened again or deleted (core/tasks).
+   * Nothing served changes: no rebuild.
+   */
+  'task.created',
+  'task.updated',
+  'task.completed',
+  'task.canceled',
+  'task.reopened',
+  'task.deleted',
   'cache.rebuild_requested',
   'cache.built',
   /** A portal user joined an account (first-owner setup, an accepted invitation). */
@@ -82,7 +92,7 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export type EntityType = 'account' | 'project' | 'api_key' | 'key' | 'group' | 'language' | 'translation' | 'cache' | 'member' | 'webhook' | 'comment' | 'term' | 'screenshot';
+export type EntityType = 'account' | 'project' | 'api_key' | 'key' | 'group' | 'language' | 'translation' | 'cache' | 'member' | 'webhook' | 'comment' | 'term' | 'screenshot' | 'task';
 
 export type DomainEvent = {
   type: EventType;

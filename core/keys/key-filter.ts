@@ -9,6 +9,7 @@ import { LanguageCode } from '../languages/language-code.ts';
 import { TranslationStatus } from '../translations/schemas.ts';
 import { outdatedInSql } from '../translations/outdated.ts';
 import { mayNameTag, TagLookup } from './tags.ts';
+import { TaskNumber } from '../tasks/task-number.ts';
 
 export const SEARCH_MAX = 200;
 
@@ -30,6 +31,8 @@ export const KeyFilterFields = {
   outdated: v.optional(LanguageCode),
   /** Keys with a comment in this language that is not resolved (core/comments/resolve-comment.ts). */
   open_comments: v.optional(LanguageCode),
+  /** The live keys of this task (its number in the project: core/tasks); a number no task has matches no key. */
+  task: v.optional(TaskNumber),
 } as const;
 
 export const KeyFilter = v.pipe(
@@ -104,6 +107,11 @@ export function keyFilterSql(sql: AnySql, projectId: string, filter: KeyFilter &
     // The open comments' partial index (migration 034): a project's open comments are few.
     parts.push(sql`and k.id in (
       select c.key_id from value_comments c where c.project_id = ${projectId} and c.language = ${filter.open_comments} and c.resolved_at is null)`);
+  }
+  if (filter.task !== undefined) {
+    // A task's keys by its (project, number) index and their primary key.
+    parts.push(sql`and k.id in (
+      select tk.key_id from tasks ta join task_keys tk on tk.task_id = ta.id where ta.project_id = ${projectId} and ta.number = ${filter.task})`);
   }
   return parts.reduce((all, part) => sql`${all} ${part}`, sql``);
 }

@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import type { Deps } from '../deps.ts';
 import { conflict, notFound } from '../errors.ts';
 import { transaction, type Tx } from '../db/transaction.ts';
+import { pruneAssignments } from '../tasks/task-assignees.ts';
 import { useCase } from '../use-case.ts';
 import { Uuid } from '../validation.ts';
 import { assertMay, may } from './permissions.ts';
@@ -56,6 +57,8 @@ export const changeRole = useCase(ChangeRoleCommand, async (deps: Pick<Deps, 'sq
     const languages = input.role === 'translator' || input.role === 'reviewer' ? (input.languages?.length ? input.languages : null) : null;
     await tx.sql`update memberships set role = ${input.role}, languages = ${languages} where account_id = ${input.accountId} and user_id = ${input.memberId}`;
     if (may(target.role as Role, 'members.manage') && !may(input.role, 'members.manage')) await revokeInvitesBy(tx, deps.clock.now(), input);
+    // Tasks they may no longer do are no longer theirs (core/tasks/task-assignees.ts).
+    await pruneAssignments(tx.sql, input.accountId, input.memberId, { role: input.role, languages });
     tx.record({
       type: 'member.updated',
       projectId: null,
@@ -74,6 +77,7 @@ export const removeMember = useCase(RemoveMemberCommand, async (deps: Pick<Deps,
     if (target.role === 'owner' && owners === 1) throw lastOwner();
     await tx.sql`delete from memberships where account_id = ${input.accountId} and user_id = ${input.memberId}`;
     await revokeInvitesBy(tx, deps.clock.now(), input);
+    await pruneAssignments(tx.sql, input.accountId, input.memberId, null);
     // Their open sessions stay (they may belong to other accounts), but every page checks membership.
     tx.record({ type: 'member.removed', projectId: null, accountId: input.accountId, actor: { type: 'user', id: input.userId }, entity: { type: 'member', id: input.memberId }, before: target });
   }),

@@ -196,6 +196,7 @@ const TAGS = [
   { name: 'Comments', description: 'Conversations about the value of a key in one language: questions, review notes.' },
   { name: 'Glossary', description: "The project's terms and how each is said in its languages: shown to translators beside the source texts that hold them." },
   { name: 'Screenshots', description: 'Images of the product linked to the keys they show, and where: shown to translators beside those keys.' },
+  { name: 'Tasks', description: 'Translation work handed to people: keys to translate or review in one language, for assignees, by a due day.' },
   { name: 'Translation memory', description: "Suggestions from the account's approved translations of the same or similar source texts." },
   { name: 'Machine translation', description: 'Bulk translation: translation memory first, then the configured provider.' },
   { name: 'Usage', description: "The account's API calls today and translation units this billing cycle." },

@@ -36,6 +36,9 @@ import { importGlossary } from '../../core/glossary/import-glossary.ts';
 import { uploadScreenshot } from '../../core/screenshots/upload-screenshot.ts';
 import { updateScreenshot } from '../../core/screenshots/update-screenshot.ts';
 import { deleteScreenshot } from '../../core/screenshots/delete-screenshot.ts';
+import { createTask } from '../../core/tasks/create-task.ts';
+import { updateTask } from '../../core/tasks/update-task.ts';
+import { deleteTask } from '../../core/tasks/delete-task.ts';
 import { readFileSync } from 'node:fs';
 import { requestRebuild } from '../../core/cache/request-rebuild.ts';
 import { listKeys } from '../../core/keys/list-keys.ts';
@@ -134,6 +137,23 @@ describe('every write records its events', () => {
       run: (p, ids) => updateScreenshot(core.deps, { projectId: p.projectId, screenshotId: ids.screenshot!, keys: { [ids.key!]: { region: { x: 0, y: 0, width: 60, height: 20 } } }, actor: user }),
     },
     { name: 'deleteScreenshot', types: ['screenshot.deleted'], run: (p, ids) => deleteScreenshot(core.deps, { projectId: p.projectId, screenshotId: ids.screenshot!, actor: p.actor }) },
+    {
+      name: 'createTask',
+      types: ['task.created'],
+      run: async (p, ids) => (ids.task = String((await createTask(core.deps, { projectId: p.projectId, name: 'German', kind: 'translate', language: 'de', key_ids: [ids.key!], include_done: true, actor: p.actor })).number)),
+    },
+    { name: 'updateTask', types: ['task.updated'], actor: user, run: (p, ids) => updateTask(core.deps, { projectId: p.projectId, number: Number(ids.task), due_date: '2027-01-31', actor: user }) },
+    { name: 'cancelTask', types: ['task.canceled'], run: (p, ids) => updateTask(core.deps, { projectId: p.projectId, number: Number(ids.task), state: 'canceled', actor: p.actor }) },
+    { name: 'reopenTask', types: ['task.reopened'], run: (p, ids) => updateTask(core.deps, { projectId: p.projectId, number: Number(ids.task), state: 'open', actor: p.actor }) },
+    {
+      name: 'completeTask',
+      types: ['translation.written', 'task.completed'],
+      run: async (p, ids) => {
+        await putTranslation(core.deps, { projectId: p.projectId, keyId: ids.key!, language: 'de', value: 'Fertig', status: 'approved', actor: p.actor });
+        return updateTask(core.deps, { projectId: p.projectId, number: Number(ids.task), state: 'done', actor: p.actor });
+      },
+    },
+    { name: 'deleteTask', types: ['task.deleted'], run: (p, ids) => deleteTask(core.deps, { projectId: p.projectId, number: Number(ids.task), actor: p.actor }) },
     {
       // One event for the whole file, whatever its number of terms.
       name: 'importGlossary',

@@ -285,6 +285,21 @@ describe('every answer is one the document promises', () => {
     expect((await call('updateScreenshot', { params: { screenshot_id: randomUUID() }, json: { name: 'x' } })).status).toBe(404);
     expect((await call('deleteScreenshot', { params: { screenshot_id: screenshotId } })).status).toBe(204);
     expect((await call('deleteScreenshot', { params: { screenshot_id: screenshotId } })).status).toBe(404);
+    // Tasks: created over a live key (fr-CA has no value yet, so the key is still to translate).
+    const created = await call('createTask', { json: { name: 'French', kind: 'translate', language: 'fr-CA', key_ids: [ids.title!] } });
+    expect(created.status).toBe(201);
+    const taskNumber = String((await created.json()).number);
+    expect((await call('createTask', { json: { name: 'French', kind: 'translate', language: 'fr-CA' } })).status).toBe(422);
+    expect((await call('listTasks', { query: { state: 'open' } })).status).toBe(200);
+    expect((await call('getTask', { params: { number: taskNumber } })).status).toBe(200);
+    expect((await call('getTask', { params: { number: '999999' } })).status).toBe(404);
+    expect((await call('listTaskKeys', { params: { number: taskNumber }, query: { done: 'false' } })).status).toBe(200);
+    expect((await call('listTaskKeys', { params: { number: '999999' } })).status).toBe(404);
+    expect((await call('updateTask', { params: { number: taskNumber }, json: { state: 'done' } })).status).toBe(409);
+    expect((await call('updateTask', { params: { number: taskNumber }, json: { due_date: '2027-01-31' } })).status).toBe(200);
+    expect((await call('updateTask', { params: { number: '999999' }, json: { name: 'x' } })).status).toBe(404);
+    expect((await call('deleteTask', { params: { number: taskNumber } })).status).toBe(204);
+    expect((await call('deleteTask', { params: { number: taskNumber } })).status).toBe(404);
     expect((await call('bulkDeleteKeys', { json: { filter: { group: 'bulk' } } })).status).toBe(200);
     expect((await call('bulkDeleteKeys', { json: { key_ids: [randomUUID()] } })).status).toBe(404);
     expect((await call('bulkDeleteKeys', { json: {} })).status).toBe(422);

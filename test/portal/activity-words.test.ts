@@ -92,6 +92,14 @@ const SAMPLES: Record<EventType, EventLike> = {
     { name: 'Sign-in page', linked: [KEY, KEY2], unlinked: [WEBHOOK], moved: [COMMENT] },
   ),
   'screenshot.deleted': event('screenshot.deleted', ['screenshot', SHOT], { name: 'Sign-in page' }, null),
+  // core/tasks: create-task.ts (number, name, kind, language, the key count, assignee ids, due day), update-task.ts (each
+  // changed field before and after, keys added and removed as counts, the number on both sides), delete-task.ts
+  'task.created': event('task.created', ['task', SHOT], null, { number: 3, name: 'German for the release', kind: 'translate', language: 'de', keys: 40, assignees: [USER], due_date: '2026-12-31' }),
+  'task.updated': event('task.updated', ['task', SHOT], { number: 3, name: 'German', due_date: null }, { number: 3, name: 'German for the release', due_date: '2026-12-31', keys_added: 2 }),
+  'task.completed': event('task.completed', ['task', SHOT], { number: 3, state: 'open' }, { number: 3, state: 'done' }),
+  'task.canceled': event('task.canceled', ['task', SHOT], { number: 3, state: 'open' }, { number: 3, state: 'canceled' }),
+  'task.reopened': event('task.reopened', ['task', SHOT], { number: 3, state: 'done' }, { number: 3, state: 'open', keys_added: 1 }),
+  'task.deleted': event('task.deleted', ['task', SHOT], { number: 3, name: 'German for the release', kind: 'translate', language: 'de', state: 'open' }, null),
   // core/files/import-file.ts
   'translation.imported': event('translation.imported', ['language', 'de'], null, {
     format: 'json',

@@ -269,6 +269,18 @@ export function describeEvent(e: EventLike, names: ActivityNames = {}): Part[] {
       return ['changed the screenshot ', screenshotName(e, after.name ?? before.name)];
     case 'screenshot.deleted':
       return ['deleted the screenshot ', screenshotName(e, before.name)];
+    case 'task.created':
+      return ['created the task ', taskName(e, after)];
+    case 'task.updated':
+      return ['changed the task ', taskName(e, after, before)];
+    case 'task.completed':
+      return ['marked the task ', taskName(e, after, before), ' done'];
+    case 'task.canceled':
+      return ['canceled the task ', taskName(e, after, before)];
+    case 'task.reopened':
+      return ['opened the task ', taskName(e, after, before), ' again'];
+    case 'task.deleted':
+      return ['deleted the task ', taskName(e, before)];
     case 'cache.rebuild_requested':
       return ['asked to publish the translations (cache rebuild queued)'];
     case 'cache.built':
@@ -305,6 +317,26 @@ export function describeEvent(e: EventLike, names: ActivityNames = {}): Part[] {
   }
   // A type this version does not know (or a value event without its key): said by its type.
   return [e.type, ' ', { name: e.entity_id.length > 40 ? e.entity_id.slice(0, 8) : e.entity_id }];
+}
+
+/** A task by its number and name as recorded (core/tasks: every event carries its number). */
+function taskName(e: EventLike, payload: Payload, other: Payload = {}): Part {
+  const number = num(payload.number) ?? num(other.number);
+  const name = str(payload.name) ?? str(other.name);
+  return { name: `${number !== null ? `#${number}` : short(e.entity_id)}${name ? ` ${name}` : ''}` };
+}
+
+/** What a task.* event changed (core/tasks/update-task.ts records each changed field before and after, and the keys added or removed as counts). */
+function taskChanges(before: Payload, after: Payload): Part[] {
+  const parts: string[] = [];
+  const n = (field: string) => num(after[field]) ?? 0;
+  if (str(after.name) && str(before.name)) parts.push(`renamed from ${before.name}`);
+  if ('due_date' in after) parts.push(`due ${str(after.due_date) ?? 'no day'}${'due_date' in before ? ` (was ${str(before.due_date) ?? 'no day'})` : ''}`);
+  if ('description' in after) parts.push('description changed');
+  if ('assignees' in after) parts.push(`${count(strings(after.assignees)?.length ?? 0, 'assignee')} now`);
+  if (n('keys_added')) parts.push(`${count(n('keys_added'), 'key')} added`);
+  if (n('keys_removed')) parts.push(`${count(n('keys_removed'), 'key')} removed`);
+  return parts.length ? [parts.join('; ')] : [];
 }
 
 /** A screenshot by its recorded name (its events carry it), else by the start of its id. */
@@ -476,6 +508,19 @@ export function summarizeChange(e: EventLike): Part[] {
     case 'screenshot.updated':
       return screenshotChanges(before, after);
     case 'screenshot.deleted':
+      return [];
+    case 'task.created': {
+      if (!e.after) return [];
+      const keys = num(after.keys) ?? 0;
+      const due = str(after.due_date);
+      return [`${after.kind === 'review' ? 'review' : 'translate'} ${count(keys, 'key')} in ${str(after.language) ?? '?'}${due ? `, due ${due}` : ''}`];
+    }
+    case 'task.updated':
+    case 'task.completed':
+    case 'task.canceled':
+    case 'task.reopened':
+      return taskChanges(before, after);
+    case 'task.deleted':
       return [];
     case 'cache.rebuild_requested':
       return num(after.seq) === null ? [] : [`request ${after.seq}`];

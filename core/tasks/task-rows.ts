@@ -1,0 +1,85 @@
+// How a task is read: its fields, its assignees, and its progress counted from the values as they
+// are now (docs/decisions.md, "Tasks": a key is done when its value says so, never a second flag).
+import type postgres from 'postgres';
+import type { Sql, TransactionSql } from '../db/client.ts';
+import { isoUtc } from '../db/iso-timestamp.ts';
+import { notFound } from '../errors.ts';
+import { outdatedSql } from '../translations/outdated.ts';
+import type { Task, TaskKind, TaskState } from './schemas.ts';
+
+type AnySql = Sql | TransactionSql;
+
+export const taskNotFound = (number: number) => notFound(`Task #${number} does not exist in this project`);
+
+/**
+ * SQL: key `k`'s value in `language` is done for a task of `kind` (SQL expressions of the caller's
+ * statement; `sourceLanguage` the project's). Translate: in review or approved; review: approved;
+ * either way not outdated (a source changed since asks for the work again). Both values are
+ * reached by primary key from the key: two probes per key, with or without statistics.
+ */
+export function keyDoneSql(sql: AnySql, kind: postgres.Fragment, language: postgres.Fragment, sourceLanguage: postgres.Fragment): postgres.Fragment {
+  return sql`exists (
+    select 1 from translations t
+      left join translations s on s.key_id = t.key_id and s.language = ${sourceLanguage} and t.language <> ${sourceLanguage}
+    where t.key_id = k.id and t.language = ${language}
+      and (t.status = 'approved' or (${kind} = 'translate' and t.status = 'review'))
+      and not (s.key_id is not null and ${outdatedSql(sql, 't', 's')}))`;
+}
+
+/** Who made or closed a task, named as comments name their authors (the id kept as text: any actor). */
+const personSql = (sql: AnySql, type: string, id: string): postgres.Fragment =>
+  sql`case when ${sql.unsafe(type)} is null then null else json_build_object(
+        'type', ${sql.unsafe(type)}, 'id', ${sql.unsafe(id)},
+        'name', case ${sql.unsafe(type)}
+          when 'user' then (select u.email from users u where u.id = ${sql.unsafe(id)}::uuid)
+          when 'api_key' then (select a.name from api_keys a where a.id = ${sql.unsafe(id)}::uuid)
+        end) end`;
+
+export type TaskRow = Omit<Task, 'created_by' | 'closed_by'> & {
+  id: string;
+  created_by: Task['created_by'];
+  closed_by: Task['closed_by'];
+};
+
+/** Select list over `ta` (tasks) joined to `p` (its project). */
+export const taskColumns = (sql: AnySql): postgres.Fragment =>
+  sql`ta.id, ta.number, ta.name, ta.description, ta.kind, ta.language, ta.state, ta.due_date::text as due_date,
+      coalesce((
+        select json_agg(json_build_object('user_id', u.id, 'email', u.email) order by u.email)
+        from task_assignees a join users u on u.id = a.user_id where a.task_id = ta.id), '[]'::json) as assignees,
+      (select count(*) from task_keys tk join translation_keys k on k.id = tk.key_id and k.deleted_at is null
+        where tk.task_id = ta.id)::int as keys_total,
+      (select count(*) from task_keys tk join translation_keys k on k.id = tk.key_id and k.deleted_at is null
+        where tk.task_id = ta.id and ${keyDoneSql(sql, sql`ta.kind`, sql`ta.language`, sql`p.source_language`)})::int as keys_done,
+      ${isoUtc(sql, 'ta.created_at')} as created_at, ${personSql(sql, 'ta.created_by_type', 'ta.created_by_id')} as created_by,
+      ${isoUtc(sql, 'ta.updated_at')} as updated_at,
+      case when ta.closed_at is null then null else ${isoUtc(sql, 'ta.closed_at')} end as closed_at,
+      ${personSql(sql, 'ta.closed_by_type', 'ta.closed_by_id')} as closed_by`;
+
+export function toTask(row: TaskRow): Task {
+  return {
+    number: row.number,
+    name: row.name,
+    description: row.description,
+    kind: row.kind as TaskKind,
+    language: row.language,
+    state: row.state as TaskState,
+    due_date: row.due_date,
+    assignees: row.assignees,
+    keys_total: row.keys_total,
+    keys_done: row.keys_done,
+    created_at: row.created_at,
+    created_by: row.created_by,
+    updated_at: row.updated_at,
+    closed_at: row.closed_at,
+    closed_by: row.closed_by,
+  };
+}
+
+/** The task of a project by its number, as the API shows it (null when there is none). */
+export async function readTask(sql: AnySql, projectId: string, number: number): Promise<TaskRow | null> {
+  const [row] = await sql<TaskRow[]>`
+    select ${taskColumns(sql)} from tasks ta join projects p on p.id = ta.project_id
+    where ta.project_id = ${projectId} and ta.number = ${number}`;
+  return row ?? null;
+}

@@ -1,0 +1,4 @@
+import { httpHandler } from '../lambda/http-handler.ts';
+import { tasksGroup } from './routes.ts';
+
+export const handler = httpHandler(tasksGroup, {});
