@@ -17,6 +17,7 @@ import { newMessageId } from './signature.ts';
 import type { WebhookEventType } from './schemas.ts';
 import { KEYS_LISTED } from './listed-keys.ts';
 import { commentAuthors, commentColumns, toComment, type CommentRow } from '../comments/comment-rows.ts';
+import { readTask, toTask } from '../tasks/task-rows.ts';
 
 export type DispatchDeps = Pick<Deps, 'sql' | 'objects' | 'config' | 'log'>;
 
@@ -165,6 +166,7 @@ async function immediateData(deps: DispatchDeps, sql: TransactionSql, row: Outbo
     return { project_id: row.project_id, language: row.entity_id, actor: actorOf(row) };
   }
   if (row.webhook_type === 'comment.added' || row.webhook_type === 'comment.resolved') return commentData(sql, row);
+  if (row.webhook_type === 'task.created' || row.webhook_type === 'task.assigned' || row.webhook_type === 'task.completed') return taskData(sql, row);
   // cache.rebuilt: the build's languages with their immutable URLs and ETags, from its index.
   const buildId = typeof row.after?.['build_id'] === 'string' ? row.after['build_id'] : undefined;
   if (!buildId) return undefined;
@@ -211,6 +213,31 @@ async function commentData(sql: TransactionSql, row: OutboxRow): Promise<unknown
   if (row.webhook_type === 'comment.resolved' && comment.resolved_at === null) return undefined;
   const { key, group_name, ...shown } = comment;
   return { project_id: row.project_id, comment: { ...toComment(shown), key, group: group_name } };
+}
+
+/**
+ * task.created, task.assigned, task.completed: the task as it is when sent (its progress, its
+ * assignees), and who acted, so that a chat message can tell its assignees what is theirs and by when.
+ * task.assigned names the people the change added who are still assigned (a change that only removed
+ * people is not announced). Not sent when the task was deleted before it went out, nor a
+ * task.completed whose task was opened again.
+ */
+async function taskData(sql: TransactionSql, row: OutboxRow): Promise<unknown> {
+  if (!UUID.test(row.entity_id)) return undefined;
+  const [found] = await sql<{ number: number }[]>`select number from tasks where id = ${row.entity_id} and project_id = ${row.project_id}`;
+  const current = found ? await readTask(sql, row.project_id, found.number) : null;
+  if (!current) return undefined;
+  const task = toTask(current);
+  if (row.webhook_type === 'task.completed' && task.state !== 'done') return undefined;
+  const data: Record<string, unknown> = { project_id: row.project_id, task, actor: actorOf(row) };
+  if (row.webhook_type === 'task.assigned') {
+    const before = new Set(strings(row.before?.['assignees']));
+    const added = new Set(strings(row.after?.['assignees']).filter((id) => !before.has(id)));
+    const assigned = task.assignees.filter((a) => added.has(a.user_id));
+    if (assigned.length === 0) return undefined;
+    data.assigned = assigned;
+  }
+  return data;
 }
 
 /**

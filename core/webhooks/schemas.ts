@@ -5,7 +5,17 @@ import { storableText, Uuid } from '../validation.ts';
 import { PageQuery } from '../accounts/page-cursor.ts';
 
 /** What a project can subscribe to (docs/decisions.md, "Webhooks", for each payload). */
-export const WEBHOOK_EVENT_TYPES = ['cache.rebuilt', 'translations.changed', 'language.added', 'language.removed', 'comment.added', 'comment.resolved'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'cache.rebuilt',
+  'translations.changed',
+  'language.added',
+  'language.removed',
+  'comment.added',
+  'comment.resolved',
+  'task.created',
+  'task.assigned',
+  'task.completed',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** Endpoints a project may register. */
