@@ -89,6 +89,20 @@ async function screenshots(context: ScenarioContext): Promise<{ keyId: string; s
   return { keyId: key.id, screenshotId: first!.id };
 }
 
+/** The project's tasks (created once per project): one over every key in German, then one per group. */
+async function tasks(context: ScenarioContext): Promise<{ whole: number }> {
+  const headers = { 'X-API-Key': context.project.apiKey };
+  const listed = await context.http.json<{ data: { number: number }[] }>('GET', '/v1/tasks?limit=200', 200, { headers });
+  if (listed.data.length === 0) {
+    await context.http.json('POST', '/v1/tasks', 201, { headers, json: { name: 'All of German', kind: 'translate', language: LANGUAGE, filter: {}, include_done: true } });
+    const groups = Array.from({ length: STANDARD_SHAPE.groups }, (_, g) => groupName(STANDARD_SHAPE, g * KEYS_PER_GROUP));
+    for (const group of groups) {
+      await context.http.json('POST', '/v1/tasks', 201, { headers, json: { name: `Review ${group}`, kind: 'review', language: LANGUAGE, filter: { group }, include_done: true } });
+    }
+  }
+  return { whole: 1 };
+}
+
 /** A fixed GET: the probe and the load are the same request. */
 const fixedGet =
   (path: string, headers: Record<string, string> = {}) =>
@@ -320,6 +334,36 @@ export const SCENARIOS: Scenario[] = [
     expectedStatus: 304,
     targets: [{ kind: 'p99', maxMs: 50 }],
     prepare: async (context) => revalidation(`/v1/screenshots/${(await screenshots(context)).screenshotId}/image`)(context),
+  },
+
+  // Tasks (docs/decisions.md, "Tasks"): one task over all 10,000 keys in German and one per group
+  // (50 of 200 keys, as review tasks); progress is counted from the values at each read, two probes per key.
+  {
+    name: 'task-progress',
+    family: 'live',
+    connections: 4,
+    expectedStatus: 200,
+    targets: [{ kind: 'p99', maxMs: 200 }],
+    prepare: async (context) => fixedGet(`/v1/tasks/${(await tasks(context)).whole}`)(context),
+  },
+  {
+    name: 'tasks-list',
+    family: 'live',
+    connections: 4,
+    expectedStatus: 200,
+    targets: [{ kind: 'p99', maxMs: 200 }],
+    prepare: async (context) => {
+      await tasks(context);
+      return fixedGet('/v1/tasks?state=open&limit=20')(context);
+    },
+  },
+  {
+    name: 'task-keys-todo',
+    family: 'live',
+    connections: 4,
+    expectedStatus: 200,
+    targets: [{ kind: 'p99', maxMs: 100 }],
+    prepare: async (context) => fixedGet(`/v1/tasks/${(await tasks(context)).whole}/keys?done=false&limit=100`)(context),
   },
 
   // Cached: prebuilt bytes from memory.

@@ -7,3 +7,6 @@ export const TaskNumber = v.pipe(
   v.regex(/^[1-9]\d{0,8}$/, 'task must be a task number (1, 2, …)'),
   v.transform(Number),
 );
+
+/** In a path: the digits of the number (a path holds text only). */
+export const TaskNumberParam = v.pipe(v.string(), v.regex(/^[1-9]\d{0,8}$/, 'number must be a task number (1, 2, …)'), v.transform(Number));

@@ -21,9 +21,9 @@ import {
   TaskKeyList,
   TaskKeysQuery,
   TaskList,
-  TaskNumber,
   UpdateTaskInput,
 } from '../../core/tasks/schemas.ts';
+import { TaskNumberParam } from '../../core/tasks/task-number.ts';
 import { createTask } from '../../core/tasks/create-task.ts';
 import { listTasks } from '../../core/tasks/list-tasks.ts';
 import { getTask } from '../../core/tasks/get-task.ts';
@@ -32,7 +32,7 @@ import { deleteTask } from '../../core/tasks/delete-task.ts';
 import { listTaskKeys } from '../../core/tasks/list-task-keys.ts';
 
 const tag = 'Tasks';
-const TaskParam = v.object({ number: TaskNumber });
+const TaskParam = v.object({ number: TaskNumberParam });
 const max = (n: number) => n.toLocaleString('en-US');
 
 const routes = new Hono<AppEnv>()
