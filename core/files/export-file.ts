@@ -77,14 +77,14 @@ function withoutNamespace(entries: Entry[], namespace: string | undefined): Entr
 }
 
 /** The source language's values by key, and the limits of the keys read with them. */
-function sourceOf(entries: Entry[]): { values: Map<string, string>; limits: Map<string, number> } {
+function sourceOf(entries: Entry[]): { values: Map<string, string>; limits: Map<string, number>; entries: Entry[] } {
   const values = new Map<string, string>();
   const limits = new Map<string, number>();
   for (const e of entries) {
     values.set(e.key, e.value);
     if (e.maxLength != null) limits.set(e.key, e.maxLength);
   }
-  return { values, limits };
+  return { values, limits, entries };
 }
 
 /** Key -> character limit, of the keys a file writes (its own values and, for XLIFF, the source-only keys). */
@@ -123,12 +123,12 @@ export const exportFile = useCase(ExportCommand, async (deps: Pick<Deps, 'sql'>,
   const made = pseudo === undefined ? undefined : pseudoFile(chosen.map((e) => e.value), language, pseudo);
   const entries = made === undefined ? chosen : chosen.map((e, i) => ({ ...e, value: made.values[i]! }));
   const sourceValues =
-    source === undefined || !codec.needsSource
+    source === undefined || !(codec.needsSource || codec.takesSource)
       ? undefined
       : sourceOf(withoutNamespace(nothing ? [] : await entriesOf(deps.sql, projectId, source, 'all', group, tag), namespace));
   let body: Uint8Array;
   try {
-    body = codec.serialize(entries, { language: pseudo ?? language, ...(made === undefined ? {} : { plurals: made.plurals }), ...(sourceValues && source ? { source: { language: source, values: sourceValues.values } } : {}), limits: limitsOf(read, sourceValues?.limits) });
+    body = codec.serialize(entries, { language: pseudo ?? language, ...(made === undefined ? {} : { plurals: made.plurals }), ...(sourceValues && source ? { source: { language: source, values: sourceValues.values, entries: sourceValues.entries } } : {}), limits: limitsOf(read, sourceValues?.limits) });
   } catch (error) {
     // A stored key or value this format cannot carry (documented per format in docs/formats.md).
     if (error instanceof FormatError) {

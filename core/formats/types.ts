@@ -36,8 +36,12 @@ export type ParseContext = { language: string; isSource?: boolean };
 
 export type SerializeContext = {
   language: string;
-  /** Source language values by key (xliff and xliff2 need them; required there). */
-  source?: { language: string; values: ReadonlyMap<string, string> };
+  /**
+   * Source language values by key (xliff and xliff2 need them; required there; csv and xlsx write
+   * them in a column beside the value when given), and the source entries themselves (their group
+   * and description, for the keys the exported language has no value of).
+   */
+  source?: { language: string; values: ReadonlyMap<string, string>; entries?: readonly Entry[] };
   /** Keys' character limits (key -> max_length), for formats that carry them (XLIFF 1.2's maxwidth). */
   limits?: ReadonlyMap<string, number>;
   /**
@@ -55,6 +59,8 @@ export type FormatCodec = {
   contentType: string;
   /** Export needs a source language (xliff, xliff2). */
   needsSource: boolean;
+  /** Export writes the source language's text beside the value when one is given (csv, xlsx). */
+  takesSource?: boolean;
   /**
    * Keys are source texts (gettext's msgid), not dotted identifiers: "File not found. Try again." is
    * no key of a group "File not found", so created keys go to the import's `group`.

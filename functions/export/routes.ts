@@ -26,7 +26,7 @@ const FILE_CONTENT = Object.fromEntries(
 const EXPORT_DESCRIPTION = [
   'Query: format (default json); status (default approved; all for every status); group (only that group);',
   'namespace=G (only group G, its keys named without the G. prefix: an i18next namespace file);',
-  'source (the source language: required by xliff and xliff2); plurals=only (only the keys whose value in this language holds an ICU plural)',
+  'source (the source language: required by xliff and xliff2; csv and xlsx then write its text in a column named after it, before the exported language\'s, and a row for every key that has one); plurals=only (only the keys whose value in this language holds an ICU plural)',
   'or plurals=none (only the others), so that an ios-stringsdict file and an ios-strings file of one language split the keys;',
   'tag (only the keys with that tag, exact and case kept; with the other filters; a text that could never be a tag gives an empty file);',
   'pseudo=CODE (the file of a pseudo-language CODE, such as en-XA, that is no language of the project: this language\'s values with every letter accented,',

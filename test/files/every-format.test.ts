@@ -45,7 +45,9 @@ const ids = Object.keys(FORMATS) as FormatId[];
 
 describe.each(ids)('%s', (format) => {
   const codec = FORMATS[format];
-  const query = (extra = '') => `?format=${format}${codec.needsSource ? '&source=en' : ''}${extra}`;
+  // The formats that carry the source text (XLIFF's <source>, the tables' source column) export with it.
+  const withSource = codec.needsSource || codec.takesSource === true;
+  const query = (extra = '') => `?format=${format}${withSource ? '&source=en' : ''}${extra}`;
   const upload = (apiKey: string, file: Uint8Array | string, extra = '') =>
     t.app.request(`/v1/import/de?format=${format}${extra}`, {
       method: 'POST',
@@ -59,8 +61,8 @@ describe.each(ids)('%s', (format) => {
     // A format that carries groups (csv, xlsx) exports the group each key landed in: the part before the dot.
     const entries = format === 'csv' || format === 'xlsx' ? ENTRIES.map((e) => ({ ...e, group: e.key.split('.')[0]! })) : ENTRIES;
     const file = codec.serialize(entries, { language: 'de', source: { language: 'en', values: source } });
-    // XLIFF carries the source side: give the project the same English values first.
-    if (codec.needsSource) {
+    // XLIFF and the tables carry the source side: give the project the same English values first.
+    if (withSource) {
       const en = FORMATS.json.serialize(
         ENTRIES.map((e) => ({ key: e.key, value: source.get(e.key)! })),
         { language: 'en' },

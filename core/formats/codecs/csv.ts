@@ -9,7 +9,7 @@ import type { FormatCodec, ParseContext, ParsedFile } from '../types.ts';
 import { FormatError } from '../format-error.ts';
 import { decodeUtf8 } from '../text/decode.ts';
 import { encodeText } from '../text/encode.ts';
-import { sortedEntries } from '../entries/sorted-entries.ts';
+import { writeTable } from '../table/write-table.ts';
 import { readTable, TABLE_COLUMNS, type TableRow } from '../table/read-table.ts';
 
 export type CsvRow = { fields: string[]; line: number };
@@ -109,10 +109,12 @@ export const csvCodec: FormatCodec = {
   extension: 'csv',
   contentType: 'text/csv; charset=utf-8',
   needsSource: false,
+  takesSource: true,
   parse,
-  serialize(entries) {
-    const lines = [TABLE_COLUMNS.join(',')];
-    for (const e of sortedEntries(entries)) lines.push([e.key, e.group ?? '', e.description ?? '', e.value].map(csvField).join(','));
+  serialize(entries, ctx) {
+    const table = writeTable(entries, ctx);
+    const lines = [table.columns.map((c) => csvField(c.name)).join(',')];
+    for (const row of table.rows) lines.push(row.cells.map(csvField).join(','));
     return encodeText(`${lines.join('\r\n')}\r\n`);
   },
 };

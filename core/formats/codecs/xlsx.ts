@@ -13,21 +13,20 @@
 // `&#13;`, so every text comes back exactly. An Excel cell holds at most 32,767 characters: a longer text (no stored
 // value is: values are at most 10,000 characters, but a pseudo-language's lengthened one may be)
 // refuses the export, naming the key, rather than write a file Excel would cut.
-import type { Entry, FormatCodec, ParseContext, ParsedFile } from '../types.ts';
+import type { FormatCodec, ParseContext, ParsedFile } from '../types.ts';
 import { FormatError, throwAll } from '../format-error.ts';
-import { sortedEntries } from '../entries/sorted-entries.ts';
 import { readTable, TABLE_COLUMNS, type TableRow } from '../table/read-table.ts';
 import { columnName } from '../xlsx/cell-ref.ts';
 import { readFirstSheet } from '../xlsx/read-workbook.ts';
 import type { SheetRow } from '../xlsx/read-sheet.ts';
 import { sheetName } from '../xlsx/sheet-name.ts';
 import { writeWorkbook, type Column } from '../xlsx/write-workbook.ts';
+import { writeTable, type TableColumn } from '../table/write-table.ts';
 
 /** Excel's limit on a cell's text, in UTF-16 units. */
 const MAX_CELL = 32_767;
-/** Column widths, in characters. */
+/** Column widths, in characters, by what a column holds. */
 const WIDTHS = { key: 40, group: 16, description: 40, value: 60 };
-const COLUMNS: Column[] = TABLE_COLUMNS.map((name) => ({ name, width: WIDTHS[name] }));
 
 /** A cell's text; a cell holding an error or an uncalculated formula is refused at its row. */
 function cellText(row: SheetRow, column: number): string {
@@ -62,13 +61,12 @@ function* tableRows(rows: Iterable<SheetRow>): Generator<TableRow> {
   for (const row of rows) yield { line: row.row, cell: (column) => cellText(row, column) };
 }
 
-/** The entry's cells in COLUMNS' order; a text longer than a cell holds is refused, naming the key. */
-function cells(entry: Entry, refused: FormatError[]): string[] {
-  const texts = [entry.key, entry.group ?? '', entry.description ?? '', entry.value];
-  texts.forEach((text, i) => {
-    if (text.length > MAX_CELL) refused.push(new FormatError(['body', entry.key], `${TABLE_COLUMNS[i]} is ${text.length.toLocaleString('en-US')} characters long; an Excel cell holds at most ${MAX_CELL.toLocaleString('en-US')}`));
+/** A row's cells; a text longer than a cell holds is refused, naming the key and the column. */
+function cells(row: { key: string; cells: string[] }, columns: readonly TableColumn[], refused: FormatError[]): string[] {
+  row.cells.forEach((text, i) => {
+    if (text.length > MAX_CELL) refused.push(new FormatError(['body', row.key], `${columns[i]!.name} is ${text.length.toLocaleString('en-US')} characters long; an Excel cell holds at most ${MAX_CELL.toLocaleString('en-US')}`));
   });
-  return texts;
+  return row.cells;
 }
 
 export const xlsxCodec: FormatCodec = {
@@ -76,11 +74,14 @@ export const xlsxCodec: FormatCodec = {
   extension: 'xlsx',
   contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   needsSource: false,
+  takesSource: true,
   parse,
   serialize(entries, ctx) {
+    const table = writeTable(entries, ctx);
     const refused: FormatError[] = [];
-    const rows = sortedEntries(entries).map((e) => cells(e, refused));
+    const rows = table.rows.map((row) => cells(row, table.columns, refused));
     throwAll(refused);
-    return writeWorkbook(sheetName(ctx.language), COLUMNS, rows);
+    const columns: Column[] = table.columns.map((c) => ({ name: c.name, width: WIDTHS[c.holds] }));
+    return writeWorkbook(sheetName(ctx.language), columns, rows);
   },
 };
