@@ -79,6 +79,7 @@ export async function editorPage(deps: Pick<Deps, 'sql'>, input: EditorPageInput
     missing: input.missing,
     outdated: input.outdated,
     open_comments: input.open_comments,
+    task: input.task,
     cursor: input.cursor,
   };
   const limit = input.limit ?? PAGE_SIZE;

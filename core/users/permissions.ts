@@ -27,6 +27,13 @@ export const PERMISSIONS = {
    * of checking it; translators read them.
    */
   'screenshots.manage': ['owner', 'developer', 'reviewer'],
+  /**
+   * Create, change, close (done, canceled), open again and delete the project's tasks (everyone
+   * sees them; an assignee marks their own task done without it). Reviewers too, as for the
+   * glossary: handing out a language's translation and review work is a language lead's to organize;
+   * a reviewer limited to some languages manages only those languages' tasks.
+   */
+  'tasks.manage': ['owner', 'developer', 'reviewer'],
   /** Create, describe, delete keys; rename and delete groups. */
   'keys.manage': ['owner', 'developer'],
   /** Add and remove the project's languages. */

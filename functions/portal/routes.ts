@@ -108,6 +108,9 @@ import { assertMayImportGlossary, fileProblemLines, glossaryFormatOf, glossaryPr
 import { importCounts, importedSentence, type GlossaryFilePreview, type GlossaryFilesDraft } from './views/glossary-files.tsx';
 import { screenshotRoutes, screenshotsOfKey, type PortalKit } from './screenshots.ts';
 import { screenshotCounts } from '../../core/screenshots/screenshot-counts.ts';
+import { taskChoices, taskRoutes, type TasksKit } from './tasks.ts';
+import { listMyTasks } from '../../core/tasks/my-tasks.ts';
+import { utcDay } from './views/task-parts.tsx';
 
 type C = Context<PortalEnv>;
 
@@ -156,7 +159,7 @@ class AlreadyCreated extends Error {}
 async function createOnce<T>(
   c: C,
   submission: string | undefined,
-  kind: 'project' | 'api-key' | 'invite' | 'import' | 'comment' | 'term' | 'glossary-import' | 'screenshot',
+  kind: 'project' | 'api-key' | 'invite' | 'import' | 'comment' | 'term' | 'glossary-import' | 'screenshot' | 'task',
   /** The input that decides what is created: the same token with other input creates again. */
   input: unknown,
   work: (deps: Deps) => Promise<T>,
@@ -412,6 +415,8 @@ const MAX_PORTAL_BODY_BYTES = Math.ceil((MAX_IMPORT_BYTES * 4) / 3) + 64 * 1024;
 
 /** The helpers the screenshots' routes (screenshots.ts) share with these: passed, so that neither file imports the other. */
 const kit: PortalKit = { access, page, createOnce, redirectWithOutcome, outcomeFor, asErrorAnswer, cacheOf };
+/** The same helpers, for the tasks' routes (tasks.ts). */
+const tasksKit: TasksKit = { access, page, createOnce, redirectWithOutcome, outcomeFor, asErrorAnswer, cacheOf };
 
 const routes = new Hono<PortalEnv>()
   .use('*', portalHeaders())
@@ -434,8 +439,9 @@ const routes = new Hono<PortalEnv>()
     if (await needsSetup(deps)) return c.redirect(`${P}/setup`, 303);
     const session = c.get('session');
     if (!session) return c.redirect(`${P}/sign-in`, 303);
-    const [memberships, projects] = await Promise.all([listMemberships(deps, session.user.id), listProjectsOf(deps, session.user.id)]);
-    return page(c, ProjectsPage({ user: session.user, csrf: c.get('csrf'), memberships, projects, submission: randomUUID() }));
+    // "My tasks": the member's open tasks across their accounts' projects, soonest due first.
+    const [memberships, projects, myTasks] = await Promise.all([listMemberships(deps, session.user.id), listProjectsOf(deps, session.user.id), listMyTasks(deps, { userId: session.user.id })]);
+    return page(c, ProjectsPage({ user: session.user, csrf: c.get('csrf'), memberships, projects, myTasks, today: utcDay(deps.clock.now()), submission: randomUUID() }));
   })
 
   .get('/setup', async (c) => {
@@ -585,8 +591,11 @@ const routes = new Hono<PortalEnv>()
         ),
       async (error) => {
         const deps = c.get('deps');
-        const [memberships, projects] = await Promise.all([listMemberships(deps, user.id), listProjectsOf(deps, user.id)]);
-        return page(c, ProjectsPage({ user, csrf: c.get('csrf'), memberships, projects, error, submission: randomUUID(), draft: { accountId, name: f.name ?? '' } }));
+        const [memberships, projects, myTasks] = await Promise.all([listMemberships(deps, user.id), listProjectsOf(deps, user.id), listMyTasks(deps, { userId: user.id })]);
+        return page(
+          c,
+          ProjectsPage({ user, csrf: c.get('csrf'), memberships, projects, myTasks, today: utcDay(deps.clock.now()), error, submission: randomUUID(), draft: { accountId, name: f.name ?? '' } }),
+        );
       },
       c,
     );
@@ -888,11 +897,21 @@ const routes = new Hono<PortalEnv>()
     const invalid = (field: string, message: string) => new AppError('validation', message, { issues: [{ loc: [field], msg: message, type: 'value_error' }] });
     // The same use-cases as POST /v1/keys/bulk-delete and bulk-status (one transaction, all or nothing).
     let outcome = '';
+    /** "Create a task from the selected keys": the New task form, the keys carried. */
+    let newTask: string | undefined;
     // A refusal shows the editor again with the selection and the action kept. A selected key
     // deleted since the page was loaded is said by name, as a value changed since is.
     const done = await orEditorError(c, a, returnTo, 'bulk', 'action', () => keysStillThere(c, a, keyIds, async () => {
       if (keyIds.length === 0) throw invalid('action', 'Select at least one key first');
-      if (action === 'delete') {
+      if (action === 'task') {
+        // Nothing is written here: the form asks for the rest (name, kind, language, assignees) and
+        // creates the task over these keys. The editor's shown languages choose its first language.
+        assertMay(a.role, 'tasks.manage');
+        const query = new URLSearchParams();
+        for (const id of keyIds.filter(isUuid)) query.append('key', id);
+        for (const l of list('lang')) query.append('lang', l);
+        newTask = `${P}/projects/${a.projectId}/tasks/new?${query.toString()}`;
+      } else if (action === 'delete') {
         assertMay(a.role, 'keys.manage');
         const { deleted } = await bulkDeleteKeys(deps, { projectId: a.projectId, key_ids: keyIds, actor: userActor(c) });
         outcome = `deleted-${deleted}`;
@@ -943,10 +962,11 @@ const routes = new Hono<PortalEnv>()
         outcome = `${action}-${changed}`;
         if (changed > 0) await publishAfter(c, a);
       } else {
-        throw invalid('action', 'Choose an action: approve, send to review, set to draft, add or remove a tag, or delete');
+        throw invalid('action', 'Choose an action: approve, send to review, set to draft, add or remove a tag, delete, or create a task');
       }
     }), { key: keyIds.join(','), action: action ?? '', tag: list('tag')[0] ?? '' });
     if (done instanceof Response) return done;
+    if (newTask) return c.redirect(newTask, 303);
     // What happened, said on the page it returns to: a code and a count, never text from the request.
     return back(c, returnTo && withParam(returnTo, 'done', outcome), `${P}/projects/${a.projectId}?done=${outcome}`);
   })
@@ -1287,6 +1307,9 @@ const routes = new Hono<PortalEnv>()
   // Screenshots (core/screenshots): the tab, a screenshot's page and forms, and the image route the
   // pages' <img> read (functions/portal/screenshots.ts).
   .route('/projects/:project_id/screenshots', screenshotRoutes(kit))
+
+  // Tasks (core/tasks): the tab, the New task form, a task's page and its forms (functions/portal/tasks.ts).
+  .route('/projects/:project_id/tasks', taskRoutes(tasksKit))
 
   // Import (dry run first, then apply) and export: the files API's core functions.
   .get('/projects/:project_id/files', async (c) => {
@@ -1736,11 +1759,15 @@ async function renderEditor(
   outcome: { translated?: TranslateResult; translateError?: string; valueError?: ValueError; notice?: string; error?: string } = {},
 ) {
   const deps = c.get('deps');
-  const [languages, groups, tags, cache] = await Promise.all([
+  // A task's number (the Task filter); anything else is no filter (the select only offers numbers).
+  const askedTask = /^[1-9]\d{0,8}$/.test(q.get('task') ?? '') ? q.get('task')! : undefined;
+  const [languages, groups, tags, cache, tasks] = await Promise.all([
     listLanguages(deps, { projectId: a.projectId }),
     listGroups(deps, { projectId: a.projectId }),
     listTags(deps, { projectId: a.projectId }),
     cacheOf(c, a.projectId),
+    // The Task filter's choices: the open tasks by number and name (and the one chosen).
+    taskChoices(deps, a.projectId, askedTask === undefined ? undefined : Number(askedTask)),
   ]);
   const all = languages.languages.map((l) => l.code);
   const asked = q.getAll('lang').filter((l) => all.includes(l));
@@ -1764,6 +1791,7 @@ async function renderEditor(
     outdated: first('outdated'),
     openComments: first('open_comments'),
     problems: first('problems'),
+    task: askedTask,
     cursor: first('cursor'),
   };
   // A page link is only ever one the editor made; an edited or truncated one (a copy-paste cut at
@@ -1782,13 +1810,14 @@ async function renderEditor(
     outdated: filters.outdated && all.includes(filters.outdated) ? filters.outdated : undefined,
     open_comments: filters.openComments && all.includes(filters.openComments) ? filters.openComments : undefined,
     problems: filters.problems && all.includes(filters.problems) ? filters.problems : undefined,
+    task: filters.task === undefined ? undefined : Number(filters.task),
     cursor: filters.cursor,
   });
   // How many screenshots show each key of the page: one grouped statement for the page.
   const screenshots = await screenshotCounts(deps, { projectId: a.projectId, keyIds: data.rows.map((r) => r.id) });
   return page(
     c,
-    EditorView({ user: requireUser(c), csrf: c.get('csrf'), access: a, allLanguages: all, groups: groups.groups, tags: tags.tags, filters, page: data, screenshots, cache, formError, notice: badCursor ? 'That page link is not valid any more (or was changed): this is the first page.' : bulkNotice(q.get('done')), machineTranslation: deps.translator !== null, ...outcome }),
+    EditorView({ user: requireUser(c), csrf: c.get('csrf'), access: a, allLanguages: all, groups: groups.groups, tags: tags.tags, tasks, filters, page: data, screenshots, cache, formError, notice: badCursor ? 'That page link is not valid any more (or was changed): this is the first page.' : bulkNotice(q.get('done')), machineTranslation: deps.translator !== null, ...outcome }),
     status,
   );
 }

@@ -29,6 +29,7 @@ const EXPECTED: Record<Permission, [boolean, boolean, boolean, boolean]> = {
   'comments.moderate': [Y, Y, N, N],
   'glossary.manage': [Y, Y, Y, N],
   'screenshots.manage': [Y, Y, Y, N],
+  'tasks.manage': [Y, Y, Y, N],
   'keys.manage': [Y, Y, N, N],
   'languages.manage': [Y, Y, N, N],
   'api_keys.manage': [Y, Y, N, N],
@@ -238,6 +239,43 @@ const CASES: Case[] = [
     permission: 'screenshots.manage',
     request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/screenshots/${(await screenshot(p)).id}/delete` }),
   },
+  { name: 'see the tasks', permission: 'project.view', request: async ({ p }) => ({ method: 'GET', path: `/portal/projects/${p.projectId}/tasks?state=all` }) },
+  { name: 'see a task', permission: 'project.view', request: async ({ p }) => ({ method: 'GET', path: `/portal/projects/${p.projectId}/tasks/${await task(p)}` }) },
+  { name: 'open the New task form', permission: 'tasks.manage', request: async ({ p }) => ({ method: 'GET', path: `/portal/projects/${p.projectId}/tasks/new` }) },
+  {
+    name: 'create a task',
+    permission: 'tasks.manage',
+    request: async ({ p }) => ({
+      method: 'POST',
+      path: `/portal/projects/${p.projectId}/tasks`,
+      fields: { name: `Task ${unique()}`, kind: 'translate', language: 'de', keys: 'selected', key_ids: [await newKey(p)], due_date: '' },
+    }),
+  },
+  {
+    name: 'create a task from the selected keys (the editor)',
+    permission: 'tasks.manage',
+    request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/bulk`, fields: { action: 'task', key: [await newKey(p), await newKey(p)], lang: 'de' } }),
+  },
+  {
+    name: 'edit a task',
+    permission: 'tasks.manage',
+    request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/tasks/${await task(p)}`, fields: { name_was: 'Task', name: `Task ${unique()}`, description_was: '', description: 'Before the release' } }),
+  },
+  {
+    name: 'cancel a task',
+    permission: 'tasks.manage',
+    request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/tasks/${await task(p)}/state`, fields: { state: 'canceled' } }),
+  },
+  {
+    name: 'open a task again',
+    permission: 'tasks.manage',
+    request: async ({ p }) => {
+      const number = await task(p);
+      expect((await t.call(p.apiKey, 'PATCH', `/v1/tasks/${number}`, { state: 'canceled' })).status).toBe(200);
+      return { method: 'POST', path: `/portal/projects/${p.projectId}/tasks/${number}/state`, fields: { state: 'open' } };
+    },
+  },
+  { name: 'delete a task', permission: 'tasks.manage', request: async ({ p }) => ({ method: 'POST', path: `/portal/projects/${p.projectId}/tasks/${await task(p)}/delete` }) },
   { name: 'see import and export', permission: 'files.transfer', request: async ({ p }) => ({ method: 'GET', path: `/portal/projects/${p.projectId}/files` }) },
   {
     name: 'import a file',
@@ -374,6 +412,13 @@ async function commented(p: TestProject, keyId: string, actor: { type: 'user' | 
 /** A glossary term of the project (through core: the portal's own form is a case above). */
 async function glossaryTerm(p: TestProject): Promise<{ id: string; term: string }> {
   return createTerm(t.runtime.deps, { projectId: p.projectId, actor: { type: 'api_key', id: p.apiKeyId }, term: `Term ${unique()}` });
+}
+
+/** A task of the project over a new key (through the API: the portal's own form is a case above): its number. */
+async function task(p: TestProject): Promise<number> {
+  const res = await t.call(p.apiKey, 'POST', '/v1/tasks', { name: 'Task', kind: 'translate', language: 'de', key_ids: [await newKey(p)] });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { number: number }).number;
 }
 
 const PNG = new Uint8Array(readFileSync(new URL('../fixtures/screenshots/sign-in.png', import.meta.url)));

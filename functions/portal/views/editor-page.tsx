@@ -25,7 +25,7 @@ import { CHOICE_HEAD } from '../../../core/quality/icu.ts';
 import { MAX_LENGTH_LIMIT } from '../../../core/keys/schemas.ts';
 import { GlossaryHints, glossaryHintLines } from './glossary-page.tsx';
 
-export type EditorFilters = { languages: string[]; search?: string | undefined; group?: string | undefined; tag?: string | undefined; status?: string | undefined; missing?: string | undefined; outdated?: string | undefined; openComments?: string | undefined; problems?: string | undefined; cursor?: string | undefined };
+export type EditorFilters = { languages: string[]; search?: string | undefined; group?: string | undefined; tag?: string | undefined; status?: string | undefined; missing?: string | undefined; outdated?: string | undefined; openComments?: string | undefined; problems?: string | undefined; task?: string | undefined; cursor?: string | undefined };
 
 /** A failed form of the editor: which form (new-key, rename-group, key-<id>, bulk), which field, what went wrong. */
 /** A form refused: where to say why, and what was typed (shown again, so nothing is lost). */
@@ -134,6 +134,7 @@ export function editorQuery(f: EditorFilters, cursor?: string): string {
   if (f.outdated) q.set('outdated', f.outdated);
   if (f.openComments) q.set('open_comments', f.openComments);
   if (f.problems) q.set('problems', f.problems);
+  if (f.task) q.set('task', f.task);
   if (cursor) q.set('cursor', cursor);
   return q.toString();
 }
@@ -146,6 +147,8 @@ export const EditorView: FC<{
   groups: string[];
   /** The project's tags with their live keys (core/keys/list-tags.ts), for the tag filter. */
   tags: { name: string; keys: number }[];
+  /** The project's open tasks (and the one filtered by), for the Task filter: `#3 name`. */
+  tasks?: { number: number; name: string }[] | undefined;
   filters: EditorFilters;
   page: EditorData;
   cache: { last_rebuilt_at: string | null; ready: boolean; pending?: boolean };
@@ -160,7 +163,7 @@ export const EditorView: FC<{
   machineTranslation?: boolean | undefined;
   /** Key id -> how many screenshots show it, for the page's keys that have any (core/screenshots/screenshot-counts.ts). */
   screenshots?: Readonly<Record<string, number>> | undefined;
-}> = ({ user, csrf, access, allLanguages, groups, tags, filters, page, cache, notice, error, formError, translated, translateError, valueError, machineTranslation, screenshots = {} }) => {
+}> = ({ user, csrf, access, allLanguages, groups, tags, tasks = [], filters, page, cache, notice, error, formError, translated, translateError, valueError, machineTranslation, screenshots = {} }) => {
   const base = `${P}/projects/${access.projectId}`;
   // A key's screenshots are on its value's page: in the first shown language being translated (the
   // source's when it is the only one shown); a key's screenshots are the same in every language.
@@ -228,6 +231,20 @@ export const EditorView: FC<{
               {tagChoices.map((t) => (
                 <option value={t.name} selected={t.name === filters.tag}>
                   {`${t.name} (${t.keys})`}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+        {tasks.length > 0 ? (
+          // Only in a project with open tasks (or with one chosen): the keys of one task, as its page's "Open in the editor" shows them.
+          <label>
+            Task
+            <select name="task">
+              <option value="">Any task</option>
+              {tasks.map((t) => (
+                <option value={String(t.number)} selected={String(t.number) === filters.task}>
+                  {`#${t.number} ${t.name}`}
                 </option>
               ))}
             </select>
@@ -439,6 +456,11 @@ export const EditorView: FC<{
                   </option>
                 </>
               ) : null}
+              {may(access.role, 'tasks.manage') ? (
+                <option value="task" selected={chosenAction === 'task'}>
+                  Create a task from the selected keys
+                </option>
+              ) : null}
             </select>
           </label>
           {may(access.role, 'keys.manage') ? (
@@ -462,7 +484,7 @@ export const EditorView: FC<{
       ) : null}
       {page.rows.length === 0 ? (
         <p class="empty">
-          {page.scan?.bounded ? 'No problem found in these keys; continue with the next page.' : filters.search || filters.group || filters.tag || filters.status || filters.missing || filters.outdated || filters.openComments || filters.problems ? 'No key matches these filters.' : 'No keys yet.'}
+          {page.scan?.bounded ? 'No problem found in these keys; continue with the next page.' : filters.search || filters.group || filters.tag || filters.status || filters.missing || filters.outdated || filters.openComments || filters.problems || filters.task ? 'No key matches these filters.' : 'No keys yet.'}
         </p>
       ) : (
         <div class="table-scroll">

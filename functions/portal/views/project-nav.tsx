@@ -5,7 +5,7 @@ import type { ProjectAccess } from '../../../core/users/memberships.ts';
 import { may } from '../../../core/users/permissions.ts';
 import { CsrfField, P } from './layout.tsx';
 
-type Tab = 'editor' | 'languages' | 'glossary' | 'screenshots' | 'api-keys' | 'trash' | 'activity' | 'files' | 'usage';
+type Tab = 'editor' | 'tasks' | 'languages' | 'glossary' | 'screenshots' | 'api-keys' | 'trash' | 'activity' | 'files' | 'usage';
 
 export const ProjectNav: FC<{
   access: ProjectAccess;
@@ -63,6 +63,7 @@ export const ProjectNav: FC<{
       </div>
       <nav class="tabs" aria-label="Project">
         {tab('editor', base, 'Editor')}
+        {tab('tasks', `${base}/tasks`, 'Tasks')}
         {tab('languages', `${base}/languages`, 'Languages')}
         {tab('glossary', `${base}/glossary`, 'Glossary')}
         {tab('screenshots', `${base}/screenshots`, 'Screenshots')}

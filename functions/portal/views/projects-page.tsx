@@ -11,6 +11,8 @@ import { FieldProblem, problemAttrs, type FieldProblems } from './field-problems
 import { AccountActivity } from './activity-pages.tsx';
 import type { ActivityItem } from '../../../core/portal/activity.ts';
 import type { ActivityNames } from './activity-words.ts';
+import type { MyTask } from '../../../core/tasks/my-tasks.ts';
+import { DueDay, KIND_WORDS, TaskProgress, taskPath, taskTitle } from './task-parts.tsx';
 
 /** A stored time as the portal shows times: minutes, UTC. */
 const utc = (at: string | Date) => `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -25,10 +27,15 @@ export const ProjectsPage: FC<{
   submission?: string | undefined;
   /** A refused new project: its account and the name typed, shown again in that account's form. */
   draft?: { accountId: string; name: string } | undefined;
-}> = ({ user, csrf, memberships, projects, error, submission, draft }) => (
+  /** The member's open tasks across their accounts' projects (core/tasks/my-tasks.ts): none, no section. */
+  myTasks?: MyTask[] | undefined;
+  /** Today in UTC (YYYY-MM-DD), for "overdue". */
+  today?: string | undefined;
+}> = ({ user, csrf, memberships, projects, error, submission, draft, myTasks = [], today = '' }) => (
   <Layout title="Projects" user={user} csrf={csrf}>
     <h1>Projects</h1>
     {error ? <Notice kind="error">{error}</Notice> : null}
+    {myTasks.length > 0 ? <MyTasks tasks={myTasks} today={today} /> : null}
     {memberships.length === 0 ? <p class="empty">You are not a member of any account yet. Ask an owner for an invitation link.</p> : null}
     {memberships.map((m) => {
       const own = projects.filter((p) => p.account_id === m.account_id);
@@ -83,6 +90,46 @@ export const ProjectsPage: FC<{
       );
     })}
   </Layout>
+);
+
+/** "My tasks": the open tasks the member is assigned to, soonest due first, each linked to its page. */
+const MyTasks: FC<{ tasks: MyTask[]; today: string }> = ({ tasks, today }) => (
+  <section class="my-tasks" aria-labelledby="my-tasks">
+    <h2 id="my-tasks">My tasks</h2>
+    <div class="table-scroll">
+      <table class="table stacked">
+        <caption class="sr-only">Open tasks assigned to you</caption>
+        <thead>
+          <tr>
+            <th scope="col">Project</th>
+            <th scope="col">Task</th>
+            <th scope="col">Kind</th>
+            <th scope="col">Language</th>
+            <th scope="col">Due</th>
+            <th scope="col">Progress</th>
+          </tr>
+        </thead>
+        <tbody>
+          {tasks.map((task) => (
+            <tr>
+              <td>{task.project_name}</td>
+              <td>
+                <a href={taskPath(task.project_id, task.number)}>{taskTitle(task)}</a>
+              </td>
+              <td>{KIND_WORDS[task.kind]}</td>
+              <td>{task.language}</td>
+              <td>
+                <DueDay task={task} today={today} />
+              </td>
+              <td>
+                <TaskProgress task={task} id={`my-task-${task.project_id}-${task.number}`} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  </section>
 );
 
 export const SecretShownOnce: FC<{ label: string; value: string; id: string }> = ({ label, value, id }) => (
