@@ -52,7 +52,8 @@ const KeyIds = (field: string) =>
 /**
  * POST /v1/tasks. The keys are `key_ids` or the live keys a `filter` matches (GET /v1/keys's
  * filter fields; `{}` is every key); keys already done for this kind of work in this language are
- * left out unless `include_done` (Tolgee's default: a task is the work still to do).
+ * left out unless `include_done` (Tolgee's default: a task is the work still to do), and so are keys
+ * already in an open task of the same kind and language unless `include_tasked`.
  */
 export const CreateTaskInput = v.pipe(
   v.strictObject({
@@ -63,6 +64,9 @@ export const CreateTaskInput = v.pipe(
     key_ids: v.optional(v.pipe(KeyIds('key_ids'), v.minLength(1, 'key_ids must name at least one key'))),
     filter: v.optional(KeyFilter),
     include_done: v.optional(v.boolean('include_done must be true or false'), false),
+    include_tasked: v.optional(v.boolean('include_tasked must be true or false'), false),
+    /** Check everything and answer what the task would be, writing nothing (no number is taken). */
+    dry_run: v.optional(v.boolean('dry_run must be true or false'), false),
     assignees: v.optional(Assignees, []),
     due_date: v.optional(DueDate, null),
   }),
@@ -166,9 +170,21 @@ export const Task = v.object({
 });
 export type Task = v.InferOutput<typeof Task>;
 
-/** The answer to POST /v1/tasks: the task, and how many matching keys were left out as already done. */
-export const CreatedTask = v.object({ ...Task.entries, keys_left_out_done: v.number() });
+/** The answer to POST /v1/tasks: the task, and how many matching keys were left out, and why. */
+export const CreatedTask = v.object({ ...Task.entries, keys_left_out_done: v.number(), keys_left_out_in_tasks: v.number() });
 export type CreatedTask = v.InferOutput<typeof CreatedTask>;
+
+/** The answer to POST /v1/tasks with dry_run: what the task would be; nothing written, no number taken. */
+export const TaskPreview = v.object({
+  dry_run: v.literal(true),
+  kind: TaskKind,
+  language: v.string(),
+  keys_total: v.number(),
+  keys_left_out_done: v.number(),
+  keys_left_out_in_tasks: v.number(),
+  assignees: v.array(v.object({ user_id: Uuid, email: v.string() })),
+});
+export type TaskPreview = v.InferOutput<typeof TaskPreview>;
 
 export const TaskList = v.object({ data: v.array(Task), next_cursor: v.nullable(v.string()) });
 export type TaskList = v.InferOutput<typeof TaskList>;

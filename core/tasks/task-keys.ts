@@ -22,39 +22,51 @@ export async function liveKeyIds(sql: TransactionSql, projectId: string, ids: st
   return ids;
 }
 
+/** SQL: key `k` is in an open task of the same kind and language (another lead's work already handed out). */
+const taskedSql = (sql: TransactionSql, work: Work) => sql`exists (
+  select 1 from task_keys tk join tasks ot on ot.id = tk.task_id
+  where tk.key_id = k.id and ot.project_id = ${work.projectId} and ot.state = 'open' and ot.kind = ${work.kind} and ot.language = ${work.language})`;
+
 /**
  * The keys a new task takes: `key_ids` or the filter's matches, without those already done unless
- * `includeDone`; and how many were left out as done.
+ * `includeDone`, and without those already in an open task of the same kind and language unless
+ * `includeTasked` (a CI job run after every push must not hand the same keys out twice); and how
+ * many were left out for each reason (a key both done and tasked counts as done).
  */
 export async function selectTaskKeys(
   sql: TransactionSql,
   work: Work,
   source: { keyIds: string[] } | { filter: KeyFilter },
-  includeDone: boolean,
-): Promise<{ keyIds: string[]; leftOutDone: number }> {
+  options: { includeDone: boolean; includeTasked: boolean },
+): Promise<{ keyIds: string[]; leftOutDone: number; leftOutTasked: number }> {
   const matched =
     'keyIds' in source
       ? sql`k.id = any(${await liveKeyIds(sql, work.projectId, source.keyIds, ['body', 'key_ids'])}::uuid[])`
       : sql`true ${keyFilterSql(sql, work.projectId, source.filter)}`;
+  const live = sql`k.project_id = ${work.projectId} and k.deleted_at is null and ${matched}`;
+  const notDone = options.includeDone ? sql`` : sql`and not ${doneSql(sql, work)}`;
   const rows = await sql<{ id: string }[]>`
     select k.id from translation_keys k
-    where k.project_id = ${work.projectId} and k.deleted_at is null and ${matched}
-      ${includeDone ? sql`` : sql`and not ${doneSql(sql, work)}`}
+    where ${live} ${notDone} ${options.includeTasked ? sql`` : sql`and not ${taskedSql(sql, work)}`}
     order by k.key
     limit ${TASK_KEYS_MAX + 1}`;
-  const [left] = includeDone
-    ? [{ n: 0 }]
-    : await sql<{ n: number }[]>`
-        select count(*)::int as n from translation_keys k
-        where k.project_id = ${work.projectId} and k.deleted_at is null and ${matched} and ${doneSql(sql, work)}`;
-  const leftOutDone = left!.n;
+  const [left] = await sql<{ done: number; tasked: number }[]>`
+    select ${options.includeDone ? sql`0` : sql`count(*) filter (where ${doneSql(sql, work)})`}::int as done,
+           ${options.includeTasked ? sql`0` : sql`count(*) filter (where ${taskedSql(sql, work)} ${notDone})`}::int as tasked
+    from translation_keys k where ${live}`;
+  const leftOutDone = left!.done;
+  const leftOutTasked = left!.tasked;
   const loc = 'keyIds' in source ? ['body', 'key_ids'] : ['body', 'filter'];
   if (rows.length > TASK_KEYS_MAX) {
     throw validationError([{ loc, msg: `more than ${TASK_KEYS_MAX.toLocaleString('en-US')} keys match: a task has at most ${TASK_KEYS_MAX.toLocaleString('en-US')} (split the work into several tasks, by group or tag)`, type: 'value_error' }]);
   }
   if (rows.length === 0) {
-    const why = leftOutDone === 0 ? 'no key matches' : `all ${leftOutDone} matching keys are already done in ${work.language} (include_done takes them)`;
+    const reasons = [
+      leftOutDone > 0 ? `${leftOutDone} already done in ${work.language} (include_done takes them)` : null,
+      leftOutTasked > 0 ? `${leftOutTasked} in open ${work.kind} tasks of ${work.language} (include_tasked takes them)` : null,
+    ].filter(Boolean);
+    const why = reasons.length === 0 ? 'no key matches' : `every matching key is left out: ${reasons.join('; ')}`;
     throw validationError([{ loc, msg: `${why}: a task needs at least one key`, type: 'value_error' }]);
   }
-  return { keyIds: rows.map((r) => r.id), leftOutDone };
+  return { keyIds: rows.map((r) => r.id), leftOutDone, leftOutTasked };
 }

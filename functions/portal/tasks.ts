@@ -283,6 +283,7 @@ export function taskRoutes(kit: TasksKit) {
           group: f.text('group'),
           tag: f.text('tag'),
           includeDone: f.text('include_done') === 'yes',
+          includeTasked: f.text('include_tasked') === 'yes',
           assignees: f.all('assignees'),
           dueDate: f.text('due_date').trim(),
           problems: {},
@@ -303,6 +304,7 @@ export function taskRoutes(kit: TasksKit) {
           language: draft.language,
           ...keys,
           include_done: draft.includeDone,
+          include_tasked: draft.includeTasked,
           assignees: draft.assignees,
           due_date: draft.dueDate === '' ? null : draft.dueDate,
         };
@@ -324,7 +326,9 @@ export function taskRoutes(kit: TasksKit) {
             return kit.redirectWithOutcome(c, place(a), path, { notice: `This form was already sent: it created task #${once.replayed.number ?? ''} once, and nothing was created again.` });
           }
           const task = once.created;
-          const leftOut = task.keys_left_out_done > 0 ? ` ${count(task.keys_left_out_done, 'key was', 'keys were')} left out as already done.` : '';
+          const leftOut =
+            (task.keys_left_out_done > 0 ? ` ${count(task.keys_left_out_done, 'key was', 'keys were')} left out as already done.` : '') +
+            (task.keys_left_out_in_tasks > 0 ? ` ${count(task.keys_left_out_in_tasks, 'key was', 'keys were')} left out as already in an open ${task.kind} task of ${task.language}.` : '');
           return kit.redirectWithOutcome(c, place(a), taskPath(a.projectId, task.number), {
             notice: `Created the task ${taskTitle(task)} with ${count(task.keys_total, 'key')}.${leftOut}`,
           });

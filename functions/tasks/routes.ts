@@ -13,6 +13,7 @@ import { MAX_BODY_BYTES, requestBodyLimit } from '../http/body-limit.ts';
 import { routeGroup } from '../http/route-group.ts';
 import {
   CreatedTask,
+  TaskPreview,
   CreateTaskInput,
   ListTasksQuery,
   Task,
@@ -24,7 +25,7 @@ import {
   UpdateTaskInput,
 } from '../../core/tasks/schemas.ts';
 import { TaskNumberParam } from '../../core/tasks/task-number.ts';
-import { createTask } from '../../core/tasks/create-task.ts';
+import { createTask, previewTask } from '../../core/tasks/create-task.ts';
 import { listTasks } from '../../core/tasks/list-tasks.ts';
 import { getTask } from '../../core/tasks/get-task.ts';
 import { updateTask } from '../../core/tasks/update-task.ts';
@@ -49,17 +50,23 @@ const routes = new Hono<AppEnv>()
         'The keys are key_ids (live keys of the project; 422 at each one that is not) or the live keys a filter matches ' +
         "(GET /v1/keys's filters as an object; {} is every key). Keys already done for this kind of work in this language are " +
         'left out unless include_done is true (keys_left_out_done counts them): translate, a value in review or approved; review, an ' +
-        `approved value; either way not outdated. A task has 1 to ${max(TASK_KEYS_MAX)} keys (422 otherwise: split the work). ` +
+        'approved value; either way not outdated. Keys already in an open task of the same kind and language are left out too, unless ' +
+        `include_tasked is true (keys_left_out_in_tasks). A task has 1 to ${max(TASK_KEYS_MAX)} keys (422 otherwise: split the work). ` +
+        'dry_run=true checks everything and answers 200 with what the task would be (keys_total, the keys left out, the assignees), writing nothing and taking no number. ' +
         `assignees: up to ${TASK_ASSIGNEES_MAX} portal members of the project's account by email, each allowed the work in the language ` +
         '(a review task needs a reviewer, developer or owner; a translator or reviewer limited to other languages is refused); 422 at ' +
         'each one that is not. due_date: a day, YYYY-MM-DD. The task is numbered next in the project (#1, #2, …; numbers are never ' +
         'reused). Recorded as task.created; nothing served changes.',
-      responses: { 201: CreatedTask },
+      responses: { 201: CreatedTask, 200: TaskPreview },
     }),
     requireJsonBody(),
     validBody(CreateTaskInput),
     idempotencyKey(),
-    async (c) => respondJson(c, await createTask(c.get('deps'), { ...keyScope(c), ...c.req.valid('json') }), 201),
+    async (c) => {
+      const input = { ...keyScope(c), ...c.req.valid('json') };
+      if (input.dry_run) return respondJson(c, await previewTask(c.get('deps'), input), 200);
+      return respondJson(c, await createTask(c.get('deps'), input), 201);
+    },
   )
   .get(
     '/',

@@ -40,7 +40,7 @@ const put = async (key: string, language: string, value: string, status: string,
   json(await t.call(project.apiKey, 'PUT', `/v1/keys/${keys[key]}/translations/${language}`, { value, status }));
 /** A task through the API (the form has its own tests here): its number. */
 const apiTask = async (body: Record<string, unknown>, project: TestProject = p): Promise<number> =>
-  (await json(await t.call(project.apiKey, 'POST', '/v1/tasks', { kind: 'translate', language: 'de', include_done: true, ...body }))).number;
+  (await json(await t.call(project.apiKey, 'POST', '/v1/tasks', { kind: 'translate', language: 'de', include_done: true, include_tasked: true, ...body }))).number;
 const stored = async (n: number, project: TestProject = p) => json(await t.call(project.apiKey, 'GET', `/v1/tasks/${n}`));
 /** What a refused form must leave as it was: the project's tasks, their keys and assignees, and the task events. */
 async function state(project: TestProject = p) {

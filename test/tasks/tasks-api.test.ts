@@ -179,6 +179,34 @@ describe('tasks', () => {
     expect((await task(p, 1)).name).toBe('Mine');
   });
 
+  it('leaves out keys already in an open task of the same kind and language, unless include_tasked; a dry run writes nothing', async () => {
+    const p = await project();
+    await json(await create(p, { name: 'First', kind: 'translate', language: 'de', key_ids: [p.keys.a, p.keys.b] }));
+    // A dry run: the counts and assignees as a create would have them, no task, no number taken.
+    const owner = await member(p, 'owner');
+    const dry = await create(p, { name: 'Second', kind: 'translate', language: 'de', filter: {}, assignees: [owner.email], dry_run: true });
+    expect(dry.status).toBe(200);
+    expect(await dry.json()).toEqual({ dry_run: true, kind: 'translate', language: 'de', keys_total: 2, keys_left_out_done: 0, keys_left_out_in_tasks: 2, assignees: [{ user_id: owner.id, email: owner.email }] });
+    expect(await taskCount(p)).toBe(1);
+    // A dry run is refused as a create is, with nothing written.
+    const refusedDry = await create(p, { name: 'x', kind: 'translate', language: 'de', filter: {}, assignees: ['nobody@example.com'], dry_run: true });
+    expect(refusedDry.status).toBe(422);
+    const second = await json(await create(p, { name: 'Second', kind: 'translate', language: 'de', filter: {} }));
+    expect(second).toMatchObject({ number: 2, keys_total: 2, keys_left_out_done: 0, keys_left_out_in_tasks: 2 });
+    expect((await json(await t.call(p.apiKey, 'GET', '/v1/tasks/2/keys'))).data.map((k: { key: string }) => k.key)).toEqual(['c', 'd']);
+    // Every key is now in an open translate task of de: a third is refused, saying why.
+    const third = await create(p, { name: 'Third', kind: 'translate', language: 'de', filter: {} });
+    expect(third.status).toBe(422);
+    expect(JSON.stringify(await third.json())).toMatch(/4 in open translate tasks of de \(include_tasked takes them\)/);
+    // Another kind, another language, include_tasked, or the first task closed: the keys are free again.
+    expect((await json(await create(p, { name: 'Review', kind: 'review', language: 'de', filter: {}, include_done: true }))).keys_total).toBe(4);
+    expect((await json(await create(p, { name: 'French', kind: 'translate', language: 'fr', filter: {} }))).keys_total).toBe(4);
+    expect((await json(await create(p, { name: 'Again', kind: 'translate', language: 'de', filter: {}, include_tasked: true }))).keys_total).toBe(4);
+    await json(await patch(p, 1, { state: 'canceled' }));
+    await json(await patch(p, 5, { state: 'canceled' }));
+    expect(await json(await create(p, { name: 'Freed', kind: 'translate', language: 'de', filter: {} }))).toMatchObject({ number: 6, keys_total: 2, keys_left_out_in_tasks: 2 });
+  });
+
   it('is deleted with its language, and on its own; its number is not reused', async () => {
     const p = await project();
     await json(await create(p, { name: 'French', kind: 'translate', language: 'fr', filter: {} }));

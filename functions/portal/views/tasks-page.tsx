@@ -174,6 +174,7 @@ export type NewTaskDraft = {
   group: string;
   tag: string;
   includeDone: boolean;
+  includeTasked: boolean;
   assignees: string[];
   dueDate: string;
   problems: FieldProblems;
@@ -317,6 +318,10 @@ export const NewTaskPage: FC<{
           <label class="check">
             <input type="checkbox" name="include_done" value="yes" checked={draft?.includeDone ?? false} /> Include keys already done{' '}
             <span class="hint">(left out otherwise: a task is the work still to do)</span>
+          </label>
+          <label class="check">
+            <input type="checkbox" name="include_tasked" value="yes" checked={draft?.includeTasked ?? false} /> Include keys already in an open task of
+            this kind and language <span class="hint">(left out otherwise: no key is handed out twice)</span>
           </label>
           <FieldProblem problems={problems} form="task" name="keys" />
         </fieldset>
