@@ -14,6 +14,7 @@ import { publish, PUBLISH_HELP } from './commands/publish.ts';
 import { MCP_HELP } from './commands/mcp-help.ts';
 import { GLOSSARY_HELP, GLOSSARY_PULL_HELP, GLOSSARY_PUSH_HELP, glossaryPull, glossaryPullTarget, glossaryPush, glossaryPushUpload } from './commands/glossary.ts';
 import { SCREENSHOTS_DELETE_HELP, SCREENSHOTS_HELP, SCREENSHOTS_LIST_HELP, SCREENSHOTS_PUSH_HELP, screenshots, screenshotsRequest } from './commands/screenshots.ts';
+import { TASK_CLOSE_HELP, TASK_CREATE_HELP, TASK_HELP, TASK_LIST_HELP, TASK_SHOW_HELP, task, taskRequest } from './commands/task.ts';
 import { checkProject } from './project.ts';
 import { apiKeyFrom, checkLanguages, checkRepeated, checkTag, isSecretFlag, oneLine, requestTimeoutMs, shown, withoutCredentials } from './flags.ts';
 
@@ -28,6 +29,8 @@ const HELP = `tms: push and pull translation files between this repository and a
                 \`tms glossary push <file>\` imports one (--dry-run: change nothing)
   tms screenshots  images of the app's screens (from e2e tests), linked to the keys they show:
                 \`tms screenshots push <image>... --key K\` uploads them; \`list\`, \`delete <id>...\`
+  tms task      work for translators and reviewers: \`tms task create --name N [--language L]...\`
+                makes a task per language of the keys still to do; \`list\`, \`show <n>\`, \`close <n>\`
   tms mcp       a Model Context Protocol server on stdio, for AI agents
 
 Options for every command: --api-key KEY (else TMS_API_KEY), --config FILE, --json, --help,
@@ -67,13 +70,34 @@ const COMMANDS: Record<string, { help: string; options: Options }> = {
   'screenshots push': { help: SCREENSHOTS_PUSH_HELP, options: { key: { type: 'string', multiple: true }, region: { type: 'string', multiple: true }, name: { type: 'string' } } },
   'screenshots list': { help: SCREENSHOTS_LIST_HELP, options: { key: { type: 'string' } } },
   'screenshots delete': { help: SCREENSHOTS_DELETE_HELP, options: {} },
+  // `tms task create --name N --language de`: a task per language; `show` and `close` take its number.
+  'task create': {
+    help: TASK_CREATE_HELP,
+    options: {
+      name: { type: 'string' },
+      language: { type: 'string', multiple: true },
+      kind: { type: 'string' },
+      group: { type: 'string' },
+      tag: { type: 'string' },
+      missing: { type: 'boolean' },
+      'include-done': { type: 'boolean' },
+      'include-tasked': { type: 'boolean' },
+      assignee: { type: 'string', multiple: true },
+      due: { type: 'string' },
+      description: { type: 'string' },
+    },
+  },
+  'task list': { help: TASK_LIST_HELP, options: { state: { type: 'string' }, kind: { type: 'string' }, language: { type: 'string', multiple: true }, assignee: { type: 'string' } } },
+  'task show': { help: TASK_SHOW_HELP, options: {} },
+  'task close': { help: TASK_CLOSE_HELP, options: { cancel: { type: 'boolean' } } },
 };
 /** The commands that take arguments: a file (`tms glossary push glossary.csv`), images, ids. */
-const TAKES_ARGUMENTS = new Set(['glossary pull', 'glossary push', 'screenshots push', 'screenshots list', 'screenshots delete']);
+const TAKES_ARGUMENTS = new Set(['glossary pull', 'glossary push', 'screenshots push', 'screenshots list', 'screenshots delete', 'task show', 'task close']);
 /** The commands of two words: the first word, its help, the second words and an example of options' place. */
 const GROUPS: Record<string, { help: string; subs: string[]; example: string }> = {
   glossary: { help: GLOSSARY_HELP, subs: ['pull', 'push'], example: 'tms glossary push FILE' },
   screenshots: { help: SCREENSHOTS_HELP, subs: ['push', 'list', 'delete'], example: 'tms screenshots push IMAGE' },
+  task: { help: TASK_HELP, subs: ['create', 'list', 'show', 'close'], example: 'tms task create' },
 };
 
 /** Flags that contradict each other or the command: which one the user meant is a guess. */
@@ -191,6 +215,8 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
     const shots = name.startsWith('screenshots ')
       ? await screenshotsRequest(name.slice('screenshots '.length) as 'push' | 'list' | 'delete', io.cwd, positionals, values as { key?: string | string[]; region?: string[]; name?: string })
       : undefined;
+    // And every value a task command's flags give (names, emails, days, numbers).
+    const taskAsked = name.startsWith('task ') ? taskRequest(name.slice('task '.length) as 'create' | 'list' | 'show' | 'close', positionals, values as Parameters<typeof taskRequest>[2]) : undefined;
     // TMS_SERVER overrides the config's server, so it is held to the same rule (exit 2 when wrong);
     // an empty one, as a CI variable that is not set gives, is no override.
     const envServer = io.env.TMS_SERVER || undefined;
@@ -232,6 +258,11 @@ export async function main(argv: string[], io: Io = { cwd: process.cwd(), env: p
       case 'screenshots list':
       case 'screenshots delete':
         return await screenshots(ctx, client, shots!);
+      case 'task create':
+      case 'task list':
+      case 'task show':
+      case 'task close':
+        return await task(ctx, client, taskAsked!, config!.sourceLanguage);
       default:
         return await publish(ctx, client, values as Parameters<typeof publish>[2]);
     }

@@ -55,7 +55,7 @@ describe('tms mcp', () => {
   it('lists its tools, each with an input schema', async () => {
     const { tools } = await agent.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ['add_comment', 'add_glossary_term', 'cache_status', 'create_key', 'export_file', 'get_glossary', 'get_key', 'get_screenshots', 'get_translations', 'get_value', 'import_file', 'list_comments', 'list_keys', 'mark_up_to_date', 'publish', 'resolve_comment', 'set_translation', 'suggest_translations', 'tag_keys', 'translate_missing'].sort(),
+      ['add_comment', 'add_glossary_term', 'cache_status', 'create_key', 'create_task', 'export_file', 'get_glossary', 'get_key', 'get_screenshots', 'get_task', 'get_translations', 'get_value', 'import_file', 'list_comments', 'list_keys', 'list_tasks', 'mark_up_to_date', 'publish', 'resolve_comment', 'set_translation', 'suggest_translations', 'tag_keys', 'translate_missing'].sort(),
     );
     for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
     expect(tools.find((tool) => tool.name === 'get_translations')!.annotations?.readOnlyHint).toBe(true);
@@ -249,6 +249,52 @@ describe('tms mcp', () => {
     const none = await agent.callTool({ name: 'get_screenshots', arguments: { key_id: '00000000-0000-4000-8000-000000000000' } });
     expect(none.isError).toBe(true);
     expect(textOf(none)).toMatch(/404/);
+  });
+
+  it('creates tasks by filter and by key ids, lists them, reads one with its keys still to do, and lists its keys', async () => {
+    const { tools } = await agent.listTools();
+    for (const name of ['list_tasks', 'get_task']) expect(tools.find((tool) => tool.name === name)!.annotations?.readOnlyHint, name).toBe(true);
+    const keys: Record<string, string> = {};
+    for (const name of ['work.one', 'work.two', 'work.three']) keys[name] = jsonOf(await agent.callTool({ name: 'create_key', arguments: { key: name, group_name: 'work' } })).id;
+    await agent.callTool({ name: 'set_translation', arguments: { key_id: keys['work.one'], language: 'de', value: 'Eins', status: 'approved' } });
+
+    // By filter: the group's keys still to translate in de (work.one is approved: left out, counted).
+    const created = await agent.callTool({ name: 'create_task', arguments: { name: 'German work', language: 'de', filter: { group: 'work' }, due_date: '2027-03-01', description: 'For the agent' } });
+    expect(created.isError, textOf(created)).toBeFalsy();
+    const task = jsonOf(created);
+    expect(task).toMatchObject({ name: 'German work', kind: 'translate', language: 'de', state: 'open', due_date: '2027-03-01', keys_total: 2, keys_done: 0, keys_left_out_done: 1 });
+    // By key ids, a review task.
+    const review = jsonOf(await agent.callTool({ name: 'create_task', arguments: { name: 'Review one', kind: 'review', language: 'de', key_ids: [keys['work.one']], include_done: true } }));
+    expect(review).toMatchObject({ number: task.number + 1, kind: 'review', keys_total: 1, keys_done: 1 });
+    // As the API holds them.
+    expect((await (await t.call(p.apiKey, 'GET', `/v1/tasks/${task.number}`)).json()).name).toBe('German work');
+
+    const listed = jsonOf(await agent.callTool({ name: 'list_tasks', arguments: { state: 'open', language: 'de' } }));
+    expect(listed.data.map((x: { number: number }) => x.number)).toEqual([review.number, task.number]);
+    expect(jsonOf(await agent.callTool({ name: 'list_tasks', arguments: { kind: 'review' } })).data.map((x: { name: string }) => x.name)).toEqual(['Review one']);
+
+    const read = jsonOf(await agent.callTool({ name: 'get_task', arguments: { number: task.number } }));
+    expect(read).toMatchObject({ number: task.number, keys_total: 2, keys_done: 0, keys_next_cursor: null });
+    expect(read.keys.map((k: { key: string; status: string | null; done: boolean }) => [k.key, k.status, k.done])).toEqual([['work.three', null, false], ['work.two', null, false]]);
+    // The agent does the work: the key is done, and get_task lists only what is left (or all).
+    await agent.callTool({ name: 'set_translation', arguments: { key_id: keys['work.two'], language: 'de', value: 'Zwei', status: 'review' } });
+    const after = jsonOf(await agent.callTool({ name: 'get_task', arguments: { number: task.number } }));
+    expect(after).toMatchObject({ keys_done: 1 });
+    expect(after.keys.map((k: { key: string }) => k.key)).toEqual(['work.three']);
+    expect(jsonOf(await agent.callTool({ name: 'get_task', arguments: { number: task.number, keys: 'all' } })).keys.map((k: { key: string }) => k.key)).toEqual(['work.three', 'work.two']);
+    // list_keys filters by task too.
+    expect(jsonOf(await agent.callTool({ name: 'list_keys', arguments: { task: task.number } })).keys.map((k: { key: string }) => k.key)).toEqual(['work.three', 'work.two']);
+
+    // Nothing left to do, an unknown task, a bad day: tool errors the agent can read; nothing made.
+    const nothing = await agent.callTool({ name: 'create_task', arguments: { name: 'Again', language: 'de', key_ids: [keys['work.one']] } });
+    expect(nothing.isError).toBe(true);
+    expect(textOf(nothing)).toMatch(/422[\s\S]*already done in de/);
+    const unknown = await agent.callTool({ name: 'get_task', arguments: { number: 99_999 } });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatch(/404/);
+    const badDay = await agent.callTool({ name: 'create_task', arguments: { name: 'Late', language: 'de', filter: {}, due_date: 'soon' } });
+    expect(badDay.isError).toBe(true);
+    expect((await (await t.call(p.apiKey, 'GET', '/v1/tasks')).json()).data).toHaveLength(2);
   });
 
   it("answers the API's refusals as tool errors the agent can read", async () => {

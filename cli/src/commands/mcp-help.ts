@@ -11,6 +11,7 @@ With tms installed globally (npm install -g ./cli, or the packed tarball). Where
 dev dependency instead: command "npx", args ["--no-install", "tms", "mcp", ...]; a bare "npx tms"
 outside that project would fetch the unrelated "tms" package from the npm registry.
 
-Tools: list_keys, get_key, create_key, tag_keys, get_translations, get_value, set_translation, mark_up_to_date,
-suggest_translations, translate_missing, import_file, export_file, publish, cache_status (a delivery key: get_manifest,
-get_cached_translations).`;
+Tools: list_keys, get_key, create_key, tag_keys, get_glossary, add_glossary_term, get_screenshots, get_translations,
+get_value, set_translation, mark_up_to_date, list_comments, add_comment, resolve_comment, suggest_translations,
+translate_missing, import_file, export_file, list_tasks, get_task, create_task, publish, cache_status (a delivery key:
+get_manifest, get_cached_translations).`;

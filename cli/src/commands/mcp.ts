@@ -3,6 +3,7 @@
 // with the caller's key: the server decides what that key may do. A delivery key (read-only, cached
 // files only) gets only the tools that read cached files. Nothing but protocol goes to stdout;
 // diagnostics go to stderr.
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { LineTransport } from './mcp-stdio.ts';
@@ -19,6 +20,7 @@ export { MCP_HELP } from './mcp-help.ts';
 
 const LANGUAGE = z.string().regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,4})?$/, 'a language code such as de or pt-BR').describe('Language code, e.g. "de" or "pt-BR"');
 const STATUS = z.enum(['draft', 'review', 'approved']);
+const TASK_NUMBER = z.number().int().min(1).max(999_999_999).describe('The task\'s number in the project (#4 is 4), from list_tasks');
 
 /**
  * Most UTF-8 bytes of text one tool answer carries. The official SDK's stdio client drops a line
@@ -113,7 +115,7 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
     {
       title: 'List keys',
       description:
-        'Keys of the project, optionally searched (names and value text), filtered by group, by tag, by status in a language, missing in a language, outdated in a language (written before their source text last changed), or with open comments in a language; paginated with limit and cursor.',
+        'Keys of the project, optionally searched (names and value text), filtered by group, by tag, by status in a language, missing in a language, outdated in a language (written before their source text last changed), with open comments in a language, or by task (its number); paginated with limit and cursor.',
       inputSchema: {
         search: z.string().optional(),
         group: z.string().optional(),
@@ -123,6 +125,7 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
         open_comments: LANGUAGE.optional().describe('Only keys with a comment in this language not resolved yet (a review note to act on)'),
         language: LANGUAGE.optional().describe('With status: the language the status is about'),
         status: STATUS.optional(),
+        task: TASK_NUMBER.optional().describe('Only the keys of this task (its number, from list_tasks)'),
         limit: z.number().int().min(1).max(500).optional(),
         cursor: z.string().optional(),
       },
@@ -412,6 +415,87 @@ export function createMcpServer(client: Client, apiKey: string): McpServer {
     tool(async ({ language, format, status, source, group, tag }: { language: string; format: string; status?: string; source?: string; group?: string; tag?: string }) =>
       // The file exactly as the server wrote it, whatever its format (cut only when too large).
       text((await send('GET', `/v1/export/${seg(language)}${q({ format, status, source, group, tag })}`, undefined, {}, true)) as string, 'export one group at a time with group (list_keys shows the groups)'),
+    ),
+  );
+  // Tasks are the work people (and agents) are given: some keys to translate or review in one
+  // language, by a day. An agent reads its task's keys still to do and works through them.
+  server.registerTool(
+    'list_tasks',
+    {
+      title: 'List tasks',
+      description:
+        "The project's tasks, newest first: each one's number, name, kind (translate or review), language, state, due_date, assignees and progress (keys_done of keys_total). Filtered by state, kind, language and assignee (an email); paginated with limit and cursor.",
+      inputSchema: {
+        state: z.enum(['open', 'done', 'canceled']).optional(),
+        kind: z.enum(['translate', 'review']).optional(),
+        language: LANGUAGE.optional(),
+        assignee: z.string().optional().describe("Only the tasks assigned to this member (their email)"),
+        limit: z.number().int().min(1).max(200).optional(),
+        cursor: z.string().optional(),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    tool(async (args: Record<string, string | number | undefined>) => text(await send('GET', `/v1/tasks${q(args)}`), 'pass a smaller limit and read the next pages with cursor, or filter by state')),
+  );
+  server.registerTool(
+    'get_task',
+    {
+      title: 'Get a task',
+      description:
+        "One task by number, with its progress (keys_done of keys_total) and its keys: by default those still to do (the work left), each with its value's status in the task's language and whether it is outdated; 100 at a time, keys_next_cursor for the next ones (null: no more).",
+      inputSchema: {
+        number: TASK_NUMBER,
+        keys: z.enum(['to_do', 'done', 'all']).optional().describe('Which of its keys to list: to_do (default), done or all'),
+        keys_cursor: z.string().optional().describe("keys_next_cursor from the previous answer, for the task's next keys"),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    tool(async ({ number, keys = 'to_do', keys_cursor }: { number: number; keys?: 'to_do' | 'done' | 'all'; keys_cursor?: string }) => {
+      const found = (await send('GET', `/v1/tasks/${number}`)) as Record<string, unknown>;
+      const done = keys === 'all' ? undefined : keys === 'done';
+      const page = (await send('GET', `/v1/tasks/${number}/keys${q({ done, limit: 100, cursor: keys_cursor })}`)) as { data: unknown[]; next_cursor: string | null };
+      return text({ ...found, keys: page.data, keys_next_cursor: page.next_cursor }, 'read the keys a page at a time with keys_cursor');
+    }),
+  );
+  server.registerTool(
+    'create_task',
+    {
+      title: 'Create a task',
+      description:
+        'A task: some keys to translate (or review) in one language, for some assignees (portal members, by email, each allowed the work in that language), by a due_date (YYYY-MM-DD). ' +
+        "The keys are key_ids, or filter: list_keys's filters as an object ({} is every key; {\"missing\": \"de\"}: the keys without a German value). " +
+        'Keys already done (translate: a value in review or approved; review: approved; not outdated) are left out unless include_done, and keys already in an open task of the same kind and language unless include_tasked; the answer counts them (keys_left_out_done, keys_left_out_in_tasks). ' +
+        'Refused (422) when no key is left to do. One language per task: call it once per language.',
+      inputSchema: {
+        name: z.string().min(1),
+        language: LANGUAGE,
+        kind: z.enum(['translate', 'review']).optional().describe('translate (default) or review'),
+        description: z.string().optional().describe('What the people doing it should know'),
+        key_ids: z.array(z.string().uuid()).min(1).max(10_000).optional().describe('The keys, by id (from list_keys); or give filter'),
+        filter: z
+          .object({
+            search: z.string().optional(),
+            group: z.string().optional(),
+            tag: z.string().optional(),
+            status: STATUS.optional(),
+            language: LANGUAGE.optional(),
+            missing: LANGUAGE.optional(),
+            outdated: LANGUAGE.optional(),
+            open_comments: LANGUAGE.optional(),
+            task: TASK_NUMBER.optional(),
+          })
+          .strict()
+          .optional()
+          .describe("The keys list_keys's filters match ({} is every key); or give key_ids"),
+        include_done: z.boolean().optional().describe('Keep the keys already done too'),
+        include_tasked: z.boolean().optional().describe('Keep the keys already in an open task of the same kind and language too'),
+        assignees: z.array(z.string()).max(20).optional().describe('Email addresses of portal members of the project\'s account'),
+        due_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day, YYYY-MM-DD').optional(),
+      },
+    },
+    tool(async ({ kind, ...body }: { name: string; language: string; kind?: string; description?: string; key_ids?: string[]; filter?: Record<string, unknown>; include_done?: boolean; include_tasked?: boolean; assignees?: string[]; due_date?: string }) =>
+      // An Idempotency-Key: the client's retry of a 500 or 503 is answered the task made, not a second one.
+      text(await send('POST', '/v1/tasks', { ...body, kind: kind ?? 'translate' }, { 'Idempotency-Key': randomUUID() })),
     ),
   );
   server.registerTool(
