@@ -122,10 +122,27 @@ export const exportFile = useCase(ExportCommand, async (deps: Pick<Deps, 'sql'>,
   const chosen = input.plurals === 'all' ? read : read.filter((e) => hasPlural(e.value) === (input.plurals === 'only'));
   const made = pseudo === undefined ? undefined : pseudoFile(chosen.map((e) => e.value), language, pseudo);
   const entries = made === undefined ? chosen : chosen.map((e, i) => ({ ...e, value: made.values[i]! }));
+  // The source side follows the same split (found by review: plurals=only with source brought the
+  // keys it left out back as source-only rows): a key this language has goes where its value went;
+  // one it has not, where its source value would.
+  const inRead = new Set(read.map((e) => e.key));
+  const inChosen = new Set(chosen.map((e) => e.key));
+  const sameSide = (e: Entry) => (inRead.has(e.key) ? inChosen.has(e.key) : hasPlural(e.value) === (input.plurals === 'only'));
+  // A key whose value the status filter left out is not "not translated yet": it has no row of its
+  // own (a draft shown as an empty cell would be translated again, and the import would replace it).
+  const withSource = source !== undefined && (codec.needsSource || codec.takesSource === true);
+  const hidden =
+    withSource && status !== 'all' && !nothing
+      ? new Set(withoutNamespace(await entriesOf(deps.sql, projectId, language, 'all', group, tag), namespace).map((e) => e.key).filter((key) => !inRead.has(key)))
+      : new Set<string>();
   const sourceValues =
     source === undefined || !(codec.needsSource || codec.takesSource)
       ? undefined
-      : sourceOf(withoutNamespace(nothing ? [] : await entriesOf(deps.sql, projectId, source, 'all', group, tag), namespace));
+      : sourceOf(
+          withoutNamespace(nothing ? [] : await entriesOf(deps.sql, projectId, source, 'all', group, tag), namespace).filter(
+            (e) => !hidden.has(e.key) && (input.plurals === 'all' || sameSide(e)),
+          ),
+        );
   let body: Uint8Array;
   try {
     body = codec.serialize(entries, { language: pseudo ?? language, ...(made === undefined ? {} : { plurals: made.plurals }), ...(sourceValues && source ? { source: { language: source, values: sourceValues.values, entries: sourceValues.entries } } : {}), limits: limitsOf(read, sourceValues?.limits) });

@@ -74,6 +74,7 @@ export async function keysWithProblems(deps: Pick<Deps, 'sql'>, input: KeysWithP
       // these two, so "outdated in de" and "has problems in de" listed problems of current values too).
       outdated: input.outdated,
       open_comments: input.open_comments,
+      task: input.task,
       // Never read more than the bound, even in the last chunk.
       limit: Math.min(chunk, maxScan - scanned),
       cursor,

@@ -27,7 +27,9 @@ export async function resolveAssignees(
     from users u
       join memberships m on m.user_id = u.id
       join projects p on p.account_id = m.account_id
-    where p.id = ${task.projectId} and u.email = any(${emails}::text[])`;
+    where p.id = ${task.projectId} and u.email = any(${emails}::text[])
+    -- Locked until the task commits: a role change meanwhile waits, then prunes what it takes away.
+    for share of m`;
   const byEmail = new Map(rows.map((r) => [r.email, r]));
   const issues: ValidationIssue[] = [];
   emails.forEach((email, index) => {

@@ -122,7 +122,7 @@ function problemsOf(error: AppError): FieldProblems {
   const byField = fieldProblems(error);
   const out: Record<string, string> = {};
   for (const [field, msg] of Object.entries(byField)) {
-    const at = field === 'key_ids' || field === 'filter' || field === 'include_done' ? 'keys' : field;
+    const at = field === 'key_ids' || field === 'filter' || field === 'include_done' || field === 'include_tasked' ? 'keys' : field;
     out[at] = out[at] ? `${out[at]}; ${msg}` : msg;
   }
   if (Object.keys(out).length === 0) out.form = error.message;
@@ -395,7 +395,8 @@ export function taskRoutes(kit: TasksKit) {
           throw new AppError('validation', 'Choose Mark done, Cancel task or Open again', { issues: [{ loc: ['state'], msg: 'state must be done, canceled or open', type: 'value_error' }] });
         }
         const assignee = task.assignees.some((x) => x.user_id === requireUser(c).id);
-        if (!(state === 'done' && assignee)) assertManage(a, task);
+        // An assignee closes their own open task as done; a task a manager canceled stays canceled.
+        if (!(state === 'done' && assignee && task.state === 'open')) assertManage(a, task);
         const path = taskPath(a.projectId, number);
         try {
           const saved = await updateTask(deps, { projectId: a.projectId, actor: actorOf(c), number, state: state as TaskState });

@@ -35,7 +35,11 @@ export function readTable(header: TableHeader, rows: Iterable<TableRow>, unit: '
   const names = header.names.map((n) => n.trim().toLowerCase());
   const index = (name: string) => names.indexOf(name);
   if (index('key') === -1) throw new FormatError(['body', 'line', header.line], `the header has no key column (expected ${TABLE_COLUMNS.join(',')})`);
-  const languageAt = index('value') === -1 ? names.findIndex((n) => codeOf(n) === codeOf(language)) : -1;
+  // The language's column is never the table's own key, group or description column: a language
+  // coded `key` (ISO 639-3 has it) has its column after them (`key,group,description,en,key`, as
+  // export writes it), and its first `key` column is still the key.
+  const own = new Set(['key', 'group', 'description'].map(index));
+  const languageAt = index('value') === -1 ? names.findIndex((n, i) => !own.has(i) && codeOf(n) === codeOf(language)) : -1;
   if (index('value') === -1 && languageAt === -1) {
     throw new FormatError(['body', 'line', header.line], `the header has no value column, nor one named ${language} (expected ${TABLE_COLUMNS.join(',')}, or key and a column per language)`);
   }

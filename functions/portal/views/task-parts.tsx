@@ -5,6 +5,7 @@ import type { FC } from 'hono/jsx';
 import type { Task } from '../../../core/tasks/schemas.ts';
 import { actorLabel } from './activity-words.ts';
 import { P } from './layout.tsx';
+import { SEARCH_MAX } from '../../../core/keys/key-filter.ts';
 
 /** The Tasks tab's address, with its filters. */
 export function tasksPath(projectId: string, query: { state?: string | undefined; mine?: boolean | undefined; cursor?: string | undefined } = {}): string {
@@ -31,7 +32,9 @@ export const newTaskPath = (projectId: string) => `${P}/projects/${projectId}/ta
 export function taskEditorPath(projectId: string, task: Pick<Task, 'number' | 'language'>, sourceLanguage: string, key?: { id: string; name: string }): string {
   const q = new URLSearchParams();
   q.set('task', String(task.number));
-  if (key) q.set('q', key.name);
+  // The editor's search takes at most SEARCH_MAX characters (key names 500): the name's start finds
+  // the key among the task's keys, and the anchor opens its value.
+  if (key) q.set('q', [...key.name].slice(0, SEARCH_MAX).join('').trim());
   for (const l of sourceLanguage === task.language ? [task.language] : [sourceLanguage, task.language]) q.append('lang', l);
   return `${P}/projects/${projectId}?${q.toString()}${key ? `#v-${key.id}-${task.language}` : ''}`;
 }
