@@ -5,7 +5,7 @@ import { useCase } from '../use-case.ts';
 import { validationError } from '../errors.ts';
 import { decodeCursor, encodeCursor } from '../keys/key-cursor.ts';
 import { outdatedSql } from '../translations/outdated.ts';
-import { keyDoneSql, taskNotFound } from './task-rows.ts';
+import { doneRowSql, taskNotFound } from './task-rows.ts';
 import { TaskKeysCommand, type TaskKeyList } from './schemas.ts';
 
 export const TASK_KEYS_LIMIT_DEFAULT = 100;
@@ -21,7 +21,8 @@ export const listTaskKeys = useCase(TaskKeysCommand, async (deps: Pick<Deps, 'sq
     throw validationError([{ loc: ['query', 'cursor'], msg: 'cursor is not valid: pass next_cursor from a previous page unchanged', type: 'value_error' }]);
   }
   const limit = input.limit ?? TASK_KEYS_LIMIT_DEFAULT;
-  const done = keyDoneSql(sql, sql`${task.kind}::text`, sql`${task.language}::text`, sql`${task.source_language}::text`);
+  // The values joined below: done is read from them, with no second probe per key.
+  const done = sql`coalesce(${doneRowSql(sql, sql`${task.kind}::text`)}, false)`;
   const rows = await sql<{ key_id: string; key: string; group_name: string; status: 'draft' | 'review' | 'approved' | null; outdated: boolean; done: boolean }[]>`
     select k.id as key_id, k.key, k.group_name, t.status,
            coalesce(${outdatedSql(sql, 't', 's')} and t.language <> ${task.source_language}, false) as outdated,
@@ -29,7 +30,7 @@ export const listTaskKeys = useCase(TaskKeysCommand, async (deps: Pick<Deps, 'sq
     from task_keys tk
       join translation_keys k on k.id = tk.key_id and k.deleted_at is null
       left join translations t on t.key_id = k.id and t.language = ${task.language}
-      left join translations s on s.key_id = k.id and s.language = ${task.source_language}
+      left join translations s on s.key_id = k.id and s.language = ${task.source_language} and t.language <> ${task.source_language}
     where tk.task_id = ${task.id}
       ${after === null ? sql`` : sql`and k.key > ${after.key}`}
       ${input.done === undefined ? sql`` : input.done ? sql`and ${done}` : sql`and not ${done}`}

@@ -2,7 +2,7 @@
 // a page at a time (the number is the keyset position). Each with its progress as the values are now.
 import type { Deps } from '../deps.ts';
 import { useCase } from '../use-case.ts';
-import { taskColumns, toTask, type TaskRow } from './task-rows.ts';
+import { taskColumns, taskProgressJoin, toTask, type TaskRow } from './task-rows.ts';
 import { ListTasksCommand, type TaskList } from './schemas.ts';
 
 export const TASKS_LIST_LIMIT_DEFAULT = 50;
@@ -11,7 +11,7 @@ export const listTasks = useCase(ListTasksCommand, async (deps: Pick<Deps, 'sql'
   const { sql } = deps;
   const limit = input.limit ?? TASKS_LIST_LIMIT_DEFAULT;
   const rows = await sql<TaskRow[]>`
-    select ${taskColumns(sql)} from tasks ta join projects p on p.id = ta.project_id
+    select ${taskColumns(sql)} from tasks ta join projects p on p.id = ta.project_id ${taskProgressJoin(sql)}
     where ta.project_id = ${input.projectId}
       ${input.state === undefined ? sql`` : sql`and ta.state = ${input.state}`}
       ${input.kind === undefined ? sql`` : sql`and ta.kind = ${input.kind}`}

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import type { Deps } from '../deps.ts';
 import { useCase } from '../use-case.ts';
 import { Uuid } from '../validation.ts';
-import { taskColumns, toTask, type TaskRow } from './task-rows.ts';
+import { taskColumns, taskProgressJoin, toTask, type TaskRow } from './task-rows.ts';
 import type { Task } from './schemas.ts';
 
 export const MY_TASKS_MAX = 200;
@@ -20,6 +20,7 @@ export const listMyTasks = useCase(MyTasksCommand, async (deps: Pick<Deps, 'sql'
     from task_assignees a
       join tasks ta on ta.id = a.task_id and ta.state = 'open'
       join projects p on p.id = ta.project_id
+      ${taskProgressJoin(sql)}
       join memberships m on m.account_id = p.account_id and m.user_id = a.user_id
     where a.user_id = ${input.userId}
     order by ta.due_date nulls last, ta.created_at, ta.number

@@ -21,10 +21,17 @@ export function keyDoneSql(sql: AnySql, kind: postgres.Fragment, language: postg
   return sql`exists (
     select 1 from translations t
       left join translations s on s.key_id = t.key_id and s.language = ${sourceLanguage} and t.language <> ${sourceLanguage}
-    where t.key_id = k.id and t.language = ${language}
-      and (t.status = 'approved' or (${kind} = 'translate' and t.status = 'review'))
-      and not (s.key_id is not null and ${outdatedSql(sql, 't', 's')}))`;
+    where t.key_id = k.id and t.language = ${language} and ${doneRowSql(sql, kind)})`;
 }
+
+/**
+ * SQL: the joined value `t` (in the task's language) and its source value `s` (null when none, or
+ * when `t` is in the source language) make a done key for a task of `kind`: keyDoneSql's rule, for
+ * a statement that joins them itself. `t` may be a null row (no value: not done).
+ */
+export const doneRowSql = (sql: AnySql, kind: postgres.Fragment): postgres.Fragment =>
+  sql`(t.status = 'approved' or (${kind} = 'translate' and t.status = 'review'))
+      and not (s.key_id is not null and ${outdatedSql(sql, 't', 's')})`;
 
 /** Who made or closed a task, named as comments name their authors (the id kept as text: any actor). */
 const personSql = (sql: AnySql, type: string, id: string): postgres.Fragment =>
@@ -41,16 +48,27 @@ export type TaskRow = Omit<Task, 'created_by' | 'closed_by'> & {
   closed_by: Task['closed_by'];
 };
 
-/** Select list over `ta` (tasks) joined to `p` (its project). */
+/**
+ * The progress of task `ta` (of project `p`), counted in one pass over its live keys: each key's
+ * value and source value joined (the planner may hash them when it has statistics, and probes the
+ * primary key twice per key when it has none). Follows `from tasks ta join projects p`.
+ */
+export const taskProgressJoin = (sql: AnySql): postgres.Fragment =>
+  sql`cross join lateral (
+    select count(*)::int as keys_total, (count(*) filter (where ${doneRowSql(sql, sql`ta.kind`)}))::int as keys_done
+    from task_keys tk
+      join translation_keys k on k.id = tk.key_id and k.deleted_at is null
+      left join translations t on t.key_id = k.id and t.language = ta.language
+      left join translations s on s.key_id = k.id and s.language = p.source_language and ta.language <> p.source_language
+    where tk.task_id = ta.id) progress`;
+
+/** Select list over `ta` (tasks) joined to `p` (its project) and taskProgressJoin. */
 export const taskColumns = (sql: AnySql): postgres.Fragment =>
   sql`ta.id, ta.number, ta.name, ta.description, ta.kind, ta.language, ta.state, ta.due_date::text as due_date,
       coalesce((
         select json_agg(json_build_object('user_id', u.id, 'email', u.email) order by u.email)
         from task_assignees a join users u on u.id = a.user_id where a.task_id = ta.id), '[]'::json) as assignees,
-      (select count(*) from task_keys tk join translation_keys k on k.id = tk.key_id and k.deleted_at is null
-        where tk.task_id = ta.id)::int as keys_total,
-      (select count(*) from task_keys tk join translation_keys k on k.id = tk.key_id and k.deleted_at is null
-        where tk.task_id = ta.id and ${keyDoneSql(sql, sql`ta.kind`, sql`ta.language`, sql`p.source_language`)})::int as keys_done,
+      progress.keys_total, progress.keys_done,
       ${isoUtc(sql, 'ta.created_at')} as created_at, ${personSql(sql, 'ta.created_by_type', 'ta.created_by_id')} as created_by,
       ${isoUtc(sql, 'ta.updated_at')} as updated_at,
       case when ta.closed_at is null then null else ${isoUtc(sql, 'ta.closed_at')} end as closed_at,
@@ -79,7 +97,7 @@ export function toTask(row: TaskRow): Task {
 /** The task of a project by its number, as the API shows it (null when there is none). */
 export async function readTask(sql: AnySql, projectId: string, number: number): Promise<TaskRow | null> {
   const [row] = await sql<TaskRow[]>`
-    select ${taskColumns(sql)} from tasks ta join projects p on p.id = ta.project_id
+    select ${taskColumns(sql)} from tasks ta join projects p on p.id = ta.project_id ${taskProgressJoin(sql)}
     where ta.project_id = ${projectId} and ta.number = ${number}`;
   return row ?? null;
 }
