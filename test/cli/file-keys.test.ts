@@ -54,7 +54,8 @@ describe('the CLI reads the keys the server reads', () => {
         fc.asyncProperty(fc.constantFrom('en', 'de', 'ru', 'ar', 'ja'), fc.gen(), async (language, gen) => {
           const entries = gen(() => entriesFor(format, language));
           const source = { language: 'en', values: new Map(entries.map((e) => [e.key, `src ${e.value}`])) };
-          const body = FORMATS[format].serialize(entries, { language, source });
+          // XLIFF's source side only: the tables would write it in a column of their own.
+          const body = FORMATS[format].serialize(entries, { language, ...(FORMATS[format].needsSource ? { source } : {}) });
           const read = await keysOf(format, body, language);
           expect(sorted(read.map((k) => k.key)), format).toEqual(sorted(serverKeys(format, body, language)));
           if (format === 'csv' || format === 'xlsx') expect(read.map((k) => k.group)).toEqual(FORMATS[format].parse(body, { language }).entries.map((e) => e.group));

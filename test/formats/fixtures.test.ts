@@ -168,12 +168,13 @@ describe.each(CASES)('$format: $file', ({ format, file, entries, warnings }) => 
 
   it('what tms writes from it reads back the same, and writing that again gives the same bytes', () => {
     const { entries: read } = codec.parse(body(file), { language: 'de' });
-    const source = { language: 'en', values: new Map(read.map((e) => [e.key, `EN ${e.key}`])) };
-    const written = codec.serialize(read, { language: 'de', source });
+    // XLIFF's source side; the tables (csv) would write it in a column of their own.
+    const source = codec.needsSource ? { language: 'en', values: new Map(read.map((e) => [e.key, `EN ${e.key}`])) } : undefined;
+    const written = codec.serialize(read, { language: 'de', ...(source ? { source } : {}) });
     const reread = codec.parse(written, { language: 'de' });
     expect(byKey(reread.entries)).toEqual(byKey(read));
     expect(reread.warnings).toEqual([]);
-    expect(Buffer.from(codec.serialize(reread.entries, { language: 'de', source })).toString()).toBe(Buffer.from(written).toString());
+    expect(Buffer.from(codec.serialize(reread.entries, { language: 'de', ...(source ? { source } : {}) })).toString()).toBe(Buffer.from(written).toString());
   });
 });
 

@@ -77,6 +77,8 @@ type Fixture = {
   termId: string;
   /** A screenshot (Chromium's PNG) showing auth.case. */
   screenshotId: string;
+  /** A task (review, fr) over auth.case. */
+  taskNumber: number;
   buildId: string;
   /** The ETag of auth.case's de value, as its GET gives it. */
   etag: string;
@@ -132,6 +134,7 @@ async function fixture(): Promise<Fixture> {
   const comment = await ok(call('POST', `/v1/keys/${key.id}/translations/de/comments`, { text: 'Formal?' }));
   const term = await ok(call('POST', '/v1/glossary', { term: 'Auth case', translations: { fr: 'Cas' } }));
   const screenshot = await ok(call('POST', `/v1/screenshots?key_id=${key.id}`, SCREENSHOT));
+  const task = await ok(call('POST', '/v1/tasks', { name: 'Auth', kind: 'review', language: 'fr', key_ids: [key.id], include_done: true }));
   await ok(call('POST', '/v1/cache/rebuild'));
   await t.runtime.rebuilds!.idle();
   const manifest = await ok(call('GET', '/v1/cached/manifest'));
@@ -170,6 +173,7 @@ async function fixture(): Promise<Fixture> {
     commentId: comment.id,
     termId: term.id,
     screenshotId: screenshot.id,
+    taskNumber: task.number,
     buildId: manifest.build_id,
     etag: `"${value.version}"`,
     files,
@@ -255,6 +259,7 @@ function paramValue(name: string, o: Operation): string {
     comment_id: fx.commentId,
     term_id: fx.termId,
     screenshot_id: fx.screenshotId,
+    number: String(fx.taskNumber),
     build_id: fx.buildId,
     tag: 'auth-tag',
   };
@@ -693,6 +698,23 @@ const FORMS: Record<string, FormSpec> = {
     refused: { x: ['-1', 'abc', '1.5', '1e2', '391', '\u0661'], width: ['0', '381', '99999999999'], height: ['241'] },
   },
   '/portal/projects/:project_id/screenshots/:screenshot_id/delete': { fields: {} },
+  // Tasks: a new one over the keys of a group (every key, done or in tasks: the fixture can make it
+  // again); the due day a day of the calendar; an assignee a member allowed the work.
+  '/portal/projects/:project_id/tasks': {
+    fields: { name: 'Portal task', description: 'd', kind: 'review', language: 'fr', keys: 'matching', group: 'auth', include_done: 'yes', include_tasked: 'yes', due_date: '2027-01-31' },
+    required: ['name', 'kind', 'language'],
+    choices: ['kind', 'language'],
+    stored: { name: 200, description: 2_000 },
+    refused: { due_date: ['2026-02-30', 'tomorrow', '31.12.2026'], assignees: ['nobody@example.com'], name: ['bell\u0007'] },
+  },
+  // Only what changed from `*_was` is written.
+  '/portal/projects/:project_id/tasks/:number': {
+    fields: { name: 'Auth, renamed', name_was: 'Auth', description: 'd', description_was: '', due_date: '2027-02-01', due_date_was: '' },
+    stored: { name: 200, description: 2_000 },
+    refused: { due_date: ['2026-02-30', 'soon'], name: ['', 'bell\u0007'] },
+  },
+  '/portal/projects/:project_id/tasks/:number/state': { fields: { state: 'open' }, required: ['state'], choices: ['state'] },
+  '/portal/projects/:project_id/tasks/:number/delete': { fields: {} },
   '/portal/projects/:project_id/tags/:tag/rename': { fields: { name: 'auth-tag2' }, required: ['name'], stored: { name: 100 }, refused: { name: ['a,b', 'auth-tag'] } },
   '/portal/projects/:project_id/tags/:tag/delete': { fields: {} },
   '/portal/projects/:project_id/api-keys': { fields: { kind: 'live', name: 'CI' }, choices: ['kind'], stored: { name: 100 } },
@@ -714,6 +736,7 @@ function portalParam(name: string, route: string): string {
     comment_id: fx.commentId,
     term_id: fx.termId,
     screenshot_id: fx.screenshotId,
+    number: String(fx.taskNumber),
     token: 'not-an-invitation',
     tag: 'auth-tag',
   };

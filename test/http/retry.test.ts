@@ -48,6 +48,10 @@ const TABLE: Record<string, Outcome> = {
   'POST /v1/screenshots': { first: 201, retry: 201 },
   'PATCH /v1/screenshots/:screenshot_id': { first: 200, retry: 200, same: true },
   'DELETE /v1/screenshots/:screenshot_id': { first: 204, retry: 404 },
+  // Another task each time (the body takes keys already in tasks); Idempotency-Key makes a retry the same one.
+  'POST /v1/tasks': { first: 201, retry: 201 },
+  'PATCH /v1/tasks/:number': { first: 200, retry: 200, same: true },
+  'DELETE /v1/tasks/:number': { first: 204, retry: 404 },
   'POST /v1/groups': { first: 201, retry: 201, same: true },
   'PATCH /v1/groups/:group_name': { first: 200, retry: 404 },
   'DELETE /v1/groups/:group_name': { first: 204, retry: 404 },
@@ -102,6 +106,8 @@ async function setUp() {
   const comment = await json(t.call(p.apiKey, 'POST', `/v1/keys/${key.id}/translations/de/comments`, { text: 'Formal or informal?' }));
   const term = await json(t.call(p.apiKey, 'POST', '/v1/glossary', { term: 'Auth case', translations: { de: 'Fall' } }));
   const screenshot = await json(uploadPng(p.apiKey, `/v1/screenshots?key_id=${key.id}`));
+  // Task #1 of the project (the routes' sample number).
+  await json(t.call(p.apiKey, 'POST', '/v1/tasks', { name: 'Auth', kind: 'translate', language: 'de', key_ids: [key.id], include_done: true }));
   return { p, screenshotId: screenshot.id as string, termId: term.id as string, keyId: key.id as string, goneId: gone.id as string, extraId: extra.id as string, commentId: comment.id as string, ...hook };
 }
 
@@ -118,6 +124,8 @@ const BODY: Record<string, unknown> = {
   'POST /v1/glossary': { term: 'Fresh', translations: { de: 'Frisch' } },
   'PATCH /v1/glossary/:term_id': { description: 'The case of a sign-in', translations: { de: 'Anmeldefall' } },
   'PATCH /v1/screenshots/:screenshot_id': { name: 'Sign-in page' },
+  'POST /v1/tasks': { name: 'Auth again', kind: 'translate', language: 'de', filter: {}, include_done: true, include_tasked: true },
+  'PATCH /v1/tasks/:number': { name: 'Auth, renamed' },
   'POST /v1/groups': { name: 'fresh' },
   'PATCH /v1/groups/:group_name': { new_name: 'auth2' },
   'POST /v1/languages': { code: 'fr' },

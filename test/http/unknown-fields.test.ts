@@ -51,6 +51,8 @@ async function fixture(): Promise<Fixture> {
   const comment = await ok(t.call(p.apiKey, 'POST', `/v1/keys/${key.id}/translations/de/comments`, { text: 'Formal?' }));
   const term = await ok(t.call(p.apiKey, 'POST', '/v1/glossary', { term: 'Auth case' }));
   const screenshot = await ok(t.call(p.apiKey, 'POST', `/v1/screenshots?key_id=${key.id}`, BODIES['POST /v1/screenshots']));
+  // Task #1 of the project (the routes' sample number).
+  await ok(t.call(p.apiKey, 'POST', '/v1/tasks', { name: 'Auth', kind: 'translate', language: 'de', key_ids: [key.id], include_done: true }));
   return { p, screenshotId: screenshot.id, termId: term.id, keyId: key.id, deletedKeyId: deleted.id, extraApiKeyId: extra.id, commentId: comment.id, ...(await webhookFixture(t, p.projectId)) };
 }
 

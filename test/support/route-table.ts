@@ -27,6 +27,8 @@ const PARAMS: Record<string, string> = {
   tag: 'auth-tag',
   term_id: KEY_ID,
   screenshot_id: KEY_ID,
+  // A task number (no such task: a 404 for a valid key).
+  number: '1',
 };
 
 // Bodies that would succeed for a real project, so that "a valid key gets through" means something:
@@ -53,6 +55,9 @@ export const BODIES: Record<string, unknown> = {
   'POST /v1/screenshots': new Uint8Array(readFileSync(new URL('../fixtures/screenshots/sign-in.png', import.meta.url))),
   'PATCH /v1/screenshots/:screenshot_id': { name: 'Sign-in page' },
   'POST /v1/translate/:language': {},
+  // Every key, done or already in tasks: a task the fixture project can make again and again.
+  'POST /v1/tasks': { name: 'Auth review', kind: 'translate', language: 'de', filter: {}, include_done: true, include_tasked: true },
+  'PATCH /v1/tasks/:number': { name: 'Auth review, renamed' },
   'POST /admin/v1/accounts': { name: 'Acme', plan: 'team' },
   'PATCH /admin/v1/accounts/:account_id': { plan: 'business' },
   'POST /admin/v1/accounts/:account_id/projects': { name: 'Another' },
