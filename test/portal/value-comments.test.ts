@@ -305,7 +305,7 @@ describe('the editor', () => {
     expect(after.html).not.toContain(`aria-label="Comment on a.one in de"`);
     expect(after.html).not.toContain('0 comments');
     // The counts are one query for the page, whatever the number of values with comments.
-    expect(after.statements, after.sqls.join('\n')).toBe(before.statements);
+    expect(after.statements, `before:\n${before.sqls.join('\n')}\nafter:\n${after.sqls.join('\n')}`).toBe(before.statements);
     expect(after.sqls.filter((q) => q.includes('value_comments'))).toHaveLength(1);
   });
 });
