@@ -2,6 +2,7 @@
 // entries (functions/lambda/), which choose their adapters differently but wire them the same way.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import type { MachineTranslator } from './ports/machine-translator.ts';
 import type { Config } from './config.ts';
 import type { Clock, Deps } from './deps.ts';
 import { systemClock } from './deps.ts';
@@ -26,7 +27,6 @@ import { createLiveFlights } from './translations/live-flights.ts';
 import { createValueWrites } from './translations/value-writes.ts';
 import { createKeyCreations } from './keys/key-creations.ts';
 import { createStatisticsRefresher } from './db/refresh-statistics.ts';
-import { translatorFromConfig } from './translate/translator-from-config.ts';
 
 /** The live-read memo's budget: bodies of a few hundred large languages, in a fraction of a Lambda's memory. */
 const LIVE_MEMO_BYTES = 64 * 2 ** 20;
@@ -47,6 +47,11 @@ export type DepsInput = {
   adminToken: string;
   /** The edge in front of the API (CloudFront); unset: none (self-hosted, embedded, tests). */
   edge?: EdgeCache;
+  /**
+   * The machine translator (translatorFromConfig), or null: passed in, not made here, so that a
+   * Lambda that never translates (manifest, usage) bundles no provider (12 KB of their 300).
+   */
+  translator: MachineTranslator | null;
   clock?: Clock;
 };
 
@@ -95,7 +100,7 @@ export function assembleDeps(input: DepsInput): Deps {
       hold: (projectId, holdMs) => holdRebuild(deps, projectId, holder, holdMs),
       log,
     }),
-    translator: translatorFromConfig(config),
+    translator: input.translator,
     clock,
     log,
     adminToken: input.adminToken,

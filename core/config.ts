@@ -50,7 +50,7 @@ const urlWithScheme = (schemes: string[], refuse: (url: string) => string | unde
     ),
   );
 
-const MT_PROVIDERS = ['deepl', 'openai', 'libretranslate'] as const;
+const MT_PROVIDERS = ['deepl', 'openai', 'libretranslate', 'google', 'azure'] as const;
 
 export const EnvSchema = v.object({
   PORT: intFrom(3000, 0, 65535),
@@ -131,6 +131,16 @@ export const EnvSchema = v.object({
   OPENAI_API_KEY: optionalString,
   LIBRETRANSLATE_URL: urlWithScheme(['http:', 'https:']),
   LIBRETRANSLATE_API_KEY: optionalString,
+  /** Google Cloud Translation - Basic (v2): an API key of a project with the Cloud Translation API enabled. */
+  GOOGLE_TRANSLATE_API_KEY: optionalString,
+  /** Google's API root (a proxy, a test's emulator); unset means https://translation.googleapis.com. */
+  GOOGLE_TRANSLATE_URL: urlWithScheme(['https:', 'http:']),
+  /** Azure AI Translator (v3): the resource's key. */
+  AZURE_TRANSLATOR_KEY: optionalString,
+  /** The resource's region (westeurope): needed for a regional or multi-service resource, not for a global one. */
+  AZURE_TRANSLATOR_REGION: optionalString,
+  /** Azure's endpoint; unset means the global https://api.cognitive.microsofttranslator.com. */
+  AZURE_TRANSLATOR_URL: urlWithScheme(['https:', 'http:']),
   /** How long one provider call may take. */
   MT_TIMEOUT_MS: intFrom(30000, 1000, 300000),
   /**
@@ -239,12 +249,16 @@ type MtProvider = (typeof MT_PROVIDERS)[number];
  * configured without MT_PROVIDER, or MT_PROVIDER naming one that is not, cannot work: refused.
  */
 export function machineTranslationProvider(
-  config: Pick<Config, 'MT_PROVIDER' | 'MT_API_KEY' | 'DEEPL_API_KEY' | 'OPENAI_MODEL' | 'LIBRETRANSLATE_URL'>,
+  config: Pick<Config, 'MT_PROVIDER' | 'MT_API_KEY' | 'DEEPL_API_KEY' | 'OPENAI_MODEL' | 'LIBRETRANSLATE_URL' | 'GOOGLE_TRANSLATE_API_KEY' | 'AZURE_TRANSLATOR_KEY'>,
 ): MtProvider | null {
   const configured: MtProvider[] = [];
-  if (config.DEEPL_API_KEY ?? (config.MT_PROVIDER === 'deepl' ? config.MT_API_KEY : undefined)) configured.push('deepl');
+  // A provider configured by its key alone is configured by MT_API_KEY when MT_PROVIDER names it.
+  const keyed = (own: string | undefined, provider: MtProvider) => own ?? (config.MT_PROVIDER === provider ? config.MT_API_KEY : undefined);
+  if (keyed(config.DEEPL_API_KEY, 'deepl')) configured.push('deepl');
   if (config.OPENAI_MODEL) configured.push('openai');
   if (config.LIBRETRANSLATE_URL) configured.push('libretranslate');
+  if (keyed(config.GOOGLE_TRANSLATE_API_KEY, 'google')) configured.push('google');
+  if (keyed(config.AZURE_TRANSLATOR_KEY, 'azure')) configured.push('azure');
   const provider = config.MT_PROVIDER ?? (configured.length === 1 ? configured[0]! : undefined);
   if (!provider) {
     if (configured.length > 1) {

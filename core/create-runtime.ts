@@ -3,6 +3,7 @@
 import { join, resolve } from 'node:path';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
+import { translatorFromConfig } from './translate/translator-from-config.ts';
 import type { StatisticsRefresher } from './db/refresh-statistics.ts';
 import type { EmbeddedPostgres } from './db/embedded.ts';
 import { migrateDatabase, openDatabase } from './db/open-database.ts';
@@ -67,6 +68,7 @@ export async function createRuntime(
         return made.queue;
       },
       adminToken: adminTokenSource.token,
+      translator: translatorFromConfig(config),
     });
     // Pending auto rebuilds are made due first; the queue then finishes its running builds and
     // leaves the rest in the database for the next process.

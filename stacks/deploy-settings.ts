@@ -18,7 +18,17 @@ export const MT_TIMEOUT_MS_ON_AWS = 8000;
 
 type Env = Record<string, string | undefined>;
 
-const MT_SETTINGS = ['MT_PROVIDER', 'DEEPL_API_URL', 'OPENAI_MODEL', 'OPENAI_BASE_URL', 'LIBRETRANSLATE_URL', 'MT_TIMEOUT_MS'] as const;
+const MT_SETTINGS = [
+  'MT_PROVIDER',
+  'DEEPL_API_URL',
+  'OPENAI_MODEL',
+  'OPENAI_BASE_URL',
+  'LIBRETRANSLATE_URL',
+  'GOOGLE_TRANSLATE_URL',
+  'AZURE_TRANSLATOR_URL',
+  'AZURE_TRANSLATOR_REGION',
+  'MT_TIMEOUT_MS',
+] as const;
 
 /**
  * Where a 402 QUOTA_EXCEEDED answer's upgrade_url sends the caller: TMS_UPGRADE_URL (the operator's

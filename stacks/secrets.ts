@@ -10,7 +10,7 @@ export const secrets = {
   upstashRedisRestUrl: new sst.Secret('UpstashRedisRestUrl', 'none'),
   upstashRedisRestToken: new sst.Secret('UpstashRedisRestToken', 'none'),
   adminToken: new sst.Secret('AdminToken'),
-  // The machine translation provider's key (DeepL, OpenAI-compatible, LibreTranslate). Optional: a
+  // The machine translation provider's key (DeepL, OpenAI-compatible, LibreTranslate, Google, Azure). Optional: a
   // stage without it translates from memory only. Its placeholder keeps deploys working unset.
   machineTranslationKey: new sst.Secret('MachineTranslationKey', 'none'),
 };

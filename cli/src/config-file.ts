@@ -2,7 +2,7 @@
 // The API key is never stored here: it comes from TMS_API_KEY or --api-key.
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { FORMAT_IDS } from './formats.ts';
+import { FORMAT_IDS, holdsEveryLanguage } from './formats.ts';
 import { usageError } from './errors.ts';
 import { sameFileProblems } from './file-jobs.ts';
 import { normalTag, tagProblem } from './tag.ts';
@@ -67,9 +67,14 @@ export function configProblems(value: unknown): string[] {
     c.files.forEach((f: unknown, i) => {
       if (typeof f !== 'object' || f === null || Array.isArray(f)) return void problems.push(`files[${i}]: an object such as {"path": "locales/{language}.json", "format": "json"}`);
       const file = f as Record<string, unknown>;
-      if (typeof file.path !== 'string' || !file.path.includes('{language}')) problems.push(`files[${i}].path: a path containing {language}`);
+      // A String Catalog holds every language in one file: its path names none.
+      const everyLanguage = typeof file.format === 'string' && holdsEveryLanguage(file.format);
+      if (typeof file.path !== 'string' || file.path === '') problems.push(`files[${i}].path: ${everyLanguage ? 'the catalog\'s path, such as "App/Localizable.xcstrings"' : 'a path containing {language}'}`);
+      else if (everyLanguage && /\{(language|group)\}/.test(file.path)) problems.push(`files[${i}].path: a ${file.format} file holds every language (and group): a path without {language} or {group}, such as "App/Localizable.xcstrings"`);
+      else if (!everyLanguage && !file.path.includes('{language}')) problems.push(`files[${i}].path: a path containing {language}`);
       // No file has a NUL in its name: Node refuses such a path with an error of its own.
       else if (file.path.includes('\0')) problems.push(`files[${i}].path: a path without NUL characters`);
+      if (everyLanguage && file.languagePaths !== undefined) problems.push(`files[${i}].languagePaths: a ${file.format} file holds every language; map another file for a language that lives elsewhere`);
       if (typeof file.format !== 'string' || !FORMAT_IDS.includes(file.format)) problems.push(`files[${i}].format: one of ${FORMAT_IDS.join(', ')}`);
       for (const name of Object.keys(file)) if (!['path', 'format', 'languagePaths', 'tag'].includes(name)) problems.push(`files[${i}].${name}: unknown field (path, format, languagePaths and tag are)`);
       if (file.tag !== undefined) {

@@ -6,6 +6,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, posix, resolve } from 'node:path';
 import { usageError } from './errors.ts';
+import { holdsEveryLanguage } from './formats.ts';
 import type { FileMapping, LoadedConfig } from './config-file.ts';
 
 /** `group`: set for a mapping whose path has `{group}` (one file per group: an i18next namespace). */
@@ -108,7 +109,8 @@ export function fileJobs(config: LoadedConfig, languages: readonly string[], gro
   for (const job of jobs) {
     const target = resolve(config.root, job.path);
     const other = byFile.get(target);
-    if (other) {
+    // A String Catalog's languages all live in its one file: the same mapping, not a clash.
+    if (other && !(other.index === job.index && holdsEveryLanguage(job.mapping.format))) {
       throw usageError(
         `${config.file} maps two files to ${job.path}: files[${other.index}] for ${other.language} and files[${job.index}] for ${job.language}. Give each language and mapping its own file (languagePaths).`,
       );

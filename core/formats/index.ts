@@ -16,6 +16,7 @@ import { csvCodec } from './codecs/csv.ts';
 import { propertiesCodec } from './codecs/properties.ts';
 import { resxCodec } from './codecs/resx.ts';
 import { xlsxCodec } from './codecs/xlsx.ts';
+import { xcstringsCodec } from './codecs/xcstrings.ts';
 
 export { FormatError } from './format-error.ts';
 export type { Entry, FormatCodec, FormatId, ParseContext, ParsedFile, SerializeContext } from './types.ts';
@@ -36,6 +37,7 @@ export const FORMATS: Record<FormatId, FormatCodec> = {
   properties: propertiesCodec,
   resx: resxCodec,
   xlsx: xlsxCodec,
+  xcstrings: xcstringsCodec,
 };
 
 export const isFormatId = (s: string): s is FormatId => Object.hasOwn(FORMATS, s);

@@ -16,14 +16,15 @@ export type FormatId =
   | 'csv'
   | 'properties'
   | 'resx'
-  | 'xlsx';
+  | 'xlsx'
+  | 'xcstrings';
 
 export type Entry = {
   /** The full key name. */
   key: string;
   /** The stored value; a plural is one ICU MessageFormat string. */
   value: string;
-  /** The comment or note the format carries (ARB @key.description, PO extracted comment, XLIFF note, Android/iOS comment, CSV and xlsx columns). */
+  /** The comment or note the format carries (ARB @key.description, PO extracted comment, XLIFF note, Android/iOS comment, String Catalog comment, CSV and xlsx columns). */
   description?: string | null;
   /** Only formats that carry it (csv, xlsx); otherwise the importer derives it. */
   group?: string;

@@ -1,5 +1,6 @@
 // Machine translation providers (issue 17): DeepL, any OpenAI-compatible chat-completions endpoint
-// (hosted models, Ollama, vLLM) and LibreTranslate. Each adapter speaks its provider's protocol over
+// (hosted models, Ollama, vLLM), LibreTranslate, Google Cloud Translation (Basic, v2) and Azure AI
+// Translator (v3). Each adapter speaks its provider's protocol over
 // fetch; none configured means machine translation is off. Texts arrive protected (core/translate/
 // protect.ts): `<x id="n"/>` tags stand for placeholders and must come back unchanged.
 
@@ -11,7 +12,8 @@ export type TranslateRequest = {
   /**
    * The project's glossary over these texts (core/translate/glossary-for-texts.ts): each term found
    * in them with how it is said in `to` (a term kept as written: itself). DeepL gets it as a glossary
-   * of its own, a chat model in its instructions; LibreTranslate has no such thing.
+   * of its own, a chat model in its instructions, Azure as dynamic-dictionary markup around each term
+   * (pairs with English only); LibreTranslate and Google (Basic) have no such thing.
    */
   glossary?: readonly GlossaryEntry[];
   /** Words of `to` the glossary forbids: a chat model is told not to use them (DeepL cannot be). */
@@ -34,7 +36,7 @@ export const GLOSSARY_EXTRA_TIMEOUT = 0.5;
 export type GlossaryEntry = { source: string; target: string };
 
 export interface MachineTranslator {
-  readonly provider: 'deepl' | 'openai' | 'libretranslate';
+  readonly provider: 'deepl' | 'openai' | 'libretranslate' | 'google' | 'azure';
   /** Largest batch one call takes. */
   readonly batchSize: number;
   /**

@@ -4,6 +4,14 @@ import { ProviderError, type MachineTranslator } from '../ports/machine-translat
 
 export type ProviderFetch = typeof fetch;
 
+/**
+ * What a provider's error body says, for the ProviderError: its own code or reason (Google's
+ * `API_KEY_INVALID`, Azure's `401000`), and whether it is the account's quota or rate (Google says so
+ * with a 403, Azure's free tier with 403001). Never the request's texts: error bodies hold none.
+ */
+export type ProviderErrorDetail = { reason?: string; exhausted?: boolean };
+export type ReadProviderError = (status: number, body: unknown) => ProviderErrorDetail | undefined;
+
 export async function postJson(
   provider: MachineTranslator['provider'],
   fetchFn: ProviderFetch,
@@ -11,6 +19,7 @@ export async function postJson(
   headers: Record<string, string>,
   body: unknown,
   timeoutMs: number,
+  readError?: ReadProviderError,
 ): Promise<unknown> {
   let response: Response;
   try {
@@ -26,9 +35,17 @@ export async function postJson(
     throw new ProviderError(provider, 0, `${provider} ${reason}`);
   }
   if (!response.ok) {
-    await response.body?.cancel();
-    const exhausted = response.status === 429 || response.status === 456;
-    throw new ProviderError(provider, response.status, `${provider} answered ${response.status}`, exhausted);
+    let detail: ProviderErrorDetail = {};
+    if (readError) {
+      try {
+        detail = readError(response.status, JSON.parse(await response.text())) ?? {};
+      } catch {
+        detail = {};
+      }
+    } else await response.body?.cancel();
+    const exhausted = detail.exhausted ?? (response.status === 429 || response.status === 456);
+    const reason = detail.reason ? ` (${detail.reason.slice(0, 200)})` : '';
+    throw new ProviderError(provider, response.status, `${provider} answered ${response.status}${reason}`, exhausted);
   }
   try {
     return await response.json();

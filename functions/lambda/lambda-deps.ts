@@ -14,6 +14,7 @@ import type { CounterStore } from '../../core/ports/counter-store.ts';
 import type { ObjectStore } from '../../core/ports/object-store.ts';
 import type { RebuildQueue } from '../../core/ports/rebuild-queue.ts';
 import type { EdgeCache } from '../../core/ports/edge-cache.ts';
+import type { MachineTranslator } from '../../core/ports/machine-translator.ts';
 
 export type LambdaPorts = {
   /** Built cache objects (S3): the cache, cached and builder functions. */
@@ -28,6 +29,8 @@ export type LambdaPorts = {
   counters?: (config: Config) => CounterStore;
   /** The edge in front of the API (CloudFront): the builder, which invalidates what a build changed. */
   edge?: (config: Config) => EdgeCache;
+  /** The machine translator from the configuration (translatorFromConfig): the translate and portal functions. */
+  translator?: (config: Config) => MachineTranslator | null;
 };
 
 export function createLambdaDeps(config: Config, ports: LambdaPorts, options: { log?: Logger } = {}): Deps {
@@ -54,6 +57,7 @@ export function createLambdaDeps(config: Config, ports: LambdaPorts, options: { 
     counters,
     objects,
     edge,
+    translator: ports.translator ? ports.translator(config) : null,
     // The SQS queue never runs builds in this process: the builder Lambda does, over its own deps.
     queue: () => queue,
     // Unset (a function not linked to AdminToken) keeps /admin/v1 closed: see functions/http/admin-auth.ts.

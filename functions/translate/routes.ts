@@ -19,7 +19,7 @@ const routes = new Hono<AppEnv>().use('*', apiKeyAuth(), dailyQuota()).post(
     summary: "Fill a language's values from translation memory, then machine translation",
     description: [
       "Each selected key's value in the project's source language is translated: exact matches from the account's approved",
-      'translation memory first (free), then the configured provider (DeepL, an OpenAI-compatible model or LibreTranslate),',
+      'translation memory first (free), then the configured provider (DeepL, an OpenAI-compatible model, LibreTranslate, Google Cloud Translation or Azure AI Translator),',
       'with placeholders and ICU plurals protected and verified. Values from the provider count as translation units, checked',
       `before the provider is called (402). At most ${MAX_VALUES_PER_CALL} values per call; \`remaining\` says how many are left.`,
       'Without a configured provider only memory fills (`provider` is null). A provider failure is a 502 and writes nothing.',

@@ -36,6 +36,7 @@ const BROKEN: Record<FormatId, string | Uint8Array> = {
   properties: 'a=x\nb=\\u00zz\n',
   resx: '<root><data name="a"><value>x</value></data',
   xlsx: FORMATS.xlsx.serialize([{ key: 'a', value: 'x' }], { language: 'de' }).slice(0, 200),
+  xcstrings: '{"sourceLanguage" : "en", "strings" : {"a" : ',
 };
 
 /** Bodies compared as text, a binary format's (no charset: xlsx) as base64: as strict as bytes, with a readable diff. */

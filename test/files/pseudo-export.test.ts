@@ -154,7 +154,7 @@ describe('pseudo-localized export', () => {
       expect(i18n.t('cart', { count: 0 })).toBe(['Your', 'cart', 'is', 'empty'].map(RLO_WORD).join(' '));
       expect(i18n.t('cart', { count: 1 })).toBe(`1 ${RLO_WORD('item')}`);
       for (const count of [2, 3, 11, 100]) expect(i18n.t('cart', { count })).toBe(`${count} ${RLO_WORD('items')}`);
-      for (const format of ['yaml', 'ios-stringsdict']) {
+      for (const format of ['yaml', 'ios-stringsdict', 'xcstrings']) {
         const text = await (await p.get(`/v1/export/en?format=${format}&pseudo=ar-XB`)).text();
         expect(text, format).not.toContain('{count, plural');
       }

@@ -89,6 +89,7 @@ const CUT: Record<FormatId, [string, number] | [Uint8Array, ['body']]> = {
   properties: ['a=x\nb=y\\u00', 2],
   resx: ['<root>\n  <data name="a"><value>x</value></data>\n  <data name="b"><value>y</val', 3],
   xlsx: [FORMATS.xlsx.serialize([{ key: 'a', value: 'x' }, { key: 'b', value: 'y' }], { language: 'de' }).slice(0, -30), ['body']],
+  xcstrings: ['{\n  "sourceLanguage" : "en",\n  "strings" : {\n    "a" : {},\n    "b" : { "comment" : "y', 5],
 };
 
 /** A file of each format with a key twice, and where the refusal points (in a workbook, the sheet's row). */
@@ -108,6 +109,7 @@ const DUPLICATE: Record<FormatId, [string | Uint8Array, (string | number)[]]> = 
   properties: ['a=x\na=y\n', ['body', 'line', 2]],
   resx: ['<root>\n<data name="a"><value>x</value></data>\n<data name="a"><value>y</value></data>\n</root>', ['body', 'line', 3]],
   xlsx: [tableWorkbook([['key', 'value'], ['a', 'x'], ['a', 'y']]), ['body', 'line', 3]],
+  xcstrings: ['{\n  "sourceLanguage" : "en",\n  "strings" : {\n    "a" : {},\n    "a" : {}\n  }\n}', ['body', 'strings', 'a']],
 };
 
 describe.each(FORMAT_IDS)('%s: located refusals', (format) => {
@@ -167,6 +169,7 @@ describe('files built to exhaust the reader', () => {
     ['xliff2', `<xliff version="2.0">${'<group>'.repeat(deep)}`],
     ['ios-stringsdict', `<plist>${'<dict>'.repeat(deep)}`],
     ['resx', `<root>${'<data>'.repeat(deep)}`],
+    ['xcstrings', '{"strings":'.repeat(deep)],
     ['yaml', `de: ${'['.repeat(deep)}`],
     ['yaml', `de:\n${Array.from({ length: 600 }, (_, i) => `${' '.repeat(i + 2)}k${i}:`).join('\n')} v\n`],
   ];

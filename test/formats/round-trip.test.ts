@@ -67,7 +67,8 @@ describe.each(Object.keys(FORMATS) as FormatId[])('%s round trip', (format) => {
     expect(byKey(parsed.entries.filter((e) => e.key !== 'only.in.source'))).toEqual(byKey(entries));
   });
 
-  it.runIf(codec.contentType.includes('charset='))('writes UTF-8 ending in a newline', () => {
+  // A String Catalog ends at its `}` without a newline, as Xcode writes it (test/formats/xcstrings.test.ts).
+  it.runIf(codec.contentType.includes('charset=') && format !== 'xcstrings')('writes UTF-8 ending in a newline', () => {
     const body = codec.serialize([{ key: 'greeting', value: 'Grüße 👋' }], context('de', []));
     expect(new TextDecoder('utf-8', { fatal: true }).decode(body).endsWith('\n')).toBe(true);
     expect(codec.serialize([], context('de', [])).at(-1)).toBe(0x0a);

@@ -139,7 +139,7 @@ async function fixture(): Promise<Fixture> {
   await t.runtime.rebuilds!.idle();
   const manifest = await ok(call('GET', '/v1/cached/manifest'));
   const files: Record<string, Buffer> = {};
-  for (const format of ['json', 'json-nested', 'i18next', 'xliff', 'xliff2', 'po', 'android', 'ios-strings', 'ios-stringsdict', 'arb', 'yaml', 'csv', 'properties', 'resx', 'xlsx']) {
+  for (const format of ['json', 'json-nested', 'i18next', 'xliff', 'xliff2', 'po', 'android', 'ios-strings', 'ios-stringsdict', 'arb', 'yaml', 'csv', 'properties', 'resx', 'xlsx', 'xcstrings']) {
     const res = await call('GET', `/v1/export/de?format=${format}&status=all&source=fr`);
     if (res.status !== 200) throw new Error(`export ${format}: ${res.status} ${await res.text()}`);
     files[format] = Buffer.from(await res.arrayBuffer());

@@ -1,11 +1,14 @@
 // Small emulators of the machine translation providers' real protocols (issue 17): DeepL API v2,
-// OpenAI chat completions and LibreTranslate, on one local HTTP server. Each checks what the real
+// OpenAI chat completions, LibreTranslate, Google Cloud Translation Basic (v2) and Azure AI
+// Translator (v3), on one local HTTP server. Each checks what the real
 // service checks (authentication, the request's shape, batch limits) and answers in the real
 // service's shape. The "translation" is deterministic: known words from a tiny dictionary, other
 // words upper-cased, and every <x id="n"/> tag kept where it was, as DeepL's XML handling keeps it.
 // DeepL's glossaries (POST /v2/glossaries, DELETE /v2/glossaries/{id}, glossary_id on a translation)
 // are kept as DeepL keeps them, and a glossary's phrases are used for its source phrases, as are a
-// chat request's "glossary" phrases (an obliging model).
+// chat request's "glossary" phrases (an obliging model), as are Azure's dynamic-dictionary entries.
+// Google and Azure read their texts as HTML (format=html, textType=html): entities are decoded, and
+// the answer is serialized as they serialize it (Google writes `'` as `&#39;` and `"` as `&quot;`).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -38,7 +41,16 @@ const DEEPL_GLOSSARY_LANGUAGES = new Set(['da', 'de', 'en', 'es', 'fr', 'it', 'j
 
 export type EmulatedGlossary = { name: string; source_lang: string; target_lang: string; entries: [string, string][]; creation_time: string };
 
-export type EmulatorCall = { provider: 'deepl' | 'openai' | 'libretranslate'; path: string; method: string; headers: IncomingMessage['headers']; body: any };
+export type EmulatorCall = {
+  provider: 'deepl' | 'openai' | 'libretranslate' | 'google' | 'azure';
+  /** The request's path, without its query string. */
+  path: string;
+  /** Its query parameters (Google's key, Azure's from, to, textType). */
+  query: Record<string, string>;
+  method: string;
+  headers: IncomingMessage['headers'];
+  body: any;
+};
 
 export type MtEmulator = {
   url: string;
@@ -56,7 +68,20 @@ export type MtEmulator = {
   close(): Promise<void>;
 };
 
-export const EMULATOR_KEYS = { deepl: 'emulated-deepl-key:fx', openai: 'sk-emulated', libretranslate: 'emulated-libre-key' };
+export const EMULATOR_KEYS = { deepl: 'emulated-deepl-key:fx', openai: 'sk-emulated', libretranslate: 'emulated-libre-key', google: 'AIzaEmulatedGoogleKey', azure: 'emulated-azure-key' };
+
+/** The emulated Azure resource is regional: its requests must name this region (Ocp-Apim-Subscription-Region). */
+export const EMULATOR_AZURE_REGION = 'westeurope';
+
+/** Google's documented limits of a Basic request: 128 text segments, 100K bytes (cloud.google.com/translate/quotas). */
+export const GOOGLE_LIMITS = { segments: 128, bytes: 100_000 };
+/** Azure's documented limits of a Translate request: 1,000 elements, 50,000 characters in all and in one. */
+export const AZURE_LIMITS = { elements: 1_000, characters: 50_000 };
+
+/** Codes Google does not take (its own are zh-CN, zh-TW, pt, pt-PT, he or iw, no...): a request naming one is a 400. */
+const GOOGLE_REFUSED = new Set(['zh-hans', 'zh-hant', 'zh-hk', 'pt-br', 'nb', 'de-de', 'en-us', 'en-gb']);
+/** Codes Azure does not take (its own are zh-Hans, zh-Hant, pt, pt-pt, nb, sr-Cyrl...): a request naming one is a 400. */
+const AZURE_REFUSED = new Set(['zh', 'zh-cn', 'zh-tw', 'pt-br', 'no', 'sr', 'iw', 'de-de', 'en-us']);
 
 export async function startMtEmulator(): Promise<MtEmulator> {
   const calls: EmulatorCall[] = [];
@@ -81,12 +106,25 @@ export async function startMtEmulator(): Promise<MtEmulator> {
     } catch {
       return send(res, 400, { message: 'Invalid JSON' });
     }
-    const path = req.url ?? '';
+    const url = new URL(req.url ?? '/', 'http://emulator');
+    const path = url.pathname;
+    const query = Object.fromEntries(url.searchParams);
     const glossaryPath = /^\/v2\/glossaries(?:\/([^/]+))?$/.exec(path);
-    const provider = path === '/v2/translate' || glossaryPath ? 'deepl' : path === '/v1/chat/completions' ? 'openai' : path === '/translate' ? 'libretranslate' : null;
+    const provider =
+      path === '/v2/translate' || glossaryPath
+        ? 'deepl'
+        : path === '/v1/chat/completions'
+          ? 'openai'
+          : path === '/language/translate/v2'
+            ? 'google'
+            : path === '/translate' && url.searchParams.has('api-version')
+              ? 'azure'
+              : path === '/translate'
+                ? 'libretranslate'
+                : null;
     const allowed = glossaryPath ? (glossaryPath[1] ? ['DELETE'] : ['POST', 'GET']) : ['POST'];
     if (!provider || !allowed.includes(req.method ?? '')) return send(res, 404, { message: 'Not found' });
-    calls.push({ provider, path, method: req.method ?? 'POST', headers: req.headers, body });
+    calls.push({ provider, path, query, method: req.method ?? 'POST', headers: req.headers, body });
     if (lateBy > 0) await new Promise((resolve) => setTimeout(resolve, lateBy));
     if (failures && failures.count > 0) {
       failures.count--;
@@ -98,8 +136,76 @@ export async function startMtEmulator(): Promise<MtEmulator> {
     }
     if (provider === 'deepl') return deepl(req, res, body);
     if (provider === 'openai') return openai(req, res, body);
+    if (provider === 'google') return google(res, query, body);
+    if (provider === 'azure') return azure(req, res, query, body);
     return libre(res, body);
   });
+
+  // Google's errors: {"error": {"code", "message", "errors": [{message, domain, reason}], "status"}}.
+  const googleError = (res: ServerResponse, code: number, message: string, status: string, reason: string, details?: unknown[]) =>
+    send(res, code, { error: { code, message, errors: [{ message, domain: 'global', reason }], status, ...(details ? { details } : {}) } });
+
+  function google(res: ServerResponse, query: Record<string, string>, body: any) {
+    if (query['key'] === undefined) return googleError(res, 403, 'Method doesn\'t allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.', 'PERMISSION_DENIED', 'forbidden');
+    if (query['key'] !== EMULATOR_KEYS.google) {
+      return googleError(res, 400, 'API key not valid. Please pass a valid API key.', 'INVALID_ARGUMENT', 'badRequest', [
+        { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' },
+      ]);
+    }
+    const q: unknown[] = body?.q === undefined ? [] : Array.isArray(body.q) ? body.q : [body.q];
+    if (q.length === 0 || q.some((t) => typeof t !== 'string')) return googleError(res, 400, 'Required Text', 'INVALID_ARGUMENT', 'required');
+    if (q.length > GOOGLE_LIMITS.segments) return googleError(res, 400, 'Too many text segments', 'INVALID_ARGUMENT', 'invalid');
+    if (q.reduce((n: number, t) => n + Buffer.byteLength(t as string), 0) > GOOGLE_LIMITS.bytes) return googleError(res, 400, 'Text too long', 'INVALID_ARGUMENT', 'invalid');
+    if (typeof body.target !== 'string' || GOOGLE_REFUSED.has(body.target.toLowerCase()) || (body.source !== undefined && GOOGLE_REFUSED.has(String(body.source).toLowerCase()))) {
+      return googleError(res, 400, 'Invalid Value', 'INVALID_ARGUMENT', 'invalid');
+    }
+    if (body.format !== 'html') return googleError(res, 400, 'emulator: tags would be translated without format=html', 'INVALID_ARGUMENT', 'invalid');
+    const serialize = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+    send(res, 200, { data: { translations: q.map((t) => ({ translatedText: htmlTranslate(t as string, body.target, [], serialize) })) } });
+  }
+
+  const azureError = (res: ServerResponse, status: number, code: number, message: string) => send(res, status, { error: { code, message } });
+
+  function azure(req: IncomingMessage, res: ServerResponse, query: Record<string, string>, body: any) {
+    if (req.headers['ocp-apim-subscription-key'] !== EMULATOR_KEYS.azure || req.headers['ocp-apim-subscription-region'] !== EMULATOR_AZURE_REGION) {
+      return azureError(res, 401, 401000, 'The request is not authorized because credentials are missing or invalid.');
+    }
+    if (query['api-version'] !== '3.0') return azureError(res, 400, 400021, 'The API version parameter is missing or invalid.');
+    const to = query['to'];
+    if (!to || AZURE_REFUSED.has(to.toLowerCase())) return azureError(res, 400, 400036, 'The target language is not valid.');
+    const from = query['from'];
+    if (from !== undefined && AZURE_REFUSED.has(from.toLowerCase())) return azureError(res, 400, 400035, 'The source language is not valid.');
+    if (query['textType'] !== 'html') return azureError(res, 400, 400071, 'emulator: tags would be translated without textType=html');
+    if (!Array.isArray(body) || body.length === 0 || body.some((e: any) => typeof e?.Text !== 'string')) return azureError(res, 400, 400074, 'The body of the request is not valid JSON.');
+    if (body.length > AZURE_LIMITS.elements) return azureError(res, 400, 400072, 'The array of input text has too many elements.');
+    if (body.some((e: any) => e.Text.length > AZURE_LIMITS.characters)) return azureError(res, 400, 400050, 'The input text is too long.');
+    if (body.reduce((n: number, e: any) => n + e.Text.length, 0) > AZURE_LIMITS.characters) return azureError(res, 400, 400077, 'The maximum request size has been exceeded.');
+    const serialize = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    const out = [];
+    for (const { Text } of body as { Text: string }[]) {
+      // The dynamic dictionary: its phrase is used as written; it needs `from` and English on one side.
+      const entries: [string, string][] = [];
+      const marked = Text.replace(/<mstrans:dictionary translation="([^"]*)">([\s\S]*?)<\/mstrans:dictionary>/g, (_m, translation: string) => {
+        entries.push([`\u0002${entries.length}\u0002`, decodeEntities(translation)]);
+        return `\u0002${entries.length - 1}\u0002`;
+      });
+      if (entries.length && (!from || (from.split('-')[0] !== 'en' && to.split('-')[0] !== 'en'))) {
+        return azureError(res, 400, 400000, 'emulator: the dynamic dictionary needs from= and English on one side');
+      }
+      const translated = htmlTranslate(marked, to, [], serialize).replace(/\u0002(\d+)\u0002/g, (_m, i: string) => serialize(entries[Number(i)]![1]));
+      out.push({ translations: [{ text: translated, to }] });
+    }
+    send(res, 200, out);
+  }
+
+  /** An HTML text translated: <x/> tags kept, the text between decoded, translated and serialized again. */
+  function htmlTranslate(html: string, to: string, entries: readonly (readonly [string, string])[], serialize: (s: string) => string): string {
+    const text = html.split(/(<x\s+id="\d+"\s*\/>)/).map((part, i) => (i % 2 === 1 ? part : decodeEntities(part))).join('');
+    return out(text, to, entries)
+      .split(/(<x\s+id="\d+"\s*\/>)/)
+      .map((part, i) => (i % 2 === 1 ? part : serialize(part)))
+      .join('');
+  }
 
   function deepl(req: IncomingMessage, res: ServerResponse, body: any) {
     if (req.headers.authorization !== `DeepL-Auth-Key ${EMULATOR_KEYS.deepl}`) return send(res, 403, { message: 'Wrong endpoint or authentication' });
@@ -208,6 +314,13 @@ export async function startMtEmulator(): Promise<MtEmulator> {
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+function decodeEntities(s: string): string {
+  const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00A0' };
+  return s.replace(/&(?:#(\d+)|#x([0-9a-f]+)|([a-z]+));/gi, (whole, dec?: string, hex?: string, name?: string) =>
+    name !== undefined ? (named[name] ?? whole) : String.fromCodePoint(dec !== undefined ? Number(dec) : parseInt(hex!, 16)),
+  );
 }
 
 function send(res: ServerResponse, status: number, body: unknown) {

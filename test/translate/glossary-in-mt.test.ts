@@ -2,13 +2,17 @@
 // POST /v1/translate gives the provider the glossary terms found in the texts it sends, with the
 // phrase to use for each in the target language (a term kept as written: itself), and the target
 // language's forbidden words. DeepL gets a glossary of its own for the call (made, used, deleted);
-// a chat model gets both in its request; LibreTranslate, which has no glossaries, translates as before.
+// a chat model gets both in its request; Azure gets each term found as dynamic-dictionary markup
+// (pairs with English); LibreTranslate and Google (Basic), which have no glossaries, translate as before.
 import { describe, expect, it } from 'vitest';
 import { withDeeplTestApp, type StartedApp } from '../support/deepl-test-app.ts';
 import { EMULATOR_KEYS, type MtEmulator } from '../support/mt-emulators.ts';
 import { deeplTranslator } from '../../core/translate/providers/deepl.ts';
 import { openAiChatTranslator } from '../../core/translate/providers/openai-chat.ts';
 import { libreTranslateTranslator } from '../../core/translate/providers/libretranslate.ts';
+import { googleTranslator } from '../../core/translate/providers/google.ts';
+import { azureTranslator } from '../../core/translate/providers/azure.ts';
+import { EMULATOR_AZURE_REGION } from '../support/mt-emulators.ts';
 import type { TestProject } from '../support/test-app.ts';
 
 let t: StartedApp;
@@ -86,6 +90,29 @@ describe('the adapters with a glossary', () => {
     expect(sent.find((m: { role: string }) => m.role === 'system').content).toMatch(/"avoid"/);
     const libre = libreTranslateTranslator({ url: emulator.url, apiKey: EMULATOR_KEYS.libretranslate });
     expect(await libre.translate({ texts: ['Save the dashboard'], from: 'en', to: 'de', glossary })).toEqual(['Speichern THE DASHBOARD']);
+    const google = googleTranslator({ apiKey: EMULATOR_KEYS.google, url: emulator.url });
+    expect(await google.translate({ texts: ['Save the dashboard'], from: 'en', to: 'de', glossary })).toEqual(['Speichern THE DASHBOARD']);
+  });
+
+  const azure = () => azureTranslator({ apiKey: EMULATOR_KEYS.azure, region: EMULATOR_AZURE_REGION, url: emulator.url });
+
+  it("Azure: each term found is wrapped in a dynamic-dictionary entry with its phrase, whole words only, the longest first", async () => {
+    const before = emulator.calls.length;
+    const entries = [...glossary, { source: 'Cloud', target: 'Wolke' }, { source: 'R&D "lab"', target: 'F&E <Labor>' }];
+    const out = await azure().translate({ texts: ['Save the dashboard of Acme Cloud <x id="0"/>', 'Dashboards, Cloud and R&D "lab"'], from: 'en', to: 'de', glossary: entries });
+    expect(out).toEqual(['Speichern THE Übersicht OF Acme Cloud <x id="0"/>', 'DASHBOARDS, Wolke AND F&E <Labor>']);
+    expect(emulator.calls[before]!.body).toEqual([
+      { Text: 'Save the <mstrans:dictionary translation="Übersicht">dashboard</mstrans:dictionary> of <mstrans:dictionary translation="Acme Cloud">Acme Cloud</mstrans:dictionary> <x id="0"/>' },
+      { Text: 'Dashboards, <mstrans:dictionary translation="Wolke">Cloud</mstrans:dictionary> and <mstrans:dictionary translation="F&amp;E &lt;Labor&gt;">R&amp;D "lab"</mstrans:dictionary>' },
+    ]);
+  });
+
+  it('Azure: a pair without English gets no dictionary (Microsoft: From and To must include English); no terms, no markup', async () => {
+    const before = emulator.calls.length;
+    expect(await azure().translate({ texts: ['Hallo dashboard'], from: 'de', to: 'fr', glossary })).toEqual(['HALLO DASHBOARD']);
+    expect(await azure().translate({ texts: ['Save the dashboard'], from: 'en', to: 'de' })).toEqual(['Speichern THE DASHBOARD']);
+    expect(await azure().translate({ texts: ['Speichern dashboard'], from: 'de', to: 'en', glossary: [{ source: 'Dashboard', target: 'Overview' }] })).toEqual(['SPEICHERN Overview']);
+    expect(emulator.calls.slice(before).map((c) => c.body[0].Text)).toEqual(['Hallo dashboard', 'Save the dashboard', 'Speichern <mstrans:dictionary translation="Overview">dashboard</mstrans:dictionary>']);
   });
 });
 

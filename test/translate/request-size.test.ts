@@ -8,7 +8,10 @@ import { batches, batchLimits, jsonBytes } from '../../core/translate/batches.ts
 import { deeplTranslator } from '../../core/translate/providers/deepl.ts';
 import { libreTranslateTranslator } from '../../core/translate/providers/libretranslate.ts';
 import { openAiChatTranslator } from '../../core/translate/providers/openai-chat.ts';
+import { GOOGLE_BATCH_BYTES, googleTranslator } from '../../core/translate/providers/google.ts';
+import { azureTranslator } from '../../core/translate/providers/azure.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { AZURE_LIMITS, EMULATOR_AZURE_REGION, EMULATOR_KEYS, GOOGLE_LIMITS, startMtEmulator, type MtEmulator } from '../support/mt-emulators.ts';
 
 describe('batches(): by count and by bytes of JSON-encoded texts', () => {
   it('closes a batch when the next text would pass the byte budget or the count', () => {
@@ -35,6 +38,11 @@ describe('batches(): by count and by bytes of JSON-encoded texts', () => {
     for (const translator of [openAiChatTranslator({ url: 'http://localhost:1', apiKey: 'k', model: 'm' }), libreTranslateTranslator({ url: 'http://localhost:1' })]) {
       expect(batchLimits(translator).bytes, translator.provider).toBeGreaterThan(0);
     }
+    // Google: 128 segments, and Google's recommended 5K code points (its hard limit is 100K bytes).
+    expect(batchLimits(googleTranslator({ apiKey: 'k' }))).toEqual({ count: GOOGLE_LIMITS.segments, bytes: GOOGLE_BATCH_BYTES });
+    expect(GOOGLE_BATCH_BYTES).toBeLessThanOrEqual(5_000);
+    // Azure: 1,000 elements and 50,000 characters (JSON bytes are never fewer than characters).
+    expect(batchLimits(azureTranslator({ apiKey: 'k' }))).toEqual({ count: AZURE_LIMITS.elements, bytes: AZURE_LIMITS.characters });
   });
 });
 
@@ -85,5 +93,89 @@ describe('DeepL request size through POST /v1/translate/{language}', () => {
     // 160,000 characters: two requests, each under DeepL's limit.
     expect(bodies).toHaveLength(2);
     expect(Math.max(...bodies)).toBeLessThanOrEqual(DEEPL_MAX_BODY);
+  });
+});
+
+describe('Google and Azure request sizes: their emulators refuse what the real services refuse', () => {
+  let emulator: MtEmulator;
+  let google: TestApp & { close(): Promise<void> };
+  let azure: TestApp & { close(): Promise<void> };
+
+  beforeAll(async () => {
+    emulator = await startMtEmulator();
+    google = await startTestApp({ env: { GOOGLE_TRANSLATE_API_KEY: EMULATOR_KEYS.google, GOOGLE_TRANSLATE_URL: emulator.url } });
+    azure = await startTestApp({ env: { AZURE_TRANSLATOR_KEY: EMULATOR_KEYS.azure, AZURE_TRANSLATOR_REGION: EMULATOR_AZURE_REGION, AZURE_TRANSLATOR_URL: emulator.url } });
+  });
+  afterAll(async () => {
+    await google?.close();
+    await azure?.close();
+    await emulator?.close();
+  });
+
+  /** A project with `en` values of `texts` (imported), translated to `de` through the API. */
+  async function translateAll(t: TestApp, texts: string[]) {
+    const p = await t.newProject('team');
+    for (const code of ['en', 'de']) expect((await t.call(p.apiKey, 'POST', '/v1/languages', { code })).status).toBe(201);
+    const source = Object.fromEntries(texts.map((text, i) => [`k${String(i).padStart(4, '0')}`, text]));
+    const imported = await t.app.request('/v1/import/en?format=json&status=approved', { method: 'POST', headers: { 'X-API-Key': p.apiKey, 'Content-Type': 'application/json' }, body: JSON.stringify(source) });
+    expect(imported.status, await imported.clone().text()).toBeLessThan(300);
+    const before = emulator.calls.length;
+    const res = await t.call(p.apiKey, 'POST', '/v1/translate/de', {});
+    const body = await res.text();
+    expect(res.status, body.slice(0, 300)).toBe(200);
+    return { answer: JSON.parse(body), calls: emulator.calls.slice(before) };
+  }
+
+  it('the emulators refuse a request over the limits with the real errors (so a batching mistake fails a test)', async () => {
+    const many = Array.from({ length: 129 }, (_, i) => `Text ${i}`);
+    const g = await googleTranslator({ apiKey: EMULATOR_KEYS.google, url: emulator.url }).translate({ texts: many, from: 'en', to: 'de' }).catch((e) => e);
+    expect(g).toMatchObject({ provider: 'google', status: 400, message: expect.stringContaining('Too many text segments') });
+    const huge = ['x'.repeat(30_000), 'y'.repeat(30_000)];
+    const a = await azureTranslator({ apiKey: EMULATOR_KEYS.azure, region: EMULATOR_AZURE_REGION, url: emulator.url, fetch: (async (url: string | URL | Request, init?: RequestInit) => {
+      // One request of both texts, as a caller that did not split would send it.
+      return fetch(url, { ...init, body: JSON.stringify(huge.map((Text) => ({ Text }))) });
+    }) as typeof fetch }).translate({ texts: ['a'], from: 'en', to: 'de' }).catch((e) => e);
+    expect(a).toMatchObject({ provider: 'azure', status: 400, message: expect.stringContaining('400077') });
+  });
+
+  it('Google: 300 short values in requests of at most 128 segments and 5,000 code points', async () => {
+    const texts = Array.from({ length: 300 }, (_, i) => `Save file number ${i}`);
+    const { answer, calls } = await translateAll(google, texts);
+    expect(answer).toMatchObject({ translated: 300, remaining: 0 });
+    expect(calls.length).toBeGreaterThanOrEqual(3);
+    for (const call of calls) {
+      expect(call.body.q.length).toBeLessThanOrEqual(GOOGLE_LIMITS.segments);
+      expect([...call.body.q.join('')].length).toBeLessThanOrEqual(5_000);
+    }
+  });
+
+  it('Google: 20 values of 8,000 characters go one a request (over the recommended 5K alone, far under 100K bytes), not a 502', async () => {
+    const texts = Array.from({ length: 20 }, (_, i) => `Article ${i}: ` + 'lorem ipsum dolor sit amet '.repeat(290));
+    const { answer, calls } = await translateAll(google, texts);
+    expect(answer).toMatchObject({ translated: 20, remaining: 0 });
+    expect(calls.map((c) => c.body.q.length)).toEqual(Array(20).fill(1));
+  });
+
+  it('Azure: 20 values of 8,000 characters (160,000) in requests of at most 50,000 characters, not a 502', async () => {
+    const texts = Array.from({ length: 20 }, (_, i) => `Article ${i}: ` + 'lorem ipsum dolor sit amet '.repeat(290));
+    const { answer, calls } = await translateAll(azure, texts);
+    expect(answer).toMatchObject({ translated: 20, remaining: 0 });
+    expect(calls.length).toBeGreaterThanOrEqual(4);
+    for (const call of calls) {
+      expect(call.body.length).toBeLessThanOrEqual(AZURE_LIMITS.elements);
+      expect(call.body.reduce((n: number, e: { Text: string }) => n + e.Text.length, 0)).toBeLessThanOrEqual(AZURE_LIMITS.characters);
+    }
+  });
+
+  it("Azure: a batch the glossary's markup takes past 50,000 characters is sent as more requests, each within it", async () => {
+    const texts = Array.from({ length: 6 }, (_, i) => `Part ${i}: ` + 'open the dashboard and lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua '.repeat(55));
+    expect(texts.reduce((n, t) => n + t.length + 3, 0)).toBeLessThanOrEqual(AZURE_LIMITS.characters);
+    const before = emulator.calls.length;
+    const out = await azureTranslator({ apiKey: EMULATOR_KEYS.azure, region: EMULATOR_AZURE_REGION, url: emulator.url }).translate({ texts, from: 'en', to: 'de', glossary: [{ source: 'Dashboard', target: 'Übersicht' }] });
+    expect(out).toHaveLength(6);
+    expect(out.every((t) => t.includes('Übersicht') && !/dashboard/i.test(t))).toBe(true);
+    const calls = emulator.calls.slice(before);
+    expect(calls.length).toBeGreaterThanOrEqual(2);
+    for (const call of calls) expect(call.body.reduce((n: number, e: { Text: string }) => n + e.Text.length, 0)).toBeLessThanOrEqual(AZURE_LIMITS.characters);
   });
 });

@@ -13,6 +13,7 @@ Writes ${CONFIG_FILE} in the current directory. PATH contains {language}, and ma
 (one file per group), e.g.
   --file locales/{language}.json:i18next  --file android/res/values-{language}/strings.xml:android
   --file public/locales/{language}/{group}.json:i18next
+An Apple String Catalog holds every language in one file: --file App/Localizable.xcstrings:xcstrings
 In a terminal, asks for whatever the flags leave out. --force overwrites an existing file.
 Formats: ${FORMAT_IDS.join(', ')}
 A language whose file lives elsewhere (Android's values/) gets "languagePaths" in the file: docs/cli.md.
@@ -36,6 +37,8 @@ const DEFAULT_PATHS: Record<string, string> = {
   properties: 'src/main/resources/messages_{language}.properties',
   resx: 'Resources/Strings.{language}.resx',
   xlsx: 'translations/{language}.xlsx',
+  // One catalog holds every language.
+  xcstrings: 'Localizable.xcstrings',
 };
 
 function parseFile(spec: string) {
@@ -61,7 +64,7 @@ export async function init(ctx: Context, flags: { server?: string; 'source-langu
       sourceLanguage ??= await input({ message: 'Source language of the project', default: 'en' });
       while (files.length === 0 || (!flags.file?.length && (await confirm({ message: 'Another file layout?', default: false })))) {
         const format = await select({ message: 'File format', choices: FORMAT_IDS.map((f) => ({ value: f })) });
-        const path = await input({ message: "Path of each language's file ({language} is replaced)", default: DEFAULT_PATHS[format] ?? `locales/{language}.${format}` });
+        const path = await input({ message: format === 'xcstrings' ? 'Path of the String Catalog (it holds every language)' : "Path of each language's file ({language} is replaced)", default: DEFAULT_PATHS[format] ?? `locales/{language}.${format}` });
         files.push({ path, format });
       }
     } catch (error) {

@@ -16,7 +16,8 @@ import type { Client } from '../client.ts';
 import type { Context } from '../context.ts';
 import { etagOf } from '../etag.ts';
 import { fileJobs, hasGroups, iosPairs, mayNameGroup, type FileJob } from '../file-jobs.ts';
-import { needsSource } from '../formats.ts';
+import { holdsEveryLanguage, needsSource } from '../formats.ts';
+import { emptyCatalog, mergeLanguage, readCatalog, writeCatalog, type Catalog } from '../xcstrings-catalog.ts';
 import { languagesFor, projectTags, registeredLanguages, serverKeys, type ServerKey } from '../project.ts';
 import { CliError, EXIT, usageError } from '../errors.ts';
 import { shown } from '../flags.ts';
@@ -108,23 +109,31 @@ export async function pull(ctx: Context, config: LoadedConfig, client: Client, f
       if (tag !== undefined) query.set('tag', tag);
       const plurals = split.get(job);
       if (plurals !== undefined) query.set('plurals', plurals);
-      if (needsSource(mapping.format)) query.set('source', config.sourceLanguage);
+      // A String Catalog names its source language (sourceLanguage) too.
+      if (needsSource(mapping.format) || holdsEveryLanguage(mapping.format)) query.set('source', config.sourceLanguage);
       if (pseudo !== undefined) query.set('pseudo', pseudo);
+      // A String Catalog's ETag is of all its languages: each language's text is downloaded and merged.
+      const catalog = holdsEveryLanguage(mapping.format);
       const res = await client.request('GET', `/v1/export/${encodeURIComponent(pseudo === undefined ? language : source)}?${query}`, {
-        headers: local ? { 'If-None-Match': etagOf(local) } : {},
+        headers: local && !catalog ? { 'If-None-Match': etagOf(local) } : {},
       });
       const bytes = res.status === 304 ? null : new Uint8Array(await res.arrayBuffer());
       return { mapping, language, path, target, local, bytes, downloaded: res.status !== 304, tag };
     }),
   );
+  const { downloads: perFile, catalogs } = splitCatalogs(downloads);
+  const catalogStates = mergeCatalogs(catalogs, { language: pseudo, sourceLanguage: source });
   // Unchanged bytes are not written: same mtime, nothing for git.
-  const changed = new Set(downloads.filter(({ local, bytes }) => bytes !== null && !(local && Buffer.compare(local, bytes) === 0)));
-  const staged = await Promise.all([...changed].map(({ path, target, bytes }) => stage(path, target, bytes!)));
+  const changed = new Set(perFile.filter(({ local, bytes }) => bytes !== null && !(local && Buffer.compare(local, bytes) === 0)));
+  const staged = await Promise.all([
+    ...[...changed].map(({ path, target, bytes }) => stage(path, target, bytes!)),
+    ...catalogStates.files.map(({ path, target, bytes }) => stage(path, target, bytes)),
+  ]);
   await writeAll(sharedFilesOnce(staged));
   const results = [];
   for (const download of downloads) {
     const { mapping, language, path, local, downloaded, tag } = download;
-    const state = !changed.has(download) ? 'unchanged' : local ? 'written' : 'created';
+    const state = catalogStates.states.get(download) ?? (!changed.has(download) ? 'unchanged' : local ? 'written' : 'created');
     ctx.out.line(`${path} (${language}, ${mapping.format}): ${state}`);
     // downloaded: false when the server answered 304 to the local file's ETag.
     results.push({ path, language, format: mapping.format, ...(tag === undefined ? {} : { tag }), state, downloaded });
@@ -132,6 +141,50 @@ export async function pull(ctx: Context, config: LoadedConfig, client: Client, f
   for (const f of skipped) ctx.out.line(`${f.path} (${f.language}, ${f.format}): skipped (${f.reason})`);
   ctx.out.result({ status, ...(flags.tag === undefined ? {} : { tag: flags.tag }), ...(pseudo === undefined ? {} : { pseudo: { language: pseudo, from: source } }), files: results, skipped });
   return 0;
+}
+
+type Download = { mapping: FileMapping; language: string; path: string; target: string; local: Buffer | null; bytes: Uint8Array | null; tag: string | undefined };
+type State = 'unchanged' | 'written' | 'created';
+
+/** The downloads of files of one language, and those of String Catalogs (one file, every language). */
+function splitCatalogs<D extends Download>(downloads: D[]): { downloads: D[]; catalogs: D[] } {
+  return { downloads: downloads.filter((d) => !holdsEveryLanguage(d.mapping.format)), catalogs: downloads.filter((d) => holdsEveryLanguage(d.mapping.format)) };
+}
+
+/**
+ * Each String Catalog with every pulled language's texts merged into it (./xcstrings-catalog.ts),
+ * in the order pulled: the files to write (those whose bytes changed) and each language's state
+ * (written when its texts changed the file). A file that is no catalog stops the pull before
+ * anything is written. `language`: the pseudo-language the texts are filed under, when pulling one.
+ */
+function mergeCatalogs<D extends Download>(downloads: D[], options: { language: string | undefined; sourceLanguage: string }) {
+  const states = new Map<D, State>();
+  const files: { path: string; target: string; bytes: Uint8Array }[] = [];
+  const byTarget = new Map<string, D[]>();
+  for (const d of downloads) byTarget.set(d.target, [...(byTarget.get(d.target) ?? []), d]);
+  for (const [target, group] of byTarget) {
+    const { path, local } = group[0]!;
+    const catalog = local ? catalogIn(local, `${path}, the repository's file`) : emptyCatalog(options.sourceLanguage);
+    let before: Uint8Array | null = local;
+    for (const d of group) {
+      const language = options.language ?? d.language;
+      mergeLanguage(catalog, catalogIn(d.bytes!, `the server's ${d.language} export for ${path}`), language, d.tag === undefined);
+      const after = writeCatalog(catalog);
+      states.set(d, before === null ? 'created' : Buffer.compare(before, after) === 0 ? 'unchanged' : 'written');
+      before = after;
+    }
+    const bytes = writeCatalog(catalog);
+    if (!local || Buffer.compare(local, bytes) !== 0) files.push({ path, target, bytes });
+  }
+  return { states, files };
+}
+
+function catalogIn(bytes: Uint8Array, what: string): Catalog {
+  try {
+    return readCatalog(bytes);
+  } catch (error) {
+    throw new CliError(`cannot merge into ${what.split(',')[0]}: ${what} is not a String Catalog (${(error as Error).message}); nothing was written`, EXIT.failed);
+  }
 }
 
 /** How many of the project's tags a refusal names. */

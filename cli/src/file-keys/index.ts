@@ -12,6 +12,7 @@ import { yamlKeys } from './yaml.ts';
 import { propertiesKeys } from './properties.ts';
 import { resxKeys } from './resx.ts';
 import { xlsxKeys } from './xlsx.ts';
+import { readCatalog } from '../xcstrings-catalog.ts';
 
 /** A key the file names, with its group where the format carries one (csv, xlsx). */
 export type FileKey = { key: string; group?: string };
@@ -51,6 +52,9 @@ export async function keysOf(format: string, body: Uint8Array, language: string)
       return named(resxKeys(body));
     case 'xlsx':
       return xlsxKeys(body);
+    case 'xcstrings':
+      // Keys are mostly source texts (Xcode's `Text("Hello")`): the server puts new ones in Default.
+      return Object.keys(readCatalog(body).strings).map((key) => ({ key, group: 'Default' }));
     default:
       throw new Error(`unknown format ${format}`);
   }

@@ -2,6 +2,7 @@
 // test file (test/support/test-database.ts: embedded PGlite, or a clone on real Postgres when
 // DATABASE_URL is set), Deps wired by the production assembleDeps, memory objects, Redis counters
 // when REDIS_URL is set, and a queue that records what it was sent (builds run when a test says so).
+import { translatorFromConfig } from '../../../core/translate/translator-from-config.ts';
 import type { LiveBody } from '../../../core/translations/live-memo.ts';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
@@ -122,6 +123,7 @@ export function useCore(options: CoreOptions = {}): CoreHarness {
         };
       },
       adminToken: config.TMS_ADMIN_TOKEN!,
+      translator: translatorFromConfig(config),
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.edge ? { edge: options.edge } : {}),
     });

@@ -214,6 +214,8 @@ export const FORMAT_LIMITS: Record<FormatId, Limits> = {
   resx: { carriesDescription: true, key: xmlChars, value: xmlChars, description: (d) => xmlChars(d) && d !== '' },
   // Characters XML cannot hold are written as SpreadsheetML's _xHHHH_ escapes: only an empty description is none, as in csv.
   xlsx: { carriesDescription: true, carriesGroup: true, description: (d) => d !== '' },
+  // Text beside a plural comes back in ICU's canonical spelling, as from .stringsdict; an empty comment is none.
+  xcstrings: { carriesDescription: true, value: (v) => canonicalBesidePlurals(v), description: (d) => d !== '' },
 };
 
 /** An Android <string-array>: its items are the keys name[0], name[1], ... without gaps. */
