@@ -27,7 +27,7 @@ export type FilesReport = {
   seedThroughImport: { seconds: number; singleCallSeconds: number; speedup: number } | null;
 };
 
-const EXPORT_FORMATS = ['json', 'json-nested', 'i18next', 'xliff', 'xliff2', 'po', 'android', 'ios-strings', 'ios-stringsdict', 'arb', 'yaml', 'csv', 'properties', 'resx', 'xlsx'];
+const EXPORT_FORMATS = ['json', 'json-nested', 'i18next', 'xliff', 'xliff2', 'po', 'android', 'ios-strings', 'ios-stringsdict', 'arb', 'yaml', 'csv', 'properties', 'resx', 'xlsx', 'xcstrings'];
 const IMPORT_RUNS = 3;
 const EXPORT_RUNS = 5;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -133,6 +133,20 @@ export async function measureFiles(
         }
         return { runs };
       }, (r) => r.seconds < (mode === 'postgres' ? 3 : 6)),
+    );
+
+    // The same 10,000 keys as an Apple String Catalog with German localizations (what `tms push`
+    // sends for each language of an app's Localizable.xcstrings).
+    const catalog = Buffer.from(FORMATS.xcstrings.serialize(entries, { language: 'de', source: { language: 'en', values: new Map() } }));
+    rows.push(
+      await row('import-10k-new-xcstrings', STANDARD_SHAPE.keys, catalog.length, '<1.5s (postgres), <3s (embedded)', async () => {
+        const runs: number[] = [];
+        for (let i = 0; i < IMPORT_RUNS; i++) {
+          const apiKey = await freshProject(http, adminToken, standard.accountId, ['de']);
+          runs.push(round3(await timedImport(http, apiKey, 'de', catalog, 'xcstrings')));
+        }
+        return { runs };
+      }, (r) => r.seconds < (mode === 'postgres' ? 1.5 : 3)),
     );
 
     // The same import into a project whose glossary forbids 1,000 words (the check forbidden_terms
@@ -270,7 +284,7 @@ export async function measureFiles(
     // then one group as an i18next namespace file (200 keys named without `g07.`), as `tms pull`
     // asks for each file of a `{group}` mapping; then the .strings half of an iOS pair.
     const exports = [
-      ...EXPORT_FORMATS.map((format) => ({ name: `export-${format}`, path: `/v1/export/de?format=${format}${format.startsWith('xliff') ? '&source=en' : ''}`, entries: STANDARD_SHAPE.keys })),
+      ...EXPORT_FORMATS.map((format) => ({ name: `export-${format}`, path: `/v1/export/de?format=${format}${format.startsWith('xliff') || format === 'xcstrings' ? '&source=en' : ''}`, entries: STANDARD_SHAPE.keys })),
       { name: 'export-i18next-namespace', path: '/v1/export/de?format=i18next&namespace=g07', entries: STANDARD_SHAPE.keys / STANDARD_SHAPE.groups },
       // The .strings half of an iOS pair (`tms pull` with a .stringsdict mapped beside it): every
       // value read is checked for a plural, and only the others written.
