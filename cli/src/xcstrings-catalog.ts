@@ -6,6 +6,9 @@
 // result in Xcode's layout (the server's codec, core/formats/codecs/xcstrings.ts, writes the same:
 // test/cli/xcstrings.test.ts compares them), so that a pull that changes nothing changes no byte.
 
+import { canonicalLanguage } from './config-file.ts';
+import { usageError } from './errors.ts';
+
 /** A catalog's fields the merge reads; the others (Xcode's) are kept as they are. */
 export type CatalogEntry = { comment?: unknown; extractionState?: unknown; localizations?: Record<string, unknown>; [field: string]: unknown };
 export type Catalog = { sourceLanguage: string; strings: Record<string, CatalogEntry>; [field: string]: unknown };
@@ -30,42 +33,79 @@ export function readCatalog(bytes: Uint8Array): Catalog {
 export const emptyCatalog = (sourceLanguage: string): Catalog => ({ sourceLanguage, strings: {}, version: '1.0' });
 
 /**
- * `pulled` (the server's catalog of `language`) merged into `base`, in place: each key the server
- * gives gets its `language` text (a key new to the file comes with its comment); with `prune`, a
- * key the server gives no text in `language` loses the file's one (the server is where
- * translations are made; without it a translation removed or unapproved there would stay in the
- * app). Not pruned under a tag: the export then holds only the tag's keys. A source text equal to
- * its key stays implicit where the file leaves it so, as Xcode writes extracted strings.
+ * `pulled` (the server's catalog of `language`) merged into `base`, in place:
+ * - each key the server gives gets its `language` text, unless the file's text reads the same
+ *   (ignoring Xcode's `state` and how it spells the count: `%d`, `%ld`, `%arg`), which then stays
+ *   as Xcode wrote it; a key new to the file comes with its comment;
+ * - with `onServer` (the server's keys; none under a tag, whose export holds only the tag's keys),
+ *   a key the server has but gives no text in `language` loses the file's text, as a per-language
+ *   file would lose it (removed or not approved on the server), but only a text the server reads
+ *   (plain, or plural forms): substitutions, device variations, untranslated units and keys not to
+ *   translate are what the server never imports, so their absence there says nothing;
+ * - a source text equal to its key stays implicit where the file leaves it so, as Xcode writes
+ *   extracted strings.
+ * Language codes compare ignoring case (`zh-hans` in the file is the server's `zh-Hans`) and keep
+ * the file's spelling.
  */
-export function mergeLanguage(base: Catalog, pulled: Catalog, language: string, prune: boolean): void {
-  const source = language === base.sourceLanguage;
+export function mergeLanguage(base: Catalog, pulled: Catalog, language: string, onServer: ReadonlySet<string> | undefined): void {
+  const source = language.toLowerCase() === base.sourceLanguage.toLowerCase();
   for (const [key, entry] of Object.entries(pulled.strings)) {
     const text = entry.localizations?.[language];
     const known = Object.hasOwn(base.strings, key);
     const target: CatalogEntry = known ? base.strings[key]! : { ...(entry.comment === undefined ? {} : { comment: entry.comment }), extractionState: entry.extractionState ?? 'manual' };
-    if (!known) base.strings[key] = target;
+    // Defined, not assigned: a key named __proto__ would otherwise set the object's prototype.
+    if (!known) Object.defineProperty(base.strings, key, { value: target, enumerable: true, writable: true, configurable: true });
     if (text === undefined) continue;
-    if (source && implicitSource(key, text) && !Object.hasOwn(target.localizations ?? {}, language)) continue;
-    target.localizations = { ...target.localizations, [language]: text };
+    const spelled = spelling(target.localizations, language);
+    const mine = spelled === undefined ? undefined : target.localizations![spelled];
+    if (mine === undefined && source && implicitSource(key, text)) continue;
+    if (mine !== undefined && sameText(mine, text)) continue;
+    target.localizations = { ...target.localizations, [spelled ?? language]: text };
   }
-  if (!prune) return;
+  if (onServer === undefined) return;
   for (const [key, entry] of Object.entries(base.strings)) {
-    if (!entry.localizations || !Object.hasOwn(entry.localizations, language)) continue;
-    if (pulled.strings[key]?.localizations?.[language] !== undefined) continue;
-    // What the server never reads stays: device variations, a key not to translate.
-    if (entry.shouldTranslate === false || hasDeviceVariations(entry.localizations[language])) continue;
-    const { [language]: _gone, ...rest } = entry.localizations;
+    const spelled = spelling(entry.localizations, language);
+    if (spelled === undefined || !onServer.has(key) || entry.shouldTranslate === false) continue;
+    if (pulled.strings[key]?.localizations?.[language] !== undefined || !serverReads(entry.localizations![spelled])) continue;
+    const { [spelled]: _gone, ...rest } = entry.localizations!;
     if (Object.keys(rest).length) entry.localizations = rest;
     else delete entry.localizations;
   }
 }
 
-const hasDeviceVariations = (text: unknown) => isObject(text) && isObject(text.variations) && Object.hasOwn(text.variations, 'device');
+/** The name `language` has among a key's localizations, compared ignoring case. */
+function spelling(localizations: Record<string, unknown> | undefined, language: string): string | undefined {
+  if (localizations === undefined) return undefined;
+  if (Object.hasOwn(localizations, language)) return language;
+  return Object.keys(localizations).find((code) => code.toLowerCase() === language.toLowerCase());
+}
 
-/** A plain translated text equal to the key: what Xcode leaves out of the source language. */
-function implicitSource(key: string, text: unknown): boolean {
-  if (!isObject(text) || Object.keys(text).length !== 1 || !isObject(text.stringUnit)) return false;
-  return text.stringUnit.value === key;
+const unitRead = (unit: unknown) => isObject(unit) && Object.keys(unit).length === 1 && isObject(unit.stringUnit) && typeof unit.stringUnit.value === 'string' && unit.stringUnit.value !== '' && unit.stringUnit.state !== 'new';
+
+/** A localization the server imports: a plain text, or plural forms of plain texts. */
+function serverReads(text: unknown): boolean {
+  if (unitRead(text)) return true;
+  if (!isObject(text) || Object.keys(text).length !== 1 || !isObject(text.variations)) return false;
+  const { variations } = text;
+  return Object.keys(variations).length === 1 && isObject(variations.plural) && Object.values(variations.plural).every(unitRead);
+}
+
+/** A plain text equal to the key: what Xcode leaves out of the source language. */
+const implicitSource = (key: string, text: unknown) => unitRead(text) && (text as { stringUnit: { value: string } }).stringUnit.value === key;
+
+/** Two localizations that read the same: equal but for `state`, `argNum`, `formatSpecifier` and the count's spelling. */
+const sameText = (a: unknown, b: unknown) => JSON.stringify(normal(a)) === JSON.stringify(normal(b));
+const COUNT = /%(?:\d+\$)?(?:ll|l|h|hh|q|z|t|j)?[diu]|%arg/g;
+function normal(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(COUNT, '%#');
+  if (Array.isArray(value)) return value.map(normal);
+  if (!isObject(value)) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .filter((name) => name !== 'state' && name !== 'argNum' && name !== 'formatSpecifier')
+      .sort()
+      .map((name) => [name, normal(value[name])]),
+  );
 }
 
 /**
@@ -98,3 +138,13 @@ const ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n',
 const primary = new Intl.Collator('en', { numeric: true, sensitivity: 'accent', usage: 'sort' });
 const full = new Intl.Collator('en', { numeric: true, sensitivity: 'variant', usage: 'sort' });
 const compareNames = (a: string, b: string) => primary.compare(a, b) || full.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * A catalog whose sourceLanguage is not the config's (`en` against `en-US`): its implicit source
+ * texts would be filed under neither, so push imported no source text and pull would write the
+ * source under a second code. Refused (exit 2) before anything is sent or written.
+ */
+export function refuseOtherSource(path: string, catalogSource: string, configSource: string): void {
+  if (canonicalLanguage(catalogSource) === configSource) return;
+  throw usageError(`${path}: the catalog's sourceLanguage is ${JSON.stringify(catalogSource)} and the config's sourceLanguage ${configSource}: make them the same (in Xcode, the project's development language); nothing was sent or written`);
+}

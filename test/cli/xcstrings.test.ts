@@ -137,6 +137,53 @@ describe('a String Catalog with the CLI', () => {
     expect(withSource['%lld items']!.localizations!.en).toEqual(plural({ one: '%lld item', other: '%lld items' }));
   });
 
+  it("push then pull leaves an Xcode catalog byte for byte: what the server does not read, Xcode's states, %d, a code's case", async () => {
+    const config = JSON.stringify({ server: base, sourceLanguage: 'en', files: [{ path: 'Localizable.xcstrings', format: 'xcstrings' }] });
+    // The format's fixture: positional substitutions, `needs_review` and `stale` states, untranslated
+    // units, keys with line breaks, device variations: texts the server skips or reads differently.
+    const fixture = await readFile(join(import.meta.dirname, '../fixtures/formats/Localizable.xcstrings'), 'utf8');
+    const spelled = catalogBytes({
+      sourceLanguage: 'en',
+      strings: {
+        '%d files': { localizations: { de: plural({ one: '%d Datei', other: '%d Dateien' }), en: plural({ one: '%d file', other: '%d files' }) } },
+        Hello: { localizations: { 'DE': unit('Hallo'), fr: { stringUnit: { state: 'needs_review', value: 'Salut' } } } },
+      },
+      version: '1.1',
+    }).toString('utf8');
+    let last: Awaited<ReturnType<typeof project>> | undefined;
+    for (const original of [fixture, spelled]) {
+      last = await project();
+      const { p, dir } = last;
+      await writeFiles(dir, { 'tms.config.json': config, 'Localizable.xcstrings': original });
+      const push = await runTms(['push'], { cwd: dir, apiKey: p.apiKey });
+      expect(push.code, push.stderr).toBe(0);
+      const pull = await runTms(['pull'], { cwd: dir, apiKey: p.apiKey });
+      expect(pull.code, pull.stderr).toBe(0);
+      expect(await readFile(join(dir, 'Localizable.xcstrings'), 'utf8')).toBe(original);
+    }
+    // A text changed on the server replaces the file's, state and all.
+    const { p, dir } = last!;
+    const keys = (await (await t.call(p.apiKey, 'GET', '/v1/keys?search=Hello')).json()).keys as { id: string; key: string }[];
+    const hello = keys.find((k) => k.key === 'Hello')!.id;
+    expect((await t.call(p.apiKey, 'PUT', `/v1/keys/${hello}/translations/fr`, { value: 'Bonjour', status: 'approved' })).status).toBe(200);
+    expect((await runTms(['pull'], { cwd: dir, apiKey: p.apiKey })).code).toBe(0);
+    const after = server.readCatalog(await readFile(join(dir, 'Localizable.xcstrings'))).strings as Record<string, { localizations: Record<string, unknown> }>;
+    expect(after.Hello!.localizations).toEqual({ DE: unit('Hallo'), fr: unit('Bonjour') });
+  });
+
+  it("refuses a catalog whose sourceLanguage is not the config's (exit 2), nothing sent or written", async () => {
+    const { p, dir } = await project();
+    const original = catalogBytes({ sourceLanguage: 'en-US', strings: { Hello: { localizations: { de: unit('Hallo') } } }, version: '1.0' }).toString('utf8');
+    await writeFiles(dir, { 'tms.config.json': JSON.stringify({ server: base, sourceLanguage: 'en', files: [{ path: 'L.xcstrings', format: 'xcstrings' }] }), 'L.xcstrings': original });
+    for (const command of ['push', 'pull']) {
+      const run = await runTms([command], { cwd: dir, apiKey: p.apiKey });
+      expect(run.code, command).toBe(2);
+      expect(run.stderr).toContain('sourceLanguage is "en-US"');
+    }
+    expect(await values(p.apiKey, 'de')).toEqual({});
+    expect(await readFile(join(dir, 'L.xcstrings'), 'utf8')).toBe(original);
+  });
+
   it('a file that is no catalog stops the pull with nothing written; a pull into no file creates the catalog', async () => {
     const { p, dir } = await project();
     await writeFiles(dir, { 'tms.config.json': JSON.stringify({ server: base, sourceLanguage: 'en', files: [{ path: 'Localizable.xcstrings', format: 'xcstrings' }] }) });

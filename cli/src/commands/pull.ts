@@ -17,7 +17,7 @@ import type { Context } from '../context.ts';
 import { etagOf } from '../etag.ts';
 import { fileJobs, hasGroups, iosPairs, mayNameGroup, type FileJob } from '../file-jobs.ts';
 import { holdsEveryLanguage, needsSource } from '../formats.ts';
-import { emptyCatalog, mergeLanguage, readCatalog, writeCatalog, type Catalog } from '../xcstrings-catalog.ts';
+import { emptyCatalog, mergeLanguage, readCatalog, refuseOtherSource, writeCatalog, type Catalog } from '../xcstrings-catalog.ts';
 import { languagesFor, projectTags, registeredLanguages, serverKeys, type ServerKey } from '../project.ts';
 import { CliError, EXIT, usageError } from '../errors.ts';
 import { shown } from '../flags.ts';
@@ -122,7 +122,9 @@ export async function pull(ctx: Context, config: LoadedConfig, client: Client, f
     }),
   );
   const { downloads: perFile, catalogs } = splitCatalogs(downloads);
-  const catalogStates = mergeCatalogs(catalogs, { language: pseudo, sourceLanguage: source });
+  // The server's keys, for a catalog merged without a tag: which of the file's texts it withdrew.
+  const onServer = catalogs.some((d) => d.tag === undefined) ? new Set((await serverKeys(client)).map((k) => k.key)) : undefined;
+  const catalogStates = mergeCatalogs(catalogs, { language: pseudo, sourceLanguage: source, onServer });
   // Unchanged bytes are not written: same mtime, nothing for git.
   const changed = new Set(perFile.filter(({ local, bytes }) => bytes !== null && !(local && Buffer.compare(local, bytes) === 0)));
   const staged = await Promise.all([
@@ -157,7 +159,7 @@ function splitCatalogs<D extends Download>(downloads: D[]): { downloads: D[]; ca
  * (written when its texts changed the file). A file that is no catalog stops the pull before
  * anything is written. `language`: the pseudo-language the texts are filed under, when pulling one.
  */
-function mergeCatalogs<D extends Download>(downloads: D[], options: { language: string | undefined; sourceLanguage: string }) {
+function mergeCatalogs<D extends Download>(downloads: D[], options: { language: string | undefined; sourceLanguage: string; onServer: ReadonlySet<string> | undefined }) {
   const states = new Map<D, State>();
   const files: { path: string; target: string; bytes: Uint8Array }[] = [];
   const byTarget = new Map<string, D[]>();
@@ -165,10 +167,11 @@ function mergeCatalogs<D extends Download>(downloads: D[], options: { language: 
   for (const [target, group] of byTarget) {
     const { path, local } = group[0]!;
     const catalog = local ? catalogIn(local, `${path}, the repository's file`) : emptyCatalog(options.sourceLanguage);
+    refuseOtherSource(path, catalog.sourceLanguage, options.sourceLanguage);
     let before: Uint8Array | null = local;
     for (const d of group) {
       const language = options.language ?? d.language;
-      mergeLanguage(catalog, catalogIn(d.bytes!, `the server's ${d.language} export for ${path}`), language, d.tag === undefined);
+      mergeLanguage(catalog, catalogIn(d.bytes!, `the server's ${d.language} export for ${path}`), language, d.tag === undefined ? options.onServer : undefined);
       const after = writeCatalog(catalog);
       states.set(d, before === null ? 'created' : Buffer.compare(before, after) === 0 ? 'unchanged' : 'written');
       before = after;

@@ -14,6 +14,8 @@ import { canonicalLanguage, type FileMapping } from '../config-file.ts';
 import { groupOfNewKey, languagesFor, projectTags, serverKeys, type ServerKey } from '../project.ts';
 import { CliError, EXIT, usageError } from '../errors.ts';
 import { tagOrigin, tagsOfMappings } from '../tag.ts';
+import { holdsEveryLanguage } from '../formats.ts';
+import { readCatalog, refuseOtherSource } from '../xcstrings-catalog.ts';
 
 export const PUSH_HELP = `tms push [--language L]... [--status draft|review|approved] [--conflict overwrite|keep|fail]
          [--tag T] [--dry-run] [--remove-unused] [--json]
@@ -125,6 +127,7 @@ export async function push(
     }
   }
   await leaveOutStringsdictKeys(uploads);
+  refuseCatalogsOfOtherSource(uploads, config.sourceLanguage);
   // What is done so far, in --json's shape: a push that fails partway says which files it applied.
   const done: PushDone & { dry_run: boolean; skipped: string[] } = { dry_run: dryRun, files: [], skipped: [...missing.map((job) => job.path), ...notGroups], removed: [] };
   try {
@@ -142,6 +145,24 @@ export async function push(
   }
   ctx.out.result(done);
   return 0;
+}
+
+/**
+ * A String Catalog whose sourceLanguage is not the config's would import no source text (its keys
+ * are their own texts only in its sourceLanguage): refused before anything is sent. A catalog the
+ * CLI cannot read goes as it is, and the server's 422 says what is wrong with it.
+ */
+function refuseCatalogsOfOtherSource(uploads: Upload[], sourceLanguage: string): void {
+  for (const upload of uploads) {
+    if (!holdsEveryLanguage(upload.format)) continue;
+    let catalog;
+    try {
+      catalog = readCatalog(upload.body);
+    } catch {
+      continue;
+    }
+    refuseOtherSource(upload.path, catalog.sourceLanguage, sourceLanguage);
+  }
 }
 
 type PushedFile = { path: string; language: string; format: string; also_in_stringsdict?: AlsoIn[] } & ImportAnswer;
