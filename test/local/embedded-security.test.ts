@@ -42,7 +42,9 @@ describe('the embedded database', () => {
       let out = '';
       child.stdout.on('data', (d) => (out += d));
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no start:\n${out}`)), 30_000);
+        // A first start migrates a new database: under a loaded run (two test workers and the
+        // child on two cores) that took over 30 s once, 9 s alone.
+        const timer = setTimeout(() => reject(new Error(`no start:\n${out}`)), 75_000);
         child.stdout.on('data', () => /Admin token/.test(out) && (clearTimeout(timer), resolve()));
       });
       expect(await mode(dataDir)).toBe(0o700);
@@ -56,5 +58,5 @@ describe('the embedded database', () => {
       await new Promise((r) => child.once('exit', r));
       await rm(dataDir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 90_000);
 });
