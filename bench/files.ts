@@ -284,7 +284,7 @@ export async function measureFiles(
     // then one group as an i18next namespace file (200 keys named without `g07.`), as `tms pull`
     // asks for each file of a `{group}` mapping; then the .strings half of an iOS pair.
     const exports = [
-      ...EXPORT_FORMATS.map((format) => ({ name: `export-${format}`, path: `/v1/export/de?format=${format}${format.startsWith('xliff') || format === 'xcstrings' ? '&source=en' : ''}`, entries: STANDARD_SHAPE.keys })),
+      ...EXPORT_FORMATS.map((format) => ({ name: `export-${format}`, path: `/v1/export/de?format=${format}${format.startsWith('xliff') ? '&source=en' : ''}`, entries: STANDARD_SHAPE.keys })),
       { name: 'export-i18next-namespace', path: '/v1/export/de?format=i18next&namespace=g07', entries: STANDARD_SHAPE.keys / STANDARD_SHAPE.groups },
       // The .strings half of an iOS pair (`tms pull` with a .stringsdict mapped beside it): every
       // value read is checked for a plural, and only the others written.

@@ -94,6 +94,11 @@ function limitsOf(entries: readonly Entry[], fromSource: ReadonlyMap<string, num
   return limits;
 }
 
+async function projectSourceLanguage(sql: Deps['sql'], projectId: string): Promise<string | undefined> {
+  const [project] = await sql<{ source_language: string }[]>`select source_language from projects where id = ${projectId}`;
+  return project?.source_language;
+}
+
 export const exportFile = useCase(ExportCommand, async (deps: Pick<Deps, 'sql'>, input): Promise<ExportedFile> => {
   const { projectId, language, format, status, source } = input;
   const codec = FORMATS[format];
@@ -143,9 +148,11 @@ export const exportFile = useCase(ExportCommand, async (deps: Pick<Deps, 'sql'>,
             (e) => !hidden.has(e.key) && (input.plurals === 'all' || sameSide(e)),
           ),
         );
+  // A String Catalog names the source language (`source=`, else the project's), whatever language it holds.
+  const named = codec.namesSourceLanguage ? (source ?? (await projectSourceLanguage(deps.sql, projectId))) : undefined;
   let body: Uint8Array;
   try {
-    body = codec.serialize(entries, { language: pseudo ?? language, ...(made === undefined ? {} : { plurals: made.plurals }), ...(sourceValues && source ? { source: { language: source, values: sourceValues.values, entries: sourceValues.entries } } : {}), limits: limitsOf(read, sourceValues?.limits) });
+    body = codec.serialize(entries, { language: pseudo ?? language, ...(named === undefined ? {} : { sourceLanguage: named }), ...(made === undefined ? {} : { plurals: made.plurals }), ...(sourceValues && source ? { source: { language: source, values: sourceValues.values, entries: sourceValues.entries } } : {}), limits: limitsOf(read, sourceValues?.limits) });
   } catch (error) {
     // A stored key or value this format cannot carry (documented per format in docs/formats.md).
     if (error instanceof FormatError) {

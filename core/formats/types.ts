@@ -50,6 +50,8 @@ export type SerializeContext = {
    * pseudo-language's file (`qps-ploc`, which no plural table knows) follows its source's.
    */
   plurals?: string;
+  /** The project's source language, for a format that names it (a String Catalog's sourceLanguage): set when the codec has `namesSourceLanguage`. */
+  sourceLanguage?: string;
 };
 
 export type ParsedFile = { entries: Entry[]; warnings: string[] };
@@ -62,6 +64,8 @@ export type FormatCodec = {
   needsSource: boolean;
   /** Export writes the source language's text beside the value when one is given (csv, xlsx). */
   takesSource?: boolean;
+  /** The file names the project's source language (a String Catalog's sourceLanguage): export passes it as `sourceLanguage`. */
+  namesSourceLanguage?: boolean;
   /**
    * Keys are source texts (gettext's msgid), not dotted identifiers: "File not found. Try again." is
    * no key of a group "File not found", so created keys go to the import's `group`.

@@ -61,7 +61,8 @@ describe.each(ids)('%s', (format) => {
     const source = new Map(ENTRIES.map((e) => [e.key, `EN ${e.key}`]));
     // A format that carries groups (csv, xlsx) exports the group each key landed in: the part before the dot.
     const entries = format === 'csv' || format === 'xlsx' ? ENTRIES.map((e) => ({ ...e, group: e.key.split('.')[0]! })) : ENTRIES;
-    const file = codec.serialize(entries, { language: 'de', source: { language: 'en', values: source } });
+    // A String Catalog names the project's source language: its first, de.
+    const file = codec.serialize(entries, { language: 'de', source: { language: 'en', values: source }, ...(codec.namesSourceLanguage ? { sourceLanguage: 'de' } : {}) });
     // XLIFF and the tables carry the source side: give the project the same English values first.
     if (withSource) {
       const en = FORMATS.json.serialize(

@@ -54,6 +54,11 @@ describe('xcstrings through import and export', () => {
     // The same catalog pushed again is no change and costs nothing; the source language's texts
     // (implicit where the key is the text) import from the same file.
     expect(await body(await upload('de'))).toMatchObject({ values_created: 0, values_updated: 0, values_unchanged: 7, translation_units: 0 });
+    // Without source=, the catalog names the project's source language (here its first language,
+    // German), as the portal's export asks; the same texts otherwise.
+    const plain = readCatalog(new Uint8Array(await (await p.get('/v1/export/de?format=xcstrings')).arrayBuffer()));
+    expect(plain.sourceLanguage).toBe('de');
+    expect(plain.strings).toEqual(catalog.strings);
     const en = await body(await upload('en'));
     expect(en).toMatchObject({ language: 'en', values_created: 9 });
     expect((await body(await p.get('/v1/translations/en'))).translations).toMatchObject({ 'Hello, %@!': 'Hello, %@!', Acme: 'Acme', 'home.title': 'Home' });

@@ -109,8 +109,7 @@ export async function pull(ctx: Context, config: LoadedConfig, client: Client, f
       if (tag !== undefined) query.set('tag', tag);
       const plurals = split.get(job);
       if (plurals !== undefined) query.set('plurals', plurals);
-      // A String Catalog names its source language (sourceLanguage) too.
-      if (needsSource(mapping.format) || holdsEveryLanguage(mapping.format)) query.set('source', config.sourceLanguage);
+      if (needsSource(mapping.format)) query.set('source', config.sourceLanguage);
       if (pseudo !== undefined) query.set('pseudo', pseudo);
       // A String Catalog's ETag is of all its languages: each language's text is downloaded and merged.
       const catalog = holdsEveryLanguage(mapping.format);

@@ -366,7 +366,7 @@ function serialize(entries: readonly Entry[], ctx: SerializeContext): CatalogObj
     entry.localizations = Object.fromEntries([[ctx.language, localizationOfValue(e.value, plurals)]]);
     return [e.key, entry];
   });
-  return { sourceLanguage: ctx.source?.language ?? ctx.language, strings: Object.fromEntries(strings), version: '1.0' };
+  return { sourceLanguage: ctx.sourceLanguage ?? ctx.source?.language ?? ctx.language, strings: Object.fromEntries(strings), version: '1.0' };
 }
 
 export const xcstringsCodec: FormatCodec = {
@@ -374,8 +374,8 @@ export const xcstringsCodec: FormatCodec = {
   extension: 'xcstrings',
   contentType: 'application/json; charset=utf-8',
   needsSource: false,
-  // Only the source language's code is used (the catalog's sourceLanguage); its texts are not written.
-  takesSource: true,
+  // The catalog names the project's source language; its texts are not written, so none are read.
+  namesSourceLanguage: true,
   pluralsOverCount: true,
   // Xcode's keys are mostly the source texts themselves (`Text("Delete file? This cannot be
   // undone.")`): split at the first '.', they would make a group of every sentence.
