@@ -10,7 +10,6 @@
 // writes the count as %lld (Swift's Int). The XML comment directly above a top-level <key> is the
 // description. Positional (%1$#@x@) and nested variables are not supported: such keys are
 // skipped with a warning.
-import { isLiteralElement, isPluralElement, parse as parseIcu } from '@formatjs/icu-messageformat-parser';
 import type { Entry, FormatCodec } from '../types.ts';
 import { FormatError } from '../format-error.ts';
 import { decodeUtf8 } from '../text/decode.ts';
@@ -21,9 +20,9 @@ import { elementsOf, readXml, textOf, type XmlElement } from '../xml/read-xml.ts
 import { assertXmlChars, escapeXmlText, xmlCommentText } from '../xml/escape-xml.ts';
 import { compareSelectors, isCategory } from '../plural/categories.ts';
 import { pluralToIcu, pluralToNative, type NativePlural } from '../plural/native-plural.ts';
-import { readIcuPlural, samePluralOptions, type IcuPlural } from '../plural/icu-plural.ts';
 import { printfDialect } from '../plural/dialects.ts';
 import { selectorFromNative, selectorToNative } from '../plural/selectors.ts';
+import { partsOf, sameMessage } from '../plural/message-parts.ts';
 import { escapeIcuLiteral } from '../plural/icu-escape.ts';
 
 const FORMAT_KEY = 'NSStringLocalizedFormatKey';
@@ -157,50 +156,6 @@ function parse(body: Uint8Array, language: string) {
 
 type Written = { format: string; variables: { name: string; forms: [string, string][] }[] };
 
-type Part = { literal: string } | { plural: IcuPlural; source: string };
-
-/** A message as its top-level literal text and plurals, adjacent literals joined; null for anything else. */
-function partsOf(value: string): Part[] | null {
-  let ast;
-  try {
-    ast = parseIcu(value, { ignoreTag: true, requiresOtherClause: true, captureLocation: true });
-  } catch {
-    return null;
-  }
-  const parts: Part[] = [];
-  for (const el of ast) {
-    const last = parts[parts.length - 1];
-    if (isLiteralElement(el)) {
-      if (last !== undefined && 'literal' in last) last.literal += el.value;
-      else parts.push({ literal: el.value });
-      continue;
-    }
-    if (!isPluralElement(el) || !el.location) return null;
-    const source = value.slice(el.location.start.offset, el.location.end.offset);
-    const plural = readIcuPlural(source);
-    if (plural === null) return null;
-    parts.push({ plural, source });
-  }
-  return parts;
-}
-
-/**
- * Whether two messages say the same: the same literal text once ICU's quoting is undone, and
- * plurals over the same variable with the same options (`one{# file}` and `one {{count} file}`
- * say what `one {# file}` says), as the other formats' plural export compares them
- * (plural/native-plural.ts).
- */
-function sameMessage(a: readonly Part[], b: readonly Part[]): boolean {
-  return (
-    a.length === b.length &&
-    a.every((part, i) => {
-      const other = b[i];
-      if (other === undefined) return false;
-      if ('literal' in part) return 'literal' in other && part.literal === other.literal;
-      return 'plural' in other && part.plural.arg === other.plural.arg && samePluralOptions(part.plural, other.plural);
-    })
-  );
-}
 
 /**
  * A value as a format string and plural variables, or null to write it as a plain format string.

@@ -22,7 +22,6 @@
 // format of `%#@name@` with `substitutions` (argNum, formatSpecifier `lld`, `%arg` for `#`) as Xcode
 // writes them; anything else (and a plural a catalog cannot express: an ordinal, a select, an `=1`,
 // a nested plural) as the stringUnit's value, ICU text as it is, which reads back unchanged.
-import { isLiteralElement, isPluralElement, parse as parseIcu } from '@formatjs/icu-messageformat-parser';
 import type { Entry, FormatCodec, SerializeContext } from '../types.ts';
 import { FormatError, type FormatLoc } from '../format-error.ts';
 import { decodeUtf8 } from '../text/decode.ts';
@@ -33,9 +32,10 @@ import { controlCharacterWarnings, hasControlCharacters, type SkippedKey } from 
 import { clip } from '../text/clip.ts';
 import { compareSelectors, isCategory } from '../plural/categories.ts';
 import { pluralToIcu, pluralToNative, type NativePlural } from '../plural/native-plural.ts';
-import { readIcuPlural, samePluralOptions, type IcuPlural } from '../plural/icu-plural.ts';
+import { readIcuPlural } from '../plural/icu-plural.ts';
 import { printfDialect } from '../plural/dialects.ts';
 import { selectorFromNative, selectorToNative } from '../plural/selectors.ts';
+import { partsOf, sameMessage } from '../plural/message-parts.ts';
 import { escapeIcuLiteral } from '../plural/icu-escape.ts';
 import { writeCatalog, type CatalogObject } from '../xcstrings/catalog-json.ts';
 
@@ -239,45 +239,6 @@ function parse(body: Uint8Array, language: string, plurals: string) {
   return { entries, warnings };
 }
 
-type Part = { literal: string } | { plural: IcuPlural; source: string };
-
-/** A message as its top-level literal text and plurals, adjacent literals joined; null for anything else. */
-function partsOf(value: string): Part[] | null {
-  let ast;
-  try {
-    ast = parseIcu(value, { ignoreTag: true, requiresOtherClause: true, captureLocation: true });
-  } catch {
-    return null;
-  }
-  const parts: Part[] = [];
-  for (const el of ast) {
-    const last = parts[parts.length - 1];
-    if (isLiteralElement(el)) {
-      if (last !== undefined && 'literal' in last) last.literal += el.value;
-      else parts.push({ literal: el.value });
-      continue;
-    }
-    if (!isPluralElement(el) || !el.location) return null;
-    const source = value.slice(el.location.start.offset, el.location.end.offset);
-    const plural = readIcuPlural(source);
-    if (plural === null) return null;
-    parts.push({ plural, source });
-  }
-  return parts;
-}
-
-/** Whether two messages say the same: the same literal text, and plurals over the same argument with the same options. */
-function sameMessage(a: readonly Part[], b: readonly Part[]): boolean {
-  return (
-    a.length === b.length &&
-    a.every((part, i) => {
-      const other = b[i];
-      if (other === undefined) return false;
-      if ('literal' in part) return 'literal' in other && part.literal === other.literal;
-      return 'plural' in other && part.plural.arg === other.plural.arg && samePluralOptions(part.plural, other.plural);
-    })
-  );
-}
 
 const unit = (value: string): CatalogObject => ({ stringUnit: { state: 'translated', value } });
 
