@@ -165,12 +165,12 @@ function mergeCatalogs<D extends Download>(downloads: D[], options: { language: 
   for (const d of downloads) byTarget.set(d.target, [...(byTarget.get(d.target) ?? []), d]);
   for (const [target, group] of byTarget) {
     const { path, local } = group[0]!;
-    const catalog = local ? catalogIn(local, `${path}, the repository's file`) : emptyCatalog(options.sourceLanguage);
+    const catalog = local ? catalogIn(local, path, `${path}, the repository's file,`) : emptyCatalog(options.sourceLanguage);
     refuseOtherSource(path, catalog.sourceLanguage, options.sourceLanguage);
     let before: Uint8Array | null = local;
     for (const d of group) {
       const language = options.language ?? d.language;
-      mergeLanguage(catalog, catalogIn(d.bytes!, `the server's ${d.language} export for ${path}`), language, d.tag === undefined ? options.onServer : undefined);
+      mergeLanguage(catalog, catalogIn(d.bytes!, path, `the server's ${d.language} export`), language, d.tag === undefined ? options.onServer : undefined);
       const after = writeCatalog(catalog);
       states.set(d, before === null ? 'created' : Buffer.compare(before, after) === 0 ? 'unchanged' : 'written');
       before = after;
@@ -181,11 +181,11 @@ function mergeCatalogs<D extends Download>(downloads: D[], options: { language: 
   return { states, files };
 }
 
-function catalogIn(bytes: Uint8Array, what: string): Catalog {
+function catalogIn(bytes: Uint8Array, path: string, what: string): Catalog {
   try {
     return readCatalog(bytes);
   } catch (error) {
-    throw new CliError(`cannot merge into ${what.split(',')[0]}: ${what} is not a String Catalog (${(error as Error).message}); nothing was written`, EXIT.failed);
+    throw new CliError(`cannot merge into ${path}: ${what} is not a String Catalog (${(error as Error).message}); nothing was written`, EXIT.failed);
   }
 }
 
