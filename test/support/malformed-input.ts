@@ -25,7 +25,18 @@ export async function serveOverHttp(fetch: (request: Request) => Response | Prom
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;
   const agent = new Agent({ keepAlive: true, maxSockets: 4 });
-  const send = (sent: Sent): Promise<Answer> =>
+  // A kept-alive socket the server closes as idle (its keepAliveTimeout) while a request goes out on
+  // it is reset with no answer: Node's docs advise sending again, once, on a fresh socket. A server
+  // that dies on the request itself is reset on the fresh socket too, and still fails the case.
+  const send = async (sent: Sent): Promise<Answer> => {
+    try {
+      return await sendOnce(sent);
+    } catch (error) {
+      if ((error as { reusedSocket?: boolean }).reusedSocket && (error as NodeJS.ErrnoException).code === 'ECONNRESET') return sendOnce(sent);
+      throw error;
+    }
+  };
+  const sendOnce = (sent: Sent): Promise<Answer> =>
     new Promise((resolve, reject) => {
       const body = sent.body === undefined ? undefined : Buffer.isBuffer(sent.body) ? sent.body : Buffer.from(sent.body, 'utf8');
       const headers: Record<string, string | number> = { ...sent.headers };
@@ -44,7 +55,7 @@ export async function serveOverHttp(fetch: (request: Request) => Response | Prom
         res.on('error', reject);
       });
       // The server may answer (a 413) and close before the whole body is written: the answer counts.
-      req.on('error', reject);
+      req.on('error', (error) => reject(Object.assign(error, { reusedSocket: req.reusedSocket })));
       req.end(body);
     });
   return {
