@@ -5,7 +5,9 @@
 // device variation, `shouldTranslate: false`, an untranslated (`new`, empty) value, comments.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import * as cli from '../../cli/src/xcstrings-catalog.ts';
 import { FORMATS, FormatError } from '../../core/formats/index.ts';
 import { catalogText, compareCatalogKeys, readCatalog, writeCatalog, type CatalogObject } from '../../core/formats/xcstrings/catalog-json.ts';
 
@@ -250,6 +252,32 @@ describe("Xcode's order of names (Foundation's localizedStandardCompare)", () =>
   it('the layout: `"name" : value`, two spaces, an empty object as an empty line, escapes as Foundation writes them', () => {
     expect(catalogText({ b: { c: [] }, a: 'x/y "q" \\ \n\t\u0001 é', e: {}, d: [1, true, null] })).toBe(
       '{\n  "a" : "x/y \\"q\\" \\\\ \\n\\t\\u0001 é",\n  "b" : {\n    "c" : [\n\n    ]\n  },\n  "d" : [\n    1,\n    true,\n    null\n  ],\n  "e" : {\n\n  }\n}',
+    );
+  });
+
+  it('any JSON value: bytes that JSON.parse reads back as the value, the same as the CLI writes (shapes kept in order from one object to the next)', () => {
+    // Objects of the same names in other orders, a name that holds U+0000 (the kept orders join
+    // names with it), control characters, astral and non-ASCII text, a buffer that has to grow.
+    const name = fc.oneof(fc.constantFrom('a', 'b', 'a\u0000b', 'b\u0000', 'A', 'é', 'k2', 'k10', ''), fc.string({ unit: 'binary', maxLength: 6 }));
+    const { value } = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.string({ unit: 'binary', maxLength: 40 }),
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(tie('value'), { maxLength: 4 }),
+        fc.dictionary(name, tie('value'), { maxKeys: 5 }),
+      ),
+    }));
+    fc.assert(
+      fc.property(fc.array(fc.dictionary(name, value, { maxKeys: 6 }), { maxLength: 8 }), (objects) => {
+        const catalog = { sourceLanguage: 'en', strings: Object.fromEntries(objects.map((o, i) => [`k${i}`, o])), version: '1.0', big: 'x'.repeat(70_000) } as CatalogObject;
+        const bytes = writeCatalog(catalog);
+        expect(JSON.parse(text(bytes))).toEqual(catalog);
+        expect(Buffer.from(bytes).equals(Buffer.from(cli.writeCatalog(catalog as cli.Catalog)))).toBe(true);
+      }),
+      { seed: 20261203, numRuns: 300 },
     );
   });
 
