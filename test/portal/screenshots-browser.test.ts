@@ -28,7 +28,21 @@ async function seriousViolations(page: Page) {
 }
 
 /** Whether the image is loaded (the portal's route answered it, the CSP let it in), at its natural size. */
-const naturalWidth = (page: Page, alt: string) => page.locator(`img[alt="${alt}"]`).first().evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).naturalWidth);
+// The image's own width once it has loaded: the page's load event may come before a slow machine
+// has decoded it (a `loading="lazy"` image is not part of the load event).
+type Img = { complete: boolean; naturalWidth: number; addEventListener(type: string, f: () => void, o: { once: boolean }): void };
+const naturalWidth = (page: Page, alt: string) =>
+  page
+    .locator(`img[alt="${alt}"]`)
+    .first()
+    .evaluate((element) => {
+      const img = element as unknown as Img;
+      if (img.complete) return img.naturalWidth;
+      return new Promise<number>((resolve) => {
+        img.addEventListener('load', () => resolve(img.naturalWidth), { once: true });
+        img.addEventListener('error', () => resolve(0), { once: true });
+      });
+    });
 
 /**
  * Where the outline is drawn over the image, in the image's own pixels (from the boxes on the
