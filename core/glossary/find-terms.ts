@@ -47,7 +47,7 @@ export function termsIn<T extends MatchableTerm>(text: string, terms: readonly T
 }
 
 // Spaced-script word characters: what a word of a spaced script is made of (no Han, Kana, Thai...).
-const SPACED_RUN = /(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}])[\p{L}\p{M}\p{N}])+/gu;
+export const SPACED_RUN = /(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}])[\p{L}\p{M}\p{N}])+/gu;
 
 /**
  * A finder over many terms for many texts (a whole project's scan): each term is indexed by its

@@ -4,6 +4,7 @@
 // the PUT's answer, an import's warnings, the problems filter; as a blocking check, approvals
 // refused (PUT, bulk status, import) with nothing written. The word finder over a whole glossary
 // (termFinder) finds what the direct search finds.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
 import { checkTranslation } from '../../core/quality/check-translation.ts';
@@ -88,6 +89,35 @@ describe('the terms of many texts or long ones', () => {
     expect(names(few)).toEqual({ 'Open the dashboard': ['Dashboard'], 'Welcome to Acme Cloud': ['Acme Cloud'] });
     const whole = await termsInTexts(sql(), p.projectId, long);
     expect(names(whole)).toEqual({ ...names(few), [long[3]!.slice(-30)]: ['Dashboard'] });
+  });
+
+  it('PostgreSQL, narrowing a glossary by the first words of few texts, finds what the direct search finds in the whole glossary', async () => {
+    // Terms beginning with an ASCII letter or digit are looked up by the texts' words (index
+    // ranges); the others (punctuation, accents, other scripts) are all tested. Spellings that share
+    // a first word or are each other's prefix, digits, case, marks, no-break spaces, astral letters.
+    const spellings = [
+      'Sign in', 'sign', 'Sign-in page', 'signal', 'Dashboard', 'C++', '.NET', 'e-mail', 'E', 'ログイン', 'Übersicht', 'über',
+      'page', 'Home page', 'home', 'café', 'Cafe', '2FA', '2fa code', '3D', '_id', 'İstanbul', 'Wi\u00A0Fi', 'wi-fi', 'zz\u{1D41A}',
+      'Привет', 'ǅem', 'x\uD7FB', 'x\uD7FF', 'a', 'ab', 'abz', '{x}', '~home', 'Acme Cloud', 'acme',
+    ];
+    const p = await t.newProject('team');
+    await json(await t.call(p.apiKey, 'POST', '/v1/languages', { code: 'en' }));
+    const terms: { term: string; case_sensitive: boolean }[] = [];
+    for (const [i, term] of spellings.entries()) {
+      const created = await t.call(p.apiKey, 'POST', '/v1/glossary', { term, case_sensitive: i % 4 === 3 });
+      if (created.status === 201) terms.push({ term, case_sensitive: i % 4 === 3 });
+    }
+    expect(terms.length).toBeGreaterThan(30);
+    const pieces = [...spellings, 'Sign', 'SIGN IN', 'signin', 'Home', 'pages', 'CAFÉ', 'Cafe\u0301', '2FA-Code', 'istanbul', 'Wi Fi', 'WI-FI', 'abc', 'AB', 'x', 'z', '12', 'ログインしてください', '欢迎使用Acme Cloud服务', '.net', 'über-', 'ab.', '  ', ', ', ' and ', '(', ')'];
+    const text = fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 8 }).map((parts) => parts.join(' ').replace(/ ([,.)])/g, '$1'));
+    const direct = (texts: string[]) => Object.fromEntries(texts.flatMap((x) => { const found = termsIn(x, terms).map((term) => term.term).sort(); return found.length ? [[x, found]] : []; }));
+    await fc.assert(
+      fc.asyncProperty(fc.array(text, { minLength: 1, maxLength: 4 }), async (texts) => {
+        const narrowed = await termsInTexts(sql(), p.projectId, texts);
+        expect(Object.fromEntries([...narrowed].map(([x, found]) => [x, found.map((term) => term.term).sort()]))).toEqual(direct([...new Set(texts)]));
+      }),
+      { seed: 20261203, numRuns: 150 },
+    );
   });
 });
 
