@@ -31,7 +31,7 @@ import { cpuMeter } from './cpu.ts';
 const USAGE = `usage: npx tsx bench/run.ts [--duration <s>] [--warmup <s>] [--only <substring>] [--large] [--profile] [--analyze-first]
   --duration  seconds measured per scenario, for the service and again for the ceiling (default 5)
   --warmup    seconds of unrecorded load before each measurement (default 1)
-  --only      run only the load scenarios whose name contains this (the 10,000-key rebuild always runs; "files" (or "glossary-files") for imports and exports, the glossary's too;
+  --only      run only the load scenarios whose name contains this, or one of these comma-separated words (the 10,000-key rebuild always runs; "files" (or "glossary-files") for imports and exports, the glossary's too;
               "assistants" for translation memory and machine translation; "copy" for npm run copy-to-postgres, with DATABASE_URL)
   --large     also time the rebuild of 100,000 keys x 10 languages (needs DATABASE_URL)
   --profile   run the service with --cpu-prof; profiles go to bench/results/profiles/
@@ -77,6 +77,14 @@ function parseOptions(): Options {
 }
 
 const say = (text: string) => process.stderr.write(`[bench] ${text}\n`);
+
+/**
+ * Whether --only selects a part named by one of `names`: a word of --only (they are separated by
+ * commas) that one of the names contains. `--only glossary-key-terms,write-put` measures the PUTs
+ * with the glossary the first seeds, as a full run does.
+ */
+const selects = (only: string | null, ...names: string[]) =>
+  only === null || only.split(',').some((word) => word !== '' && names.some((name) => name.includes(word)));
 
 /** Cleanups in reverse order of registration, once, whether the run ends, fails or is interrupted. */
 function createCleanup() {
@@ -290,7 +298,7 @@ async function main(): Promise<number> {
     // runs inside the service, and its CPU is the service's).
     const localDatabase = db !== undefined && isLoopback(db.url);
     if (options.analyzeFirst) await analyze();
-    const selected = SCENARIOS.filter((s) => !options.only || s.name.includes(options.only));
+    const selected = SCENARIOS.filter((s) => selects(options.only, s.name));
     const rows: ScenarioRow[] = [];
     const measured: Scenario[] = [...SCENARIOS];
     const runFamily = async (family: Scenario['family'], suffix = '') => {
@@ -332,23 +340,23 @@ async function main(): Promise<number> {
     }
     await runFamily('write');
     let fileReport: FilesReport | null = null;
-    if (!interrupted && (!options.only || ['files', 'import', 'export', 'glossary-files'].some((w) => w.includes(options.only!)))) {
+    if (!interrupted && selects(options.only, 'files', 'import', 'export', 'glossary-files')) {
       say('files: imports and exports...');
       fileReport = await measureFiles(mode, service, adminToken, project, seed.seconds, say);
     }
-    if (!interrupted && db && (!options.only || 'copy-to-postgres'.includes(options.only))) {
+    if (!interrupted && db && selects(options.only, 'copy-to-postgres')) {
       say('copy-to-postgres: an embedded database of 10,000 keys x 3 languages into an empty one...');
       const copyRow = await measureCopyToPostgres(process.env.DATABASE_URL!, say);
       fileReport = fileReport ? { ...fileReport, rows: [...fileReport.rows, copyRow] } : { rows: [copyRow], seedThroughImport: null };
     }
     let assistants: AssistantsReport | null = null;
-    if (!interrupted && (!options.only || 'assistants'.includes(options.only))) {
+    if (!interrupted && selects(options.only, 'assistants')) {
       say('assistants: translation memory and machine translation...');
       assistants = await measureAssistants(service.url, adminToken, say);
     }
 
     let sdkReport: SdkReport | null = null;
-    if (!interrupted && (!options.only || 'sdk'.includes(options.only))) {
+    if (!interrupted && selects(options.only, 'sdk')) {
       say('sdk: time to first translation...');
       sdkReport = await measureSdk(service.url, project, say);
     }
