@@ -14,6 +14,7 @@ import type { CacheReader } from './cache/cache-reader.ts';
 import type { AutoRebuilder } from './cache/auto-rebuild.ts';
 import type { EventBus } from './events/event-bus.ts';
 import type { LiveMemo } from './translations/live-memo.ts';
+import type { GlossaryMemo } from './glossary/glossary-memo.ts';
 import type { LiveFlights } from './translations/live-flights.ts';
 import type { ValueWrites } from './translations/value-writes.ts';
 import type { KeyCreations } from './keys/key-creations.ts';
@@ -50,6 +51,8 @@ export type Deps = {
   cache: CacheReader;
   /** Live read bodies by the project content version they were built for (core/translations/live-*.ts). */
   liveMemo: LiveMemo;
+  /** Whole glossaries by the project glossary version they were read at, for the writes' warnings. */
+  glossaryMemo: GlossaryMemo;
   /** Live reads of one body that arrive together share one statement sent after they all arrived. */
   liveFlights: LiveFlights;
   /** Plain writes of values of one project that arrive together share one statement and commit. */

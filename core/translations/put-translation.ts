@@ -11,7 +11,6 @@ import { PutTranslationCommand, type IfMatch, type WrittenTranslation } from './
 import type { Sql } from '../db/client.ts';
 import { assertApprovable, blockedValues, references } from '../quality/approval-gate.ts';
 import { warningsOf } from '../quality/check-translation.ts';
-import { termsInTexts } from '../glossary/terms-in-texts.ts';
 import { readForbiddenWords } from '../glossary/forbidden-words.ts';
 import { ifMatchFailed, ifNoneMatchFailed, matchesIfMatch, unlessVersion, versionGuard } from './if-match.ts';
 import type { WrittenRow } from './value-writes.ts';
@@ -31,19 +30,20 @@ import { keptSourceRevSql } from './outdated.ts';
  */
 export const putTranslation = useCase(
   PutTranslationCommand,
-  async (deps: Pick<Deps, 'sql' | 'events' | 'tx' | 'valueWrites'>, input): Promise<WrittenTranslation> => {
+  async (deps: Pick<Deps, 'sql' | 'events' | 'tx' | 'valueWrites' | 'glossaryMemo'>, input): Promise<WrittenTranslation> => {
     assertOutsideTransaction(deps);
     const { projectId, keyId, language, actor } = input;
     let row = await write(deps, input, false);
-    // The glossary terms of the source, and the project's forbidden words, read only for a project
-    // that has them (a statement more each, sent together).
-    const [found, forbidden] = await Promise.all([
-      row.has_glossary && row.source_value ? termsInTexts(deps.sql, projectId, [row.source_value]) : undefined,
+    // The glossary terms of the source, from the process's memo of the project's glossary at the
+    // version the statement read (a statement more only when the glossary changed since), and the
+    // project's forbidden words: each only for a project that has them.
+    const [find, forbidden] = await Promise.all([
+      row.has_glossary && row.source_value && row.glossary_version !== null ? deps.glossaryMemo.finder(deps.sql, projectId, row.glossary_version) : undefined,
       // Narrowed to the forbidden words this value (or, for an approval the gate judges, the value
       // asked for) could hold.
       row.has_forbidden && row.source_language ? readForbiddenWords(deps.sql, projectId, row.source_language, [row.value ?? input.value]) : undefined,
     ]);
-    const terms = (row.source_value && found?.get(row.source_value)) || [];
+    const terms = (row.source_value && find?.(row.source_value)) || [];
     if (row.value === null && row.key_found && row.language_found && input.status === 'approved' && row.quality_blocking?.length) {
       const sources = references([[keyId, { value: row.source_value, maxLength: row.max_length, terms }]], forbidden);
       const settings = { sourceLanguage: row.source_language!, blocking: row.quality_blocking };
@@ -170,6 +170,7 @@ async function conditionalWrite(
              (select s.value from ${valueById(sql, keyId, sql`p.source_language`)} s where s.project_id = ${projectId}) as source_value,
              coalesce((select s.text_rev from ${valueById(sql, keyId, sql`p.source_language`)} s where s.project_id = ${projectId}), 0) as source_rev,
              exists (select 1 from glossary_terms g where g.project_id = p.id) as has_glossary,
+             coalesce((select gv.version from project_glossary_versions gv where gv.project_id = p.id), 0)::text as glossary_version,
              exists (select 1 from glossary_terms g where g.project_id = p.id and g.forbidden) as has_forbidden
       from projects p where p.id = ${projectId}
     ), live_key as (
@@ -195,7 +196,7 @@ async function conditionalWrite(
            (select id from event) as event_id, (select before from previous) as before,
            written.version::text as version, (select version from previous)::text as previous_version,
            quality.source_language, quality.quality_blocking, quality.source_value,
-           (select max_length from live_key) as max_length, quality.has_glossary, quality.has_forbidden
+           (select max_length from live_key) as max_length, quality.has_glossary, quality.glossary_version, quality.has_forbidden
     from (select 1) as one left join written on true left join quality on true`;
   return row!;
 }

@@ -47,6 +47,8 @@ export type WrittenRow = {
   max_length: number | null;
   /** The project has glossary terms: the source's terms are then read for the glossary check (put-translation.ts). */
   has_glossary: boolean | null;
+  /** The project's glossary version (migration 043), for the process's glossary memo. */
+  glossary_version: string | null;
   /** The project has forbidden terms: its forbidden words are then read for the forbidden_terms check. */
   has_forbidden: boolean | null;
 };
@@ -108,6 +110,7 @@ export async function writeValues(sql: Sql, items: PlainWrite[], lockTimeoutMs =
              prev.value as before_value, prev.status as before_status, prev.version as previous_version,
              src.value as source_value, coalesce(src.text_rev, 0) as source_rev,
              exists (select 1 from glossary_terms g where g.project_id = i.project_id) as has_glossary,
+             coalesce((select gv.version from project_glossary_versions gv where gv.project_id = i.project_id), 0)::text as glossary_version,
              exists (select 1 from glossary_terms g where g.project_id = i.project_id and g.forbidden) as has_forbidden
       from input i
       left join projects p on p.id = i.project_id
@@ -140,7 +143,7 @@ export async function writeValues(sql: Sql, items: PlainWrite[], lockTimeoutMs =
            w.project_id, w.value, w.status, e.id::text as event_id,
            case when c.before_value is null then null else jsonb_build_object('value', c.before_value, 'status', c.before_status) end as before,
            w.version::text as version, c.previous_version::text as previous_version,
-           c.source_language, c.quality_blocking, c.source_value, c.max_length, c.has_glossary, c.has_forbidden
+           c.source_language, c.quality_blocking, c.source_value, c.max_length, c.has_glossary, c.glossary_version, c.has_forbidden
     from checked c
     left join written w on w.key_id = c.key_id and w.language = c.language
     left join event e on e.entity_id = c.entity_id
