@@ -3,8 +3,8 @@
 // keys of that page (core/translations/values-of-keys.ts), with their versions for the inline
 // edits' If-Match, and each value's quality warnings against the key's value in the project's
 // source language (read in the same values query), and how many comments each shown value has (one
-// grouped count for the page), and the glossary terms each key's source text holds (one statement for
-// the page: core/glossary/terms-in-texts.ts), which also judge its values (the glossary check). With the "has problems" filter the page's
+// grouped count for the page), and the glossary terms each key's source text holds (from the
+// process's memo of the glossary: core/glossary/glossary-memo.ts), which also judge its values (the glossary check). With the "has problems" filter the page's
 // keys come from the quality scan instead (core/quality/keys-with-problems.ts), over the same filters.
 // docs/portal.md, "How the editor stays fast".
 import type { Deps } from '../deps.ts';
@@ -13,7 +13,6 @@ import type { KeyFilter } from '../keys/key-filter.ts';
 import { valuesOfKeys, type KeyValue } from '../translations/values-of-keys.ts';
 import { warningsOf, type QualityWarning } from '../quality/check-translation.ts';
 import { keysWithProblems } from '../quality/keys-with-problems.ts';
-import { termsInTexts } from '../glossary/terms-in-texts.ts';
 import { readForbiddenWords } from '../glossary/forbidden-words.ts';
 import type { GlossaryTerm } from '../glossary/schemas.ts';
 
@@ -65,9 +64,21 @@ export async function sourceLanguageOf(deps: Pick<Deps, 'sql'>, projectId: strin
   return row?.source_language ?? 'en';
 }
 
-export async function editorPage(deps: Pick<Deps, 'sql'>, input: EditorPageInput): Promise<EditorPage> {
+/**
+ * The source language, and the glossary's version (migration 043) as the page begins: the page's
+ * glossary terms come from the process's memo of the glossary at that version or a later one, so a
+ * glossary change answered before the page was asked for is on it.
+ */
+async function pageProject(deps: Pick<Deps, 'sql'>, projectId: string): Promise<{ sourceLanguage: string; glossaryVersion: string }> {
+  const [row] = await deps.sql<{ source_language: string; glossary_version: string }[]>`
+    select p.source_language, coalesce((select v.version from project_glossary_versions v where v.project_id = p.id), 0)::text as glossary_version
+    from projects p where p.id = ${projectId}`;
+  return { sourceLanguage: row?.source_language ?? 'en', glossaryVersion: row?.glossary_version ?? '0' };
+}
+
+export async function editorPage(deps: Pick<Deps, 'sql' | 'glossaryMemo'>, input: EditorPageInput): Promise<EditorPage> {
   const { projectId, languages } = input;
-  const sourceLanguage = await sourceLanguageOf(deps, projectId);
+  const { sourceLanguage, glossaryVersion } = await pageProject(deps, projectId);
   const filter = {
     projectId,
     search: input.search,
@@ -100,9 +111,14 @@ export async function editorPage(deps: Pick<Deps, 'sql'>, input: EditorPageInput
   const read = languages.includes(sourceLanguage) ? languages : [...languages, sourceLanguage];
   const keyIds = keys.map((k) => k.id);
   const [values, comments] = await Promise.all([valuesOfKeys(deps, { projectId, keyIds, languages: read }), commentCounts(deps, keyIds, languages)]);
-  // The glossary terms in the page's source texts: one statement for the page, none without a source text.
-  const sources = keys.flatMap((k) => values[k.id]?.[sourceLanguage]?.value ?? []);
-  const [glossary, forbidden] = await Promise.all([termsInTexts(deps.sql, projectId, sources), readForbiddenWords(deps.sql, projectId, sourceLanguage)]);
+  // The glossary terms in the page's source texts, found in the memo of the glossary (no statement
+  // while the glossary has not changed); none looked for on a page without a source text.
+  const sources = [...new Set(keys.flatMap((k) => values[k.id]?.[sourceLanguage]?.value || []))];
+  const [find, forbidden] = await Promise.all([
+    sources.length === 0 ? undefined : deps.glossaryMemo.finder(deps.sql, projectId, glossaryVersion),
+    readForbiddenWords(deps.sql, projectId, sourceLanguage),
+  ]);
+  const glossary = new Map(find ? sources.map((text) => [text, find(text)]) : []);
   const rows = keys.map((k) => {
     const of = values[k.id] ?? {};
     const source = of[sourceLanguage]?.value ?? null;

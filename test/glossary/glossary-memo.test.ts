@@ -1,8 +1,8 @@
-// A PUT finds its source's glossary terms in the process's memo of the project's glossary, kept
-// with the glossary version it was read at (migration 043, core/glossary/glossary-memo.ts): every
-// glossary change (a term created, changed, deleted, imported, a translation of one) moves the
-// version in its own transaction, and the next PUT's warnings follow it, in this process and in
-// another one on the same database. The memo is bounded by terms, least recently used first.
+// A PUT, and the key's terms (`GET /v1/glossary?key_id=`), find the source's glossary terms in the
+// process's memo of the project's glossary, kept with the glossary version it was read at (migration
+// 043, core/glossary/glossary-memo.ts): every glossary change (a term created, changed, deleted,
+// imported, a translation of one) moves the version in its own transaction, and the next PUT's
+// warnings and the next listing follow it, in this process and in another one on the same database. The memo is bounded by terms, least recently used first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
 import { usingRealPostgres } from '../support/test-database.ts';
@@ -20,6 +20,12 @@ const glossaryWarnings = (answer: { warnings: { check: string; message: string }
 const versionOf = async (projectId: string) =>
   (await sql()<{ v: string }[]>`select coalesce((select version from project_glossary_versions where project_id = ${projectId}), 0)::text as v`)[0]!.v;
 
+/** The key's terms as `GET /v1/glossary?key_id=` lists them: each term with its German. */
+async function keyTerms(call: typeof t.call, apiKey: string, keyId: string): Promise<string[]> {
+  const listed = await json(await call(apiKey, 'GET', `/v1/glossary?key_id=${keyId}`));
+  return (listed.terms as { term: string; translations: Record<string, string> }[]).map((x) => `${x.term}=${x.translations.de ?? ''}`);
+}
+
 async function projectWithKey(call: typeof t.call, p: TestProject): Promise<string> {
   for (const code of ['en', 'de']) await json(await call(p.apiKey, 'POST', '/v1/languages', { code }));
   const key = await json(await call(p.apiKey, 'POST', '/v1/keys', { key: 'open' }));
@@ -32,18 +38,27 @@ describe('the glossary a PUT checks against', () => {
     const p = await t.newProject('team');
     const keyId = await projectWithKey(t.call, p);
     const put = async (value: string) => glossaryWarnings(await json(await t.call(p.apiKey, 'PUT', `/v1/keys/${keyId}/translations/de`, { value, status: 'draft' })));
+    const listed = () => keyTerms(t.call, p.apiKey, keyId);
     expect(await put('Dashboard öffnen')).toEqual([]);
+    expect(await listed()).toEqual([]);
     const term = await json(await t.call(p.apiKey, 'POST', '/v1/glossary', { term: 'Dashboard', translations: { de: 'Übersicht' } }));
+    expect(await listed()).toEqual(['Dashboard=Übersicht']);
     expect(await put('Dashboard öffnen')).toEqual(['The glossary says "Dashboard" is "Übersicht" in de, and this does not use it']);
     expect(await put('Übersicht öffnen')).toEqual([]);
     // Only the term's translation changes (glossary_term_translations).
     await json(await t.call(p.apiKey, 'PATCH', `/v1/glossary/${term.id}`, { translations: { de: 'Startseite' } }));
+    expect(await listed()).toEqual(['Dashboard=Startseite']);
     expect(await put('Übersicht öffnen')).toEqual(['The glossary says "Dashboard" is "Startseite" in de, and this does not use it']);
-    // An import that changes the same term's translation.
-    await json(await t.app.request('/v1/glossary/import?format=csv', { method: 'POST', headers: { 'X-API-Key': p.apiKey }, body: 'term,de\r\nDashboard,Cockpit\r\n' }));
+    // An import that changes the same term's translation, and adds one the source holds.
+    await json(await t.app.request('/v1/glossary/import?format=csv', { method: 'POST', headers: { 'X-API-Key': p.apiKey }, body: 'term,de\r\nDashboard,Cockpit\r\nOpen,Öffnen\r\n' }));
+    expect(await listed()).toEqual(['Dashboard=Cockpit', 'Open=Öffnen']);
     expect(await put('Startseite öffnen')).toEqual(['The glossary says "Dashboard" is "Cockpit" in de, and this does not use it']);
     await t.call(p.apiKey, 'DELETE', `/v1/glossary/${term.id}`);
+    expect(await listed()).toEqual(['Open=Öffnen']);
     expect(await put('Startseite öffnen')).toEqual([]);
+    // A new source text is found in the glossary the memo holds.
+    await json(await t.call(p.apiKey, 'PUT', `/v1/keys/${keyId}/translations/en`, { value: 'Close the dashboard', status: 'approved' }));
+    expect(await listed()).toEqual([]);
   });
 
   it('moves the version once per transaction, whatever it changes: a 500-term import is one step', async () => {
@@ -115,7 +130,7 @@ describe.runIf(usingRealPostgres())('another process changes the glossary', () =
     await r?.close();
   });
 
-  it('and this process\'s next PUT warns by the new glossary, not its memo', async () => {
+  it('and this process\'s next PUT warns, and its listing of a key\'s terms shows, the new glossary, not its memo', async () => {
     const [a, b] = r.replicas as [(typeof r.replicas)[0], (typeof r.replicas)[0]];
     const account = await json(await a.admin('POST', '/accounts', { name: 'memo', plan: 'team' }));
     const created = await json(await a.admin('POST', `/accounts/${account.id}/projects`, { name: 'memo' }));
@@ -124,9 +139,12 @@ describe.runIf(usingRealPostgres())('another process changes the glossary', () =
     const term = await json(await b.call(p.apiKey, 'POST', '/v1/glossary', { term: 'Dashboard', translations: { de: 'Übersicht' } }));
     const put = async (value: string) => glossaryWarnings(await json(await a.call(p.apiKey, 'PUT', `/v1/keys/${keyId}/translations/de`, { value, status: 'draft' })));
     expect(await put('Übersicht öffnen')).toEqual([]);
+    expect(await keyTerms(a.call, p.apiKey, keyId)).toEqual(['Dashboard=Übersicht']);
     await json(await b.call(p.apiKey, 'PATCH', `/v1/glossary/${term.id}`, { translations: { de: 'Startseite' } }));
+    expect(await keyTerms(a.call, p.apiKey, keyId)).toEqual(['Dashboard=Startseite']);
     expect(await put('Übersicht öffnen')).toEqual(['The glossary says "Dashboard" is "Startseite" in de, and this does not use it']);
     await b.call(p.apiKey, 'DELETE', `/v1/glossary/${term.id}`);
+    expect(await keyTerms(a.call, p.apiKey, keyId)).toEqual([]);
     expect(await put('Übersicht öffnen')).toEqual([]);
   });
 });

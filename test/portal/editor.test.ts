@@ -10,6 +10,9 @@ import { deleteKey } from '../../core/keys/delete-key.ts';
 import { putTranslation } from '../../core/translations/put-translation.ts';
 import { bulkDeleteKeys } from '../../core/keys/bulk-delete-keys.ts';
 import { bulkSetStatus } from '../../core/keys/bulk-set-status.ts';
+import { createTerm } from '../../core/glossary/create-term.ts';
+import { updateTerm } from '../../core/glossary/update-term.ts';
+import { deleteTerm } from '../../core/glossary/delete-term.ts';
 import { useCore, type CoreProject } from '../core/support/core-harness.ts';
 
 const core = useCore();
@@ -118,5 +121,21 @@ describe('bulk actions', () => {
     expect((await page({ search: 'home.item007' })).rows).toHaveLength(1);
     expect(await deleteKeys(core.deps, { projectId: p.projectId, keyIds: [ids['home.item007']!, ids['home.item009']!], actor: p.actor })).toEqual({ project_id: p.projectId, deleted: 2 });
     expect((await page({ search: 'home.item00' })).rows.map((r) => r.key)).not.toContain('home.item007');
+  });
+
+  // The page's glossary comes from the process's memo (core/glossary/glossary-memo.ts), at the
+  // glossary version its first statement read: each change is on the next page.
+  it("shows the glossary as it is now: a term added, its translation changed, then deleted", async () => {
+    const glossaryOf = async () => {
+      const row = (await page({ languages: ['fr'], search: 'settings.item000' })).rows[0]!;
+      return { terms: row.glossary.map((t) => `${t.term}=${t.translations.fr ?? ''}`), warnings: row.values.fr!.warnings.filter((w) => w.check === 'glossary').length };
+    };
+    expect(await glossaryOf()).toEqual({ terms: [], warnings: 0 });
+    const term = await createTerm(core.deps, { projectId: p.projectId, actor: p.actor, term: 'Wert', translations: { fr: 'Valeur' } });
+    expect(await glossaryOf()).toEqual({ terms: ['Wert=Valeur'], warnings: 1 });
+    await updateTerm(core.deps, { projectId: p.projectId, actor: p.actor, termId: term.id, translations: { fr: 'Remise' } });
+    expect(await glossaryOf()).toEqual({ terms: ['Wert=Remise'], warnings: 0 });
+    await deleteTerm(core.deps, { projectId: p.projectId, actor: p.actor, termId: term.id });
+    expect(await glossaryOf()).toEqual({ terms: [], warnings: 0 });
   });
 });
