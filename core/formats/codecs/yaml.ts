@@ -319,7 +319,10 @@ function serialize(entries: readonly Entry[], language: string, pluralLanguage =
   const root = new YAMLMap();
   root.items.push(new Pair(scalar(language), toYaml(tree)));
   doc.contents = root;
-  return doc.toString({ lineWidth: 0, minContentWidth: 0, indent: 2 });
+  // A double-quoted string stays on one line: from 40 characters the library (2.9) writes one over
+  // lines, and there it escapes a lone space between two line breaks twice ("\n \n" came back as
+  // "\n\\ \n"). One line of escapes is as valid to Psych and lossless.
+  return doc.toString({ lineWidth: 0, minContentWidth: 0, indent: 2, doubleQuotedMinMultiLineLength: Number.POSITIVE_INFINITY });
 }
 
 export const yamlCodec: FormatCodec = {
