@@ -4,8 +4,9 @@
 // edits' If-Match, and each value's quality warnings against the key's value in the project's
 // source language (read in the same values query), and how many comments each shown value has (one
 // grouped count for the page), and the glossary terms each key's source text holds (from the
-// process's memo of the glossary: core/glossary/glossary-memo.ts), which also judge its values (the glossary check). With the "has problems" filter the page's
-// keys come from the quality scan instead (core/quality/keys-with-problems.ts), over the same filters.
+// process's memo of the glossary: core/glossary/glossary-memo.ts), which also judge its values (the
+// glossary check). With the "has problems" filter the page's keys come from the quality scan
+// instead (core/quality/keys-with-problems.ts), over the same filters.
 // docs/portal.md, "How the editor stays fast".
 import type { Deps } from '../deps.ts';
 import { listKeys } from '../keys/list-keys.ts';
