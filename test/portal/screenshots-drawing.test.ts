@@ -76,17 +76,20 @@ describe.skipIf(!HAVE_BROWSER)('drawing a region where it meets the page', () =>
       const cdp = await context.newCDPSession(page);
       // The page's scroll before the finger is lifted (after it, focus moves to Save region).
       let beforeLift = 0;
-      const swipe = async (x: number, y0: number, y1: number) => {
+      // The compositor scrolls after the touch events, later on a loaded machine (CI once saw no
+      // scroll 300 ms after the last move): a swipe that should scroll waits up to 5 s for it.
+      const swipe = async (x: number, y0: number, y1: number, scrollsFrom?: number) => {
         await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y: y0 }] });
         for (let i = 1; i <= 6; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: y0 + ((y1 - y0) * i) / 6 }] });
-        await page.waitForTimeout(300);
+        if (scrollsFrom === undefined) await page.waitForTimeout(300);
+        else await page.waitForFunction(`scrollY > ${scrollsFrom}`, undefined, { timeout: 5_000, polling: 50 }).catch(() => undefined);
         beforeLift = Number(await page.evaluate('scrollY'));
         await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
         await page.waitForTimeout(300);
       };
       const box = (await page.locator('main > .shot img').boundingBox())!;
       const before = Number(await page.evaluate('scrollY'));
-      await swipe(box.x + box.width / 2, box.y + box.height - 5, box.y + 5);
+      await swipe(box.x + box.width / 2, box.y + box.height - 5, box.y + 5, before);
       expect(beforeLift, 'not drawing: the page scrolls').toBeGreaterThan(before);
       await page.locator('button.draw').first().tap();
       const b = (await page.locator('main > .shot img').boundingBox())!;
