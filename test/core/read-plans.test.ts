@@ -128,6 +128,9 @@ describe('multi-row reads without statistics', () => {
       ['search', () => listKeys(deps, { projectId: p.projectId, search: 'no such text', limit: 50 }), linear],
       ['export', () => exportFile(deps, { projectId: p.projectId, language: 'de', format: 'json', status: 'approved' }), linear],
       ['export of a group', () => exportFile(deps, { projectId: p.projectId, language: 'fr', format: 'json', status: 'all', group: 'g5' }), linear],
+      // Both languages in one statement (the value's and its source's), every status.
+      ['export with source text', () => exportFile(deps, { projectId: p.projectId, language: 'de', format: 'xliff', status: 'approved', source: 'en' }), linear],
+      ['export of a group with source text', () => exportFile(deps, { projectId: p.projectId, language: 'fr', format: 'xliff2', status: 'approved', source: 'en', group: 'g5' }), linear],
       // These two were linear already (the project's values of three languages, its events, once);
       // they are here so that they stay so. At this size a scan of the table is a fair plan.
       ['editor values', () => valuesOfKeys(deps, { projectId: p.projectId, keyIds: page.map((k) => k.id), languages: ['de', 'en', 'fr'] }), linear],
