@@ -1,8 +1,9 @@
 // Summarises a .cpuprofile (from `npm run bench -- --profile`): where the service spent its CPU,
 // by function (self time) and by file, without opening DevTools.
-//   npx tsx bench/profile-summary.ts bench/results/profiles/<run>/<file>.cpuprofile [--top 25] [--last <s>]
+//   npx tsx bench/profile-summary.ts bench/results/profiles/<run>/<file>.cpuprofile [--top 25] [--last <s>] [--skip-last <s>]
 // --last keeps only the profile's final seconds: a profile covers the service's whole life, seeding
-// included, and the scenarios `--only` picked run at its end.
+// included, and the scenarios `--only` picked run at its end. --skip-last drops the final seconds,
+// so that `--last 14 --skip-last 8` is the window of one scenario that ran before others.
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 
@@ -10,9 +11,9 @@ type CallFrame = { functionName: string; url: string; lineNumber: number };
 type ProfileNode = { id: number; callFrame: CallFrame; children?: number[] };
 type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number };
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '25' }, last: { type: 'string' } } });
+const { positionals, values } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '25' }, last: { type: 'string' }, 'skip-last': { type: 'string' } } });
 if (!positionals[0]) {
-  process.stderr.write('usage: npx tsx bench/profile-summary.ts <file.cpuprofile> [--top 25] [--last <seconds>]\n');
+  process.stderr.write('usage: npx tsx bench/profile-summary.ts <file.cpuprofile> [--top 25] [--last <seconds>] [--skip-last <seconds>]\n');
   process.exit(2);
 }
 const top = Number(values.top);
@@ -20,16 +21,22 @@ if (values.last !== undefined && !(Number(values.last) > 0)) {
   process.stderr.write(`--last takes a number of seconds, got ${values.last}\n`);
   process.exit(2);
 }
+if (values['skip-last'] !== undefined && !(Number(values['skip-last']) >= 0)) {
+  process.stderr.write(`--skip-last takes a number of seconds, got ${values['skip-last']}\n`);
+  process.exit(2);
+}
 const profile = JSON.parse(await readFile(positionals[0], 'utf8')) as Profile;
 
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const selfMicros = new Map<number, number>();
-// Sample i was taken at startTime + timeDeltas[0..i]; --last drops those before endTime - last.
+// Sample i was taken at startTime + timeDeltas[0..i]; --last drops those before endTime - last,
+// --skip-last those after endTime - skip.
 const from = values.last === undefined ? -Infinity : profile.endTime - Number(values.last) * 1e6;
+const until = profile.endTime - Number(values['skip-last'] ?? 0) * 1e6;
 let at = profile.startTime;
 profile.samples.forEach((id, i) => {
   at += profile.timeDeltas[i] ?? 0;
-  if (at >= from) selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  if (at >= from && at <= until) selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
 });
 // Idle time is not work: percentages are of the busy time.
 const idle = profile.nodes.filter((n) => n.callFrame.functionName === '(idle)').reduce((sum, n) => sum + (selfMicros.get(n.id) ?? 0), 0);
@@ -59,7 +66,7 @@ const print = (title: string, rows: [string, number][]) => {
 };
 
 process.stdout.write(
-  `${positionals[0]}: ${(total / 1e6).toFixed(1)} s busy, ${(idle / 1e6).toFixed(1)} s idle, over ${((profile.endTime - Math.max(from, profile.startTime)) / 1e6).toFixed(1)} s${values.last === undefined ? '' : ' (the last ones)'}\n`,
+  `${positionals[0]}: ${(total / 1e6).toFixed(1)} s busy, ${(idle / 1e6).toFixed(1)} s idle, over ${((until - Math.max(from, profile.startTime)) / 1e6).toFixed(1)} s${values.last === undefined && values['skip-last'] === undefined ? '' : ' (a window before the end)'}\n`,
 );
 print('self time by function', tally((f) => `${f.functionName || '(anonymous)'}  ${shortUrl(f.url)}${f.url ? `:${f.lineNumber + 1}` : ''}`));
 const packageOrFile = (f: CallFrame) => {

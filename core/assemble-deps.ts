@@ -23,6 +23,7 @@ import { holdRebuild, requestRebuild } from './cache/request-rebuild.ts';
 import { createEventBus } from './events/event-bus.ts';
 import { systemActor } from './actor.ts';
 import { createLiveMemo } from './translations/live-memo.ts';
+import { createTaskProgressMemo } from './tasks/progress-memo.ts';
 import { createGlossaryMemo } from './glossary/glossary-memo.ts';
 import { createLiveFlights } from './translations/live-flights.ts';
 import { createValueWrites } from './translations/value-writes.ts';
@@ -36,6 +37,12 @@ const LIVE_MEMO_BYTES = 64 * 2 ** 20;
  * translations each held about 9 MiB of heap as a finder (measured 2026-12-03).
  */
 const GLOSSARY_MEMO_TERMS = 30_000;
+/**
+ * Task progress counts held: a few dozen bytes each. A list sends the counts it holds for the
+ * project with its statement, so a project's share stays small.
+ */
+const TASK_PROGRESS_PROJECTS = 1_000;
+const TASK_PROGRESS_TASKS = 200;
 /** At most one statistics look (and ANALYZE) per interval, per process. */
 const STATISTICS_INTERVAL_MS = 5_000;
 
@@ -93,6 +100,7 @@ export function assembleDeps(input: DepsInput): Deps {
     cache,
     liveMemo: createLiveMemo({ maxBytes: LIVE_MEMO_BYTES }),
     glossaryMemo: createGlossaryMemo({ maxTerms: GLOSSARY_MEMO_TERMS }),
+    taskProgress: createTaskProgressMemo({ maxProjects: TASK_PROGRESS_PROJECTS, maxTasksPerProject: TASK_PROGRESS_TASKS }),
     liveFlights: createLiveFlights(),
     valueWrites: createValueWrites(sql),
     keyCreations: createKeyCreations(sql),

@@ -14,6 +14,7 @@ import type { CacheReader } from './cache/cache-reader.ts';
 import type { AutoRebuilder } from './cache/auto-rebuild.ts';
 import type { EventBus } from './events/event-bus.ts';
 import type { LiveMemo } from './translations/live-memo.ts';
+import type { TaskProgressMemo } from './tasks/progress-memo.ts';
 import type { GlossaryMemo } from './glossary/glossary-memo.ts';
 import type { LiveFlights } from './translations/live-flights.ts';
 import type { ValueWrites } from './translations/value-writes.ts';
@@ -53,6 +54,8 @@ export type Deps = {
   liveMemo: LiveMemo;
   /** Whole glossaries by the project glossary version they were read at, for the writes' warnings. */
   glossaryMemo: GlossaryMemo;
+  /** Task progress counts by the stamp of what they were counted from (core/tasks/progress-memo.ts). */
+  taskProgress: TaskProgressMemo;
   /** Live reads of one body that arrive together share one statement sent after they all arrived. */
   liveFlights: LiveFlights;
   /** Plain writes of values of one project that arrive together share one statement and commit. */

@@ -6,6 +6,7 @@ import { isoUtc } from '../db/iso-timestamp.ts';
 import { notFound } from '../errors.ts';
 import { outdatedSql } from '../translations/outdated.ts';
 import type { Task, TaskKind, TaskState } from './schemas.ts';
+import type { TaskProgressEntry, TaskProgressMemo } from './progress-memo.ts';
 
 type AnySql = Sql | TransactionSql;
 
@@ -44,23 +45,67 @@ const personSql = (sql: AnySql, type: string, id: string): postgres.Fragment =>
 
 export type TaskRow = Omit<Task, 'created_by' | 'closed_by'> & {
   id: string;
+  /** Whether this statement counted the progress (false: the read's known counts stand, see withProgress). */
+  progress_counted: boolean;
+  progress_stamp: string;
   created_by: Task['created_by'];
   closed_by: Task['closed_by'];
 };
 
 /**
+ * SQL: what task `ta`'s progress is counted from, besides the values themselves: the project's
+ * content version (raised by every write of a value, a key or a language, migration 007), the
+ * task (id, kind, language, and updated_at: its keys change only with it, update-task.ts), and the
+ * project's source language (which values are outdated). Equal stamps, equal counts.
+ */
+const progressStampSql = (sql: AnySql): postgres.Fragment =>
+  sql`(select coalesce(sum(c.version), 0) from project_content_versions c where c.project_id = ta.project_id)::text
+      || ' ' || ta.id::text || ' ' || ta.kind || ' ' || ta.language || ' ' || coalesce(p.source_language, '')
+      || ' ' || floor(extract(epoch from ta.updated_at) * 1000000)::bigint::text`;
+
+/** Counts a read already holds, by task number (core/tasks/progress-memo.ts). */
+export type KnownProgress = ReadonlyMap<number, TaskProgressEntry>;
+
+const NOTHING_KNOWN: KnownProgress = new Map();
+
+/**
  * The progress of task `ta` (of project `p`), counted in one pass over its live keys: each key's
  * value and source value joined (the planner may hash them when it has statistics, and probes the
- * primary key twice per key when it has none). Follows `from tasks ta join projects p`.
+ * primary key twice per key when it has none). Follows `from tasks ta join projects p`. A task
+ * whose stamp equals the one `known` holds for its number is not counted (`progress_counted`
+ * false, the counts 0): the gate refers to the outer row alone, so Postgres makes it a one-time
+ * filter and skips the pass.
  */
-export const taskProgressJoin = (sql: AnySql): postgres.Fragment =>
-  sql`cross join lateral (
-    select count(*)::int as keys_total, (count(*) filter (where ${doneRowSql(sql, sql`ta.kind`)}))::int as keys_done
+export const taskProgressJoin = (sql: AnySql, known: KnownProgress = NOTHING_KNOWN): postgres.Fragment => {
+  const numbers = [...known.keys()];
+  const stamps = numbers.map((number) => known.get(number)!.stamp);
+  return sql`cross join lateral (
+    select ${progressStampSql(sql)} as progress_stamp,
+           (select k.stamp from unnest(${numbers}::int[], ${stamps}::text[]) as k(number, stamp) where k.number = ta.number) as known_stamp) st
+  cross join lateral (
+    select st.progress_stamp is distinct from st.known_stamp as progress_counted,
+           count(*)::int as keys_total, (count(*) filter (where ${doneRowSql(sql, sql`ta.kind`)}))::int as keys_done
     from task_keys tk
       join translation_keys k on k.id = tk.key_id and k.deleted_at is null
       left join translations t on t.key_id = k.id and t.language = ta.language
       left join translations s on s.key_id = k.id and s.language = p.source_language and ta.language <> p.source_language
-    where tk.task_id = ta.id) progress`;
+    where tk.task_id = ta.id and st.progress_stamp is distinct from st.known_stamp) progress`;
+};
+
+/**
+ * Rows read with taskProgressJoin given `known`, with their counts: the statement's own, kept in
+ * `memo` under the stamp it read, or, for a task it did not count, those `known` held.
+ */
+export function withProgress<R extends TaskRow>(rows: R[], known: KnownProgress, memo: { set(number: number, entry: TaskProgressEntry): void }): R[] {
+  return rows.map((row) => {
+    if (row.progress_counted) {
+      memo.set(row.number, { stamp: row.progress_stamp, keys_total: row.keys_total, keys_done: row.keys_done });
+      return row;
+    }
+    const held = known.get(row.number)!;
+    return { ...row, keys_total: held.keys_total, keys_done: held.keys_done };
+  });
+}
 
 /** Select list over `ta` (tasks) joined to `p` (its project) and taskProgressJoin. */
 export const taskColumns = (sql: AnySql): postgres.Fragment =>
@@ -68,7 +113,7 @@ export const taskColumns = (sql: AnySql): postgres.Fragment =>
       coalesce((
         select json_agg(json_build_object('user_id', u.id, 'email', u.email) order by u.email)
         from task_assignees a join users u on u.id = a.user_id where a.task_id = ta.id), '[]'::json) as assignees,
-      progress.keys_total, progress.keys_done,
+      progress.keys_total, progress.keys_done, progress.progress_counted, st.progress_stamp,
       ${isoUtc(sql, 'ta.created_at')} as created_at, ${personSql(sql, 'ta.created_by_type', 'ta.created_by_id')} as created_by,
       ${isoUtc(sql, 'ta.updated_at')} as updated_at,
       case when ta.closed_at is null then null else ${isoUtc(sql, 'ta.closed_at')} end as closed_at,
@@ -94,10 +139,17 @@ export function toTask(row: TaskRow): Task {
   };
 }
 
-/** The task of a project by its number, as the API shows it (null when there is none). */
-export async function readTask(sql: AnySql, projectId: string, number: number): Promise<TaskRow | null> {
-  const [row] = await sql<TaskRow[]>`
-    select ${taskColumns(sql)} from tasks ta join projects p on p.id = ta.project_id ${taskProgressJoin(sql)}
+/**
+ * The task of a project by its number, as the API shows it (null when there is none). With `memo`
+ * (reads outside a transaction only: a count made inside one may never commit), a count the
+ * process holds under the current stamp is used instead of counting again.
+ */
+export async function readTask(sql: AnySql, projectId: string, number: number, memo?: TaskProgressMemo): Promise<TaskRow | null> {
+  const held = memo?.known(projectId).get(number);
+  const known: KnownProgress = held ? new Map([[number, held]]) : NOTHING_KNOWN;
+  const rows = await sql<TaskRow[]>`
+    select ${taskColumns(sql)} from tasks ta join projects p on p.id = ta.project_id ${taskProgressJoin(sql, known)}
     where ta.project_id = ${projectId} and ta.number = ${number}`;
+  const [row] = memo ? withProgress(rows, known, { set: (n, entry) => memo.set(projectId, n, entry) }) : rows;
   return row ?? null;
 }
