@@ -15,7 +15,8 @@ import { BulkStatusInput, BulkStatusResult, bulkSetStatus } from '../../core/key
 import { BulkTagged, BulkTagInput, bulkTagKeys } from '../../core/keys/bulk-tag-keys.ts';
 import { BULK_MAX_KEYS } from '../../core/keys/key-selection.ts';
 import { TAGS_PER_KEY_MAX } from '../../core/keys/tags.ts';
-import { listTags, TagList } from '../../core/keys/list-tags.ts';
+import { readTagList, TagList } from '../../core/keys/list-tags.ts';
+import { LIVE_RESPONSES, liveResponse } from '../http/live-response.ts';
 import { deleteTag, renameTag, RenameTagInput, TagDeleted, TagRenamed } from '../../core/keys/project-tags.ts';
 import * as v from 'valibot';
 import { createKey } from '../../core/keys/create-key.ts';
@@ -59,10 +60,11 @@ const routes = new Hono<AppEnv>()
       summary: "The project's tags, each with how many live keys have it",
       description:
         'Tags in name order. Filter keys by one with GET /v1/keys?tag=...; change them with PATCH /v1/keys/{key_id} or POST /v1/keys/bulk-tags; ' +
-        'rename or delete one on every key with PATCH or DELETE /v1/keys/tags/{tag}.',
-      responses: { 200: TagList },
+        'rename or delete one on every key with PATCH or DELETE /v1/keys/tags/{tag}. Live: a strong ETag, and If-None-Match answers 304 while the project is unchanged.',
+      headers: ['IfNoneMatch'],
+      responses: { 200: { schema: TagList, ...LIVE_RESPONSES }, 304: LIVE_RESPONSES },
     }),
-    async (c) => c.json(await listTags(c.get('deps'), { projectId: c.get('principal').projectId })),
+    async (c) => liveResponse(c, await readTagList(c.get('deps'), { projectId: c.get('principal').projectId })),
   )
   .patch(
     '/tags/:tag',

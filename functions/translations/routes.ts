@@ -3,11 +3,11 @@ import * as v from 'valibot';
 import type { AppEnv } from '../http/app-env.ts';
 import { apiKeyAuth } from '../http/api-key-auth.ts';
 import { dailyQuota } from '../http/daily-quota.ts';
-import { describe, type HeaderName } from '../http/describe.ts';
+import { describe } from '../http/describe.ts';
 import { LanguageParam } from '../http/params.ts';
 import { validParams, validQuery } from '../http/validate.ts';
 import { routeGroup } from '../http/route-group.ts';
-import { liveResponse } from '../http/live-response.ts';
+import { LIVE_RESPONSES, liveResponse } from '../http/live-response.ts';
 import { GroupTranslations, KeyTranslation, LanguageTranslations, TranslationsQuery } from '../../core/translations/schemas.ts';
 import { readLanguage } from '../../core/translations/read-language.ts';
 import { readGroup } from '../../core/translations/read-group.ts';
@@ -16,7 +16,6 @@ import { readKey } from '../../core/translations/read-key.ts';
 const tag = 'Live translations';
 
 // Live bodies carry a strong ETag and `private, no-cache`; If-None-Match is a 304 while unchanged.
-const LIVE_RESPONSES = { headers: ['ETag', 'Cache-Control'] as HeaderName[] };
 
 // Group and key segments are any string (URL-decoded by Hono): a name that cannot exist is a 404.
 const GroupParams = v.object({ ...LanguageParam.entries, group: v.string() });

@@ -148,6 +148,38 @@ describe('tags on keys', () => {
     ]);
   });
 
+  it('GET /v1/keys/tags is live: a strong ETag, 304 while nothing changed, every change seen by the next read', async () => {
+    const p = await t.newProject('team');
+    const a = await key(p, { key: 'a', tags: ['web'] });
+    const tags = async (etag?: string) => {
+      const res = await t.call(p.apiKey, 'GET', '/v1/keys/tags', undefined, etag ? { 'If-None-Match': etag } : {});
+      return { status: res.status, etag: res.headers.get('etag'), cache: res.headers.get('cache-control'), body: res.status === 200 ? await res.json() : null };
+    };
+    const first = await tags();
+    expect(first).toMatchObject({ status: 200, cache: 'private, no-cache', body: { project_id: p.projectId, tags: [{ name: 'web', keys: 1 }] } });
+    expect(first.etag).toMatch(/^"[\w-]{22}"$/);
+    expect(await tags(first.etag!)).toMatchObject({ status: 304, etag: first.etag });
+    // Each change below is answered before the next read starts, and that read shows it.
+    expect((await t.call(p.apiKey, 'PATCH', `/v1/keys/${a.id}`, { tags: ['web', 'ios'] })).status).toBe(200);
+    const patched = await tags(first.etag!);
+    expect(patched.status).toBe(200);
+    expect(patched.body.tags).toEqual([{ name: 'ios', keys: 1 }, { name: 'web', keys: 1 }]);
+    expect(patched.etag).not.toBe(first.etag);
+    const b = await key(p, { key: 'b' });
+    expect((await t.call(p.apiKey, 'POST', '/v1/keys/bulk-tags', { key_ids: [b.id], add: ['ios'] })).status).toBe(200);
+    expect((await tags()).body.tags).toEqual([{ name: 'ios', keys: 2 }, { name: 'web', keys: 1 }]);
+    expect((await t.call(p.apiKey, 'PATCH', '/v1/keys/tags/ios', { name: 'apple' })).status).toBe(200);
+    expect((await tags()).body.tags).toEqual([{ name: 'apple', keys: 2 }, { name: 'web', keys: 1 }]);
+    expect((await t.call(p.apiKey, 'DELETE', `/v1/keys/${a.id}`)).status).toBe(204);
+    expect((await tags()).body.tags).toEqual([{ name: 'apple', keys: 1 }]);
+    expect((await t.admin('POST', `/projects/${p.projectId}/keys/${a.id}/restore`)).status).toBeLessThan(300);
+    expect((await tags()).body.tags).toEqual([{ name: 'apple', keys: 2 }, { name: 'web', keys: 1 }]);
+    expect((await t.call(p.apiKey, 'DELETE', '/v1/keys/tags/web')).status).toBe(200);
+    const last = await tags();
+    expect(last.body.tags).toEqual([{ name: 'apple', keys: 2 }]);
+    expect(await tags(last.etag!)).toMatchObject({ status: 304 });
+  });
+
   it("never reads or changes another project's keys", async () => {
     const a = await t.newProject('team');
     const b = await t.newProject('team');
