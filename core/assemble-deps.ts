@@ -43,6 +43,8 @@ const GLOSSARY_MEMO_TERMS = 30_000;
  */
 const TASK_PROGRESS_PROJECTS = 1_000;
 const TASK_PROGRESS_TASKS = 200;
+/** Pages of task keys held: at most 500 keys each, some 60 KiB. */
+const TASK_KEY_PAGES = 200;
 /** At most one statistics look (and ANALYZE) per interval, per process. */
 const STATISTICS_INTERVAL_MS = 5_000;
 
@@ -100,7 +102,7 @@ export function assembleDeps(input: DepsInput): Deps {
     cache,
     liveMemo: createLiveMemo({ maxBytes: LIVE_MEMO_BYTES }),
     glossaryMemo: createGlossaryMemo({ maxTerms: GLOSSARY_MEMO_TERMS }),
-    taskProgress: createTaskProgressMemo({ maxProjects: TASK_PROGRESS_PROJECTS, maxTasksPerProject: TASK_PROGRESS_TASKS }),
+    taskProgress: createTaskProgressMemo({ maxProjects: TASK_PROGRESS_PROJECTS, maxTasksPerProject: TASK_PROGRESS_TASKS, maxPages: TASK_KEY_PAGES }),
     liveFlights: createLiveFlights(),
     valueWrites: createValueWrites(sql),
     keyCreations: createKeyCreations(sql),

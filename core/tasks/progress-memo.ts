@@ -8,6 +8,11 @@
 //
 // By project, then by task number (numbers are never given again, and the stamp names the task's
 // id too). Least recently used projects go first; within one, the least recently counted tasks.
+//
+// Pages of a task's keys (GET /v1/tasks/{number}/keys, each with its status and done flag) are kept
+// the same way, under the same stamp: by project, task, filter, cursor and limit, a bounded number
+// of pages in all, least recently used first.
+import type { TaskKeyList } from './schemas.ts';
 
 export type TaskProgressEntry = { stamp: string; keys_total: number; keys_done: number };
 
@@ -16,16 +21,22 @@ export type TaskProgressMemo = {
   known(projectId: string): ReadonlyMap<number, TaskProgressEntry>;
   /** Keeps a count the database just made. */
   set(projectId: string, number: number, entry: TaskProgressEntry): void;
-  /** Projects and tasks held (tests, diagnostics). */
-  size(): { projects: number; tasks: number };
+  /** A page of a task's keys held under `key` (what list-task-keys.ts names it by), with its stamp. */
+  page(key: string): TaskPageEntry | undefined;
+  setPage(key: string, entry: TaskPageEntry): void;
+  /** Projects, tasks and pages held (tests, diagnostics). */
+  size(): { projects: number; tasks: number; pages: number };
 };
+
+export type TaskPageEntry = { stamp: string; page: TaskKeyList };
 
 const NONE: ReadonlyMap<number, TaskProgressEntry> = new Map();
 
-export function createTaskProgressMemo(options: { maxProjects: number; maxTasksPerProject: number }): TaskProgressMemo {
+export function createTaskProgressMemo(options: { maxProjects: number; maxTasksPerProject: number; maxPages: number }): TaskProgressMemo {
   // Maps iterate in insertion order: re-inserting on use keeps the least recently used first.
   const projects = new Map<string, Map<number, TaskProgressEntry>>();
   let tasks = 0;
+  const pages = new Map<string, TaskPageEntry>();
   return {
     known(projectId) {
       const held = projects.get(projectId);
@@ -56,6 +67,22 @@ export function createTaskProgressMemo(options: { maxProjects: number; maxTasksP
       held.set(number, entry);
       tasks++;
     },
-    size: () => ({ projects: projects.size, tasks }),
+    page(key) {
+      const entry = pages.get(key);
+      if (entry) {
+        pages.delete(key);
+        pages.set(key, entry);
+      }
+      return entry;
+    },
+    setPage(key, entry) {
+      pages.delete(key);
+      for (const [oldest] of pages) {
+        if (pages.size < options.maxPages) break;
+        pages.delete(oldest);
+      }
+      pages.set(key, entry);
+    },
+    size: () => ({ projects: projects.size, tasks, pages: pages.size }),
   };
 }

@@ -58,7 +58,7 @@ export type TaskRow = Omit<Task, 'created_by' | 'closed_by'> & {
  * task (id, kind, language, and updated_at: its keys change only with it, update-task.ts), and the
  * project's source language (which values are outdated). Equal stamps, equal counts.
  */
-const progressStampSql = (sql: AnySql): postgres.Fragment =>
+export const progressStampSql = (sql: AnySql): postgres.Fragment =>
   sql`(select coalesce(sum(c.version), 0) from project_content_versions c where c.project_id = ta.project_id)::text
       || ' ' || ta.id::text || ' ' || ta.kind || ' ' || ta.language || ' ' || coalesce(p.source_language, '')
       || ' ' || floor(extract(epoch from ta.updated_at) * 1000000)::bigint::text`;

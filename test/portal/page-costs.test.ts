@@ -6,7 +6,7 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/test-app.ts';
-import { counted, measure, rowsRead, seed, type Seeded } from './support/page-costs.ts';
+import { counted, measure, measureNow, rowsRead, seed, type Seeded } from './support/page-costs.ts';
 import { listKeys } from '../../core/keys/list-keys.ts';
 import { listTags } from '../../core/keys/list-tags.ts';
 import { uploadScreenshot } from '../../core/screenshots/upload-screenshot.ts';
@@ -14,8 +14,8 @@ import { readFileSync } from 'node:fs';
 
 const t = useTestApp();
 
-async function pageRead(s: Seeded, path: string) {
-  const m = await measure(t, s.owner, path);
+async function pageRead(s: Seeded, path: string, warm = true) {
+  const m = warm ? await measure(t, s.owner, path) : await measureNow(t, s.owner, path);
   expect(m.status).toBe(200);
   return { ...(await rowsRead(t, m.sent)), bytes: m.bytes };
 }
@@ -69,13 +69,18 @@ describe('rows read by the Files page', () => {
     const s = await seed(t, { keys: 1_000, groups: 5, languages: 2 });
     const untagged = await pageRead(s, `${s.base}/files`);
     await t.runtime.deps.sql`update translation_keys set tags = array['mobile'] where id = any(${s.keyIds.slice(0, 10)}::uuid[])`;
-    const tagged = await pageRead(s, `${s.base}/files`);
-    const tagRows = (r: typeof untagged) => r.byStatement.filter((st) => /unnest\(k\.tags\)/.test(st.query)).reduce((n, st) => n + st.rows, 0);
+    // No warm-up: the list is a live read (core/keys/list-tags.ts), so the first page after the
+    // change reads the tags again, and a warm-up would leave the page only the version question.
+    const tagged = await pageRead(s, `${s.base}/files`, false);
+    // The tag list's statement: the live read's version-and-body shape (the page's only live read),
+    // its text cut before the body's unnest(k.tags).
+    const isTags = (query: string) => /unnest\(k\.tags\)|^select v\.version, b\.\*/.test(query);
+    const tagRows = (r: typeof untagged) => r.byStatement.filter((st) => isTags(st.query)).reduce((n, st) => n + st.rows, 0);
     const report = `${explain('no tags', untagged)}\n${explain('10 tagged keys', tagged)}`;
     // listTags over the partial index of tagged live keys (migration 032), not the project's 1,000 keys.
     expect(tagRows(untagged), report).toBeLessThanOrEqual(5);
     expect(tagRows(tagged), report).toBeLessThanOrEqual(30);
-    expect(untagged.byStatement.some((st) => /unnest\(k\.tags\)/.test(st.query)), report).toBe(true);
+    expect(tagged.byStatement.some((st) => isTags(st.query)), report).toBe(true);
     // The whole page (session, membership, languages, cache, settings: small tables, whose rows read
     // depend on what the other tests left in them), far from the project's 1,000 keys.
     expect(untagged.total, report).toBeLessThan(200);

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
 import { readTask } from '../../core/tasks/task-rows.ts';
 import { createTaskProgressMemo } from '../../core/tasks/progress-memo.ts';
+import { listTaskKeys } from '../../core/tasks/list-task-keys.ts';
 
 const t = useTestApp();
 const sql = () => t.runtime.deps.sql;
@@ -29,8 +30,17 @@ async function project(): Promise<Project> {
 const put = async (p: Project, key: string, language: string, value: string, status: string) =>
   json(await t.call(p.apiKey, 'PUT', `/v1/keys/${p.keys[key]}/translations/${language}`, { value, status }));
 
-/** The task as the API shows it, alone and in the list, against a count made from scratch. */
+const freshMemo = () => createTaskProgressMemo({ maxProjects: 4, maxTasksPerProject: 4, maxPages: 4 });
+
+/**
+ * The task as the API shows it, alone and in the list, and its keys (all, and those still to do),
+ * against the same read by a process that never read it before.
+ */
 async function progress(p: Project, number: number): Promise<{ keys_total: number; keys_done: number }> {
+  for (const done of [undefined, false]) {
+    const listed = await json(await t.call(p.apiKey, 'GET', `/v1/tasks/${number}/keys${done === undefined ? '' : `?done=${done}`}`));
+    expect(listed).toEqual(await listTaskKeys({ sql: sql(), taskProgress: freshMemo() }, { projectId: p.projectId, number, ...(done === undefined ? {} : { done }) }));
+  }
   const one = await json(await t.call(p.apiKey, 'GET', `/v1/tasks/${number}`));
   const listed = (await json(await t.call(p.apiKey, 'GET', '/v1/tasks'))).data.find((x: { number: number }) => x.number === number);
   const fresh = (await readTask(sql(), p.projectId, number))!;
@@ -48,10 +58,13 @@ describe('task progress memo', () => {
     expect(await progress(p, 1)).toEqual({ keys_total: 4, keys_done: 0 });
 
     // Unchanged: the process's count stands, and the statement does not count again.
-    const memo = createTaskProgressMemo({ maxProjects: 4, maxTasksPerProject: 4 });
+    const memo = freshMemo();
     expect((await readTask(sql(), p.projectId, 1, memo))!.progress_counted).toBe(true);
     expect((await readTask(sql(), p.projectId, 1, memo))!).toMatchObject({ progress_counted: false, keys_total: 4, keys_done: 0 });
-    expect(memo.size()).toEqual({ projects: 1, tasks: 1 });
+    expect(memo.size()).toEqual({ projects: 1, tasks: 1, pages: 0 });
+    const page = await listTaskKeys({ sql: sql(), taskProgress: memo }, { projectId: p.projectId, number: 1, done: false });
+    expect(await listTaskKeys({ sql: sql(), taskProgress: memo }, { projectId: p.projectId, number: 1, done: false })).toBe(page);
+    expect(await listTaskKeys({ sql: sql(), taskProgress: memo }, { projectId: p.projectId, number: 1, done: false, limit: 2 })).not.toBe(page);
 
     // A value written: translate counts review, review counts approved.
     await put(p, 'a', 'de', 'A', 'review');
@@ -129,7 +142,7 @@ describe('task progress memo', () => {
 
 describe('task progress memo bounds', () => {
   it('holds at most its projects and tasks per project, dropping the least recently used', () => {
-    const memo = createTaskProgressMemo({ maxProjects: 2, maxTasksPerProject: 2 });
+    const memo = createTaskProgressMemo({ maxProjects: 2, maxTasksPerProject: 2, maxPages: 2 });
     const entry = (n: number) => ({ stamp: `s${n}`, keys_total: n, keys_done: 0 });
     memo.set('p1', 1, entry(1));
     memo.set('p1', 2, entry(2));
@@ -139,7 +152,13 @@ describe('task progress memo bounds', () => {
     memo.known('p1'); // p1 used last: p2 goes first
     memo.set('p3', 1, entry(1));
     expect(memo.known('p2').size).toBe(0);
-    expect(memo.size()).toEqual({ projects: 2, tasks: 3 });
+    expect(memo.size()).toEqual({ projects: 2, tasks: 3, pages: 0 });
+    const page = (n: number) => ({ stamp: `s${n}`, page: { data: [], next_cursor: null } });
+    memo.setPage('a', page(1));
+    memo.setPage('b', page(2));
+    memo.page('a'); // a used last: b goes first
+    memo.setPage('c', page(3));
+    expect([memo.page('a')?.stamp, memo.page('b'), memo.page('c')?.stamp]).toEqual(['s1', undefined, 's3']);
     // What a read was given does not change under it.
     const given = memo.known('p1');
     memo.set('p1', 2, entry(20));
