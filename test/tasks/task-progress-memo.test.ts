@@ -3,7 +3,8 @@
 // it, through the API and in lists, exactly as a count made from scratch would; an unchanged task
 // is not counted again; a count made in a transaction that rolls back is never kept.
 import { describe, expect, it } from 'vitest';
-import { useTestApp, type TestProject } from '../support/test-app.ts';
+import { useTestApp } from '../support/test-app.ts';
+import { json, taskProject, type TaskTestProject } from './support/task-project.ts';
 import { readTask } from '../../core/tasks/task-rows.ts';
 import { createTaskProgressMemo } from '../../core/tasks/progress-memo.ts';
 import { listTaskKeys } from '../../core/tasks/list-task-keys.ts';
@@ -11,22 +12,8 @@ import { listTaskKeys } from '../../core/tasks/list-task-keys.ts';
 const t = useTestApp();
 const sql = () => t.runtime.deps.sql;
 
-async function json(res: Response) {
-  if (res.status >= 300) throw new Error(`${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-type Project = TestProject & { keys: Record<string, string> };
-async function project(): Promise<Project> {
-  const p = await t.newProject('team');
-  for (const code of ['en', 'de']) await json(await t.call(p.apiKey, 'POST', '/v1/languages', { code }));
-  const keys: Record<string, string> = {};
-  for (const name of ['a', 'b', 'c', 'd']) {
-    keys[name] = (await json(await t.call(p.apiKey, 'POST', '/v1/keys', { key: name, group_name: 'main' }))).id;
-    await json(await t.call(p.apiKey, 'PUT', `/v1/keys/${keys[name]}/translations/en`, { value: `Source ${name}`, status: 'approved' }));
-  }
-  return { ...p, keys };
-}
+type Project = TaskTestProject;
+const project = (): Promise<Project> => taskProject(t, { names: ['a', 'b', 'c', 'd'], languages: ['en', 'de'] });
 const put = async (p: Project, key: string, language: string, value: string, status: string) =>
   json(await t.call(p.apiKey, 'PUT', `/v1/keys/${p.keys[key]}/translations/${language}`, { value, status }));
 

@@ -5,27 +5,14 @@
 // the keys listing filtered by task; bad input a 4xx that writes nothing; another project's never seen.
 import { describe, expect, it } from 'vitest';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
+import { json, taskProject, type TaskTestProject } from './support/task-project.ts';
 import { changeRole, removeMember } from '../../core/users/members.ts';
 
 const t = useTestApp();
 const sql = () => t.runtime.deps.sql;
 
-async function json(res: Response) {
-  if (res.status >= 300) throw new Error(`${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-type Project = TestProject & { keys: Record<string, string> };
-async function project(names = ['a', 'b', 'c', 'd']): Promise<Project> {
-  const p = await t.newProject('team');
-  for (const code of ['en', 'de', 'fr']) await json(await t.call(p.apiKey, 'POST', '/v1/languages', { code }));
-  const keys: Record<string, string> = {};
-  for (const name of names) {
-    keys[name] = (await json(await t.call(p.apiKey, 'POST', '/v1/keys', { key: name, group_name: name === 'd' ? 'other' : 'main' }))).id;
-    await json(await t.call(p.apiKey, 'PUT', `/v1/keys/${keys[name]}/translations/en`, { value: `Source ${name}`, status: 'approved' }));
-  }
-  return { ...p, keys };
-}
+type Project = TaskTestProject;
+const project = (names = ['a', 'b', 'c', 'd']): Promise<Project> => taskProject(t, { names, groupOf: (name) => (name === 'd' ? 'other' : 'main') });
 const put = async (p: Project, key: string, language: string, value: string, status: string) =>
   json(await t.call(p.apiKey, 'PUT', `/v1/keys/${p.keys[key]}/translations/${language}`, { value, status }));
 let seq = 0;

@@ -2,25 +2,13 @@
 // data never seen or touched, refusals write nothing, numbers distinct under concurrency, progress.
 import { describe, expect, it } from 'vitest';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
+import { json, taskProject, type TaskTestProject } from './support/task-project.ts';
 
 const t = useTestApp();
 const sql = () => t.runtime.deps.sql;
 
-async function json(res: Response) {
-  if (res.status >= 300) throw new Error(`${res.status} ${await res.text()}`);
-  return res.json();
-}
-type Project = TestProject & { keys: Record<string, string> };
-async function project(names = ['a', 'b', 'c']): Promise<Project> {
-  const p = await t.newProject('team');
-  for (const code of ['en', 'de', 'fr']) await json(await t.call(p.apiKey, 'POST', '/v1/languages', { code }));
-  const keys: Record<string, string> = {};
-  for (const name of names) {
-    keys[name] = (await json(await t.call(p.apiKey, 'POST', '/v1/keys', { key: name, group_name: 'main' }))).id;
-    await json(await t.call(p.apiKey, 'PUT', `/v1/keys/${keys[name]}/translations/en`, { value: `Source ${name}`, status: 'approved' }));
-  }
-  return { ...p, keys };
-}
+type Project = TaskTestProject;
+const project = (names = ['a', 'b', 'c']): Promise<Project> => taskProject(t, { names });
 let seq = 0;
 async function member(accountId: string, role: string, languages: string[] | null = null) {
   const email = `probe-${role}-${seq++}-${Date.now()}@example.com`;
