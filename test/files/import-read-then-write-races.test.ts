@@ -90,13 +90,26 @@ describe.runIf(usingRealPostgres())('writes racing an import', () => {
     const keyId = (await body(await p.get('/v1/keys'))).keys[0].id as string;
     const blockedBy = async (pid: number) =>
       (await sql`select 1 from pg_stat_activity where datname = current_database() and ${pid}::int = any(pg_blocking_pids(pid))`).length > 0;
+    // What the database's sessions were doing, for a wait that timed out (a rare failure in CI).
+    const sessions = async () =>
+      JSON.stringify(await sql`
+        select pid, state, wait_event_type, wait_event, pg_blocking_pids(pid) as blocked_by, left(query, 80) as query
+        from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`);
     const waitUntil = async (check: () => Promise<boolean>, what: string) => {
       const deadline = Date.now() + 10_000;
       while (!(await check())) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+        if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}; sessions: ${await sessions()}`);
         await new Promise((r) => setTimeout(r, 10));
       }
     };
+    // Whether another transaction holds the value's row: a locking read that will not wait fails.
+    const valueLocked = () =>
+      sql
+        .begin(async (tx) => {
+          await tx`select 1 from translations where key_id = ${keyId} and language = 'de' for no key update nowait`;
+          throw new Error('not locked'); // rolls the probe's own lock back
+        })
+        .catch((error: { code?: string; message?: string }) => error.code === '55P03');
     const [first, second] = [await sql.reserve(), await sql.reserve()];
     try {
       const hold = async (holder: typeof first) => {
@@ -116,12 +129,20 @@ describe.runIf(usingRealPostgres())('writes racing an import', () => {
       await first`commit`;
       await queued;
       await waitUntil(() => blockedBy(secondPid), 'the import, run again, waits at its charge');
+      await waitUntil(valueLocked, 'the import, run again, holds the value it read');
       // A save of the value now waits for the import, which has locked it: it lands after.
-      const saved = p.put(keyId, 'de', 'Noch einmal', 'review');
-      await waitUntil(
-        async () => (await sql`select 1 from pg_stat_activity where datname = current_database() and cardinality(pg_blocking_pids(pid)) > 0 and not ${secondPid}::int = any(pg_blocking_pids(pid))`).length > 0,
-        'the second save waits for the import',
+      let settled: string | null = null;
+      const saved = p.put(keyId, 'de', 'Noch einmal', 'review').then(
+        () => void (settled = 'answered 200'),
+        (error: unknown) => {
+          settled = String(error);
+          throw error;
+        },
       );
+      await waitUntil(async () => {
+        if (settled !== null) throw new Error(`the second save did not wait for the import: ${settled}`);
+        return (await sql`select 1 from pg_stat_activity where datname = current_database() and cardinality(pg_blocking_pids(pid)) > 0 and not ${secondPid}::int = any(pg_blocking_pids(pid))`).length > 0;
+      }, 'the second save waits for the import');
       await second`commit`;
       const answer = await imported;
       expect(answer.status, await answer.clone().text()).toBe(200);
