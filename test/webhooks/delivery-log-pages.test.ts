@@ -13,11 +13,13 @@ describe('the delivery log, a page at a time', () => {
     const p = await t.newProject('team');
     // Nothing listens on port 9; the rows below are finished, so no worker attempts them.
     const { id } = (await (await t.admin('POST', `/projects/${p.projectId}/webhooks`, { url: 'http://127.0.0.1:9/hook', events: ['language.added'] })).json()) as { id: string };
-    // 225 failed and 25 succeeded deliveries, several created in the same microsecond (a tie the id breaks).
+    // 225 failed and 25 succeeded deliveries, several created in the same microsecond (a tie the id
+    // breaks). An hour old, well inside the log's retention: made on a fixed date, they passed the
+    // 30 days one day and the worker's prune deleted them between two pages of this test.
     await t.runtime.deps.sql`
       insert into webhook_deliveries (endpoint_id, project_id, message_id, event_type, body, status, attempts, next_attempt_at, created_at)
       select ${id}, ${p.projectId}, 'msg_' || n, 'language.added', '{}', case when n % 10 = 0 then 'succeeded' else 'failed' end, 1, null,
-             timestamptz '2026-11-01 00:00:00+00' + make_interval(secs => (n / 5) * 0.000001)
+             date_trunc('second', now()) - interval '1 hour' + make_interval(secs => (n / 5) * 0.000001)
       from generate_series(1, 250) as n`;
     const base = `/projects/${p.projectId}/webhooks/${id}/deliveries`;
     const get = async (query: string) => {
