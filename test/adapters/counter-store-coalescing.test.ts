@@ -1,6 +1,6 @@
 // The coalescing wrapper that createCounterStore puts around Redis and Upstash: calls made in one
-// turn of the event loop share one round trip, and every caller still gets the count that its own
-// atomic increment would have given it. (The wrapper also passes the counter-store contract.)
+// turn of the event loop, or while a round trip of their counter is in flight, share one round trip,
+// and every caller still gets the count that its own atomic increment would have given it. (The wrapper also passes the counter-store contract.)
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { coalesceCounterStore } from '../../core/adapters/counter-store-coalescing.ts';
@@ -74,6 +74,111 @@ describe('coalescing counter store', () => {
     expect(await Promise.all(early)).toEqual([0, 0, 0]);
     expect(await late).toBe(1);
     expect(calls.filter((call) => call.startsWith('get'))).toEqual(['get k', 'get k']);
+  });
+
+  it('holds the calls that arrive while a round trip of their counter is in flight, and sends them together when it is answered', async () => {
+    const inner = createMemoryCounterStore();
+    const calls: string[] = [];
+    // Each round trip waits until the test lets it through, as a reply still on its way would.
+    const gates: (() => void)[] = [];
+    const gated: CounterStore = {
+      async increment(key, expireAt, by = 1) {
+        calls.push(`increment ${key} ${by}`);
+        await new Promise<void>((open) => gates.push(open));
+        return inner.increment(key, expireAt, by);
+      },
+      async get(key) {
+        calls.push(`get ${key}`);
+        const value = await inner.get(key);
+        await new Promise<void>((open) => gates.push(open));
+        return value;
+      },
+      ping: () => inner.ping(),
+      close: () => inner.close(),
+    };
+    const coalesced = coalesceCounterStore(gated);
+    const expireAt = inAMinute();
+    const first = coalesced.increment('a', expireAt);
+    await nextTurn();
+    expect(calls).toEqual(['increment a 1']);
+    // Over three more turns, while the first is on its way: none of them is sent yet.
+    const behind: Promise<number>[] = [];
+    for (let turn = 0; turn < 3; turn++) {
+      behind.push(coalesced.increment('a', expireAt), coalesced.increment('a', expireAt, 2));
+      await nextTurn();
+    }
+    // Another counter is not held by this one's round trip.
+    const other = coalesced.increment('b', expireAt);
+    await nextTurn();
+    expect(calls).toEqual(['increment a 1', 'increment b 1']);
+    gates.splice(0).forEach((open) => open());
+    expect(await first).toBe(1);
+    expect(await other).toBe(1);
+    await nextTurn();
+    // The six waiting calls went as one INCRBY, and got their counts in arrival order.
+    expect(calls).toEqual(['increment a 1', 'increment b 1', 'increment a 9']);
+    gates.splice(0).forEach((open) => open());
+    expect(await Promise.all(behind)).toEqual([2, 4, 5, 7, 8, 10]);
+
+    // Reads too: those asked while a GET is on its way share the next GET, sent once it is answered.
+    const early = coalesced.get('a');
+    await nextTurn();
+    const late = [coalesced.get('a')];
+    await nextTurn();
+    late.push(coalesced.get('a'));
+    await nextTurn();
+    expect(calls.filter((call) => call.startsWith('get'))).toEqual(['get a']);
+    gates.splice(0).forEach((open) => open());
+    expect(await early).toBe(10);
+    await nextTurn();
+    expect(calls.filter((call) => call.startsWith('get'))).toEqual(['get a', 'get a']);
+    gates.splice(0).forEach((open) => open());
+    expect(await Promise.all(late)).toEqual([10, 10]);
+  });
+
+  it('fails the calls waiting behind a failed round trip at once with it, and sends the next ones again', async () => {
+    const inner = createMemoryCounterStore();
+    const calls: string[] = [];
+    let fail: ((error: Error) => void) | undefined;
+    let broken = true;
+    const store: CounterStore = {
+      async increment(key, expireAt, by = 1) {
+        calls.push(`increment ${key} ${by}`);
+        if (broken) return new Promise<number>((_, reject) => (fail = reject));
+        return inner.increment(key, expireAt, by);
+      },
+      async get(key) {
+        calls.push(`get ${key}`);
+        if (broken) return new Promise<number>((_, reject) => (fail = reject));
+        return inner.get(key);
+      },
+      ping: () => inner.ping(),
+      close: () => inner.close(),
+    };
+    const coalesced = coalesceCounterStore(store);
+    const expireAt = inAMinute();
+    const first = coalesced.increment('k', expireAt);
+    await nextTurn();
+    const behind = [coalesced.increment('k', expireAt), coalesced.increment('k', expireAt)];
+    await nextTurn();
+    fail!(new Error('Command timed out'));
+    const settled = await Promise.allSettled([first, ...behind]);
+    expect(settled.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    // The waiting calls never made a round trip of their own to a store that was not answering.
+    expect(calls).toEqual(['increment k 1']);
+
+    const read = coalesced.get('k');
+    await nextTurn();
+    const readBehind = coalesced.get('k');
+    await nextTurn();
+    fail!(new Error('Command timed out'));
+    expect((await Promise.allSettled([read, readBehind])).map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect(calls).toEqual(['increment k 1', 'get k']);
+
+    broken = false;
+    expect(await Promise.all([coalesced.increment('k', expireAt), coalesced.increment('k', expireAt)])).toEqual([1, 2]);
+    expect(await coalesced.get('k')).toBe(2);
+    expect(calls).toEqual(['increment k 1', 'get k', 'increment k 2', 'get k']);
   });
 
   it('fails the callers of a store that throws instead of rejecting, and keeps working', async () => {
