@@ -123,9 +123,17 @@ describe.runIf(usingRealPostgres())('writes racing an import', () => {
       const imported = call({ 'home.title': 'Neu' });
       await waitUntil(() => blockedBy(firstPid), 'the import waits at its charge');
       await p.put(keyId, 'de', 'Vom Übersetzer', 'review');
-      // The second attempt is held at its charge too (this lock queues behind the first attempt's).
+      // The second attempt is held at its charge too: this lock queues behind the first attempt's.
+      // It must be seen waiting before the first hold ends. PostgreSQL queues a row's lockers only
+      // while they sleep: a lock asked in the moment between that commit and the first attempt
+      // waking up finds the row free and takes it, and the first attempt, not the second, would
+      // then wait here (what failed in CI: the import held at its charge without the value's lock).
       const secondPid = await hold(second);
       const queued = second`select used from translation_unit_usage where account_id = ${p.accountId} for update`.execute();
+      await waitUntil(
+        async () => (await sql<{ waiting: boolean }[]>`select cardinality(pg_blocking_pids(${secondPid}::int)) > 0 as waiting`)[0]!.waiting,
+        'the second hold queues behind the first attempt',
+      );
       await first`commit`;
       await queued;
       await waitUntil(() => blockedBy(secondPid), 'the import, run again, waits at its charge');
