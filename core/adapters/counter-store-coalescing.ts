@@ -14,12 +14,12 @@
 // At most one round trip per counter is in flight: calls that arrive while one is on its way wait
 // for it and then go together, in the next one. On a loaded machine a round trip spans several
 // turns, and each turn's call was a socket write of its own for the service and a command for Redis
-// (about 4.7 requests per round trip while seeding; docs/decisions.md). A call on a quiet counter
-// waits for nothing more than before. If the round trip in flight fails, the calls waiting behind it
-// fail with it at once: a Redis that does not answer must turn into a quick fallback, not into a
-// queue of timeouts one after another. This leans on the store's own deadline, which both remote
-// adapters put on every command (commandTimeout, AbortSignal.timeout): a round trip that never
-// settled would hold its counter's later calls with it.
+// (about 4.7 requests per round trip over the seed and the write rows; docs/decisions.md). A call
+// on a quiet counter waits for nothing more than before. If the round trip in flight fails, the
+// calls waiting behind it fail with it at once: a Redis that does not answer must turn into a quick
+// fallback, not into a queue of timeouts one after another. This leans on the store's own
+// deadline, which both remote adapters put on every command (commandTimeout, AbortSignal.timeout):
+// a round trip that never settled would hold its counter's later calls with it.
 import type { CounterStore } from '../ports/counter-store.ts';
 
 type Waiter<T> = { resolve: (value: T) => void; reject: (error: unknown) => void };
