@@ -8,14 +8,16 @@
 // (docs/benchmarks.md). A change of a few microseconds on the hot path is lost in that. Here the
 // same request runs tens of thousands of times with nothing else busy. Rounds still differ (a
 // major GC lands in some, and this virtual machine's speed drifts), so the least disturbed round,
-// the fastest, is the figure; between runs it stays within about a sixth, the median less so. It
-// is not the service's whole cost per request: node:http's parsing and
-// writing, and the socket, come on top (a bare node:http server's whole answer is about 23-27 us
-// here). Requests are Fetch Requests built once, with @hono/node-server's Response in place as the
-// server has it, and headers read as its requests read them (a lookup in node's plain object, not
-// a Fetch Headers object's validation on every get). Only reads that ask no database are measured (the cached
-// ones): a live read's statement goes to PGlite in this very process, whose work would then share
-// the loop with the requests in a way the server's does not; `npm run bench` measures those.
+// the fastest, is the figure; between runs it stays within about a sixth, the median less so.
+//
+// It is not the service's whole cost per request: node:http's parsing and writing, and the socket,
+// come on top (a bare node:http server's whole answer is about 23-27 us here, and each microsecond
+// of the app's costs about 1.25 behind a socket). Requests are Fetch Requests built once, with
+// @hono/node-server's Response in place as the server has it, and headers read as its requests
+// read them (a lookup in node's plain object, not a Fetch Headers object's validation on every
+// get). Only reads that ask no database are measured (the cached ones): a live read's statement
+// goes to PGlite in this very process, whose work would then share the loop with the requests in
+// a way the server's does not; `npm run bench` measures those.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
