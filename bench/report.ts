@@ -56,6 +56,8 @@ export type Report = {
   machine: Machine;
   settings: {
     durationSeconds: number;
+    /** The service and the ceiling measured in this many turns each, ABBA (bench/measure.ts). */
+    turns: number;
     warmupSeconds: number;
     pipelining: 1;
     only: string | null;
@@ -254,7 +256,7 @@ function headerLines(report: Report): string[] {
     `tms benchmark, ${report.startedAt} (${report.mode}), ${Math.round(report.totalSeconds)} s in all`,
     `machine: ${m.os}; ${m.cpu}, ${m.cores} cores; ${m.memoryGiB} GiB; node ${m.node}; load average at start ${m.loadAverageAtStart.join(' ')}`,
     `database: ${m.database}; counters: ${m.counters}; code: ${m.code}`,
-    `settings: ${report.settings.durationSeconds} s per measurement after ${report.settings.warmupSeconds} s warm-up, pipelining 1; ` +
+    `settings: ${report.settings.durationSeconds} s per measurement in ${report.settings.turns} turns, alternated with the ceiling's (ABBA), after ${report.settings.warmupSeconds} s warm-up, pipelining 1; ` +
       'autocannon in the orchestrator process; service and ceiling (bare node:http replaying the same bytes) in child processes, all on this machine',
     `seed (public API, 16 in flight): ${s.keys.toLocaleString('en-US')} keys in ${s.groups} groups x ${s.languages} languages = ` +
       `${s.translations.toLocaleString('en-US')} values, ${s.requests.toLocaleString('en-US')} requests in ${s.seconds} s (${s.requestsPerSecond.toLocaleString('en-US')} req/s)` +
@@ -274,7 +276,7 @@ function headerLines(report: Report): string[] {
 
 const FOOTNOTES = [
   '* non-2xx: responses with another status than the one expected (200, 201 for key creation, 304 for revalidations).',
-  'ratio: service req/s / ceiling req/s, the ceiling measured with the same client and settings right after the service.',
+  'ratio: service req/s / ceiling req/s, the ceiling measured with the same client and settings, in turns with the service (service, ceiling, ceiling, service, ...), so that both see the same stretches of the machine\'s time.',
   'svc/db/client/ceil us: CPU microseconds (user + system) per response over the measured run, of the service process, of the Postgres processes (real Postgres on this machine only; "-" in embedded mode, where PGlite is the service\'s own CPU), of the load generator (this process), and of the ceiling server in its run. They share the machine\'s cores: their sum bounds req/s.',
   'errors: connection errors and timeouts. Latencies are per response, measured by the client (p50/p99 over the whole measured run); alone ms: median of 5 requests sent one at a time before the load.',
   'rebuild time: service (API) = POST /v1/cache/rebuild to the first GET /v1/cache/status showing the new build (polled every 10 ms); builder alone = the core build call in a fresh process.',

@@ -15,7 +15,7 @@ import { startCeiling, type Ceiling } from './ceiling.ts';
 import { createThrowawayDatabase, type ThrowawayDatabase } from './database.ts';
 import { createHttpClient, type HttpClient } from './http.ts';
 import { describeMachine } from './machine.ts';
-import { runLoad, stopActiveLoad, type LoadRequest, type LoadSpec } from './measure.ts';
+import { runInTurns, stopActiveLoad, type LoadRequest, type LoadSpec } from './measure.ts';
 import { timeRebuild, timeStandaloneBuild, type RebuildRun } from './rebuild.ts';
 import { measureFiles, type FilesReport } from './files.ts';
 import { measureAssistants, type AssistantsReport } from './assistants.ts';
@@ -28,8 +28,10 @@ import { LARGE_SHAPE, seedDirect, seedThroughApi, STANDARD_SHAPE, type BenchProj
 import { startService, type ServiceProcess } from './server-process.ts';
 import { cpuMeter } from './cpu.ts';
 
-const USAGE = `usage: npx tsx bench/run.ts [--duration <s>] [--warmup <s>] [--only <substring>] [--large] [--profile] [--analyze-first]
+const USAGE = `usage: npx tsx bench/run.ts [--duration <s>] [--turns <n>] [--warmup <s>] [--only <substring>] [--large] [--profile] [--analyze-first]
   --duration  seconds measured per scenario, for the service and again for the ceiling (default 5)
+  --turns     the service and the ceiling are measured in turns, ABBA, this many each (default 2): both
+              see the same stretches of the machine's time
   --warmup    seconds of unrecorded load before each measurement (default 1)
   --only      run only the load scenarios whose name contains this, or one of these comma-separated words (the 10,000-key rebuild always runs; "files" (or "glossary-files") for imports and exports, the glossary's too;
               "assistants" for translation memory and machine translation; "copy" for npm run copy-to-postgres, with DATABASE_URL)
@@ -50,12 +52,13 @@ const TARGETS = {
   fallbacks: { seconds: 4, peakBytes: null },
 };
 
-type Options = { duration: number; warmup: number; only: string | null; large: boolean; profile: boolean; analyzeFirst: boolean };
+type Options = { duration: number; turns: number; warmup: number; only: string | null; large: boolean; profile: boolean; analyzeFirst: boolean };
 
 function parseOptions(): Options {
   const { values } = parseArgs({
     options: {
       duration: { type: 'string', default: '5' },
+      turns: { type: 'string', default: '2' },
       warmup: { type: 'string', default: '1' },
       only: { type: 'string' },
       large: { type: 'boolean', default: false },
@@ -71,9 +74,11 @@ function parseOptions(): Options {
   }
   const duration = Number(values.duration);
   const warmup = Number(values.warmup);
+  const turns = Number(values.turns);
   if (!(duration > 0) || !(warmup >= 0)) throw new Error(`--duration must be > 0 and --warmup >= 0\n${USAGE}`);
+  if (!Number.isInteger(turns) || turns < 1) throw new Error(`--turns must be a whole number >= 1\n${USAGE}`);
   if (values['analyze-first'] && values['no-analyze']) throw new Error(`--analyze-first and --no-analyze contradict each other\n${USAGE}`);
-  return { duration, warmup, only: values.only ?? null, large: values.large, profile: values.profile, analyzeFirst: values['analyze-first'] };
+  return { duration, turns, warmup, only: values.only ?? null, large: values.large, profile: values.profile, analyzeFirst: values['analyze-first'] };
 }
 
 const say = (text: string) => process.stderr.write(`[bench] ${text}\n`);
@@ -167,9 +172,15 @@ async function measureScenario(
       expectedStatus: scenario.expectedStatus,
       request: prepared.load,
     };
-    row.service = await runLoad(service.url, { ...spec, cpu: cpuMeter({ serverPid: service.pid, database: databaseOnThisMachine }) });
     await ceiling.serve(probe, prepared.ceilingIfNoneMatch !== undefined ? { ifNoneMatch: prepared.ceilingIfNoneMatch } : {});
-    row.ceiling = await runLoad(ceiling.url, { ...spec, cpu: cpuMeter({ serverPid: ceiling.pid, database: false }) });
+    [row.service, row.ceiling] = await runInTurns(
+      [
+        { url: service.url, cpu: cpuMeter({ serverPid: service.pid, database: databaseOnThisMachine }) },
+        { url: ceiling.url, cpu: cpuMeter({ serverPid: ceiling.pid, database: false }) },
+      ],
+      spec,
+      options.turns,
+    );
     row.ratio = row.ceiling.requestsPerSecond > 0 ? Math.round((row.service.requestsPerSecond / row.ceiling.requestsPerSecond) * 100) / 100 : null;
     const s = row.service;
     say(
@@ -393,6 +404,7 @@ async function main(): Promise<number> {
       machine,
       settings: {
         durationSeconds: options.duration,
+        turns: options.turns,
         warmupSeconds: options.warmup,
         pipelining: 1,
         only: options.only,
