@@ -10,16 +10,14 @@ export type LoadRequest = { method: string; path: string; headers: Record<string
 
 export type LoadSpec = {
   connections: number;
-  /** Seconds measured. */
+  /** Seconds measured for each party, over all its turns. */
   duration: number;
-  /** Seconds of load before the measured run, not recorded. */
+  /** Seconds of load before each party's turns, not recorded. */
   warmup: number;
   /** The one status every response must have (200, 201, or 304 for revalidations). */
   expectedStatus: number;
   /** One fixed request, or a generator called for every request (writes vary path and body). */
   request: LoadRequest | (() => LoadRequest);
-  /** Samples the CPU of the server, the database and this process around the measured run. */
-  cpu?: CpuMeter;
 };
 
 export type LoadResult = {
@@ -105,7 +103,7 @@ async function settle(baseUrl: string): Promise<void> {
   await sleep(200);
 }
 
-/** One party measured: its base URL and, optionally, the CPU meter read around each of its turns. */
+/** One party measured: its base URL and, optionally, the meter of its server's, the database's and this process's CPU, read around each of its turns. */
 export type LoadTarget = { url: string; cpu?: CpuMeter };
 
 /**
