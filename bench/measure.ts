@@ -210,7 +210,9 @@ export function resultOf(tally: Tally): LoadResult {
 
 /**
  * Two parties (the service and its ceiling) measured in turns, ABBA (turnOrder), `spec.duration`
- * seconds each in all, split into `turns` turns per party; each is warmed up first. Measured one
+ * seconds each in all, split into `turns` turns per party; each is warmed up first. (autocannon
+ * stops at its next whole-second sample: a turn runs its share rounded up, and its rate is over the
+ * time it ran.) Measured one
  * after the other, 5 s each, the ceiling of the same small answer cost 21 to 66 us of CPU from one
  * run to the next on this virtual machine, and cached-key's ratio read 0.38 in one run and 0.73 in
  * another with the service unchanged: the ratio measured the machine's drift between the two
