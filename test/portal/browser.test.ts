@@ -232,7 +232,9 @@ describe.skipIf(!HAVE_BROWSER)('the portal in Chromium', () => {
     await owner.locator('tr', { hasText: 'Staging server' }).getByText(/revoked/).waitFor();
     expect((await t.call(second, 'GET', '/v1/languages')).status).toBe(401);
     // The unlimited plan's usage: counted, with no limit to measure it against.
+    // The click starts a navigation; count only once the Usage page has come (count() does not wait).
     await owner.getByRole('link', { name: 'Usage' }).click();
+    await owner.getByText('(no limit on this plan)').first().waitFor();
     await expect(owner.getByText('(no limit on this plan)').count()).resolves.toBe(2);
 
     // Import with a preview first.
