@@ -47,6 +47,35 @@ describe('live memo', () => {
     expect(memo.size()).toEqual({ entries: 1, bytes: memo.size().bytes });
   });
 
+  it('evicts exactly as a least-recently-used list would, over a long random run of reads and writes', () => {
+    // The reference: an array in order of use, oldest first, evicted from the front by bytes.
+    const budget = 20_000;
+    const memo = createLiveMemo({ maxBytes: budget });
+    let model: { key: string; version: number; bytes: number }[] = [];
+    const costOf = (key: string, bytes: number) => bytes + key.length * 2 + 200;
+    let seed = 42;
+    const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
+    for (let step = 0; step < 5_000; step++) {
+      const key = `project key de ${next(12)}`;
+      if (next(3) === 0) {
+        const version = next(10);
+        const bytes = 500 + next(6_000);
+        const old = model.find((m) => m.key === key);
+        memo.set(key, entry(version, bytes));
+        if (old && old.version > version) continue;
+        model = model.filter((m) => m.key !== key);
+        let used = model.reduce((sum, m) => sum + costOf(m.key, m.bytes), 0);
+        while (model.length && used + costOf(key, bytes) > budget) used -= costOf(model[0]!.key, model.shift()!.bytes);
+        model.push({ key, version, bytes });
+      } else {
+        const found = model.find((m) => m.key === key);
+        expect(memo.get(key)?.version).toBe(found === undefined ? undefined : String(found.version));
+        if (found) model = [...model.filter((m) => m !== found), found];
+      }
+      expect(memo.size()).toEqual({ entries: model.length, bytes: model.reduce((sum, m) => sum + costOf(m.key, m.bytes), 0) });
+    }
+  });
+
   it('gives a strong ETag of the bytes', () => {
     const a = new TextEncoder().encode('{"a":1}');
     expect(strongEtag(a)).toBe(strongEtag(new TextEncoder().encode('{"a":1}')));
