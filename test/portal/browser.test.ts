@@ -136,6 +136,8 @@ describe.skipIf(!HAVE_BROWSER)('the portal in Chromium', () => {
     await translator.getByRole('link', { name: /Mobile app/ }).click();
     await checkA11y(translator, 'editor');
     const status = translator.getByLabel('Status of home.title in de');
+    // allTextContents() does not wait: the editor's select must be there first.
+    await status.waitFor();
     expect(await status.locator('option').allTextContents()).toEqual(['draft', 'review']);
     await translator.getByLabel('home.title in de', { exact: true }).fill('Willkommen');
     await status.selectOption('review');
