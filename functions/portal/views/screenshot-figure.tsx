@@ -38,10 +38,16 @@ export const regionWords = (r: Region) => `at ${r.x}, ${r.y}, ${r.width} × ${r.
  * The image with the regions outlined. `size`: a thumbnail of the tab's grid, or the larger image of
  * a key's page and of the screenshot's own page. `alt` names the image; the regions are said in the
  * text around it. `id`: for the screenshot's page, whose key forms draw a region on it (PORTAL_JS).
+ *
+ * Lazy everywhere but there. On the screenshot's own page the image is the page's subject, at its
+ * top, and what the Draw buttons draw on: loaded with the page (the load event waits for it), so
+ * that the page does not move under the pointer when it arrives. The image has no size until then
+ * (its CSS lets max-height scale it, so the width and height attributes cannot reserve its box), and
+ * a Draw pressed before it came scrolled to a box 28 px off once the image pushed the keys down.
  */
 export const ShotImage: FC<{ projectId: string; shot: Screenshot; regions: Region[]; alt: string; size: 'thumb' | 'large'; id?: string }> = ({ projectId, shot, regions, alt, size, id }) => (
   <span class={`shot shot-${size}`} id={id}>
-    <img src={screenshotImagePath(projectId, shot.id)} alt={alt} width={String(shot.width)} height={String(shot.height)} loading="lazy" decoding="async" />
+    <img src={screenshotImagePath(projectId, shot.id)} alt={alt} width={String(shot.width)} height={String(shot.height)} loading={id ? undefined : 'lazy'} decoding="async" />
     {regions.length ? (
       <svg class="regions" viewBox={`0 0 ${shot.width} ${shot.height}`} preserveAspectRatio="none" aria-hidden="true" focusable="false">
         {regions.map((r) => (
