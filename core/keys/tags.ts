@@ -2,7 +2,7 @@
 // taken as written (case kept: "iOS" is not "ios"), in NFC as names are, trimmed; commas separate
 // tags where people type several at once (the portal's field, the CLI), so a tag has none.
 import * as v from 'valibot';
-import { countChars, nfc, storableText } from '../validation.ts';
+import { hasAtLeastChars, hasAtMostChars, nfc, storableText } from '../validation.ts';
 
 export const TAG_MAX_CHARS = 100;
 export const TAGS_PER_KEY_MAX = 20;
@@ -12,8 +12,8 @@ export const Tag = v.pipe(
   v.string('a tag must be a string'),
   v.transform((s) => nfc(s).trim()),
   v.check((s) => s.isWellFormed(), 'a tag contains an unpaired surrogate'),
-  v.check((s) => countChars(s) >= 1, 'a tag must not be empty'),
-  v.check((s) => countChars(s) <= TAG_MAX_CHARS, `a tag is at most ${TAG_MAX_CHARS} characters`),
+  v.check((s) => hasAtLeastChars(s, 1), 'a tag must not be empty'),
+  v.check((s) => hasAtMostChars(s, TAG_MAX_CHARS), `a tag is at most ${TAG_MAX_CHARS} characters`),
   v.check((s) => !/[\u0000-\u001f\u007f-\u009f]/.test(s), 'a tag must not contain control characters'),
   v.check((s) => !s.includes(','), 'a tag must not contain a comma (commas separate tags)'),
   v.metadata({ minLength: 1, maxLength: TAG_MAX_CHARS }),

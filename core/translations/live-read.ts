@@ -41,13 +41,27 @@ export function liveRead<R extends object>(
   render: (rows: R[]) => string,
 ): Promise<LiveBody> {
   const { liveFlights, liveMemo } = deps;
-  const read = () => liveFlights.run(memoKey, () => readNow(deps, projectId, memoKey, query, render));
-  if (!liveMemo.get(memoKey)) return read();
+  if (!liveMemo.get(memoKey)) return readShared(deps, projectId, memoKey, query, render);
   return liveFlights.run(versionFlight(projectId), () => projectVersion(deps.sql, projectId)).then((version) => {
     // Looked at again: a read that finished meanwhile may have stored this very version's body.
     const memoized = liveMemo.get(memoKey);
-    return memoized && memoized.version === version ? memoized : read();
+    return memoized && memoized.version === version ? memoized : readShared(deps, projectId, memoKey, query, render);
   });
+}
+
+/**
+ * readNow, shared by the requests for one body that arrive while its statement is in flight. A
+ * function of the module, not a closure made per request: under tsx, each named closure costs a
+ * call that names it, on every request.
+ */
+function readShared<R extends object>(
+  deps: LiveReadDeps,
+  projectId: string,
+  memoKey: string,
+  query: (fresh: postgres.Fragment) => postgres.Fragment,
+  render: (rows: R[]) => string,
+): Promise<LiveBody> {
+  return deps.liveFlights.run(memoKey, () => readNow(deps, projectId, memoKey, query, render));
 }
 
 /** The flight of a project's version question; memo keys start with the project id and a space. */
