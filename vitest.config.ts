@@ -5,7 +5,15 @@ import { defineConfig } from 'vitest/config';
 // runtime, built from the environment, at module level (one per cold start, as on AWS), and two
 // webhook files replace node:dns/promises with vi.mock, which a module already loaded by an earlier
 // file in the same worker would not see (and a later file would).
-export const ISOLATED = ['test/lambda/**/*.test.ts', 'test/webhooks/attempt-deadline.test.ts', 'test/webhooks/registration-deadline.test.ts'];
+// test/formats/large-files.test.ts times readers: it needs a heap that holds only its own modules
+// (a major collection of a shared worker's heap landing in one timed run made linear readers look
+// quadratic in the full suite).
+export const ISOLATED = [
+  'test/lambda/**/*.test.ts',
+  'test/webhooks/attempt-deadline.test.ts',
+  'test/webhooks/registration-deadline.test.ts',
+  'test/formats/large-files.test.ts',
+];
 
 // Workers are the run's (root) setting; the rest each project's. Each project runs the global setup
 // once, so each has its migrated template (a few seconds).

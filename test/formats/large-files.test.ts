@@ -5,9 +5,17 @@
 //
 // Linear is judged by how the time grows, not by a wall-clock bound: the same input eight times as
 // large must take less than twenty times as long (a quadratic reader takes sixty-four; the slack
-// covers fixed costs, and the garbage collector that large inputs wake on a loaded machine). An absolute bound
-// failed on a slow hour of CI (xlsx, 30,000 keys: 4.4 s against 4 s) on a reader that is linear.
-// Each size's figure is its fastest of a few runs, so that a pause of the machine does not count.
+// covers fixed costs, and the garbage collector that large inputs wake). An absolute bound failed on
+// a slow hour of CI (xlsx, 30,000 keys: 4.4 s against 4 s) on a reader that is linear.
+// Each size's figure is its fastest of a few runs, so that a pause of the machine does not count,
+// and a growth over the bound is measured again, up to three times: a quadratic reader is over it
+// every time, a linear one only when the machine paused through every run of one size. In the full
+// suite on two cores, measured once, linear readers grew 22-31x (2026-12-05): other files' processes
+// took the core, and this file shared a worker whose heap held every earlier file's modules, so a
+// major collection landing in a large run cost more than the run. The file now runs in a worker of
+// its own (vitest.config.ts, ISOLATED). Not CPU time, tried: it counts the garbage collector's
+// helper threads, whose work for a large run's heap lands in its figure, and linear readers grew
+// 21-37x by it when run alone.
 import { describe, expect, it } from 'vitest';
 import { FORMATS } from '../../core/formats/index.ts';
 import type { FormatId } from '../../core/formats/types.ts';
@@ -16,6 +24,7 @@ const KEYS = 30_000;
 const GROWTH = 8;
 /** Linear growth is 8, quadratic 64. */
 const MAX_RATIO = 20;
+const ATTEMPTS = 3;
 
 function fastest(runs: number, run: () => void): number {
   let best = Infinity;
@@ -27,12 +36,19 @@ function fastest(runs: number, run: () => void): number {
   return best;
 }
 
-/** How much longer `run(n)` takes than `run(n / GROWTH)`, each the fastest of its runs (after a warm-up). */
+/**
+ * How much longer `run(n)` takes than `run(n / GROWTH)`, each the fastest of its runs (after a
+ * warm-up); measured again while over the bound, up to ATTEMPTS times, and the least kept.
+ */
 function growth(n: number, run: (size: number) => void): number {
   run(n / GROWTH);
-  const small = fastest(3, () => run(n / GROWTH));
-  const large = fastest(3, () => run(n));
-  return large / small;
+  let least = Infinity;
+  for (let attempt = 0; attempt < ATTEMPTS && least >= MAX_RATIO; attempt++) {
+    const small = fastest(3, () => run(n / GROWTH));
+    const large = fastest(3, () => run(n));
+    least = Math.min(least, large / small);
+  }
+  return least;
 }
 
 describe('the linearity check itself', () => {
