@@ -6,8 +6,8 @@ import { defineConfig } from 'vitest/config';
 // webhook files replace node:dns/promises with vi.mock, which a module already loaded by an earlier
 // file in the same worker would not see (and a later file would).
 // test/formats/large-files.test.ts times readers: it needs a heap that holds only its own modules
-// (a major collection of a shared worker's heap landing in one timed run made linear readers look
-// quadratic in the full suite).
+// (in the full suite, sharing a worker whose heap held every earlier file's modules, linear readers
+// looked quadratic: a major collection of that heap can cost more than one timed run).
 export const ISOLATED = [
   'test/lambda/**/*.test.ts',
   'test/webhooks/attempt-deadline.test.ts',
