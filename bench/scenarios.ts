@@ -386,7 +386,14 @@ export const SCENARIOS: Scenario[] = [
       prepare: fixedGet(path, encoding ? { 'Accept-Encoding': encoding } : {}),
     }),
   ),
-  { name: 'cached-group', family: 'cached', connections: 32, expectedStatus: 200, targets: [], prepare: fixedGet(`${CACHED}/${LANGUAGE}/${enc(GROUP)}`) },
+  {
+    name: 'cached-group',
+    family: 'cached',
+    connections: 32,
+    expectedStatus: 200,
+    targets: [{ kind: 'ratio', min: 0.6 }],
+    prepare: fixedGet(`${CACHED}/${LANGUAGE}/${enc(GROUP)}`),
+  },
   {
     name: 'cached-group-br',
     family: 'cached',
@@ -423,6 +430,7 @@ export const SCENARIOS: Scenario[] = [
     expectedStatus: 304,
     targets: [
       { kind: 'faster-than', scenario: 'cached-language' },
+      { kind: 'ratio', min: 0.6 },
       { kind: 'p99', maxMs: 10 },
     ],
     prepare: revalidation(`${CACHED}/${LANGUAGE}`),
@@ -434,6 +442,7 @@ export const SCENARIOS: Scenario[] = [
     expectedStatus: 304,
     targets: [
       { kind: 'faster-than', scenario: 'cached-key' },
+      { kind: 'ratio', min: 0.6 },
       { kind: 'p99', maxMs: 10 },
     ],
     prepare: revalidation(`${CACHED}/${LANGUAGE}/${enc(GROUP)}/${enc(KEY)}`),
@@ -471,7 +480,7 @@ export const SCENARIOS: Scenario[] = [
     family: 'write',
     connections: 32,
     expectedStatus: 200,
-    targets: [],
+    targets: [{ kind: 'rps', min: 3_000 }],
     async prepare({ project }) {
       // Rotates over keys approved in every language, and keeps them approved.
       const targets = project.keyIds.flatMap((id, i) => (isApprovedEverywhere(project.shape, i) ? [{ id, i }] : []));
@@ -493,7 +502,7 @@ export const SCENARIOS: Scenario[] = [
     family: 'write',
     connections: 32,
     expectedStatus: 201,
-    targets: [],
+    targets: [{ kind: 'rps', min: 2_000 }],
     async prepare({ project }) {
       // Unique names in a group of their own: the project grows past 10,000 keys (team plan: no limit).
       const tag = Date.now().toString(36);
