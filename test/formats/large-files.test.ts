@@ -17,8 +17,9 @@
 // three times, keeping the least: a quadratic reader is over it every time. The file runs in a
 // worker of its own (vitest.config.ts, ISOLATED), so that a major collection does not have to walk
 // every earlier file's modules during a timed run. Not CPU time, tried: process.cpuUsage counts the
-// garbage collector's helper threads (linear readers grew 21-37x by it), and Linux's per-thread
-// figure (/proc/thread-self/schedstat) is too coarse here for a run of a few milliseconds.
+// garbage collector's helper threads (by it, timed as one run against one eight times as large,
+// linear readers grew 21-37x), and Linux's per-thread figure (/proc/thread-self/schedstat) is too
+// coarse here for a run of a few milliseconds.
 import { describe, expect, it } from 'vitest';
 import { FORMATS } from '../../core/formats/index.ts';
 import type { FormatId } from '../../core/formats/types.ts';
