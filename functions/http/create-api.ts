@@ -1,6 +1,7 @@
 // Builds the Hono app for a set of route groups over one Deps. A Lambda mounts one group, the
 // local server mounts all, tests call app.request() on the same app.
 import { Hono, type Context } from 'hono';
+import { getPath } from 'hono/utils/url';
 import { openAPIRouteHandler } from 'hono-openapi';
 import type { Deps } from '../../core/deps.ts';
 import type { AppEnv } from './app-env.ts';
@@ -22,6 +23,32 @@ export type ApiOptions = {
 };
 
 export function createApi(deps: Deps, groups: readonly RouteGroup[], options: ApiOptions = {}) {
+  const app = createApp(deps, groups, options);
+  if (groups.length < 2) return app;
+  // Several groups (the local server, tests): a request goes to the app of the one group whose
+  // prefix it is under, as API Gateway sends it to that group's Lambda, and that app is the one the
+  // Lambda runs. Why: one router over all 483 routes cannot be Hono's RegExpRouter (a static segment
+  // beside a parameter, `/v1/keys/tags` and `/v1/keys/{key_id}`), and the TrieRouter it falls back
+  // to collects a route's dozen handlers on every request (about 3 of a cached read's 15 us of our
+  // own code, docs/benchmarks.md 2026-12-05); most groups alone take the RegExpRouter, whose handler
+  // lists are built once. The whole app keeps the routes (`app.routes`, the OpenAPI document) and
+  // answers what no group's prefix covers (/openapi.json, unrouted paths: its 404).
+  const byPrefix = groups.map((group) => ({ prefix: group.prefix, fetch: createApp(deps, [group], { ...options, openapi: false }).fetch }));
+  const whole = app.fetch;
+  app.fetch = (request, env, executionCtx) => {
+    const path = getPath(request);
+    for (const group of byPrefix) {
+      // Under the prefix: equal to it, or it and a slash (`/v1/keysets` is not under `/v1/keys`).
+      if (path.startsWith(group.prefix) && (path.length === group.prefix.length || path.charCodeAt(group.prefix.length) === 47)) {
+        return group.fetch(request, env, executionCtx);
+      }
+    }
+    return whole(request, env, executionCtx);
+  };
+  return app;
+}
+
+function createApp(deps: Deps, groups: readonly RouteGroup[], options: ApiOptions) {
   const app = new Hono<AppEnv>();
   const clientAddress = options.clientAddress;
   app.use('*', function withDeps(c, next) {
