@@ -2,6 +2,7 @@
 // in this process, on the embedded defaults (PGlite in a temporary directory, in-process counters),
 // beside a one-route Hono app answering the same bytes (the framework's own floor).
 //   npx tsx bench/request-cost.ts [--requests 20000] [--rounds 5] [--in-flight 32]
+//   DATABASE_URL=postgres://... [REDIS_URL=redis://...] npx tsx bench/request-cost.ts   (adds the live reads)
 //
 // Why: `npm run bench` measures through sockets on a two-core machine, where the load generator,
 // the service and the kernel share the cores and a row moves by a fifth from one hour to the next
@@ -15,15 +16,19 @@
 // of the app's costs about 1.25 behind a socket). Requests are Fetch Requests built once, with
 // @hono/node-server's Response in place as the server has it, and headers read as its requests
 // read them (a lookup in node's plain object, not a Fetch Headers object's validation on every
-// get). Only reads that ask no database are measured (the cached ones): a live read's statement
-// goes to PGlite in this very process, whose work would then share the loop with the requests in
-// a way the server's does not; `npm run bench` measures those.
+// get). On the embedded defaults only reads that ask no database are measured (the cached ones): a
+// live read's statement would go to PGlite in this very process, whose work would then share the
+// loop with the requests in a way the server's does not. With DATABASE_URL (an admin connection, as
+// for `npm run bench`: a throwaway database is made on that server and dropped at the end) the
+// database is another process, as it is behind the service, and the live reads are measured too;
+// REDIS_URL then puts the counters in Redis, as a self-hosted service has them.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
+import { createThrowawayDatabase } from './database.ts';
 
 const { values } = parseArgs({
   options: { requests: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '5' }, 'in-flight': { type: 'string', default: '32' } },
@@ -44,8 +49,13 @@ getRequestListener(() => new Response(null));
 
 const dataDir = await mkdtemp(join(tmpdir(), 'tms-request-cost-'));
 const adminToken = 'request-cost-admin-token-0123456789';
+const adminUrl = process.env.DATABASE_URL;
+const redisUrl = adminUrl ? process.env.REDIS_URL : undefined;
+const database = adminUrl ? await createThrowawayDatabase(adminUrl) : undefined;
 Object.assign(process.env, { TMS_DATA_DIR: dataDir, TMS_ADMIN_TOKEN: adminToken, LOG_REQUESTS: 'false', NODE_ENV: 'production' });
 for (const name of ['DATABASE_URL', 'REDIS_URL', 'UPSTASH_REDIS_REST_URL', 'S3_BUCKET', 'SQS_QUEUE_URL']) delete process.env[name];
+if (database) process.env.DATABASE_URL = database.url;
+if (redisUrl) process.env.REDIS_URL = redisUrl;
 
 // Imported after the environment is set: the config is read from it.
 const { loadConfig } = await import('../core/config.ts');
@@ -76,8 +86,9 @@ function lightRequest(path: string, headers: Record<string, string>): Request {
   return request;
 }
 
-const runtime = await createRuntime(loadConfig(), { log: createJsonLogger(), migrate: true });
+let runtime: Awaited<ReturnType<typeof createRuntime>> | undefined;
 try {
+  runtime = await createRuntime(loadConfig(), { log: createJsonLogger(), migrate: true });
   const app = createApi(runtime.deps, allRouteGroups, {});
   const call = async (method: string, path: string, headers: Record<string, string>, body?: unknown) => {
     const init: RequestInit = { method, headers: { 'Content-Type': 'application/json', ...headers } };
@@ -113,6 +124,14 @@ try {
     { name: 'cached-group', path: '/v1/cached/translations/de/home', status: 200, headers: apiKey },
     { name: 'cached-manifest', path: '/v1/cached/manifest', status: 200, headers: apiKey },
   ];
+  // The live reads, when the database is a process of its own (see the top of this file).
+  const liveKey = '/v1/translations/de/home/home.title';
+  if (database) {
+    cases.push(
+      { name: 'live-key', path: liveKey, status: 200, headers: apiKey },
+      { name: 'live-key-304', path: liveKey, status: 304, headers: { ...apiKey, 'If-None-Match': await etagOf(liveKey) } },
+    );
+  }
 
   // The floor: one Hono route answering cached-key's own status, headers and body, no middleware.
   const sample = await app.fetch(new Request(`http://localhost${cachedKey}`, { headers: apiKey }));
@@ -150,9 +169,11 @@ try {
     rows.push(`| ${name} | ${r.min.toFixed(1)} | ${r.median.toFixed(1)} | ${r.max.toFixed(1)} |`);
   row('one-route Hono app, the same answer as cached-key (the floor)', await measure(floor.fetch, cachedKey, apiKey, 200));
   for (const c of cases) row(c.name, await measure(app.fetch, c.path, c.headers, c.status));
-  process.stdout.write(`${rows.join('\n')}\n\n${requests.toLocaleString('en-US')} requests per round, ${inFlight} in flight, ${rounds} rounds; node ${process.version}\n`);
+  const where = database ? `PostgreSQL (${database.version.split(' ').slice(0, 2).join(' ')}), counters ${redisUrl ? 'in Redis' : 'in-process'}` : 'embedded defaults';
+  process.stdout.write(`${rows.join('\n')}\n\n${requests.toLocaleString('en-US')} requests per round, ${inFlight} in flight, ${rounds} rounds; ${where}; node ${process.version}\n`);
 } finally {
-  await runtime.close();
+  await runtime?.close();
+  await database?.drop();
   await rm(dataDir, { recursive: true, force: true });
 }
 process.exit(0);
