@@ -1,8 +1,8 @@
 // What one request costs the service's own code, without the network: app.fetch() called in a loop
 // in this process, on the embedded defaults (PGlite in a temporary directory, in-process counters),
 // beside a one-route Hono app answering the same bytes (the framework's own floor).
-//   npx tsx bench/request-cost.ts [--requests 20000] [--rounds 5] [--in-flight 32]
-//   DATABASE_URL=postgres://... [REDIS_URL=redis://...] npx tsx bench/request-cost.ts   (adds the live reads)
+//   npx tsx bench/request-cost.ts [--requests 20000] [--rounds 5] [--in-flight 32] [--only cached-key,write-put]
+//   DATABASE_URL=postgres://... [REDIS_URL=redis://...] npx tsx bench/request-cost.ts   (adds the live reads and the writes)
 //
 // Why: `npm run bench` measures through sockets on a two-core machine, where the load generator,
 // the service and the kernel share the cores and a row moves by a fifth from one hour to the next
@@ -21,7 +21,11 @@
 // loop with the requests in a way the server's does not. With DATABASE_URL (an admin connection, as
 // for `npm run bench`: a throwaway database is made on that server and dropped at the end) the
 // database is another process, as it is behind the service, and the live reads are measured too;
-// REDIS_URL then puts the counters in Redis, as a self-hosted service has them.
+// REDIS_URL then puts the counters in Redis, as a self-hosted service has them. The writes
+// (write-put, write-create-key, as the bench's rows of those names send them) come then too: their
+// wall time per request is mostly the database's, so the figure to read for them is the process's
+// CPU per request (process.cpuUsage over the round), which is the service's own share of a write;
+// for the reads the two are the same.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,15 +35,18 @@ import { Hono } from 'hono';
 import { createThrowawayDatabase } from './database.ts';
 
 const { values } = parseArgs({
-  options: { requests: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '5' }, 'in-flight': { type: 'string', default: '32' } },
+  options: { requests: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '5' }, 'in-flight': { type: 'string', default: '32' }, only: { type: 'string' } },
 });
 const requests = Number(values.requests);
 const rounds = Number(values.rounds);
 // Requests kept in flight at once, as the bench's connections do.
 const inFlight = Number(values['in-flight']);
 const positive = (n: number) => Number.isInteger(n) && n >= 1;
+// --only names the rows to measure (the floor is always measured), e.g. to profile one of them.
+const only = values.only ? new Set(values.only.split(',').map((name) => name.trim())) : undefined;
+const wanted = (name: string) => !only || only.has(name);
 if (!positive(requests) || !positive(rounds) || !positive(inFlight)) {
-  process.stderr.write('usage: npx tsx bench/request-cost.ts [--requests <n >= 1>] [--rounds <n >= 1>] [--in-flight <n >= 1>]\n');
+  process.stderr.write('usage: npx tsx bench/request-cost.ts [--requests <n >= 1>] [--rounds <n >= 1>] [--in-flight <n >= 1>] [--only <row,row>]\n');
   process.exit(2);
 }
 
@@ -85,6 +92,33 @@ function lightRequest(path: string, headers: Record<string, string>): Request {
   Object.defineProperty(request, 'headers', { value: lightHeaders(headers) });
   return request;
 }
+// A request with a body, as @hono/node-server hands one over: method, URL and headers read without a
+// Fetch Request, and the body's bytes taken whole once (its direct read of the socket's chunks), with
+// the Content-Length a client sends. A Fetch Request with a body would cost the loop an AbortSignal,
+// a web stream and its reader per request, which the server does not spend. Anything else a handler
+// asks of it falls to Request.prototype's getters, which throw: the measure then stops on a 500.
+const headersByLength = new Map<string, Headers>();
+function lightWrite(path: string, headers: Record<string, string>, method: string, body: string): Request {
+  const bytes = Buffer.from(body);
+  const length = String(bytes.byteLength);
+  let lightened = headersByLength.get(length);
+  if (!lightened) headersByLength.set(length, (lightened = lightHeaders({ ...headers, 'Content-Length': length })));
+  let used = false;
+  const take = async (): Promise<Buffer> => {
+    if (used) throw new TypeError('Body is unusable');
+    used = true;
+    return bytes;
+  };
+  return Object.create(Request.prototype, {
+    method: { value: method },
+    url: { value: `http://localhost${path}` },
+    headers: { value: lightened },
+    bodyUsed: { get: () => used },
+    arrayBuffer: { value: async () => (await take()).buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) },
+    text: { value: async () => (await take()).toString('utf8') },
+    json: { value: async () => JSON.parse((await take()).toString('utf8')) as unknown },
+  }) as Request;
+}
 
 let runtime: Awaited<ReturnType<typeof createRuntime>> | undefined;
 try {
@@ -123,6 +157,9 @@ try {
     { name: 'cached-key-404', path: '/v1/cached/translations/de/home/no.such.key', status: 404, headers: apiKey },
     { name: 'cached-group', path: '/v1/cached/translations/de/home', status: 200, headers: apiKey },
     { name: 'cached-manifest', path: '/v1/cached/manifest', status: 200, headers: apiKey },
+    // The keys group's chain (where a PUT of a value and a new key go) up to its validation, which
+    // refuses the id before any database work: a write's own cost before its statement.
+    { name: 'keys-422', path: '/v1/keys/not-a-uuid', status: 422, headers: apiKey },
   ];
   // The live reads, when the database is a process of its own (see the top of this file).
   const liveKey = '/v1/translations/de/home/home.title';
@@ -139,36 +176,71 @@ try {
   const sampleBody = await sample.text();
   const floor = new Hono().get('/v1/cached/translations/:language/:group/:key', () => new Response(sampleBody, { status: 200, headers: { ...sampleHeaders } }));
 
-  const measure = async (fetch: Fetch, path: string, headers: Record<string, string>, status: number) => {
-    const request = lightRequest(path, headers);
-    const first = await fetch(request);
-    if (first.status !== status) throw new Error(`${path}: expected ${status}, got ${first.status}`);
+  // A case is a request made afresh each time (a write's body can be read once) or one request
+  // reused (a read's, as the server's parsed request is cheap to reuse here).
+  type Make = () => Request;
+  const measure = async (fetch: Fetch, make: Make, status: number, expected = 'x') => {
+    const first = await fetch(make());
+    if (first.status !== status) throw new Error(`${expected}: expected ${status}, got ${first.status} ${await first.text()}`);
     const run = async (count: number) => {
       let left = count;
       const worker = async () => {
         while (left > 0) {
           left--;
-          await fetch(request);
+          const response = await fetch(make());
+          if (response.status !== status) throw new Error(`${expected}: expected ${status}, got ${response.status}`);
         }
       };
       await Promise.all(Array.from({ length: Math.min(inFlight, count) }, worker));
     };
     await run(Math.min(requests, 5_000));
-    const perRound: number[] = [];
+    const perRound: { wall: number; cpu: number }[] = [];
     for (let round = 0; round < rounds; round++) {
+      const cpu = process.cpuUsage();
       const started = performance.now();
       await run(requests);
-      perRound.push(((performance.now() - started) * 1000) / requests);
+      const used = process.cpuUsage(cpu);
+      perRound.push({ wall: ((performance.now() - started) * 1000) / requests, cpu: (used.user + used.system) / requests });
     }
-    perRound.sort((a, b) => a - b);
-    return { median: perRound[Math.floor(perRound.length / 2)]!, min: perRound[0]!, max: perRound.at(-1)! };
+    // The fastest round by wall time is the figure for a read; by CPU for a write (its wall time is
+    // the database's).
+    const by = (pick: (r: { wall: number; cpu: number }) => number) => {
+      const sorted = perRound.map(pick).sort((a, b) => a - b);
+      return { median: sorted[Math.floor(sorted.length / 2)]!, min: sorted[0]!, max: sorted.at(-1)! };
+    };
+    return { wall: by((r) => r.wall), cpu: by((r) => r.cpu) };
+  };
+  const reuse = (path: string, headers: Record<string, string>): Make => {
+    const request = lightRequest(path, headers);
+    return () => request;
   };
 
-  const rows: string[] = ['| request | us per request (fastest round) | median | slowest |', '|---|---:|---:|---:|'];
-  const row = (name: string, r: { median: number; min: number; max: number }) =>
-    rows.push(`| ${name} | ${r.min.toFixed(1)} | ${r.median.toFixed(1)} | ${r.max.toFixed(1)} |`);
-  row('one-route Hono app, the same answer as cached-key (the floor)', await measure(floor.fetch, cachedKey, apiKey, 200));
-  for (const c of cases) row(c.name, await measure(app.fetch, c.path, c.headers, c.status));
+  type Measured = Awaited<ReturnType<typeof measure>>;
+  const rows: string[] = [
+    '| request | us per request (fastest round) | median | slowest | CPU us per request (least of the rounds) | median |',
+    '|---|---:|---:|---:|---:|---:|',
+  ];
+  const row = (name: string, { wall, cpu }: Measured) =>
+    rows.push(`| ${name} | ${wall.min.toFixed(1)} | ${wall.median.toFixed(1)} | ${wall.max.toFixed(1)} | ${cpu.min.toFixed(1)} | ${cpu.median.toFixed(1)} |`);
+  row('one-route Hono app, the same answer as cached-key (the floor)', await measure(floor.fetch, reuse(cachedKey, apiKey), 200));
+  for (const c of cases.filter((c) => wanted(c.name))) row(c.name, await measure(app.fetch, reuse(c.path, c.headers), c.status, c.name));
+  if (database) {
+    // The writes, as the bench's rows send them: a PUT rotating over approved keys with a new value
+    // each time, and new keys in a group of their own.
+    const writeKeys: string[] = [];
+    for (let i = 0; i < 200; i++) writeKeys.push((await call('POST', '/v1/keys', apiKey, { key: `write.k${i}`, group_name: 'write' })).id as string);
+    const json = { ...apiKey, 'Content-Type': 'application/json' };
+    let edits = 0;
+    const put: Make = () => {
+      const n = edits++;
+      return lightWrite(`/v1/keys/${writeKeys[n % writeKeys.length]}/translations/de`, json, 'PUT', JSON.stringify({ value: `Wert ${n % writeKeys.length} (edit ${n})`, status: 'approved' }));
+    };
+    if (wanted('write-put')) row('write-put', await measure(app.fetch, put, 200, 'write-put'));
+    let created = 0;
+    const create: Make = () =>
+      lightWrite('/v1/keys', json, 'POST', JSON.stringify({ key: `bench-created.k${++created}`, group_name: 'bench-created', description: 'created by request-cost' }));
+    if (wanted('write-create-key')) row('write-create-key', await measure(app.fetch, create, 201, 'write-create-key'));
+  }
   const where = database ? `PostgreSQL (${database.version.split(' ').slice(0, 2).join(' ')}), counters ${redisUrl ? 'in Redis' : 'in-process'}` : 'embedded defaults';
   process.stdout.write(`${rows.join('\n')}\n\n${requests.toLocaleString('en-US')} requests per round, ${inFlight} in flight, ${rounds} rounds; ${where}; node ${process.version}\n`);
 } finally {

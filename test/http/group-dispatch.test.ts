@@ -4,7 +4,7 @@
 // prefix ends, and check that the groups of the hot reads keep Hono's RegExpRouter, which is why
 // the dispatch exists.
 import { describe, expect, it } from 'vitest';
-import { createApi } from '../../functions/http/create-api.ts';
+import { createApi, groupFetch } from '../../functions/http/create-api.ts';
 import { allRouteGroups } from '../../functions/route-groups.ts';
 import { useTestApp } from '../support/test-app.ts';
 import { project } from '../translations/helpers.ts';
@@ -46,6 +46,14 @@ describe('one app over every route group', () => {
       ['keys', 'GET', `/v1/keys/${id}`, 200],
       ['keys', 'GET', '/v1/keys/tags', 200],
       ['keys', 'GET', '/v1/keys/not-a-uuid', 422],
+      ['keys', 'GET', '/v1/keys', 200],
+      ['keys', 'GET', `/v1/keys/${id}/translations/de`, 200],
+      ['keys', 'GET', '/v1/keys/tags/', 404],
+      ['keys', 'GET', '/v1/keys/bulk-delete', 422],
+      ['keys', 'GET', '/v1/keys/%74ags', 200],
+      ['glossary', 'GET', '/v1/glossary', 200],
+      ['glossary', 'GET', '/v1/glossary/export', 200],
+      ['glossary', 'GET', '/v1/glossary/not-a-uuid', 422],
       ['languages', 'GET', '/v1/languages', 200],
       ['health', 'GET', '/health', 200],
     ];
@@ -102,5 +110,68 @@ describe('one app over every route group', () => {
       await alone.request(`${groupNamed(name).prefix}/no-such-route`);
       expect(alone.router.name, name).toBe('SmartRouter + RegExpRouter');
     }
+  });
+
+  it("splits a group whose static segments sit beside a parameter, each request matched where the group's routes would match it", async () => {
+    const p = await project(t, ['de'], 'team');
+    const id = await p.key('home.title', 'home');
+    const keys = groupNamed('keys');
+    const { fetch, apps } = groupFetch(t.runtime.deps, keys, {});
+    expect(apps).toHaveLength(2);
+    const [all, rest] = apps as [(typeof apps)[0], (typeof apps)[0]];
+    const matched: string[] = [];
+    for (const [name, app] of [['all', all], ['rest', rest]] as const) {
+      // Hono's SmartRouter puts the router it chose in place of its own match on the first one.
+      app.router.match('GET', '/');
+      const match = app.router.match.bind(app.router);
+      app.router.match = (method, path) => {
+        matched.push(`${name} ${method} ${path}`);
+        return match(method, path);
+      };
+    }
+    const call = async (method: string, path: string, body?: unknown) => {
+      const init: RequestInit = { method, headers: { 'X-API-Key': p.apiKey, 'Content-Type': 'application/json' } };
+      if (body !== undefined) init.body = JSON.stringify(body);
+      return fetch(new Request(`http://localhost${path}`, init));
+    };
+    // The named segments (and what is under them) go to the app of all the group's routes.
+    expect((await call('GET', '/v1/keys/tags')).status).toBe(200);
+    expect((await call('POST', '/v1/keys/bulk-tags', { key_ids: [id], add: ['mobile'] })).status).toBe(200);
+    expect((await call('PATCH', '/v1/keys/tags/mobile', { name: 'phone' })).status).toBe(200);
+    // Anything else to the app whose router leaves those routes out: Hono's RegExpRouter.
+    expect((await call('GET', `/v1/keys/${id}`)).status).toBe(200);
+    expect((await call('PUT', `/v1/keys/${id}/translations/de`, { value: 'Hallo' })).status).toBe(200);
+    expect((await call('GET', '/v1/keys?limit=1')).status).toBe(200);
+    expect((await call('GET', '/v1/keys/tagsx')).status).toBe(422);
+    expect(matched).toEqual([
+      'all GET /v1/keys/tags',
+      'all POST /v1/keys/bulk-tags',
+      'all PATCH /v1/keys/tags/mobile',
+      `rest GET /v1/keys/${id}`,
+      `rest PUT /v1/keys/${id}/translations/de`,
+      'rest GET /v1/keys',
+      'rest GET /v1/keys/tagsx',
+    ]);
+    expect(rest.router.name).toBe('SmartRouter + RegExpRouter');
+    expect(all.router.name).toBe('SmartRouter + TrieRouter');
+    // The keys group's own app (its Lambda's) is that split too; a group the RegExpRouter takes whole is one app.
+    expect(groupFetch(t.runtime.deps, groupNamed('cached'), {}).apps).toHaveLength(1);
+    expect(groupFetch(t.runtime.deps, groupNamed('glossary'), {}).apps).toHaveLength(2);
+  });
+
+  it("answers a split group's Lambda as the whole group: the renamed tag and the key both there", async () => {
+    const p = await project(t, ['de'], 'team');
+    const id = await p.key('home.title', 'home');
+    const alone = createApi(t.runtime.deps, [groupNamed('keys')]);
+    const headers = { 'X-API-Key': p.apiKey, 'Content-Type': 'application/json' };
+    expect((await alone.request('/v1/keys/bulk-tags', { method: 'POST', headers, body: JSON.stringify({ key_ids: [id], add: ['web'] }) })).status).toBe(200);
+    const key = (await (await alone.request(`/v1/keys/${id}`, { headers })).json()) as { tags: string[] };
+    expect(key.tags).toEqual(['web']);
+    const tags = (await (await alone.request('/v1/keys/tags', { headers })).json()) as unknown;
+    expect(JSON.stringify(tags)).toContain('"web"');
+    // What is not under the group's prefix is the whole app's: its 404 in the error envelope.
+    const outside = await alone.request('/v1/keysets', { headers });
+    expect(outside.status).toBe(404);
+    expect(await outside.json()).toEqual({ detail: 'Not Found' });
   });
 });
