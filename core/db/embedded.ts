@@ -1,12 +1,19 @@
 // The embedded default: PGlite (Postgres compiled to WebAssembly) served over the Postgres wire
-// protocol by pglite-socket, so that postgres.js stays the only SQL client in every mode.
+// protocol by pglite-socket, so that postgres.js stays the only SQL client in every mode. Both run
+// on a thread of their own (core/db/embedded-worker.mjs).
+//
+// Why a thread: PGlite's WebAssembly runs on the thread that calls it. On the service's own thread,
+// every statement (a 2-second import's included) held up every other request, cached reads that
+// ask no database among them, and a write's database work and its HTTP work could never use two
+// cores. On its own thread the database works while the service parses, answers and serializes.
+// docs/decisions.md, "The embedded database on its own thread".
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { lockDataDir } from './data-dir-lock.ts';
 
 export type EmbeddedPostgres = {
@@ -46,31 +53,49 @@ export async function startEmbeddedPostgres(options: {
 }): Promise<EmbeddedPostgres> {
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
   const lock = options.dataDir ? await lockDataDir(options.dataDir) : undefined;
-  const db = await PGlite.create({
-    extensions: PGLITE_EXTENSIONS,
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-  }).catch(async (error: unknown) => {
-    await lock?.release();
-    throw error;
-  });
   const socketDir = options.tcp ? undefined : await mkdtemp(join(tmpdir(), 'tms-pg-'));
   const path = socketDir ? join(socketDir, '.s.PGSQL.5432') : undefined;
-  const server = new PGLiteSocketServer({
-    db,
-    ...(path ? { path } : { host: '127.0.0.1', port: 0 }),
-    maxConnections: SOCKET_MAX_CONNECTIONS,
+  const cleanUp = async () => {
+    await lock?.release();
+    if (socketDir) await rm(socketDir, { recursive: true, force: true });
+  };
+  // The dump's bytes move to the thread (transferred, not copied again).
+  const dump = options.loadDataDir ? new Uint8Array(await options.loadDataDir.arrayBuffer()) : undefined;
+  const worker = new Worker(new URL('./embedded-worker.mjs', import.meta.url), {
+    workerData: { dataDir: options.dataDir, loadDataDir: dump, path, maxConnections: SOCKET_MAX_CONNECTIONS },
+    ...(dump ? { transferList: [dump.buffer as ArrayBuffer] } : {}),
+    // Plain JavaScript: none of the parent's loaders (tsx) is needed, and none is loaded again.
+    execArgv: [],
   });
-  await server.start();
-  const url = path ? 'postgres://postgres@localhost/postgres' : `postgres://postgres@${server.getServerConn()}/postgres`;
+  let ready: { conn: string | undefined };
+  try {
+    // The first message says the socket listens; an error (a data dir PGlite cannot open) or an
+    // exit before it fails the start with it.
+    ready = await Promise.race([
+      once(worker, 'message').then(([message]) => message as { conn: string | undefined }),
+      once(worker, 'exit').then(([code]) => Promise.reject(new Error(`the embedded database stopped while starting (exit code ${String(code)})`))),
+    ]);
+  } catch (error) {
+    await worker.terminate();
+    await cleanUp();
+    throw error;
+  }
+  // Once started, the database's thread failing is the process's failure, as when PGlite ran on the
+  // service's thread: nothing in the process can bring it back.
+  let closing = false;
+  worker.on('error', (error) => {
+    if (!closing) setImmediate(() => { throw error; });
+  });
+  const url = path ? 'postgres://postgres@localhost/postgres' : `postgres://postgres@${ready.conn}/postgres`;
   return {
     url,
     path,
     async close() {
-      await server.stop();
-      await db.close();
-      await lock?.release();
-      if (socketDir) await rm(socketDir, { recursive: true, force: true });
+      closing = true;
+      const exited = once(worker, 'exit');
+      worker.postMessage('close');
+      await exited;
+      await cleanUp();
     },
   };
 }
