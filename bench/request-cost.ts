@@ -17,8 +17,8 @@
 // @hono/node-server's Response in place as the server has it, and headers read as its requests
 // read them (a lookup in node's plain object, not a Fetch Headers object's validation on every
 // get). On the embedded defaults only reads that ask no database are measured (the cached ones): a
-// live read's statement would go to PGlite in this very process, whose work would then share the
-// loop with the requests in a way the server's does not. With DATABASE_URL (an admin connection, as
+// live read's statement would go to PGlite in this very process (on its own thread), whose CPU
+// would then count as the requests'. With DATABASE_URL (an admin connection, as
 // for `npm run bench`: a throwaway database is made on that server and dropped at the end) the
 // database is another process, as it is behind the service, and the live reads are measured too;
 // REDIS_URL then puts the counters in Redis, as a self-hosted service has them. The writes
