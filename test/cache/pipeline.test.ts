@@ -260,13 +260,17 @@ describe('a slow object store during a build', () => {
 
 describe('auto_rebuild', () => {
   it('off by default; when on, a burst of writes queues one debounced rebuild', async () => {
-    // A debounce longer than a PUT can take on a loaded CI machine (PGlite): at 150 ms a slow PUT
-    // mid-burst let the timer fire between writes, and the burst cost two builds.
-    const app = await startTestApp({ env: { AUTO_REBUILD_DEBOUNCE_MS: '600' }, log });
+    // A debounce longer than a PUT can take on a loaded CI machine: at 150 ms a slow PUT mid-burst
+    // let the timer fire between writes, and the burst cost two builds.
+    const app = await startTestApp({ env: { AUTO_REBUILD_DEBOUNCE_MS: '1000' }, log });
     try {
       const p = await app.newProject();
       const ids = await seed(app, p, { 'home.title': { de: ['Hallo', 'approved'] } });
-      await new Promise((r) => setTimeout(r, 400));
+      // The seed's writes left a debounced check behind. It is fired now, with the setting still
+      // off, rather than waited for: a check that ran late (a loaded machine) could read the
+      // setting after the PATCH below had turned it on, and build once more (CI, 2026-12-06).
+      await app.runtime.deps.autoRebuild.flush();
+      await new Promise((r) => setTimeout(r, 1_200)); // longer than the debounce: nothing left to build
       expect(await (await app.call(p.apiKey, 'GET', '/v1/cache/status')).json()).toMatchObject({ ready: false });
 
       expect((await app.admin('PATCH', `/projects/${p.projectId}`, { auto_rebuild: true })).status).toBe(200);
@@ -282,7 +286,7 @@ describe('auto_rebuild', () => {
       expect(builds(p.projectId)).toHaveLength(1);
       // Reads do not trigger builds (waited for longer than the debounce).
       await app.call(p.apiKey, 'GET', '/v1/keys');
-      await new Promise((r) => setTimeout(r, 1_000));
+      await new Promise((r) => setTimeout(r, 1_200));
       await app.runtime.rebuilds!.idle();
       expect(builds(p.projectId)).toHaveLength(1);
     } finally {
