@@ -55,6 +55,38 @@ function postgresMicros(): number | null {
   return found ? total : null;
 }
 
+/**
+ * The machine's idle share between two readings of /proc/stat's first line ("cpu  user nice system
+ * idle iowait irq softirq steal ..."): idle and iowait over every field. It tells whether a run was
+ * bound by the cores (near 0) or by waits (the seed's 16 clients each wait for their answers).
+ */
+export type MachineTicks = { idle: number; total: number };
+
+export function parseMachineTicks(procStat: string): MachineTicks | null {
+  const end = procStat.indexOf('\n');
+  const line = end === -1 ? procStat : procStat.slice(0, end);
+  if (!line.startsWith('cpu ')) return null;
+  const fields = line.slice(4).trim().split(/\s+/).map(Number);
+  if (fields.length < 5 || fields.some((n) => !Number.isFinite(n))) return null;
+  // guest and guest_nice (fields 9 and 10) are already counted in user and nice.
+  const counted = fields.slice(0, 8);
+  return { idle: fields[3]! + fields[4]!, total: counted.reduce((a, b) => a + b, 0) };
+}
+
+export function machineTicks(): MachineTicks | null {
+  try {
+    return parseMachineTicks(readFileSync('/proc/stat', 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** The idle share (0..1) between two readings; null when either is missing or no tick passed. */
+export function idleShare(before: MachineTicks | null, after: MachineTicks | null): number | null {
+  if (!before || !after || after.total <= before.total) return null;
+  return (after.idle - before.idle) / (after.total - before.total);
+}
+
 export type CpuMeter = { sample(): CpuSample };
 
 export function cpuMeter(options: { serverPid: number; database: boolean }): CpuMeter {

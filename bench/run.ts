@@ -26,7 +26,7 @@ import { measureSdk, type SdkReport } from './sdk.ts';
 import { measureCopyToPostgres } from './copy.ts';
 import { LARGE_SHAPE, seedDirect, seedThroughApi, STANDARD_SHAPE, type BenchProject, type SeedReport } from './seed.ts';
 import { startService, type ServiceProcess } from './server-process.ts';
-import { cpuMeter } from './cpu.ts';
+import { cpuMeter, idleShare, machineTicks, perResponse } from './cpu.ts';
 
 const USAGE = `usage: npx tsx bench/run.ts [--duration <s>] [--turns <n>] [--warmup <s>] [--only <substring>] [--large] [--profile] [--analyze-first]
   --duration  seconds measured per scenario, for the service and again for the ceiling (default 5)
@@ -283,7 +283,15 @@ async function main(): Promise<number> {
     const machine = await describeMachine(db ? { postgresVersion: db.version } : {});
 
     say(`seeding ${STANDARD_SHAPE.keys} keys x ${STANDARD_SHAPE.languages.length} languages through the API...`);
+    // The database's backends' CPU is read from /proc: only a server on this machine (in embedded
+    // mode PGlite runs inside the service, and its CPU is the service's).
+    const localDatabase = db !== undefined && isLoopback(db.url);
+    // Where the seed's time went: each party's CPU per request and the machine's idle share.
+    const seedCpu = cpuMeter({ serverPid: service.pid, database: localDatabase });
+    const [cpuBefore, ticksBefore] = [seedCpu.sample(), machineTicks()];
     const { project, report: seed } = await seedThroughApi(service.url, adminToken, STANDARD_SHAPE, (done) => say(`  ${done} keys`));
+    seed.cpu = perResponse(cpuBefore, seedCpu.sample(), seed.requests);
+    seed.idleShare = idleShare(ticksBefore, machineTicks());
     say(`seeded in ${seed.seconds} s (${seed.requestsPerSecond} req/s)`);
     let http: HttpClient = createHttpClient(service.url, 4);
     cleanup.add('close the client', () => http.close());
@@ -305,9 +313,6 @@ async function main(): Promise<number> {
       say(`ANALYZE: ${seed.analyzeMs} ms`);
     };
     const context: ScenarioContext = { http, project };
-    // Its backends' CPU is read from /proc: only a server on this machine (in embedded mode PGlite
-    // runs inside the service, and its CPU is the service's).
-    const localDatabase = db !== undefined && isLoopback(db.url);
     if (options.analyzeFirst) await analyze();
     const selected = SCENARIOS.filter((s) => selects(options.only, s.name));
     const rows: ScenarioRow[] = [];

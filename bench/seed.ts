@@ -3,6 +3,7 @@
 // straight into Postgres with set-based INSERTs, because a million API calls would take longer
 // than everything else together and measure nothing the standard seed does not.
 import type { Sql } from '../core/db/client.ts';
+import type { CpuPerResponse } from './cpu.ts';
 import { createHttpClient, forEachLimit, type HttpClient } from './http.ts';
 
 export const STANDARD_LANGUAGES = ['en', 'de', 'fr'] as const;
@@ -77,6 +78,10 @@ export type SeedReport = {
   requestsPerSecond: number;
   /** ANALYZE after the seed, when run (bench/analyze.ts). */
   analyzeMs?: number;
+  /** CPU per request of each party over the seed (bench/cpu.ts), when measured. */
+  cpu?: CpuPerResponse | null;
+  /** The machine's idle share over the seed: near 0, the cores bound it; above, waits did. */
+  idleShare?: number | null;
 };
 
 type Created = { id: string };
