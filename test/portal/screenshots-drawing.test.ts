@@ -93,6 +93,11 @@ describe.skipIf(!HAVE_BROWSER)('drawing a region where it meets the page', () =>
       await swipe(box.x + box.width / 2, box.y + box.height - 5, box.y + 5, before);
       expect(beforeLift, 'not drawing: the page scrolls').toBeGreaterThan(before);
       await page.locator('button.draw').first().tap();
+      // The tap's click, and the touch-action it sets, reach the compositor later on a loaded
+      // machine: CI (2026-12-06) once saw the drawing swipe scroll the page by its own length. The
+      // swipe starts once the image says none and two frames have been drawn since.
+      await page.waitForFunction("getComputedStyle(document.querySelector('main > .shot')).touchAction === 'none'", undefined, { timeout: 5_000, polling: 50 });
+      await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
       const b = (await page.locator('main > .shot img').boundingBox())!;
       const y = Number(await page.evaluate('scrollY'));
       await swipe(b.x + b.width / 2, b.y + 10, b.y + b.height - 10);
