@@ -17,7 +17,7 @@ export type LocalServer = {
   /** Everything written to stdout and stderr so far. */
   output(): string;
   /** Waits until the output matches, or throws with the output after 10 s. */
-  waitForOutput(pattern: RegExp): Promise<void>;
+  waitForOutput(pattern: RegExp, ms?: number): Promise<void>;
   stop(): Promise<void>;
   /** Sends a signal (SIGKILL for a crash, SIGINT for Ctrl-C). */
   kill(signal: NodeJS.Signals): void;
