@@ -18,6 +18,7 @@ import { FormatError } from '../../core/formats/format-error.ts';
 import type { Entry } from '../../core/formats/types.ts';
 import { encodeXstring } from '../../core/formats/xlsx/xstring.ts';
 import { crc32 } from '../../core/formats/zip/crc32.ts';
+import { zipEntries } from '../../core/formats/zip/read-zip.ts';
 import { xlsxKeys } from '../../cli/src/file-keys/xlsx.ts';
 import { byKey, description, entriesFor, groupName, key, value } from './support/arbitraries.ts';
 import { BASE_PARTS, deflatedZeros, MAIN, RELATIONSHIPS, rawZip, sheetOf, tableWorkbook, workbookOf } from './support/workbook-parts.ts';
@@ -345,6 +346,24 @@ describe('writing', () => {
 
   it('an empty workbook is a header and nothing else', () => {
     expect(parse(serialize([]))).toEqual({ entries: [], warnings: [] });
+  });
+
+  it('a part that would deflate past what readers take (100 times, past 100 KiB) is stored, so that the export reads back (found by the round-trip property)', () => {
+    // Texts of one character repeated, `"` escaped to `&quot;`: their shared strings deflated 240 times.
+    const entries: Entry[] = Array.from({ length: 12 }, (_, i) => ({ key: `k${i}`, value: '"'.repeat(10_000 - i) }));
+    const body = serialize(entries);
+    const parts = zipEntries(body);
+    const strings = parts.get('xl/sharedstrings.xml')!;
+    expect(strings.size).toBeGreaterThan(100 * 1024);
+    expect(strings.packedSize).toBeGreaterThanOrEqual(strings.size);
+    // The other parts stay deflated, and so does a workbook of ordinary texts.
+    expect(parts.get('xl/worksheets/sheet1.xml')!.packedSize).toBeLessThan(parts.get('xl/worksheets/sheet1.xml')!.size);
+    expect(byKey(parse(body).entries)).toEqual(byKey(entries));
+    expect(base64(serialize([...entries].reverse()))).toBe(base64(body));
+    const ordinary = Array.from({ length: 2_000 }, (_, i) => ({ key: `k${i}`, value: `Wert ${i} mit etwas Text` }));
+    const deflated = zipEntries(serialize(ordinary)).get('xl/sharedstrings.xml')!;
+    expect(deflated.size).toBeGreaterThan(40 * 1024);
+    expect(deflated.packedSize * 3).toBeLessThan(deflated.size);
   });
 });
 

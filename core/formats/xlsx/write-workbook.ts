@@ -15,7 +15,13 @@
 // fixed modification time. fflate writes it from the local date and time fields, so 1980-01-01
 // 00:00 local time (what Excel writes) is the same bytes in every time zone. fflate's version is
 // pinned by package-lock.json: a release that deflates differently would change every file once.
-import { zipSync } from 'fflate';
+//
+// A part that deflates more than readers accept of an archive (ours, read-zip.ts, and Apache POI's
+// alike: past 100 KiB, 100 times its packed size) is stored instead: texts of one character
+// repeated, escaped into XML (`"` is `&quot;`), deflated 240 times, and the import refused the
+// export as a zip bomb (found by the round-trip property test). Such a workbook is larger, and reads.
+import { zipSync, type Zippable } from 'fflate';
+import { unpacksTooFar, zipEntries } from '../zip/read-zip.ts';
 import { escapeXmlAttr, escapeXmlText } from '../xml/escape-xml.ts';
 import { columnName } from './cell-ref.ts';
 import { encodeXstring } from './xstring.ts';
@@ -142,5 +148,10 @@ export function writeWorkbook(sheet: string, columns: readonly Column[], rows: r
     ['xl/worksheets/sheet1.xml', sheetXml],
   ];
   const utf8 = new TextEncoder();
-  return zipSync(Object.fromEntries(parts.map(([name, xml]) => [name, utf8.encode(DECLARATION + xml)])), { level: LEVEL, mtime: MTIME });
+  const files: Zippable = Object.fromEntries(parts.map(([name, xml]) => [name, utf8.encode(DECLARATION + xml)]));
+  const zip = zipSync(files, { level: LEVEL, mtime: MTIME });
+  const tooPacked = new Set([...zipEntries(zip).values()].filter((e) => unpacksTooFar(e.size, e.packedSize)).map((e) => e.name));
+  if (tooPacked.size === 0) return zip;
+  for (const name of tooPacked) files[name] = [files[name] as Uint8Array, { level: 0 }];
+  return zipSync(files, { level: LEVEL, mtime: MTIME });
 }

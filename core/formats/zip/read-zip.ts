@@ -115,12 +115,15 @@ export function zipEntries(body: Uint8Array): Map<string, ZipEntry> {
 const INFLATE_RATIO_MAX = 100;
 const INFLATE_GRACE = 100 * 1024;
 
+/** Whether an entry of `size` bytes packed into `packedSize` unpacks further than a reader takes. */
+export const unpacksTooFar = (size: number, packedSize: number) => size > INFLATE_GRACE && size > packedSize * INFLATE_RATIO_MAX;
+
 /** An entry's bytes. Its declared size must fit what is left of `budget`, and is taken from it. */
 export function unzip(body: Uint8Array, entry: ZipEntry, budget: UnzipBudget): Uint8Array {
   const { name } = entry;
   if (entry.flags & 1) refuse(`${name} is encrypted`);
   if (entry.size > budget.left) refuse(`${name} unpacks to ${mib(entry.size)}: an import unpacks at most ${mib(budget.total)} of a workbook`);
-  if (entry.size > INFLATE_GRACE && entry.size > entry.packedSize * INFLATE_RATIO_MAX) {
+  if (unpacksTooFar(entry.size, entry.packedSize)) {
     refuse(`${name} unpacks to ${Math.round(entry.size / Math.max(1, entry.packedSize))} times its packed size; a workbook's parts unpack at most ${INFLATE_RATIO_MAX} times (a zip bomb?)`);
   }
   const { u16, u32 } = reader(body);
