@@ -16,7 +16,7 @@ export type LocalServer = {
   url: string;
   /** Everything written to stdout and stderr so far. */
   output(): string;
-  /** Waits until the output matches, or throws with the output after 10 s. */
+  /** Waits until the output matches, or throws with the output after `ms` (10 s by default). */
   waitForOutput(pattern: RegExp, ms?: number): Promise<void>;
   stop(): Promise<void>;
   /** Sends a signal (SIGKILL for a crash, SIGINT for Ctrl-C). */
