@@ -57,7 +57,9 @@ const PASSWORD = 'correct horse battery';
 const fixtureFile = (name: string) => readFileSync(new URL(`../fixtures/screenshots/${name}`, import.meta.url));
 const SCREENSHOT = new Uint8Array(fixtureFile('sign-in.png'));
 /** How many values fast-check draws for each path parameter, query parameter and JSON body. */
-const RANDOM_RUNS = { segment: 8, query: 8, body: 15 };
+// MALFORMED_RUNS=<n> multiplies them for a deeper search (with MALFORMED_SEED for other draws).
+const RUNS_FACTOR = Number(process.env.MALFORMED_RUNS ?? 1);
+const RANDOM_RUNS = { segment: 8 * RUNS_FACTOR, query: 8 * RUNS_FACTOR, body: 15 * RUNS_FACTOR };
 
 type Fixture = {
   accountId: string;
@@ -451,7 +453,7 @@ function importCases(): { cases: Case[]; dryRuns: Case[] } {
         return { format, body: Buffer.concat([text.subarray(0, i), Buffer.from(bytes), text.subarray(i)]) };
       }),
     ),
-    { seed: SEED, numRuns: 60 },
+    { seed: SEED, numRuns: 60 * RUNS_FACTOR },
   );
   for (const [i, { format, body }] of drawn.entries()) {
     dryRuns.push({ label: `random ${format} file #${i}`, query: `format=${format}&dry_run=true`, body, headers: { 'Content-Type': 'application/octet-stream' }, invalid: false });
@@ -496,7 +498,7 @@ function glossaryImportCases(): { cases: Case[]; dryRuns: Case[] } {
         return { format, body: Buffer.concat([text.subarray(0, i), Buffer.from(bytes), text.subarray(i)]) };
       }),
     ),
-    { seed: SEED, numRuns: 40 },
+    { seed: SEED, numRuns: 40 * RUNS_FACTOR },
   );
   for (const [i, { format, body }] of drawn.entries()) dryRuns.push(file(`random #${i}`, format, body, false));
   return { cases, dryRuns: [...dryRuns, ...cases.filter((c) => !c.invalid)] };
@@ -532,7 +534,7 @@ function screenshotImageCases(): Case[] {
       fc.uint8Array({ maxLength: 200 }).map((bytes) => ({ label: 'random bytes', body: Buffer.from(bytes) })),
       fc.tuple(fc.constantFrom(['png', png], ['jpeg', jpeg], ['webp', webp] as const), fc.nat()).map(([[format, file], at]) => ({ label: `a ${format} cut`, body: file.subarray(0, 1 + (at % (file.length - 64))) })),
     ),
-    { seed: SEED, numRuns: 30 },
+    { seed: SEED, numRuns: 30 * RUNS_FACTOR },
   );
   for (const [i, { label, body }] of drawn.entries()) cases.push(image(`${label} #${i}`, body, 'application/octet-stream'));
   return cases;
@@ -841,7 +843,7 @@ function formCases(route: string, spec: FormSpec): Case[] {
   // picks from choices must refuse it.
   const names = [...Object.keys(valid), 'return_to', '_extra'];
   const form = fc.record(Object.fromEntries(names.map((n) => [n, fc.tuple(fc.string({ unit: 'binary', maxLength: 12 }), fc.string({ maxLength: 12 })).map(([a, b]) => `${a}\u0000${b}`)])));
-  for (const [i, fields] of fc.sample(form, { seed: SEED, numRuns: 8 }).entries()) {
+  for (const [i, fields] of fc.sample(form, { seed: SEED, numRuns: 8 * RUNS_FACTOR }).entries()) {
     const wellFormed = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.toWellFormed()]));
     cases.push(sendForm(`random form #${i}`, wellFormed, takesFields));
   }
