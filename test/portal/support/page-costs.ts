@@ -84,8 +84,11 @@ export type Sent = { query: string; parameters: unknown[] };
 // The rebuild worker's poll (core/adapters/rebuild-queue-postgres.ts: its claim and its next due time)
 // runs every 2 s: a page that took long under load met it and counted one statement too many. The
 // statistics refresher (core/db/refresh-statistics.ts) asks pg_stat_user_tables which tables are due
-// soon after writes: on PostgreSQL a CI run counted it in the editor's page once.
-const BACKGROUND = /webhook_deliveries|webhook_outbox|^analyze|lease_owner = \$|min\(greatest\( wanted|from pg_stat_user_tables\b/i;
+// soon after writes: on PostgreSQL a CI run counted it in the editor's page once. The auto-rebuilder
+// (core/cache/auto-rebuild.ts) asks whether the project rebuilds on its own a debounce after a
+// content write: an embedded CI run counted it in the editor's page once, the test's PUT having come
+// just before the page measured first and the debounce then ending during the second.
+const BACKGROUND = /webhook_deliveries|webhook_outbox|^analyze|lease_owner = \$|min\(greatest\( wanted|from pg_stat_user_tables\b|^select auto_rebuild as on from projects\b/i;
 // postgres.js reads the array types from pg_catalog once per new connection: the driver's, not the
 // page's, sent only when the page's parallel reads happened to open a connection (the Languages tab's
 // 8-language count was one statement "too many" in a CI run on PostgreSQL for it).
