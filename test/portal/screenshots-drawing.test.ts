@@ -24,6 +24,18 @@ const imageRect = async (page: Page) => {
   return { top: r.y, bottom: r.y + r.height, height: Number(await page.evaluate('innerHeight')) };
 };
 const touchAction = (page: Page) => page.evaluate("getComputedStyle(document.querySelector('main > .shot')).touchAction");
+// Waits until `expression` is true in the page, asking every 50 ms for at most 5 s. Not Playwright's
+// waitForFunction: it evaluates the expression with eval in the page, which the portal's CSP
+// (script-src 'self') refuses on every poll after the first (CDP lets the first one through). The
+// test then passed when the first check was already true, and failed on a loaded CI machine when it
+// was not (2026-12-06). page.evaluate goes through CDP each time.
+async function until(page: Page, expression: string, timeout = 5_000) {
+  const end = Date.now() + timeout;
+  while (!(await page.evaluate(expression))) {
+    if (Date.now() > end) throw new Error(`not true within ${timeout} ms: ${expression}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 async function drag(page: Page, from: [number, number], to: [number, number]) {
   const box = (await page.locator('main > .shot img').boundingBox())!;
   await page.mouse.move(box.x + from[0] * box.width, box.y + from[1] * box.height);
@@ -83,7 +95,7 @@ describe.skipIf(!HAVE_BROWSER)('drawing a region where it meets the page', () =>
         await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y: y0 }] });
         for (let i = 1; i <= 6; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: y0 + ((y1 - y0) * i) / 6 }] });
         if (scrollsFrom === undefined) await page.waitForTimeout(300);
-        else await page.waitForFunction(`scrollY > ${scrollsFrom}`, undefined, { timeout: 5_000, polling: 50 }).catch(() => undefined);
+        else await until(page, `scrollY > ${scrollsFrom}`).catch(() => undefined);
         beforeLift = Number(await page.evaluate('scrollY'));
         await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
         await page.waitForTimeout(300);
@@ -96,7 +108,7 @@ describe.skipIf(!HAVE_BROWSER)('drawing a region where it meets the page', () =>
       // The tap's click, and the touch-action it sets, reach the compositor later on a loaded
       // machine: CI (2026-12-06) once saw the drawing swipe scroll the page by its own length. The
       // swipe starts once the image says none and two frames have been drawn since.
-      await page.waitForFunction("getComputedStyle(document.querySelector('main > .shot')).touchAction === 'none'", undefined, { timeout: 5_000, polling: 50 });
+      await until(page, "getComputedStyle(document.querySelector('main > .shot')).touchAction === 'none'");
       await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
       const b = (await page.locator('main > .shot img').boundingBox())!;
       const y = Number(await page.evaluate('scrollY'));
