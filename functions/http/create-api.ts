@@ -42,13 +42,31 @@ export function createApi(deps: Deps, groups: readonly RouteGroup[], options: Ap
   const byPrefix = groups.map((group) => ({ prefix: group.prefix, fetch: groupFetch(deps, group, { ...options, openapi: false }).fetch }));
   const whole = app.fetch;
   app.fetch = (request, env, executionCtx) => {
-    const path = getPath(request);
+    const path = pathOf(request);
     for (const group of byPrefix) {
       if (isUnder(path, group.prefix)) return group.fetch(request, env, executionCtx);
     }
     return whole(request, env, executionCtx);
   };
   return app;
+}
+
+/**
+ * Hono's getPath, remembered for the last request it read. The dispatchers above read a request's
+ * path to choose an app, and that app's Hono reads it again, from the URL character by character
+ * (about 6% of a cached read's CPU in-process when done twice; docs/benchmarks.md, 2026-12-06
+ * 17:03). The app is called synchronously right after, so its read finds the request still
+ * remembered. Keyed by the Request object: its URL cannot change, and any other request is read
+ * afresh.
+ */
+let lastRequest: Request | undefined;
+let lastPath = '';
+export function pathOf(request: Request): string {
+  if (request !== lastRequest) {
+    lastPath = getPath(request);
+    lastRequest = request;
+  }
+  return lastPath;
 }
 
 /** Under the prefix: equal to it, or it and a slash (`/v1/keysets` is not under `/v1/keys`). */
@@ -96,7 +114,7 @@ export function groupFetch(deps: Deps, group: RouteGroup, options: ApiOptions): 
   const rest = createApp(deps, [group], options, routesWhere((path) => !isUnder(path, group.prefix) || !names.has(segmentAfter(path, group.prefix))));
   return {
     fetch: (request, env, executionCtx) => {
-      const path = getPath(request);
+      const path = pathOf(request);
       const target = isUnder(path, group.prefix) && names.has(segmentAfter(path, group.prefix)) ? all : rest;
       return target.fetch(request, env, executionCtx);
     },
@@ -121,7 +139,7 @@ function routesWhere<T>(keep: (path: string) => boolean): Router<T> {
 type AppRouter = NonNullable<NonNullable<ConstructorParameters<typeof Hono<AppEnv>>[0]>['router']>;
 
 function createApp(deps: Deps, groups: readonly RouteGroup[], options: ApiOptions, router?: AppRouter) {
-  const app = new Hono<AppEnv>(router ? { router } : {});
+  const app = new Hono<AppEnv>(router ? { router, getPath: pathOf } : { getPath: pathOf });
   const clientAddress = options.clientAddress;
   app.use('*', function withDeps(c, next) {
     c.set('deps', deps);
