@@ -26,9 +26,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { createMemoryLogger } from '../../core/log.ts';
 import { usingRealPostgres } from '../support/test-database.ts';
 import { useTestApp, type TestProject } from '../support/test-app.ts';
+import { wholeNumberFromEnv } from '../support/whole-number-from-env.ts';
 
 const REAL = usingRealPostgres();
-const SEED = Number(process.env.MIX_SEED ?? 20261201);
+const SEED = wholeNumberFromEnv('MIX_SEED', 20261201);
 const env = (name: string, real: number, embedded: number) => Number(process.env[name] ?? (REAL ? real : embedded));
 /** Per project. Sized so that the rare interleavings come up (about 40-60 s on 2 cores, real Postgres). */
 const WRITERS = env('MIX_WRITERS', 10, 5);

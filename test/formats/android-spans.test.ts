@@ -14,6 +14,7 @@ import { readXml, type XmlElement } from '../../core/formats/xml/read-xml.ts';
 import { splitInline } from '../../core/formats/xml/inline-markup.ts';
 import { readIcuPlural } from '../../core/formats/plural/icu-plural.ts';
 import { value as hostileValue } from './support/arbitraries.ts';
+import { wholeNumberFromEnv } from '../support/whole-number-from-env.ts';
 
 const dec = (b: Uint8Array) => new TextDecoder().decode(b);
 
@@ -102,7 +103,7 @@ const withoutTags = (value: string) =>
     .map((p) => ('text' in p ? p.text : ''))
     .join('');
 
-const RUNS = Number(process.env.FORMAT_RUNS ?? 60);
+const RUNS = wholeNumberFromEnv('FORMAT_RUNS', 60);
 
 describe('android export: spaces around styling spans, as aapt2 compiles them', () => {
   it('the model agrees with aapt2 on plain strings and spans that need no quotes', () => {

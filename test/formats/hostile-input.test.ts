@@ -12,8 +12,9 @@ import { FORMATS, FormatError } from '../../core/formats/index.ts';
 import type { FormatId } from '../../core/formats/types.ts';
 import { entriesFor } from './support/arbitraries.ts';
 import { tableWorkbook, workbookOf } from './support/workbook-parts.ts';
+import { wholeNumberFromEnv } from '../support/whole-number-from-env.ts';
 
-const RUNS = Number(process.env.FORMAT_RUNS ?? 100);
+const RUNS = wholeNumberFromEnv('FORMAT_RUNS', 100);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TIMEOUT = Math.max(30_000, RUNS * 500);
 const FORMAT_IDS = Object.keys(FORMATS) as FormatId[];

@@ -13,9 +13,10 @@ import type { Entry } from '../../core/formats/types.ts';
 import { resxKeys } from '../../cli/src/file-keys/resx.ts';
 import { byKey, description, isValidKey, key, value } from './support/arbitraries.ts';
 import { refusalOf } from './support/refusal.ts';
+import { wholeNumberFromEnv } from '../support/whole-number-from-env.ts';
 
 const FIXTURE = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'formats', 'Strings.de.resx'));
-const RUNS = Number(process.env.FORMAT_RUNS ?? 300);
+const RUNS = wholeNumberFromEnv('FORMAT_RUNS', 300);
 const TIMEOUT = Math.max(30_000, RUNS * 200);
 
 const enc = (s: string) => new TextEncoder().encode(s);

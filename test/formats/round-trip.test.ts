@@ -6,10 +6,11 @@ import fc from 'fast-check';
 import { FORMATS } from '../../core/formats/index.ts';
 import type { Entry, FormatId, SerializeContext } from '../../core/formats/types.ts';
 import { byKey, DEEPEST_KEYS, entriesFor, FORMAT_LIMITS } from './support/arbitraries.ts';
+import { wholeNumberFromEnv } from '../support/whole-number-from-env.ts';
 
 const LANGUAGES = ['en', 'de', 'ru', 'ar', 'ja', 'fr', 'cy'];
 /** FORMAT_RUNS=1000 for a deeper search; the time allowed grows with it. */
-const RUNS = Number(process.env.FORMAT_RUNS ?? 60);
+const RUNS = wholeNumberFromEnv('FORMAT_RUNS', 60);
 const TIMEOUT = Math.max(30_000, RUNS * 500);
 
 /**

@@ -15,6 +15,7 @@ import fc from 'fast-check';
 import { unzipSync, zipSync } from 'fflate';
 import { xlsxCodec } from '../../core/formats/codecs/xlsx.ts';
 import { FormatError } from '../../core/formats/format-error.ts';
+import { wholeNumberFromEnv } from '../support/whole-number-from-env.ts';
 import type { Entry } from '../../core/formats/types.ts';
 import { encodeXstring } from '../../core/formats/xlsx/xstring.ts';
 import { crc32 } from '../../core/formats/zip/crc32.ts';
@@ -26,7 +27,7 @@ import { refusalOf } from './support/refusal.ts';
 import { useTestApp } from '../support/test-app.ts';
 import { body as json, project } from '../translations/helpers.ts';
 
-const RUNS = Number(process.env.FORMAT_RUNS ?? 200);
+const RUNS = wholeNumberFromEnv('FORMAT_RUNS', 200);
 const TIMEOUT = Math.max(30_000, RUNS * 200);
 const PYTHON = '/usr/bin/python3';
 const CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';

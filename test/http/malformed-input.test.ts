@@ -40,6 +40,7 @@ import {
   type DatabaseWatch,
   type HttpEdge,
 } from '../support/malformed-input.ts';
+import { wholeNumberFromEnv } from '../support/whole-number-from-env.ts';
 
 // Webhook endpoints on loopback are allowed (the fixture's sends nothing off this machine), and
 // changes are handed to the outbox at once, so that settle() can wait for the worker to finish.
@@ -58,7 +59,7 @@ const fixtureFile = (name: string) => readFileSync(new URL(`../fixtures/screensh
 const SCREENSHOT = new Uint8Array(fixtureFile('sign-in.png'));
 /** How many values fast-check draws for each path parameter, query parameter and JSON body. */
 // MALFORMED_RUNS=<n> multiplies them for a deeper search (with MALFORMED_SEED for other draws).
-const RUNS_FACTOR = Number(process.env.MALFORMED_RUNS ?? 1);
+const RUNS_FACTOR = Math.max(1, wholeNumberFromEnv('MALFORMED_RUNS', 1));
 const RANDOM_RUNS = { segment: 8 * RUNS_FACTOR, query: 8 * RUNS_FACTOR, body: 15 * RUNS_FACTOR };
 
 type Fixture = {

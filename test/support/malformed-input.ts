@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import type { Sql } from '../../core/db/client.ts';
 import { EDGE_SERVER_OPTIONS, hardenNodeServer } from '../../functions/http/node-server-edge.ts';
 import { deref, validate, type Doc } from '../openapi/openapi-support.ts';
+import { wholeNumberFromEnv } from './whole-number-from-env.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Transport: the app behind the same node server and edge as `npm start`.
@@ -176,7 +177,7 @@ export type Case = {
 };
 
 /** MALFORMED_SEED=<n> draws other random inputs (a deeper search beside MALFORMED_RUNS); the default is CI's. */
-export const SEED = Number(process.env.MALFORMED_SEED ?? 20261127);
+export const SEED = wholeNumberFromEnv('MALFORMED_SEED', 20261127);
 
 /**
  * Path segments that can never name anything, sent as they are (percent signs included). Not among
