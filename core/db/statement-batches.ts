@@ -58,21 +58,27 @@ export function createStatementBatches<I, R>(sql: Sql, options: BatchOptions<I, 
   const projects = new Map<string, Project<I, R>>();
   let running = 0;
 
-  // One batch's statement. Writes it could not answer are handed back, to be retried one at a time
-  // once the batch's slot is free again.
-  const run = async (writes: Pending<I, R>[]): Promise<Pending<I, R>[]> => {
+  // One batch's statement. `release` frees its slot and sends the project's next batch: on success
+  // before this batch's writes are answered, so that the database works on the next statement while
+  // this process answers the last one's clients; on failure after the retries are sent, which are
+  // older than the writes queued meanwhile and go one at a time once the slot is free again.
+  const run = async (writes: Pending<I, R>[], release: () => void): Promise<void> => {
+    let rows: R[];
     try {
-      const rows = await options.send(sql, writes.map((w) => w.item), BATCH_LOCK_TIMEOUT_MS);
-      writes.forEach((w, i) => w.resolve(rows[i]!));
-      return [];
+      rows = await options.send(sql, writes.map((w) => w.item), BATCH_LOCK_TIMEOUT_MS);
     } catch (error) {
       const lockWait = (error as { code?: unknown } | null)?.code === LOCK_NOT_AVAILABLE;
       if (isConnectionError(error) || (writes.length === 1 && !lockWait)) {
+        release();
         for (const w of writes) w.reject(error);
-        return [];
+      } else {
+        writes.forEach(alone);
+        release();
       }
-      return writes;
+      return;
     }
+    release();
+    writes.forEach((w, i) => w.resolve(rows[i]!));
   };
 
   // Alone, a write waits for locks as any statement does, outside the project's slots: a row held by
@@ -84,11 +90,9 @@ export function createStatementBatches<I, R>(sql: Sql, options: BatchOptions<I, 
       const batch = project.queued.shift()!;
       project.inFlight++;
       running++;
-      void run(batch.writes).then((unanswered) => {
+      void run(batch.writes, () => {
         project.inFlight--;
         running--;
-        // The retries first: they are older than the writes queued meanwhile.
-        unanswered.forEach(alone);
         if (project.inFlight === 0 && project.queued.length === 0) projects.delete(key);
         else send(key, project);
       });
