@@ -4,7 +4,7 @@
 // than everything else together and measure nothing the standard seed does not.
 import type { Sql } from '../core/db/client.ts';
 import type { CpuPerResponse } from './cpu.ts';
-import { createHttpClient, forEachLimit, type HttpClient } from './http.ts';
+import { createHttpClient, createJsonPool, forEachLimit, type HttpClient } from './http.ts';
 
 export const STANDARD_LANGUAGES = ['en', 'de', 'fr'] as const;
 export const LARGE_LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'sv', 'pl', 'ja'] as const;
@@ -113,10 +113,11 @@ export async function seedThroughApi(
   shape: ProjectShape,
   onProgress?: (done: number) => void,
 ): Promise<{ project: BenchProject; report: SeedReport }> {
-  const http = createHttpClient(baseUrl, SEED_CONCURRENCY);
+  const admin = createHttpClient(baseUrl, 1);
+  const http = createJsonPool(baseUrl, SEED_CONCURRENCY);
   try {
     const started = performance.now();
-    const created = await createBenchProject(http, adminToken, 'bench standard');
+    const created = await createBenchProject(admin, adminToken, 'bench standard');
     const headers = { 'X-API-Key': created.apiKey };
     let requests = 0;
     for (const code of shape.languages) {
@@ -154,6 +155,7 @@ export async function seedThroughApi(
       },
     };
   } finally {
+    admin.close();
     http.close();
   }
 }
