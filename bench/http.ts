@@ -88,9 +88,10 @@ export type JsonClient = Pick<HttpClient, 'json' | 'close'>;
 
 /**
  * JSON calls over undici's Pool, `connections` kept alive, one request at a time on each. The seed
- * measures the service, but its client shares this machine's two cores: node:http's client cost
- * 123-140 us of CPU per seed request, undici's 78-92 (2026-12-06 20:15, alternated seeds of the
- * same service), and what the client does not burn the service and Postgres can use.
+ * measures the service, but its client shares this machine's two cores: over eight alternated seeds
+ * of one service (2026-12-06), node:http's client cost 88-140 us of CPU per request (100-140 in a
+ * fresh process, as the bench's seed runs), undici's 78-90; what the client does not burn, the
+ * service and Postgres can use.
  */
 export function createJsonPool(baseUrl: string, connections: number): JsonClient {
   const pool = new Pool(baseUrl, { connections, pipelining: 1 });
