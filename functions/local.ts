@@ -7,6 +7,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Server } from 'node:http';
 import { clientAddressFrom } from './http/client-address.ts';
 import { EDGE_SERVER_OPTIONS, hardenNodeServer } from './http/node-server-edge.ts';
+import { respondTogether } from './http/respond-together.ts';
 import { checkServerConfig, ConfigError, loadConfig, type Config } from '../core/config.ts';
 import { isConnectionError } from '../core/db/errors.ts';
 import { createObjectStore } from '../core/adapters/cache-adapters.ts';
@@ -38,7 +39,7 @@ async function main() {
     openapi: true,
     clientAddress: clientAddressFrom((c) => getConnInfo(c).remote.address, config.TRUST_PROXY_HOPS),
   });
-  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST, serverOptions: EDGE_SERVER_OPTIONS }, (info) => {
+  const server = serve({ fetch: respondTogether(app.fetch), port: config.PORT, hostname: config.HOST, serverOptions: EDGE_SERVER_OPTIONS }, (info) => {
     // An IPv6 address is bracketed in a URL (http://[::1]:3000).
     const base = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${info.port}`;
     log.info('tms listening', {
