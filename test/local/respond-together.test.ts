@@ -70,13 +70,12 @@ describe('respondTogether', () => {
   });
 });
 
-describe('respondTogether behind a real server', () => {
+/** A real server on a free loopback port answering through respondTogether; closed after the block. */
+function serveTogether(fetch: () => (request: Request) => Response | Promise<Response>): { base: () => string } {
   let server: Server;
-  let base: string;
-  const echo = new Hono().get('/echo/:n', (c) => c.json({ n: Number(c.req.param('n')) }));
-
+  let base = '';
   beforeAll(async () => {
-    server = serve({ fetch: respondTogether(echo.fetch), port: 0, hostname: '127.0.0.1' }) as Server;
+    server = serve({ fetch: respondTogether(fetch()), port: 0, hostname: '127.0.0.1' }) as Server;
     await new Promise<void>((r) => server.once('listening', () => r()));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -84,11 +83,17 @@ describe('respondTogether behind a real server', () => {
     server.closeAllConnections();
     await new Promise<void>((r) => server.close(() => r()));
   });
+  return { base: () => base };
+}
+
+describe('respondTogether behind a real server', () => {
+  const echo = new Hono().get('/echo/:n', (c) => c.json({ n: Number(c.req.param('n')) }));
+  const { base } = serveTogether(() => echo.fetch);
 
   it('answers 200 clients at once, each with its own answer', async () => {
     const answers = await Promise.all(
       Array.from({ length: 200 }, async (_, n) => {
-        const response = await fetch(`${base}/echo/${n}`);
+        const response = await fetch(`${base()}/echo/${n}`);
         return { status: response.status, body: (await response.json()) as { n: number } };
       }),
     );
@@ -98,23 +103,12 @@ describe('respondTogether behind a real server', () => {
 
 describe('the API behind respondTogether', () => {
   const t = useTestApp();
-  let server: Server;
-  let base: string;
-
-  beforeAll(async () => {
-    server = serve({ fetch: respondTogether(t.app.fetch), port: 0, hostname: '127.0.0.1' }) as Server;
-    await new Promise<void>((r) => server.once('listening', () => r()));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((r) => server.close(() => r()));
-  });
+  const { base } = serveTogether(() => t.app.fetch);
 
   it('a burst of refusals and health checks: every client its own status and envelope', async () => {
     const answers = await Promise.all(
       Array.from({ length: 60 }, async (_, n) => {
-        const response = n % 2 ? await fetch(`${base}/v1/keys`, { headers: { 'X-API-Key': `tms_not_a_key_${n}` } }) : await fetch(`${base}/health`);
+        const response = n % 2 ? await fetch(`${base()}/v1/keys`, { headers: { 'X-API-Key': `tms_not_a_key_${n}` } }) : await fetch(`${base()}/health`);
         return { n, status: response.status, body: (await response.json()) as Record<string, unknown> };
       }),
     );
