@@ -463,12 +463,17 @@ async function runImport(
     if (beforeWrite && changes) beforeWrite({ ...answer, dry_run: true, changes });
 
     const newKeyGroups = newKeys.map((e) => groupOf(e, input.group, FORMATS[input.format].keysAreText === true));
+    // Each key of the file by id: read above, or given by this insert.
+    const keyIdOf = new Map<string, string>();
+    for (const row of stored) if (row.key_id) keyIdOf.set(row.key, row.key_id);
     if (newKeys.length) {
-      await sql`
+      const created = await sql<{ id: string; key: string }[]>`
         insert into translation_keys (project_id, key, group_name, description, tags)
         select ${projectId}, n.key, n.group_name, n.description, ${input.tag === undefined ? [] : [input.tag]}::text[]
         from unnest(${newKeys.map((e) => e.key)}::text[], ${newKeyGroups}::text[],
-                    ${newKeys.map((e) => e.description ?? null)}::text[]) as n(key, group_name, description)`;
+                    ${newKeys.map((e) => e.description ?? null)}::text[]) as n(key, group_name, description)
+        returning id, key`;
+      for (const row of created) keyIdOf.set(row.key, row.id);
     }
     // Keys, then values, each locked in key id order: the order of bulk actions, group changes,
     // language removal and the value batches, so that none of them can deadlock with an import
@@ -505,8 +510,13 @@ async function runImport(
     if (updated.length !== keyUpdates.length || !updated.every(sameAsRead)) throw new ImportRaced();
     // The values about to be overwritten, locked (in key id order, as the upsert would lock them)
     // and read as they are now: a write committed since the read above is what this import
-    // replaces, and what its per-value event must keep for History and revert.
-    const overwritten = writes.flatMap((e) => byKey.get(e.key)?.key_id ?? []);
+    // replaces, and what its per-value event must keep for History and revert. Only values the read
+    // found: a value saved meanwhile where it found none is caught by the upsert's counts below
+    // (and the 10,000 new values of a language's first import cost no lookup here).
+    const overwritten = writes.flatMap((e) => {
+      const row = byKey.get(e.key);
+      return row?.key_id && row.value !== null ? [row.key_id] : [];
+    });
     const previous = overwritten.length
       ? await sql<{ key_id: string; value: string; status: TranslationStatus }[]>`
           select key_id, value, status from translations
@@ -527,11 +537,18 @@ async function runImport(
       // (or updated). Either way the counts, units and events above would be wrong. `xmax = 0`
       // tells a row this statement inserted from one its ON CONFLICT updated. Each text is written
       // against the key's source text committed now (core/translations/outdated.ts).
+      // Each entry's key is found by its id (the fenced lateral: the primary key, whatever the
+      // planner knows), and the project, the name and deleted_at are checked on the row found, so
+      // a key renamed or deleted since the read drops out. A join by name let the generic plan,
+      // which counts the file as 10 rows, compare every entry with every key of the project, and a
+      // lookup by name could take the group index, which scans the project's keys for each entry
+      // (test/core/bulk-plans.test.ts).
       const written = await sql<{ key_id: string; inserted: boolean }[]>`
         insert into translations (key_id, project_id, language, value, status, source_rev)
         select k.id, ${projectId}, ${language}, w.value, ${status}, ${sourceRevSql(sql, sql`k.id`, sql`(select source_language from projects where id = ${projectId})`)}
-        from unnest(${writes.map((e) => e.key)}::text[], ${writes.map((e) => e.value)}::text[]) as w(key, value)
-        join translation_keys k on k.project_id = ${projectId} and k.key = w.key and k.deleted_at is null
+        from unnest(${writes.map((e) => keyIdOf.get(e.key) ?? null)}::uuid[], ${writes.map((e) => e.key)}::text[], ${writes.map((e) => e.value)}::text[]) as w(key_id, key, value)
+        cross join lateral (select id, project_id, key, deleted_at from translation_keys where id = w.key_id offset 0) k
+        where k.project_id = ${projectId} and k.key = w.key and k.deleted_at is null
         order by k.id
         on conflict (key_id, language) do ${
           input.conflict === 'overwrite'
