@@ -11,6 +11,7 @@ import { importFile } from '../../core/files/import-file.ts';
 import { bulkSetStatus } from '../../core/keys/bulk-set-status.ts';
 import { bulkTagKeys } from '../../core/keys/bulk-tag-keys.ts';
 import { translateMissing } from '../../core/translate/translate-missing.ts';
+import { importGlossary } from '../../core/glossary/import-glossary.ts';
 import type { Tx } from '../../core/db/transaction.ts';
 import type { Deps } from '../../core/deps.ts';
 import type { TransactionSql } from '../../core/db/client.ts';
@@ -169,5 +170,21 @@ describe('bulk statements on their generic plans', () => {
     );
     expect(touched.length).toBeGreaterThanOrEqual(2);
     for (const t of touched) expect(t.rows, `${t.statement}\n${t.read.join('\n')}`).toBeLessThan(30 * 500 + 3 * KEYS);
+  });
+
+  it.each(PLANNER_PICTURES)('a glossary re-import touches rows in proportion to its terms (%s)', async (_, analyzed) => {
+    const p = await loaded(analyzed);
+    const TERMS = 2_000;
+    const csv = (description: string) =>
+      new TextEncoder().encode(['term,description,de,fr', ...Array.from({ length: TERMS }, (_, i) => `Term ${i},${description} ${i},Begriff ${i},Terme ${i}`)].join('\r\n'));
+    const base = { projectId: p.projectId, actor: p.actor, format: 'csv', dryRun: false } as const;
+    expect(await importGlossary(core.deps, { ...base, body: csv('first') })).toMatchObject({ terms_created: TERMS });
+    if (analyzed) await core.deps.sql`analyze glossary_terms, glossary_term_translations`;
+    // Every term's description changes: the update of 2,000 terms by id.
+    const touched = await onGenericPlans(async (deps) => {
+      expect(await importGlossary(deps, { ...base, body: csv('second') })).toMatchObject({ terms_updated: TERMS });
+    });
+    expect(touched.length).toBeGreaterThanOrEqual(2);
+    for (const t of touched) expect(t.rows, `${t.statement}\n${t.read.join('\n')}`).toBeLessThan(30 * TERMS);
   });
 });
