@@ -15,6 +15,8 @@ const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input'
 export type TagScan = { tags: string[]; unbalanced: string | null; all: string[] };
 
 export function scanTags(text: string): TagScan {
+  // No `<`, no tag: most values, and every value of an import is scanned (with its source).
+  if (!text.includes('<')) return { tags: [], unbalanced: null, all: [] };
   const open: string[] = [];
   const tags: string[] = [];
   const matches = [...text.matchAll(TAG)];

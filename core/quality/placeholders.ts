@@ -20,7 +20,7 @@ const DOUBLE_BRACES = /\{\{-?\s*([^{}\s,]+)\s*(?:,[^{}]*)?\}\}/g;
 const NESTING = /\$t\(\s*([^\s,()]+)\s*(?:,[^()]*)?\)/g;
 
 /** True when a value numbers its printf arguments (`%1$s`): then its plain ones are numbered too. */
-export const usesPrintfPositions = (text: string) => [...text.replace(/%%/g, '').matchAll(PRINTF)].some((m) => m[2] !== undefined);
+export const usesPrintfPositions = (text: string) => text.includes('%') && [...text.replace(/%%/g, '').matchAll(PRINTF)].some((m) => m[2] !== undefined);
 
 /**
  * Sorted tokens, one per occurrence: compared as multisets. With `numberPlain` (set when either side
@@ -31,19 +31,22 @@ export const usesPrintfPositions = (text: string) => [...text.replace(/%%/g, '')
  */
 export function placeholders(text: string, icu: IcuParse | null, numberPlain = false): string[] {
   const found: string[] = [];
-  const withoutPercentLiterals = text.replace(/%%/g, '');
-  let plain = 0;
-  for (const m of withoutPercentLiterals.matchAll(PRINTF)) {
-    // `%1$s` and `%1$@` are the same argument across iOS and Android conventions only when their
-    // conversions match: keep the conversion, it is what the app's formatter checks.
-    found.push(m[1] ? `%(${m[1]})${m[3]}` : m[2] ? `%${m[2]}$${m[3]}` : numberPlain ? `%${++plain}$${m[3]}` : `%${m[3]}`);
+  // Each kind is looked for only when the text has its first character: most values have none,
+  // and every value an import writes is judged (10,000 in a file).
+  if (text.includes('%')) {
+    let plain = 0;
+    for (const m of text.replace(/%%/g, '').matchAll(PRINTF)) {
+      // `%1$s` and `%1$@` are the same argument across iOS and Android conventions only when their
+      // conversions match: keep the conversion, it is what the app's formatter checks.
+      found.push(m[1] ? `%(${m[1]})${m[3]}` : m[2] ? `%${m[2]}$${m[3]}` : numberPlain ? `%${++plain}$${m[3]}` : `%${m[3]}`);
+    }
   }
   // i18next's double braces and nesting, or ICU arguments: `other {{name}}}` is ICU's, not
   // i18next's. Nesting is read wherever double braces are (i18next values, and plain text, which
   // i18next writes as well), never in a value that parses as ICU: there `$t(` is literal text.
-  if (isI18next(text)) for (const m of text.matchAll(DOUBLE_BRACES)) found.push(`{{${m[1]}}}`);
+  if (text.includes('{{') && isI18next(text)) for (const m of text.matchAll(DOUBLE_BRACES)) found.push(`{{${m[1]}}}`);
   else if (icu?.ok) for (const name of icuArguments(icu.elements)) found.push(`{${name}}`);
-  if (!icu?.ok) for (const m of text.matchAll(NESTING)) found.push(`$t(${m[1]})`);
+  if (!icu?.ok && text.includes('$t(')) for (const m of text.matchAll(NESTING)) found.push(`$t(${m[1]})`);
   return found.sort();
 }
 

@@ -24,6 +24,9 @@ const FINAL: ReadonlyArray<[string, RegExp]> = [
 const AFTER_FINAL = /[\s)"'»”’“‘«›‹」』）\]\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/u;
 
 export function finalMark(text: string): string | null {
+  // A text ending in an ASCII letter or digit has no final mark (most do: labels, names, counts).
+  const last = text.charCodeAt(text.length - 1);
+  if ((last >= 48 && last <= 57) || (last >= 65 && last <= 90) || (last >= 97 && last <= 122)) return null;
   // Walked back from the end: a `[…]+$` pattern retries at every character of a long inner run.
   let end = text.length;
   while (end > 0 && AFTER_FINAL.test(text[end - 1]!)) end--;
