@@ -36,6 +36,19 @@ async function until(page: Page, expression: string, timeout = 5_000) {
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+// Waits until the page has stopped scrolling: scrollY the same at three looks 100 ms apart (at
+// most 5 s). A tap while a swipe's fling still scrolls only stops the fling, as on a phone: no
+// click (CI, 2026-12-07: the Draw button's tap after the first swipe never started drawing).
+async function scrollSettled(page: Page) {
+  const end = Date.now() + 5_000;
+  let last = Number(await page.evaluate('scrollY'));
+  for (let same = 0; same < 2 && Date.now() < end; ) {
+    await new Promise((r) => setTimeout(r, 100));
+    const now = Number(await page.evaluate('scrollY'));
+    same = now === last ? same + 1 : 0;
+    last = now;
+  }
+}
 async function drag(page: Page, from: [number, number], to: [number, number]) {
   const box = (await page.locator('main > .shot img').boundingBox())!;
   await page.mouse.move(box.x + from[0] * box.width, box.y + from[1] * box.height);
@@ -104,6 +117,7 @@ describe.skipIf(!HAVE_BROWSER)('drawing a region where it meets the page', () =>
       const before = Number(await page.evaluate('scrollY'));
       await swipe(box.x + box.width / 2, box.y + box.height - 5, box.y + 5, before);
       expect(beforeLift, 'not drawing: the page scrolls').toBeGreaterThan(before);
+      await scrollSettled(page);
       await page.locator('button.draw').first().tap();
       // The tap's click, and the touch-action it sets, reach the compositor later on a loaded
       // machine: CI (2026-12-06) once saw the drawing swipe scroll the page by its own length. The
