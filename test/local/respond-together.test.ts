@@ -22,15 +22,17 @@ describe('respondTogether', () => {
     expect(events).toEqual(['answer 1', 'answer 2', 'answer 3', 'end of pass']);
   });
 
-  // Three timers of one timers phase are three callbacks of one pass, as three sockets' reads are.
-  const afterOwnCallback = (name: string) => new Promise<string>((resolve) => setTimeout(() => resolve(name), 0));
+  // Immediates queued before a check phase are callbacks of that one pass, as the sockets read in one
+  // poll phase are. (Not 0 ms timers: on a busy machine a millisecond can pass between two of them,
+  // and the later one then runs in the next pass; CI 2026-12-07.)
+  const afterOwnCallback = (name: string) => new Promise<string>((resolve) => setImmediate(() => resolve(name)));
 
   it("an answer a later callback of the pass makes ready waits for the pass's end; the first does not", async () => {
     const events: string[] = [];
     const answer = respondTogether(afterOwnCallback);
     const a = answer('a').then((name) => events.push(name));
     const b = answer('b').then((name) => events.push(name));
-    setTimeout(() => events.push('a later callback of the same pass'), 0);
+    setImmediate(() => events.push('a later callback of the same pass'));
     await Promise.all([a, b]);
     expect(events).toEqual(['a', 'a later callback of the same pass', 'b']);
   });
@@ -40,7 +42,7 @@ describe('respondTogether', () => {
     await Promise.all([answer('a'), answer('b')]);
     const events: string[] = [];
     const c = answer('c').then((name) => events.push(name));
-    setTimeout(() => events.push('a later callback of the same pass'), 0);
+    setImmediate(() => events.push('a later callback of the same pass'));
     await c;
     expect(events).toEqual(['c']);
   });
