@@ -10,10 +10,10 @@ export const updateProject = useCase(UpdateProjectCommand, async (deps: Pick<Dep
   transaction(deps, async (tx) => {
     // FOR NO KEY UPDATE, as every structural lock of the project row (core/projects/lock-project.ts):
     // it excludes the other settings changes, language removals and imports all the same, but not the
-    // foreign-key checks of writes that take no project lock (a key created without a limit, the
-    // first source-language value of a key inserting its memory row). Under FOR UPDATE such a value
-    // waited here holding its memory row, which the rebuild below then waited for: a deadlock, a 500
-    // (test/accounts/lock-order.test.ts).
+    // foreign-key checks of writes that take no project lock (a key created without a limit; until
+    // migration 045, the first source-language value of a key inserting its memory row). Under FOR
+    // UPDATE such a value waited here holding its memory row, which the rebuild below then waited
+    // for: a deadlock, a 500 (test/accounts/lock-order.test.ts).
     const [before] = await tx.sql<{ auto_rebuild: boolean; fallbacks: Fallbacks; source_language: string; quality_blocking: string[] }[]>`
       select auto_rebuild, fallbacks, source_language, quality_blocking from projects where id = ${input.projectId} for no key update`;
     if (!before) throw notFound('Project not found');

@@ -9,8 +9,8 @@ import { PLAN_LIMITS, type Plan, type PlanLimits } from '../accounts/plans.ts';
  *
  * FOR NO KEY UPDATE, not FOR UPDATE: the lock excludes the other structural changes (and any
  * update of the row) all the same, but not the foreign-key checks of writes that take no project
- * lock (FOR KEY SHARE of this row: a key created without a limit, the first source-language value
- * of a key inserting its translation-memory row). Under FOR UPDATE such a write waited for the
+ * lock (FOR KEY SHARE of this row: a key created without a limit; until migration 045, the first
+ * source-language value of a key inserting its translation-memory row). Under FOR UPDATE such a write waited for the
  * whole transaction while holding the rows it had written, and an import reaching one of those
  * rows closed a cycle: Postgres ended one side with a deadlock, a 500 (test/files/import-races.test.ts).
  */

@@ -92,8 +92,11 @@ describe.runIf(usingRealPostgres())('a source-language change racing value write
     await p.put(k, 'en', 'Title');
     await p.put(k, 'de', 'Titel');
     const [change, put] = await race(
-      // The rebuilt memory row's foreign-key check waits for the key.
-      (sql) => sql`select 1 from translation_keys where id = ${k} for update`,
+      // The rebuild first deletes the project's memory rows: it waits at this key's. (It waited for
+      // the key, by its rebuilt row's foreign-key check, until migration 045 dropped that key.) A
+      // write that did not wait for the change would queue on this row behind the rebuild and write
+      // its memory row, by the old language, over the rebuilt one.
+      (sql) => sql`select 1 from memory_sources where key_id = ${k} for share`,
       changeSource(p, 'de'),
       () => t.call(p.apiKey, 'PUT', `/v1/keys/${k}/translations/en`, { value: 'Title, changed' }, { 'If-Match': '*' }),
     );

@@ -86,7 +86,8 @@ describe.runIf(usingRealPostgres())('writes racing an import that holds its proj
     const file = { 'home.title': 'from the import', 'home.other': 'x' };
     const { imported, result: put, answered } = await duringImport(p, 'en', file, async (importPid) => {
       // The first en value of a key inserts its translation-memory row (migration 014), whose
-      // foreign key to projects is checked FOR KEY SHARE of the project row.
+      // foreign key to projects was checked FOR KEY SHARE of the project row until migration 045
+      // dropped it; kept so that no lock a source value takes ever waits for an import's project.
       const put = t.call(p.apiKey, 'PUT', `/v1/keys/${k}/translations/en`, { value: 'from the put', status: 'approved' }, { 'If-None-Match': '*' });
       return { started: put, answered: await answeredOrBlocked(put, importPid) };
     });

@@ -102,3 +102,27 @@ describe('memory sources follow every write', () => {
     await expectInSync(p, 13);
   });
 });
+
+// memory_sources has no foreign keys of its own (migration 045): a key or a project deleted by hand,
+// which the service never does, cascades to its values, and their trigger takes the memory rows.
+describe('memory sources after a key or project deleted by hand', () => {
+  it('go with the values they came from', async () => {
+    const { sql } = core.deps;
+    const p = await core.newProject('team');
+    const scope = { projectId: p.projectId, actor: p.actor };
+    for (const code of ['en', 'de']) await addLanguage(core.deps, { ...scope, code });
+    const keys: string[] = [];
+    for (let i = 0; i < 3; i++) keys.push((await createKey(core.deps, { ...scope, key: `hand.${i}` })).id);
+    for (const [i, keyId] of keys.entries()) {
+      for (const language of ['en', 'de']) await putTranslation(core.deps, { ...scope, keyId, language, value: `${language} ${i}`, status: 'draft' });
+    }
+    await expectInSync(p, 3);
+
+    await sql`delete from translation_keys where id = ${keys[0]!}`;
+    await expectInSync(p, 2);
+    expect(await sql`select 1 from memory_sources where key_id = ${keys[0]!}`).toHaveLength(0);
+
+    await sql`delete from projects where id = ${p.projectId}`;
+    expect(await sql`select key_id from memory_sources where project_id = ${p.projectId}`).toHaveLength(0);
+  });
+});
