@@ -19,8 +19,8 @@ import { readIcuPlural } from '../formats/plural/icu-plural.ts';
 import type { Entry } from '../formats/types.ts';
 import type { TranslationStatus } from '../translations/schemas.ts';
 import type { TransactionSql } from '../db/client.ts';
-import { assertApprovable, blockedValues, judged as judgedValue, qualitySettings, sourceValues } from '../quality/approval-gate.ts';
-import { warningsOf } from '../quality/check-translation.ts';
+import { assertApprovable, blockedValues, judged as judgedValue, referencesOf, type QualitySettings } from '../quality/approval-gate.ts';
+import { warningsOf, type QualityCheck } from '../quality/check-translation.ts';
 import { listedGroups, listedKeyIds } from '../webhooks/listed-keys.ts';
 import { CHANGES_LISTED, ImportCommand, ImportPreviewCommand, type ImportChanges, type ImportPreview, type ImportResult } from './schemas.ts';
 import { keptSourceRevSql, sourceRevSql } from '../translations/outdated.ts';
@@ -32,7 +32,21 @@ const Description = storableText('description', 1_000);
 const LISTED = 20;
 /** Imports that write at least this many rows refresh the planner's statistics afterwards. */
 
-type Stored = { key: string; key_id: string | null; group_name: string | null; description: string | null; tags: string[] | null; value: string | null; status: TranslationStatus | null };
+/**
+ * A key of the file as stored (all null but `key` when it has none): its own columns, its value in
+ * the file's language, and its source-language text, which the quality checks judge the values by.
+ */
+type Stored = {
+  key: string;
+  key_id: string | null;
+  group_name: string | null;
+  description: string | null;
+  tags: string[] | null;
+  max_length: number | null;
+  value: string | null;
+  status: TranslationStatus | null;
+  source_value: string | null;
+};
 
 function parseFile(format: keyof typeof FORMATS, body: Uint8Array, language: string, isSource: boolean) {
   try {
@@ -202,12 +216,16 @@ const QUALITY_LISTED = 100;
  */
 async function judgeImport(
   sql: TransactionSql,
-  input: { projectId: string; language: string; status: TranslationStatus; writes: Entry[]; byKey: Map<string, Stored> },
+  input: { projectId: string; language: string; status: TranslationStatus; settings: QualitySettings; writes: Entry[]; byKey: Map<string, Stored> },
 ): Promise<ImportResult['quality_warnings']> {
-  const settings = await qualitySettings(sql, input.projectId);
-  if (!settings || input.writes.length === 0) return { count: 0, values: [] };
+  const { settings } = input;
+  if (input.writes.length === 0) return { count: 0, values: [] };
   const judged = input.writes.map((e) => ({ key: e.key, key_id: input.byKey.get(e.key)?.key_id ?? '', language: input.language, value: e.value }));
-  const sources = await sourceValues(sql, input.projectId, settings.sourceLanguage, judged.flatMap((j) => (j.key_id ? [j.key_id] : [])));
+  const refs = judged.flatMap((j) => {
+    const row = j.key_id ? input.byKey.get(j.key) : undefined;
+    return row ? [{ key_id: j.key_id, value: row.source_value, max_length: row.max_length }] : [];
+  });
+  const sources = await referencesOf(sql, input.projectId, settings.sourceLanguage, refs);
   if (input.status === 'approved') {
     assertApprovable(blockedValues(judged, sources, settings), (b) => ['file', b.key ?? b.key_id]);
   }
@@ -330,8 +348,14 @@ async function runImport(
   const result = await againWhenNameTaken(deps, (attempt) => transaction(deps, async (tx) => {
     const { sql } = tx;
     const project = await lockProject(sql, projectId);
-    const [registered] = await sql`select 1 from project_languages where project_id = ${projectId} and code = ${language}`;
+    // The language's registration and the quality settings in one question; the project's lock
+    // keeps its source language as read to the end of the import.
+    const [registered] = await sql<{ source_language: string; quality_blocking: QualityCheck[] }[]>`
+      select p.source_language, p.quality_blocking
+      from project_languages l join projects p on p.id = l.project_id
+      where l.project_id = ${projectId} and l.code = ${language}`;
     if (!registered) throw languageNotRegistered(language);
+    const settings: QualitySettings = { sourceLanguage: registered.source_language, blocking: registered.quality_blocking };
     if (input.namespace !== undefined) entries = await resolveNamespace(sql, projectId, input.namespace, fileEntries);
     // Run again after a race: its keys and their values are locked before they are read, so that
     // the writers it lost to (translators saving the same few values all day) cannot take them
@@ -341,12 +365,17 @@ async function runImport(
 
     // Each key's value by its primary key (OFFSET 0, as core/keys/by-id.ts): a plain join let a
     // planner without statistics (a project just loaded) pair every key of the project with every
-    // value of the language, and a re-import of 10,000 keys read for 6 s.
+    // value of the language, and a re-import of 10,000 keys read for 6 s. Its source-language text
+    // comes in the same statement (for a file of the source language, that is the value itself):
+    // asked apart, by key id, it cost about as much again as this whole read.
+    const isSource = language === settings.sourceLanguage;
     const stored = await sql<Stored[]>`
-      select n.key, k.id as key_id, k.group_name, k.description, k.tags, t.value, t.status
+      select n.key, k.id as key_id, k.group_name, k.description, k.tags, k.max_length, t.value, t.status,
+             ${isSource ? sql`t.value` : sql`s.value`} as source_value
       from unnest(${entries.map((e) => e.key)}::text[]) as n(key)
       left join translation_keys k on k.project_id = ${projectId} and k.key = n.key and k.deleted_at is null
-      left join lateral (select * from translations where key_id = k.id and language = ${language} offset 0) t on t.project_id = ${projectId}`;
+      left join lateral (select * from translations where key_id = k.id and language = ${language} offset 0) t on t.project_id = ${projectId}
+      ${isSource ? sql`` : sql`left join lateral (select value from translations where key_id = k.id and language = ${settings.sourceLanguage} offset 0) s on true`}`;
     const byKey = new Map(stored.map((row) => [row.key, row]));
     if (FORMATS[input.format].pluralsOverCount) entries = entries.map((e) => overStoredArgument(e, byKey.get(e.key)?.value ?? null));
 
@@ -429,7 +458,7 @@ async function runImport(
         { loc: ['query', 'tag'], msg: `a key has at most ${TAGS_PER_KEY_MAX} tags: ${over.slice(0, LISTED).map((k) => k.key).join(', ')}${more} would have more`, type: 'too_many' },
       ]);
     }
-    const quality = await judgeImport(sql, { projectId, language, status, writes, byKey });
+    const quality = await judgeImport(sql, { projectId, language, status, settings, writes, byKey });
     if (input.conflict === 'fail' && wouldChange.length > 0) {
       const more = wouldChange.length > LISTED ? ` and ${wouldChange.length - LISTED} more` : '';
       throw conflict(`Import refused (conflict=fail): existing values would change for ${wouldChange.slice(0, LISTED).join(', ')}${more}`);

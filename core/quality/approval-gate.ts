@@ -37,6 +37,9 @@ export type References = ReadonlyMap<string, KeyReference> & { readonly forbidde
 /** References of `refs`, with the project's forbidden words. */
 export const references = (refs: Iterable<readonly [string, KeyReference]>, forbidden: ForbiddenWords | undefined): References => Object.assign(new Map(refs), { forbidden });
 
+/** A key's reference as read: its id, its source-language text (null: none) and its character limit. */
+export type SourceRow = { key_id: string; value: string | null; max_length: number | null };
+
 /**
  * The references of some keys (key id -> source text and limit), keys and values by their primary
  * keys (the fenced lateral keeps a planner without statistics from scanning the language's values:
@@ -44,17 +47,27 @@ export const references = (refs: Iterable<readonly [string, KeyReference]>, forb
  * entry, and its values are judged as if it had neither.
  */
 export async function sourceValues(sql: AnySql, projectId: string, sourceLanguage: string, keyIds: readonly string[]): Promise<References> {
-  const [rows, forbidden] = await Promise.all([
+  const rows =
     keyIds.length === 0
       ? []
-      : sql<{ key_id: string; value: string | null; max_length: number | null }[]>`
+      : await sql<SourceRow[]>`
           select k.id as key_id, t.value, k.max_length
           from translation_keys k
           left join lateral (select value from translations where key_id = k.id and language = ${sourceLanguage} offset 0) t on true
-          where k.id = any(${[...new Set(keyIds)]}::uuid[]) and k.project_id = ${projectId}`,
+          where k.id = any(${[...new Set(keyIds)]}::uuid[]) and k.project_id = ${projectId}`;
+  return referencesOf(sql, projectId, sourceLanguage, rows);
+}
+
+/**
+ * The references of keys whose source texts and limits the caller has read itself (an import reads
+ * them with its keys' stored values, in the same statement): the glossary terms each source holds,
+ * and the project's forbidden words.
+ */
+export async function referencesOf(sql: AnySql, projectId: string, sourceLanguage: string, rows: readonly SourceRow[]): Promise<References> {
+  const [forbidden, terms] = await Promise.all([
     readForbiddenWords(sql, projectId, sourceLanguage),
+    termsInTexts(sql, projectId, rows.map((r) => r.value)),
   ]);
-  const terms = await termsInTexts(sql, projectId, rows.map((r) => r.value));
   return references(rows.map((r) => [r.key_id, { value: r.value, maxLength: r.max_length, terms: r.value === null ? [] : (terms.get(r.value) ?? []) }] as const), forbidden);
 }
 
