@@ -118,20 +118,28 @@ export const translateMissing = useCase(
 
     // Exact memory: approved translations in this language of the same source text, anywhere in the account.
     // The texts' md5s find the candidates through the (md5, account) index of migration 019, so other
-    // accounts' copies of a common text are never read; the text itself decides the match.
+    // accounts' copies of a common text are never read; the text itself decides the match. The
+    // candidates come first, on their own (materialized): joined in one statement, a planner without
+    // statistics went from the account's projects to their memory by project, reading every source
+    // of each (test/core/read-plans.test.ts), as soon as the trigram index, which holds the account
+    // too, looked cheap with an empty pending list (migration 046 empties it after an import).
     const texts = [...new Set(withSource.map((r) => r.source!))];
     const memory = new Map<string, string>();
     if (texts.length) {
       const hits = await deps.sql<{ source: string; value: string }[]>`
-        select distinct on (m.value) m.value as source, t.value
-        from memory_sources m
-        join projects p on p.id = m.project_id and p.source_language = ${source}
-        join translation_keys k on k.id = m.key_id and k.deleted_at is null
-        join translations t on t.key_id = m.key_id and t.language = ${language} and t.status = 'approved'
-        where m.account_id = ${project.account_id}
-          and md5(m.value)::uuid = any(array(select md5(x)::uuid from unnest(${texts}::text[]) as x))
-          and m.value = any(${texts}::text[])
-        order by m.value, t.updated_at desc`;
+        with candidates as materialized (
+          select m.key_id, m.project_id, m.value
+          from memory_sources m
+          where md5(m.value)::uuid = any(array(select md5(x)::uuid from unnest(${texts}::text[]) as x))
+            and m.account_id = ${project.account_id}
+            and m.value = any(${texts}::text[])
+        )
+        select distinct on (c.value) c.value as source, t.value
+        from candidates c
+        join projects p on p.id = c.project_id and p.source_language = ${source}
+        join translation_keys k on k.id = c.key_id and k.deleted_at is null
+        join translations t on t.key_id = c.key_id and t.language = ${language} and t.status = 'approved'
+        order by c.value, t.updated_at desc`;
       for (const h of hits) memory.set(h.source, h.value);
     }
     const fromMemory = withSource.filter((r) => memory.has(r.source!));
