@@ -3,6 +3,7 @@
 // Lambda entries build the same Config from SST's linked resources (functions/lambda/resource-env.ts).
 import * as v from 'valibot';
 import { unusableLibpqParameter } from './db/libpq-parameters.ts';
+import { unusableRedisUrl } from './adapters/redis-connection.ts';
 import { canonicalOrigin } from './accounts/origin.ts';
 
 // An empty setting (`PORT=`, as an .env file template leaves it) is an unset one: its default applies.
@@ -81,7 +82,8 @@ export const EnvSchema = v.object({
   DATABASE_CONNECT_TIMEOUT_SECONDS: intFrom(5, 1, 60),
   /** Postgres ends a request's statement after this long (statement_timeout); 0 turns it off. */
   DATABASE_STATEMENT_TIMEOUT_MS: intFrom(15000, 0, 600000),
-  REDIS_URL: urlWithScheme(['redis:', 'rediss:']),
+  /** Redis over TCP, or through its Unix socket on the same machine (core/adapters/redis-connection.ts). */
+  REDIS_URL: urlWithScheme(['redis:', 'rediss:', 'unix:'], unusableRedisUrl),
   /** Prefix of every counter key in Redis / Upstash, so that several deployments can share one. */
   REDIS_KEY_PREFIX: v.optional(v.pipe(v.string(), v.trim(), orDefault('tms:'), v.maxLength(100)), 'tms:'),
   UPSTASH_REDIS_REST_URL: urlWithScheme(['https:', 'http:']),

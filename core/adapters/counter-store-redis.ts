@@ -1,8 +1,9 @@
-// Counters in a self-hosted Redis over TCP. The quota check sits on every API request, so a slow or
+// Counters in a self-hosted Redis, over TCP or its Unix socket. The quota check sits on every API request, so a slow or
 // absent Redis must turn into a quick rejection the caller can fall back from, never a request that
 // waits for a reconnect; the client keeps reconnecting in the background on its own.
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import type { CounterStore } from '../ports/counter-store.ts';
+import { redisConnection } from './redis-connection.ts';
 
 export type RedisCounterStoreOptions = {
   url: string;
@@ -22,7 +23,7 @@ return value`;
 export function createRedisCounterStore(options: RedisCounterStoreOptions): CounterStore {
   const keyPrefix = options.keyPrefix ?? '';
   const timeoutMs = options.commandTimeoutMs ?? 500;
-  const redis = new Redis(options.url, {
+  const clientOptions: RedisOptions = {
     commandTimeout: timeoutMs,
     // Callers never wait on this one (see whenReady); it only stops a connect to an unresponsive host
     // from holding the reconnect loop, and stays generous enough for a slow TLS handshake.
@@ -39,7 +40,9 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
     autoResendUnfulfilledCommands: false,
     // Short capped backoff: Redis coming back is noticed within a second.
     retryStrategy: (attempt) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
-  });
+  };
+  const connection = redisConnection(options.url);
+  const redis = 'url' in connection ? new Redis(connection.url, clientOptions) : new Redis({ ...connection, ...clientOptions });
   // Failures reach callers as rejected promises; without a listener ioredis would also print every
   // reconnect failure to stderr.
   redis.on('error', () => {});

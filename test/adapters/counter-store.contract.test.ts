@@ -2,13 +2,19 @@
 // REST bridge to the same Redis) run when REDIS_URL is set, e.g. REDIS_URL=redis://127.0.0.1:6379.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createCounterStore } from '../../core/adapters/counter-store.ts';
 import { coalesceCounterStore } from '../../core/adapters/counter-store-coalescing.ts';
 import { createMemoryCounterStore } from '../../core/adapters/counter-store-memory.ts';
 import { createRedisCounterStore } from '../../core/adapters/counter-store-redis.ts';
 import { createUpstashCounterStore } from '../../core/adapters/counter-store-upstash.ts';
+import { loadConfig } from '../../core/config.ts';
 import type { CounterStore } from '../../core/ports/counter-store.ts';
 import { startUpstashBridge } from '../support/upstash-bridge.ts';
 
@@ -105,6 +111,32 @@ describe.skipIf(!redisUrl)('redis counter store', () => {
   counterStoreContract(async () => ({
     store: createRedisCounterStore({ url: redisUrl, keyPrefix: `${runPrefix}redis:` }),
   }));
+});
+
+// REDIS_URL=unix:///…: a Redis of its own that listens on a socket file and on no TCP port. Needs
+// the redis-server binary, which machines that set REDIS_URL have.
+describe.skipIf(!redisUrl)('redis counter store, through a Unix socket', () => {
+  let server: SocketRedis | undefined;
+  counterStoreContract(async () => {
+    server = await startRedisServerOnSocket();
+    return {
+      store: coalesceCounterStore(createRedisCounterStore({ url: `unix://${server.path}?db=3`, keyPrefix: runPrefix })),
+      dispose: server.stop,
+    };
+  });
+
+  it('counts in the database the URL names, configured as the service is', async () => {
+    const store = createCounterStore(loadConfig({ REDIS_URL: `unix://${server!.path}?db=5`, REDIS_KEY_PREFIX: runPrefix }));
+    const check = new Redis({ path: server!.path, db: 5 });
+    try {
+      expect(await store.increment('in-db-5', inAMinute(), 4)).toBe(4);
+      expect(await check.get(`${runPrefix}in-db-5`)).toBe('4');
+      expect(await check.select(0).then(() => check.get(`${runPrefix}in-db-5`))).toBeNull();
+    } finally {
+      check.disconnect();
+      await store.close();
+    }
+  });
 });
 
 // What createCounterStore hands out for Redis and Upstash: the same contract must hold through it.
@@ -236,6 +268,25 @@ async function startSilentServer(): Promise<{ port: number; close(): Promise<voi
   };
 }
 
+type SocketRedis = { path: string; stop: () => Promise<void> };
+
+async function startRedisServerOnSocket(): Promise<SocketRedis> {
+  const dir = await mkdtemp(join(tmpdir(), 'tms-redis-'));
+  const path = join(dir, 'redis.sock');
+  const child = spawn('redis-server', ['--port', '0', '--unixsocket', path, '--unixsocketperm', '700', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
+  const spawnFailed = new Promise<never>((_, reject) => child.once('error', reject));
+  await Promise.race([spawnFailed, vi.waitFor(() => canConnectTo({ path }), { timeout: 5_000, interval: 25 })]);
+  return {
+    path,
+    stop: async () => {
+      await stopProcess(child);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 async function startRedisServer(port: number): Promise<ChildProcess> {
   const child = spawn(
     'redis-server',
@@ -247,9 +298,11 @@ async function startRedisServer(port: number): Promise<ChildProcess> {
   return child;
 }
 
-function canConnect(port: number): Promise<void> {
+const canConnect = (port: number) => canConnectTo({ host: '127.0.0.1', port });
+
+function canConnectTo(to: { host: string; port: number } | { path: string }): Promise<void> {
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port });
+    const socket = connect(to);
     socket.once('connect', () => {
       socket.destroy();
       resolve();
