@@ -1,4 +1,4 @@
-// Picks the counter adapter from configuration: Upstash REST (Lambda), Redis over TCP
+// Picks the counter adapter from configuration: Upstash REST (Lambda), Redis over TCP or its socket
 // (self-hosted), or in-process memory (the embedded default). The remote ones coalesce concurrent
 // calls on one counter into one round trip (counter-store-coalescing.ts); memory has no round trip.
 import type { Config } from '../config.ts';
