@@ -60,9 +60,9 @@ export async function describeMachine(database: { postgresVersion?: string }): P
     memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
     node: process.version,
     database: database.postgresVersion
-      ? `postgres: ${database.postgresVersion.split(' on ')[0]} (throwaway database, DATABASE_POOL_MAX ${process.env.DATABASE_POOL_MAX ?? '10'})`
+      ? `postgres: ${database.postgresVersion.split(' on ')[0]} (throwaway database, DATABASE_POOL_MAX ${process.env.DATABASE_POOL_MAX ?? '10'}${/[?&]host=\//.test(process.env.DATABASE_URL ?? '') ? ', through its Unix socket' : ''})`
       : `embedded: PGlite ${await pgliteVersion()} inside the service process`,
-    counters: process.env.REDIS_URL ? 'Redis (REDIS_URL)' : 'in-process',
+    counters: process.env.REDIS_URL ? `Redis (REDIS_URL${process.env.REDIS_URL.startsWith('unix:') ? ', through its Unix socket' : ''})` : 'in-process',
     code: await codeVersion(),
     loadAverageAtStart: loadavg().map((n) => Math.round(n * 100) / 100),
   };
