@@ -17,7 +17,14 @@ export function unusableRedisUrl(url: string): string | undefined {
   if (parsed.host !== '') {
     return `a unix: URL names the socket file, e.g. unix:///run/redis/redis.sock, not a host ("${parsed.host}")`;
   }
-  if (parsed.pathname === '' || parsed.pathname === '/') return 'a unix: URL must name the socket file, e.g. unix:///run/redis/redis.sock';
+  if (!parsed.pathname.startsWith('/') || parsed.pathname === '/') {
+    return 'a unix: URL must name the socket file by its absolute path, e.g. unix:///run/redis/redis.sock';
+  }
+  try {
+    decodeURIComponent(parsed.pathname);
+  } catch {
+    return "the socket file's path in the unix: URL has a % not followed by two hex digits (write % as %25)";
+  }
   for (const name of parsed.searchParams.keys()) {
     if (!SOCKET_PARAMETERS.has(name)) return `unknown parameter "${name}" in the unix: URL (db, username and password are read)`;
   }

@@ -32,7 +32,9 @@ describe('REDIS_URL through a Unix socket', () => {
 
   it.each([
     ['a host where the socket file belongs', 'unix://localhost/run/redis/redis.sock', /REDIS_URL: a unix: URL names the socket file.*not a host \("localhost"\)/],
-    ['no socket file', 'unix:///', /REDIS_URL: a unix: URL must name the socket file/],
+    ['no socket file', 'unix:///', /REDIS_URL: a unix: URL must name the socket file by its absolute path/],
+    ['a relative path', 'unix:run/redis.sock', /REDIS_URL: a unix: URL must name the socket file by its absolute path/],
+    ['a broken escape in the path', 'unix:///run/redis%zz/redis.sock', /REDIS_URL: the socket file's path in the unix: URL has a % not followed by two hex digits/],
     ['an unknown parameter', 'unix:///run/redis/redis.sock?timeout=5', /REDIS_URL: unknown parameter "timeout" in the unix: URL/],
     ['a database that is not a number', 'unix:///run/redis/redis.sock?db=one', /REDIS_URL: db must be a database number/],
     ['another scheme', 'http://127.0.0.1:6379', /REDIS_URL: must be a URL starting with redis:\/\/ or rediss:\/\/ or unix:\/\//],
