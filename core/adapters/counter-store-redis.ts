@@ -1,6 +1,6 @@
-// Counters in a self-hosted Redis, over TCP or its Unix socket. The quota check sits on every API request, so a slow or
-// absent Redis must turn into a quick rejection the caller can fall back from, never a request that
-// waits for a reconnect; the client keeps reconnecting in the background on its own.
+// Counters in a self-hosted Redis, over TCP or its Unix socket. The quota check sits on every API
+// request, so a slow or absent Redis must turn into a quick rejection the caller can fall back from,
+// never a request that waits for a reconnect; the client keeps reconnecting in the background.
 import { Redis, type RedisOptions } from 'ioredis';
 import type { CounterStore } from '../ports/counter-store.ts';
 import { redisConnection } from './redis-connection.ts';
